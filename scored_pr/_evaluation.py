@@ -1,0 +1,559 @@
+"""ScoredPrecisionRecallEvaluation: the stateful shell around the kernel.
+
+The class validates input, stores cases (:mod:`scored_pr._store`), caches what
+queries derive, and delegates every number to :mod:`scored_pr._kernel`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable, TextIO, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _kernel as K
+from . import _report
+from ._store import CaseStore
+from ._validation import (
+    check_batch,
+    check_beta,
+    check_correct,
+    check_count,
+    check_flag,
+    check_positive_int,
+    check_score,
+    check_ties,
+)
+
+_T = TypeVar("_T")
+
+_CLS = "ScoredPrecisionRecallEvaluation"
+
+
+def _readonly(a: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    a.setflags(write=False)
+    return a
+
+
+class ScoredPrecisionRecallEvaluation:
+    """Precision-recall and ROC evaluation of scored cases, built incrementally.
+
+    Cases ``(correct, score)`` arrive one at a time (:meth:`add_case`) or in
+    batches (:meth:`add_cases`); relevant items the system never returned are
+    counted with :meth:`add_misses`. Every query ranks the cases by descending
+    score and derives its answer from that ranking; results are cached until
+    the next addition.
+
+    Parameters
+    ----------
+    ties : {"stable", "grouped"}, default "stable"
+        How cases with equal scores are ranked.
+
+        ``"stable"`` (LingPipe 3.9.2): equal scores keep insertion order, there
+        is a cut-off after every case and a curve point after every correct
+        case.
+
+        ``"grouped"``: every distinct score is one threshold; tied cases enter
+        together, so there is a cut-off after every tie group and a curve
+        point after every group holding a correct case. Without misses,
+        :meth:`average_precision` then equals scikit-learn's
+        ``average_precision_score`` and ``area_under_roc_curve(False)`` its
+        ``roc_auc_score``, whatever the insertion order. Rank-based measures
+        (:meth:`precision_at`, :meth:`r_precision`, :meth:`reciprocal_rank`)
+        take the expected value over all orderings of a tie group that the
+        rank cuts through.
+
+    Raises
+    ------
+    ValueError
+        If ``ties`` is not one of the two policies.
+
+    Notes
+    -----
+    LingPipe name: ``com.aliasi.classify.ScoredPrecisionRecallEvaluation``.
+    Not thread-safe: share one instance between threads only behind a lock.
+
+    Storage: 9 bytes per case once queried (a float64 score and a bool), plus
+    the derived arrays of the last query; cases added since the last query sit
+    in a ``sortedcontainers.SortedList`` until the next one.
+
+    Examples
+    --------
+    >>> from scored_pr import ScoredPrecisionRecallEvaluation
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_case(True, 0.9)
+    >>> ev.add_case(False, 0.8)
+    >>> ev.add_case(True, 0.4)
+    >>> ev.add_misses(1)
+    >>> ev.average_precision()  # (1/1 + 2/3) / 3
+    0.5555555555555555
+    >>> ev.precision_at(2)
+    0.5
+    """
+
+    __slots__ = ("_ties", "_store", "_num_correct", "_num_incorrect", "_misses", "_negative_misses", "_memo")
+
+    def __init__(self, ties: str = "stable") -> None:
+        self._ties: str = check_ties(ties)
+        self._store = CaseStore()
+        self._num_correct = 0
+        self._num_incorrect = 0
+        self._misses = 0
+        self._negative_misses = 0
+        self._memo: dict[Any, Any] = {}
+
+    # ------------------------------------------------------------------ mutators
+
+    def add_case(self, correct: bool, score: float) -> None:
+        """Add one case: whether the response was correct, and its score.
+
+        Parameters
+        ----------
+        correct : bool
+            True if the case is a positive reference (the response was
+            correct). ``bool``, ``numpy.bool_`` and the integers 0 and 1 are
+            accepted.
+        score : float
+            The response score; higher ranks first. int, float and numpy
+            integer/floating scalars; ``inf`` and ``-inf`` are allowed, and
+            ``-0.0`` ties with ``0.0``.
+
+        Raises
+        ------
+        TypeError
+            If ``correct`` is not a bool or 0/1 (a string such as ``"False"``,
+            a float, None), or ``score`` is not a real number (str, None,
+            bool, complex).
+        ValueError
+            If ``correct`` is another integer or ``score`` is NaN. The
+            evaluation is unchanged.
+
+        Notes
+        -----
+        LingPipe name: ``addCase(boolean, double)``. O(log n) amortised: one
+        ``SortedList.add``.
+        """
+        # Fast path for the common types; anything else goes through the checks.
+        if type(correct) is not bool:
+            correct = check_correct(correct, "add_case")
+        if type(score) is not float or score != score:
+            score = check_score(score, "add_case")
+        self._store.add(correct, score)
+        if correct:
+            self._num_correct += 1
+        else:
+            self._num_incorrect += 1
+        if self._memo:
+            self._memo = {}
+
+    def add_cases(self, correct: Any, scores: Any) -> None:
+        """Add a batch of cases; equivalent to ``add_case`` in a loop, but atomic.
+
+        Parameters
+        ----------
+        correct : array-like or iterable of bool
+            1-dimensional; bool, or integers 0/1.
+        scores : array-like or iterable of float
+            1-dimensional, same length as ``correct``; no NaN.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`add_case`, naming the index of the first bad element;
+            also if the lengths differ or an input is not 1-dimensional. Either
+            every case is added or none is.
+
+        Notes
+        -----
+        O(k) here (one copy); the O(k log k) sort happens at the next query.
+        Scores are converted to float64.
+        """
+        c, s = check_batch(correct, scores)
+        self._store.add_batch(c, s)
+        num_correct = int(np.count_nonzero(c))
+        self._num_correct += num_correct
+        self._num_incorrect += int(c.size) - num_correct
+        if self._memo and c.size:
+            self._memo = {}
+
+    def add_misses(self, count: int) -> None:
+        """Count positive reference cases that the system never returned.
+
+        Misses raise ``num_positive_ref`` (so every recall denominator) but
+        add no case to the ranking. LingPipe name: ``addMisses(int)``.
+
+        Raises
+        ------
+        TypeError
+            If ``count`` is not an int (bool and float are rejected).
+        ValueError
+            If ``count`` is negative.
+        """
+        count = check_count(count, "add_misses")
+        self._misses += count
+        if count and self._memo:
+            self._memo = {}
+
+    def add_negative_misses(self, count: int) -> None:
+        """Count negative reference cases that the system never returned.
+
+        They raise ``num_negative_ref`` (the ROC denominator) and are treated
+        as rejected at every threshold. No LingPipe equivalent.
+
+        Raises
+        ------
+        TypeError
+            If ``count`` is not an int (bool and float are rejected).
+        ValueError
+            If ``count`` is negative.
+        """
+        count = check_count(count, "add_negative_misses")
+        self._negative_misses += count
+        if count and self._memo:
+            self._memo = {}
+
+    # -------------------------------------------------------------------- counts
+
+    @property
+    def ties(self) -> str:
+        """The tie policy, ``"stable"`` or ``"grouped"``."""
+        return self._ties
+
+    @property
+    def num_cases(self) -> int:
+        """Cases added with add_case/add_cases (misses excluded). LingPipe: ``numCases()``."""
+        return self._num_correct + self._num_incorrect
+
+    @property
+    def num_positive_ref(self) -> int:
+        """Positive reference cases: correct cases plus misses."""
+        return self._num_correct + self._misses
+
+    @property
+    def num_negative_ref(self) -> int:
+        """Negative reference cases: incorrect cases plus negative misses."""
+        return self._num_incorrect + self._negative_misses
+
+    @property
+    def num_misses(self) -> int:
+        """Positive reference cases never returned (the sum of add_misses counts)."""
+        return self._misses
+
+    @property
+    def num_negative_misses(self) -> int:
+        """Negative reference cases never returned (the sum of add_negative_misses counts)."""
+        return self._negative_misses
+
+    # --------------------------------------------------------------------- cache
+
+    def _cached(self, key: Any, build: Callable[[], _T]) -> _T:
+        memo = self._memo
+        try:
+            return memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = memo[key] = build()
+            return value
+
+    def _points(self) -> K.Points:
+        def build() -> K.Points:
+            neg, cor = self._store.arrays()
+            return K.operating_points(neg, cor, self._ties)
+
+        return self._cached("points", build)
+
+    def _curve(self, name: str, interpolate: bool) -> npt.NDArray[np.float64]:
+        def build() -> npt.NDArray[np.float64]:
+            if interpolate:
+                return _readonly(K.interpolate(self._curve(name, False)))
+            pts = self._points()
+            if name == "pr":
+                return _readonly(K.pr_curve(pts, self.num_positive_ref))
+            if name == "pr_score":
+                return _readonly(K.pr_score_curve(pts, self.num_positive_ref))
+            return _readonly(K.roc_curve(pts, self.num_positive_ref, self.num_negative_ref))
+
+        return self._cached((name, interpolate), build)
+
+    # -------------------------------------------------------------------- curves
+
+    def pr_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """The precision-recall curve: one (recall, precision) row per operating point.
+
+        Parameters
+        ----------
+        interpolate : bool, default False
+            If True, keep only the points whose precision is strictly greater
+            than that of every point with higher recall (LingPipe's pruning of
+            dominated points), so precision strictly decreases.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n_points, 2), read-only
+            Column 0 is recall = TP / num_positive_ref (misses included), in
+            strictly increasing order; column 1 is precision = TP / k at the
+            cut-off. Stable ties: a row after every correct case. Grouped: a
+            row after every tie group that holds a correct case. No artificial
+            end points (0, 1) or (1, 0) are added. Empty (shape (0, 2)) when no
+            correct case was added.
+
+        Notes
+        -----
+        LingPipe name: ``prCurve(boolean)``. O(1) when cached, else O(n).
+        Call ``.copy()`` for a writable array.
+
+        Examples
+        --------
+        >>> ev = ScoredPrecisionRecallEvaluation()
+        >>> ev.add_cases([False, True, True], [0.9, 0.5, 0.1])
+        >>> ev.pr_curve().tolist()
+        [[0.5, 0.5], [1.0, 0.6666666666666666]]
+        >>> ev.pr_curve(interpolate=True).tolist()
+        [[1.0, 0.6666666666666666]]
+        """
+        return self._curve("pr", check_flag(interpolate, "pr_curve", "interpolate"))
+
+    def pr_score_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """The precision-recall curve with the score of each operating point.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n_points, 3), read-only
+            Rows (recall, precision, score), as :meth:`pr_curve` plus the
+            score of the last case above the cut-off (the threshold).
+
+        Notes
+        -----
+        LingPipe name: ``prScoreCurve(boolean)``.
+        """
+        return self._curve("pr_score", check_flag(interpolate, "pr_score_curve", "interpolate"))
+
+    def roc_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """The ROC curve: one (recall, rejection recall) row per operating point.
+
+        Parameters
+        ----------
+        interpolate : bool, default False
+            If True, keep only points whose rejection recall is strictly
+            greater than that of every point with higher recall.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n_points, 2), read-only
+            Column 0 is recall (sensitivity) TP / num_positive_ref, strictly
+            increasing; column 1 is rejection recall (specificity)
+            1 - FP / num_negative_ref. The same cut-offs as :meth:`pr_curve`.
+            When num_negative_ref is 0, rejection recall is NaN (0/0) and the
+            interpolated curve is empty.
+
+        Notes
+        -----
+        LingPipe name: ``rocCurve(boolean)``.
+        """
+        return self._curve("roc", check_flag(interpolate, "roc_curve", "interpolate"))
+
+    # ------------------------------------------------------------------- scalars
+
+    def area_under_pr_curve(self, interpolate: bool = False) -> float:
+        """Area under the PR curve taken as a step function from recall 0.
+
+        sum_i (r_i - r_{i-1}) * p_i over the rows of ``pr_curve(interpolate)``,
+        r_0 = 0. 0.0 when the curve is empty (nothing correct added). The
+        interpolated area is never smaller than the uninterpolated one.
+        Uninterpolated, it equals :meth:`average_precision` (up to rounding).
+
+        Notes
+        -----
+        LingPipe name: ``areaUnderPrCurve(boolean)``.
+        """
+        interpolate = check_flag(interpolate, "area_under_pr_curve", "interpolate")
+        return self._cached(("pr_area", interpolate), lambda: K.step_area(self._curve("pr", interpolate)))
+
+    def area_under_roc_curve(self, interpolate: bool = False) -> float:
+        """Area under the ROC curve (recall on x, rejection recall on y).
+
+        Uninterpolated: sum over operating points of (r_i - r_{i-1}) times the
+        rejection recall there; with ``ties="grouped"`` the height of a point
+        is the mean of the rejection recall before and after its tie group, so
+        a tied correct/incorrect pair counts one half (scikit-learn's
+        ``roc_auc_score``). Interpolated: the step area under
+        ``roc_curve(True)``. 0.0 with no correct case; NaN uninterpolated when
+        num_negative_ref is 0 (the interpolated curve is then empty: 0.0).
+
+        Notes
+        -----
+        LingPipe name: ``areaUnderRocCurve(boolean)``. With grouped ties and
+        tie groups mixing both classes, the interpolated (step, achievable
+        thresholds only) area can be below the uninterpolated one.
+        """
+        interpolate = check_flag(interpolate, "area_under_roc_curve", "interpolate")
+        if interpolate:
+            return self._cached(("roc_area", True), lambda: K.step_area(self._curve("roc", True)))
+        return self._cached(
+            ("roc_area", False), lambda: K.roc_area(self._points(), self.num_positive_ref, self.num_negative_ref)
+        )
+
+    def average_precision(self) -> float:
+        """Average precision: the sum of the precision at every correct case over num_positive_ref.
+
+        AP = (1 / num_positive_ref) * sum over correct cases of precision at
+        that case's cut-off (grouped ties: at the end of its tie group).
+        Misses count in the denominator and contribute zero, so AP equals
+        ``area_under_pr_curve(False)``. NaN when num_positive_ref is 0; 0.0
+        when there are only misses.
+
+        Notes
+        -----
+        LingPipe name: ``averagePrecision()``. Deliberate difference: LingPipe
+        3.9.2 divides by the number of correct cases *returned* (ignoring
+        misses), which contradicts its own documentation that AP equals the
+        uninterpolated PR area; scored_pr uses the standard IR definition.
+        ``scored_pr.lingpipe`` reproduces 3.9.2.
+        """
+        return self._cached("ap", lambda: K.average_precision(self._points(), self.num_positive_ref))
+
+    def maximum_f_measure(self, beta: float = 1.0) -> float:
+        """The best F-beta over the operating points of the uninterpolated PR curve.
+
+        F_beta = (1 + beta^2) * P * R / (beta^2 * P + R), maximised over the
+        rows of ``pr_curve(False)`` (actual operating points, no
+        interpolation). 0.0 when the curve is empty.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``beta`` is not a finite real number > 0.
+
+        Notes
+        -----
+        LingPipe name: ``maximumFMeasure()`` / ``maximumFMeasure(double)``.
+        """
+        beta = check_beta(beta, "maximum_f_measure")
+        return self._cached(("max_f", beta), lambda: K.maximum_f_measure(self._curve("pr", False), beta))
+
+    def pr_breakeven_point(self) -> float:
+        """Precision-recall break-even point (BEP) of the interpolated PR curve.
+
+        The precision of the first row of ``pr_curve(True)`` whose recall is
+        strictly greater than its precision: the interpolated curve is flat
+        from the previous row up to that one, so it crosses recall =
+        precision at that precision. 0.0 when no row has recall > precision
+        (also when recall equals precision exactly, as in LingPipe 3.9.2).
+        Never greater than ``maximum_f_measure()``.
+
+        Notes
+        -----
+        LingPipe name: ``prBreakevenPoint()``.
+        """
+        return self._cached("bep", lambda: K.breakeven_point(self._curve("pr", True)))
+
+    def precision_at(self, rank: int) -> float:
+        """Precision over the top ``rank`` cases: correct cases among them / rank.
+
+        NaN when fewer than ``rank`` cases were added. With grouped ties, a
+        tie group cut by ``rank`` contributes its expected number of correct
+        cases.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``rank`` is not an int >= 1.
+
+        Notes
+        -----
+        LingPipe name: ``precisionAt(int)`` (which returns NaN for rank 0
+        instead of raising). O(log n) after the first query.
+        """
+        rank = check_positive_int(rank, "precision_at", "rank")
+        return self._cached(("p_at", rank), lambda: K.precision_at(self._points(), self.num_cases, rank))
+
+    def reciprocal_rank(self) -> float:
+        """1 / rank (counting from 1) of the first correct case; 0.0 if there is none.
+
+        Grouped ties: the expected reciprocal rank over all orderings of the
+        tie group holding the first correct case.
+
+        Notes
+        -----
+        LingPipe name: ``reciprocalRank()``.
+        """
+        return self._cached("rr", lambda: K.reciprocal_rank(self._points()))
+
+    def r_precision(self) -> float:
+        """Precision over the top R cases, R = num_positive_ref.
+
+        Correct cases among the top R divided by R; when fewer than R cases
+        were returned, the absent ranks count as errors. NaN when R is 0.
+        No LingPipe equivalent.
+        """
+        return self._cached(
+            "r_prec", lambda: K.r_precision(self._points(), self.num_cases, self.num_positive_ref)
+        )
+
+    # ------------------------------------------------------------------ reports
+
+    def summary(self) -> dict[str, float]:
+        """Counts and every scalar measure in one flat dict, for loggers.
+
+        Keys: num_cases, num_positive_ref, num_negative_ref, num_misses,
+        average_precision, area_under_pr_curve,
+        area_under_pr_curve_interpolated, area_under_roc_curve,
+        area_under_roc_curve_interpolated, maximum_f_measure,
+        pr_breakeven_point, reciprocal_rank, r_precision, precision_at_5,
+        precision_at_10, precision_at_100. Degenerate values are NaN or 0.0 as
+        documented per method; nothing raises.
+        """
+        return {
+            "num_cases": self.num_cases,
+            "num_positive_ref": self.num_positive_ref,
+            "num_negative_ref": self.num_negative_ref,
+            "num_misses": self.num_misses,
+            "average_precision": self.average_precision(),
+            "area_under_pr_curve": self.area_under_pr_curve(False),
+            "area_under_pr_curve_interpolated": self.area_under_pr_curve(True),
+            "area_under_roc_curve": self.area_under_roc_curve(False),
+            "area_under_roc_curve_interpolated": self.area_under_roc_curve(True),
+            "maximum_f_measure": self.maximum_f_measure(),
+            "pr_breakeven_point": self.pr_breakeven_point(),
+            "reciprocal_rank": self.reciprocal_rank(),
+            "r_precision": self.r_precision(),
+            "precision_at_5": self.precision_at(5),
+            "precision_at_10": self.precision_at(10),
+            "precision_at_100": self.precision_at(100),
+        }
+
+    def __str__(self) -> str:
+        """A LingPipe-style text report (see :func:`scored_pr._report.report`)."""
+        return _report.report(self)
+
+    def __repr__(self) -> str:
+        return (
+            f"{_CLS}(ties={self._ties!r}, num_cases={self.num_cases}, "
+            f"num_positive_ref={self.num_positive_ref}, num_negative_ref={self.num_negative_ref}, "
+            f"num_misses={self.num_misses})"
+        )
+
+    @staticmethod
+    def print_precision_recall_curve(curve: Any, file: TextIO | None = None) -> None:
+        """Print a PR curve as three columns: precision, recall and F1.
+
+        Parameters
+        ----------
+        curve : array-like, shape (n, 2) or (n, 3)
+            Rows starting (recall, precision), e.g. from :meth:`pr_curve`.
+        file : text stream, optional
+            Where to print; standard output by default.
+
+        Notes
+        -----
+        LingPipe name: ``printPrecisionRecallCurve(double[][], PrintWriter)``.
+        Header ``%8s %8s %8s`` of PRECI., RECALL, F; rows ``%8.6f`` each.
+
+        Examples
+        --------
+        >>> ScoredPrecisionRecallEvaluation.print_precision_recall_curve([[0.5, 1.0], [1.0, 0.5]])
+          PRECI.   RECALL        F
+        1.000000 0.500000 0.666667
+        0.500000 1.000000 0.666667
+        """
+        _report.print_curve(curve, sys.stdout if file is None else file)

@@ -1,0 +1,289 @@
+"""The functional core: every curve and scalar from ranked numpy arrays.
+
+Nothing here keeps state, validates user input or imports sortedcontainers.
+The input is always the same pair of arrays, in rank order:
+
+``neg_scores``
+    float64, the *negated* scores in ascending order, so rank 1 (the highest
+    score) comes first; cases with equal scores are already in the order the
+    tie policy wants (insertion order for the stable policy).
+``correct``
+    bool, whether the case at that rank is correct (a positive reference).
+
+plus the reference counts ``num_positive_ref`` (correct cases + misses) and
+``num_negative_ref`` (incorrect cases + negative misses).
+
+One routine, :func:`operating_points`, turns these into the cut-offs at which
+the curves have a point and the true/false positive counts there; every curve
+and scalar is derived from its result. Counts stay integers; ratios are
+float64. Sums that LingPipe computes in a loop are computed with a sequential
+cumulative sum (not numpy's pairwise ``sum``) so that the rounding is the same
+as a left-to-right loop.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+class Points(NamedTuple):
+    """Operating points of a ranking: one per cut-off that adds a correct case.
+
+    With ``ties="stable"`` there is one cut-off after every case, and a point
+    after every correct case. With ``ties="grouped"`` there is one cut-off
+    after every group of equal scores, and a point after every group that
+    contains at least one correct case.
+    """
+
+    retrieved: IntArray  #: cases at or above the cut-off (k)
+    tp: IntArray  #: correct cases at or above the cut-off
+    fp: IntArray  #: incorrect cases at or above the cut-off
+    fp_before: IntArray  #: incorrect cases strictly above the cut-off's tie group
+    neg_score: FloatArray  #: negated score of the last case above the cut-off
+    correct_idx: IntArray  #: 0-based ranks of all correct cases, ascending
+    group_ends: IntArray | None  #: grouped only: exclusive end of every tie group
+
+
+def seqsum(values: FloatArray) -> float:
+    """Left-to-right sum (the rounding of a plain loop); 0.0 when empty."""
+    if values.size == 0:
+        return 0.0
+    return float(np.cumsum(values)[-1])
+
+
+def group_ends(neg_scores: FloatArray) -> IntArray:
+    """Exclusive end index of every run of equal scores (-0.0 equals 0.0)."""
+    n = neg_scores.size
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    change = np.flatnonzero(neg_scores[1:] != neg_scores[:-1]) + 1
+    return np.append(change, n).astype(np.int64, copy=False)
+
+
+def operating_points(neg_scores: FloatArray, correct: BoolArray, ties: str) -> Points:
+    """The kernel: cut-offs with a curve point and the counts there.
+
+    Complexity O(n) for ``"stable"``, O(n + g log n) for ``"grouped"`` with g
+    tie groups.
+    """
+    correct_idx = np.flatnonzero(correct).astype(np.int64, copy=False)
+    if ties == "stable":
+        retrieved = correct_idx + 1
+        tp = np.arange(1, correct_idx.size + 1, dtype=np.int64)
+        fp = retrieved - tp
+        return Points(retrieved, tp, fp, fp, neg_scores[correct_idx], correct_idx, None)
+    ends = group_ends(neg_scores)
+    tp_end = np.searchsorted(correct_idx, ends).astype(np.int64, copy=False)
+    tp_start = np.concatenate(([0], tp_end[:-1])).astype(np.int64, copy=False)
+    start = np.concatenate(([0], ends[:-1])).astype(np.int64, copy=False)
+    has_point = tp_end > tp_start
+    retrieved = ends[has_point]
+    tp = tp_end[has_point]
+    fp = retrieved - tp
+    fp_before = start[has_point] - tp_start[has_point]
+    return Points(retrieved, tp, fp, fp_before, neg_scores[retrieved - 1], correct_idx, ends)
+
+
+def _ratio(num: npt.NDArray[np.int64], den: int) -> FloatArray:
+    """num / den in float64, NaN for 0/0 and without warnings."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.true_divide(num, np.float64(den))
+
+
+def recall(points: Points, num_positive_ref: int) -> FloatArray:
+    """TP / num_positive_ref at every point (misses count in the denominator)."""
+    return _ratio(points.tp, num_positive_ref)
+
+
+def precision(points: Points) -> FloatArray:
+    """TP / k at every point."""
+    return points.tp / points.retrieved.astype(np.float64)
+
+
+def rejection_recall(points: Points, num_negative_ref: int) -> FloatArray:
+    """1 - FP / num_negative_ref at every point; NaN when there are no negatives."""
+    return 1.0 - _ratio(points.fp, num_negative_ref)
+
+
+def pr_curve(points: Points, num_positive_ref: int) -> FloatArray:
+    """(recall, precision) rows, recall strictly increasing."""
+    return np.column_stack((recall(points, num_positive_ref), precision(points)))
+
+
+def pr_score_curve(points: Points, num_positive_ref: int) -> FloatArray:
+    """(recall, precision, score) rows, recall strictly increasing."""
+    return np.column_stack((recall(points, num_positive_ref), precision(points), -points.neg_score))
+
+
+def roc_curve(points: Points, num_positive_ref: int, num_negative_ref: int) -> FloatArray:
+    """(recall, rejection recall) rows, recall strictly increasing."""
+    return np.column_stack((recall(points, num_positive_ref), rejection_recall(points, num_negative_ref)))
+
+
+def interpolation_mask(y: FloatArray) -> BoolArray:
+    """Keep a point iff its y is strictly greater than every later point's y.
+
+    This is LingPipe's pruning of dominated points: scanning from the highest
+    recall down, a point survives when it beats the best y seen so far
+    (starting from -inf). NaN never survives and never raises the bar.
+    """
+    if y.size == 0:
+        return np.zeros(0, dtype=bool)
+    later_best = np.empty_like(y)
+    later_best[-1] = -np.inf
+    if y.size > 1:
+        later_best[:-1] = np.fmax.accumulate(y[:0:-1])[::-1]
+        # fmax ignores NaN unless every later value is NaN; the bar stays -inf then.
+        np.nan_to_num(later_best, copy=False, nan=-np.inf)
+    with np.errstate(invalid="ignore"):
+        return y > later_best
+
+
+def interpolate(curve: FloatArray) -> FloatArray:
+    """Rows of ``curve`` not dominated by a later row (column 1 is the y value)."""
+    return curve[interpolation_mask(curve[:, 1])]
+
+
+def step_area(curve: FloatArray) -> float:
+    """Area under a step function through (x, y) rows, starting at x = 0.
+
+    sum_i (x_i - x_{i-1}) * y_i with x_0 = 0; 0.0 for an empty curve.
+    """
+    if curve.shape[0] == 0:
+        return 0.0
+    x = curve[:, 0]
+    dx = np.diff(x, prepend=0.0)
+    return seqsum(dx * curve[:, 1])
+
+
+def roc_area(points: Points, num_positive_ref: int, num_negative_ref: int) -> float:
+    """Uninterpolated ROC area.
+
+    sum over points of delta recall * (rr_start + rr_end) / 2, where rr_end is
+    the rejection recall after the point's cut-off and rr_start the rejection
+    recall before its tie group. With stable ties a point's group is the one
+    correct case, rr_start == rr_end and this is exactly LingPipe's step area;
+    with grouped ties a tied correct/incorrect pair counts one half.
+    """
+    if points.tp.size == 0:
+        return 0.0
+    r = recall(points, num_positive_ref)
+    rr_end = rejection_recall(points, num_negative_ref)
+    if points.group_ends is None:
+        height = rr_end
+    else:
+        height = (1.0 - _ratio(points.fp_before, num_negative_ref) + rr_end) / 2.0
+    return seqsum(np.diff(r, prepend=0.0) * height)
+
+
+def average_precision(points: Points, num_positive_ref: int) -> float:
+    """Sum of the precision at every correct case, divided by num_positive_ref.
+
+    A correct case inside a tie group (grouped policy) gets the precision at
+    the end of its group. NaN when num_positive_ref is 0.
+    """
+    if num_positive_ref == 0:
+        return float("nan")
+    dtp = np.diff(points.tp, prepend=0)
+    return seqsum(precision(points) * dtp) / num_positive_ref
+
+
+def maximum_f_measure(curve: FloatArray, beta: float) -> float:
+    """max over (r, p) rows of (1 + b^2) r p / (r + b^2 p); 0.0 for no rows.
+
+    The operands are multiplied in LingPipe's order, so the result is the
+    same float64 LingPipe 3.9.2 computes.
+    """
+    if curve.shape[0] == 0:
+        return 0.0
+    r = curve[:, 0]
+    p = curve[:, 1]
+    b2 = beta * beta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = (1.0 + b2) * r * p / (r + b2 * p)
+    best = np.nanmax(f) if not np.all(np.isnan(f)) else 0.0
+    return float(max(best, 0.0))
+
+
+def breakeven_point(interpolated_pr: FloatArray) -> float:
+    """Precision of the first interpolated point whose recall exceeds its precision.
+
+    0.0 when no point has recall > precision (including recall == precision).
+    """
+    r = interpolated_pr[:, 0]
+    p = interpolated_pr[:, 1]
+    hits = np.flatnonzero(r > p)
+    return float(p[hits[0]]) if hits.size else 0.0
+
+
+def true_positives_at(points: Points, rank: int) -> tuple[int, int]:
+    """(numerator, denominator) of the number of correct cases in the top ``rank``.
+
+    Stable ties: an integer count (denominator 1). Grouped ties: when ``rank``
+    splits a tie group, the expected count over all orderings of that group,
+    tp_before + (rank - start) * p_group / n_group, as an exact fraction.
+    ``rank`` must be between 0 and the number of cases.
+    """
+    tp_above = int(np.searchsorted(points.correct_idx, rank))
+    ends = points.group_ends
+    if ends is None or rank == 0:
+        return tp_above, 1
+    g = int(np.searchsorted(ends, rank, side="left"))
+    end = int(ends[g])
+    if end == rank:
+        return tp_above, 1
+    start = int(ends[g - 1]) if g > 0 else 0
+    tp_start = int(np.searchsorted(points.correct_idx, start))
+    tp_group = int(np.searchsorted(points.correct_idx, end)) - tp_start
+    size = end - start
+    return tp_start * size + (rank - start) * tp_group, size
+
+
+def precision_at(points: Points, num_cases: int, rank: int) -> float:
+    """Correct cases in the top ``rank`` divided by ``rank``; NaN if rank > num_cases."""
+    if rank > num_cases:
+        return float("nan")
+    num, den = true_positives_at(points, rank)
+    return num / (den * rank)
+
+
+def r_precision(points: Points, num_cases: int, num_positive_ref: int) -> float:
+    """Correct cases in the top R divided by R, R = num_positive_ref.
+
+    Ranks beyond the returned cases count as errors; NaN when R is 0.
+    """
+    if num_positive_ref == 0:
+        return float("nan")
+    num, den = true_positives_at(points, min(num_positive_ref, num_cases))
+    return num / (den * num_positive_ref)
+
+
+def reciprocal_rank(points: Points) -> float:
+    """1 / rank (from 1) of the first correct case; 0.0 when there is none.
+
+    Grouped ties: the expected value of 1 / rank over all orderings of the
+    first tie group that holds a correct case (exact sum, no sampling).
+    """
+    if points.correct_idx.size == 0:
+        return 0.0
+    first = int(points.correct_idx[0])
+    ends = points.group_ends
+    if ends is None:
+        return 1.0 / (first + 1)
+    g = int(np.searchsorted(ends, first, side="right"))
+    start = int(ends[g - 1]) if g > 0 else 0
+    size = int(ends[g]) - start
+    pos = int(np.searchsorted(points.correct_idx, ends[g])) - int(np.searchsorted(points.correct_idx, start))
+    neg = size - pos
+    # P(first correct at offset j) = prod_{i<j} (neg - i) / (size - i) * pos / (size - j)
+    j = np.arange(neg + 1, dtype=np.float64)
+    stay = np.concatenate(([1.0], np.cumprod((neg - j[:-1]) / (size - j[:-1]))))
+    prob = stay * pos / (size - j)
+    return seqsum(prob / (start + j + 1.0))

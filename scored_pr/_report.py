@@ -1,0 +1,66 @@
+"""Text output: the evaluation report and the PR-curve table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TextIO
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+
+#: Ranks whose precision the report prints when that many cases were added.
+REPORT_RANKS = (5, 10, 25, 100, 500)
+
+
+def report(ev: ScoredPrecisionRecallEvaluation) -> str:
+    """LingPipe's report lines plus counts and R-precision.
+
+    Unlike LingPipe 3.9.2 (whose inverted loop condition prints the
+    precision-at lines only when they are NaN), the lines ``Precision at k``
+    appear for every k in (5, 10, 25, 100, 500) with k <= num_cases. Numbers
+    are Python's shortest round-trip ``repr``.
+    """
+    lines = [
+        f"  Number of Cases={ev.num_cases}",
+        f"  Positive Reference Cases={ev.num_positive_ref} (misses={ev.num_misses})",
+        f"  Negative Reference Cases={ev.num_negative_ref}",
+        f"  Area Under PR Curve (interpolated)={ev.area_under_pr_curve(True)!r}",
+        f"  Area Under PR Curve (uninterpolated)={ev.area_under_pr_curve(False)!r}",
+        f"  Area Under ROC Curve (interpolated)={ev.area_under_roc_curve(True)!r}",
+        f"  Area Under ROC Curve (uninterpolated)={ev.area_under_roc_curve(False)!r}",
+        f"  Average Precision={ev.average_precision()!r}",
+        f"  Maximum F(1) Measure={ev.maximum_f_measure()!r}",
+        f"  BEP (Precision-Recall break even point)={ev.pr_breakeven_point()!r}",
+        f"  Reciprocal Rank={ev.reciprocal_rank()!r}",
+        f"  R-Precision={ev.r_precision()!r}",
+    ]
+    lines += [f"  Precision at {k}={ev.precision_at(k)!r}" for k in REPORT_RANKS if k <= ev.num_cases]
+    return "\n".join(lines)
+
+
+def curve_rows(curve: Any, func: str = "print_precision_recall_curve") -> np.ndarray:
+    """``curve`` as a float64 array of shape (n, >= 2); ValueError otherwise."""
+    try:
+        arr = np.asarray(curve, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{func}: argument 'curve' must be an array of (recall, precision) rows; got {curve!r:.80} instead."
+        ) from None
+    if arr.size == 0:
+        return np.zeros((0, 2))
+    if arr.ndim != 2 or arr.shape[1] < 2:
+        raise ValueError(
+            f"{func}: argument 'curve' must have shape (n, 2) or (n, 3); got shape {arr.shape} instead."
+        )
+    return arr
+
+
+def print_curve(curve: Any, file: TextIO) -> None:
+    """Columns PRECI., RECALL, F (F1 = 2PR / (P + R)), ``%8.6f`` each."""
+    rows = curve_rows(curve)
+    print("%8s %8s %8s" % ("PRECI.", "RECALL", "F"), file=file)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for r, p in rows[:, :2].tolist():
+            f = 2.0 * p * r / (p + r) if p + r != 0 else 0.0
+            print("%8.6f %8.6f %8.6f" % (p, r, f), file=file)

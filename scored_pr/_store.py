@@ -1,0 +1,118 @@
+"""The case store: a sorted container for arriving cases, numpy for the rest.
+
+Cases are kept in two tiers:
+
+* ``merged``: every case seen by the last query, as two numpy arrays in rank
+  order: ``neg`` (float64 negated scores, ascending) and ``correct`` (bool).
+  Equal scores are in insertion order. 9 bytes per case.
+* pending: cases added since. Single cases go into a
+  :class:`sortedcontainers.SortedList` of negated scores, so they are kept in
+  rank order as they arrive; a correct case is stored as an instance of the
+  float subclass :class:`_Correct`, which compares like its value, so the list
+  needs no second array and no tuple per case. ``SortedList.add`` inserts
+  after equal values, which keeps equal scores in insertion order. Batches
+  from ``add_cases`` (and the list's contents whenever a batch follows them)
+  become numpy runs, in insertion order.
+
+A query calls :meth:`CaseStore.arrays`, which sorts only the pending cases
+(O(k log k)) and merges them into the merged arrays in one O(n + k) pass;
+pending cases always rank after merged cases with an equal score, because they
+were added later. Nothing is re-sorted that was sorted before.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from sortedcontainers import SortedList
+
+
+class _Correct(float):
+    """A negated score whose case was correct (compares as a plain float)."""
+
+    __slots__ = ()
+
+
+class CaseStore:
+    """Cases in rank order, merged lazily. Not thread-safe."""
+
+    __slots__ = ("_pending", "_runs", "_neg", "_correct")
+
+    def __init__(self) -> None:
+        self._pending: SortedList = SortedList()
+        self._runs: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]] = []
+        self._neg: npt.NDArray[np.float64] = np.zeros(0, dtype=np.float64)
+        self._correct: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
+
+    def add(self, correct: bool, score: float) -> None:
+        """Add one validated case. O(log n) amortised (SortedList.add)."""
+        self._pending.add(_Correct(-score) if correct else -score)
+
+    def add_batch(self, correct: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64]) -> None:
+        """Add a validated batch (copied). O(k)."""
+        if scores.size == 0:
+            return
+        self._flush_pending()
+        self._runs.append((np.negative(scores), np.array(correct, dtype=bool)))
+
+    def _flush_pending(self) -> None:
+        pending = self._pending
+        if pending:
+            k = len(pending)
+            neg = np.fromiter(pending, dtype=np.float64, count=k)
+            cor = np.fromiter((type(v) is _Correct for v in pending), dtype=bool, count=k)
+            self._runs.append((neg, cor))
+            pending.clear()
+
+    def arrays(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+        """(negated scores ascending, correct) for all cases, in rank order.
+
+        The arrays are read-only and shared with the caller; they stay valid
+        after later additions (which build new arrays).
+        """
+        self._flush_pending()
+        runs = self._runs
+        if runs:
+            if len(runs) == 1:
+                neg, cor = runs[0]
+            else:
+                neg = np.concatenate([r[0] for r in runs])
+                cor = np.concatenate([r[1] for r in runs])
+            runs.clear()
+            order = np.argsort(neg, kind="stable")
+            neg = neg[order]
+            cor = cor[order]
+            del order
+            if self._neg.size:
+                neg, cor = _merge(self._neg, self._correct, neg, cor)
+            neg.setflags(write=False)
+            cor.setflags(write=False)
+            self._neg, self._correct = neg, cor
+        return self._neg, self._correct
+
+    def copy(self) -> CaseStore:
+        other = CaseStore()
+        other._pending = self._pending.copy()
+        other._runs = list(self._runs)
+        other._neg, other._correct = self._neg, self._correct
+        return other
+
+
+def _merge(
+    old_neg: npt.NDArray[np.float64],
+    old_cor: npt.NDArray[np.bool_],
+    new_neg: npt.NDArray[np.float64],
+    new_cor: npt.NDArray[np.bool_],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """Merge two sorted runs; on equal keys the old run comes first. O(n + k)."""
+    n, k = old_neg.size, new_neg.size
+    at = np.searchsorted(old_neg, new_neg, side="right") + np.arange(k)
+    is_old = np.ones(n + k, dtype=bool)
+    is_old[at] = False
+    neg = np.empty(n + k, dtype=np.float64)
+    cor = np.empty(n + k, dtype=bool)
+    neg[at] = new_neg
+    neg[is_old] = old_neg
+    cor[at] = new_cor
+    cor[is_old] = old_cor
+    return neg, cor

@@ -1,0 +1,171 @@
+"""Validation at the public boundary.
+
+Every check here either returns a normalised value or raises before the
+caller has changed any state. Messages follow one pattern::
+
+    <function>: argument '<name>' must be <expectation>; got <repr> instead.
+
+with the index inside a batch where there is one. Nothing else in the package
+validates user input; the functional core trusts what it is given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+TIE_POLICIES = ("stable", "grouped")
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
+def _fail(exc: type[Exception], func: str, name: str, expected: str, value: Any, index: int | None = None) -> Exception:
+    where = "" if index is None else f" at index {index}"
+    return exc(f"{func}: argument '{name}' must be {expected}; got {_describe(value)}{where} instead.")
+
+
+_CORRECT_EXPECTED = "a bool (True/False, numpy.bool_ or the integers 0/1)"
+_SCORE_EXPECTED = "a real number (int, float or a numpy integer/floating scalar), not NaN"
+
+
+def check_ties(ties: Any, func: str = "ScoredPrecisionRecallEvaluation") -> str:
+    if not isinstance(ties, str) or ties not in TIE_POLICIES:
+        raise _fail(ValueError, func, "ties", "one of " + ", ".join(repr(t) for t in TIE_POLICIES), ties)
+    return ties
+
+
+def check_correct(value: Any, func: str, name: str = "correct", index: int | None = None) -> bool:
+    """Return ``value`` as a bool; strings, floats and None are TypeErrors."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        if value == 0 or value == 1:
+            return bool(value)
+        raise _fail(ValueError, func, name, _CORRECT_EXPECTED, value, index)
+    raise _fail(TypeError, func, name, _CORRECT_EXPECTED, value, index)
+
+
+def check_score(value: Any, func: str, name: str = "score", index: int | None = None) -> float:
+    """Return ``value`` as a float; NaN is a ValueError, non-numbers TypeErrors."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise _fail(TypeError, func, name, _SCORE_EXPECTED, value, index)
+    try:
+        result = float(value)
+    except OverflowError:
+        raise _fail(ValueError, func, name, "representable as a float64", value, index) from None
+    if math.isnan(result):
+        raise _fail(ValueError, func, name, _SCORE_EXPECTED, value, index)
+    return result
+
+
+def check_count(value: Any, func: str, name: str = "count") -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise _fail(TypeError, func, name, "a non-negative int", value)
+    if value < 0:
+        raise _fail(ValueError, func, name, "a non-negative int", value)
+    return int(value)
+
+
+def check_positive_int(value: Any, func: str, name: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise _fail(TypeError, func, name, "an int >= 1", value)
+    if value < 1:
+        raise _fail(ValueError, func, name, "an int >= 1", value)
+    return int(value)
+
+
+def check_beta(value: Any, func: str, name: str = "beta") -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise _fail(TypeError, func, name, "a finite real number > 0", value)
+    result = float(value)
+    if not (math.isfinite(result) and result > 0.0):
+        raise _fail(ValueError, func, name, "a finite real number > 0", value)
+    return result
+
+
+def check_flag(value: Any, func: str, name: str) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise _fail(TypeError, func, name, "a bool", value)
+
+
+def _as_1d(values: Any, func: str, name: str) -> np.ndarray:
+    if isinstance(values, (str, bytes, bytearray)):
+        raise _fail(TypeError, func, name, "a 1-dimensional array-like or iterable", values)
+    if not isinstance(values, (np.ndarray, list, tuple)):
+        if not isinstance(values, Iterable):
+            raise _fail(TypeError, func, name, "a 1-dimensional array-like or iterable", values)
+        values = list(values)
+    if isinstance(values, np.ndarray):
+        arr = values
+    else:
+        try:
+            arr = np.asarray(values)
+        except ValueError:  # ragged nested sequences
+            arr = np.asarray(values, dtype=object)
+    if arr.ndim != 1:
+        raise ValueError(f"{func}: argument '{name}' must be 1-dimensional; got an array of shape {arr.shape} instead.")
+    return arr
+
+
+def check_batch(
+    correct: Any, scores: Any, func: str = "add_cases"
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
+    """Validate a batch; return (bool array, float64 array) of equal length."""
+    c = _as_1d(correct, func, "correct")
+    s = _as_1d(scores, func, "scores")
+    if len(c) != len(s):
+        raise ValueError(
+            f"{func}: arguments 'correct' and 'scores' must have the same length; "
+            f"got {len(c)} and {len(s)} instead."
+        )
+    return _batch_correct(c, func), _batch_scores(s, func)
+
+
+def _batch_correct(c: np.ndarray, func: str) -> npt.NDArray[np.bool_]:
+    kind = c.dtype.kind
+    if kind == "b":
+        return c.astype(bool, copy=False)
+    if kind in "iu":
+        bad = np.flatnonzero((c != 0) & (c != 1))
+        if bad.size:
+            i = int(bad[0])
+            raise _fail(ValueError, func, "correct", _CORRECT_EXPECTED, c[i].item(), i)
+        return c.astype(bool)
+    if kind == "O":
+        return np.fromiter(
+            (check_correct(v, func, "correct", i) for i, v in enumerate(c)), dtype=bool, count=len(c)
+        )
+    if len(c) == 0:
+        return np.zeros(0, dtype=bool)
+    raise _fail(TypeError, func, "correct", _CORRECT_EXPECTED, c[0].item(), 0)
+
+
+def _batch_scores(s: np.ndarray, func: str) -> npt.NDArray[np.float64]:
+    kind = s.dtype.kind
+    if kind == "f":
+        out = s.astype(np.float64, copy=False)
+    elif kind in "iu":
+        out = s.astype(np.float64)
+    elif kind == "O":
+        return np.fromiter(
+            (check_score(v, func, "scores", i) for i, v in enumerate(s)), dtype=np.float64, count=len(s)
+        )
+    elif len(s) == 0:
+        return np.zeros(0, dtype=np.float64)
+    else:
+        raise _fail(TypeError, func, "scores", _SCORE_EXPECTED, s[0].item(), 0)
+    nan = np.isnan(out)
+    if nan.any():
+        i = int(np.argmax(nan))
+        raise _fail(ValueError, func, "scores", _SCORE_EXPECTED, s[i].item(), i)
+    return out
