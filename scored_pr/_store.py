@@ -33,6 +33,12 @@ class _Correct(float):
     __slots__ = ()
 
 
+_EMPTY_NEG = np.zeros(0, dtype=np.float64)
+_EMPTY_NEG.setflags(write=False)
+_EMPTY_CORRECT = np.zeros(0, dtype=bool)
+_EMPTY_CORRECT.setflags(write=False)
+
+
 class CaseStore:
     """Cases in rank order, merged lazily. Not thread-safe."""
 
@@ -41,8 +47,8 @@ class CaseStore:
     def __init__(self) -> None:
         self._pending: SortedList = SortedList()
         self._runs: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]] = []
-        self._neg: npt.NDArray[np.float64] = np.zeros(0, dtype=np.float64)
-        self._correct: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
+        self._neg: npt.NDArray[np.float64] = _EMPTY_NEG
+        self._correct: npt.NDArray[np.bool_] = _EMPTY_CORRECT
 
     def add(self, correct: bool, score: float) -> None:
         """Add one validated case. O(log n) amortised (SortedList.add)."""
@@ -89,6 +95,21 @@ class CaseStore:
             cor.setflags(write=False)
             self._neg, self._correct = neg, cor
         return self._neg, self._correct
+
+    def __len__(self) -> int:
+        return self._neg.size + sum(r[0].size for r in self._runs) + len(self._pending)
+
+    def _check(self) -> None:
+        """Assert every structural invariant (for the tests)."""
+        assert self._neg.dtype == np.float64 and self._correct.dtype == np.bool_
+        assert self._neg.shape == self._correct.shape and self._neg.ndim == 1
+        assert not np.isnan(self._neg).any()
+        assert (np.diff(self._neg) >= 0).all(), "merged scores out of order"
+        assert not self._neg.flags.writeable and not self._correct.flags.writeable
+        for neg, cor in self._runs:
+            assert neg.shape == cor.shape and neg.dtype == np.float64 and cor.dtype == np.bool_
+        self._pending._check()
+        assert all(type(v) in (float, _Correct) for v in self._pending)
 
     def copy(self) -> CaseStore:
         other = CaseStore()

@@ -112,9 +112,24 @@ def _as_1d(values: Any, func: str, name: str) -> np.ndarray:
             arr = np.asarray(values)
         except ValueError:  # ragged nested sequences
             arr = np.asarray(values, dtype=object)
+        if arr.ndim == 1 and _mixed(values, arr.dtype.kind, name):
+            # numpy would have coerced the odd element (True -> 1.0, 1 -> '1'):
+            # keep the originals so that the check reports what the user passed.
+            arr = np.empty(len(values), dtype=object)
+            arr[:] = values
     if arr.ndim != 1:
         raise ValueError(f"{func}: argument '{name}' must be 1-dimensional; got an array of shape {arr.shape} instead.")
     return arr
+
+
+_BOOL_TYPES = {bool, np.bool_}
+
+
+def _mixed(values: list[Any] | tuple[Any, ...], kind: str, name: str) -> bool:
+    """Whether numpy's coercion of a list hid an element of another kind."""
+    if name == "correct":
+        return kind not in "biu"
+    return kind not in "fiu" or not _BOOL_TYPES.isdisjoint(set(map(type, values)))
 
 
 def check_batch(

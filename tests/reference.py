@@ -1,0 +1,184 @@
+"""A slow, literal reference implementation of every measure, for the tests.
+
+Written as plainly as possible from the definitions in the README and the
+docstrings: Python lists, loops, exact fractions where it costs nothing. It
+shares no code with scored_pr.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+NAN = float("nan")
+
+
+class Reference:
+    def __init__(self, ties: str = "stable") -> None:
+        self.ties = ties
+        self.cases: list[tuple[bool, float]] = []  # insertion order
+        self.misses = 0
+        self.negative_misses = 0
+
+    # -- input
+    def add_case(self, correct: bool, score: float) -> None:
+        self.cases.append((bool(correct), float(score)))
+
+    def add_misses(self, n: int) -> None:
+        self.misses += n
+
+    def add_negative_misses(self, n: int) -> None:
+        self.negative_misses += n
+
+    # -- counts
+    @property
+    def P(self) -> int:
+        return sum(c for c, _ in self.cases) + self.misses
+
+    @property
+    def N(self) -> int:
+        return sum(not c for c, _ in self.cases) + self.negative_misses
+
+    def ranked(self) -> list[tuple[bool, float]]:
+        # Python's sort is stable: equal scores stay in insertion order.
+        return sorted(self.cases, key=lambda case: -case[1])
+
+    def groups(self) -> list[list[tuple[bool, float]]]:
+        """Runs of equal scores in rank order (one case per run when stable)."""
+        out: list[list[tuple[bool, float]]] = []
+        for case in self.ranked():
+            if self.ties == "grouped" and out and out[-1][0][1] == case[1]:
+                out[-1].append(case)
+            else:
+                out.append([case])
+        return out
+
+    def points(self) -> list[dict]:
+        """One dict per cut-off that adds at least one correct case."""
+        pts = []
+        tp = fp = 0
+        for group in self.groups():
+            fp_before = fp
+            tp += sum(c for c, _ in group)
+            fp += sum(not c for c, _ in group)
+            if any(c for c, _ in group):
+                pts.append(dict(tp=tp, fp=fp, k=tp + fp, fp_before=fp_before, score=group[-1][1]))
+        return pts
+
+    # -- curves
+    @staticmethod
+    def ratio(a: int, b: int) -> float:
+        return a / b if b else NAN
+
+    def pr_curve(self, interpolate: bool = False) -> list[list[float]]:
+        rows = [[self.ratio(p["tp"], self.P), p["tp"] / p["k"]] for p in self.points()]
+        return self.prune(rows) if interpolate else rows
+
+    def pr_score_curve(self, interpolate: bool = False) -> list[list[float]]:
+        rows = [[self.ratio(p["tp"], self.P), p["tp"] / p["k"], p["score"]] for p in self.points()]
+        return self.prune(rows) if interpolate else rows
+
+    def roc_curve(self, interpolate: bool = False) -> list[list[float]]:
+        rows = [[self.ratio(p["tp"], self.P), 1.0 - self.ratio(p["fp"], self.N)] for p in self.points()]
+        return self.prune(rows) if interpolate else rows
+
+    @staticmethod
+    def prune(rows: list[list[float]]) -> list[list[float]]:
+        kept = []
+        best = -math.inf
+        for row in reversed(rows):
+            if row[1] > best:  # NaN > x is False: NaN rows never survive
+                kept.append(row)
+                best = row[1]
+        return kept[::-1]
+
+    # -- scalars
+    @staticmethod
+    def step_area(rows: list[list[float]]) -> float:
+        area, last = 0.0, 0.0
+        for row in rows:
+            area += (row[0] - last) * row[1]
+            last = row[0]
+        return area
+
+    def area_under_pr_curve(self, interpolate: bool = False) -> float:
+        return self.step_area(self.pr_curve(interpolate))
+
+    def area_under_roc_curve(self, interpolate: bool = False) -> float:
+        if interpolate:
+            return self.step_area(self.roc_curve(True))
+        # Each correct case scores the share of negatives ranked below it, a tied
+        # negative counting one half (grouped), none when stable (no ties in a group).
+        if not self.points():
+            return 0.0
+        total = Fraction(0)
+        tp_prev = 0
+        for p in self.points():
+            n_new = p["tp"] - tp_prev
+            tp_prev = p["tp"]
+            if self.N == 0:
+                return NAN
+            below = Fraction(self.N - p["fp"]) + Fraction(p["fp"] - p["fp_before"], 2)
+            total += n_new * below
+        return float(total / (self.P * self.N))
+
+    def average_precision(self) -> float:
+        if self.P == 0:
+            return NAN
+        total = 0.0
+        tp_prev = 0
+        for p in self.points():
+            total += (p["tp"] - tp_prev) * (p["tp"] / p["k"])
+            tp_prev = p["tp"]
+        return total / self.P
+
+    def maximum_f_measure(self, beta: float = 1.0) -> float:
+        best = 0.0
+        for r, p in self.pr_curve():
+            f = (1 + beta**2) * p * r / (beta**2 * p + r)
+            best = max(best, f)
+        return best
+
+    def pr_breakeven_point(self) -> float:
+        for r, p in self.pr_curve(True):
+            if r > p:
+                return p
+        return 0.0
+
+    def expected_tp_top(self, k: int) -> Fraction:
+        """Correct cases among the top k; a cut tie group counts pro rata."""
+        total = Fraction(0)
+        seen = 0
+        for group in self.groups():
+            pos = sum(c for c, _ in group)
+            if seen + len(group) <= k:
+                total += pos
+            elif seen < k:
+                total += Fraction(pos * (k - seen), len(group))
+            seen += len(group)
+        return total
+
+    def precision_at(self, k: int) -> float:
+        if k > len(self.cases):
+            return NAN
+        return float(self.expected_tp_top(k) / k)
+
+    def r_precision(self) -> float:
+        if self.P == 0:
+            return NAN
+        return float(self.expected_tp_top(min(self.P, len(self.cases))) / self.P)
+
+    def reciprocal_rank(self) -> float:
+        start = 0
+        for group in self.groups():
+            m = len(group)
+            pos = sum(c for c, _ in group)
+            if pos:
+                # P(first correct at offset j) = C(m - j - 1, pos - 1) / C(m, pos)
+                e = sum(
+                    Fraction(math.comb(m - j - 1, pos - 1), math.comb(m, pos)) / (start + j + 1)
+                    for j in range(m - pos + 1)
+                )
+                return float(e)
+            start += m
+        return 0.0
