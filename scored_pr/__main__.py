@@ -1,0 +1,8 @@
+"""``python -m scored_pr``: the same as the ``scored-pr`` command."""
+
+import sys
+
+from ._cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

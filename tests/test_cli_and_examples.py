@@ -1,0 +1,38 @@
+"""The README's main command and every example script run and print what they should."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*.py"))
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+def test_demo_prints_the_worked_example_report() -> None:
+    result = run("-m", "scored_pr", "demo")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "  Area Under PR Curve (uninterpolated)=0.5111111111111111" in lines
+    assert "  BEP (Precision-Recall break even point)=0.6" in lines
+    assert "0.600000 0.750000 0.666667" in lines
+
+
+def test_unknown_command_exits_2() -> None:
+    result = run("-m", "scored_pr", "frobnicate")
+    assert result.returncode == 2
+    assert "invalid choice" in result.stderr
+
+
+@pytest.mark.parametrize("script", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_example_runs(script: Path) -> None:
+    result = run(str(script))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()
