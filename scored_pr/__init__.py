@@ -8,6 +8,7 @@
 """
 
 from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._kernel import OperatingPoint
 from ._version import __version__
 
-__all__ = ["ScoredPrecisionRecallEvaluation", "__version__"]
+__all__ = ["OperatingPoint", "ScoredPrecisionRecallEvaluation", "__version__"]

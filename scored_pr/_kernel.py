@@ -287,3 +287,224 @@ def reciprocal_rank(points: Points) -> float:
     stay = np.concatenate(([1.0], np.cumprod((neg - j[:-1]) / (size - j[:-1]))))
     prob = stay * pos / (size - j)
     return seqsum(prob / (start + j + 1.0))
+
+
+# ---------------------------------------------------------------------------
+# IR measures at a cut-off, recall levels and thresholds
+
+
+def tp_top(points: Points, k: int) -> float:
+    """Correct cases among the top ``k`` (0 <= k <= n) as a float (see true_positives_at)."""
+    num, den = true_positives_at(points, k)
+    return num / den
+
+
+def recall_at(points: Points, num_cases: int, num_positive_ref: int, k: int) -> float:
+    """Correct cases among the top min(k, n) over num_positive_ref; NaN when that is 0."""
+    if num_positive_ref == 0:
+        return float("nan")
+    num, den = true_positives_at(points, min(k, num_cases))
+    return num / (den * num_positive_ref)
+
+
+def average_precision_at(points: Points, num_positive_ref: int, k: int) -> float:
+    """sum over the top k of precision(i) * rel(i), divided by min(k, num_positive_ref).
+
+    Grouped ties: every correct case of a tie group gets the precision at the
+    end of its group, and a group cut by k contributes its expected number of
+    correct cases in the top k. NaN when num_positive_ref is 0.
+    """
+    den = min(k, num_positive_ref)
+    if den == 0:
+        return float("nan")
+    if points.group_ends is None:
+        m = int(np.searchsorted(points.correct_idx, k))  # correct cases in the top k
+        return seqsum(points.tp[:m] / points.retrieved[:m].astype(np.float64)) / den
+    weight = np.diff(points.tp, prepend=0).astype(np.float64)
+    full = int(np.searchsorted(points.retrieved, k, side="right"))  # groups wholly in the top k
+    total = seqsum(weight[:full] * precision(points)[:full])
+    if full < points.tp.size:  # the tie group that k cuts through, if it holds a correct case
+        g_end = int(points.retrieved[full])
+        tp_prev = int(points.tp[full - 1]) if full else 0
+        g_start = tp_prev + int(points.fp_before[full])
+        if k > g_start:
+            share = weight[full] * (k - g_start) / (g_end - g_start)
+            total += share * float(points.tp[full]) / g_end
+    return total / den
+
+
+def k_at_recall(points: Points, num_positive_ref: int, level: float) -> tuple[int, int] | None:
+    """(k, tp) of the smallest cut-off with recall >= ``level``, or None if unreachable.
+
+    The comparison is exact: tp / num_positive_ref >= level holds iff
+    tp >= ceil(level * num_positive_ref) computed on the exact binary value
+    of ``level`` (so 0.7 * 10 needs 7 correct cases, not 8). Grouped ties:
+    cut-offs fall only at the ends of tie groups.
+    """
+    from fractions import Fraction
+    import math
+
+    needed = max(1, math.ceil(Fraction(level) * num_positive_ref))
+    if num_positive_ref == 0 or needed > points.correct_idx.size:
+        return None
+    i = int(np.searchsorted(points.tp, needed))  # first point with tp >= needed
+    return int(points.retrieved[i]), int(points.tp[i])
+
+
+ELEVEN_LEVELS = tuple(i / 10 for i in range(11))
+
+
+def eleven_point_cutoffs(num_positive_ref: int, rounding: str) -> list[int]:
+    """Correct cases needed to reach each recall level 0.0, 0.1, ..., 1.0.
+
+    ``"exact"``: ceil(i * R / 10) in integers. ``"trec_eval9"``:
+    ``int(level * R + 0.9)`` in float64 (trec_eval <= 9, pytrec_eval).
+    ``"trec_eval10"``: ``lround(level * R)`` (half away from zero).
+    """
+    import math
+
+    r = num_positive_ref
+    if rounding == "exact":
+        return [-(-i * r // 10) for i in range(11)]
+    if rounding == "trec_eval9":
+        return [int(level * r + 0.9) for level in ELEVEN_LEVELS]
+    return [int(math.floor(level * r + 0.5)) for level in ELEVEN_LEVELS]  # lround for x >= 0
+
+
+def eleven_point_interpolated_precision(points: Points, num_positive_ref: int, rounding: str) -> FloatArray:
+    """Max precision over cut-offs holding >= the needed correct cases; 0.0 if none."""
+    out = np.zeros(11, dtype=np.float64)
+    if points.tp.size == 0:
+        return out
+    prec = precision(points)
+    # best[i] = max precision over points i, i+1, ... (interpolated precision)
+    best = np.maximum.accumulate(prec[::-1])[::-1]
+    for j, needed in enumerate(eleven_point_cutoffs(num_positive_ref, rounding)):
+        i = int(np.searchsorted(points.tp, max(needed, 1)))
+        if i < best.size:
+            out[j] = best[i]
+    return out
+
+
+class OperatingPoint(NamedTuple):
+    """A score threshold and what accepting every case scored at or above it gives.
+
+    All fields are NaN (and ``k`` is 0) when no threshold meets the request.
+    """
+
+    threshold: float  #: accept every case whose score is >= threshold
+    precision: float
+    recall: float
+    k: int  #: number of cases accepted
+
+
+class Cutoffs(NamedTuple):
+    """Every threshold cut-off: one per distinct score, in descending score order."""
+
+    score: FloatArray  #: the threshold: accept every case with score >= it
+    retrieved: IntArray
+    tp: IntArray
+
+
+def threshold_cutoffs(neg_scores: FloatArray, correct: BoolArray) -> Cutoffs:
+    ends = group_ends(neg_scores)
+    tp = np.cumsum(correct, dtype=np.int64)[ends - 1] if ends.size else np.zeros(0, dtype=np.int64)
+    return Cutoffs(-neg_scores[ends - 1] if ends.size else np.zeros(0), ends, tp)
+
+
+def hit_curve(neg_scores: FloatArray, correct: BoolArray, ties: str) -> npt.NDArray[np.int64] | FloatArray:
+    """h(t): correct cases among the top t, for t = 1..n.
+
+    Stable: int64 counts. Grouped: float64 expected counts, linear inside a
+    tie group (every ordering of the group equally likely).
+    """
+    hits = np.cumsum(correct, dtype=np.int64)
+    if ties == "stable" or hits.size == 0:
+        return hits
+    ends = group_ends(neg_scores)
+    t = np.arange(1, hits.size + 1, dtype=np.float64)
+    return np.interp(t, np.concatenate(([0], ends)), np.concatenate(([0], hits[ends - 1])))
+
+
+def expected_average_precision(neg_scores: FloatArray, correct: BoolArray, num_positive_ref: int) -> float:
+    """Average precision in expectation over all orderings of tied scores.
+
+    McSherry & Najork (ECIR 2008): for a tie group of n cases holding p correct
+    ones, preceded by t cases of which c are correct, the i-th position of the
+    group (i = 1..n) contributes
+
+        (p / n) * (c + 1 + (i - 1) * (p - 1) / (n - 1)) / (t + i)
+
+    (the expected relevance there times the expected precision given that it
+    is relevant; the fraction is 0 when n = 1). The sum over all positions is
+    divided by num_positive_ref. O(n). NaN when num_positive_ref is 0.
+    """
+    if num_positive_ref == 0:
+        return float("nan")
+    n_total = neg_scores.size
+    if n_total == 0:
+        return 0.0
+    ends = group_ends(neg_scores)
+    starts = np.concatenate(([0], ends[:-1]))
+    sizes = ends - starts
+    cum = np.concatenate(([0], np.cumsum(correct, dtype=np.int64)))
+    pos = cum[ends] - cum[starts]
+    before = cum[starts]
+    keep = pos > 0
+    sizes, starts, pos, before = sizes[keep], starts[keep], pos[keep], before[keep]
+    n = np.repeat(sizes, sizes).astype(np.float64)
+    t = np.repeat(starts, sizes).astype(np.float64)
+    p = np.repeat(pos, sizes).astype(np.float64)
+    c = np.repeat(before, sizes).astype(np.float64)
+    i = np.arange(n.size, dtype=np.float64) - np.repeat(np.cumsum(sizes) - sizes, sizes) + 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pair = np.where(n > 1, (p - 1.0) / (n - 1.0), 0.0)
+    terms = (p / n) * (c + 1.0 + (i - 1.0) * pair) / (t + i)
+    return seqsum(terms) / num_positive_ref
+
+
+def _operating_point(cut: Cutoffs, num_positive_ref: int, i: int | None) -> OperatingPoint:
+    if i is None:
+        nan = float("nan")
+        return OperatingPoint(nan, nan, nan, 0)
+    tp, k = int(cut.tp[i]), int(cut.retrieved[i])
+    rec = tp / num_positive_ref if num_positive_ref else float("nan")
+    return OperatingPoint(float(cut.score[i]), tp / k, rec, k)
+
+
+def threshold_at_precision(cut: Cutoffs, num_positive_ref: int, target: float) -> OperatingPoint:
+    """The lowest threshold whose precision is >= target (so the highest recall there)."""
+    ok = np.flatnonzero(cut.tp / cut.retrieved.astype(np.float64) >= target) if cut.tp.size else cut.tp
+    return _operating_point(cut, num_positive_ref, int(ok[-1]) if ok.size else None)
+
+
+def threshold_at_recall(cut: Cutoffs, num_positive_ref: int, level: float) -> OperatingPoint:
+    """The highest threshold whose recall is >= level (exact comparison, see k_at_recall)."""
+    from fractions import Fraction
+    import math
+
+    needed = math.ceil(Fraction(level) * num_positive_ref)
+    if num_positive_ref == 0 or cut.tp.size == 0 or needed > cut.tp[-1]:
+        return _operating_point(cut, num_positive_ref, None)
+    return _operating_point(cut, num_positive_ref, int(np.searchsorted(cut.tp, needed)))
+
+
+def maximum_f_measure_threshold(cut: Cutoffs, num_positive_ref: int, beta: float) -> OperatingPoint:
+    """The threshold with the greatest F-beta (the highest such threshold on a tie)."""
+    if num_positive_ref == 0 or cut.tp.size == 0 or cut.tp[-1] == 0:
+        return _operating_point(cut, num_positive_ref, None)
+    r = cut.tp / np.float64(num_positive_ref)
+    p = cut.tp / cut.retrieved.astype(np.float64)
+    b2 = beta * beta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = np.nan_to_num((1.0 + b2) * r * p / (r + b2 * p), nan=0.0)
+    return _operating_point(cut, num_positive_ref, int(np.argmax(f)))
+
+
+def f_measure(tp: float, retrieved: int, num_positive_ref: int, beta: float) -> float:
+    """(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP); NaN for 0/0."""
+    b2 = beta * beta
+    fn = num_positive_ref - tp
+    fp = retrieved - tp
+    den = (1.0 + b2) * tp + b2 * fn + fp
+    return (1.0 + b2) * tp / den if den else float("nan")

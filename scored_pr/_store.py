@@ -96,6 +96,27 @@ class CaseStore:
             self._neg, self._correct = neg, cor
         return self._neg, self._correct
 
+    @classmethod
+    def from_sorted(cls, neg: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_]) -> CaseStore:
+        """A store holding arrays already in rank order (validated by the caller)."""
+        store = cls()
+        neg = np.array(neg, dtype=np.float64)
+        correct = np.array(correct, dtype=bool)
+        neg.setflags(write=False)
+        correct.setflags(write=False)
+        store._neg, store._correct = neg, correct
+        return store
+
+    def merged_with(self, other: CaseStore) -> CaseStore:
+        """A store holding self's cases and then other's (other's rank after self's on ties)."""
+        a_neg, a_cor = self.arrays()
+        b_neg, b_cor = other.arrays()
+        if not b_neg.size:
+            return CaseStore.from_sorted(a_neg, a_cor)
+        if not a_neg.size:
+            return CaseStore.from_sorted(b_neg, b_cor)
+        return CaseStore.from_sorted(*_merge(a_neg, a_cor, b_neg, b_cor))
+
     def __len__(self) -> int:
         return self._neg.size + sum(r[0].size for r in self._runs) + len(self._pending)
 
@@ -104,7 +125,7 @@ class CaseStore:
         assert self._neg.dtype == np.float64 and self._correct.dtype == np.bool_
         assert self._neg.shape == self._correct.shape and self._neg.ndim == 1
         assert not np.isnan(self._neg).any()
-        assert (np.diff(self._neg) >= 0).all(), "merged scores out of order"
+        assert (self._neg[1:] >= self._neg[:-1]).all(), "merged scores out of order"
         assert not self._neg.flags.writeable and not self._correct.flags.writeable
         for neg, cor in self._runs:
             assert neg.shape == cor.shape and neg.dtype == np.float64 and cor.dtype == np.bool_

@@ -92,6 +92,23 @@ def check_beta(value: Any, func: str, name: str = "beta") -> float:
     return result
 
 
+def check_fraction(value: Any, func: str, name: str, low_open: bool) -> float:
+    """A real number in (0, 1] (``low_open``) or [0, 1]."""
+    expected = "a real number in (0, 1]" if low_open else "a real number in [0, 1]"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise _fail(TypeError, func, name, expected, value)
+    result = float(value)
+    if not (0.0 < result <= 1.0 if low_open else 0.0 <= result <= 1.0):
+        raise _fail(ValueError, func, name, expected, value)
+    return result
+
+
+def check_choice(value: Any, func: str, name: str, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise _fail(ValueError, func, name, "one of " + ", ".join(repr(c) for c in choices), value)
+    return value
+
+
 def check_flag(value: Any, func: str, name: str) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)

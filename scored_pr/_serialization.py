@@ -1,0 +1,174 @@
+"""State of an evaluator as a JSON-safe dict, a pickle-free file, and for pickle.
+
+The state is the ranking (scores in rank order, ties in insertion order, and
+correctness), the two miss counts and the tie policy; every result is a
+function of it, so a round trip reproduces every result exactly. Every
+loader validates everything before it builds anything: a bad input raises
+ValueError or TypeError and never yields a half-built evaluator.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._store import CaseStore
+from ._validation import TIE_POLICIES
+
+if TYPE_CHECKING:
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+
+FORMAT = "scored_pr.ScoredPrecisionRecallEvaluation"
+VERSION = 1
+_KEYS = {"format", "version", "ties", "scores", "correct", "misses", "negative_misses"}
+_NONFINITE = {"Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def _bad(func: str, what: str) -> ValueError:
+    return ValueError(f"{func}: {what}")
+
+
+def _count(value: Any, func: str, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{func}: field '{name}' must be a non-negative int; got {value!r:.60} instead.")
+    if value < 0:
+        raise _bad(func, f"field '{name}' must be a non-negative int; got {value!r} instead.")
+    return int(value)
+
+
+def build(
+    cls: type[ScoredPrecisionRecallEvaluation],
+    ties: Any,
+    neg: npt.NDArray[np.float64],
+    correct: npt.NDArray[np.bool_],
+    misses: Any,
+    negative_misses: Any,
+    func: str,
+) -> ScoredPrecisionRecallEvaluation:
+    """Validate a ranking and build the evaluator holding it."""
+    if not isinstance(ties, str) or ties not in TIE_POLICIES:
+        raise _bad(func, f"field 'ties' must be one of {TIE_POLICIES}; got {ties!r:.60} instead.")
+    misses = _count(misses, func, "misses")
+    negative_misses = _count(negative_misses, func, "negative_misses")
+    if neg.ndim != 1 or correct.ndim != 1 or neg.shape != correct.shape:
+        raise _bad(func, f"scores and correct must be 1-dimensional of equal length; got shapes {neg.shape} and {correct.shape}.")
+    if np.isnan(neg).any():
+        raise _bad(func, f"scores must not contain NaN (index {int(np.argmax(np.isnan(neg)))}).")
+    in_order = neg[1:] >= neg[:-1]  # not np.diff: inf - inf is NaN
+    if not in_order.all():
+        i = int(np.argmax(~in_order))
+        raise _bad(func, f"scores must be in rank order (non-increasing); index {i + 1} exceeds index {i}.")
+    ev = cls(ties=ties)
+    ev._store = CaseStore.from_sorted(neg, correct)
+    ev._num_correct = int(np.count_nonzero(correct))
+    ev._num_incorrect = int(correct.size) - ev._num_correct
+    ev._misses = misses
+    ev._negative_misses = negative_misses
+    return ev
+
+
+def to_dict(ev: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
+    neg, correct = ev._store.arrays()
+    scores = [-v if math.isfinite(v) else ("-Infinity" if v > 0 else "Infinity") for v in neg.tolist()]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "ties": ev.ties,
+        "scores": scores,
+        "correct": correct.tolist(),
+        "misses": ev.num_misses,
+        "negative_misses": ev.num_negative_misses,
+    }
+
+
+def from_dict(cls: type[ScoredPrecisionRecallEvaluation], d: Any) -> ScoredPrecisionRecallEvaluation:
+    func = "from_dict"
+    if not isinstance(d, dict):
+        raise TypeError(f"{func}: argument 'd' must be a dict from to_dict(); got {type(d).__name__} instead.")
+    if set(d) != _KEYS:
+        missing, extra = sorted(_KEYS - set(d)), sorted(set(d) - _KEYS)
+        raise _bad(func, f"fields must be exactly {sorted(_KEYS)}; missing {missing}, unexpected {extra}.")
+    if d["format"] != FORMAT:
+        raise _bad(func, f"field 'format' must be {FORMAT!r}; got {d['format']!r:.60} instead.")
+    if isinstance(d["version"], bool) or d["version"] != VERSION:
+        raise _bad(func, f"field 'version' must be {VERSION} (this is scored_pr's state format {VERSION}); got {d['version']!r:.60}.")
+    scores, correct = d["scores"], d["correct"]
+    if not isinstance(scores, list) or not isinstance(correct, list):
+        raise TypeError(f"{func}: fields 'scores' and 'correct' must be lists.")
+    for i, v in enumerate(correct):
+        if not isinstance(v, bool):
+            raise TypeError(f"{func}: field 'correct' must hold bools; got {v!r:.60} at index {i}.")
+    values = []
+    for i, v in enumerate(scores):
+        if isinstance(v, str) and v in _NONFINITE:
+            v = _NONFINITE[v]
+        elif isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise TypeError(f"{func}: field 'scores' must hold numbers; got {v!r:.60} at index {i}.")
+        values.append(v)
+    try:
+        neg = -np.array(values, dtype=np.float64)
+    except OverflowError:
+        raise _bad(func, "field 'scores' holds a number too large for float64.") from None
+    return build(cls, d["ties"], neg, np.array(correct, dtype=bool), d["misses"], d["negative_misses"], func)
+
+
+def save(ev: ScoredPrecisionRecallEvaluation, path: str | os.PathLike[str]) -> None:
+    neg, correct = ev._store.arrays()
+    meta = {"format": FORMAT, "version": VERSION, "ties": ev.ties, "num_cases": int(neg.size),
+            "misses": ev.num_misses, "negative_misses": ev.num_negative_misses}
+    with open(path, "wb") as fh:
+        np.savez(
+            fh,
+            meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
+            neg_scores=neg,
+            correct=np.packbits(correct),
+        )
+
+
+def _read_npz(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
+    """The arrays of an .npz file, read without pickle; ValueError if unreadable."""
+    with open(path, "rb") as fh:  # a missing file raises FileNotFoundError, as open() does
+        raw = fh.read()
+    try:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
+            return {name: npz[name] for name in npz.files}
+    except Exception as exc:  # zip, format and pickle errors alike: the file is not ours
+        raise _bad("load", f"{os.fspath(path)!r} is not a readable scored_pr state file ({type(exc).__name__}: {exc}).") from None
+
+
+def load(cls: type[ScoredPrecisionRecallEvaluation], path: str | os.PathLike[str]) -> ScoredPrecisionRecallEvaluation:
+    func = "load"
+    name = repr(os.fspath(path))
+    arrays = _read_npz(path)
+    if set(arrays) != {"meta", "neg_scores", "correct"}:
+        raise _bad(func, f"{name} is not a scored_pr state file (arrays {sorted(arrays)}).")
+    meta_raw, neg, packed = arrays["meta"], arrays["neg_scores"], arrays["correct"]
+    if meta_raw.dtype != np.uint8 or neg.dtype != np.float64 or packed.dtype != np.uint8 or packed.ndim != 1:
+        raise _bad(func, f"{name} has arrays of unexpected types.")
+    try:
+        meta = json.loads(meta_raw.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise _bad(func, f"{name} has a corrupted header.") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise _bad(func, f"{name} is not a scored_pr state file.")
+    if meta.get("version") != VERSION:
+        raise _bad(func, f"{name} has state format version {meta.get('version')!r}; this scored_pr reads {VERSION}.")
+    n = meta.get("num_cases")
+    if isinstance(n, bool) or not isinstance(n, int) or n != neg.size or packed.size != (n + 7) // 8:
+        raise _bad(func, f"{name} is truncated or inconsistent (num_cases {n!r}, {neg.size} scores).")
+    correct = np.unpackbits(packed, count=n).astype(bool)
+    return build(cls, meta.get("ties"), neg, correct, meta.get("misses"), meta.get("negative_misses"), func)
+
+
+def restore(cls: type[ScoredPrecisionRecallEvaluation], state: dict[str, Any]) -> ScoredPrecisionRecallEvaluation:
+    """Unpickling entry point (validated like every other loader)."""
+    return build(
+        cls, state["ties"], np.asarray(state["neg_scores"], dtype=np.float64),
+        np.asarray(state["correct"], dtype=bool), state["misses"], state["negative_misses"], "unpickle",
+    )
