@@ -9,6 +9,7 @@
 
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._kernel import OperatingPoint
+from ._multi import MultiQueryEvaluation
 from ._version import __version__
 
-__all__ = ["OperatingPoint", "ScoredPrecisionRecallEvaluation", "__version__"]
+__all__ = ["MultiQueryEvaluation", "OperatingPoint", "ScoredPrecisionRecallEvaluation", "__version__"]
