@@ -1,0 +1,106 @@
+"""A Hypothesis state machine: random mutations, merges, round trips and queries vs the reference."""
+
+from __future__ import annotations
+
+import json
+import math
+import pickle
+
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from reference import Reference
+from scored_pr import ScoredPrecisionRecallEvaluation as E
+
+scores = st.one_of(st.integers(-3, 3).map(float), st.floats(-1e3, 1e3, allow_nan=False), st.sampled_from([math.inf, -math.inf, -0.0]))
+batches = st.lists(st.tuples(st.booleans(), scores), max_size=8)
+
+
+def close(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+class EvaluatorMachine(RuleBasedStateMachine):
+    @initialize(ties=st.sampled_from(["stable", "grouped"]))
+    def start(self, ties: str) -> None:
+        self.ev = E(ties=ties)
+        self.ref = Reference(ties)
+
+    @rule(correct=st.booleans(), score=scores)
+    def add_case(self, correct: bool, score: float) -> None:
+        self.ev.add_case(correct, score)
+        self.ref.add_case(correct, score)
+
+    @rule(batch=batches)
+    def add_cases(self, batch: list) -> None:
+        self.ev.add_cases([c for c, _ in batch], [s for _, s in batch])
+        for c, s in batch:
+            self.ref.add_case(c, s)
+
+    @rule(n=st.integers(0, 3))
+    def add_misses(self, n: int) -> None:
+        self.ev.add_misses(n)
+        self.ref.add_misses(n)
+
+    @rule(n=st.integers(0, 3))
+    def add_negative_misses(self, n: int) -> None:
+        self.ev.add_negative_misses(n)
+        self.ref.add_negative_misses(n)
+
+    @rule(batch=batches, misses=st.integers(0, 2), in_place=st.booleans())
+    def merge_another(self, batch: list, misses: int, in_place: bool) -> None:
+        other = E(ties=self.ref.ties)
+        other.add_cases([c for c, _ in batch], [s for _, s in batch])
+        other.add_misses(misses)
+        if in_place:
+            self.ev += other
+        else:
+            self.ev = self.ev.merge(other)
+        for c, s in batch:
+            self.ref.add_case(c, s)
+        self.ref.add_misses(misses)
+
+    @rule(how=st.sampled_from(["json", "pickle"]))
+    def round_trip(self, how: str) -> None:
+        if how == "json":
+            self.ev = E.from_dict(json.loads(json.dumps(self.ev.to_dict(), allow_nan=False)))
+        else:
+            self.ev = pickle.loads(pickle.dumps(self.ev))
+
+    @rule(bad=st.sampled_from([("add_case", ("yes", 1.0)), ("add_case", (True, math.nan)),
+                               ("add_cases", ([True, False], [1.0])), ("add_misses", (-1,)),
+                               ("add_cases", ([True, 0.5], [1.0, 2.0]))]))
+    def rejected_call_changes_nothing(self, bad: tuple) -> None:
+        with pytest.raises((TypeError, ValueError)):
+            getattr(self.ev, bad[0])(*bad[1])
+
+    @invariant()
+    def counts_agree(self) -> None:
+        if not hasattr(self, "ev"):
+            return
+        assert self.ev.num_cases == len(self.ref.cases)
+        assert self.ev.num_positive_ref == self.ref.P
+        assert self.ev.num_negative_ref == self.ref.N
+
+    @precondition(lambda self: hasattr(self, "ev"))
+    @rule(k=st.integers(1, 12))
+    def query(self, k: int) -> None:
+        ev, ref = self.ev, self.ref
+        ev._store._check()
+        assert close(ev.average_precision(), ref.average_precision())
+        assert close(ev.area_under_pr_curve(True), ref.area_under_pr_curve(True))
+        assert close(ev.area_under_roc_curve(False), ref.area_under_roc_curve(False))
+        assert close(ev.maximum_f_measure(), ref.maximum_f_measure())
+        assert close(ev.pr_breakeven_point(), ref.pr_breakeven_point())
+        assert close(ev.reciprocal_rank(), ref.reciprocal_rank())
+        assert close(ev.r_precision(), ref.r_precision())
+        assert close(ev.precision_at(k), ref.precision_at(k))
+        got, want = ev.pr_score_curve().tolist(), ref.pr_score_curve()
+        assert len(got) == len(want)
+        assert all(close(a, b) for g, w in zip(got, want) for a, b in zip(g, w))
+
+
+TestEvaluatorMachine = EvaluatorMachine.TestCase
+TestEvaluatorMachine.settings = settings(max_examples=150, stateful_step_count=30, deadline=None)
