@@ -7,9 +7,16 @@
 0.8333333333333333
 """
 
+from ._concurrency import SynchronizedEvaluation
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._kernel import OperatingPoint
 from ._multi import MultiQueryEvaluation
 from ._version import __version__
 
-__all__ = ["MultiQueryEvaluation", "OperatingPoint", "ScoredPrecisionRecallEvaluation", "__version__"]
+__all__ = [
+    "MultiQueryEvaluation",
+    "OperatingPoint",
+    "ScoredPrecisionRecallEvaluation",
+    "SynchronizedEvaluation",
+    "__version__",
+]

@@ -1,0 +1,100 @@
+"""Sharing one evaluator between threads."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from typing import Any
+
+from ._evaluation import ScoredPrecisionRecallEvaluation
+
+
+class SynchronizedEvaluation:
+    """A thread-safe view of a :class:`ScoredPrecisionRecallEvaluation`.
+
+    Every method call and property read of the wrapped evaluator runs under
+    one re-entrant lock, so any number of threads may add cases and query
+    concurrently: no case is lost, and every query sees the cases of the
+    calls that completed before it. Queries are serialised too (a query
+    merges pending cases and fills caches, so it mutates internal state).
+    Curves come back as read-only arrays and stay valid after later
+    additions.
+
+    Parameters
+    ----------
+    evaluation : ScoredPrecisionRecallEvaluation, optional
+        The evaluator to share; a new one (with ``ties``) by default. Do not
+        use it directly while it is shared.
+    ties : {"stable", "grouped"}, default "stable"
+        The tie policy of a new evaluator.
+
+    Notes
+    -----
+    A plain :class:`ScoredPrecisionRecallEvaluation` is not thread-safe.
+    Cost: about a microsecond of lock and dispatch per call. Under
+    ``ties="stable"``, cases added concurrently by different threads rank
+    in the order the lock admitted them. Hold :attr:`lock` to make several
+    calls atomic together. :meth:`snapshot` returns an independent copy,
+    e.g. to merge with another evaluator.
+
+    Examples
+    --------
+    >>> import threading
+    >>> from scored_pr import SynchronizedEvaluation
+    >>> shared = SynchronizedEvaluation()
+    >>> def work(seed):
+    ...     for i in range(1000):
+    ...         shared.add_case(i % 2 == 0, seed + i / 1000)
+    >>> threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    >>> for t in threads: t.start()
+    >>> for t in threads: t.join()
+    >>> shared.num_cases, shared.num_positive_ref
+    (4000, 2000)
+    """
+
+    __slots__ = ("_ev", "_lock")
+
+    def __init__(self, evaluation: ScoredPrecisionRecallEvaluation | None = None, *, ties: str = "stable") -> None:
+        if evaluation is None:
+            evaluation = ScoredPrecisionRecallEvaluation(ties=ties)
+        elif not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
+            raise TypeError(
+                "SynchronizedEvaluation: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation; "
+                f"got {type(evaluation).__name__} instead."
+            )
+        self._ev = evaluation
+        self._lock = threading.RLock()
+
+    @property
+    def lock(self) -> threading.RLock:
+        """The lock every call takes; hold it to group calls atomically."""
+        return self._lock
+
+    def snapshot(self) -> ScoredPrecisionRecallEvaluation:
+        """An independent copy of the evaluator as it is now."""
+        with self._lock:
+            return self._ev.merge(ScoredPrecisionRecallEvaluation(ties=self._ev.ties))
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        lock = self._lock
+        with lock:
+            value = getattr(self._ev, name)  # properties are read under the lock
+        if not callable(value):
+            return value
+
+        @functools.wraps(value)
+        def locked(*args: Any, **kwargs: Any) -> Any:
+            with lock:
+                return value(*args, **kwargs)
+
+        return locked
+
+    def __str__(self) -> str:
+        with self._lock:
+            return str(self._ev)
+
+    def __repr__(self) -> str:
+        with self._lock:
+            return f"SynchronizedEvaluation({self._ev!r})"
