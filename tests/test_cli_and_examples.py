@@ -36,3 +36,10 @@ def test_example_runs(script: Path) -> None:
     result = run(str(script))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
+
+
+def test_benchmark_script_smoke_run() -> None:
+    """The benchmark suite runs from a clone (its timings are judged in benchmarks/, not here)."""
+    result = run("benchmarks/bench.py", "--quick", "--only", "cached,memory")
+    assert result.returncode == 0, result.stderr
+    assert "| memory: bulk add_cases" in result.stdout and "passed" in result.stdout.splitlines()[-1]
