@@ -23,6 +23,8 @@ as a left-to-right loop.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
@@ -341,9 +343,6 @@ def k_at_recall(points: Points, num_positive_ref: int, level: float) -> tuple[in
     of ``level`` (so 0.7 * 10 needs 7 correct cases, not 8). Grouped ties:
     cut-offs fall only at the ends of tie groups.
     """
-    from fractions import Fraction
-    import math
-
     needed = max(1, math.ceil(Fraction(level) * num_positive_ref))
     if num_positive_ref == 0 or needed > points.correct_idx.size:
         return None
@@ -361,14 +360,12 @@ def eleven_point_cutoffs(num_positive_ref: int, rounding: str) -> list[int]:
     ``int(level * R + 0.9)`` in float64 (trec_eval <= 9, pytrec_eval).
     ``"trec_eval10"``: ``lround(level * R)`` (half away from zero).
     """
-    import math
-
     r = num_positive_ref
     if rounding == "exact":
         return [-(-i * r // 10) for i in range(11)]
     if rounding == "trec_eval9":
         return [int(level * r + 0.9) for level in ELEVEN_LEVELS]
-    return [int(math.floor(level * r + 0.5)) for level in ELEVEN_LEVELS]  # lround for x >= 0
+    return [math.floor(level * r + 0.5) for level in ELEVEN_LEVELS]  # lround for x >= 0
 
 
 def eleven_point_interpolated_precision(points: Points, num_positive_ref: int, rounding: str) -> FloatArray:
@@ -480,9 +477,6 @@ def threshold_at_precision(cut: Cutoffs, num_positive_ref: int, target: float) -
 
 def threshold_at_recall(cut: Cutoffs, num_positive_ref: int, level: float) -> OperatingPoint:
     """The highest threshold whose recall is >= level (exact comparison, see k_at_recall)."""
-    from fractions import Fraction
-    import math
-
     needed = math.ceil(Fraction(level) * num_positive_ref)
     if num_positive_ref == 0 or cut.tp.size == 0 or needed > cut.tp[-1]:
         return _operating_point(cut, num_positive_ref, None)

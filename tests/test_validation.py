@@ -68,6 +68,21 @@ BAD_CALLS = [
     ("pr_curve", ("yes",), TypeError, ["'interpolate'", "'yes'"]),
     ("roc_curve", (1,), TypeError, ["'interpolate'", "1"]),
     ("area_under_pr_curve", (None,), TypeError, ["'interpolate'", "None"]),
+    ("average_precision", ("random",), ValueError, ["'ties'", "'random'", "'expected'"]),
+    ("recall_at", (0,), ValueError, ["'k'", "0"]),
+    ("average_precision_at", (1.5,), TypeError, ["'k'", "1.5"]),
+    ("k_at_recall", (0.0,), ValueError, ["'recall'", "(0, 1]", "0.0"]),
+    ("k_at_recall", (1.5,), ValueError, ["'recall'", "1.5"]),
+    ("precision_at_recall", (math.nan,), ValueError, ["'recall'", "nan"]),
+    ("precision_at_recall", ("0.5",), TypeError, ["'recall'", "'0.5'"]),
+    ("f_measure_at", (3, 0.0), ValueError, ["'beta'", "0.0"]),
+    ("e_measure_at", (-3,), ValueError, ["'k'", "-3"]),
+    ("eleven_point_interpolated_precision", ("trec",), ValueError, ["'rounding'", "'trec'", "'trec_eval9'"]),
+    ("threshold_at_precision", (1.5,), ValueError, ["'precision'", "[0, 1]", "1.5"]),
+    ("threshold_at_recall", (-0.1,), ValueError, ["'recall'", "-0.1"]),
+    ("maximum_f_measure_threshold", (math.nan,), ValueError, ["'beta'", "nan"]),
+    ("merge", (3,), TypeError, ["'other'", "int"]),
+    ("merge", (ScoredPrecisionRecallEvaluation(ties="grouped"),), ValueError, ["'other'", "'grouped'"]),
 ]
 
 
