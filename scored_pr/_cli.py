@@ -1,18 +1,238 @@
-"""The ``scored-pr`` command (also ``python -m scored_pr``)."""
+"""The ``scored-pr`` command (also ``python -m scored_pr``).
+
+Subcommands:
+
+``demo``
+    The specification's worked example and the bundled sample, no arguments.
+``report PATH``
+    Evaluate a CSV, TSV or JSON Lines file (``-`` for standard input).
+``stream [PATH]``
+    Read cases line by line as they arrive, print a summary line every N
+    cases and a report at the end: ``model | scored-pr stream``.
+
+Exit status: 0 on success, 2 on malformed input or a usage error (one line on
+standard error naming the file, the line and the value; never a traceback),
+1 when an output file cannot be written or matplotlib is missing for --plot.
+Parsing lives in :mod:`scored_pr._io`; this module only wires it to the
+evaluator and prints.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
-from typing import TextIO
+import time
+from typing import Any, TextIO
 
+from . import _io
 from ._demo import worked_example
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._version import __version__
+from .streaming import Summary, SummaryLogger
+
+PROG = "scored-pr"
+
+#: Seconds before the progress bar appears (short inputs never show one), and
+#: between two redraws.
+PROGRESS_DELAY = 0.5
+PROGRESS_INTERVAL = 0.1
+
+#: Rows per ``add_cases`` call when reading a file; also the progress granularity.
+CHUNK_ROWS = 16_384
+
+#: Skipped lines whose message is printed (then only the count).
+MAX_SKIP_MESSAGES = 5
+
+
+# --------------------------------------------------------------------- output
+
+
+def _summary_for_json(ev: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
+    return {key: _io.finite_or_none(value) for key, value in ev.summary().items()}
+
+
+def _table(rows: list[tuple[str, ...]], headers: tuple[str, ...], names_first: bool = False) -> str:
+    """A Markdown table that reads well in a terminal: numbers right-aligned, names left-aligned."""
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+    left = [names_first and i == 0 for i in range(len(widths))]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "| " + " | ".join(f"{c:<{w}}" if a else f"{c:>{w}}" for c, w, a in zip(cells, widths, left)) + " |"
+
+    rule = "|" + "|".join(":" + "-" * (w + 1) if a else "-" * (w + 1) + ":" for w, a in zip(widths, left)) + "|"
+    return "\n".join([line(headers), rule, *(line(r) for r in rows)])
+
+
+def _fmt_value(value: Any) -> str:
+    if isinstance(value, int):
+        return str(value)
+    return repr(float(value))
+
+
+def _metrics_table(ev: ScoredPrecisionRecallEvaluation) -> str:
+    return _table([(k, _fmt_value(v)) for k, v in ev.summary().items()], ("measure", "value"), names_first=True)
+
+
+def _curve(ev: ScoredPrecisionRecallEvaluation, kind: str, interpolate: bool) -> tuple[list[str], Any]:
+    if kind == "pr":
+        return ["recall", "precision", "score"], ev.pr_score_curve(interpolate)
+    return ["recall", "rejection_recall"], ev.roc_curve(interpolate)
+
+
+def _print_curve(ev: ScoredPrecisionRecallEvaluation, kind: str, interpolate: bool, fmt: str, out: TextIO) -> None:
+    columns, curve = _curve(ev, kind, interpolate)
+    title = f"{'Interpolated' if interpolate else 'Uninterpolated'} {'precision-recall' if kind == 'pr' else 'ROC'} curve"
+    if fmt == "text":
+        print(f"\n{title}:", file=out)
+        if kind == "pr":
+            ScoredPrecisionRecallEvaluation.print_precision_recall_curve(curve, out)
+        else:
+            print("%8s %8s" % ("RECALL", "REJ.REC."), file=out)
+            for r, rr in curve.tolist():
+                print("%8.6f %8.6f" % (r, rr), file=out)
+        return
+    print(f"\n{title}:\n", file=out)
+    print(_table([tuple(repr(v) for v in row) for row in curve.tolist()], tuple(columns)), file=out)
+
+
+def _print_report(
+    ev: ScoredPrecisionRecallEvaluation, args: argparse.Namespace, source: str, skipped: int, **extra: Any
+) -> None:
+    out = sys.stdout
+    if args.format == "json":
+        obj: dict[str, Any] = {
+            "source": source, "ties": ev.ties, **_summary_for_json(ev), "skipped_lines": skipped, **extra
+        }  # fmt: skip
+        if args.curve:
+            columns, curve = _curve(ev, args.curve, args.interpolate)
+            obj["curve"] = {
+                "kind": args.curve,
+                "interpolated": args.interpolate,
+                "columns": columns,
+                "points": [[_io.finite_or_none(v) for v in row] for row in curve.tolist()],
+            }
+        print(json.dumps(obj, allow_nan=False), file=out)
+        return
+    if args.format == "table":
+        print(_metrics_table(ev), file=out)
+    else:
+        print(ev, file=out)
+    if args.curve:
+        _print_curve(ev, args.curve, args.interpolate, args.format, out)
+
+
+def _write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, interpolate: bool) -> int:
+    """Save PR and ROC side by side; matplotlib is imported only here."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        _error("--plot needs matplotlib, the optional extra 'plot': pip install 'scored-pr[plot]'")
+        return 1
+    from .plot import plot_pr_roc
+
+    fig = plot_pr_roc(ev, interpolate=interpolate, title=title, figure=Figure())
+    try:
+        fig.savefig(path, dpi=150, bbox_inches="tight")
+    except (OSError, ValueError) as exc:
+        _error(f"cannot write the plot {path}: {exc}")
+        return 1
+    print(f"{PROG}: wrote {path}", file=sys.stderr)
+    return 0
+
+
+# ------------------------------------------------------------------- progress
+
+
+class _Progress:
+    """A one-line progress bar on a terminal's standard error.
+
+    Drawn only when ``stream.isatty()``, and only once the input has taken
+    more than PROGRESS_DELAY seconds, so short inputs and redirected stderr
+    (files, pipes, CI logs) never see it. With a known size it shows a bar
+    and a percentage, otherwise the number of rows; always the rate.
+    """
+
+    def __init__(self, stream: TextIO, total: int | None, enabled: bool) -> None:
+        self._stream = stream
+        self._total = total
+        self._enabled = enabled and bool(getattr(stream, "isatty", lambda: False)())
+        self._start = time.monotonic()
+        self._next = self._start + PROGRESS_DELAY
+        self._width = 0
+
+    def update(self, done: int, rows: int) -> None:
+        if not self._enabled:
+            return
+        now = time.monotonic()
+        if now < self._next:
+            return
+        self._next = now + PROGRESS_INTERVAL
+        rate = rows / max(now - self._start, 1e-9)
+        if self._total:
+            frac = min(done / self._total, 1.0)
+            filled = int(30 * frac)
+            text = f"[{'#' * filled}{'.' * (30 - filled)}] {100 * frac:3.0f}%  {rows:,} rows  {rate:,.0f} rows/s"
+        else:
+            text = f"{rows:,} rows  {rate:,.0f} rows/s"
+        self._width = max(self._width, len(text))
+        self._stream.write(f"\r{text:<{self._width}}")
+        self._stream.flush()
+
+    def close(self) -> None:
+        if self._enabled and self._width:
+            self._stream.write("\r" + " " * self._width + "\r")
+            self._stream.flush()
+
+
+# ------------------------------------------------------------------- commands
+
+
+def _error(message: str) -> None:
+    print(f"{PROG}: {message}", file=sys.stderr)
+
+
+class _SkipReporter:
+    """Print the first few skipped lines to stderr, count the rest."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, error: _io.InputError) -> None:
+        self.count += 1
+        if self.count <= MAX_SKIP_MESSAGES:
+            _error(f"skipped {error}")
+
+    def finish(self, source: str) -> None:
+        if self.count:
+            s = "" if self.count == 1 else "s"
+            _error(f"skipped {self.count} invalid line{s} in {source}")
+
+
+def _close(stream: Any, path: str) -> None:
+    """Close a file we opened; release (not close) standard input's buffer."""
+    if path != "-":
+        stream.close()
+    elif stream is not sys.stdin and hasattr(stream, "detach"):
+        stream.detach()  # our UTF-8 wrapper around sys.stdin.buffer: leave stdin open
+
+
+def _reader(args: argparse.Namespace, stream: Any, source: str, skips: _SkipReporter) -> _io.CaseReader:
+    fmt = args.input_format or _io.format_from_path(args.path)
+    return _io.CaseReader(
+        stream,
+        source=source,
+        input_format=fmt,
+        correct_col=args.correct_col,
+        score_col=args.score_col,
+        skip_invalid=args.skip_invalid,
+        on_skip=skips,
+    )
 
 
 def demo(out: TextIO) -> None:
+    """Print the worked example's report and tables, then the bundled sample's report."""
     ev = worked_example()
     print("scored_pr demo: the worked example of LingPipe 3.9.2's ScoredPrecisionRecallEvaluation", file=out)
     print("(10 cases, 4 correct, ranked by descending score)\n", file=out)
@@ -22,22 +242,214 @@ def demo(out: TextIO) -> None:
     print("\nInterpolated precision-recall curve:", file=out)
     ScoredPrecisionRecallEvaluation.print_precision_recall_curve(ev.pr_curve(True), out)
 
+    correct, scores = _io.read_sample()
+    sample = ScoredPrecisionRecallEvaluation()
+    sample.add_cases(correct, scores)
+    print(
+        f"\nThe bundled sample: {sample.num_cases:,} scored predictions of a binary classifier, "
+        f"{sample.num_positive_ref} correct",
+        file=out,
+    )
+    print("(scored_pr/data/sample.csv; columns id, label, score)\n", file=out)
+    print(sample, file=out)
+    print("\nYour own predictions: scored-pr report predictions.csv   (see scored-pr report --help)", file=out)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    demo(sys.stdout)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    stream, source, size = _io.open_input(args.path)
+    skips = _SkipReporter()
+    ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
+    reader = _reader(args, stream, source, skips)
+    progress = _Progress(sys.stderr, size, enabled=not args.no_progress)
+    try:
+        for correct, scores in reader.chunks(CHUNK_ROWS):
+            ev.add_cases(correct, scores)
+            progress.update(reader.chars_read, ev.num_cases)
+    finally:
+        progress.close()
+        _close(stream, args.path)
+    if args.misses:
+        ev.add_misses(args.misses)
+    skips.finish(source)
+    _print_report(ev, args, source, reader.skipped)
+    if args.plot:
+        return _write_plot(ev, args.plot, os.path.basename(source), args.interpolate)
+    return 0
+
+
+def cmd_stream(args: argparse.Namespace) -> int:
+    stream, source, _ = _io.open_input(args.path)
+    skips = _SkipReporter()
+    ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
+    if args.misses:
+        ev.add_misses(args.misses)
+    reader = _reader(args, stream, source, skips)
+    out = sys.stdout
+
+    def emit(summary: Summary) -> None:
+        if args.format == "json":
+            obj = {key: _io.finite_or_none(value) for key, value in summary.items()}
+            print(json.dumps({**obj, "final": False}, allow_nan=False), file=out)
+        else:
+            print(summary, file=out)
+        out.flush()  # the reader of a pipe sees each line at once
+
+    add = SummaryLogger(ev, emit, every=args.every).add_case
+    interrupted = False
+    try:
+        for _, correct, score in reader:
+            add(correct, score)
+    except KeyboardInterrupt:  # Ctrl-C on a pipeline: still report what arrived
+        interrupted = True
+    finally:
+        _close(stream, args.path)
+    skips.finish(source)
+    if args.format != "json":
+        print(file=out)
+    _print_report(ev, args, source, reader.skipped, final=True)
+    if interrupted:
+        _error(f"interrupted after {ev.num_cases} cases")
+        return 130
+    return 0
+
+
+# --------------------------------------------------------------------- parser
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = _non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _add_input_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("input")
+    g.add_argument(
+        "--input-format",
+        choices=_io.FORMATS,
+        help="csv, tsv or jsonl; default: from the file extension, else guessed from the first line",
+    )
+    g.add_argument(
+        "--correct-col",
+        metavar="NAME",
+        help="the correctness column (labels 1/0, true/false, yes/no, any case); default: correct, else label",
+    )
+    g.add_argument("--score-col", metavar="NAME", default="score", help="the score column (default: score)")
+    g.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="skip malformed lines (reported on stderr, and counted) instead of stopping with status 2",
+    )
+
+
+def _add_eval_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("evaluation and output")
+    g.add_argument(
+        "--ties",
+        choices=("stable", "grouped"),
+        default="stable",
+        help="stable: equal scores keep file order (LingPipe); grouped: one threshold per distinct score",
+    )
+    g.add_argument(
+        "--misses", type=_non_negative, default=0, metavar="N", help="relevant items the system never returned"
+    )
+    g.add_argument(
+        "--format",
+        choices=("text", "json", "table"),
+        default="text",
+        help="text: the LingPipe-style report; json: one object; table: a Markdown table (default: text)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``scored-pr`` (its help is the command's manual)."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Exact precision-recall and ROC evaluation of scored predictions.",
+        epilog="Run 'scored-pr COMMAND --help' for the options of a command.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = commands.add_parser(
+        "demo",
+        help="evaluate the embedded worked example and the bundled sample; print the reports",
+        description="Evaluate the worked example of LingPipe 3.9.2's documentation and a bundled sample of "
+        "3,000 scored predictions; print the reports. No arguments, no network.",
+    )
+    p.set_defaults(run=cmd_demo)
+
+    p = commands.add_parser(
+        "report",
+        help="evaluate a CSV, TSV or JSON Lines file of scored predictions",
+        description="Evaluate a file of scored predictions: one case per line, with a correctness "
+        "column and a score column. CSV and TSV need a header line.",
+        epilog="Malformed input stops with status 2 and one line naming the file, the line and the value.",
+    )
+    p.add_argument("path", metavar="PATH", help="the file ('.gz' allowed), or - for standard input")
+    _add_input_options(p)
+    _add_eval_options(p)
+    p.add_argument("--curve", choices=("pr", "roc"), help="also print the PR or the ROC curve")
+    p.add_argument(
+        "--interpolate", action="store_true", help="print and plot the interpolated curves (dominated points pruned)"
+    )
+    p.add_argument("--plot", metavar="FILE.png", help="draw PR and ROC side by side into FILE (needs matplotlib)")
+    p.add_argument("--no-progress", action="store_true", help="never draw the progress bar on stderr")
+    p.set_defaults(run=cmd_report)
+
+    p = commands.add_parser(
+        "stream",
+        help="read cases as they arrive; print a summary line every N cases, a report at the end",
+        description="Read cases line by line as they arrive (model | scored-pr stream), print a "
+        "summary line every --every cases (flushed at once) and the report at end of input or on "
+        "Ctrl-C. With --format json, the summary lines and the report are JSON objects (JSON Lines).",
+    )
+    p.add_argument("path", metavar="PATH", nargs="?", default="-", help="input (default: - for standard input)")
+    p.add_argument(
+        "--every", type=_positive, default=1000, metavar="N", help="cases between summary lines (default: 1000)"
+    )
+    _add_input_options(p)
+    _add_eval_options(p)
+    p.set_defaults(run=cmd_stream, curve=None, interpolate=False)
+    return parser
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="scored-pr", description="Evaluate scored predictions.")
-    parser.add_argument("--version", action="version", version=f"scored-pr {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("demo", help="evaluate the embedded worked example and print the report")
+    """Run ``scored-pr`` with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:
+        args.run = cmd_demo
     try:
-        if args.command in (None, "demo"):
-            demo(sys.stdout)
-            return 0
+        return int(args.run(args))
+    except _io.InputError as exc:
+        _error(str(exc))
+        return 2
     except BrokenPipeError:  # e.g. `scored-pr demo | head`: the reader left, not an error
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (silence the flush at exit)
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (silence the flush at exit)
+        except OSError:  # pragma: no cover
+            pass
         return 0
-    parser.error(f"unknown command {args.command!r}")  # pragma: no cover (argparse rejects first)
-    return 2
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

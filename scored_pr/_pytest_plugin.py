@@ -1,4 +1,23 @@
-"""pytest plugin (entry point ``pytest11``): fixtures for tests that evaluate models."""
+"""pytest plugin (entry point ``pytest11``): an evaluator fixture for tests that evaluate models.
+
+Installed with scored_pr, it is active in every pytest run of the environment;
+nothing to import or configure. Pair it with :mod:`scored_pr.testing`::
+
+    from scored_pr.testing import assert_metrics
+
+    def test_ranker_is_good_enough(scored_pr_evaluation):
+        for correct, score in my_model_predictions():
+            scored_pr_evaluation.add_case(correct, score)
+        assert_metrics(scored_pr_evaluation, average_precision=0.80, area_under_roc_curve=0.90)
+
+The tie policy defaults to ``"stable"``; choose another with indirect
+parametrization::
+
+    @pytest.mark.parametrize("scored_pr_evaluation", ["grouped"], indirect=True)
+    def test_with_grouped_ties(scored_pr_evaluation): ...
+
+See ``examples/pytest_assertions/test_model.py`` for a runnable example.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +29,12 @@ from ._evaluation import ScoredPrecisionRecallEvaluation
 
 
 @pytest.fixture
-def scored_pr_evaluation() -> Iterator[ScoredPrecisionRecallEvaluation]:
-    """A fresh :class:`~scored_pr.ScoredPrecisionRecallEvaluation` (stable ties) per test."""
-    yield ScoredPrecisionRecallEvaluation()
+def scored_pr_evaluation(request: pytest.FixtureRequest) -> Iterator[ScoredPrecisionRecallEvaluation]:
+    """A fresh :class:`~scored_pr.ScoredPrecisionRecallEvaluation` per test.
+
+    Stable ties unless the test parametrizes the fixture indirectly with a tie
+    policy (``"stable"`` or ``"grouped"``). A fixture cannot run as a
+    doctest; ``examples/pytest_assertions/test_model.py`` is the example.
+    """
+    ties = getattr(request, "param", "stable")
+    yield ScoredPrecisionRecallEvaluation(ties=ties)

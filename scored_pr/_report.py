@@ -39,19 +39,22 @@ def report(ev: ScoredPrecisionRecallEvaluation) -> str:
     return "\n".join(lines)
 
 
-def curve_rows(curve: Any, func: str = "print_precision_recall_curve") -> np.ndarray:
-    """``curve`` as a float64 array of shape (n, >= 2); ValueError otherwise."""
+def curve_rows(curve: Any, func: str = "print_precision_recall_curve", name: str = "curve") -> np.ndarray:
+    """``curve`` as a float64 array of shape (n, 2) or (n, 3); ValueError otherwise.
+
+    An empty curve becomes shape (0, 2), or (0, k) when it already has k columns.
+    """
     try:
         arr = np.asarray(curve, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(
-            f"{func}: argument 'curve' must be an array of (recall, precision) rows; got {curve!r:.80} instead."
+            f"{func}: argument '{name}' must be an array of curve points; got {curve!r:.80} instead."
         ) from None
     if arr.size == 0:
-        return np.zeros((0, 2))
-    if arr.ndim != 2 or arr.shape[1] < 2:
+        return arr.reshape(0, arr.shape[1] if arr.ndim == 2 else 2)
+    if arr.ndim != 2 or arr.shape[1] not in (2, 3):
         raise ValueError(
-            f"{func}: argument 'curve' must have shape (n, 2) or (n, 3); got shape {arr.shape} instead."
+            f"{func}: argument '{name}' must have shape (n, 2) or (n, 3); got shape {arr.shape} instead."
         )
     return arr
 

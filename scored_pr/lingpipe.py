@@ -441,7 +441,7 @@ class ScoredPrecisionRecallEvaluation:
         0.500000 1.000000 0.666667
         0.000000 0.000000      NaN
         """
-        rows = _report.curve_rows(prCurve, "printPrecisionRecallCurve")
+        rows = _report.curve_rows(prCurve, "printPrecisionRecallCurve", "prCurve")
         recall = rows[:, 0]
         precision = rows[:, 1]
         # Java's double arithmetic: 0/0 is NaN, x/0 is infinite, no exceptions.

@@ -422,7 +422,7 @@ def test_print_curve_writes_to_stdout(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize("curve", [[1.0, 2.0], [[1.0]], "curve", [[1.0, "x"]]])
 def test_print_curve_rejects_non_curves(curve: Any) -> None:
     out = io.StringIO()
-    with pytest.raises(ValueError, match="printPrecisionRecallCurve: argument 'curve'"):
+    with pytest.raises(ValueError, match="printPrecisionRecallCurve: argument 'prCurve'"):
         ScoredPrecisionRecallEvaluation.printPrecisionRecallCurve(curve, out)
     assert out.getvalue() == ""
 

@@ -1,0 +1,413 @@
+"""Precision-recall and ROC plots with matplotlib (the optional extra ``plot``).
+
+Every curve is drawn as the step function whose area the library reports, so
+what the eye integrates is the number in the legend:
+
+* PR: precision ``p_j`` is held over recall ``(r_{j-1}, r_j]`` from recall 0,
+  the area is ``area_under_pr_curve(interpolate)`` (``average_precision()``
+  when uninterpolated).
+* ROC: drawn in the usual orientation (false positive rate = 1 - rejection
+  recall on x, recall on y) as a staircase; with ``ties="grouped"`` a tie group
+  that mixes correct and incorrect cases is a diagonal segment (the half
+  credit of ``area_under_roc_curve(False)``). Misses and negative misses are
+  never accepted, so the curve closes along x = 1 and y = its last recall.
+
+matplotlib is imported inside the functions only; ``import scored_pr.plot``
+works without it, and the functions raise an ImportError naming the extra.
+
+Examples
+--------
+>>> from matplotlib.figure import Figure
+>>> from scored_pr import ScoredPrecisionRecallEvaluation
+>>> from scored_pr.plot import plot_pr, plot_roc
+>>> ev = ScoredPrecisionRecallEvaluation()
+>>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+>>> fig = Figure()
+>>> ax = plot_pr(ev, fig.add_subplot(1, 2, 1))
+>>> ax.get_legend_handles_labels()[1]
+['AP = 0.833', 'BEP = 0.667', 'chance = 0.500']
+>>> plot_roc(ev, fig.add_subplot(1, 2, 2)).get_legend_handles_labels()[1]
+['AUC = 0.750', 'chance']
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._validation import check_flag
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = ["plot_pr", "plot_roc", "plot_pr_roc", "pr_steps", "roc_steps"]
+
+_EXTRA_MESSAGE = (
+    "scored_pr.plot needs matplotlib, which is the optional extra 'plot': "
+    "pip install 'scored-pr[plot]' (or pip install matplotlib)"
+)
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def _require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(_EXTRA_MESSAGE) from exc
+
+
+def _check_evaluation(evaluation: Any, func: str) -> ScoredPrecisionRecallEvaluation:
+    if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
+        raise TypeError(
+            f"{func}: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation; "
+            f"got {evaluation!r:.80} ({type(evaluation).__name__}) instead."
+        )
+    return evaluation
+
+
+def _new_axes() -> Axes:
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=(4.5, 4.5), layout="constrained")
+    return ax
+
+
+def _style_axes(ax: Axes, xlabel: str, ylabel: str, title: str) -> None:
+    ax.set_xlim(-0.01, 1.01)
+    ax.set_ylim(-0.01, 1.01)
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_xticks(np.linspace(0.0, 1.0, 6))
+    ax.set_yticks(np.linspace(0.0, 1.0, 6))
+    ax.grid(True, linewidth=0.5, alpha=0.35)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if not ax.get_title():
+        ax.set_title(title)
+
+
+# ---------------------------------------------------------------------------
+# the step functions (pure numpy, no matplotlib)
+
+
+def pr_steps(evaluation: ScoredPrecisionRecallEvaluation, interpolate: bool = False) -> tuple[FloatArray, FloatArray]:
+    """Vertices (x = recall, y = precision) of the PR step function that is plotted.
+
+    Parameters
+    ----------
+    evaluation : ScoredPrecisionRecallEvaluation
+    interpolate : bool, default False
+        Use ``pr_curve(True)`` instead of ``pr_curve(False)``.
+
+    Returns
+    -------
+    x, y : numpy.ndarray of float64, shape (2 * n_points,)
+        ``(0, p_1), (r_1, p_1), (r_1, p_2), (r_2, p_2), ...``: precision
+        ``p_j`` held over recall ``(r_{j-1}, r_j]``. The trapezoid area under
+        this polyline is ``area_under_pr_curve(interpolate)``. Empty when the
+        curve is.
+
+    Examples
+    --------
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_cases([True, False, True], [0.9, 0.8, 0.7])
+    >>> x, y = pr_steps(ev)
+    >>> x.tolist(), y.round(3).tolist()
+    ([0.0, 0.5, 0.5, 1.0], [1.0, 1.0, 0.667, 0.667])
+    >>> float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2))  # trapezoid area = AP
+    0.8333333333333333
+    """
+    curve = _check_evaluation(evaluation, "pr_steps").pr_curve(check_flag(interpolate, "pr_steps", "interpolate"))
+    r, p = curve[:, 0], curve[:, 1]
+    x = np.repeat(np.concatenate(([0.0], r)), 2)[1:-1]
+    y = np.repeat(p, 2)
+    return x, y
+
+
+def roc_steps(
+    evaluation: ScoredPrecisionRecallEvaluation, interpolate: bool = False
+) -> tuple[FloatArray, FloatArray]:
+    """Vertices (x = false positive rate, y = recall) of the ROC curve that is plotted.
+
+    Parameters
+    ----------
+    evaluation : ScoredPrecisionRecallEvaluation
+    interpolate : bool, default False
+        Use ``roc_curve(True)`` (a pure staircase) instead of the
+        uninterpolated curve.
+
+    Returns
+    -------
+    x, y : numpy.ndarray of float64
+        A monotone polyline from (0, 0) to (1, 1). Each operating point j of
+        ``roc_curve(interpolate)``, with recall ``r_j`` and false positive
+        rate ``f_j = 1 - rejection recall``, contributes the segment from
+        ``(f_start, r_{j-1})`` to ``(f_j, r_j)``, joined by horizontal
+        segments. ``f_start = f_j`` (a vertical step), except uninterpolated
+        with ``ties="grouped"`` where it is the rate before the point's tie
+        group (a diagonal). The polyline ends with ``(1, r_n), (1, 1)``. The
+        trapezoid area under it is ``area_under_roc_curve(interpolate)``. Empty
+        when the curve is, or when there is no negative reference case
+        (the false positive rate is 0/0).
+
+    Examples
+    --------
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+    >>> x, y = roc_steps(ev)
+    >>> x.tolist(), y.tolist()
+    ([0.0, 0.0, 0.0, 0.5, 0.5, 1.0, 1.0], [0.0, 0.0, 0.5, 0.5, 1.0, 1.0, 1.0])
+    """
+    ev = _check_evaluation(evaluation, "roc_steps")
+    interpolate = check_flag(interpolate, "roc_steps", "interpolate")
+    curve = ev.roc_curve(interpolate)
+    n_neg = ev.num_negative_ref
+    if curve.shape[0] == 0 or n_neg == 0:
+        return np.zeros(0), np.zeros(0)
+    r = curve[:, 0]
+    f_end = 1.0 - curve[:, 1]
+    f_start = f_end
+    if not interpolate and ev.ties == "grouped":
+        # The rate before each point's tie group: the kernel's fp_before.
+        f_start = ev._points().fp_before / np.float64(n_neg)
+    r_prev = np.concatenate(([0.0], r[:-1]))
+    # per point: (f_start, r_prev) -> (f_end, r); the horizontal joins are implicit
+    x = np.concatenate(([0.0], np.column_stack((f_start, f_end)).ravel(), [1.0, 1.0]))
+    y = np.concatenate(([0.0], np.column_stack((r_prev, r)).ravel(), [r[-1], 1.0]))
+    return x, y
+
+
+# ---------------------------------------------------------------------------
+# plots
+
+
+def plot_pr(
+    evaluation: ScoredPrecisionRecallEvaluation,
+    ax: Axes | None = None,
+    interpolate: bool = False,
+    show_breakeven: bool = True,
+    *,
+    show_chance: bool = True,
+    label: str | None = None,
+    fill: bool = False,
+    **line_kwargs: Any,
+) -> Axes:
+    """Draw the precision-recall curve as the step function whose area is reported.
+
+    Parameters
+    ----------
+    evaluation : ScoredPrecisionRecallEvaluation
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new 4.5 x 4.5 inch figure (``pyplot``) if None.
+        Call again with the same ``ax`` to compare systems.
+    interpolate : bool, default False
+        Draw ``pr_curve(True)`` (dominated points pruned) instead of
+        ``pr_curve(False)``.
+    show_breakeven : bool, default True
+        Mark the break-even point (BEP, ``pr_breakeven_point()``) on the
+        diagonal recall = precision, which is drawn faintly. Not drawn when
+        the BEP is 0.
+    show_chance : bool, default True
+        A dashed horizontal line at the precision of a random ranking,
+        num_positive_ref / (num_positive_ref + num_negative_ref).
+    label : str, optional
+        Name of the system; the legend reads ``"<label> (AP = 0.812)"``,
+        or ``"<label> (PR area = 0.815)"`` when interpolated (the default
+        label is then ``"interpolated"``).
+    fill : bool, default False
+        Shade the area under the curve.
+    **line_kwargs
+        Passed to ``Axes.plot`` (color, linestyle, linewidth...).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``, with recall on x and precision on y (both 0 to 1, equal
+        aspect), a title, a grid and a legend holding the area: AP
+        (= ``area_under_pr_curve(False)``), or the interpolated PR area.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed (the message names the extra ``plot``).
+    TypeError
+        If ``evaluation`` is not an evaluator, or ``interpolate`` not a bool.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_cases([True, False, True], [0.9, 0.8, 0.7])
+    >>> ax = plot_pr(ev, Figure().add_subplot(), label="model A", show_chance=False)
+    >>> ax.get_legend_handles_labels()[1], ax.get_xlabel(), ax.get_ylabel()
+    (['model A (AP = 0.833)', 'BEP = 0.667'], 'Recall', 'Precision')
+    """
+    _require_matplotlib()
+    ev = _check_evaluation(evaluation, "plot_pr")
+    interpolate = check_flag(interpolate, "plot_pr", "interpolate")
+    show_breakeven = check_flag(show_breakeven, "plot_pr", "show_breakeven")
+    if ax is None:
+        ax = _new_axes()
+    x, y = pr_steps(ev, interpolate)
+    if interpolate:
+        what = f"PR area = {ev.area_under_pr_curve(True):.3f}"
+        label = "interpolated" if label is None else label
+    else:
+        what = f"AP = {ev.average_precision():.3f}"
+    line_kwargs.setdefault("linewidth", 1.6)
+    (line,) = ax.plot(x, y, label=what if label is None else f"{label} ({what})", **line_kwargs)
+    color = line.get_color()
+    if fill and x.size:
+        ax.fill_between(x, y, color=color, alpha=0.12, linewidth=0)
+    if show_breakeven:
+        ax.plot([0, 1], [0, 1], color="0.6", linewidth=0.6, linestyle=":", zorder=0.5)
+        bep = ev.pr_breakeven_point()
+        if bep > 0.0:
+            ax.plot(
+                [bep], [bep], marker="o", markersize=5.5, color=color, markerfacecolor="white",
+                markeredgewidth=1.4, linestyle="none", label=f"BEP = {bep:.3f}", zorder=3,
+            )  # fmt: skip
+    if show_chance:
+        total = ev.num_positive_ref + ev.num_negative_ref
+        if total:
+            level = ev.num_positive_ref / total
+            ax.axhline(level, color="0.45", linewidth=0.9, linestyle="--", label=f"chance = {level:.3f}", zorder=0.6)
+    _style_axes(ax, "Recall", "Precision", "Precision-recall")
+    ax.legend(loc="lower left", frameon=True, framealpha=0.9)
+    return ax
+
+
+def plot_roc(
+    evaluation: ScoredPrecisionRecallEvaluation,
+    ax: Axes | None = None,
+    interpolate: bool = False,
+    *,
+    show_chance: bool = True,
+    label: str | None = None,
+    fill: bool = False,
+    **line_kwargs: Any,
+) -> Axes:
+    """Draw the ROC curve as the staircase whose area is reported.
+
+    Parameters
+    ----------
+    evaluation : ScoredPrecisionRecallEvaluation
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new 4.5 x 4.5 inch figure (``pyplot``) if None.
+    interpolate : bool, default False
+        Draw ``roc_curve(True)`` instead of the uninterpolated curve.
+    show_chance : bool, default True
+        The dashed diagonal of a random ranking (AUC 0.5).
+    label : str, optional
+        Name of the system; the legend reads ``"<label> (AUC = 0.912)"``
+        (the default label is ``"interpolated"`` when interpolated).
+    fill : bool, default False
+        Shade the area under the curve.
+    **line_kwargs
+        Passed to ``Axes.plot``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``, with the false positive rate (1 - rejection recall) on x and
+        the true positive rate (recall) on y, and ``area_under_roc_curve``
+        in the legend. See :func:`roc_steps` for the exact polyline.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed (the message names the extra ``plot``).
+    TypeError
+        If ``evaluation`` is not an evaluator, or ``interpolate`` not a bool.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+    >>> ev.add_cases([True, False, True, False], [0.9, 0.5, 0.5, 0.1])
+    >>> ax = plot_roc(ev, Figure().add_subplot(), label="model A")
+    >>> ax.get_legend_handles_labels()[1]
+    ['model A (AUC = 0.875)', 'chance']
+    """
+    _require_matplotlib()
+    ev = _check_evaluation(evaluation, "plot_roc")
+    interpolate = check_flag(interpolate, "plot_roc", "interpolate")
+    if ax is None:
+        ax = _new_axes()
+    x, y = roc_steps(ev, interpolate)
+    area = ev.area_under_roc_curve(interpolate)
+    what = f"AUC = {area:.3f}"
+    if interpolate and label is None:
+        label = "interpolated"
+    if ev.num_negative_ref == 0 and ev.num_positive_ref:
+        what = "AUC undefined: no negative case"
+    line_kwargs.setdefault("linewidth", 1.6)
+    (line,) = ax.plot(x, y, label=what if label is None else f"{label} ({what})", **line_kwargs)
+    if fill and x.size:
+        ax.fill_between(x, y, color=line.get_color(), alpha=0.12, linewidth=0)
+    if show_chance:
+        ax.plot([0, 1], [0, 1], color="0.45", linewidth=0.9, linestyle="--", label="chance", zorder=0.6)
+    _style_axes(ax, "False positive rate (1 − rejection recall)", "True positive rate (recall)", "ROC")
+    ax.legend(loc="lower right", frameon=True, framealpha=0.9)
+    return ax
+
+
+def plot_pr_roc(
+    evaluation: ScoredPrecisionRecallEvaluation,
+    *,
+    interpolate: bool = False,
+    title: str | None = None,
+    figure: Figure | None = None,
+    fill: bool = True,
+) -> Figure:
+    """PR (left) and ROC (right) side by side in one figure, as ``scored-pr report --plot`` draws them.
+
+    Parameters
+    ----------
+    evaluation : ScoredPrecisionRecallEvaluation
+    interpolate : bool, default False
+        Draw the interpolated curves.
+    title : str, optional
+        Figure title; the number of cases and positives is appended.
+    figure : matplotlib.figure.Figure, optional
+        An empty figure to draw into (e.g. ``matplotlib.figure.Figure()``,
+        which needs no GUI backend); a new ``pyplot`` figure if None. Its size
+        is set to 9 x 4.4 inches.
+    fill : bool, default True
+        Shade the areas under the curves.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two axes, from :func:`plot_pr` and :func:`plot_roc`; save it with
+        ``figure.savefig("pr_roc.png", dpi=150)``.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+    >>> fig = plot_pr_roc(ev, title="toy", figure=Figure())
+    >>> [ax.get_title() for ax in fig.axes], fig._suptitle.get_text()
+    (['Precision-recall', 'ROC'], 'toy: 4 cases, 2 positive')
+    """
+    _require_matplotlib()
+    ev = _check_evaluation(evaluation, "plot_pr_roc")
+    if figure is None:
+        import matplotlib.pyplot as plt
+
+        figure = plt.figure()
+    figure.set_size_inches(9.0, 4.4)
+    figure.set_layout_engine("constrained")
+    ax_pr, ax_roc = figure.subplots(1, 2)
+    plot_pr(ev, ax_pr, interpolate, fill=fill)
+    plot_roc(ev, ax_roc, interpolate, fill=fill)
+    counts = f"{ev.num_cases:,} cases, {ev.num_positive_ref:,} positive"
+    if ev.num_misses:
+        counts += f" ({ev.num_misses:,} missed)"
+    figure.suptitle(counts if title is None else f"{title}: {counts}")
+    return figure

@@ -1,0 +1,357 @@
+"""Periodic summaries during streaming inference: :class:`SummaryLogger`.
+
+Wrap an evaluator, feed it cases as predictions are made, and let the wrapper
+hand ``summary()`` to any callable (``logger.info``, ``print``, a metrics
+client) every *N* cases and/or every *T* seconds. The per-case bookkeeping is
+one method call and one counter decrement, 0.1 to 0.2 microseconds on top of
+``add_case`` (see :class:`SummaryLogger`, Notes).
+
+Examples
+--------
+>>> from scored_pr import ScoredPrecisionRecallEvaluation
+>>> from scored_pr.streaming import SummaryLogger
+>>> with SummaryLogger(ScoredPrecisionRecallEvaluation(), print, every=2) as ev:
+...     for correct, score in [(True, 0.9), (False, 0.8), (True, 0.7)]:
+...         ev.add_case(correct, score)
+cases=2 pos=1 AP=1.0000 AUC=1.0000 maxF1=1.0000 BEP=0.0000 P@10=nan
+cases=3 pos=2 AP=0.8333 AUC=0.5000 maxF1=0.8000 BEP=0.6667 P@10=nan
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any, Callable
+
+from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._validation import check_beta, check_positive_int
+
+__all__ = ["Summary", "SummaryLogger", "format_summary"]
+
+#: With ``seconds``, the clock is read at least every this many cases.
+_CLOCK_STRIDE_MAX = 64
+_NEVER = 1 << 62
+
+#: (summary key, short name) of the fields in one summary line.
+SUMMARY_LINE_FIELDS: tuple[tuple[str, str], ...] = (
+    ("num_cases", "cases"),
+    ("num_positive_ref", "pos"),
+    ("average_precision", "AP"),
+    ("area_under_roc_curve", "AUC"),
+    ("maximum_f_measure", "maxF1"),
+    ("pr_breakeven_point", "BEP"),
+    ("precision_at_10", "P@10"),
+)
+
+
+def format_summary(summary: Mapping[str, Any], digits: int = 4) -> str:
+    """One short ``key=value`` line of the headline numbers of a summary.
+
+    Parameters
+    ----------
+    summary : mapping
+        As returned by ``ScoredPrecisionRecallEvaluation.summary()``; missing
+        keys are left out.
+    digits : int, default 4
+        Decimals of the ratios; counts are printed as integers.
+
+    Returns
+    -------
+    str
+        ``cases=... pos=... AP=... AUC=... maxF1=... BEP=... P@10=...``;
+        NaN prints as ``nan``.
+
+    Examples
+    --------
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_cases([True, False, True], [0.9, 0.5, 0.4])
+    >>> format_summary(ev.summary())
+    'cases=3 pos=2 AP=0.8333 AUC=0.5000 maxF1=0.8000 BEP=0.6667 P@10=nan'
+    """
+    parts = []
+    for key, short in SUMMARY_LINE_FIELDS:
+        if key not in summary:
+            continue
+        value = summary[key]
+        if isinstance(value, int):
+            parts.append(f"{short}={value}")
+        else:
+            value = float(value)
+            parts.append(f"{short}=nan" if math.isnan(value) else f"{short}={value:.{digits}f}")
+    return " ".join(parts)
+
+
+class Summary(dict):  # type: ignore[type-arg]
+    """A ``summary()`` dict whose ``str()`` is the one-line :func:`format_summary`.
+
+    So ``print(summary)`` and ``logger.info(summary)`` write a short readable
+    line, while a metrics client still receives a plain mapping of floats.
+
+    Examples
+    --------
+    >>> s = Summary({"num_cases": 10, "average_precision": 0.5})
+    >>> str(s), s["average_precision"]
+    ('cases=10 AP=0.5000', 0.5)
+    """
+
+    def __str__(self) -> str:
+        return format_summary(self)
+
+
+class SummaryLogger:
+    """Wrap an evaluator; call ``callback(summary)`` every N cases and/or T seconds.
+
+    Parameters
+    ----------
+    evaluation : ScoredPrecisionRecallEvaluation
+        The evaluator to feed; it stays usable directly (and through this
+        wrapper, which forwards every other attribute to it).
+    callback : callable
+        Called with a :class:`Summary` (a ``dict`` of the evaluator's
+        ``summary()``, whose ``str()`` is one short line): ``logger.info``,
+        ``print``, ``lambda s: client.gauge_many(s)``... Its exceptions
+        propagate.
+    every : int, optional
+        Call back once this many cases were added since the last call.
+    seconds : float, optional
+        Call back when a case arrives at least this many seconds after the
+        last call (or after construction). There is no background thread:
+        nothing happens while no case arrives.
+    clock : callable, default time.monotonic
+        The time source for ``seconds`` (a fake one in tests).
+
+    Attributes
+    ----------
+    calls : int
+        How many times the callback was called.
+
+    Raises
+    ------
+    ValueError
+        If neither ``every`` nor ``seconds`` is given, ``every`` is not an int
+        >= 1 or ``seconds`` not a finite number > 0 (TypeError for the wrong
+        type).
+
+    Notes
+    -----
+    Cost per case on top of ``evaluation.add_case``: one Python method call
+    and one counter decrement, whether ``every``, ``seconds`` or both are
+    set: 0.1 to 0.2 microseconds with CPython 3.11, against 0.85 for a bare
+    ``add_case`` (``examples/streaming_inference.py`` measures both on your
+    machine). With ``seconds``, the clock is read at every case while
+    cases arrive slowly, and every k cases (k <= 64) when k cases take less
+    than 1/100 of the period, so a time-triggered call comes at most 63
+    cases, and at a steady rate about 1 % of the period, late.
+
+    Each callback computes ``summary()``, which costs what the evaluator's
+    queries cost (O(n) after new cases: merging them into the ranking);
+    choose ``every`` and ``seconds`` accordingly.
+
+    :meth:`add_cases` counts a batch as one arrival: a batch that crosses the
+    threshold triggers one callback, not one per ``every`` cases in it.
+    Cases added to the evaluator directly are reported but not counted.
+
+    Not thread-safe, like the evaluator.
+
+    Examples
+    --------
+    >>> ev = SummaryLogger(ScoredPrecisionRecallEvaluation(), print, every=1000, seconds=60.0)
+    >>> ev.add_cases([i % 4 == 0 for i in range(1200)], [1.0 - i / 1200 for i in range(1200)])
+    cases=1200 pos=300 AP=0.2562 AUC=0.5017 maxF1=0.4008 BEP=0.2525 P@10=0.3000
+    >>> ev.add_case(True, 2.0)
+    >>> ev.num_cases  # forwarded to the evaluator
+    1201
+    >>> ev.close()  # a final summary, since a case arrived after the last one
+    cases=1201 pos=301 AP=0.2620 AUC=0.5033 maxF1=0.4016 BEP=0.2550 P@10=0.4000
+    """
+
+    __slots__ = (
+        "_evaluation",
+        "_add",
+        "_callback",
+        "_every",
+        "_seconds",
+        "_clock",
+        "_countdown",
+        "_chunk",
+        "_since",
+        "_logged_at",
+        "_checked_at",
+        "_stride",
+        "_deadline",
+        "_dirty",
+        "calls",
+    )
+
+    def __init__(
+        self,
+        evaluation: ScoredPrecisionRecallEvaluation,
+        callback: Callable[[Summary], Any],
+        *,
+        every: int | None = None,
+        seconds: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
+            raise TypeError(
+                "SummaryLogger: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation; "
+                f"got {evaluation!r:.80} ({type(evaluation).__name__}) instead."
+            )
+        if not callable(callback):
+            raise TypeError(
+                f"SummaryLogger: argument 'callback' must be callable; got {callback!r:.80} "
+                f"({type(callback).__name__}) instead."
+            )
+        if every is None and seconds is None:
+            raise ValueError("SummaryLogger: give 'every' (cases), 'seconds' or both; got neither.")
+        self._every = None if every is None else check_positive_int(every, "SummaryLogger", "every")
+        self._seconds = None if seconds is None else check_beta(seconds, "SummaryLogger", "seconds")
+        self._evaluation = evaluation
+        self._add = evaluation.add_case
+        self._callback = callback
+        self._clock = clock
+        #: Number of times the callback was called.
+        self.calls = 0
+        self._logged_at = self._deadline = math.inf
+        self._checked_at: float | None = None  # no clock reading at a case arrival yet
+        self._stride = 1
+        self._restart()
+
+    # The hot path is one decrement of `_countdown`, the number of cases until
+    # the next check. A check (`_check`) counts the cases since the last call
+    # into `_since`, calls back if a period is over, and sets the countdown to
+    # the cases left until `every` or, with `seconds`, to `_stride`, the cases
+    # between two clock readings, whichever is smaller.
+    #
+    # The stride adapts to the arrival rate measured between two readings: a
+    # clock reading about every 1/100 of the period, at least one every
+    # _CLOCK_STRIDE_MAX cases and at most one per case. It at most doubles
+    # from one reading to the next and starts at 1 (no measured rate before
+    # the first case), so a stream that slows down is followed at once and a
+    # time-triggered call is late by at most stride - 1 cases.
+
+    def _restart(self) -> None:
+        self._since = 0
+        self._dirty = False
+        if self._seconds is not None:
+            now = self._clock()
+            self._logged_at = now
+            self._deadline = now + self._seconds
+            stride = self._stride
+        else:
+            stride = _NEVER
+        self._chunk = self._countdown = min(stride, _NEVER if self._every is None else self._every)
+
+    def _check(self) -> None:
+        arrived = self._chunk - self._countdown
+        self._since += arrived
+        every = self._every
+        if every is not None and self._since >= every:
+            self.log()
+            return
+        left = _NEVER if every is None else every - self._since
+        seconds = self._seconds
+        if seconds is not None:
+            now = self._clock()
+            last = self._checked_at
+            if last is None:
+                stride = 1
+            else:
+                interval = now - last
+                # cases per 1/100 of the period, at the rate since the last reading
+                at_rate = arrived * seconds / (100.0 * interval) if interval > 0.0 else math.inf
+                stride = max(1, int(min(2 * self._stride, _CLOCK_STRIDE_MAX, at_rate)))
+            self._checked_at = now
+            self._stride = stride
+            if now >= self._deadline:
+                self.log()
+                return
+            left = min(left, stride)
+        self._chunk = self._countdown = left
+
+    # ------------------------------------------------------------------ feeding
+
+    def add_case(self, correct: bool, score: float) -> None:
+        """Add one case to the evaluator; call back if a period has elapsed.
+
+        See ``ScoredPrecisionRecallEvaluation.add_case`` for the arguments and
+        errors (a rejected case is not counted).
+        """
+        self._add(correct, score)
+        self._countdown -= 1
+        if self._countdown <= 0:
+            self._check()
+
+    def add_cases(self, correct: Any, scores: Any) -> None:
+        """Add a batch to the evaluator; call back at most once if a period has elapsed."""
+        before = self._evaluation.num_cases
+        self._evaluation.add_cases(correct, scores)
+        added = self._evaluation.num_cases - before
+        if added:
+            self._countdown -= added
+            self._check()
+
+    def add_misses(self, count: int) -> None:
+        """Forward to ``evaluation.add_misses`` (misses do not count as cases here)."""
+        self._evaluation.add_misses(count)
+        self._dirty = self._dirty or count > 0
+
+    def add_negative_misses(self, count: int) -> None:
+        """Forward to ``evaluation.add_negative_misses`` (not counted as cases here)."""
+        self._evaluation.add_negative_misses(count)
+        self._dirty = self._dirty or count > 0
+
+    # ------------------------------------------------------------------ logging
+
+    @property
+    def cases_since_log(self) -> int:
+        """Cases added through this wrapper since the last callback."""
+        return self._since + self._chunk - self._countdown
+
+    def log(self) -> Summary:
+        """Call back now with the current summary and restart both periods.
+
+        Returns
+        -------
+        Summary
+            What the callback received.
+        """
+        summary = Summary(self._evaluation.summary())
+        self._callback(summary)
+        self.calls += 1
+        self._restart()
+        return summary
+
+    def close(self) -> None:
+        """Call back a last time if anything was added since the last call."""
+        if self._dirty or self.cases_since_log:
+            self.log()
+
+    def __enter__(self) -> SummaryLogger:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # --------------------------------------------------------------- delegation
+
+    @property
+    def evaluation(self) -> ScoredPrecisionRecallEvaluation:
+        """The wrapped evaluator."""
+        return self._evaluation
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names not defined here: the evaluator's queries.
+        if name.startswith("__") or name in SummaryLogger.__slots__:
+            raise AttributeError(name)
+        return getattr(self._evaluation, name)
+
+    def __repr__(self) -> str:
+        return (
+            f"SummaryLogger({self._evaluation!r}, {getattr(self._callback, '__qualname__', self._callback)!s}, "
+            f"every={self._every}, seconds={self._seconds})"
+        )

@@ -1,0 +1,310 @@
+"""scored_pr.streaming: SummaryLogger calls back every N cases and/or T seconds, cheaply."""
+
+from __future__ import annotations
+
+import copy
+import logging
+import math
+import time
+
+import pytest
+
+from scored_pr import ScoredPrecisionRecallEvaluation
+from scored_pr.streaming import Summary, SummaryLogger, format_summary
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return self.now
+
+
+def make(every=None, seconds=None, clock=None):
+    calls: list[Summary] = []
+    kwargs = {} if clock is None else {"clock": clock}
+    logger = SummaryLogger(ScoredPrecisionRecallEvaluation(), calls.append, every=every, seconds=seconds, **kwargs)
+    return logger, calls
+
+
+def feed(logger: SummaryLogger, n: int, start: int = 0) -> None:
+    for i in range(start, start + n):
+        logger.add_case(i % 3 == 0, 1.0 - i / 1e6)
+
+
+# --------------------------------------------------------------------------- every N cases
+
+
+def test_every_n_cases() -> None:
+    logger, calls = make(every=10)
+    feed(logger, 35)
+    assert [c["num_cases"] for c in calls] == [10, 20, 30]
+    assert logger.cases_since_log == 5 and logger.calls == 3
+    logger.close()
+    assert [c["num_cases"] for c in calls] == [10, 20, 30, 35]
+    logger.close()  # nothing new: no second final call
+    assert len(calls) == 4
+
+
+def test_summary_is_the_evaluators_summary() -> None:
+    logger, calls = make(every=4)
+    feed(logger, 4)
+    assert dict(calls[0]) == logger.evaluation.summary()
+    assert isinstance(calls[0], dict) and isinstance(calls[0], Summary)
+
+
+def test_every_one() -> None:
+    logger, calls = make(every=1)
+    feed(logger, 3)
+    assert [c["num_cases"] for c in calls] == [1, 2, 3]
+
+
+def test_a_batch_crossing_the_threshold_calls_back_once() -> None:
+    logger, calls = make(every=10)
+    logger.add_cases([True, False] * 20, [0.5] * 40)
+    assert [c["num_cases"] for c in calls] == [40]
+    feed(logger, 9)
+    assert len(calls) == 1
+    feed(logger, 1, start=9)
+    assert [c["num_cases"] for c in calls] == [40, 50]
+    logger.add_cases([], [])  # nothing added, nothing called
+    assert len(calls) == 2
+
+
+def test_a_rejected_case_is_not_counted() -> None:
+    logger, calls = make(every=2)
+    logger.add_case(True, 0.5)
+    with pytest.raises(TypeError):
+        logger.add_case("yes", 0.5)
+    with pytest.raises(ValueError):
+        logger.add_cases([True], [float("nan")])
+    assert calls == [] and logger.num_cases == 1 and logger.cases_since_log == 1
+    logger.add_case(False, 0.4)
+    assert [c["num_cases"] for c in calls] == [2]
+
+
+def test_misses_are_reported_at_close_but_not_counted() -> None:
+    logger, calls = make(every=2)
+    logger.add_case(True, 0.5)
+    logger.add_misses(3)
+    logger.add_negative_misses(2)
+    assert calls == []
+    logger.close()
+    assert calls[0]["num_positive_ref"] == 4 and calls[0]["num_negative_ref"] == 2
+    logger.add_misses(0)
+    logger.close()
+    assert len(calls) == 1
+
+
+def test_context_manager_logs_the_final_summary_even_on_error() -> None:
+    calls: list[Summary] = []
+    with pytest.raises(RuntimeError):
+        with SummaryLogger(ScoredPrecisionRecallEvaluation(), calls.append, every=100) as logger:
+            feed(logger, 5)
+            raise RuntimeError("inference failed")
+    assert [c["num_cases"] for c in calls] == [5]
+
+
+def test_log_now() -> None:
+    logger, calls = make(every=100)
+    feed(logger, 7)
+    summary = logger.log()
+    assert calls == [summary] and summary["num_cases"] == 7 and logger.cases_since_log == 0
+    feed(logger, 99, start=7)
+    assert len(calls) == 1  # the period restarted at the explicit call
+    feed(logger, 1, start=106)
+    assert calls[-1]["num_cases"] == 107
+
+
+# --------------------------------------------------------------------------- every T seconds
+
+
+def test_slow_cases_are_checked_at_every_case() -> None:
+    clock = FakeClock()
+    logger, calls = make(seconds=10.0, clock=clock)
+    for i in range(35):  # one case per second
+        clock.now += 1.0
+        logger.add_case(i % 2 == 0, float(i))
+    assert [c["num_cases"] for c in calls] == [10, 20, 30]
+
+
+def test_fast_cases_read_the_clock_at_most_every_64_cases() -> None:
+    clock = FakeClock()
+    logger, calls = make(seconds=1.0, clock=clock)
+    for _ in range(10):  # 10,000 cases per second
+        clock.now += 1e-4
+        feed(logger, 1)
+    reads_before = clock.reads
+    feed(logger, 6400)  # the clock stands still: the stride grows to its maximum
+    assert clock.reads - reads_before <= 6400 // 64 + 8
+    clock.now += 5.0  # the period is over: the next clock reading calls back
+    feed(logger, 64)
+    assert len(calls) == 1
+    logger.close()
+
+
+def test_whichever_period_ends_first() -> None:
+    clock = FakeClock()
+    logger, calls = make(every=5, seconds=100.0, clock=clock)
+
+    def tick(n: int, start: int) -> None:
+        for i in range(start, start + n):  # one case per second
+            clock.now += 1.0
+            feed(logger, 1, start=i)
+
+    tick(5, 0)
+    assert [c["num_cases"] for c in calls] == [5]
+    clock.now += 150.0
+    tick(1, 5)
+    assert [c["num_cases"] for c in calls] == [5, 6]  # time, although only 1 case of 5
+    tick(4, 6)
+    assert len(calls) == 2
+    tick(1, 10)
+    assert [c["num_cases"] for c in calls] == [5, 6, 11]
+
+
+def test_a_batch_checks_the_clock() -> None:
+    clock = FakeClock()
+    logger, calls = make(seconds=1.0, clock=clock)
+    logger.add_cases([True, False], [0.5, 0.4])
+    assert calls == []
+    clock.now += 2.0
+    logger.add_cases([True], [0.3])
+    assert [c["num_cases"] for c in calls] == [3]
+
+
+def test_a_stream_that_slows_down_is_followed_at_once() -> None:
+    clock = FakeClock()
+    logger, calls = make(seconds=10.0, clock=clock)
+    for _ in range(1000):  # fast: 1,000 cases per second, the stride grows to 64
+        clock.now += 1e-3
+        feed(logger, 1)
+    assert logger._stride == 64
+    calls.clear()
+    for i in range(200):  # slow: one case per second, at most 63 cases late once, then exact
+        clock.now += 1.0
+        feed(logger, 1)
+    times = [c["num_cases"] for c in calls]
+    assert len(times) >= 18 and all(b - a == 10 for a, b in zip(times[1:], times[2:]))
+
+
+def test_real_clock() -> None:
+    logger, calls = make(seconds=0.05)
+    feed(logger, 1)
+    time.sleep(0.06)
+    feed(logger, 1, start=1)
+    assert len(calls) == 1
+
+
+# --------------------------------------------------------------------------- callables and output
+
+
+def test_logger_info_writes_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    log = logging.getLogger("scored_pr.test")
+    with caplog.at_level(logging.INFO, logger="scored_pr.test"):
+        with SummaryLogger(ScoredPrecisionRecallEvaluation(), log.info, every=2) as logger:
+            logger.add_case(True, 0.9)
+            logger.add_case(False, 0.1)
+    assert caplog.messages == ["cases=2 pos=1 AP=1.0000 AUC=1.0000 maxF1=1.0000 BEP=0.0000 P@10=nan"]
+
+
+def test_print(capsys: pytest.CaptureFixture[str]) -> None:
+    with SummaryLogger(ScoredPrecisionRecallEvaluation(), print, every=1) as logger:
+        logger.add_case(True, 0.9)
+    assert capsys.readouterr().out == "cases=1 pos=1 AP=1.0000 AUC=nan maxF1=1.0000 BEP=0.0000 P@10=nan\n"
+
+
+def test_callback_errors_propagate() -> None:
+    def broken(summary: Summary) -> None:
+        raise OSError("metrics server down")
+
+    logger = SummaryLogger(ScoredPrecisionRecallEvaluation(), broken, every=1)
+    with pytest.raises(OSError, match="metrics server down"):
+        logger.add_case(True, 0.5)
+    assert logger.num_cases == 1  # the case itself was added
+
+
+def test_format_summary() -> None:
+    assert format_summary({}) == ""
+    assert format_summary({"num_cases": 3, "average_precision": float("nan"), "other": 1}) == "cases=3 AP=nan"
+    assert format_summary({"average_precision": 0.123456}, digits=2) == "AP=0.12"
+    assert str(Summary(num_cases=1)) == "cases=1" and repr(Summary(num_cases=1)) == "{'num_cases': 1}"
+
+
+# --------------------------------------------------------------------------- delegation, validation
+
+
+def test_delegation_and_repr() -> None:
+    ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+    logger = SummaryLogger(ev, print, every=10)
+    logger.add_case(True, 0.5)
+    assert logger.evaluation is ev
+    assert logger.ties == "grouped" and logger.average_precision() == 1.0 and logger.num_cases == 1
+    assert repr(logger).startswith("SummaryLogger(ScoredPrecisionRecallEvaluation(ties='grouped'")
+    assert "every=10" in repr(logger) and "print" in repr(logger)
+    with pytest.raises(AttributeError):
+        logger.no_such_method  # noqa: B018
+    with pytest.raises(AttributeError):
+        logger.__no_such_dunder__  # noqa: B018
+
+
+def test_copy() -> None:
+    logger, calls = make(every=3)
+    feed(logger, 2)
+    twin = copy.copy(logger)
+    assert twin.cases_since_log == 2 and twin.evaluation is logger.evaluation
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({}, ValueError, "give 'every'"),
+        ({"every": 0}, ValueError, "'every' must be an int >= 1"),
+        ({"every": 2.0}, TypeError, "'every' must be an int >= 1"),
+        ({"every": True}, TypeError, "'every'"),
+        ({"seconds": 0}, ValueError, "'seconds' must be a finite real number > 0"),
+        ({"seconds": math.inf}, ValueError, "'seconds'"),
+        ({"seconds": "1"}, TypeError, "'seconds'"),
+    ],
+)
+def test_validation(kwargs: dict, exc: type, match: str) -> None:
+    with pytest.raises(exc, match=match):
+        SummaryLogger(ScoredPrecisionRecallEvaluation(), print, **kwargs)
+
+
+def test_argument_types() -> None:
+    with pytest.raises(TypeError, match="'evaluation' must be a ScoredPrecisionRecallEvaluation"):
+        SummaryLogger([], print, every=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="'callback' must be callable"):
+        SummaryLogger(ScoredPrecisionRecallEvaluation(), "print", every=1)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- cost
+
+
+def test_per_case_overhead_is_small() -> None:
+    """The wrapper adds a method call and a decrement: far below the cost of add_case itself.
+
+    examples/streaming_inference.py prints the measured numbers; here only a
+    loose bound that a busy CI machine still meets.
+    """
+    cases = [(i % 4 == 0, (i * 7919 % 10007) / 10007) for i in range(20_000)]
+
+    def best(make_add) -> float:
+        times = []
+        for _ in range(5):
+            add = make_add()
+            t = time.perf_counter()
+            for c, s in cases:
+                add(c, s)
+            times.append(time.perf_counter() - t)
+        return min(times)
+
+    bare = best(lambda: ScoredPrecisionRecallEvaluation().add_case)
+    wrapped = best(
+        lambda: SummaryLogger(ScoredPrecisionRecallEvaluation(), print, every=10**9, seconds=3600.0).add_case
+    )
+    assert wrapped < 2.0 * bare
