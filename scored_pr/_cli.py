@@ -24,6 +24,7 @@ import json
 import os
 import sys
 import time
+import zlib
 from typing import Any, TextIO
 
 from . import _io
@@ -450,6 +451,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _error("interrupted")
         return 130
+    except (OSError, EOFError, zlib.error, UnicodeError) as exc:  # e.g. a corrupt .gz, a vanished file
+        source = getattr(args, "path", None) or "input"
+        _error(f"{source}: cannot read input: {type(exc).__name__}: {exc}")
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

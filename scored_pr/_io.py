@@ -300,6 +300,8 @@ class CaseReader:
 
     def _bad(self, line: int, message: str) -> None:
         """Raise, or count and report the skipped line."""
+        if "\ufffd" in message:  # open_input decodes leniently: say why the value looks odd
+            message += " (the line is not valid UTF-8)"
         error = InputError(self.source, line, message)
         if not self._skip_invalid:
             raise error
@@ -341,6 +343,8 @@ class CaseReader:
             return None
 
         listed = ", ".join(repr(n) for n in names)
+        if len(listed) > 120:  # e.g. the "header" of a binary file
+            listed = listed[:117] + "..."
         correct_candidates = DEFAULT_CORRECT_COLUMNS if self._correct_col is None else (self._correct_col,)
         found_correct = find(correct_candidates)
         if found_correct is None:
@@ -354,7 +358,7 @@ class CaseReader:
         return found_correct[0], found_correct[1], found_score[0], found_score[1]
 
     def _iter_delimited(self, lines: Iterator[str], delimiter: str) -> Iterator[tuple[int, bool, float]]:
-        rows = csv.reader(lines, delimiter=delimiter)
+        rows = _checked_rows(csv.reader(lines, delimiter=delimiter), self.source)
         header: list[str] = []
         for header in rows:
             if header:
@@ -437,6 +441,30 @@ class CaseReader:
                 scores.clear()
         if scores:
             yield np.array(correct, dtype=bool), np.array(scores, dtype=np.float64)
+
+
+class _checked_rows:
+    """A csv.reader whose own errors (an enormous field, a NUL byte) become InputError.
+
+    Such a line cannot be skipped reliably, so it always stops the run.
+    """
+
+    def __init__(self, reader: Any, source: str) -> None:
+        self._reader = reader
+        self._source = source
+
+    @property
+    def line_num(self) -> int:
+        return int(self._reader.line_num)
+
+    def __iter__(self) -> _checked_rows:
+        return self
+
+    def __next__(self) -> list[str]:
+        try:
+            return next(self._reader)
+        except csv.Error as exc:
+            raise InputError(self._source, self._reader.line_num, f"malformed line: {exc}") from None
 
 
 def open_input(path: str, stdin: IO[str] | None = None) -> tuple[Iterable[str], str, int | None]:

@@ -649,4 +649,5 @@ def test_subprocess_stdin_with_a_bom_and_bad_bytes() -> None:
     assert json.loads(result.stdout)["num_cases"] == 2
     assert result.stderr.decode().splitlines()[0] == (
         "scored-pr: skipped <stdin>:4: invalid score '0.\ufffd' in column 'score' (expected a number)"
+        " (the line is not valid UTF-8)"
     )

@@ -203,3 +203,29 @@ def test_generator_input_is_accepted() -> None:
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases((i % 2 == 0 for i in range(4)), (float(i) for i in range(4)))
     assert ev.num_cases == 4 and ev.num_positive_ref == 2
+
+
+def test_numpy_batches_of_every_accepted_dtype() -> None:
+    ref = ScoredPrecisionRecallEvaluation()
+    ref.add_cases([True, False, True, False], [math.inf, -0.0, 0.0, -math.inf])
+    for correct in (np.array([1, 0, 1, 0], dtype=np.uint8), np.array([True, False, True, False]), [1, 0, 1, 0]):
+        for scores in (
+            np.array([np.inf, -0.0, 0.0, -np.inf], dtype=np.float32),
+            np.array([np.inf, -0.0, 0.0, -np.inf], dtype=np.float16),
+            [np.float64("inf"), -0.0, np.int8(0), -math.inf],
+        ):
+            ev = ScoredPrecisionRecallEvaluation()
+            ev.add_cases(correct, scores)
+            assert ev == ref
+
+
+def test_a_rejected_batch_leaves_pending_and_merged_cases_intact() -> None:
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases([True, False], [0.5, 0.4])
+    ev.summary()  # merged
+    ev.add_case(True, 0.45)  # pending
+    before = ev.to_dict()
+    for bad in (([True], [math.nan]), ([True, "no"], [1, 2]), ([True], [[1.0]]), ([2], [1.0])):
+        with pytest.raises((TypeError, ValueError)):
+            ev.add_cases(*bad)
+    assert ev.to_dict() == before

@@ -1,0 +1,125 @@
+"""Command-line fuzzing: whatever the bytes, exit 0 or 2 with one message, never a traceback or hang.
+
+Bounded for CI (a few seconds). For a longer run:
+    SCORED_PR_FUZZ_EXAMPLES=20000 python -m pytest tests/test_cli_fuzz.py
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scored_pr._cli import main
+
+EXAMPLES = int(os.environ.get("SCORED_PR_FUZZ_EXAMPLES", "150"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+
+# Text that looks enough like the accepted formats to get past the header.
+cell = st.one_of(
+    st.sampled_from(["1", "0", "true", "FALSE", "yes", "No", "maybe", "", "nan", "inf", "-inf", "1e309", "0.5", "-0.0", '"1"', "\x00", "é"]),
+    st.text(max_size=8),
+    st.floats(allow_nan=True).map(repr),
+)
+csv_like = st.builds(
+    lambda header, rows, sep: sep.join(header) + "\n" + "\n".join(sep.join(r) for r in rows) + "\n",
+    st.lists(st.sampled_from(["correct", "label", "score", "id", "x"]), min_size=1, max_size=4),
+    st.lists(st.lists(cell, max_size=5), max_size=30),
+    st.sampled_from([",", "\t"]),
+)
+jsonl_like = st.lists(
+    st.one_of(
+        st.builds(lambda c, s: '{"correct": %s, "score": %s}' % (c, s), st.sampled_from(["true", "0", '"no"', "null", "[]", "2"]), st.sampled_from(["0.3", "NaN", '"x"', "1e400", "{}", "-1"])),
+        st.text(max_size=20),
+    ),
+    max_size=30,
+).map(lambda lines: "\n".join(lines) + "\n")
+
+
+class _Timeout(Exception):
+    pass
+
+
+def run_cli(argv: list[str], stdin_bytes: bytes | None = None) -> tuple[int, str]:
+    """main(argv) in-process with a 10-second alarm; returns (status, stderr)."""
+    err = io.StringIO()
+    old_err, old_in, old_out = sys.stderr, sys.stdin, sys.stdout
+
+    def alarm(signum, frame):  # pragma: no cover (only on a hang)
+        raise _Timeout(f"scored-pr {argv} did not finish in 10 s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(10)
+    try:
+        sys.stderr, sys.stdout = err, io.StringIO()
+        if stdin_bytes is not None:
+            sys.stdin = io.TextIOWrapper(io.BytesIO(stdin_bytes), encoding="utf-8", errors="strict")
+        try:
+            status = main(argv)
+        except SystemExit as exc:  # argparse usage errors
+            status = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        sys.stderr, sys.stdin, sys.stdout = old_err, old_in, old_out
+    return status, err.getvalue()
+
+
+def check(status: int, stderr: str) -> None:
+    assert status in (0, 2), (status, stderr)
+    assert "Traceback" not in stderr
+    if status == 2:
+        assert stderr.startswith("scored-pr: "), stderr
+        assert len(stderr.strip().splitlines()) == 1, stderr
+
+
+@FUZZ
+@given(data=st.binary(max_size=4000), ext=st.sampled_from([".csv", ".tsv", ".jsonl", ".gz", ".txt", ""]))
+def test_random_bytes_files(tmp_path_factory: pytest.TempPathFactory, data: bytes, ext: str) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / f"input{ext}"
+    path.write_bytes(data)
+    check(*run_cli(["report", str(path)]))
+
+
+@FUZZ
+@given(text=st.one_of(csv_like, jsonl_like), encoding=st.sampled_from(["utf-8", "latin-1", "utf-16"]), fmt=st.sampled_from(["text", "json", "table"]))
+def test_structured_garbage(tmp_path_factory: pytest.TempPathFactory, text: str, encoding: str, fmt: str) -> None:
+    path = tmp_path_factory.mktemp("fuzz") / "input"
+    path.write_bytes(text.encode(encoding, errors="replace"))
+    status, stderr = run_cli(["report", str(path), "--format", fmt])
+    check(status, stderr)
+    status, stderr = run_cli(["report", str(path), "--skip-invalid"])
+    check(status, stderr)
+
+
+@FUZZ
+@given(data=st.one_of(st.binary(max_size=2000), csv_like.map(str.encode)))
+def test_stream_from_stdin(data: bytes) -> None:
+    check(*run_cli(["stream", "--every", "3"], stdin_bytes=data))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"\n\n\n", b"correct,score\n", b"correct,score\n1," + b"9" * 300_000 + b"\n", b"\x00" * 5000,
+     b"correct,score\n" + b"1,0.5\n" * 3 + b"\xff\xfe\x00\x01", "correct,score\n1,0.5\n".encode("utf-16"),
+     b"x" * 2_000_000],
+    ids=["empty", "blank-lines", "header-only", "enormous-field", "nul-bytes", "bad-utf8-tail", "utf-16", "2MB-line"],
+)
+def test_edge_files(tmp_path, content: bytes) -> None:
+    path = tmp_path / "edge.csv"
+    path.write_bytes(content)
+    status, stderr = run_cli(["report", str(path)])
+    check(status, stderr)
+    if content not in (b"correct,score\n",):
+        assert status == 2
+
+
+def test_missing_file_and_directory(tmp_path) -> None:
+    for target in (tmp_path / "missing.csv", tmp_path):
+        status, stderr = run_cli(["report", str(target)])
+        assert status == 2 and stderr.startswith("scored-pr: ") and "Traceback" not in stderr
