@@ -34,7 +34,11 @@ _T = TypeVar("_T")
 _CLS = "ScoredPrecisionRecallEvaluation"
 
 
-def _readonly(a: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+_A = TypeVar("_A", bound=np.ndarray)
+
+
+def _readonly(a: _A) -> _A:
+    """Mark a cached array read-only, so that no caller can corrupt the cache."""
     a.setflags(write=False)
     return a
 

@@ -47,11 +47,11 @@ def _digits(x: float) -> tuple[str, int]:
     """Java's decimal for finite ``x > 0``: (digits without trailing zeros, q), x ~ int(digits) * 10**q."""
     # repr is the shortest decimal that reads back as x, the closest to x among
     # those (David Gay's dtoa, mode 0): the same choice Java makes.
-    _, digit_tuple, q = Decimal(repr(x)).as_tuple()
+    _, digit_tuple, exponent = Decimal(repr(x)).as_tuple()
+    assert isinstance(exponent, int)  # x is finite
     digits = "".join(map(str, digit_tuple))
     stripped = digits.rstrip("0")
-    q += len(digits) - len(stripped)
-    assert isinstance(q, int)
+    q = exponent + len(digits) - len(stripped)
     if len(stripped) == 1:
         return _closest_two_digits(x, stripped, q)
     return stripped, q

@@ -221,11 +221,11 @@ def assert_metrics(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, An
     if not failed:
         return
     headers = ("metric", "bound", "value")
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    widths = [max(len(h), *(len(str(r[i])) for r in rows)) for i, h in enumerate(headers)]
     lines = [f"{failed} of {len(rows)} metric bounds not met{_counts(evaluation)}:"]
     lines.append("  " + "  ".join(f"{h:<{w}}" for h, w in zip(headers, widths)).rstrip())
-    for name, shown, value, passed in rows:
-        cells = "  ".join(f"{c:<{w}}" for c, w in zip((name, shown, value), widths))
+    for name, shown, value_text, passed in rows:
+        cells = "  ".join(f"{c:<{w}}" for c, w in zip((name, shown, value_text), widths))
         lines.append(f"  {cells}  {'ok' if passed else 'FAILED'}")
     raise AssertionError("\n".join(lines))
 
