@@ -63,35 +63,27 @@ class MultiQueryEvaluation:
     # Validation happens on a scratch evaluator first, so that a rejected call
     # neither adds cases nor creates an empty query.
 
+    def _add(self, query: Any, method: str, *args: Any) -> None:
+        q = _check_query(query, method)
+        ev = self._queries.get(q)
+        if ev is None:
+            ev = ScoredPrecisionRecallEvaluation(ties=self._ties)
+            getattr(ev, method)(*args)  # raises before the query exists
+            self._queries[q] = ev
+        else:
+            getattr(ev, method)(*args)
+
     def add_case(self, query: Hashable, correct: bool, score: float) -> None:
         """Add one case to ``query`` (see :meth:`ScoredPrecisionRecallEvaluation.add_case`)."""
-        q = _check_query(query, "add_case")
-        if q in self._queries:
-            self._queries[q].add_case(correct, score)
-            return
-        ev = ScoredPrecisionRecallEvaluation(ties=self._ties)
-        ev.add_case(correct, score)
-        self._queries[q] = ev
+        self._add(query, "add_case", correct, score)
 
     def add_cases(self, query: Hashable, correct: Any, scores: Any) -> None:
         """Add a batch of cases to ``query``, atomically."""
-        q = _check_query(query, "add_cases")
-        if q in self._queries:
-            self._queries[q].add_cases(correct, scores)
-            return
-        ev = ScoredPrecisionRecallEvaluation(ties=self._ties)
-        ev.add_cases(correct, scores)
-        self._queries[q] = ev
+        self._add(query, "add_cases", correct, scores)
 
     def add_misses(self, query: Hashable, count: int) -> None:
         """Count relevant items of ``query`` that were never returned."""
-        q = _check_query(query, "add_misses")
-        if q in self._queries:
-            self._queries[q].add_misses(count)
-            return
-        ev = ScoredPrecisionRecallEvaluation(ties=self._ties)
-        ev.add_misses(count)
-        self._queries[q] = ev
+        self._add(query, "add_misses", count)
 
     # ------------------------------------------------------------------- access
 
