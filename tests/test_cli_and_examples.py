@@ -43,3 +43,19 @@ def test_benchmark_script_smoke_run() -> None:
     result = run("benchmarks/bench.py", "--quick", "--only", "cached,memory")
     assert result.returncode == 0, result.stderr
     assert "| memory: bulk add_cases" in result.stdout and "passed" in result.stdout.splitlines()[-1]
+
+
+def test_readme_quickstart_runs() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("## Quickstart", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    result = run("-c", block)
+    assert result.returncode == 0, result.stderr
+    assert "Average Precision=" in result.stdout
+
+
+def test_readme_first_lines_are_the_two_commands() -> None:
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert lines[3].endswith(".venv/bin/scored-pr demo")
+    assert lines[4].endswith(".venv/bin/python -m pytest")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert ".venv/bin/python -m pytest\n" in ci and "'.[test]'" in ci
