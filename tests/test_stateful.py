@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import math
 import pickle
 
@@ -103,4 +104,7 @@ class EvaluatorMachine(RuleBasedStateMachine):
 
 
 TestEvaluatorMachine = EvaluatorMachine.TestCase
-TestEvaluatorMachine.settings = settings(max_examples=150, stateful_step_count=30, deadline=None)
+# Bounded for CI; SCORED_PR_STATEFUL_EXAMPLES=5000 runs it longer.
+TestEvaluatorMachine.settings = settings(
+    max_examples=int(os.environ.get("SCORED_PR_STATEFUL_EXAMPLES", "150")), stateful_step_count=30, deadline=None
+)
