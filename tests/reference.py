@@ -182,3 +182,19 @@ class Reference:
                 return float(e)
             start += m
         return 0.0
+
+
+def paired(ties: str, data: list, misses: int = 0, negative_misses: int = 0):
+    """(scored_pr evaluator, Reference) fed the same cases and counts."""
+    from scored_pr import ScoredPrecisionRecallEvaluation
+
+    ev = ScoredPrecisionRecallEvaluation(ties=ties)
+    ref = Reference(ties)
+    for c, s in data:
+        ev.add_case(c, s)
+        ref.add_case(c, s)
+    ev.add_misses(misses)
+    ref.add_misses(misses)
+    ev.add_negative_misses(negative_misses)
+    ref.add_negative_misses(negative_misses)
+    return ev, ref

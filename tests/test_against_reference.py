@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import Reference
+from reference import Reference, paired
 from scored_pr import ScoredPrecisionRecallEvaluation
 
 # Scores from a small set produce heavy ties; floats exercise distinct values.
@@ -32,19 +32,6 @@ def assert_rows(actual: np.ndarray, expected: list, label: str) -> None:
     assert len(actual) == len(expected), f"{label}: {actual.tolist()} vs {expected}"
     for a_row, e_row in zip(actual.tolist(), expected):
         assert all(close(a, e) for a, e in zip(a_row, e_row)), f"{label}: {a_row} vs {e_row}"
-
-
-def build(ties: str, data: list, misses: int, neg_misses: int):
-    ev = ScoredPrecisionRecallEvaluation(ties=ties)
-    ref = Reference(ties)
-    for c, s in data:
-        ev.add_case(c, s)
-        ref.add_case(c, s)
-    ev.add_misses(misses)
-    ref.add_misses(misses)
-    ev.add_negative_misses(neg_misses)
-    ref.add_negative_misses(neg_misses)
-    return ev, ref
 
 
 def assert_same(ev: ScoredPrecisionRecallEvaluation, ref: Reference) -> None:
@@ -71,14 +58,14 @@ def assert_same(ev: ScoredPrecisionRecallEvaluation, ref: Reference) -> None:
 @settings(max_examples=300, deadline=None)
 @given(data=cases, misses=counts, neg_misses=counts)
 def test_every_measure_matches_the_reference(ties: str, data: list, misses: int, neg_misses: int) -> None:
-    ev, ref = build(ties, data, misses, neg_misses)
+    ev, ref = paired(ties, data, misses, neg_misses)
     assert_same(ev, ref)
 
 
 @pytest.mark.parametrize("ties", ["stable", "grouped"])
 def test_one_big_tie_group(ties: str) -> None:
     data = [(i % 3 == 0, 1.0) for i in range(30)] + [(True, 0.5), (False, 2.0)]
-    ev, ref = build(ties, data, 2, 1)
+    ev, ref = paired(ties, data, 2, 1)
     assert_same(ev, ref)
 
 

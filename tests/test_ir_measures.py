@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import Reference
+from reference import Reference, paired
 from scored_pr import ScoredPrecisionRecallEvaluation
 
 
@@ -148,13 +148,7 @@ def close(a: float, b: float) -> bool:
 @settings(max_examples=200, deadline=None)
 @given(data=cases, misses=st.integers(0, 3), level=st.sampled_from([0.05, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0]))
 def test_ir_measures_match_literal_references(ties: str, data: list, misses: int, level: float) -> None:
-    ev = ScoredPrecisionRecallEvaluation(ties=ties)
-    ref = Reference(ties)
-    for c, s in data:
-        ev.add_case(c, s)
-        ref.add_case(c, s)
-    ev.add_misses(misses)
-    ref.add_misses(misses)
+    ev, ref = paired(ties, data, misses)
     n = len(data)
     for k in range(1, n + 3):
         expected_recall = float(ref_tp_top(ref, k) / ref.P) if ref.P else math.nan
