@@ -3,7 +3,7 @@
 Subcommands:
 
 ``demo``
-    The specification's worked example and the bundled sample, no arguments.
+    The worked example of LingPipe 3.9.2's documentation and the bundled sample, no arguments.
 ``report PATH``
     Evaluate a CSV, TSV or JSON Lines file (``-`` for standard input).
 ``stream [PATH]``

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._evaluation import ScoredPrecisionRecallEvaluation
 
-#: (correct, score) in rank order, ranks 0-9 of the specification's table.
+#: (correct, score) in rank order, ranks 0-9 of the table in LingPipe 3.9.2's class documentation.
 WORKED_EXAMPLE: tuple[tuple[bool, float], ...] = (
     (False, -1.21), (True, -1.27), (False, -1.39), (True, -1.47), (True, -1.60),
     (False, -1.65), (False, -1.79), (False, -1.80), (True, -2.01), (False, -3.70),

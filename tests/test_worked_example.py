@@ -9,7 +9,7 @@ import pytest
 
 from scored_pr import ScoredPrecisionRecallEvaluation
 
-# Rank, score, correct: the table of the specification (004), ranks 0-9.
+# Rank, score, correct: the table of LingPipe 3.9.2's class documentation of ScoredPrecisionRecallEvaluation, ranks 0-9.
 TABLE = [
     (-1.21, False), (-1.27, True), (-1.39, False), (-1.47, True), (-1.60, True),
     (-1.65, False), (-1.79, False), (-1.80, False), (-2.01, True), (-3.70, False),
