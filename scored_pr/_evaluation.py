@@ -861,6 +861,12 @@ class ScoredPrecisionRecallEvaluation:
         About 8.1 bytes per case: the scores as float64 and the correctness
         bits packed, plus a small JSON header. The file is written at exactly
         ``path`` (no suffix is added).
+
+        The write is atomic: the state goes to a temporary file in the same
+        directory, which is flushed, fsynced and then renamed over ``path``.
+        A crash, ``kill -9`` or full disk at any moment leaves the complete
+        previous file (or none, if there was none) or the complete new one;
+        on an exception the temporary file is removed.
         """
         _serialization.save(self, path)
 
@@ -878,6 +884,12 @@ class ScoredPrecisionRecallEvaluation:
 
         Notes
         -----
+        Memory is bounded by the file: member names, dtypes and shapes are
+        checked against the header before any array data is read, arrays
+        must be stored uncompressed (as :meth:`save` writes them), and no
+        array larger than the header's case count is read, so a small
+        hostile file cannot make ``load`` allocate gigabytes.
+
         Pickle (which :class:`ScoredPrecisionRecallEvaluation` supports) runs
         code from the data it reads: never unpickle data you do not trust.
         ``load`` and ``from_dict`` are safe on untrusted input.

@@ -9,7 +9,6 @@ ValueError or TypeError and never yields a half-built evaluator.
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from . import _statefile
 from ._store import CaseStore
 from ._validation import TIE_POLICIES
 
@@ -122,46 +122,39 @@ def save(ev: ScoredPrecisionRecallEvaluation, path: str | os.PathLike[str]) -> N
     neg, correct = ev._store.arrays()
     meta = {"format": FORMAT, "version": VERSION, "ties": ev.ties, "num_cases": int(neg.size),
             "misses": ev.num_misses, "negative_misses": ev.num_negative_misses}
-    with open(path, "wb") as fh:
-        np.savez(
-            fh,
-            meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
-            neg_scores=neg,
-            correct=np.packbits(correct),
-        )
+    _statefile.write_npz(path, {
+        "meta": np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
+        "neg_scores": neg,
+        "correct": np.packbits(correct),
+    })
 
 
-def _read_npz(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
-    """The arrays of an .npz file, read without pickle; ValueError if unreadable."""
-    with open(path, "rb") as fh:  # a missing file raises FileNotFoundError, as open() does
-        raw = fh.read()
-    try:
-        with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
-            return {name: npz[name] for name in npz.files}
-    except Exception as exc:  # zip, format and pickle errors alike: the file is not ours
-        raise _bad("load", f"{os.fspath(path)!r} is not a readable scored_pr state file ({type(exc).__name__}: {exc}).") from None
+#: Largest JSON header a state file may carry (ours are about 200 bytes).
+_MAX_META_BYTES = 1 << 16
 
 
 def load(cls: type[ScoredPrecisionRecallEvaluation], path: str | os.PathLike[str]) -> ScoredPrecisionRecallEvaluation:
     func = "load"
-    name = repr(os.fspath(path))
-    arrays = _read_npz(path)
-    if set(arrays) != {"meta", "neg_scores", "correct"}:
-        raise _bad(func, f"{name} is not a scored_pr state file (arrays {sorted(arrays)}).")
-    meta_raw, neg, packed = arrays["meta"], arrays["neg_scores"], arrays["correct"]
-    if meta_raw.dtype != np.uint8 or neg.dtype != np.float64 or packed.dtype != np.uint8 or packed.ndim != 1:
-        raise _bad(func, f"{name} has arrays of unexpected types.")
-    try:
-        meta = json.loads(meta_raw.tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise _bad(func, f"{name} has a corrupted header.") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise _bad(func, f"{name} is not a scored_pr state file.")
-    if meta.get("version") != VERSION:
-        raise _bad(func, f"{name} has state format version {meta.get('version')!r}; this scored_pr reads {VERSION}.")
-    n = meta.get("num_cases")
-    if isinstance(n, bool) or not isinstance(n, int) or n != neg.size or packed.size != (n + 7) // 8:
-        raise _bad(func, f"{name} is truncated or inconsistent (num_cases {n!r}, {neg.size} scores).")
+    with _statefile.NpzReader(path, func) as npz:
+        if npz.names != {"meta", "neg_scores", "correct"}:
+            raise npz.error(f"is not a scored_pr state file (arrays {sorted(npz.names)}).")
+        meta_raw = npz.read("meta", np.uint8, max_items=_MAX_META_BYTES)
+        try:
+            meta = json.loads(meta_raw.tobytes().decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise npz.error("has a corrupted header.") from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise npz.error("is not a scored_pr state file.")
+        version = meta.get("version")
+        if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
+            raise npz.error(f"has state format version {version!r}; this scored_pr reads {VERSION}.")
+        n = meta.get("num_cases")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise npz.error(f"has an invalid case count {n!r:.60}.")
+        # The header's count bounds every allocation below: each array must
+        # declare exactly the shape that count implies before it is read.
+        neg = npz.read("neg_scores", np.float64, shape=(n,))
+        packed = npz.read("correct", np.uint8, shape=((n + 7) // 8,))
     correct = np.unpackbits(packed, count=n).astype(bool)
     return build(cls, meta.get("ties"), neg, correct, meta.get("misses"), meta.get("negative_misses"), func)
 

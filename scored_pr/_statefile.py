@@ -1,0 +1,193 @@
+"""State files on disk: atomic writes and bounded, pickle-free reads of ``.npz`` archives.
+
+Every state file of scored_pr is an uncompressed numpy ``.npz`` (a zip archive
+of ``.npy`` members). This module owns the two guarantees that make such a
+file safe to use as a checkpoint:
+
+* :func:`write_npz` is atomic. It writes a temporary file in the target's
+  directory, flushes and fsyncs it, then renames it over the target with
+  :func:`os.replace`. A crash, ``kill -9`` or full disk at any moment leaves
+  either the complete old file or the complete new one at ``path``; on an
+  exception the temporary file is removed (after ``kill -9`` a stray
+  ``.NAME.*.tmp`` may remain beside it, never in its place).
+* :class:`NpzReader` never allocates more than the caller declared, nor more
+  than the file's own size (members must be stored uncompressed, as
+  :func:`write_npz` writes them). Member
+  names, dtypes and shapes are checked against the caller's expectations from
+  the ``.npy`` header *before* any array data is read; a member is read with
+  at most its declared size (plus one byte to detect trailing data), so a
+  zip bomb (a small file whose member declares or decompresses to gigabytes)
+  is rejected without being inflated. Object arrays (which would need pickle)
+  are refused by their dtype.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import zipfile
+import zlib
+from types import TracebackType
+from typing import IO, Any
+
+import numpy as np
+import numpy.typing as npt
+
+#: Largest ``.npy`` header accepted (numpy writes 128 bytes for ours).
+_MAX_HEADER = 4096
+
+
+def write_npz(path: str | os.PathLike[str], arrays: dict[str, npt.NDArray[Any]]) -> None:
+    """Write ``arrays`` to ``path`` as an uncompressed ``.npz``, atomically.
+
+    The file is created with the permissions ``open()`` would give it (0o666
+    less the umask). The directory entry is fsynced after the rename where the
+    platform allows it.
+
+    Raises
+    ------
+    OSError
+        If the file cannot be written; ``path`` then still holds what it held
+        before (or still does not exist), and no temporary file is left.
+    """
+    target = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(target))
+    tmp = os.path.join(directory, f".{os.path.basename(target)}.{secrets.token_hex(6)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, allow_pickle=False, **arrays)  # type: ignore[arg-type]  # numpy types **kwds loosely
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable; not every platform can open a directory
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)
+
+
+class NpzReader:
+    """A bounded reader of an ``.npz`` archive (use as a context manager).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file. A missing file raises ``FileNotFoundError`` as ``open()``
+        does; anything that is not a zip archive raises ``ValueError``.
+    func : str
+        The public function on whose behalf the file is read (for messages).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], func: str) -> None:
+        self.func = func
+        self.name = repr(os.fspath(path))
+        self._fh: IO[bytes] = open(path, "rb")
+        try:
+            self._zip = zipfile.ZipFile(self._fh)
+            self._members = {info.filename: info for info in self._zip.infolist()}
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+            self._fh.close()
+            raise self.error(f"is not a scored_pr state file (not a readable zip archive: {exc}).") from None
+        except BaseException:
+            self._fh.close()
+            raise
+
+    def __enter__(self) -> NpzReader:
+        return self
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
+        self._zip.close()
+        self._fh.close()
+
+    def error(self, what: str) -> ValueError:
+        return ValueError(f"{self.func}: {self.name} {what}")
+
+    @property
+    def names(self) -> set[str]:
+        """The array names in the archive (member names without ``.npy``)."""
+        return {n[:-4] if n.endswith(".npy") else n for n in self._members}
+
+    def read(self, name: str, dtype: Any, shape: tuple[int, ...] | None = None, max_items: int | None = None) -> npt.NDArray[Any]:
+        """Read array ``name``, checking its header first.
+
+        Parameters
+        ----------
+        name : str
+            The array's name.
+        dtype : numpy dtype-like
+            The exact dtype required (little-endian as numpy writes it).
+        shape : tuple of int, optional
+            The exact shape required. Without it the array must be
+            1-dimensional with at most ``max_items`` elements.
+        max_items : int, optional
+            The bound when ``shape`` is not given.
+
+        Raises
+        ------
+        ValueError
+            If the member is missing, its header is malformed or disagrees
+            with the expectation, its declared or actual size differs from
+            what the header implies, or its checksum fails. Nothing larger
+            than the expected array is ever allocated.
+        """
+        info = self._members.get(name + ".npy")
+        if info is None:
+            raise self.error(f"has no array {name!r}.")
+        if info.compress_type != zipfile.ZIP_STORED:
+            # scored_pr writes members uncompressed, so nothing read can exceed
+            # the file's own size; a deflated member could inflate far beyond it.
+            raise self.error(f"array {name!r} is compressed; scored_pr state files store arrays uncompressed.")
+        want = np.dtype(dtype)
+        try:
+            with self._zip.open(info) as member:
+                header_shape, header_dtype = self._header(member, name)
+                if header_dtype != want:
+                    raise self.error(f"array {name!r} has dtype {header_dtype}, expected {want}.")
+                if shape is not None:
+                    if header_shape != shape:
+                        raise self.error(f"array {name!r} declares shape {header_shape}, expected {shape}.")
+                elif len(header_shape) != 1 or max_items is None or header_shape[0] > max_items:
+                    raise self.error(f"array {name!r} declares shape {header_shape}, expected at most ({max_items},).")
+                nbytes = int(np.prod(header_shape, dtype=np.int64)) * want.itemsize
+                if info.file_size != member.tell() + nbytes:
+                    raise self.error(
+                        f"array {name!r} is {info.file_size} bytes but its header implies {member.tell() + nbytes}."
+                    )
+                data = member.read(nbytes)
+                if len(data) != nbytes or member.read(1):
+                    raise self.error(f"array {name!r} is truncated or longer than declared.")
+        except zipfile.BadZipFile as exc:  # includes a failed CRC check at the end of the member
+            raise self.error(f"is corrupted ({exc}).") from None
+        except (OSError, EOFError, zlib.error) as exc:
+            raise self.error(f"is corrupted ({type(exc).__name__}: {exc}).") from None
+        return np.frombuffer(data, dtype=want).reshape(header_shape)
+
+    def _header(self, member: IO[bytes], name: str) -> tuple[tuple[int, ...], np.dtype[Any]]:
+        try:
+            major, _ = np.lib.format.read_magic(member)
+            if major == 1:
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(member, max_header_size=_MAX_HEADER)
+            elif major in (2, 3):
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(member, max_header_size=_MAX_HEADER)
+            else:
+                raise ValueError(f"unknown .npy version {major}")
+        except (ValueError, TypeError, SyntaxError, EOFError) as exc:
+            raise self.error(f"array {name!r} has a malformed header ({exc}).") from None
+        if fortran and len(shape) > 1:
+            raise self.error(f"array {name!r} is in Fortran order.")
+        if dtype.hasobject:
+            raise self.error(f"array {name!r} holds Python objects (dtype {dtype}); scored_pr state files never do.")
+        return tuple(int(d) for d in shape), dtype
+

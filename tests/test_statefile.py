@@ -1,0 +1,188 @@
+"""State files: bounded reads of hostile archives, and saves that survive kill -9."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import signal
+import time
+import tracemalloc
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scored_pr import ScoredPrecisionRecallEvaluation as E
+
+FORMAT = "scored_pr.ScoredPrecisionRecallEvaluation"
+
+
+def npy(array: np.ndarray | None = None, *, declare: tuple[tuple[int, ...], str] | None = None, data: bytes = b"") -> bytes:
+    """A .npy member: a real array, or a header declaring any shape/dtype followed by ``data``."""
+    buf = io.BytesIO()
+    if array is not None:
+        np.lib.format.write_array(buf, array, allow_pickle=False)
+        return buf.getvalue()
+    assert declare is not None
+    shape, descr = declare
+    np.lib.format.write_array_header_1_0(buf, {"descr": descr, "fortran_order": False, "shape": shape})
+    return buf.getvalue() + data
+
+
+def archive(path: Path, members: dict[str, bytes], compression: int = zipfile.ZIP_STORED) -> Path:
+    with zipfile.ZipFile(path, "w", compression=compression) as zf:
+        for name, payload in members.items():
+            zf.writestr(name + ".npy", payload)
+    return path
+
+
+def meta(num_cases: int, version: int = 1) -> bytes:
+    header = {"format": FORMAT, "version": version, "ties": "grouped", "num_cases": num_cases,
+              "misses": 0, "negative_misses": 0}
+    return npy(np.frombuffer(json.dumps(header).encode(), dtype=np.uint8))
+
+
+def peak_of_load(path: Path) -> tuple[int, Exception | None]:
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    error: Exception | None = None
+    try:
+        E.load(path)
+    except Exception as exc:  # noqa: BLE001 - the test inspects it
+        error = exc
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak, error
+
+
+GIB = 1 << 30
+
+
+def bombs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Small files that would make a naive loader allocate gigabytes."""
+    small = npy(np.zeros(3))
+    packed = npy(np.zeros(1, np.uint8))
+    return {
+        # a member whose header declares 2 GiB of float64, with 3 cases in the header
+        "declared shape": (archive(tmp_path / "a.npz", {
+            "meta": meta(3), "neg_scores": npy(declare=((GIB // 4,), "<f8"), data=bytes(24)), "correct": packed,
+        }), "declares shape"),
+        # the header itself declares 2**31 cases and the members agree, but the data is not there
+        "declared count": (archive(tmp_path / "b.npz", {
+            "meta": meta(1 << 31), "neg_scores": npy(declare=((1 << 31,), "<f8"), data=bytes(64)),
+            "correct": npy(declare=((1 << 28,), "|u1"), data=bytes(8)),
+        }), "bytes but its header implies"),
+        # a deflated member that inflates to 256 MiB of zeros (a classic zip bomb)
+        "inflating member": (archive(tmp_path / "c.npz", {
+            "meta": meta(3), "neg_scores": npy(declare=((1 << 25,), "<f8"), data=bytes(1 << 28)), "correct": packed,
+        }, compression=zipfile.ZIP_DEFLATED), "compressed"),
+        # a huge JSON header
+        "huge meta": (archive(tmp_path / "d.npz", {
+            "meta": npy(declare=((GIB,), "|u1"), data=b"{}"), "neg_scores": small, "correct": packed,
+        }), "at most"),
+        # an object array would need pickle
+        "object dtype": (archive(tmp_path / "e.npz", {
+            "meta": meta(3), "neg_scores": npy(declare=((3,), "|O"), data=bytes(24)), "correct": packed,
+        }), "Python objects"),
+    }
+
+
+def test_hostile_archives_are_rejected_without_allocating(tmp_path: Path) -> None:
+    for name, (path, match) in bombs(tmp_path).items():
+        assert path.stat().st_size < 2_000_000, name
+        peak, error = peak_of_load(path)
+        assert isinstance(error, ValueError), (name, error)
+        assert match in str(error), (name, str(error))
+        assert "pickle" not in str(error).replace("Python objects", "")
+        assert peak < 4 << 20, f"{name}: load allocated {peak} bytes before rejecting the file"
+
+
+def test_a_genuine_file_loads_with_memory_near_its_size(tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    ev = E(ties="grouped")
+    ev.add_cases(rng.random(200_000) < 0.3, rng.normal(size=200_000))
+    path = tmp_path / "ok.npz"
+    ev.save(path)
+    peak, error = peak_of_load(path)
+    assert error is None
+    # the scores (1.6 MB), the packed and unpacked labels and the evaluator's
+    # own copy: a few times the file, never more
+    assert peak < 6 * path.stat().st_size
+
+
+def test_a_member_longer_than_its_header_says_is_rejected(tmp_path: Path) -> None:
+    path = archive(tmp_path / "long.npz", {
+        "meta": meta(3), "neg_scores": npy(np.zeros(3)) + bytes(8), "correct": npy(np.zeros(1, np.uint8)),
+    })
+    with pytest.raises(ValueError, match="header implies"):
+        E.load(path)
+
+
+def test_save_replaces_atomically_and_leaves_no_temporary(tmp_path: Path) -> None:
+    path = tmp_path / "state.npz"
+    path.write_bytes(b"previous")
+    os.chmod(path, 0o640)
+    ev = E(ties="stable")
+    ev.add_cases([True, False], [0.5, 0.25])
+    ev.save(path)
+    assert E.load(path) == ev
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.npz"]
+
+
+def test_a_failed_save_keeps_the_previous_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "state.npz"
+    old = E(ties="grouped")
+    old.add_case(True, 1.0)
+    old.save(path)
+    new = E(ties="grouped")
+    new.add_cases([True, False] * 1000, np.arange(2000.0))
+
+    def full_disk(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full_disk)
+    with pytest.raises(OSError, match="No space"):
+        new.save(path)
+    monkeypatch.undo()
+    assert E.load(path) == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.npz"]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_kill_9_during_saves_never_leaves_a_broken_file(tmp_path: Path) -> None:
+    """A child saves two states in turn; the parent kills it at random moments (200 trials)."""
+    rng = np.random.default_rng(7)
+    states = []
+    for n in (150_000, 90_000):
+        ev = E(ties="stable")
+        ev.add_cases(rng.random(n) < 0.4, rng.normal(size=n))
+        states.append(ev)
+    path = tmp_path / "checkpoint.npz"
+    states[0].save(path)
+    wanted = [s.to_dict() for s in states]
+    delays = random.Random(11)
+    trials = 200
+    mid_write = 0
+    for _ in range(trials):
+        pid = os.fork()
+        if pid == 0:  # child: save forever, alternating the two states
+            try:
+                i = 0
+                while True:
+                    states[i % 2].save(path)
+                    i += 1
+            finally:
+                os._exit(0)
+        time.sleep(delays.uniform(0.0, 0.03))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        if any(p.name.endswith(".tmp") for p in tmp_path.iterdir()):
+            mid_write += 1
+        assert E.load(path).to_dict() in wanted
+        for stray in tmp_path.glob(".checkpoint.npz.*.tmp"):
+            stray.unlink()
+    # the kills must actually have landed inside saves for the test to mean anything
+    assert mid_write >= trials // 4, mid_write
