@@ -470,6 +470,9 @@ class _checked_rows:
 def open_input(path: str, stdin: IO[str] | None = None) -> tuple[Iterable[str], str, int | None]:
     """Open ``path`` (``-`` for standard input) for reading as UTF-8 text.
 
+    Gzip is recognised by its magic bytes, on standard input as on files,
+    whatever the name (``cat preds.csv.gz | scored-pr report -`` works).
+
     Returns
     -------
     stream : iterable of str
@@ -489,19 +492,40 @@ def open_input(path: str, stdin: IO[str] | None = None) -> tuple[Iterable[str], 
         if stdin is None:
             stdin = sys.stdin
         buffer = getattr(stdin, "buffer", None)
-        if buffer is not None:  # re-decode the real stdin leniently, BOM included
-            stdin = io.TextIOWrapper(buffer, encoding="utf-8-sig", errors="replace", newline="")
-        return stdin, "<stdin>", None
+        if buffer is None:  # already text (a StringIO in tests): nothing to sniff
+            return stdin, "<stdin>", None
+        # re-decode the real stdin leniently, BOM included; gzip by its magic bytes
+        return _text_stream(buffer), "<stdin>", None
     try:
-        if path.lower().endswith(".gz"):
-            fh: IO[str] = gzip.open(path, "rt", encoding="utf-8-sig", errors="replace", newline="")
-            size = None
-        else:
-            fh = open(path, encoding="utf-8-sig", errors="replace", newline="")  # noqa: SIM115
-            size = os.fstat(fh.fileno()).st_size
+        raw = open(path, "rb")  # noqa: SIM115 (closed by the caller)  # a BufferedReader: peek works
     except OSError as exc:
         raise InputError(path, None, exc.strerror or str(exc)) from None
-    return fh, path, size
+    try:
+        if raw.peek(len(GZIP_MAGIC))[: len(GZIP_MAGIC)] == GZIP_MAGIC:
+            raw.close()  # gzip.open owns (and closes) its own handle
+            fh: IO[str] = gzip.open(path, "rt", encoding="utf-8-sig", errors="replace", newline="")
+            return fh, path, None
+        size = os.fstat(raw.fileno()).st_size
+    except OSError as exc:
+        raw.close()
+        raise InputError(path, None, exc.strerror or str(exc)) from None
+    return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline=""), path, size
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _text_stream(raw: IO[bytes]) -> IO[str]:
+    """UTF-8 text over ``raw``, through gzip when it starts with gzip's magic bytes.
+
+    The decision is made on the content, not the name, so ``cat x.csv.gz |
+    scored-pr report -`` and a compressed file without a ``.gz`` suffix both
+    work. Peeking does not consume: a plain stream is read from its start.
+    """
+    buffered: Any = raw if hasattr(raw, "peek") else io.BufferedReader(raw)  # type: ignore[arg-type]
+    compressed = buffered.peek(len(GZIP_MAGIC))[: len(GZIP_MAGIC)] == GZIP_MAGIC
+    binary: Any = gzip.GzipFile(fileobj=buffered, mode="rb") if compressed else buffered
+    return io.TextIOWrapper(binary, encoding="utf-8-sig", errors="replace", newline="")
 
 
 def sample_path() -> Path:

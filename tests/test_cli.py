@@ -256,6 +256,28 @@ def test_gzip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and out == str(reference()) + "\n"
 
 
+def test_gzip_is_recognised_by_content_not_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "predictions"  # no suffix at all
+    path.write_bytes(gzip.compress(csv_text().encode("utf-8")))
+    code, out, err = run_main(capsys, "report", str(path))
+    assert (code, err) == (0, "") and out == str(reference()) + "\n"
+
+
+def test_gzip_on_standard_input() -> None:
+    """`cat preds.csv.gz | scored-pr report -`: the magic bytes decide, in a real pipe."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "scored_pr", "report", "-"],
+        input=gzip.compress(csv_text().encode("utf-8")), capture_output=True, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode("utf-8").replace("\r\n", "\n") == str(reference()) + "\n"
+    plain = subprocess.run(
+        [sys.executable, "-m", "scored_pr", "report", "-"],
+        input=csv_text().encode("utf-8"), capture_output=True, timeout=60,
+    )
+    assert plain.returncode == 0 and plain.stdout == proc.stdout
+
+
 def test_input_format_overrides_the_extension(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "p.csv", csv_text(sep="\t"))
     code, out, _ = run_main(capsys, "report", path, "--input-format", "tsv")
