@@ -22,12 +22,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 import zlib
 from typing import Any, TextIO
 
-from . import _io
+from . import _io, _serialization
+from ._stopping import GracefulStop, Stopped
 from ._demo import worked_example
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._version import __version__
@@ -283,12 +285,31 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, int]:
+    """The evaluator and the input line to continue after, from ``--resume`` (or a fresh start)."""
+    if not args.resume:
+        ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
+        if args.misses:
+            ev.add_misses(args.misses)
+        return ev, 0
+    try:
+        ev, extra = _serialization.load_with_extra(ScoredPrecisionRecallEvaluation, args.resume, "--resume")
+    except FileNotFoundError:
+        raise _io.InputError(args.resume, None, "no such checkpoint (nothing to resume)") from None
+    except (ValueError, TypeError) as exc:
+        raise _io.InputError(args.resume, None, f"not a stream checkpoint: {exc}") from None
+    line = extra.get("line") if isinstance(extra, dict) else None
+    if isinstance(line, bool) or not isinstance(line, int) or line < 0:
+        raise _io.InputError(args.resume, None, "not a stream checkpoint (saved by save(), not by stream --checkpoint)")
+    if ev.ties != args.ties:
+        raise _io.InputError(args.resume, None, f"the checkpoint was made with --ties {ev.ties}; got --ties {args.ties}")
+    return ev, (0 if args.no_skip else line)
+
+
 def cmd_stream(args: argparse.Namespace) -> int:
+    ev, skip_to = _resume(args)
     stream, source, _ = _io.open_input(args.path)
     skips = _SkipReporter()
-    ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
-    if args.misses:
-        ev.add_misses(args.misses)
     reader = _reader(args, stream, source, skips)
     out = sys.stdout
 
@@ -300,22 +321,57 @@ def cmd_stream(args: argparse.Namespace) -> int:
             print(summary, file=out)
         out.flush()  # the reader of a pipe sees each line at once
 
+    last_line = skip_to
+
+    def checkpoint() -> None:
+        if args.checkpoint:
+            _serialization.save(ev, args.checkpoint, extra={"line": last_line, "source": source})
+
     add = SummaryLogger(ev, emit, every=args.every).add_case
-    interrupted = False
-    try:
-        for _, correct, score in reader:
-            add(correct, score)
-    except KeyboardInterrupt:  # Ctrl-C on a pipeline: still report what arrived
-        interrupted = True
-    finally:
-        _close(stream, args.path)
-    skips.finish(source)
-    if args.format != "json":
-        print(file=out)
-    _print_report(ev, args, source, reader.skipped, final=True)
-    if interrupted:
-        _error(f"interrupted after {ev.num_cases} cases")
-        return 130
+    every_cp = args.checkpoint_every if args.checkpoint else 0
+    countdown = every_cp
+    stopped: Stopped | None = None
+    failure: BaseException | None = None
+    with GracefulStop() as stop:
+        try:
+            for line, correct, score in reader:
+                if line <= skip_to:  # consumed before the checkpoint we resumed from
+                    continue
+                with stop.critical():  # a signal waits until the case is in and counted
+                    add(correct, score)
+                    last_line = line
+                    if every_cp:
+                        countdown -= 1
+                        if countdown == 0:
+                            checkpoint()
+                            countdown = every_cp
+        except Stopped as exc:  # Ctrl-C, kill, hang-up: still report what arrived
+            stopped = exc
+        except KeyboardInterrupt:  # raised directly where no handler could be installed
+            stopped = Stopped(signal.SIGINT)
+        except (_io.InputError, OSError, EOFError, zlib.error, UnicodeError) as exc:  # malformed or truncated
+            failure = exc
+        finally:
+            _close(stream, args.path)
+        # The work is done or abandoned; from here on a further signal must not
+        # cut the checkpoint or the report short (it is answered by them).
+        stop.hold()
+        checkpoint()
+        skips.finish(source)
+        if args.format != "json":
+            print(file=out)
+        _print_report(ev, args, source, reader.skipped, final=True)
+        out.flush()
+    if stopped is not None:
+        _error(f"stopped by {stopped.name} after {ev.num_cases} cases; the report above covers them")
+        return stopped.exit_status
+    if failure is not None:
+        if isinstance(failure, _io.InputError):
+            _error(f"{failure} (the report above covers the {ev.num_cases} cases read before it)")
+        else:
+            _error(f"{source}: cannot read input: {type(failure).__name__}: {failure} "
+                   f"(the report above covers the {ev.num_cases} cases read before it)")
+        return 2
     return 0
 
 
@@ -418,13 +474,26 @@ def build_parser() -> argparse.ArgumentParser:
         "stream",
         help="read cases as they arrive; print a summary line every N cases, a report at the end",
         description="Read cases line by line as they arrive (model | scored-pr stream), print a "
-        "summary line every --every cases (flushed at once) and the report at end of input or on "
-        "Ctrl-C. With --format json, the summary lines and the report are JSON objects (JSON Lines).",
+        "summary line every --every cases (flushed at once) and the report at end of input, on "
+        "SIGINT (Ctrl-C), SIGTERM or SIGHUP, and before stopping on malformed input. With --format "
+        "json, the summary lines and the report are JSON objects (JSON Lines).",
+        epilog="Exit status: 0 at end of input; 2 on malformed or unreadable input (after the report of "
+        "the cases read before it); 128 + the signal number on a stop signal (130 SIGINT, 143 SIGTERM, "
+        "129 SIGHUP), also after the report.",
     )
     p.add_argument("path", metavar="PATH", nargs="?", default="-", help="input (default: - for standard input)")
     p.add_argument(
         "--every", type=_positive, default=1000, metavar="N", help="cases between summary lines (default: 1000)"
     )
+    g = p.add_argument_group("checkpoints")
+    g.add_argument("--checkpoint", metavar="PATH", help="save the state atomically to PATH every "
+                   "--checkpoint-every cases and at exit (also on a signal or malformed input)")
+    g.add_argument("--checkpoint-every", type=_positive, default=10_000, metavar="N",
+                   help="cases between checkpoints (default: 10000)")
+    g.add_argument("--resume", metavar="PATH", help="continue from a checkpoint: its cases are kept and the input "
+                   "lines it had consumed are skipped, so rerunning on the same input continues where it stopped")
+    g.add_argument("--no-skip", action="store_true", help="with --resume: the input does not replay what the "
+                   "checkpoint consumed (a live feed); skip nothing")
     _add_input_options(p)
     _add_eval_options(p)
     p.set_defaults(run=cmd_stream, curve=None, interpolate=False)

@@ -118,12 +118,15 @@ def from_dict(cls: type[ScoredPrecisionRecallEvaluation], d: Any) -> ScoredPreci
     return build(cls, d["ties"], neg, np.array(correct, dtype=bool), d["misses"], d["negative_misses"], func)
 
 
-def save(ev: ScoredPrecisionRecallEvaluation, path: str | os.PathLike[str]) -> None:
+def save(ev: ScoredPrecisionRecallEvaluation, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> None:
+    """Write ``ev`` to ``path`` atomically; ``extra`` (JSON-safe) rides in the header (checkpoints)."""
     neg, correct = ev._store.arrays()
-    meta = {"format": FORMAT, "version": VERSION, "ties": ev.ties, "num_cases": int(neg.size),
-            "misses": ev.num_misses, "negative_misses": ev.num_negative_misses}
+    meta: dict[str, Any] = {"format": FORMAT, "version": VERSION, "ties": ev.ties, "num_cases": int(neg.size),
+                            "misses": ev.num_misses, "negative_misses": ev.num_negative_misses}
+    if extra is not None:
+        meta["extra"] = extra
     _statefile.write_npz(path, {
-        "meta": np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
+        "meta": np.frombuffer(json.dumps(meta, allow_nan=False).encode("utf-8"), dtype=np.uint8),
         "neg_scores": neg,
         "correct": np.packbits(correct),
     })
@@ -134,7 +137,13 @@ _MAX_META_BYTES = 1 << 16
 
 
 def load(cls: type[ScoredPrecisionRecallEvaluation], path: str | os.PathLike[str]) -> ScoredPrecisionRecallEvaluation:
-    func = "load"
+    return load_with_extra(cls, path)[0]
+
+
+def load_with_extra(
+    cls: type[ScoredPrecisionRecallEvaluation], path: str | os.PathLike[str], func: str = "load"
+) -> tuple[ScoredPrecisionRecallEvaluation, Any]:
+    """The evaluator saved at ``path`` and the ``extra`` header it was saved with (None if none)."""
     with _statefile.NpzReader(path, func) as npz:
         if npz.names != {"meta", "neg_scores", "correct"}:
             raise npz.error(f"is not a scored_pr state file (arrays {sorted(npz.names)}).")
@@ -156,7 +165,8 @@ def load(cls: type[ScoredPrecisionRecallEvaluation], path: str | os.PathLike[str
         neg = npz.read("neg_scores", np.float64, shape=(n,))
         packed = npz.read("correct", np.uint8, shape=((n + 7) // 8,))
     correct = np.unpackbits(packed, count=n).astype(bool)
-    return build(cls, meta.get("ties"), neg, correct, meta.get("misses"), meta.get("negative_misses"), func)
+    ev = build(cls, meta.get("ties"), neg, correct, meta.get("misses"), meta.get("negative_misses"), func)
+    return ev, meta.get("extra")
 
 
 def restore(cls: type[ScoredPrecisionRecallEvaluation], state: dict[str, Any]) -> ScoredPrecisionRecallEvaluation:

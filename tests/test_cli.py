@@ -486,8 +486,12 @@ def test_stream_json_lines(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captu
 def test_stream_from_a_file_with_bad_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "p.csv", csv_text() + "q,1,oops\n")
     code, out, err = run_main(capsys, "stream", path, "--every", "3")
-    assert code == 2 and err == f"scored-pr: {path}:8: invalid score 'oops' in column 'score' (expected a number)\n"
+    assert code == 2 and err == (
+        f"scored-pr: {path}:8: invalid score 'oops' in column 'score' (expected a number)"
+        " (the report above covers the 6 cases read before it)\n"
+    )
     assert out.splitlines()[:2][0].startswith("cases=3")  # summaries before the error stay printed
+    assert "Number of Cases=6" in out  # and the report of what was read comes before the error
     code, out, err = run_main(capsys, "stream", path, "--every", "3", "--skip-invalid", "--format", "table")
     assert code == 0 and f"skipped 1 invalid line in {path}" in err and "| average_precision" in out
 
@@ -507,7 +511,7 @@ def test_stream_reports_what_arrived_on_ctrl_c(
     code, out, err = run_main(capsys, "stream")
     assert code == 130
     assert "  Number of Cases=2" in out.splitlines()
-    assert err == "scored-pr: interrupted after 2 cases\n"
+    assert err == "scored-pr: stopped by SIGINT after 2 cases; the report above covers them\n"
 
 
 def test_report_on_ctrl_c_exits_130_without_traceback(
