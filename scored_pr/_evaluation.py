@@ -99,13 +99,11 @@ class ScoredPrecisionRecallEvaluation:
     0.5
     """
 
-    __slots__ = ("_ties", "_store", "_num_correct", "_num_incorrect", "_misses", "_negative_misses", "_memo")
+    __slots__ = ("_ties", "_store", "_misses", "_negative_misses", "_memo")
 
     def __init__(self, ties: str = "stable") -> None:
         self._ties: str = check_ties(ties)
         self._store = CaseStore()
-        self._num_correct = 0
-        self._num_incorrect = 0
         self._misses = 0
         self._negative_misses = 0
         self._memo: dict[Any, Any] = {}
@@ -146,13 +144,11 @@ class ScoredPrecisionRecallEvaluation:
             correct = check_correct(correct, "add_case")
         if type(score) is not float or score != score:
             score = check_score(score, "add_case")
-        self._store.add(correct, score)
-        if correct:
-            self._num_correct += 1
-        else:
-            self._num_incorrect += 1
+        # Invalidate first: an exception between the two lines then leaves a
+        # valid (empty) cache and the case either stored or not, never half.
         if self._memo:
             self._memo = {}
+        self._store.add(correct, score)
 
     def add_cases(self, correct: Any, scores: Any) -> None:
         """Add a batch of cases; equivalent to ``add_case`` in a loop, but atomic.
@@ -177,12 +173,9 @@ class ScoredPrecisionRecallEvaluation:
         Scores are converted to float64.
         """
         c, s = check_batch(correct, scores)
-        self._store.add_batch(c, s)
-        num_correct = int(np.count_nonzero(c))
-        self._num_correct += num_correct
-        self._num_incorrect += int(c.size) - num_correct
         if self._memo and c.size:
             self._memo = {}
+        self._store.add_batch(c, s)
 
     def add_misses(self, count: int) -> None:
         """Count positive reference cases that the system never returned.
@@ -198,9 +191,9 @@ class ScoredPrecisionRecallEvaluation:
             If ``count`` is negative.
         """
         count = check_count(count, "add_misses")
-        self._misses += count
         if count and self._memo:
             self._memo = {}
+        self._misses += count
 
     def add_negative_misses(self, count: int) -> None:
         """Count negative reference cases that the system never returned.
@@ -216,9 +209,9 @@ class ScoredPrecisionRecallEvaluation:
             If ``count`` is negative.
         """
         count = check_count(count, "add_negative_misses")
-        self._negative_misses += count
         if count and self._memo:
             self._memo = {}
+        self._negative_misses += count
 
     # -------------------------------------------------------------------- counts
 
@@ -230,17 +223,17 @@ class ScoredPrecisionRecallEvaluation:
     @property
     def num_cases(self) -> int:
         """Cases added with add_case/add_cases (misses excluded). LingPipe: ``numCases()``."""
-        return self._num_correct + self._num_incorrect
+        return len(self._store)
 
     @property
     def num_positive_ref(self) -> int:
         """Positive reference cases: correct cases plus misses."""
-        return self._num_correct + self._misses
+        return self._store.num_correct + self._misses
 
     @property
     def num_negative_ref(self) -> int:
         """Negative reference cases: incorrect cases plus negative misses."""
-        return self._num_incorrect + self._negative_misses
+        return len(self._store) - self._store.num_correct + self._negative_misses
 
     @property
     def num_misses(self) -> int:
@@ -789,8 +782,6 @@ class ScoredPrecisionRecallEvaluation:
             )
         out = type(self)(ties=self._ties)
         out._store = self._store.merged_with(other._store)
-        out._num_correct = self._num_correct + other._num_correct
-        out._num_incorrect = self._num_incorrect + other._num_incorrect
         out._misses = self._misses + other._misses
         out._negative_misses = self._negative_misses + other._negative_misses
         return out
@@ -804,18 +795,17 @@ class ScoredPrecisionRecallEvaluation:
         if not isinstance(other, ScoredPrecisionRecallEvaluation):
             return NotImplemented
         merged = self.merge(other)  # validates before anything changes
-        self._store = merged._store
-        self._num_correct, self._num_incorrect = merged._num_correct, merged._num_incorrect
-        self._misses, self._negative_misses = merged._misses, merged._negative_misses
-        self._memo = {}
+        fresh: dict[Any, Any] = {}
+        # commit: one line that calls nothing, so no exception can split it
+        self._store, self._misses, self._negative_misses, self._memo = merged._store, merged._misses, merged._negative_misses, fresh
         return self
 
     def __eq__(self, other: object) -> bool:
         """Equal when tie policy, counts and ranking agree (so every result agrees)."""
         if not isinstance(other, ScoredPrecisionRecallEvaluation):
             return NotImplemented
-        if (self._ties, self._num_correct, self._num_incorrect, self._misses, self._negative_misses) != (
-            other._ties, other._num_correct, other._num_incorrect, other._misses, other._negative_misses
+        if (self._ties, self._misses, self._negative_misses) != (
+            other._ties, other._misses, other._negative_misses
         ):
             return False
         a, b = self._store.arrays(), other._store.arrays()

@@ -66,8 +66,6 @@ def build(
         raise _bad(func, f"scores must be in rank order (non-increasing); index {i + 1} exceeds index {i}.")
     ev = cls(ties=ties)
     ev._store = CaseStore.from_sorted(neg, correct)
-    ev._num_correct = int(np.count_nonzero(correct))
-    ev._num_incorrect = int(correct.size) - ev._num_correct
     ev._misses = misses
     ev._negative_misses = negative_misses
     return ev

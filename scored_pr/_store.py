@@ -15,7 +15,8 @@ Cases are kept in two tiers:
   become numpy runs, in insertion order.
 
 A query calls :meth:`CaseStore.arrays`, which sorts only the pending cases
-(O(k log k)) and merges them into the merged arrays in one O(n + k) pass;
+(O(k log k)) and merges them into the merged arrays in one O(n + k) pass,
+then commits the result in one step (see :class:`CaseStore`);
 pending cases always rank after merged cases with an equal score, because they
 were added later. Nothing is re-sorted that was sorted before.
 """
@@ -40,15 +41,25 @@ _EMPTY_CORRECT.setflags(write=False)
 
 
 class CaseStore:
-    """Cases in rank order, merged lazily. Not thread-safe."""
+    """Cases in rank order, merged lazily. Not thread-safe.
 
-    __slots__ = ("_pending", "_runs", "_neg", "_correct")
+    Exception safety: every method computes what it needs into local
+    variables first and then commits it with assignments on a single line
+    that calls nothing, so an exception at any line boundary (MemoryError,
+    KeyboardInterrupt) leaves the store as it was before the call or as it is
+    after it, never in between. The counts are derived from the stored
+    cases, never kept beside them, so they cannot disagree with them.
+    """
+
+    __slots__ = ("_pending", "_runs", "_neg", "_correct", "_merged_correct")
 
     def __init__(self) -> None:
         self._pending: SortedList = SortedList()
-        self._runs: list[tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]] = []
+        #: batches (and flushed single cases) in insertion order: (neg, correct, number correct)
+        self._runs: tuple[tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], int], ...] = ()
         self._neg: npt.NDArray[np.float64] = _EMPTY_NEG
         self._correct: npt.NDArray[np.bool_] = _EMPTY_CORRECT
+        self._merged_correct = 0
 
     def add(self, correct: bool, score: float) -> None:
         """Add one validated case. O(log n) amortised (SortedList.add)."""
@@ -58,17 +69,34 @@ class CaseStore:
         """Add a validated batch (copied). O(k)."""
         if scores.size == 0:
             return
-        self._flush_pending()
-        self._runs.append((np.negative(scores), np.array(correct, dtype=bool)))
+        cor = np.array(correct, dtype=bool)
+        run = (np.negative(scores), cor, int(np.count_nonzero(cor)))
+        if self._pending:
+            # The pending cases were added before this batch: they become a run
+            # first, so that equal scores keep insertion order.
+            fresh = SortedList()
+            runs = (*self._runs, self._pending_run(), run)
+            self._runs, self._pending = runs, fresh  # commit: one line, no call
+        else:
+            self._runs = (*self._runs, run)
 
-    def _flush_pending(self) -> None:
+    def _pending_run(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], int]:
+        """The pending cases as a run, in rank order (the list is not changed)."""
         pending = self._pending
-        if pending:
-            k = len(pending)
-            neg = np.fromiter(pending, dtype=np.float64, count=k)
-            cor = np.fromiter((type(v) is _Correct for v in pending), dtype=bool, count=k)
-            self._runs.append((neg, cor))
-            pending.clear()
+        k = len(pending)
+        neg = np.fromiter(pending, dtype=np.float64, count=k)
+        cor = np.fromiter((type(v) is _Correct for v in pending), dtype=bool, count=k)
+        return neg, cor, int(np.count_nonzero(cor))
+
+    @property
+    def num_correct(self) -> int:
+        """Correct cases stored. O(1) once merged (after a query); O(k) with k pending single cases."""
+        n = self._merged_correct
+        for run in self._runs:
+            n += run[2]
+        if self._pending:
+            n += sum(1 for v in self._pending if type(v) is _Correct)
+        return n
 
     def arrays(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
         """(negated scores ascending, correct) for all cases, in rank order.
@@ -76,25 +104,29 @@ class CaseStore:
         The arrays are read-only and shared with the caller; they stay valid
         after later additions (which build new arrays).
         """
-        self._flush_pending()
         runs = self._runs
-        if runs:
-            if len(runs) == 1:
-                neg, cor = runs[0]
-            else:
-                neg = np.concatenate([r[0] for r in runs])
-                cor = np.concatenate([r[1] for r in runs])
-            runs.clear()
-            order = np.argsort(neg, kind="stable")
-            neg = neg[order]
-            cor = cor[order]
-            del order
-            if self._neg.size:
-                neg, cor = _merge(self._neg, self._correct, neg, cor)
-            neg.setflags(write=False)
-            cor.setflags(write=False)
-            self._neg, self._correct = neg, cor
-        return self._neg, self._correct
+        if self._pending:
+            runs = (*runs, self._pending_run())
+        if not runs:
+            return self._neg, self._correct
+        if len(runs) == 1:
+            neg, cor = runs[0][0], runs[0][1]
+        else:
+            neg = np.concatenate([r[0] for r in runs])
+            cor = np.concatenate([r[1] for r in runs])
+        order = np.argsort(neg, kind="stable")
+        neg = neg[order]
+        cor = cor[order]
+        del order
+        if self._neg.size:
+            neg, cor = _merge(self._neg, self._correct, neg, cor)
+        neg.setflags(write=False)
+        cor.setflags(write=False)
+        merged_correct = self._merged_correct + sum(r[2] for r in runs)
+        fresh = SortedList()
+        # commit: one line that calls nothing, so no exception can split it
+        self._neg, self._correct, self._merged_correct, self._runs, self._pending = neg, cor, merged_correct, (), fresh
+        return neg, cor
 
     @classmethod
     def from_sorted(cls, neg: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_]) -> CaseStore:
@@ -104,7 +136,7 @@ class CaseStore:
         correct = np.array(correct, dtype=bool)
         neg.setflags(write=False)
         correct.setflags(write=False)
-        store._neg, store._correct = neg, correct
+        store._neg, store._correct, store._merged_correct = neg, correct, int(np.count_nonzero(correct))
         return store
 
     def merged_with(self, other: CaseStore) -> CaseStore:
@@ -127,16 +159,19 @@ class CaseStore:
         assert not np.isnan(self._neg).any()
         assert (self._neg[1:] >= self._neg[:-1]).all(), "merged scores out of order"
         assert not self._neg.flags.writeable and not self._correct.flags.writeable
-        for neg, cor in self._runs:
+        assert self._merged_correct == int(np.count_nonzero(self._correct)), "merged correct count"
+        assert isinstance(self._runs, tuple)
+        for neg, cor, n in self._runs:
             assert neg.shape == cor.shape and neg.dtype == np.float64 and cor.dtype == np.bool_
+            assert n == int(np.count_nonzero(cor)), "run correct count"
         self._pending._check()
         assert all(type(v) in (float, _Correct) for v in self._pending)
 
     def copy(self) -> CaseStore:
         other = CaseStore()
         other._pending = self._pending.copy()
-        other._runs = list(self._runs)
-        other._neg, other._correct = self._neg, self._correct
+        other._runs = self._runs
+        other._neg, other._correct, other._merged_correct = self._neg, self._correct, self._merged_correct
         return other
 
 
