@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 from . import _io, _serialization
 from ._stopping import GracefulStop, Stopped
+from ._validation import MAX_COUNT
 from ._demo import worked_example
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._version import __version__
@@ -385,6 +386,8 @@ def _non_negative(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"expected an integer of at most 2**53, got {text[:40]!r}")
     return value
 
 

@@ -190,7 +190,7 @@ class ScoredPrecisionRecallEvaluation:
         ValueError
             If ``count`` is negative.
         """
-        count = check_count(count, "add_misses")
+        count = check_count(count, "add_misses", already=self._misses)
         if count and self._memo:
             self._memo = {}
         self._misses += count
@@ -208,7 +208,7 @@ class ScoredPrecisionRecallEvaluation:
         ValueError
             If ``count`` is negative.
         """
-        count = check_count(count, "add_negative_misses")
+        count = check_count(count, "add_negative_misses", already=self._negative_misses)
         if count and self._memo:
             self._memo = {}
         self._negative_misses += count
@@ -887,12 +887,7 @@ class ScoredPrecisionRecallEvaluation:
         return _serialization.load(cls, path)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        neg, correct = self._store.arrays()
-        state = {
-            "ties": self._ties, "neg_scores": neg, "correct": correct,
-            "misses": self._misses, "negative_misses": self._negative_misses,
-        }
-        return (_serialization.restore, (type(self), state))
+        return (_serialization.restore, (type(self), _serialization.pickle_state(self)))
 
     # ------------------------------------------------------------------ reports
 

@@ -205,13 +205,24 @@ def maximum_f_measure(curve: FloatArray, beta: float) -> float:
     """
     if curve.shape[0] == 0:
         return 0.0
-    r = curve[:, 0]
-    p = curve[:, 1]
-    b2 = beta * beta
     with np.errstate(divide="ignore", invalid="ignore"):
-        f = (1.0 + b2) * r * p / (r + b2 * p)
+        f = f_beta(curve[:, 0], curve[:, 1], beta)
     best = np.nanmax(f) if not np.all(np.isnan(f)) else 0.0
     return float(max(best, 0.0))
+
+
+def f_beta(r: FloatArray, p: FloatArray, beta: float) -> FloatArray:
+    """(1 + b^2) r p / (r + b^2 p), elementwise, in LingPipe's operand order.
+
+    When b^2 overflows float64 (beta > ~1.3e154) the same quantity is computed
+    as r p (1 + c) / (r c + p) with c = 1 / b^2, which tends to recall as it
+    should; every smaller beta takes the first form, bit for bit.
+    """
+    b2 = beta * beta
+    if math.isinf(b2):
+        c = (1.0 / beta) ** 2
+        return r * p * (1.0 + c) / (r * c + p)
+    return (1.0 + b2) * r * p / (r + b2 * p)
 
 
 def breakeven_point(interpolated_pr: FloatArray) -> float:
@@ -489,9 +500,8 @@ def maximum_f_measure_threshold(cut: Cutoffs, num_positive_ref: int, beta: float
         return _operating_point(cut, num_positive_ref, None)
     r = cut.tp / np.float64(num_positive_ref)
     p = cut.tp / cut.retrieved.astype(np.float64)
-    b2 = beta * beta
     with np.errstate(divide="ignore", invalid="ignore"):
-        f = np.nan_to_num((1.0 + b2) * r * p / (r + b2 * p), nan=0.0)
+        f = np.nan_to_num(f_beta(r, p, beta), nan=0.0)
     return _operating_point(cut, num_positive_ref, int(np.argmax(f)))
 
 
@@ -500,5 +510,9 @@ def f_measure(tp: float, retrieved: int, num_positive_ref: int, beta: float) -> 
     b2 = beta * beta
     fn = num_positive_ref - tp
     fp = retrieved - tp
+    if b2 > 1e250:  # (1 + b^2) * tp could overflow: divide through by b^2 (the limit is recall)
+        c = (1.0 / beta) ** 2
+        den = (c + 1.0) * tp + fn + c * fp
+        return (c + 1.0) * tp / den if den else float("nan")
     den = (1.0 + b2) * tp + b2 * fn + fp
     return (1.0 + b2) * tp / den if den else float("nan")

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from . import _statefile
 from ._store import CaseStore
-from ._validation import TIE_POLICIES
+from ._validation import MAX_COUNT, TIE_POLICIES
 
 if TYPE_CHECKING:
     from ._evaluation import ScoredPrecisionRecallEvaluation
@@ -37,8 +37,8 @@ def _bad(func: str, what: str) -> ValueError:
 def _count(value: Any, func: str, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{func}: field '{name}' must be a non-negative int; got {value!r:.60} instead.")
-    if value < 0:
-        raise _bad(func, f"field '{name}' must be a non-negative int; got {value!r} instead.")
+    if value < 0 or value > MAX_COUNT:
+        raise _bad(func, f"field '{name}' must be a non-negative int of at most 2**53; got {value!r:.60} instead.")
     return int(value)
 
 
@@ -94,7 +94,7 @@ def from_dict(cls: type[ScoredPrecisionRecallEvaluation], d: Any) -> ScoredPreci
         raise _bad(func, f"fields must be exactly {sorted(_KEYS)}; missing {missing}, unexpected {extra}.")
     if d["format"] != FORMAT:
         raise _bad(func, f"field 'format' must be {FORMAT!r}; got {d['format']!r:.60} instead.")
-    if isinstance(d["version"], bool) or d["version"] != VERSION:
+    if isinstance(d["version"], bool) or not isinstance(d["version"], int) or d["version"] != VERSION:
         raise _bad(func, f"field 'version' must be {VERSION} (this is scored_pr's state format {VERSION}); got {d['version']!r:.60}.")
     scores, correct = d["scores"], d["correct"]
     if not isinstance(scores, list) or not isinstance(correct, list):
@@ -167,9 +167,35 @@ def load_with_extra(
     return ev, meta.get("extra")
 
 
-def restore(cls: type[ScoredPrecisionRecallEvaluation], state: dict[str, Any]) -> ScoredPrecisionRecallEvaluation:
-    """Unpickling entry point (validated like every other loader)."""
-    return build(
-        cls, state["ties"], np.asarray(state["neg_scores"], dtype=np.float64),
-        np.asarray(state["correct"], dtype=bool), state["misses"], state["negative_misses"], "unpickle",
-    )
+_PICKLE_KEYS = {"ties", "neg_scores", "correct", "misses", "negative_misses"}
+
+
+def pickle_state(ev: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
+    """What ``__reduce__`` pickles: the ranking, the counts and the format version."""
+    neg, correct = ev._store.arrays()
+    return {
+        "version": VERSION, "ties": ev.ties, "neg_scores": neg, "correct": correct,
+        "misses": ev.num_misses, "negative_misses": ev.num_negative_misses,
+    }
+
+
+def restore(cls: type[ScoredPrecisionRecallEvaluation], state: Any) -> ScoredPrecisionRecallEvaluation:
+    """Unpickling entry point (validated like every other loader).
+
+    States pickled before the version field existed are format 1.
+    """
+    func = "unpickle"
+    if not isinstance(state, dict):
+        raise TypeError(f"{func}: the pickled state must be a dict; got {type(state).__name__} instead.")
+    version = state.get("version", 1)
+    if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
+        raise _bad(func, f"the pickled state has format version {version!r:.60}; this scored_pr reads {VERSION}.")
+    if set(state) - {"version"} != _PICKLE_KEYS:
+        missing, extra = sorted(_PICKLE_KEYS - set(state)), sorted(set(state) - _PICKLE_KEYS - {"version"})
+        raise _bad(func, f"the pickled state is not a scored_pr evaluator's: missing {missing}, unexpected {extra}.")
+    try:
+        neg = np.asarray(state["neg_scores"], dtype=np.float64)
+        correct = np.asarray(state["correct"], dtype=bool)
+    except (TypeError, ValueError) as exc:
+        raise _bad(func, f"the pickled scores or labels are not numeric arrays ({exc}).") from None
+    return build(cls, state["ties"], neg, correct, state["misses"], state["negative_misses"], func)

@@ -12,7 +12,8 @@ validates user input; the functional core trusts what it is given.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import numpy as np
@@ -54,24 +55,50 @@ def check_correct(value: Any, func: str, name: str = "correct", index: int | Non
     raise _fail(TypeError, func, name, _CORRECT_EXPECTED, value, index)
 
 
+_EXACT_EXPECTED = "exactly representable as a float64 (convert it yourself if rounding is acceptable)"
+
+
 def check_score(value: Any, func: str, name: str = "score", index: int | None = None) -> float:
-    """Return ``value`` as a float; NaN is a ValueError, non-numbers TypeErrors."""
+    """Return ``value`` as a float; NaN, overflow and inexact conversion are ValueErrors.
+
+    A score that float64 cannot hold exactly (an integer beyond 2**53 that is
+    not a float64 value, a long double with extra precision) is rejected
+    rather than rounded: rounding could merge distinct scores into a tie.
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise _fail(TypeError, func, name, _SCORE_EXPECTED, value, index)
     try:
-        result = float(value)
+        with np.errstate(all="ignore"):  # a long double's overflow is reported below, not warned
+            result = float(value)
     except OverflowError:
-        raise _fail(ValueError, func, name, "representable as a float64", value, index) from None
+        raise _fail(ValueError, func, name, "representable as a float64 (finite numbers up to about 1.8e308)", value, index) from None
     if math.isnan(result):
         raise _fail(ValueError, func, name, _SCORE_EXPECTED, value, index)
+    if isinstance(value, (int, np.integer)):
+        if math.isinf(result) or int(result) != int(value):
+            raise _fail(ValueError, func, name, _EXACT_EXPECTED, value, index)
+    elif isinstance(value, np.floating) and value.dtype.itemsize > 8:
+        if math.isinf(result) and not np.isinf(value):
+            raise _fail(ValueError, func, name, "representable as a float64 (finite numbers up to about 1.8e308)", value, index)
+        if np.longdouble(result) != value:
+            raise _fail(ValueError, func, name, _EXACT_EXPECTED, value, index)
     return result
 
 
-def check_count(value: Any, func: str, name: str = "count") -> int:
+#: Largest count accepted: every count up to 2**53 is exact in float64, so
+#: every ratio of counts (recall, precision) is the correctly rounded one.
+MAX_COUNT = 2**53
+_COUNT_EXPECTED = f"a non-negative int of at most 2**53 ({MAX_COUNT})"
+
+
+def check_count(value: Any, func: str, name: str = "count", already: int = 0) -> int:
+    """A non-negative int that keeps ``already + value`` within :data:`MAX_COUNT`."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise _fail(TypeError, func, name, "a non-negative int", value)
-    if value < 0:
-        raise _fail(ValueError, func, name, "a non-negative int", value)
+        raise _fail(TypeError, func, name, _COUNT_EXPECTED, value)
+    if value < 0 or value > MAX_COUNT:
+        raise _fail(ValueError, func, name, _COUNT_EXPECTED, value)
+    if already + value > MAX_COUNT:
+        raise _fail(ValueError, func, name, f"at most {MAX_COUNT - already} (the total must stay within 2**53)", value)
     return int(value)
 
 
@@ -118,6 +145,18 @@ def check_flag(value: Any, func: str, name: str) -> bool:
 def _as_1d(values: Any, func: str, name: str) -> np.ndarray:
     if isinstance(values, (str, bytes, bytearray)):
         raise _fail(TypeError, func, name, "a 1-dimensional array-like or iterable", values)
+    if isinstance(values, (AbstractSet, Mapping)):
+        # no defined order: labels and scores would be paired arbitrarily
+        raise _fail(TypeError, func, name, "an ordered sequence or array (a set or dict has no defined order)", values)
+    if isinstance(values, np.ma.MaskedArray):
+        mask = np.ma.getmaskarray(values)
+        if mask.any():
+            i = int(np.argmax(mask.ravel()))
+            raise ValueError(
+                f"{func}: argument '{name}' must not hold masked values (drop or fill them first); "
+                f"got a masked array with {int(mask.sum())} masked at index {i} instead."
+            )
+        values = np.ma.getdata(values)
     if not isinstance(values, (np.ndarray, list, tuple)):
         if not isinstance(values, Iterable):
             raise _fail(TypeError, func, name, "a 1-dimensional array-like or iterable", values)
@@ -146,7 +185,13 @@ def _mixed(values: list[Any] | tuple[Any, ...], kind: str, name: str) -> bool:
     """Whether numpy's coercion of a list hid an element of another kind."""
     if name == "correct":
         return kind not in "biu"
-    return kind not in "fiu" or not _BOOL_TYPES.isdisjoint(set(map(type, values)))
+    if kind not in "fiu" or not _BOOL_TYPES.isdisjoint(set(map(type, values))):
+        return True
+    # numpy converts a list holding a float and a large int to float64, rounding
+    # the int; keep such lists as objects so that each score is checked exactly.
+    return kind == "f" and any(
+        (type(v) is int or isinstance(v, np.integer)) and not -MAX_COUNT <= v <= MAX_COUNT for v in values
+    )
 
 
 def check_batch(
@@ -184,10 +229,19 @@ def _batch_correct(c: np.ndarray, func: str) -> npt.NDArray[np.bool_]:
 
 def _batch_scores(s: np.ndarray, func: str) -> npt.NDArray[np.float64]:
     kind = s.dtype.kind
-    if kind == "f":
+    if kind == "f" and s.dtype.itemsize <= 8:
         out = s.astype(np.float64, copy=False)
-    elif kind in "iu":
-        out = s.astype(np.float64)
+    elif kind in "iuf":  # integers and long doubles: converted only if exact
+        with np.errstate(all="ignore"):
+            out = s.astype(np.float64)
+            back = out.astype(s.dtype) if kind == "f" else np.where(np.isfinite(out), out, 0).astype(s.dtype)
+            lost = (back != s) | (np.isinf(out) & ~np.isinf(s)) if kind == "f" else (back != s) | ~np.isfinite(out)
+        if kind == "f":
+            lost &= ~np.isnan(s)
+        if lost.any():
+            i = int(np.argmax(lost))
+            check_score(s[i], func, "scores", i)  # raises with the precise reason
+            raise _fail(ValueError, func, "scores", _EXACT_EXPECTED, s[i].item(), i)  # pragma: no cover
     elif kind == "O":
         return np.fromiter(
             (check_score(v, func, "scores", i) for i, v in enumerate(s)), dtype=np.float64, count=len(s)

@@ -218,7 +218,7 @@ def test_precision_at_rank_zero_and_beyond_num_cases_is_nan() -> None:
 
 @pytest.mark.parametrize("rank", [-1, -100])
 def test_precision_at_negative_rank_raises(rank: int) -> None:
-    with pytest.raises(ValueError, match=r"precisionAt: argument 'rank' must be a non-negative int; got -\d+"):
+    with pytest.raises(ValueError, match=r"precisionAt: argument 'rank' must be a non-negative int of at most 2\*\*53 \(\d+\); got -\d+"):
         ScoredPrecisionRecallEvaluation().precisionAt(rank)
 
 
@@ -282,7 +282,7 @@ def test_negative_misses_raise_and_change_nothing() -> None:
     ev.addCase(True, 1.0)
     ev.addMisses(1)
     before = ev.prCurve(False)
-    with pytest.raises(ValueError, match=r"addMisses: argument 'count' must be a non-negative int; got -1"):
+    with pytest.raises(ValueError, match=r"addMisses: argument 'count' must be a non-negative int of at most 2\*\*53 \(\d+\); got -1"):
         ev.addMisses(-1)
     np.testing.assert_array_equal(ev.prCurve(False), before)
     assert ev.evaluation.num_misses == 1
