@@ -137,8 +137,11 @@ def _write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inte
     from .plot import plot_pr_roc
 
     fig = plot_pr_roc(ev, interpolate=interpolate, title=title, figure=Figure())
+    # matplotlib appends ".png" to a name without a suffix; say the format so
+    # that exactly `path` is written, as the message below reports.
+    fmt = None if os.path.splitext(path)[1] else "png"
     try:
-        fig.savefig(path, dpi=150, bbox_inches="tight")
+        fig.savefig(path, dpi=150, bbox_inches="tight", format=fmt)
     except (OSError, ValueError) as exc:
         _error(f"cannot write the plot {path}: {exc}")
         return 1
@@ -503,23 +506,80 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class OutputError(Exception):
+    """Writing to standard output failed (a full disk, a closed file), not reading input."""
+
+
+class _GuardedOutput:
+    """Standard output whose write errors are told apart from input errors."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the flush at exit cannot fail.
+
+    This is what the Python documentation recommends (signal module, "Note on
+    SIGPIPE").
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ is not None else 1)
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real stdout (e.g. captured in tests)
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run ``scored-pr`` with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    """Run ``scored-pr`` with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
+
+    Exit status: 0 on success; 2 on malformed or unreadable input and usage
+    errors; 1 when output cannot be written (a closed pipe, a full disk) or a
+    plot cannot be made; 128 + the signal number when ``stream`` is stopped by
+    a signal, 130 when another command is interrupted.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         args.run = cmd_demo
+    real_stdout = sys.stdout
+    if real_stdout is None:  # started with standard output closed (`>&-`)
+        _error("cannot write output: standard output is closed")
+        return 1
+    sys.stdout = _GuardedOutput(real_stdout)  # type: ignore[assignment]
     try:
-        return int(args.run(args))
+        status = int(args.run(args))
+        sys.stdout.flush()  # a full disk shows here, as an output error
+        return status
     except _io.InputError as exc:
         _error(str(exc))
         return 2
-    except BrokenPipeError:  # e.g. `scored-pr demo | head`: the reader left, not an error
-        try:
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (silence the flush at exit)
-        except OSError:  # pragma: no cover
-            pass
-        return 0
+    except BrokenPipeError:  # e.g. `scored-pr demo | head`: the reader left
+        _silence_stdout()
+        return 1
+    except OutputError as exc:
+        _error(f"cannot write output: {exc.args[0]}")
+        return 1
     except KeyboardInterrupt:
         _error("interrupted")
         return 130
@@ -527,6 +587,8 @@ def main(argv: list[str] | None = None) -> int:
         source = getattr(args, "path", None) or "input"
         _error(f"{source}: cannot read input: {type(exc).__name__}: {exc}")
         return 2
+    finally:
+        sys.stdout = real_stdout
 
 
 if __name__ == "__main__":  # pragma: no cover

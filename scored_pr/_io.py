@@ -9,7 +9,9 @@ Formats
 -------
 ``csv`` / ``tsv``
     A header line naming the columns, then one case per line; other columns
-    are ignored, blank lines are skipped, quoting follows the ``csv`` module.
+    are ignored, blank lines are skipped, quoting follows the ``csv`` module (a
+    quoted field may span up to 100 lines; a quote that never closes makes
+    its one line invalid).
 ``jsonl``
     One JSON object per line; other keys are ignored. Labels may be JSON
     booleans, the numbers 0/1 or any label string; scores numbers or numeric
@@ -23,7 +25,9 @@ JSON Lines, a tab in the header means TSV, anything else CSV).
 
 from __future__ import annotations
 
+import collections
 import csv
+import functools
 import gzip
 import io
 import itertools
@@ -53,6 +57,17 @@ _LABEL_EXPECTED = "expected 1/0, true/false, yes/no"
 #: Cases per numpy chunk handed to ``add_cases``: large enough to amortise the
 #: call, small enough to keep memory flat and the progress bar moving.
 CHUNK_SIZE = 65_536
+
+#: Longest line read, in characters: input without newlines (a binary file, a
+#: stream that never ends a line) stops with an error instead of filling memory.
+MAX_LINE_CHARS = 1 << 20
+
+#: Physical lines a quoted CSV field may span.
+MAX_QUOTED_LINES = 100
+
+#: Integers beyond this magnitude must be exactly representable as float64.
+_EXACT_INT = 2**53
+_INF_WORDS = frozenset({"inf", "infinity", "+inf", "+infinity", "-inf", "-infinity"})
 
 
 class InputError(ValueError):
@@ -185,7 +200,29 @@ def parse_score(value: Any, column: str = "score") -> float:
         raise ValueError(f"invalid score {_show(value)} in column {column!r} (expected a number)")
     if result != result:
         raise ValueError(f"invalid score {_show(value)} in column {column!r} (NaN is not a score)")
+    if not -_EXACT_INT < result < _EXACT_INT:
+        _check_range(value, result, column)
     return result
+
+
+def _json_float(text: str) -> float | str:
+    """A JSON number as a float; one beyond float64's range stays text, for parse_score to reject."""
+    value = float(text)
+    return text if math.isinf(value) else value
+
+
+def _check_range(value: Any, result: float, column: str) -> None:
+    """Reject a score that overflowed to infinity or an integer float64 cannot hold exactly.
+
+    The same rule as the Python API: ``1e400`` is not infinity, and
+    ``9007199254740993`` is not silently rounded into a tie with its neighbour.
+    """
+    text = value.strip().lower() if isinstance(value, str) else None
+    if math.isinf(result) and text is not None and text not in _INF_WORDS:
+        raise ValueError(f"invalid score {_show(value)} in column {column!r} (beyond float64's range)")
+    if isinstance(value, int) or (text is not None and text.lstrip("+-").isdigit()):
+        if not math.isinf(result) and int(result) != int(value):
+            raise ValueError(f"invalid score {_show(value)} in column {column!r} (not exactly representable as a float64)")
 
 
 def format_from_path(path: str) -> str | None:
@@ -294,7 +331,15 @@ class CaseReader:
     # ------------------------------------------------------------------ helpers
 
     def _counted(self, lines: Iterable[str]) -> Iterator[str]:
-        for line in lines:
+        readline = getattr(lines, "readline", None)
+        if readline is not None:  # a stream: read each line with a length limit
+            lines = iter(functools.partial(readline, MAX_LINE_CHARS + 1), "")
+        for number, line in enumerate(lines, start=1):
+            if len(line) > MAX_LINE_CHARS:
+                raise InputError(
+                    self.source, number,
+                    f"line longer than {MAX_LINE_CHARS:,} characters (a binary file, or input without newlines?)",
+                )
             self.chars_read += len(line)
             yield line
 
@@ -358,35 +403,103 @@ class CaseReader:
         return found_correct[0], found_correct[1], found_score[0], found_score[1]
 
     def _iter_delimited(self, lines: Iterator[str], delimiter: str) -> Iterator[tuple[int, bool, float]]:
-        rows = _checked_rows(csv.reader(lines, delimiter=delimiter), self.source)
+        """Rows of a CSV/TSV file, read one physical line at a time.
+
+        A line without a quote character is split directly; one with quotes
+        goes through the ``csv`` module in strict mode. A quoted field may
+        span lines (up to :data:`MAX_QUOTED_LINES`) when the lines it joins
+        form a row of the header's width; otherwise a quote that opens and
+        never closes makes that one line invalid (skippable), and reading
+        resumes on the next line, so it never swallows valid lines.
+        """
+        pending: collections.deque[tuple[int, str]] = collections.deque()
+        numbered = enumerate(lines, start=1)
+
+        def next_line() -> tuple[int, str] | None:
+            return pending.popleft() if pending else next(numbered, None)
+
         header: list[str] = []
-        for header in rows:
-            if header:
+        header_line = 0
+        while True:
+            item = next_line()
+            if item is None:
                 break
-        header_line = rows.line_num
+            header_line, text = item
+            header = self._row(text, delimiter, header_line, None, next_line, pending) or []  # never None here
+            if header and not (len(header) == 1 and not header[0].strip()):
+                break
         ci, cname, si, sname = self._header_columns(header, header_line)
         width = len(header)
         labels = _LABELS
-        for row in rows:
+        row_of = self._row
+        while True:
+            item = next_line()
+            if item is None:
+                return
+            number, text = item
+            row = row_of(text, delimiter, number, width, next_line, pending)
+            if row is None:
+                continue
             if len(row) != width:
-                if not row:  # blank line
-                    continue
-                if len(row) == 1 and not row[0].strip():
+                if len(row) == 1 and not row[0].strip():  # blank line
                     continue
                 shown = _show(delimiter.join(row))
-                self._bad(rows.line_num, f"ragged row: {len(row)} fields where the header has {width}: {shown}")
+                self._bad(number, f"ragged row: {len(row)} fields where the header has {width}: {shown}")
                 continue
             label = row[ci]
             correct = labels.get(label)
             try:
                 if correct is None:
                     correct = parse_label(label, cname)
-                yield rows.line_num, correct, parse_score(row[si], sname)
+                yield number, correct, parse_score(row[si], sname)
             except ValueError as exc:
-                self._bad(rows.line_num, str(exc))
+                self._bad(number, str(exc))
+
+    def _row(
+        self,
+        text: str,
+        delimiter: str,
+        number: int,
+        width: int | None,
+        next_line: Callable[[], tuple[int, str] | None],
+        pending: collections.deque[tuple[int, str]],
+    ) -> list[str] | None:
+        """The fields of the row starting at line ``number``; None if that line is invalid.
+
+        ``width`` is the header's (None while reading the header, where any
+        malformed line is fatal).
+        """
+        stripped = text.rstrip("\r\n")
+        if '"' not in stripped and "\0" not in stripped:
+            return stripped.split(delimiter)
+        try:
+            return next(csv.reader((stripped,), delimiter=delimiter, strict=True), [""])
+        except csv.Error as exc:
+            error = exc
+        if "\0" not in stripped:  # perhaps a quoted field that continues on the next lines
+            joined = text
+            taken: list[tuple[int, str]] = []
+            while len(taken) < MAX_QUOTED_LINES:
+                item = next_line()
+                if item is None:
+                    break
+                taken.append(item)
+                joined += item[1]
+                try:
+                    rows = list(csv.reader(io.StringIO(joined, newline=""), delimiter=delimiter, strict=True))
+                except csv.Error:
+                    continue
+                if len(rows) == 1 and (width is None or len(rows[0]) == width):
+                    return rows[0]
+                break
+            pending.extendleft(reversed(taken))  # not a multi-line row: read them again as lines
+        if width is None:
+            raise InputError(self.source, number, f"malformed line: {error}")
+        self._bad(number, f"malformed line ({error}): {_show(stripped)}")
+        return None
 
     def _iter_jsonl(self, lines: Iterator[str]) -> Iterator[tuple[int, bool, float]]:
-        loads = json.loads
+        loads = functools.partial(json.loads, parse_float=_json_float)
         correct_candidates = DEFAULT_CORRECT_COLUMNS if self._correct_col is None else (self._correct_col,)
         score_col = self._score_col
         for number, line in enumerate(lines, start=1):
@@ -397,6 +510,9 @@ class CaseReader:
             except ValueError as exc:
                 msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
                 self._bad(number, f"invalid JSON ({msg}): {_show(line.strip())}")
+                continue
+            except RecursionError:
+                self._bad(number, f"invalid JSON (nested too deeply): {_show(line.strip())}")
                 continue
             if not isinstance(obj, dict):
                 self._bad(number, f"expected a JSON object, got {_show(obj)}")
@@ -443,30 +559,6 @@ class CaseReader:
             yield np.array(correct, dtype=bool), np.array(scores, dtype=np.float64)
 
 
-class _checked_rows:
-    """A csv.reader whose own errors (an enormous field, a NUL byte) become InputError.
-
-    Such a line cannot be skipped reliably, so it always stops the run.
-    """
-
-    def __init__(self, reader: Any, source: str) -> None:
-        self._reader = reader
-        self._source = source
-
-    @property
-    def line_num(self) -> int:
-        return int(self._reader.line_num)
-
-    def __iter__(self) -> _checked_rows:
-        return self
-
-    def __next__(self) -> list[str]:
-        try:
-            return next(self._reader)
-        except csv.Error as exc:
-            raise InputError(self._source, self._reader.line_num, f"malformed line: {exc}") from None
-
-
 def open_input(path: str, stdin: IO[str] | None = None) -> tuple[Iterable[str], str, int | None]:
     """Open ``path`` (``-`` for standard input) for reading as UTF-8 text.
 
@@ -491,6 +583,8 @@ def open_input(path: str, stdin: IO[str] | None = None) -> tuple[Iterable[str], 
     if path == "-":
         if stdin is None:
             stdin = sys.stdin
+        if stdin is None or getattr(stdin, "closed", False):  # e.g. `scored-pr report - <&-`
+            raise InputError("<stdin>", None, "standard input is closed")
         buffer = getattr(stdin, "buffer", None)
         if buffer is None:  # already text (a StringIO in tests): nothing to sniff
             return stdin, "<stdin>", None

@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _kernel as K
 from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._io import parse_score
 from ._validation import check_positive_int, check_ties
 
 _CLS = "MultiQueryEvaluation"
@@ -216,11 +217,9 @@ class MultiQueryEvaluation:
         for lineno, fields in _read_fields(run_path, 6):
             query, _, docno, _, score, _ = fields
             try:
-                value = float(score)
-            except ValueError:
-                raise ValueError(f"{os.fspath(run_path)}:{lineno}: score {score!r} is not a number") from None
-            if math.isnan(value):
-                raise ValueError(f"{os.fspath(run_path)}:{lineno}: score {score!r} is NaN")
+                value = parse_score(score)
+            except ValueError as exc:
+                raise ValueError(f"{os.fspath(run_path)}:{lineno}: {exc}") from None
             if (query, docno) in seen:
                 raise ValueError(f"{os.fspath(run_path)}:{lineno}: document {docno!r} retrieved twice for query {query!r}")
             seen.add((query, docno))
@@ -243,8 +242,14 @@ class MultiQueryEvaluation:
 
 
 def _read_fields(path: str | os.PathLike[str], width: int) -> Iterator[tuple[int, list[str]]]:
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ValueError(
+                    f"{os.fspath(path)}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+                ) from None
             fields = line.split()
             if not fields:
                 continue

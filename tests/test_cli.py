@@ -499,9 +499,18 @@ def test_stream_from_a_file_with_bad_lines(tmp_path: Path, capsys: pytest.Captur
 class Interrupted(io.StringIO):
     """Standard input on which the user presses Ctrl-C after three lines."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines = ["label,score\n", "1,0.5\n", "0,0.4\n"]
+
     def __iter__(self):
-        yield from ["label,score\n", "1,0.5\n", "0,0.4\n"]
+        yield from self.lines
         raise KeyboardInterrupt
+
+    def readline(self, size=-1):
+        if not self.lines:
+            raise KeyboardInterrupt
+        return self.lines.pop(0)
 
 
 def test_stream_reports_what_arrived_on_ctrl_c(
