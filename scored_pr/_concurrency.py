@@ -91,6 +91,49 @@ class SynchronizedEvaluation:
 
         return locked
 
+    # Combining, comparing and pickling work with plain evaluators on either side; the
+    # other operand is read under its own lock when it is shared too.
+
+    @staticmethod
+    def _plain(other: object) -> ScoredPrecisionRecallEvaluation | None:
+        if isinstance(other, SynchronizedEvaluation):
+            return other.snapshot()
+        if isinstance(other, ScoredPrecisionRecallEvaluation):
+            return other
+        return None
+
+    def __add__(self, other: object) -> SynchronizedEvaluation:
+        plain = self._plain(other)
+        if plain is None:
+            return NotImplemented
+        with self._lock:
+            return SynchronizedEvaluation(self._ev.merge(plain))
+
+    def __radd__(self, other: object) -> SynchronizedEvaluation:
+        if not isinstance(other, ScoredPrecisionRecallEvaluation):
+            return NotImplemented
+        return SynchronizedEvaluation(other.merge(self.snapshot()))
+
+    def __iadd__(self, other: object) -> SynchronizedEvaluation:
+        plain = self._plain(other)
+        if plain is None:
+            return NotImplemented
+        with self._lock:
+            self._ev += plain
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        plain = self._plain(other)
+        if plain is None:
+            return NotImplemented
+        with self._lock:
+            return self._ev == plain
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SynchronizedEvaluation, (self.snapshot(),))
+
     def __str__(self) -> str:
         with self._lock:
             return str(self._ev)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from typing import Any, Callable, TextIO, TypeVar
 
 import numpy as np
@@ -35,6 +36,14 @@ _CLS = "ScoredPrecisionRecallEvaluation"
 
 
 _A = TypeVar("_A", bound=np.ndarray)
+
+
+def _concurrent_use(what: str) -> RuntimeError:
+    return RuntimeError(
+        f"{_CLS}: {what} ran while another thread was using this evaluator; an evaluator is not "
+        "thread-safe and concurrent calls could lose cases. Share it as "
+        "scored_pr.SynchronizedEvaluation(evaluator), or give each thread its own and merge them."
+    )
 
 
 def _readonly(a: _A) -> _A:
@@ -99,7 +108,7 @@ class ScoredPrecisionRecallEvaluation:
     0.5
     """
 
-    __slots__ = ("_ties", "_store", "_misses", "_negative_misses", "_memo")
+    __slots__ = ("_ties", "_store", "_misses", "_negative_misses", "_memo", "_guard")
 
     def __init__(self, ties: str = "stable") -> None:
         self._ties: str = check_ties(ties)
@@ -107,6 +116,9 @@ class ScoredPrecisionRecallEvaluation:
         self._misses = 0
         self._negative_misses = 0
         self._memo: dict[Any, Any] = {}
+        # Detects calls from several threads at once (see _concurrent_use); re-entrant
+        # so that a query may build on another query.
+        self._guard = threading.RLock()
 
     # ------------------------------------------------------------------ mutators
 
@@ -146,9 +158,14 @@ class ScoredPrecisionRecallEvaluation:
             score = check_score(score, "add_case")
         # Invalidate first: an exception between the two lines then leaves a
         # valid (empty) cache and the case either stored or not, never half.
-        if self._memo:
-            self._memo = {}
-        self._store.add(correct, score)
+        if not self._guard.acquire(False):
+            raise _concurrent_use("add_case")
+        try:
+            if self._memo:
+                self._memo = {}
+            self._store.add(correct, score)
+        finally:
+            self._guard.release()
 
     def add_cases(self, correct: Any, scores: Any) -> None:
         """Add a batch of cases; equivalent to ``add_case`` in a loop, but atomic.
@@ -173,9 +190,14 @@ class ScoredPrecisionRecallEvaluation:
         Scores are converted to float64.
         """
         c, s = check_batch(correct, scores)
-        if self._memo and c.size:
-            self._memo = {}
-        self._store.add_batch(c, s)
+        if not self._guard.acquire(False):
+            raise _concurrent_use("add_cases")
+        try:
+            if self._memo and c.size:
+                self._memo = {}
+            self._store.add_batch(c, s)
+        finally:
+            self._guard.release()
 
     def add_misses(self, count: int) -> None:
         """Count positive reference cases that the system never returned.
@@ -191,9 +213,14 @@ class ScoredPrecisionRecallEvaluation:
             If ``count`` is negative.
         """
         count = check_count(count, "add_misses", already=self._misses)
-        if count and self._memo:
-            self._memo = {}
-        self._misses += count
+        if not self._guard.acquire(False):
+            raise _concurrent_use("add_misses")
+        try:
+            if count and self._memo:
+                self._memo = {}
+            self._misses += count
+        finally:
+            self._guard.release()
 
     def add_negative_misses(self, count: int) -> None:
         """Count negative reference cases that the system never returned.
@@ -209,9 +236,14 @@ class ScoredPrecisionRecallEvaluation:
             If ``count`` is negative.
         """
         count = check_count(count, "add_negative_misses", already=self._negative_misses)
-        if count and self._memo:
-            self._memo = {}
-        self._negative_misses += count
+        if not self._guard.acquire(False):
+            raise _concurrent_use("add_negative_misses")
+        try:
+            if count and self._memo:
+                self._memo = {}
+            self._negative_misses += count
+        finally:
+            self._guard.release()
 
     # -------------------------------------------------------------------- counts
 
@@ -252,8 +284,15 @@ class ScoredPrecisionRecallEvaluation:
         try:
             return memo[key]  # type: ignore[no-any-return]
         except KeyError:
-            value = memo[key] = build()
-            return value
+            pass
+        # Building a result merges pending cases: it must not overlap a mutation.
+        if not self._guard.acquire(False):
+            raise _concurrent_use("a query")
+        try:
+            value = self._memo[key] = build()
+        finally:
+            self._guard.release()
+        return value
 
     def _points(self, ties: str | None = None) -> K.Points:
         policy = self._ties if ties is None else ties

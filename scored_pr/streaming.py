@@ -19,6 +19,7 @@ cases=3 pos=2 AP=0.8333 AUC=0.5000 maxF1=0.8000 BEP=0.6667 P@10=nan
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Mapping
@@ -32,6 +33,8 @@ __all__ = ["Summary", "SummaryLogger", "format_summary"]
 
 #: With ``seconds``, the clock is read at least every this many cases.
 _CLOCK_STRIDE_MAX = 64
+
+_log = logging.getLogger(__name__)
 _NEVER = 1 << 62
 
 #: (summary key, short name) of the fields in one summary line.
@@ -111,8 +114,13 @@ class SummaryLogger:
     callback : callable
         Called with a :class:`Summary` (a ``dict`` of the evaluator's
         ``summary()``, whose ``str()`` is one short line): ``logger.info``,
-        ``print``, ``lambda s: client.gauge_many(s)``... Its exceptions
-        propagate.
+        ``print``, ``lambda s: client.gauge_many(s)``... When a call made
+        because cases arrived raises, the exception is logged (logger
+        ``scored_pr.streaming``) and counted in ``callback_errors``, not
+        raised from ``add_case``: the case is already stored, and a retry
+        would count it twice. Calls made by :meth:`log` and :meth:`close`
+        raise as usual, except in ``__exit__`` while another exception
+        propagates (that one is never replaced).
     every : int, optional
         Call back once this many cases were added since the last call.
     seconds : float, optional
@@ -126,6 +134,8 @@ class SummaryLogger:
     ----------
     calls : int
         How many times the callback was called.
+    callback_errors : int
+        How many callback exceptions were logged instead of raised.
 
     Raises
     ------
@@ -183,6 +193,7 @@ class SummaryLogger:
         "_deadline",
         "_dirty",
         "calls",
+        "callback_errors",
     )
 
     def __init__(
@@ -214,6 +225,8 @@ class SummaryLogger:
         self._clock = clock
         #: Number of times the callback was called.
         self.calls = 0
+        #: Callback exceptions caught during add_case/add_cases (logged, not raised).
+        self.callback_errors = 0
         self._logged_at = self._deadline = math.inf
         self._checked_at: float | None = None  # no clock reading at a case arrival yet
         self._stride = 1
@@ -249,7 +262,7 @@ class SummaryLogger:
         self._since += arrived
         every = self._every
         if every is not None and self._since >= every:
-            self.log()
+            self._periodic_log()
             return
         left = _NEVER if every is None else every - self._since
         seconds = self._seconds
@@ -266,7 +279,7 @@ class SummaryLogger:
             self._checked_at = now
             self._stride = stride
             if now >= self._deadline:
-                self.log()
+                self._periodic_log()
                 return
             left = min(left, stride)
         self._chunk = self._countdown = left
@@ -324,8 +337,24 @@ class SummaryLogger:
         self._restart()
         return summary
 
+    def _periodic_log(self) -> None:
+        """A callback due to arriving cases: its failure must not fail the add.
+
+        The case that triggered it is already stored; raising from
+        ``add_case`` would make a natural retry count it twice. So an
+        exception of the callback is logged (logger ``scored_pr.streaming``,
+        with its traceback) and counted in :attr:`callback_errors`, and the
+        period restarts as after a successful call.
+        """
+        try:
+            self.log()
+        except Exception:
+            self.callback_errors += 1
+            _log.exception("SummaryLogger: the callback %r raised; the cases are stored and counted", self._callback)
+            self._restart()
+
     def close(self) -> None:
-        """Call back a last time if anything was added since the last call."""
+        """Call back a last time if anything was added since the last call (its errors propagate)."""
         if self._dirty or self.cases_since_log:
             self.log()
 
@@ -335,7 +364,16 @@ class SummaryLogger:
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self.close()
+        if exc_type is None:
+            self.close()
+            return
+        # An exception is already on its way out: report what was added, but never
+        # replace the user's exception with the callback's.
+        try:
+            self.close()
+        except Exception:
+            self.callback_errors += 1
+            _log.exception("SummaryLogger: the final callback raised while %s propagated", exc_type.__name__)
 
     # --------------------------------------------------------------- delegation
 

@@ -75,3 +75,58 @@ def test_wrapper_validates_and_forwards() -> None:
     assert shared.snapshot() == ev and shared.snapshot() is not ev
     with pytest.raises(AttributeError):
         shared._store  # noqa: B018
+
+
+def test_a_plain_evaluator_shared_by_threads_never_loses_a_case_silently() -> None:
+    """Unsynchronised sharing is detected: a call either completes or raises RuntimeError."""
+    ev = ScoredPrecisionRecallEvaluation(ties="stable")
+    accepted = [0] * THREADS
+    refused = [0] * THREADS
+    barrier = threading.Barrier(THREADS)
+    sys_interval = __import__("sys").getswitchinterval()
+    __import__("sys").setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        def work(i: int) -> None:
+            barrier.wait()
+            for j in range(4000):
+                try:
+                    if j % 500 == 499:
+                        ev.average_precision()
+                    else:
+                        ev.add_case(j % 2 == 0, float(j % 97))
+                        accepted[i] += 1
+                except RuntimeError as exc:
+                    assert "another thread" in str(exc) and "SynchronizedEvaluation" in str(exc)
+                    refused[i] += 1
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(THREADS)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        __import__("sys").setswitchinterval(sys_interval)
+    ev._store._check()
+    assert ev.num_cases == sum(accepted)  # every accepted case is there, none twice
+    assert ev.to_dict()["correct"].count(True) == ev.num_positive_ref
+    assert sum(refused) > 0, "the threads never overlapped: the test proved nothing"
+
+
+def test_synchronized_evaluations_combine_compare_and_pickle_with_plain_ones() -> None:
+    import pickle
+
+    plain = ScoredPrecisionRecallEvaluation(ties="grouped")
+    plain.add_cases([True, False], [0.9, 0.1])
+    shared = SynchronizedEvaluation(ties="grouped")
+    shared.add_cases([False, True], [0.5, 0.4])
+    assert isinstance(shared + plain, SynchronizedEvaluation) and isinstance(plain + shared, SynchronizedEvaluation)
+    assert (shared + plain) == shared.snapshot().merge(plain)
+    assert (plain + shared) == plain.merge(shared.snapshot())
+    assert (shared + shared) == shared.snapshot().merge(shared.snapshot())
+    before = shared.snapshot()
+    shared += plain
+    assert shared == before.merge(plain) and shared != before
+    copy = pickle.loads(pickle.dumps(shared))
+    assert isinstance(copy, SynchronizedEvaluation) and copy == shared
+    copy.add_case(True, 1.0)  # an independent copy with its own lock
+    assert copy.num_cases == shared.num_cases + 1

@@ -217,14 +217,15 @@ def test_print(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == "cases=1 pos=1 AP=1.0000 AUC=nan maxF1=1.0000 BEP=0.0000 P@10=nan\n"
 
 
-def test_callback_errors_propagate() -> None:
+def test_callback_errors_during_adds_are_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
     def broken(summary: Summary) -> None:
         raise OSError("metrics server down")
 
     logger = SummaryLogger(ScoredPrecisionRecallEvaluation(), broken, every=1)
-    with pytest.raises(OSError, match="metrics server down"):
-        logger.add_case(True, 0.5)
-    assert logger.num_cases == 1  # the case itself was added
+    with caplog.at_level(logging.ERROR, logger="scored_pr.streaming"):
+        logger.add_case(True, 0.5)  # stored, counted once, and no exception to retry on
+    assert logger.num_cases == 1 and logger.callback_errors == 1
+    assert "metrics server down" in caplog.text
 
 
 def test_format_summary() -> None:
@@ -308,3 +309,38 @@ def test_per_case_overhead_is_small() -> None:
         lambda: SummaryLogger(ScoredPrecisionRecallEvaluation(), print, every=10**9, seconds=3600.0).add_case
     )
     assert wrapped < 2.0 * bare
+
+
+def test_a_failing_callback_never_makes_a_case_count_twice(caplog: pytest.LogCaptureFixture) -> None:
+    from scored_pr import ScoredPrecisionRecallEvaluation
+    from scored_pr.streaming import SummaryLogger
+
+    def broken(summary: object) -> None:
+        raise ConnectionError("metrics backend down")
+
+    ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+    logger = SummaryLogger(ev, broken, every=2)
+    with caplog.at_level("ERROR", logger="scored_pr.streaming"):
+        for i in range(10):
+            logger.add_case(i % 2 == 0, float(i))  # a retry-on-error caller would re-add here
+    assert ev.num_cases == 10 and logger.callback_errors == 5
+    assert "metrics backend down" in caplog.text
+    with pytest.raises(ConnectionError):
+        logger.log()  # an explicit call still raises
+
+
+def test_exit_never_masks_the_users_exception(caplog: pytest.LogCaptureFixture) -> None:
+    from scored_pr import ScoredPrecisionRecallEvaluation
+    from scored_pr.streaming import SummaryLogger
+
+    def broken(summary: object) -> None:
+        raise ConnectionError("metrics backend down")
+
+    with pytest.raises(KeyError, match="the user's own error"):
+        with SummaryLogger(ScoredPrecisionRecallEvaluation(ties="grouped"), broken, every=100) as ev:
+            ev.add_case(True, 0.5)
+            raise KeyError("the user's own error")
+    assert "metrics backend down" in caplog.text
+    with pytest.raises(ConnectionError):  # without a user exception, the final callback's error shows
+        with SummaryLogger(ScoredPrecisionRecallEvaluation(ties="grouped"), broken, every=100) as ev:
+            ev.add_case(True, 0.5)
