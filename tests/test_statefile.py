@@ -186,3 +186,61 @@ def test_kill_9_during_saves_never_leaves_a_broken_file(tmp_path: Path) -> None:
             stray.unlink()
     # the kills must actually have landed inside saves for the test to mean anything
     assert mid_write >= trials // 4, mid_write
+
+
+# --------------------------------------------------------------------------- fuzzing state files
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FUZZ = int(os.environ.get("SCORED_PR_FUZZ_EXAMPLES", "150"))
+
+
+def _valid_file(tmp_path: Path) -> bytes:
+    ev = E(ties="grouped")
+    ev.add_cases([True, False, True, False, True], [0.9, 0.8, 0.8, float("inf"), -0.0])
+    ev.add_misses(2)
+    from scored_pr import _serialization
+
+    _serialization.save(ev, tmp_path / "valid.npz", extra={"line": 6, "source": "x"})
+    return (tmp_path / "valid.npz").read_bytes()
+
+
+@settings(max_examples=FUZZ, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), max_size=6),
+       cut=st.one_of(st.none(), st.integers(0, 10_000)), junk=st.binary(max_size=64))
+def test_damaged_state_files_load_or_fail_cleanly(tmp_path: Path, edits: list[tuple[int, int]], cut: int | None,
+                                                   junk: bytes) -> None:
+    """Every loader (load, a stream's --resume) on a damaged file: a valid evaluator or one ValueError."""
+    from scored_pr import _serialization
+
+    raw = bytearray(_valid_file(tmp_path))
+    for at, byte in edits:
+        raw[at % len(raw)] = byte
+    data = bytes(raw[:cut]) + junk if cut is not None else bytes(raw) + junk
+    path = tmp_path / "damaged.npz"
+    path.write_bytes(data)
+    try:
+        ev, _ = _serialization.load_with_extra(E, path)
+    except ValueError:
+        return
+    ev._store._check()
+    assert ev.num_cases <= 5 and ev.num_positive_ref >= 0
+
+
+def test_resume_from_damaged_checkpoints_never_tracebacks(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    raw = _valid_file(tmp_path)
+    rng = random.Random(3)
+    for trial in range(12):
+        damaged = bytearray(raw)
+        for _ in range(rng.randint(1, 4)):
+            damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        path = tmp_path / f"cp{trial}.npz"
+        path.write_bytes(bytes(damaged[: rng.randint(0, len(damaged))]) if trial % 3 == 0 else bytes(damaged))
+        proc = subprocess.run([sys.executable, "-m", "scored_pr", "stream", "--resume", str(path), "--ties", "grouped"],
+                              input=b"correct,score\n1,0.5\n", capture_output=True, timeout=60)
+        assert proc.returncode in (0, 2), proc.stderr
+        assert b"Traceback" not in proc.stderr

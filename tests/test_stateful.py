@@ -6,6 +6,8 @@ import json
 import os
 import math
 import pickle
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -13,7 +15,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from reference import Reference
+import numpy as np
+
 from scored_pr import ScoredPrecisionRecallEvaluation as E
+from scored_pr import SynchronizedEvaluation, _serialization
 
 scores = st.one_of(st.integers(-3, 3).map(float), st.floats(-1e3, 1e3, allow_nan=False), st.sampled_from([math.inf, -math.inf, -0.0]))
 batches = st.lists(st.tuples(st.booleans(), scores), max_size=8)
@@ -24,10 +29,20 @@ def close(a: float, b: float) -> bool:
 
 
 class EvaluatorMachine(RuleBasedStateMachine):
-    @initialize(ties=st.sampled_from(["stable", "grouped"]))
-    def start(self, ties: str) -> None:
-        self.ev = E(ties=ties)
+    @initialize(ties=st.sampled_from(["stable", "grouped"]), shared=st.booleans())
+    def start(self, ties: str, shared: bool) -> None:
+        # every evaluator kind on main: the plain one and the thread-safe wrapper
+        self.ev = SynchronizedEvaluation(E(ties=ties)) if shared else E(ties=ties)
+        self.shared = shared
         self.ref = Reference(ties)
+        self.dir = tempfile.mkdtemp(prefix="scored_pr_state_")
+
+    def teardown(self) -> None:
+        if hasattr(self, "dir"):
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _wrap(self, ev: E) -> object:
+        return SynchronizedEvaluation(ev) if self.shared else ev
 
     @rule(correct=st.booleans(), score=scores)
     def add_case(self, correct: bool, score: float) -> None:
@@ -58,24 +73,43 @@ class EvaluatorMachine(RuleBasedStateMachine):
         if in_place:
             self.ev += other
         else:
-            self.ev = self.ev.merge(other)
+            self.ev = self.ev + other
         for c, s in batch:
             self.ref.add_case(c, s)
         self.ref.add_misses(misses)
 
-    @rule(how=st.sampled_from(["json", "pickle"]))
+    @rule(how=st.sampled_from(["json", "pickle", "file", "checkpoint"]))
     def round_trip(self, how: str) -> None:
         if how == "json":
-            self.ev = E.from_dict(json.loads(json.dumps(self.ev.to_dict(), allow_nan=False)))
-        else:
+            self.ev = self._wrap(E.from_dict(json.loads(json.dumps(self.ev.to_dict(), allow_nan=False))))
+        elif how == "pickle":
             self.ev = pickle.loads(pickle.dumps(self.ev))
+        elif how == "file":  # atomic save over the previous file, bounded load
+            path = os.path.join(self.dir, "state.npz")
+            self.ev.save(path)
+            self.ev = self._wrap(E.load(path))
+        else:  # a stream checkpoint: the same file with a header extra
+            path = os.path.join(self.dir, "checkpoint.npz")
+            plain = self.ev.snapshot() if self.shared else self.ev
+            _serialization.save(plain, path, extra={"line": len(self.ref.cases)})
+            loaded, extra = _serialization.load_with_extra(E, path)
+            assert extra == {"line": len(self.ref.cases)}
+            self.ev = self._wrap(loaded)
+        if self.shared:
+            assert isinstance(self.ev, SynchronizedEvaluation)
 
     @rule(bad=st.sampled_from([("add_case", ("yes", 1.0)), ("add_case", (True, math.nan)),
                                ("add_cases", ([True, False], [1.0])), ("add_misses", (-1,)),
-                               ("add_cases", ([True, 0.5], [1.0, 2.0]))]))
+                               ("add_cases", ([True, 0.5], [1.0, 2.0])),
+                               ("add_case", (True, 10**400)), ("add_case", (False, 2**53 + 1)),
+                               ("add_cases", ([True, False], np.ma.masked_invalid([1.0, math.nan]))),
+                               ("add_cases", ([True, False], {0.5, 0.25})),
+                               ("add_misses", (2**53 + 1,)), ("add_negative_misses", (10**309,))]))
     def rejected_call_changes_nothing(self, bad: tuple) -> None:
+        before = (self.ev.num_cases, self.ev.num_positive_ref, self.ev.num_negative_ref)
         with pytest.raises((TypeError, ValueError)):
             getattr(self.ev, bad[0])(*bad[1])
+        assert (self.ev.num_cases, self.ev.num_positive_ref, self.ev.num_negative_ref) == before
 
     @invariant()
     def counts_agree(self) -> None:
@@ -89,7 +123,7 @@ class EvaluatorMachine(RuleBasedStateMachine):
     @rule(k=st.integers(1, 12))
     def query(self, k: int) -> None:
         ev, ref = self.ev, self.ref
-        ev._store._check()
+        (ev.snapshot() if self.shared else ev)._store._check()
         assert close(ev.average_precision(), ref.average_precision())
         assert close(ev.area_under_pr_curve(True), ref.area_under_pr_curve(True))
         assert close(ev.area_under_roc_curve(False), ref.area_under_roc_curve(False))
