@@ -212,15 +212,7 @@ class ScoredPrecisionRecallEvaluation:
         ValueError
             If ``count`` is negative.
         """
-        count = check_count(count, "add_misses", already=self._misses)
-        if not self._guard.acquire(False):
-            raise _concurrent_use("add_misses")
-        try:
-            if count and self._memo:
-                self._memo = {}
-            self._misses += count
-        finally:
-            self._guard.release()
+        self._add_count("add_misses", "_misses", count)
 
     def add_negative_misses(self, count: int) -> None:
         """Count negative reference cases that the system never returned.
@@ -235,13 +227,18 @@ class ScoredPrecisionRecallEvaluation:
         ValueError
             If ``count`` is negative.
         """
-        count = check_count(count, "add_negative_misses", already=self._negative_misses)
+        self._add_count("add_negative_misses", "_negative_misses", count)
+
+    def _add_count(self, func: str, attr: str, count: int) -> None:
+        """Validate ``count`` and add it to the counter ``attr``, invalidating the cache first."""
+        total = getattr(self, attr)
+        count = check_count(count, func, already=total)
         if not self._guard.acquire(False):
-            raise _concurrent_use("add_negative_misses")
+            raise _concurrent_use(func)
         try:
             if count and self._memo:
                 self._memo = {}
-            self._negative_misses += count
+            setattr(self, attr, total + count)
         finally:
             self._guard.release()
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import struct
 import zipfile
 import zlib
 from types import TracebackType
@@ -78,6 +79,10 @@ def write_npz(path: str | os.PathLike[str], arrays: dict[str, npt.NDArray[Any]])
         os.close(dir_fd)
 
 
+class _StateFileError(ValueError):
+    """A state file that is not what it must be (raised by :meth:`NpzReader.error`)."""
+
+
 class NpzReader:
     """A bounded reader of an ``.npz`` archive (use as a context manager).
 
@@ -97,7 +102,8 @@ class NpzReader:
         try:
             self._zip = zipfile.ZipFile(self._fh)
             self._members = {info.filename: info for info in self._zip.infolist()}
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError,
+                RuntimeError, struct.error) as exc:
             self._fh.close()
             raise self.error(f"is not a scored_pr state file (not a readable zip archive: {exc}).") from None
         except BaseException:
@@ -112,7 +118,7 @@ class NpzReader:
         self._fh.close()
 
     def error(self, what: str) -> ValueError:
-        return ValueError(f"{self.func}: {self.name} {what}")
+        return _StateFileError(f"{self.func}: {self.name} {what}")
 
     @property
     def names(self) -> set[str]:
@@ -168,9 +174,13 @@ class NpzReader:
                 data = member.read(nbytes)
                 if len(data) != nbytes or member.read(1):
                     raise self.error(f"array {name!r} is truncated or longer than declared.")
+        except _StateFileError:
+            raise
         except zipfile.BadZipFile as exc:  # includes a failed CRC check at the end of the member
             raise self.error(f"is corrupted ({exc}).") from None
-        except (OSError, EOFError, zlib.error) as exc:
+        # zipfile meets damaged flags with NotImplementedError ("strong encryption"),
+        # RuntimeError ("encrypted"), struct.error or ValueError: all mean a damaged file
+        except (OSError, EOFError, zlib.error, NotImplementedError, RuntimeError, struct.error, ValueError) as exc:
             raise self.error(f"is corrupted ({type(exc).__name__}: {exc}).") from None
         return np.frombuffer(data, dtype=want).reshape(header_shape)
 
