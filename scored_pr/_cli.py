@@ -426,11 +426,12 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--ties",
         choices=("stable", "grouped"),
-        default="stable",
-        help="stable: equal scores keep file order (LingPipe); grouped: one threshold per distinct score",
+        default="grouped",
+        help="grouped: one threshold per distinct score, independent of line order (default); "
+        "stable: equal scores keep file order (LingPipe 3.9.2)",
     )
     g.add_argument(
-        "--misses", type=_non_negative, default=0, metavar="N", help="relevant items the system never returned"
+        "--misses", type=_non_negative, default=0, metavar="N", help="relevant items the system never returned (default: 0)"
     )
     g.add_argument(
         "--format",

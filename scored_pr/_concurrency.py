@@ -25,7 +25,7 @@ class SynchronizedEvaluation:
     evaluation : ScoredPrecisionRecallEvaluation, optional
         The evaluator to share; a new one (with ``ties``) by default. Do not
         use it directly while it is shared.
-    ties : {"stable", "grouped"}, default "stable"
+    ties : {"grouped", "stable"}, default "grouped"
         The tie policy of a new evaluator.
 
     Notes
@@ -54,7 +54,7 @@ class SynchronizedEvaluation:
 
     __slots__ = ("_ev", "_lock")
 
-    def __init__(self, evaluation: ScoredPrecisionRecallEvaluation | None = None, *, ties: str = "stable") -> None:
+    def __init__(self, evaluation: ScoredPrecisionRecallEvaluation | None = None, *, ties: str = "grouped") -> None:
         if evaluation is None:
             evaluation = ScoredPrecisionRecallEvaluation(ties=ties)
         elif not isinstance(evaluation, ScoredPrecisionRecallEvaluation):

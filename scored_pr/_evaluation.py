@@ -63,14 +63,11 @@ class ScoredPrecisionRecallEvaluation:
 
     Parameters
     ----------
-    ties : {"stable", "grouped"}, default "stable"
+    ties : {"grouped", "stable"}, default "grouped"
         How cases with equal scores are ranked.
 
-        ``"stable"`` (LingPipe 3.9.2): equal scores keep insertion order, there
-        is a cut-off after every case and a curve point after every correct
-        case.
-
-        ``"grouped"``: every distinct score is one threshold; tied cases enter
+        ``"grouped"`` (the default, independent of insertion order): every
+        distinct score is one threshold; tied cases enter
         together, so there is a cut-off after every tie group and a curve
         point after every group holding a correct case. Without misses,
         :meth:`average_precision` then equals scikit-learn's
@@ -79,6 +76,11 @@ class ScoredPrecisionRecallEvaluation:
         (:meth:`precision_at`, :meth:`r_precision`, :meth:`reciprocal_rank`)
         take the expected value over all orderings of a tie group that the
         rank cuts through.
+
+        ``"stable"`` (LingPipe 3.9.2 order): equal scores keep insertion
+        order, there is a cut-off after every case and a curve point after
+        every correct case. Results then depend on the order in which tied
+        cases arrive; use it to reproduce LingPipe.
 
     Raises
     ------
@@ -110,7 +112,7 @@ class ScoredPrecisionRecallEvaluation:
 
     __slots__ = ("_ties", "_store", "_misses", "_negative_misses", "_memo", "_guard")
 
-    def __init__(self, ties: str = "stable") -> None:
+    def __init__(self, ties: str = "grouped") -> None:
         self._ties: str = check_ties(ties)
         self._store = CaseStore()
         self._misses = 0
@@ -682,8 +684,8 @@ class ScoredPrecisionRecallEvaluation:
         --------
         >>> ev = ScoredPrecisionRecallEvaluation()
         >>> ev.add_cases([False, True, True], [3, 2, 1])
-        >>> ev.hit_curve().tolist()
-        [0, 1, 2]
+        >>> ev.hit_curve().tolist()  # float64 expected counts under the default grouped ties
+        [0.0, 1.0, 2.0]
         """
         return self._cached("hits", lambda: _readonly(K.hit_curve(*self._store.arrays(), self._ties)))
 
@@ -802,8 +804,8 @@ class ScoredPrecisionRecallEvaluation:
 
         Examples
         --------
-        >>> a = ScoredPrecisionRecallEvaluation(); a.add_case(True, 0.5)
-        >>> b = ScoredPrecisionRecallEvaluation(); b.add_case(False, 0.5); b.add_misses(1)
+        >>> a = ScoredPrecisionRecallEvaluation(ties="stable"); a.add_case(True, 0.5)
+        >>> b = ScoredPrecisionRecallEvaluation(ties="stable"); b.add_case(False, 0.5); b.add_misses(1)
         >>> (a + b).pr_curve().tolist(), (b + a).pr_curve().tolist()
         ([[0.5, 1.0]], [[0.5, 0.5]])
         """
@@ -934,8 +936,9 @@ class ScoredPrecisionRecallEvaluation:
         average_precision, area_under_pr_curve,
         area_under_pr_curve_interpolated, area_under_roc_curve,
         area_under_roc_curve_interpolated, maximum_f_measure,
-        pr_breakeven_point, reciprocal_rank, r_precision, precision_at_5,
-        precision_at_10, precision_at_100. Degenerate values are NaN or 0.0 as
+        pr_breakeven_point, reciprocal_rank, r_precision, and precision_at_k
+        for every k in ``scored_pr._report.REPORT_RANKS`` (5, 10, 25, 100,
+        500: the same ranks as the text report, JSON and table outputs). Degenerate values are NaN or 0.0 as
         documented per method; nothing raises.
         """
         return {
@@ -952,9 +955,7 @@ class ScoredPrecisionRecallEvaluation:
             "pr_breakeven_point": self.pr_breakeven_point(),
             "reciprocal_rank": self.reciprocal_rank(),
             "r_precision": self.r_precision(),
-            "precision_at_5": self.precision_at(5),
-            "precision_at_10": self.precision_at(10),
-            "precision_at_100": self.precision_at(100),
+            **{f"precision_at_{k}": self.precision_at(k) for k in _report.REPORT_RANKS},
         }
 
     def __str__(self) -> str:

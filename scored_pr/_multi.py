@@ -30,7 +30,7 @@ class MultiQueryEvaluation:
 
     Parameters
     ----------
-    ties : {"stable", "grouped"}, default "stable"
+    ties : {"grouped", "stable"}, default "grouped"
         The tie policy of every per-query evaluator.
 
     Notes
@@ -56,7 +56,7 @@ class MultiQueryEvaluation:
 
     __slots__ = ("_ties", "_queries")
 
-    def __init__(self, ties: str = "stable") -> None:
+    def __init__(self, ties: str = "grouped") -> None:
         self._ties = check_ties(ties, _CLS)
         self._queries: dict[Hashable, ScoredPrecisionRecallEvaluation] = {}
 

@@ -10,11 +10,11 @@ nothing to import or configure. Pair it with :mod:`scored_pr.testing`::
             scored_pr_evaluation.add_case(correct, score)
         assert_metrics(scored_pr_evaluation, average_precision=0.80, area_under_roc_curve=0.90)
 
-The tie policy defaults to ``"stable"``; choose another with indirect
+The tie policy defaults to ``"grouped"``; choose another with indirect
 parametrization::
 
-    @pytest.mark.parametrize("scored_pr_evaluation", ["grouped"], indirect=True)
-    def test_with_grouped_ties(scored_pr_evaluation): ...
+    @pytest.mark.parametrize("scored_pr_evaluation", ["stable"], indirect=True)
+    def test_with_lingpipe_order(scored_pr_evaluation): ...
 
 See ``examples/pytest_assertions/test_model.py`` for a runnable example.
 """
@@ -32,9 +32,9 @@ from ._evaluation import ScoredPrecisionRecallEvaluation
 def scored_pr_evaluation(request: pytest.FixtureRequest) -> Iterator[ScoredPrecisionRecallEvaluation]:
     """A fresh :class:`~scored_pr.ScoredPrecisionRecallEvaluation` per test.
 
-    Stable ties unless the test parametrizes the fixture indirectly with a tie
+    Grouped ties unless the test parametrizes the fixture indirectly with a tie
     policy (``"stable"`` or ``"grouped"``). A fixture cannot run as a
     doctest; ``examples/pytest_assertions/test_model.py`` is the example.
     """
-    ties = getattr(request, "param", "stable")
+    ties = getattr(request, "param", "grouped")
     yield ScoredPrecisionRecallEvaluation(ties=ties)

@@ -9,7 +9,8 @@ import numpy as np
 if TYPE_CHECKING:
     from ._evaluation import ScoredPrecisionRecallEvaluation
 
-#: Ranks whose precision the report prints when that many cases were added.
+#: The precision-at ranks of every output: summary(), the text report (which
+#: prints those not beyond the number of cases), JSON and table.
 REPORT_RANKS = (5, 10, 25, 100, 500)
 
 
@@ -22,6 +23,7 @@ def report(ev: ScoredPrecisionRecallEvaluation) -> str:
     are Python's shortest round-trip ``repr``.
     """
     lines = [
+        f"  Tie Policy={ev.ties}",
         f"  Number of Cases={ev.num_cases}",
         f"  Positive Reference Cases={ev.num_positive_ref} (misses={ev.num_misses})",
         f"  Negative Reference Cases={ev.num_negative_ref}",

@@ -393,7 +393,7 @@ def plot_pr_roc(
     >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
     >>> fig = plot_pr_roc(ev, title="toy", figure=Figure())
     >>> [ax.get_title() for ax in fig.axes], fig._suptitle.get_text()
-    (['Precision-recall', 'ROC'], 'toy: 4 cases, 2 positive')
+    (['Precision-recall', 'ROC'], 'toy: 4 cases, 2 positive, ties=grouped')
     """
     _require_matplotlib()
     ev = _check_evaluation(evaluation, "plot_pr_roc")
@@ -409,5 +409,6 @@ def plot_pr_roc(
     counts = f"{ev.num_cases:,} cases, {ev.num_positive_ref:,} positive"
     if ev.num_misses:
         counts += f" ({ev.num_misses:,} missed)"
+    counts += f", ties={ev.ties}"
     figure.suptitle(counts if title is None else f"{title}: {counts}")
     return figure

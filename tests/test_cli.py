@@ -83,7 +83,7 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 CASES = [(True, 0.9), (False, 0.8), (True, 0.7), (True, 0.4), (False, 0.33), (False, 0.1)]
 
 
-def reference(cases=CASES, ties: str = "stable", misses: int = 0) -> ScoredPrecisionRecallEvaluation:
+def reference(cases=CASES, ties: str = "grouped", misses: int = 0) -> ScoredPrecisionRecallEvaluation:
     ev = ScoredPrecisionRecallEvaluation(ties=ties)
     for c, s in cases:
         ev.add_case(c, s)
@@ -151,7 +151,7 @@ def test_report_json_has_every_documented_key(tmp_path: Path, capsys: pytest.Cap
     assert obj["average_precision"] == ev.average_precision()
     assert obj["area_under_roc_curve"] == ev.area_under_roc_curve()
     assert obj["precision_at_100"] is None  # NaN (fewer than 100 cases) is null: strict JSON
-    assert obj["skipped_lines"] == 0 and obj["ties"] == "stable" and obj["source"] == path
+    assert obj["skipped_lines"] == 0 and obj["ties"] == "grouped" and obj["source"] == path
 
 
 def test_report_table_is_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -68,7 +68,7 @@ def test_wrapper_validates_and_forwards() -> None:
     shared.add_case(True, 1.0)
     with pytest.raises(ValueError):
         shared.add_misses(-1)
-    assert ev.num_cases == 1 and shared.ties == "stable"
+    assert ev.num_cases == 1 and shared.ties == "grouped"
     assert "num_cases=1" in repr(shared) and "Average Precision" in str(shared)
     with shared.lock:
         shared.add_case(False, 0.5)  # re-entrant

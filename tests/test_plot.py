@@ -141,7 +141,7 @@ def test_plot_pr_roc_png(tmp_path) -> None:
     ev = make(WORKED, misses=1)
     fig = plot_pr_roc(ev, title="worked", figure=Figure())
     assert [ax.get_title() for ax in fig.axes] == ["Precision-recall", "ROC"]
-    assert fig.get_suptitle() == "worked: 10 cases, 5 positive (1 missed)"
+    assert fig.get_suptitle() == "worked: 10 cases, 5 positive (1 missed), ties=stable"
     fig.savefig(tmp_path / "x.png", dpi=80)
     assert (tmp_path / "x.png").read_bytes()[:4] == b"\x89PNG"
 

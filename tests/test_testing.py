@@ -189,9 +189,9 @@ def test_curve_arguments_are_checked(bad) -> None:
 # --------------------------------------------------------------------------- the pytest plugin
 
 
-def test_fixture_is_a_fresh_stable_evaluator(scored_pr_evaluation: ScoredPrecisionRecallEvaluation) -> None:
+def test_fixture_is_a_fresh_grouped_evaluator(scored_pr_evaluation: ScoredPrecisionRecallEvaluation) -> None:
     assert isinstance(scored_pr_evaluation, ScoredPrecisionRecallEvaluation)
-    assert scored_pr_evaluation.num_cases == 0 and scored_pr_evaluation.ties == "stable"
+    assert scored_pr_evaluation.num_cases == 0 and scored_pr_evaluation.ties == "grouped"
     scored_pr_evaluation.add_case(True, 1.0)  # the next test must not see this case
 
 

@@ -82,7 +82,7 @@ BAD_CALLS = [
     ("threshold_at_recall", (-0.1,), ValueError, ["'recall'", "-0.1"]),
     ("maximum_f_measure_threshold", (math.nan,), ValueError, ["'beta'", "nan"]),
     ("merge", (3,), TypeError, ["'other'", "int"]),
-    ("merge", (ScoredPrecisionRecallEvaluation(ties="grouped"),), ValueError, ["'other'", "'grouped'"]),
+    ("merge", (ScoredPrecisionRecallEvaluation(ties="stable"),), ValueError, ["'other'", "'stable'"]),
 ]
 
 
@@ -127,7 +127,7 @@ VALID_EDGES = [
 
 @pytest.mark.parametrize("correct,score", VALID_EDGES)
 def test_valid_edge_values(correct: object, score: object) -> None:
-    ev = ScoredPrecisionRecallEvaluation()
+    ev = ScoredPrecisionRecallEvaluation(ties="stable")
     ev.add_case(correct, score)  # type: ignore[arg-type]
     ev.add_cases([correct], [score])
     assert ev.num_cases == 2

@@ -18,7 +18,7 @@ TABLE = [
 
 @pytest.fixture(params=["in rank order", "shuffled", "batch"])
 def ev(request: pytest.FixtureRequest) -> ScoredPrecisionRecallEvaluation:
-    e = ScoredPrecisionRecallEvaluation()
+    e = ScoredPrecisionRecallEvaluation(ties="stable")
     rows = list(TABLE)
     if request.param == "shuffled":
         rows = [rows[i] for i in (7, 2, 9, 0, 4, 1, 8, 3, 6, 5)]
