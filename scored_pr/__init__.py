@@ -12,8 +12,34 @@ from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._kernel import OperatingPoint
 from ._multi import MultiQueryEvaluation
 from ._version import __version__
+from .functional import (
+    area_under_pr_curve,
+    area_under_roc_curve,
+    average_precision,
+    maximum_f_measure,
+    pr_breakeven_point,
+    pr_curve,
+    precision_at,
+    r_precision,
+    recall_at,
+    reciprocal_rank,
+    roc_curve,
+    threshold_at_precision,
+)
 
 __all__ = [
+    "area_under_pr_curve",
+    "area_under_roc_curve",
+    "average_precision",
+    "maximum_f_measure",
+    "pr_breakeven_point",
+    "pr_curve",
+    "precision_at",
+    "r_precision",
+    "recall_at",
+    "reciprocal_rank",
+    "roc_curve",
+    "threshold_at_precision",
     "MultiQueryEvaluation",
     "OperatingPoint",
     "ScoredPrecisionRecallEvaluation",

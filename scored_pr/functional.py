@@ -1,0 +1,203 @@
+"""One call per measure: ``average_precision(y_true, y_score)`` and friends.
+
+Each function builds a :class:`~scored_pr.ScoredPrecisionRecallEvaluation`,
+adds the cases with ``add_cases`` (so the validation and its error messages
+are the evaluator's), adds ``misses`` and ``negative_misses``, and returns
+the evaluator's method of the same name: the definitions, the tie handling
+and the values on empty or one-class input are those documented on the
+method. Arguments follow scikit-learn's order, ``(y_true, y_score)``; the
+tie policy defaults to ``"grouped"``, which reproduces scikit-learn's
+``average_precision_score`` and ``roc_auc_score``.
+
+To compute several measures on the same data, build one evaluator instead:
+each function here sorts the cases again.
+
+Examples
+--------
+>>> from scored_pr import average_precision, area_under_roc_curve, precision_at
+>>> y_true, y_score = [1, 0, 1, 1, 0], [0.9, 0.8, 0.7, 0.3, 0.2]
+>>> round(average_precision(y_true, y_score), 4), round(area_under_roc_curve(y_true, y_score), 4)
+(0.8056, 0.6667)
+>>> precision_at(y_true, y_score, 2), average_precision(y_true, y_score, misses=1)
+(0.5, 0.6041666666666666)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._kernel import OperatingPoint
+
+__all__ = [
+    "area_under_pr_curve",
+    "area_under_roc_curve",
+    "average_precision",
+    "evaluation",
+    "maximum_f_measure",
+    "pr_breakeven_point",
+    "pr_curve",
+    "precision_at",
+    "r_precision",
+    "recall_at",
+    "reciprocal_rank",
+    "roc_curve",
+    "threshold_at_precision",
+]
+
+
+def evaluation(
+    y_true: Any, y_score: Any, *, ties: str = "grouped", misses: int = 0, negative_misses: int = 0
+) -> ScoredPrecisionRecallEvaluation:
+    """The evaluator holding these cases: what every function here queries.
+
+    Parameters
+    ----------
+    y_true : array-like of bool or 0/1, shape (n,)
+        Whether each case is a positive reference (correct).
+    y_score : array-like of float, shape (n,)
+        The scores; higher ranks first.
+    ties : {"grouped", "stable"}, default "grouped"
+        The tie policy (see :class:`~scored_pr.ScoredPrecisionRecallEvaluation`).
+    misses, negative_misses : int, default 0
+        Positive and negative reference cases the system never returned.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As ``ScoredPrecisionRecallEvaluation.add_cases``, ``add_misses`` and
+        ``add_negative_misses``.
+    """
+    ev = ScoredPrecisionRecallEvaluation(ties=ties)
+    ev.add_cases(y_true, y_score)
+    ev.add_misses(misses)
+    ev.add_negative_misses(negative_misses)
+    return ev
+
+
+def average_precision(y_true: Any, y_score: Any, *, ties: str = "grouped", misses: int = 0) -> float:
+    """Average precision: ``ScoredPrecisionRecallEvaluation.average_precision`` of these cases.
+
+    (1 / P) Σ over correct cases of the precision at that case (grouped: at
+    the end of its tie group), P = correct cases + misses. NaN when P is 0.
+    LingPipe name: ``averagePrecision()`` (3.9.2 ignores misses here).
+    """
+    return evaluation(y_true, y_score, ties=ties, misses=misses).average_precision()
+
+
+def area_under_pr_curve(
+    y_true: Any, y_score: Any, *, interpolate: bool = False, ties: str = "grouped", misses: int = 0
+) -> float:
+    """Step area under the PR curve: ``ScoredPrecisionRecallEvaluation.area_under_pr_curve``.
+
+    0.0 with no correct case. LingPipe name: ``areaUnderPrCurve(boolean)``.
+    """
+    return evaluation(y_true, y_score, ties=ties, misses=misses).area_under_pr_curve(interpolate)
+
+
+def area_under_roc_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    interpolate: bool = False,
+    ties: str = "grouped",
+    misses: int = 0,
+    negative_misses: int = 0,
+) -> float:
+    """ROC area: ``ScoredPrecisionRecallEvaluation.area_under_roc_curve`` of these cases.
+
+    Grouped ties count a tied correct/incorrect pair one half (scikit-learn's
+    ``roc_auc_score``). 0.0 with no correct case, NaN with no incorrect one.
+    LingPipe name: ``areaUnderRocCurve(boolean)``.
+    """
+    ev = evaluation(y_true, y_score, ties=ties, misses=misses, negative_misses=negative_misses)
+    return ev.area_under_roc_curve(interpolate)
+
+
+def maximum_f_measure(y_true: Any, y_score: Any, *, beta: float = 1.0, ties: str = "grouped", misses: int = 0) -> float:
+    """Best F-beta over the PR curve's points: ``ScoredPrecisionRecallEvaluation.maximum_f_measure``.
+
+    0.0 with no correct case. LingPipe name: ``maximumFMeasure(double)``.
+    """
+    return evaluation(y_true, y_score, ties=ties, misses=misses).maximum_f_measure(beta)
+
+
+def pr_breakeven_point(y_true: Any, y_score: Any, *, ties: str = "grouped", misses: int = 0) -> float:
+    """Break-even point: ``ScoredPrecisionRecallEvaluation.pr_breakeven_point``.
+
+    0.0 when no interpolated point has recall > precision. LingPipe name:
+    ``prBreakevenPoint()``.
+    """
+    return evaluation(y_true, y_score, ties=ties, misses=misses).pr_breakeven_point()
+
+
+def precision_at(y_true: Any, y_score: Any, rank: int, *, ties: str = "grouped") -> float:
+    """Precision over the top ``rank`` cases: ``ScoredPrecisionRecallEvaluation.precision_at``.
+
+    NaN when fewer than ``rank`` cases are given; grouped ties take the
+    expected count of a tie group cut by ``rank``. LingPipe name:
+    ``precisionAt(int)``; trec_eval: ``P_rank`` (which divides by rank even
+    when fewer cases were returned).
+    """
+    return evaluation(y_true, y_score, ties=ties).precision_at(rank)
+
+
+def recall_at(y_true: Any, y_score: Any, k: int, *, ties: str = "grouped", misses: int = 0) -> float:
+    """Recall over the top ``k`` cases: ``ScoredPrecisionRecallEvaluation.recall_at``.
+
+    NaN when there is no positive reference. trec_eval name: ``recall_k``.
+    """
+    return evaluation(y_true, y_score, ties=ties, misses=misses).recall_at(k)
+
+
+def r_precision(y_true: Any, y_score: Any, *, ties: str = "grouped", misses: int = 0) -> float:
+    """Precision at rank R = positives: ``ScoredPrecisionRecallEvaluation.r_precision``.
+
+    Absent ranks count as errors; NaN when R is 0. trec_eval name: ``Rprec``.
+    """
+    return evaluation(y_true, y_score, ties=ties, misses=misses).r_precision()
+
+
+def reciprocal_rank(y_true: Any, y_score: Any, *, ties: str = "grouped") -> float:
+    """1 / rank of the first correct case: ``ScoredPrecisionRecallEvaluation.reciprocal_rank``.
+
+    0.0 with no correct case. LingPipe name: ``reciprocalRank()``; trec_eval:
+    ``recip_rank``.
+    """
+    return evaluation(y_true, y_score, ties=ties).reciprocal_rank()
+
+
+def pr_curve(
+    y_true: Any, y_score: Any, *, interpolate: bool = False, ties: str = "grouped", misses: int = 0
+) -> npt.NDArray[np.float64]:
+    """(recall, precision) rows: ``ScoredPrecisionRecallEvaluation.pr_curve`` (read-only array).
+
+    LingPipe name: ``prCurve(boolean)``.
+    """
+    return evaluation(y_true, y_score, ties=ties, misses=misses).pr_curve(interpolate)
+
+
+def roc_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    interpolate: bool = False,
+    ties: str = "grouped",
+    misses: int = 0,
+    negative_misses: int = 0,
+) -> npt.NDArray[np.float64]:
+    """(recall, rejection recall) rows: ``ScoredPrecisionRecallEvaluation.roc_curve`` (read-only).
+
+    LingPipe's orientation, not scikit-learn's (fpr, tpr). LingPipe name:
+    ``rocCurve(boolean)``.
+    """
+    ev = evaluation(y_true, y_score, ties=ties, misses=misses, negative_misses=negative_misses)
+    return ev.roc_curve(interpolate)
+
+
+def threshold_at_precision(y_true: Any, y_score: Any, precision: float, *, misses: int = 0) -> OperatingPoint:
+    """The lowest threshold reaching ``precision``: ``ScoredPrecisionRecallEvaluation.threshold_at_precision``."""
+    return evaluation(y_true, y_score, misses=misses).threshold_at_precision(precision)
