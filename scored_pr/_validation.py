@@ -173,8 +173,12 @@ def _as_1d(values: Any, func: str, name: str) -> np.ndarray:
             # keep the originals so that the check reports what the user passed.
             arr = np.empty(len(values), dtype=object)
             arr[:] = values
+    if arr.ndim == 2 and arr.shape[1] == 1:  # a column vector, as scikit-learn's column_or_1d accepts
+        arr = arr[:, 0]
     if arr.ndim != 1:
-        raise ValueError(f"{func}: argument '{name}' must be 1-dimensional; got an array of shape {arr.shape} instead.")
+        raise ValueError(
+            f"{func}: argument '{name}' must be 1-dimensional or an (n, 1) column; got an array of shape {arr.shape} instead."
+        )
     return arr
 
 

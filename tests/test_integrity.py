@@ -162,3 +162,16 @@ def test_12_load_and_from_dict_agree_on_the_version_field(tmp_path, version: obj
     assert zipfile.is_zipfile(path)
     with pytest.raises(ValueError, match="version"):
         E.load(path)
+
+
+def test_an_n_by_1_column_is_accepted_as_1d_and_wider_arrays_are_not() -> None:
+    ev = E(ties="grouped")
+    ev.add_cases(np.array([[True], [False], [True]]), np.array([[0.9], [0.5], [0.1]]))
+    flat = E(ties="grouped")
+    flat.add_cases([True, False, True], [0.9, 0.5, 0.1])
+    assert ev == flat
+    with pytest.raises(ValueError, match=r"argument 'scores' must be 1-dimensional or an \(n, 1\) column; got an array of shape \(3, 2\)"):
+        ev.add_cases([True, False, True], np.zeros((3, 2)))
+    with pytest.raises(ValueError, match=r"shape \(1, 3\)"):
+        ev.add_cases([True, False, True], np.zeros((1, 3)))
+    assert ev.num_cases == 3

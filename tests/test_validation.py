@@ -225,7 +225,7 @@ def test_a_rejected_batch_leaves_pending_and_merged_cases_intact() -> None:
     ev.summary()  # merged
     ev.add_case(True, 0.45)  # pending
     before = ev.to_dict()
-    for bad in (([True], [math.nan]), ([True, "no"], [1, 2]), ([True], [[1.0]]), ([2], [1.0])):
+    for bad in (([True], [math.nan]), ([True, "no"], [1, 2]), ([True], [[1.0, 2.0]]), ([2], [1.0])):
         with pytest.raises((TypeError, ValueError)):
             ev.add_cases(*bad)
     assert ev.to_dict() == before
