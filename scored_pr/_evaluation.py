@@ -729,6 +729,47 @@ class ScoredPrecisionRecallEvaluation:
 
     # ---------------------------------------------------------------- thresholds
 
+    def roc_points(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The ROC curve as users plot it: (fpr, tpr, thresholds), scikit-learn's layout.
+
+        One point per distinct score, whatever the tie policy (a threshold
+        cannot split a tie), in descending threshold order, after a first
+        point (0, 0) at threshold ``inf``: the layout of scikit-learn's
+        ``roc_curve(y_true, y_score, drop_intermediate=False)``, which this
+        equals when there are no misses. fpr = FP / num_negative_ref, tpr =
+        TP / num_positive_ref (misses count in the denominator, so with
+        misses tpr stops below 1). NaN for 0/0 (one class missing); empty
+        input gives the single point (0, 0, inf) (NaN rates).
+
+        :meth:`roc_curve` gives the same information in LingPipe's layout:
+        (recall, rejection recall) = (tpr, 1 - fpr) rows, one per operating
+        point of the tie policy.
+
+        Returns
+        -------
+        fpr, tpr, thresholds : numpy.ndarray of float64, shape (n_distinct + 1,)
+
+        Examples
+        --------
+        >>> ev = ScoredPrecisionRecallEvaluation()
+        >>> ev.add_cases([True, False, True, False], [0.9, 0.7, 0.7, 0.1])
+        >>> fpr, tpr, thresholds = ev.roc_points()
+        >>> fpr.tolist(), tpr.tolist(), thresholds.tolist()
+        ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.9, 0.7, 0.1])
+        """
+
+        def build() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+            cut = self._cutoffs()
+            tp = np.concatenate(([0], cut.tp))
+            fp = np.concatenate(([0], cut.retrieved - cut.tp))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                fpr = fp / np.float64(self.num_negative_ref)
+                tpr = tp / np.float64(self.num_positive_ref)
+            thresholds = np.concatenate(([np.inf], cut.score)).astype(np.float64)
+            return _readonly(fpr), _readonly(tpr), _readonly(thresholds)
+
+        return self._cached("roc_points", build)
+
     def threshold_at_precision(self, precision: float) -> K.OperatingPoint:
         """The lowest score threshold whose precision is >= ``precision``.
 

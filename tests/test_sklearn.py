@@ -54,3 +54,27 @@ def test_grouped_is_independent_of_insertion_order(cases: list, rnd) -> None:
     assert shuffled.summary() == pytest.approx(ev.summary(), rel=1e-12, nan_ok=True)
     assert ev.average_precision() == pytest.approx(average_precision_score(y, s), rel=1e-12)
     assert ev.area_under_roc_curve(False) == pytest.approx(roc_auc_score(y, s), rel=1e-12)
+
+
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+@pytest.mark.parametrize("seed", range(8))
+def test_roc_points_equal_scikit_learns_roc_curve(ties: str, seed: int) -> None:
+    from sklearn.metrics import roc_curve
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 300))
+    y = rng.random(n) < 0.4
+    y[:2] = [True, False]  # both classes
+    s = rng.integers(0, 12, n).astype(float) if seed % 2 else rng.normal(size=n)
+    ev = ScoredPrecisionRecallEvaluation(ties=ties)
+    ev.add_cases(y, s)
+    fpr, tpr, thresholds = ev.roc_points()
+    want = roc_curve(y, s, drop_intermediate=False)
+    np.testing.assert_allclose(fpr, want[0], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(tpr, want[1], rtol=0, atol=1e-15)
+    assert thresholds[0] == np.inf and np.array_equal(thresholds[1:], want[2][1:])
+    # the same points as LingPipe's layout where an operating point exists
+    lp = ev.roc_curve()
+    if ties == "grouped" and lp.size:
+        pts = {(round(t, 12), round(1 - f, 12)) for f, t in zip(fpr, tpr)}
+        assert all((round(r, 12), round(rr, 12)) in pts for r, rr in lp.tolist())
