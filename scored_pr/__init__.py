@@ -11,12 +11,17 @@ from ._concurrency import SynchronizedEvaluation
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._kernel import OperatingPoint
 from ._multi import MultiQueryEvaluation
+from ._stats import Comparison, Interval
+from ._uncertainty import compare
 from ._version import __version__
 
 __all__ = [
+    "Comparison",
+    "Interval",
     "MultiQueryEvaluation",
     "OperatingPoint",
     "ScoredPrecisionRecallEvaluation",
     "SynchronizedEvaluation",
     "__version__",
+    "compare",
 ]

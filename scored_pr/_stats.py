@@ -276,7 +276,7 @@ def logit_interval(ap: float, num_positive: int, level: float) -> Interval:
     z = normal_quantile(0.5 + level / 2.0)
     low = 1.0 / (1.0 + math.exp(-(eta - z * tau)))
     high = 1.0 / (1.0 + math.exp(-(eta + z * tau)))
-    return Interval(ap, low, high, level, "logit", tau)
+    return Interval(ap, low, high, level, "logit")
 
 
 # ----------------------------------------------------------------- bootstrap
@@ -349,24 +349,37 @@ def bootstrap_distribution(
     cases were never returned: for average precision their positives add no
     precision (they must be tied only among themselves).
     """
+    return paired_bootstrap_distribution(
+        [scores], correct, measure, n_resamples, seed, stratified, [n_unreturned], chunk_cells
+    )[0]
+
+
+def paired_bootstrap_distribution(
+    score_sets: list[FloatArray],
+    correct: npt.NDArray[np.bool_],
+    measure: str,
+    n_resamples: int,
+    seed: int | None,
+    stratified: bool = True,
+    n_unreturned: list[int] | None = None,
+    chunk_cells: int = 4_000_000,
+) -> FloatArray:
+    """Replicates of ``measure`` for several score vectors on the SAME resampled cases.
+
+    Returns shape (len(score_sets), n_resamples); row k uses ``score_sets[k]``.
+    """
     rng = np.random.default_rng(seed)
-    if measure == "roc_auc":
-        order = np.argsort(scores, kind="stable")
-    else:
-        order = np.argsort(-scores, kind="stable")
-    s, c = scores[order], correct[order]
-    size = s.size
-    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]]).astype(np.intp)
-    pos_idx, neg_idx = np.flatnonzero(c), np.flatnonzero(~c)
+    size = correct.size
+    unret = n_unreturned or [0] * len(score_sets)
+    prepared = []
+    for scores, nu in zip(score_sets, unret):
+        order = np.argsort(scores if measure == "roc_auc" else -scores, kind="stable")
+        s = scores[order]
+        starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]]).astype(np.intp)
+        prepared.append((order, correct[order], starts, int(np.searchsorted(starts, size - nu))))
+    pos_idx, neg_idx = np.flatnonzero(correct), np.flatnonzero(~correct)
     all_idx = np.arange(size)
-    returned_groups = int(np.searchsorted(starts, size - n_unreturned))
-
-    def func(w: FloatArray) -> FloatArray:
-        if measure == "roc_auc":
-            return weighted_roc_auc(w, c, starts)
-        return weighted_average_precision(w, c, starts, returned_groups)
-
-    out = np.empty(n_resamples, dtype=np.float64)
+    out = np.empty((len(score_sets), n_resamples), dtype=np.float64)
     block = max(1, chunk_cells // max(size, 1))
     for lo in range(0, n_resamples, block):
         rows = min(block, n_resamples - lo)
@@ -374,8 +387,30 @@ def bootstrap_distribution(
             w = _resample_counts(rng, pos_idx, rows, size) + _resample_counts(rng, neg_idx, rows, size)
         else:
             w = _resample_counts(rng, all_idx, rows, size)
-        out[lo : lo + rows] = func(w)
+        for k, (order, c, starts, returned_groups) in enumerate(prepared):
+            ws = w[:, order]
+            if measure == "roc_auc":
+                out[k, lo : lo + rows] = weighted_roc_auc(ws, c, starts)
+            else:
+                out[k, lo : lo + rows] = weighted_average_precision(ws, c, starts, returned_groups)
     return out
+
+
+def bootstrap_comparison(
+    estimate_a: float, estimate_b: float, reps_a: FloatArray, reps_b: FloatArray, level: float
+) -> Comparison:
+    """Difference a - b with a percentile interval of the replicate differences.
+
+    The test statistic is D = (a - b) / sd(replicate differences), referred
+    to the standard normal (pROC's bootstrap ``roc.test``).
+    """
+    d = reps_a - reps_b
+    d = d[~np.isnan(d)]
+    diff = estimate_a - estimate_b
+    iv = percentile_interval(diff, d, level)
+    sd = iv.std_error
+    stat = diff / sd if sd > 0 else math.nan
+    return Comparison(estimate_a, estimate_b, diff, iv, stat, normal_two_sided_p(stat), "bootstrap")
 
 
 def percentile_interval(estimate: float, replicates: FloatArray, level: float) -> Interval:

@@ -97,3 +97,69 @@ def test_partial_auc_matches_proc(name: str, max_fpr: float) -> None:
     mcclish = g[f"pauc_mcclish_{max_fpr:g}_a"]
     if not math.isnan(mcclish):  # pROC declines to correct curves below the diagonal
         assert close(S.partial_roc_auc(a[c], a[~c], max_fpr, standardized=True), mcclish)
+
+
+def _ev(c: np.ndarray, s: np.ndarray) -> "scored_pr.ScoredPrecisionRecallEvaluation":
+    ev = scored_pr.ScoredPrecisionRecallEvaluation(ties="grouped")
+    ev.add_cases(c, s)
+    return ev
+
+
+import scored_pr  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["tied_50", "integer_1000"])
+def test_evaluator_interval_and_compare_match_proc(name: str) -> None:
+    d, g = SETS[name], GOLDEN[name]
+    ev = _ev(d["correct"], d["a"])
+    iv = ev.confidence_interval(level=0.95)
+    assert close(iv.low, g["ci95_low_a"]) and close(iv.high, g["ci95_high_a"])
+    r = scored_pr.compare(d["correct"], d["a"], d["b"])
+    assert close(r.statistic, g["paired_z"]) and close(r.p_value, g["paired_p"])
+    assert math.isclose(ev.area_under_roc_curve(max_fpr=0.2, standardized=False), g["pauc_raw_0.2_a"], rel_tol=RTOL)
+
+
+def test_bootstrap_unit_weights_equal_sklearn_and_is_reproducible() -> None:
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    d = SETS["tied_500"]
+    c, a = d["correct"], d["a"]
+    w = np.ones((1, c.size))
+    o = np.argsort(a, kind="stable")
+    st = np.flatnonzero(np.r_[True, a[o][1:] != a[o][:-1]])
+    assert math.isclose(S.weighted_roc_auc(w, c[o], st)[0], roc_auc_score(c, a), rel_tol=1e-12)
+    o = np.argsort(-a, kind="stable")
+    st = np.flatnonzero(np.r_[True, a[o][1:] != a[o][:-1]])
+    assert math.isclose(S.weighted_average_precision(w, c[o], st)[0], average_precision_score(c, a), rel_tol=1e-12)
+    ev = _ev(c, a)
+    i1 = ev.confidence_interval("average_precision", seed=5, n_resamples=300)
+    i2 = ev.confidence_interval("average_precision", seed=5, n_resamples=300)
+    assert i1 == i2 and i1.low < i1.estimate < i1.high
+    # the bootstrap standard error of the AUC agrees with DeLong's within 15%
+    bs = ev.confidence_interval(method="bootstrap", seed=1, n_resamples=1000)
+    dl = ev.confidence_interval(method="delong")
+    assert abs(bs.std_error / dl.std_error - 1) < 0.15
+
+
+def test_partial_auc_equals_sklearn() -> None:
+    from sklearn.metrics import roc_auc_score
+
+    for name in ["tied_8", "integer_100", "distinct_250"]:
+        d = SETS[name]
+        ev = _ev(d["correct"], d["a"])
+        for f in (0.1, 0.3, 1.0):
+            assert math.isclose(ev.area_under_roc_curve(max_fpr=f), roc_auc_score(d["correct"], d["a"], max_fpr=f), rel_tol=1e-9)
+
+
+def test_method_measure_mismatch_errors() -> None:
+    ev = _ev(np.array([True, False, True, False]), np.array([0.9, 0.8, 0.7, 0.1]))
+    with pytest.raises(ValueError, match="confidence_interval: argument 'method'"):
+        ev.confidence_interval("average_precision", method="delong")
+    with pytest.raises(ValueError, match="argument 'method'"):
+        ev.confidence_interval(method="logit")
+    with pytest.raises(ValueError, match="argument 'measure'"):
+        ev.confidence_interval("no_such_measure")
+    with pytest.raises(ValueError, match="argument 'max_fpr'"):
+        ev.area_under_roc_curve(max_fpr=0.0)
+    with pytest.raises(ValueError, match="argument 'level'"):
+        ev.confidence_interval(level=1.5)
