@@ -11,6 +11,8 @@ from ._concurrency import SynchronizedEvaluation
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._kernel import OperatingPoint
 from ._multi import MultiQueryEvaluation
+from ._stats import Comparison, Interval
+from ._uncertainty import compare
 from ._version import __version__
 from .functional import (
     area_under_pr_curve,
@@ -28,6 +30,8 @@ from .functional import (
 )
 
 __all__ = [
+    "Comparison",
+    "Interval",
     "area_under_pr_curve",
     "area_under_roc_curve",
     "average_precision",
@@ -45,4 +49,5 @@ __all__ = [
     "ScoredPrecisionRecallEvaluation",
     "SynchronizedEvaluation",
     "__version__",
+    "compare",
 ]

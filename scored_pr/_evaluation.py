@@ -17,6 +17,7 @@ import numpy.typing as npt
 from . import _kernel as K
 from . import _report, _serialization
 from ._store import CaseStore
+from ._stats import Interval
 from ._validation import (
     check_batch,
     check_beta,
@@ -412,7 +413,9 @@ class ScoredPrecisionRecallEvaluation:
         interpolate = check_flag(interpolate, "area_under_pr_curve", "interpolate")
         return self._cached(("pr_area", interpolate), lambda: K.step_area(self._curve("pr", interpolate)))
 
-    def area_under_roc_curve(self, interpolate: bool = False) -> float:
+    def area_under_roc_curve(
+        self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
+    ) -> float:
         """Area under the ROC curve (recall on x, rejection recall on y).
 
         Uninterpolated: sum over operating points of (r_i - r_{i-1}) times the
@@ -428,13 +431,59 @@ class ScoredPrecisionRecallEvaluation:
         LingPipe name: ``areaUnderRocCurve(boolean)``. With grouped ties and
         tie groups mixing both classes, the interpolated (step, achievable
         thresholds only) area can be below the uninterpolated one.
+
+        Partial AUC: with ``max_fpr`` in (0, 1], the area for false positive
+        rates up to ``max_fpr`` under the curve joining the distinct-score
+        operating points by straight lines (tied pairs count one half whatever
+        the tie policy; misses rank below every returned case). With
+        ``standardized`` (default) McClish's correction
+        0.5 * (1 + (A - max_fpr**2 / 2) / (max_fpr - max_fpr**2 / 2)), equal to
+        scikit-learn's ``roc_auc_score(max_fpr=...)``; otherwise the raw area
+        (pROC's uncorrected partial AUC). NaN with a class missing. Only the
+        uninterpolated curve has a partial area.
+
+        >>> ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+        >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+        >>> ev.area_under_roc_curve(max_fpr=0.5, standardized=False)
+        0.25
         """
         interpolate = check_flag(interpolate, "area_under_roc_curve", "interpolate")
+        if max_fpr is not None:
+            from ._uncertainty import partial_auc
+
+            return partial_auc(self, interpolate, max_fpr, standardized)
         if interpolate:
             return self._cached(("roc_area", True), lambda: K.step_area(self._curve("roc", True)))
         return self._cached(
             ("roc_area", False), lambda: K.roc_area(self._points(), self.num_positive_ref, self.num_negative_ref)
         )
+
+    def confidence_interval(
+        self,
+        measure: str = "area_under_roc_curve",
+        level: float = 0.95,
+        method: str | None = None,
+        n_resamples: int = 2000,
+        seed: int | None = None,
+        **measure_args: Any,
+    ) -> Interval:
+        """Confidence interval of a scalar measure; see :func:`scored_pr._uncertainty.confidence_interval`.
+
+        ``method``: ``"delong"`` (default for ``area_under_roc_curve``),
+        ``"logit"`` (``average_precision`` only, Boyd et al. 2013) or
+        ``"bootstrap"`` (default otherwise: percentile, stratified by class,
+        ``n_resamples`` resamples seeded by ``seed``). ``measure_args`` go to the
+        measure (e.g. ``rank=10`` for ``precision_at``). Returns an
+        :class:`~scored_pr.Interval`; see docs/uncertainty.md.
+
+        >>> ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+        >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+        >>> ev.confidence_interval().estimate
+        0.75
+        """
+        from ._uncertainty import confidence_interval
+
+        return confidence_interval(self, measure, level, method, n_resamples, seed, **measure_args)
 
     def average_precision(self, ties: str | None = None) -> float:
         """Average precision: the sum of the precision at every correct case over num_positive_ref.

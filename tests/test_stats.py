@@ -1,0 +1,165 @@
+"""Uncertainty: pROC parity (golden values in tests/data/proc), bootstrap and logit intervals."""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scored_pr import _stats as S
+
+DATA = Path(__file__).parent / "data" / "proc"
+RTOL = 1e-9
+
+
+def _load() -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, float]]]:
+    cols: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    with open(DATA / "datasets.csv") as f:
+        for row in csv.DictReader(f):
+            d = cols[row["dataset"]]
+            d["correct"].append(int(row["correct"]))
+            d["a"].append(float(row["a"]))
+            d["b"].append(float(row["b"]))
+    sets = {
+        k: {"correct": np.array(v["correct"], bool), "a": np.array(v["a"]), "b": np.array(v["b"])}
+        for k, v in cols.items()
+    }
+    golden: dict[str, dict[str, float]] = defaultdict(dict)
+    with open(DATA / "golden.csv") as f:
+        for row in csv.DictReader(f):
+            golden[row["dataset"]][row["quantity"]] = math.nan if row["value"] == "NA" else float(row["value"])
+    return sets, golden
+
+
+SETS, GOLDEN = _load()
+NAMES = list(SETS)
+
+
+def close(x: float, y: float) -> bool:
+    return math.isclose(x, y, rel_tol=RTOL, abs_tol=1e-15)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_delong_variance_and_interval_match_proc(name: str) -> None:
+    d, g = SETS[name], GOLDEN[name]
+    c, a = d["correct"], d["a"]
+    auc, var = S.delong_variance(a[c], a[~c])
+    assert close(auc, g["auc_a"]) and close(var, g["var_a"])
+    for lvl, key in [(0.95, "ci95"), (0.9, "ci90")]:
+        iv = S.delong_interval(a[c], a[~c], lvl)
+        assert close(iv.low, g[key + "_low_a"]) and close(iv.high, g[key + "_high_a"])
+        assert iv.method == "delong" and close(iv.variance, g["var_a"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_paired_delong_matches_proc(name: str) -> None:
+    d, g = SETS[name], GOLDEN[name]
+    r = S.delong_paired(d["correct"], d["a"], d["b"], 0.95)
+    assert close(r.estimate_a, g["auc_a"]) and close(r.estimate_b, g["auc_b"])
+    assert close(r.statistic, g["paired_z"]) and close(r.p_value, g["paired_p"])
+
+
+@pytest.mark.parametrize("k", range(len(NAMES) - 1))
+def test_unpaired_delong_matches_proc(k: int) -> None:
+    d1, d2, g = SETS[NAMES[k]], SETS[NAMES[k + 1]], GOLDEN[NAMES[k]]
+    c1, c2 = d1["correct"], d2["correct"]
+    r = S.delong_unpaired(d1["a"][c1], d1["a"][~c1], d2["a"][c2], d2["a"][~c2], 0.95)
+    assert close(r.statistic, g["unpaired_t"]) and close(r.df, g["unpaired_df"])
+    assert close(r.p_value, g["unpaired_p"])
+
+
+def test_golden_covers_all_sizes_and_kinds() -> None:
+    sizes = sorted(SETS[n]["correct"].size for n in NAMES)
+    assert sizes[0] == 8 and sizes[-1] == 5000
+    assert {n.split("_")[0] for n in NAMES} == {"distinct", "tied", "integer"}
+    assert all(len(GOLDEN[n]) >= 13 for n in NAMES)
+
+
+def test_t_distribution_against_known_values() -> None:
+    # P(|T| > 2.228138851986) = 0.05 for 10 df; P(|T| > 12.7062047361747) = 0.05 for 1 df
+    assert math.isclose(S.t_two_sided_p(2.228138851986, 10), 0.05, rel_tol=1e-9)
+    assert math.isclose(S.t_two_sided_p(12.7062047361747, 1), 0.05, rel_tol=1e-9)
+    assert math.isclose(S.t_two_sided_p(0.0, 3.5), 1.0)
+    assert math.isclose(S.normal_two_sided_p(1.959963984540054), 0.05, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("max_fpr", [0.2, 0.5])
+def test_partial_auc_matches_proc(name: str, max_fpr: float) -> None:
+    d, g = SETS[name], GOLDEN[name]
+    c, a = d["correct"], d["a"]
+    raw = S.partial_roc_auc(a[c], a[~c], max_fpr, standardized=False)
+    assert close(raw, g[f"pauc_raw_{max_fpr:g}_a"])
+    mcclish = g[f"pauc_mcclish_{max_fpr:g}_a"]
+    if not math.isnan(mcclish):  # pROC declines to correct curves below the diagonal
+        assert close(S.partial_roc_auc(a[c], a[~c], max_fpr, standardized=True), mcclish)
+
+
+def _ev(c: np.ndarray, s: np.ndarray) -> "scored_pr.ScoredPrecisionRecallEvaluation":
+    ev = scored_pr.ScoredPrecisionRecallEvaluation(ties="grouped")
+    ev.add_cases(c, s)
+    return ev
+
+
+import scored_pr  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["tied_50", "integer_1000"])
+def test_evaluator_interval_and_compare_match_proc(name: str) -> None:
+    d, g = SETS[name], GOLDEN[name]
+    ev = _ev(d["correct"], d["a"])
+    iv = ev.confidence_interval(level=0.95)
+    assert close(iv.low, g["ci95_low_a"]) and close(iv.high, g["ci95_high_a"])
+    r = scored_pr.compare(d["correct"], d["a"], d["b"])
+    assert close(r.statistic, g["paired_z"]) and close(r.p_value, g["paired_p"])
+    assert math.isclose(ev.area_under_roc_curve(max_fpr=0.2, standardized=False), g["pauc_raw_0.2_a"], rel_tol=RTOL)
+
+
+def test_bootstrap_unit_weights_equal_sklearn_and_is_reproducible() -> None:
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    d = SETS["tied_500"]
+    c, a = d["correct"], d["a"]
+    w = np.ones((1, c.size))
+    o = np.argsort(a, kind="stable")
+    st = np.flatnonzero(np.r_[True, a[o][1:] != a[o][:-1]])
+    assert math.isclose(S.weighted_roc_auc(w, c[o], st)[0], roc_auc_score(c, a), rel_tol=1e-12)
+    o = np.argsort(-a, kind="stable")
+    st = np.flatnonzero(np.r_[True, a[o][1:] != a[o][:-1]])
+    assert math.isclose(S.weighted_average_precision(w, c[o], st)[0], average_precision_score(c, a), rel_tol=1e-12)
+    ev = _ev(c, a)
+    i1 = ev.confidence_interval("average_precision", seed=5, n_resamples=300)
+    i2 = ev.confidence_interval("average_precision", seed=5, n_resamples=300)
+    assert i1 == i2 and i1.low < i1.estimate < i1.high
+    # the bootstrap standard error of the AUC agrees with DeLong's within 15%
+    bs = ev.confidence_interval(method="bootstrap", seed=1, n_resamples=1000)
+    dl = ev.confidence_interval(method="delong")
+    assert abs(bs.std_error / dl.std_error - 1) < 0.15
+
+
+def test_partial_auc_equals_sklearn() -> None:
+    from sklearn.metrics import roc_auc_score
+
+    for name in ["tied_8", "integer_100", "distinct_250"]:
+        d = SETS[name]
+        ev = _ev(d["correct"], d["a"])
+        for f in (0.1, 0.3, 1.0):
+            assert math.isclose(ev.area_under_roc_curve(max_fpr=f), roc_auc_score(d["correct"], d["a"], max_fpr=f), rel_tol=1e-9)
+
+
+def test_method_measure_mismatch_errors() -> None:
+    ev = _ev(np.array([True, False, True, False]), np.array([0.9, 0.8, 0.7, 0.1]))
+    with pytest.raises(ValueError, match="confidence_interval: argument 'method'"):
+        ev.confidence_interval("average_precision", method="delong")
+    with pytest.raises(ValueError, match="argument 'method'"):
+        ev.confidence_interval(method="logit")
+    with pytest.raises(ValueError, match="argument 'measure'"):
+        ev.confidence_interval("no_such_measure")
+    with pytest.raises(ValueError, match="argument 'max_fpr'"):
+        ev.area_under_roc_curve(max_fpr=0.0)
+    with pytest.raises(ValueError, match="argument 'level'"):
+        ev.confidence_interval(level=1.5)
