@@ -474,7 +474,8 @@ class ScoredPrecisionRecallEvaluation:
         ``"bootstrap"`` (default otherwise: percentile, stratified by class,
         ``n_resamples`` resamples seeded by ``seed``). ``measure_args`` go to the
         measure (e.g. ``rank=10`` for ``precision_at``). Returns an
-        :class:`~scored_pr.Interval`; see docs/uncertainty.md.
+        :class:`~scored_pr.Interval`; the guide ``docs/uncertainty.md`` says which method
+        to use when.
 
         >>> ev = ScoredPrecisionRecallEvaluation(ties="grouped")
         >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
