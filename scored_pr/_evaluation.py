@@ -308,16 +308,31 @@ class ScoredPrecisionRecallEvaluation:
 
     def _curve(self, name: str, interpolate: bool) -> npt.NDArray[np.float64]:
         def build() -> npt.NDArray[np.float64]:
+            if name == "roc":
+                rows = self._roc_rows(interpolate)
+                return _readonly(np.column_stack((rows.recall, rows.rr_end)))
             if interpolate:
                 return _readonly(K.interpolate(self._curve(name, False)))
             pts = self._points()
             if name == "pr":
                 return _readonly(K.pr_curve(pts, self.num_positive_ref))
-            if name == "pr_score":
-                return _readonly(K.pr_score_curve(pts, self.num_positive_ref))
-            return _readonly(K.roc_curve(pts, self.num_positive_ref, self.num_negative_ref))
+            return _readonly(K.pr_score_curve(pts, self.num_positive_ref))
 
         return self._cached((name, interpolate), build)
+
+    def _roc_rows(self, interpolate: bool) -> K.RocRows:
+        """The ROC rows with their segments (see :class:`scored_pr._kernel.RocRows`)."""
+
+        def build() -> K.RocRows:
+            if not interpolate:
+                return K.roc_rows(self._points(), self.num_positive_ref, self.num_negative_ref)
+            if self._ties == "stable":  # LingPipe: prune dominated points, vertical steps
+                raw = self._roc_rows(False)
+                keep = K.interpolation_mask(raw.rr_end)
+                return K.RocRows(raw.recall[keep], raw.rr_end[keep], raw.rr_end[keep], raw.tp[keep], raw.fp[keep])
+            return K.roc_convex_hull(self._roc_rows(False))
+
+        return self._cached(("roc_rows", interpolate), build)
 
     # -------------------------------------------------------------------- curves
 
@@ -378,21 +393,29 @@ class ScoredPrecisionRecallEvaluation:
         Parameters
         ----------
         interpolate : bool, default False
-            If True, keep only points whose rejection recall is strictly
-            greater than that of every point with higher recall.
+            If True, the interpolated curve, which lies on or above every
+            operating point. Stable ties (LingPipe): keep only points whose
+            rejection recall is strictly greater than that of every point
+            with higher recall. Grouped ties: the vertices of the ROC convex
+            hull (Provost & Fawcett 2001), every point of which a classifier
+            reaches by choosing at random between the two thresholds at the
+            ends of its edge.
 
         Returns
         -------
         numpy.ndarray of float64, shape (n_points, 2), read-only
             Column 0 is recall (sensitivity) TP / num_positive_ref, strictly
             increasing; column 1 is rejection recall (specificity)
-            1 - FP / num_negative_ref. The same cut-offs as :meth:`pr_curve`.
-            When num_negative_ref is 0, rejection recall is NaN (0/0) and the
+            1 - FP / num_negative_ref. The same cut-offs as :meth:`pr_curve`;
+            with grouped ties and misses, one more row (1.0, 0.0) for the
+            bottom tie group of unreturned positives and negatives. When
+            num_negative_ref is 0, rejection recall is NaN (0/0) and the
             interpolated curve is empty.
 
         Notes
         -----
-        LingPipe name: ``rocCurve(boolean)``.
+        LingPipe name: ``rocCurve(boolean)``. :meth:`roc_points` gives the
+        curve in scikit-learn's (fpr, tpr, thresholds) layout.
         """
         return self._curve("roc", check_flag(interpolate, "roc_curve", "interpolate"))
 
@@ -418,19 +441,29 @@ class ScoredPrecisionRecallEvaluation:
     ) -> float:
         """Area under the ROC curve (recall on x, rejection recall on y).
 
-        Uninterpolated: sum over operating points of (r_i - r_{i-1}) times the
-        rejection recall there; with ``ties="grouped"`` the height of a point
-        is the mean of the rejection recall before and after its tie group, so
-        a tied correct/incorrect pair counts one half (scikit-learn's
-        ``roc_auc_score``). Interpolated: the step area under
-        ``roc_curve(True)``. 0.0 with no correct case; NaN uninterpolated when
-        num_negative_ref is 0 (the interpolated curve is then empty: 0.0).
+        Uninterpolated: the probability that a positive reference case ranks
+        above a negative one (Mann-Whitney). Computed as the sum over the rows
+        of :meth:`roc_curve` of (r_i - r_{i-1}) times the rejection recall
+        there. With ``ties="grouped"`` the height of a row is the mean of the
+        rejection recall before and after its tie group, so a tied
+        correct/incorrect pair counts one half (scikit-learn's
+        ``roc_auc_score``), and unreturned positives (misses) and unreturned
+        negatives (negative misses) form one tie group below every returned
+        case. With ``ties="stable"`` (LingPipe) tied cases keep insertion
+        order and a miss is never reached (counts 0 against every negative).
+
+        Interpolated: the area under ``roc_curve(True)``: LingPipe's step area
+        with stable ties, the area under the ROC convex hull with grouped
+        ties. Never below the uninterpolated area.
+
+        NaN when num_positive_ref or num_negative_ref is 0 (one class: there
+        is no pair to rank), whichever class is missing, both policies.
 
         Notes
         -----
-        LingPipe name: ``areaUnderRocCurve(boolean)``. With grouped ties and
-        tie groups mixing both classes, the interpolated (step, achievable
-        thresholds only) area can be below the uninterpolated one.
+        LingPipe name: ``areaUnderRocCurve(boolean)`` (LingPipe 3.9.2 returns
+        0.0 without a positive case; ``scored_pr.lingpipe`` reproduces it).
+        O(n) on the first call, O(1) cached.
 
         Partial AUC: with ``max_fpr`` in (0, 1], the area for false positive
         rates up to ``max_fpr`` under the curve joining the distinct-score
@@ -452,11 +485,9 @@ class ScoredPrecisionRecallEvaluation:
             from ._uncertainty import partial_auc
 
             return partial_auc(self, interpolate, max_fpr, standardized)
-        if interpolate:
-            return self._cached(("roc_area", True), lambda: K.step_area(self._curve("roc", True)))
-        return self._cached(
-            ("roc_area", False), lambda: K.roc_area(self._points(), self.num_positive_ref, self.num_negative_ref)
-        )
+        if self.num_positive_ref == 0 or self.num_negative_ref == 0:
+            return float("nan")
+        return self._cached(("roc_area", interpolate), lambda: K.roc_rows_area(self._roc_rows(interpolate)))
 
     def confidence_interval(
         self,
@@ -549,20 +580,33 @@ class ScoredPrecisionRecallEvaluation:
         return self._cached(("max_f", beta), lambda: K.maximum_f_measure(self._curve("pr", False), beta))
 
     def pr_breakeven_point(self) -> float:
-        """Precision-recall break-even point (BEP) of the interpolated PR curve.
+        """Precision-recall break-even point (BEP): where precision equals recall.
 
-        The precision of the first row of ``pr_curve(True)`` whose recall is
-        strictly greater than its precision: the interpolated curve is flat
-        from the previous row up to that one, so it crosses recall =
-        precision at that precision. 0.0 when no row has recall > precision
-        (also when recall equals precision exactly, as in LingPipe 3.9.2).
-        Never greater than ``maximum_f_measure()``.
+        At rank R = num_positive_ref, precision and recall are both TP / R, so
+        the break-even point is :meth:`r_precision` (the identity holds for
+        both tie policies: with grouped ties, a tie group that rank R cuts
+        through contributes its expected number of correct cases to both).
+        Ranks beyond the returned cases count as errors. 1.0 for a perfect
+        ranker; NaN when num_positive_ref is 0 (no positive reference, so no
+        break-even point).
 
         Notes
         -----
-        LingPipe name: ``prBreakevenPoint()``.
+        LingPipe name: ``prBreakevenPoint()``. LingPipe 4.1 defines it this
+        way. LingPipe 3.9.2 instead returns the precision of the first
+        interpolated PR point whose recall strictly exceeds its precision
+        (0.0 for a perfect ranker, since recall never exceeds precision
+        there); :class:`scored_pr.lingpipe.ScoredPrecisionRecallEvaluation`
+        reproduces that.
+
+        Examples
+        --------
+        >>> ev = ScoredPrecisionRecallEvaluation()
+        >>> ev.add_cases([True, False], [0.9, 0.1])
+        >>> ev.pr_breakeven_point()
+        1.0
         """
-        return self._cached("bep", lambda: K.breakeven_point(self._curve("pr", True)))
+        return self.r_precision()
 
     def precision_at(self, rank: int) -> float:
         """Precision over the top ``rank`` cases: correct cases among them / rank.
@@ -600,8 +644,13 @@ class ScoredPrecisionRecallEvaluation:
         """Precision over the top R cases, R = num_positive_ref.
 
         Correct cases among the top R divided by R; when fewer than R cases
-        were returned, the absent ranks count as errors. NaN when R is 0.
-        No LingPipe equivalent.
+        were returned, the absent ranks count as errors. Grouped ties: a tie
+        group cut by rank R contributes its expected number of correct cases.
+        NaN when R is 0. Equal to :meth:`pr_breakeven_point`.
+
+        Notes
+        -----
+        LingPipe 4.1 name: ``rPrecision()``; trec_eval name: ``Rprec``.
         """
         return self._cached(
             "r_prec", lambda: K.r_precision(self._points(), self.num_cases, self.num_positive_ref)

@@ -165,24 +165,135 @@ def step_area(curve: FloatArray) -> float:
     return seqsum(dx * curve[:, 1])
 
 
-def roc_area(points: Points, num_positive_ref: int, num_negative_ref: int) -> float:
-    """Uninterpolated ROC area.
+class RocRows(NamedTuple):
+    """The rows of a ROC curve with the segment that leads to each one.
 
-    sum over points of delta recall * (rr_start + rr_end) / 2, where rr_end is
-    the rejection recall after the point's cut-off and rr_start the rejection
-    recall before its tie group. With stable ties a point's group is the one
-    correct case, rr_start == rr_end and this is exactly LingPipe's step area;
-    with grouped ties a tied correct/incorrect pair counts one half.
+    Row j is the operating point (recall[j], rr_end[j]); the curve reaches it
+    by a straight segment from (recall[j - 1], rr_start[j]) (recall 0 before
+    the first row). A vertical step (rr_start == rr_end) is a threshold that
+    accepts correct cases only; a diagonal one a tie group (or, on the hull, a
+    randomised choice between two thresholds) that accepts both classes.
     """
-    if points.tp.size == 0:
-        return 0.0
+
+    recall: FloatArray
+    rr_start: FloatArray  #: rejection recall where the segment to the row starts
+    rr_end: FloatArray  #: rejection recall at the row
+    tp: FloatArray  #: correct cases accepted at the row (counts, for exact geometry)
+    fp: FloatArray  #: incorrect cases accepted at the row
+
+
+def roc_rows(points: Points, num_positive_ref: int, num_negative_ref: int) -> RocRows:
+    """The uninterpolated ROC curve of a tie policy, with its segments.
+
+    Stable ties: one vertical step per correct case (LingPipe); misses are
+    never reached. Grouped ties: one segment per tie group holding a correct
+    case, from the rejection recall before the group to the one after it;
+    when there are misses, unreturned positives and unreturned negatives form
+    one more tie group below every returned case, which ends at (1, 0).
+    """
     r = recall(points, num_positive_ref)
     rr_end = rejection_recall(points, num_negative_ref)
+    tp, fp = points.tp.astype(np.float64), points.fp.astype(np.float64)
     if points.group_ends is None:
-        height = rr_end
-    else:
-        height = (1.0 - _ratio(points.fp_before, num_negative_ref) + rr_end) / 2.0
-    return seqsum(np.diff(r, prepend=0.0) * height)
+        return RocRows(r, rr_end, rr_end, tp, fp)
+    rr_start = 1.0 - _ratio(points.fp_before, num_negative_ref)
+    returned_correct = points.correct_idx.size
+    if num_positive_ref > returned_correct:  # misses: the bottom tie group
+        n = int(points.group_ends[-1]) if points.group_ends.size else 0
+        returned_incorrect = n - returned_correct
+        r = np.append(r, 1.0)
+        rr_start = np.append(rr_start, 1.0 - _ratio(np.array([returned_incorrect]), num_negative_ref))
+        rr_end = np.append(rr_end, 0.0 if num_negative_ref else np.nan)
+        tp = np.append(tp, float(num_positive_ref))
+        fp = np.append(fp, float(num_negative_ref))
+    return RocRows(r, rr_start, rr_end, tp, fp)
+
+
+def roc_rows_area(rows: RocRows) -> float:
+    """sum_j (r_j - r_{j-1}) * (rr_start_j + rr_end_j) / 2, r_0 = 0; 0.0 for no rows.
+
+    The trapezoid under every segment. For vertical steps (rr_start ==
+    rr_end) the mean is exactly rr_end, so this is LingPipe's step area bit
+    for bit.
+    """
+    if rows.recall.size == 0:
+        return 0.0
+    return seqsum(np.diff(rows.recall, prepend=0.0) * ((rows.rr_start + rows.rr_end) / 2.0))
+
+
+def roc_area(points: Points, num_positive_ref: int, num_negative_ref: int) -> float:
+    """Uninterpolated ROC area: :func:`roc_rows_area` of :func:`roc_rows`.
+
+    With stable ties a point's segment is a vertical step and this is exactly
+    LingPipe's step area; with grouped ties a tied correct/incorrect pair
+    counts one half (the Mann-Whitney statistic, scikit-learn's
+    ``roc_auc_score``), misses against unreturned negatives included.
+    """
+    return roc_rows_area(roc_rows(points, num_positive_ref, num_negative_ref))
+
+
+def upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
+    """Indices of the vertices of the upper convex hull of a monotone polyline.
+
+    ``x`` and ``y`` are non-decreasing (a ROC curve as false positive and
+    true positive counts, starting at the origin: counts keep collinear points
+    exactly collinear, where rates would round). Returns the indices, ascending,
+    of the points strictly above the chord of their hull neighbours; the first
+    and last points are always kept. Points on a hull edge (collinear) are
+    dropped.
+
+    Vectorised sweeps first drop every point that is on or below the segment
+    joining its current neighbours (such a point is never a hull vertex,
+    whichever other points are dropped with it); a monotone-chain pass over
+    the few survivors finishes the job. O(m) per sweep.
+    """
+    idx = np.arange(x.size, dtype=np.int64)
+    for _ in range(64):
+        if idx.size <= 2:
+            return idx
+        xa, ya = x[idx[:-2]], y[idx[:-2]]
+        xb, yb = x[idx[1:-1]], y[idx[1:-1]]
+        xc, yc = x[idx[2:]], y[idx[2:]]
+        # cross >= 0: b is on or below the chord from a to c
+        drop = (xb - xa) * (yc - ya) - (yb - ya) * (xc - xa) >= 0.0
+        if not drop.any():
+            return idx
+        keep = np.ones(idx.size, dtype=bool)
+        keep[1:-1] = ~drop
+        idx = idx[keep]
+    hull: list[int] = []
+    for i in idx.tolist():
+        xi, yi = x[i], y[i]
+        while len(hull) >= 2:
+            a, b = hull[-2], hull[-1]
+            if (x[b] - x[a]) * (yi - y[a]) - (y[b] - y[a]) * (xi - x[a]) >= 0.0:
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    return np.asarray(hull, dtype=np.int64)
+
+
+def roc_convex_hull(rows: RocRows) -> RocRows:
+    """The ROC convex hull (ROCCH) of uninterpolated rows: the interpolated curve.
+
+    Every point on the hull is achievable by choosing at random between the
+    two thresholds at the ends of its edge (Provost & Fawcett, 2001), and the
+    hull lies on or above every operating point, so its area is never below
+    the uninterpolated area. Rows are the hull vertices with recall > 0, each
+    reached by a straight segment from the previous vertex (from recall 0 and
+    rejection recall 1 for the first). Empty when ``rows`` is, or when the
+    rejection recall is NaN (no negative reference).
+    """
+    r, rr = rows.recall, rows.rr_end
+    if r.size == 0 or np.isnan(rr).any():
+        empty = np.zeros(0, dtype=np.float64)
+        return RocRows(empty, empty, empty, empty, empty)
+    x = np.concatenate(([0.0], rows.fp))
+    y = np.concatenate(([0.0], rows.tp))
+    keep = upper_hull(x, y)[1:] - 1  # drop the origin
+    r, rr = r[keep], rr[keep]
+    return RocRows(r, np.concatenate(([1.0], rr[:-1])), rr, rows.tp[keep], rows.fp[keep])
 
 
 def average_precision(points: Points, num_positive_ref: int) -> float:

@@ -5,9 +5,11 @@ stored cases into the class-wise rank arrays those functions take, validates
 the public arguments and picks the method.
 
 Cases are reduced to ranks before any computation: finite scores keep their
-order, relevant items never returned (misses) rank below every returned case
-and negative misses between the two, which reproduces the evaluator's areas
-(a miss is never reached, so it contributes nothing).
+order and relevant items never returned (misses) rank below every returned
+case. Negative misses tie with the misses under grouped ties (one bottom tie
+group, as the evaluator's ROC area defines it) and rank between the returned
+cases and the misses under stable ties (a miss is never reached there, so it
+contributes nothing), which reproduces the evaluator's areas.
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ def _ranked(ev: ScoredPrecisionRecallEvaluation) -> tuple[npt.NDArray[np.float64
     # dense ranks of the returned cases: 2.. (higher score, higher rank)
     _, inv = np.unique(-np.asarray(neg), return_inverse=True)
     ranks = inv.astype(np.float64) + 2.0
-    scores = np.concatenate([ranks, np.ones(ev.num_negative_misses), np.zeros(ev.num_misses)])
+    neg_miss_rank = 0.0 if ev.ties == "grouped" else 1.0
+    scores = np.concatenate([ranks, np.full(ev.num_negative_misses, neg_miss_rank), np.zeros(ev.num_misses)])
     correct = np.concatenate(
         [np.asarray(cor, dtype=bool), np.zeros(ev.num_negative_misses, bool), np.ones(ev.num_misses, bool)]
     )

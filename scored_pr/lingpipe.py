@@ -252,7 +252,10 @@ class ScoredPrecisionRecallEvaluation:
         Java name: ``areaUnderRocCurve(boolean)``. Main API:
         ``area_under_roc_curve``.
         """
-        return self._ev.area_under_roc_curve(check_flag(interpolate, "areaUnderRocCurve", "interpolate"))
+        if check_flag(interpolate, "areaUnderRocCurve", "interpolate"):
+            return K.step_area(self._ev.roc_curve(True))
+        # 3.9.2's area is defined for one class too (0.0 without a correct case).
+        return K.roc_area(self._ev._points(), self._ev.num_positive_ref, self._ev.num_negative_ref)
 
     def averagePrecision(self) -> float:
         """3.9.2's average precision: the mean precision over the uninterpolated PR curve.
@@ -311,7 +314,7 @@ class ScoredPrecisionRecallEvaluation:
         -----
         Java name: ``prBreakevenPoint()``. Main API: ``pr_breakeven_point``.
         """
-        return self._ev.pr_breakeven_point()
+        return K.breakeven_point(self._ev.pr_curve(True))
 
     def precisionAt(self, rank: int) -> float:
         """Correct cases among the top ``rank`` divided by ``rank``.
@@ -381,11 +384,11 @@ class ScoredPrecisionRecallEvaluation:
         lines = [
             f"  Area Under PR Curve (interpolated)={fmt(ev.area_under_pr_curve(True))}",
             f"  Area Under PR Curve (uninterpolated)={fmt(ev.area_under_pr_curve(False))}",
-            f"  Area Under ROC Curve (interpolated)={fmt(ev.area_under_roc_curve(True))}",
-            f"  Area Under ROC Curve (uninterpolated)={fmt(ev.area_under_roc_curve(False))}",
+            f"  Area Under ROC Curve (interpolated)={fmt(self.areaUnderRocCurve(True))}",
+            f"  Area Under ROC Curve (uninterpolated)={fmt(self.areaUnderRocCurve(False))}",
             f"  Average Precision={fmt(self.averagePrecision())}",
             f"  Maximum F(1) Measure={fmt(ev.maximum_f_measure())}",
-            f"  BEP (Precision-Recall break even point)={fmt(ev.pr_breakeven_point())}",
+            f"  BEP (Precision-Recall break even point)={fmt(self.prBreakevenPoint())}",
             f"  Reciprocal Rank={fmt(ev.reciprocal_rank())}",
         ]
         for rank in TO_STRING_RANKS:

@@ -9,8 +9,10 @@ what the eye integrates is the number in the legend:
 * ROC: drawn in the usual orientation (false positive rate = 1 - rejection
   recall on x, recall on y) as a staircase; with ``ties="grouped"`` a tie group
   that mixes correct and incorrect cases is a diagonal segment (the half
-  credit of ``area_under_roc_curve(False)``). Misses and negative misses are
-  never accepted, so the curve closes along x = 1 and y = its last recall.
+  credit of ``area_under_roc_curve(False)``), and unreturned positives and
+  negatives form one last tie group that reaches (1, 1). With stable ties
+  misses and negative misses are never accepted, so the curve closes along
+  x = 1 and y = its last recall.
 
 matplotlib is imported inside the functions only; ``import scored_pr.plot``
 works without it, and the functions raise an ImportError naming the extra.
@@ -137,8 +139,9 @@ def roc_steps(
     ----------
     evaluation : ScoredPrecisionRecallEvaluation
     interpolate : bool, default False
-        Use ``roc_curve(True)`` (a pure staircase) instead of the
-        uninterpolated curve.
+        Use ``roc_curve(True)`` instead of the uninterpolated curve: with
+        stable ties LingPipe's staircase, with grouped ties the ROC convex
+        hull.
 
     Returns
     -------
@@ -147,9 +150,10 @@ def roc_steps(
         ``roc_curve(interpolate)``, with recall ``r_j`` and false positive
         rate ``f_j = 1 - rejection recall``, contributes the segment from
         ``(f_start, r_{j-1})`` to ``(f_j, r_j)``, joined by horizontal
-        segments. ``f_start = f_j`` (a vertical step), except uninterpolated
-        with ``ties="grouped"`` where it is the rate before the point's tie
-        group (a diagonal). The polyline ends with ``(1, r_n), (1, 1)``. The
+        segments. ``f_start = f_j`` (a vertical step) with stable ties; with
+        grouped ties it is the rate before the point's tie group (a diagonal
+        across a mixed group), and on the convex hull the previous vertex's
+        rate. The polyline ends with ``(1, r_n), (1, 1)``. The
         trapezoid area under it is ``area_under_roc_curve(interpolate)``. Empty
         when the curve is, or when there is no negative reference case
         (the false positive rate is 0/0).
@@ -164,16 +168,12 @@ def roc_steps(
     """
     ev = _check_evaluation(evaluation, "roc_steps")
     interpolate = check_flag(interpolate, "roc_steps", "interpolate")
-    curve = ev.roc_curve(interpolate)
-    n_neg = ev.num_negative_ref
-    if curve.shape[0] == 0 or n_neg == 0:
+    rows = ev._roc_rows(interpolate)
+    if rows.recall.size == 0 or ev.num_negative_ref == 0:
         return np.zeros(0), np.zeros(0)
-    r = curve[:, 0]
-    f_end = 1.0 - curve[:, 1]
-    f_start = f_end
-    if not interpolate and ev.ties == "grouped":
-        # The rate before each point's tie group: the kernel's fp_before.
-        f_start = ev._points().fp_before / np.float64(n_neg)
+    r = rows.recall
+    f_start = 1.0 - rows.rr_start
+    f_end = 1.0 - rows.rr_end
     r_prev = np.concatenate(([0.0], r[:-1]))
     # per point: (f_start, r_prev) -> (f_end, r); the horizontal joins are implicit
     x = np.concatenate(([0.0], np.column_stack((f_start, f_end)).ravel(), [1.0, 1.0]))

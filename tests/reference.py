@@ -80,7 +80,42 @@ class Reference:
 
     def roc_curve(self, interpolate: bool = False) -> list[list[float]]:
         rows = [[self.ratio(p["tp"], self.P), 1.0 - self.ratio(p["fp"], self.N)] for p in self.points()]
-        return self.prune(rows) if interpolate else rows
+        if self.ties == "grouped" and self.misses:
+            # unreturned positives and negatives: one more tie group at the bottom
+            rows.append([1.0, 1.0 - self.ratio(self.N, self.N)])
+        if not interpolate:
+            return rows
+        if self.ties == "stable":
+            return self.prune(rows)
+        return self.hull(rows)
+
+    @staticmethod
+    def hull(rows: list[list[float]]) -> list[list[float]]:
+        """Rows that are vertices of the upper convex hull of the ROC points and (0, 0).
+
+        Literally: a point is a vertex unless it lies on or below the segment
+        between two other points (one on each side of it, or above it).
+        """
+        if any(math.isnan(rr) for _, rr in rows):
+            return []
+        pts = [(0.0, 0.0)] + [(1.0 - rr, r) for r, rr in rows]  # (fpr, tpr)
+        kept = []
+        for j, (x, y) in enumerate(pts[1:], start=1):
+            covered = False
+            for a in range(len(pts)):
+                for b in range(len(pts)):
+                    if a == j or b == j or a == b:
+                        continue
+                    (xa, ya), (xb, yb) = pts[a], pts[b]
+                    if not xa <= x <= xb or not ya <= y:
+                        continue
+                    if xa == xb:  # vertical chord: covers a point on it below its top
+                        covered = covered or (x == xa and y < yb)
+                    elif ya + (yb - ya) * (x - xa) / (xb - xa) >= y - 1e-12:
+                        covered = True
+            if not covered:
+                kept.append(rows[j - 1])
+        return kept
 
     @staticmethod
     def prune(rows: list[list[float]]) -> list[list[float]]:
@@ -105,21 +140,37 @@ class Reference:
         return self.step_area(self.pr_curve(interpolate))
 
     def area_under_roc_curve(self, interpolate: bool = False) -> float:
+        if self.P == 0 or self.N == 0:
+            return NAN  # one class: no pair to compare
         if interpolate:
-            return self.step_area(self.roc_curve(True))
-        # Each correct case scores the share of negatives ranked below it, a tied
-        # negative counting one half (grouped), none when stable (no ties in a group).
-        if not self.points():
-            return 0.0
+            rows = self.roc_curve(True)
+            if self.ties == "stable":
+                return self.step_area(rows)
+            # trapezoids between hull vertices in (fpr, tpr), from (0, 0), then flat to fpr 1
+            area, x0, y0 = 0.0, 0.0, 0.0
+            for r, rr in rows:
+                area += (1.0 - rr - x0) * (y0 + r) / 2
+                x0, y0 = 1.0 - rr, r
+            return area + (1.0 - x0) * y0
+        # Mann-Whitney over every (positive, negative) pair, returned or not: a pair
+        # counts 1 when the positive ranks above, 1/2 when tied (grouped), else 0.
+        # Misses rank below every returned case; with grouped ties they tie with the
+        # unreturned negatives, with stable ties they are never reached (0).
+        ranked = self.ranked()
         total = Fraction(0)
-        tp_prev = 0
-        for p in self.points():
-            n_new = p["tp"] - tp_prev
-            tp_prev = p["tp"]
-            if self.N == 0:
-                return NAN
-            below = Fraction(self.N - p["fp"]) + Fraction(p["fp"] - p["fp_before"], 2)
-            total += n_new * below
+        for i, (ci, si) in enumerate(ranked):
+            if not ci:
+                continue
+            for j, (cj, sj) in enumerate(ranked):
+                if cj:
+                    continue
+                if self.ties == "grouped" and si == sj:
+                    total += Fraction(1, 2)
+                elif i < j:
+                    total += 1
+            total += self.negative_misses  # returned positive above every unreturned negative
+        if self.ties == "grouped":
+            total += Fraction(self.misses * self.negative_misses, 2)
         return float(total / (self.P * self.N))
 
     def average_precision(self) -> float:
@@ -140,6 +191,10 @@ class Reference:
         return best
 
     def pr_breakeven_point(self) -> float:
+        """Where precision equals recall: precision at rank R = P (R-precision)."""
+        return self.r_precision()
+
+    def lingpipe392_breakeven_point(self) -> float:
         for r, p in self.pr_curve(True):
             if r > p:
                 return p

@@ -470,7 +470,7 @@ def test_stream_prints_a_summary_every_n_and_a_report(
     assert [line.split()[0] for line in lines[:3]] == ["cases=2", "cases=4", "cases=6"]
     assert lines[3] == ""
     assert "\n".join(lines[4:]) == str(reference())
-    assert lines[0] == "cases=2 pos=1 AP=1.0000 AUC=1.0000 maxF1=1.0000 BEP=0.0000 P@10=nan"
+    assert lines[0] == "cases=2 pos=1 AP=1.0000 AUC=1.0000 maxF1=1.0000 BEP=1.0000 P@10=nan"
 
 
 def test_stream_json_lines(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

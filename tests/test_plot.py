@@ -92,7 +92,7 @@ def test_plot_pr_draws_the_steps_with_labels() -> None:
     assert np.array_equal(line.get_xdata(), x) and np.array_equal(line.get_ydata(), y)
     assert ax.get_xlabel() == "Recall" and ax.get_ylabel() == "Precision"
     labels = ax.get_legend_handles_labels()[1]
-    assert labels == ["AP = 0.511", "BEP = 0.600", "chance = 0.400"]
+    assert labels == ["AP = 0.511", "BEP = 0.500", "chance = 0.400"]
     assert [t.get_text() for t in ax.get_legend().get_texts()] == labels
 
 
@@ -107,9 +107,12 @@ def test_plot_pr_interpolated_and_options() -> None:
     assert ax.get_legend_handles_labels()[1] == ["interpolated (PR area = 0.561)"]
 
 
-def test_no_breakeven_marker_when_bep_is_zero() -> None:
-    ev = make([(True, 0.9), (True, 0.8)])  # recall never exceeds precision
-    assert ev.pr_breakeven_point() == 0.0
+def test_breakeven_marker_of_a_perfect_ranker_and_none_without_positives() -> None:
+    ev = make([(True, 0.9), (True, 0.8), (False, 0.1)])
+    assert ev.pr_breakeven_point() == 1.0
+    labels = plot_pr(ev, Figure().add_subplot()).get_legend_handles_labels()[1]
+    assert "BEP = 1.000" in labels
+    ev = make([(False, 0.9)])  # no positive reference: no break-even point (NaN)
     labels = plot_pr(ev, Figure().add_subplot()).get_legend_handles_labels()[1]
     assert not any(label.startswith("BEP") for label in labels)
 

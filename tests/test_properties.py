@@ -67,13 +67,35 @@ def test_invariants(cases: list, misses: int, ties: str) -> None:
     else:
         assert math.isnan(ap)
     assert ev.area_under_pr_curve(True) >= ev.area_under_pr_curve(False) - 1e-15
-    assert ev.pr_breakeven_point() <= ev.maximum_f_measure() + 1e-15
-    if ties == "stable":
-        assert ev.area_under_roc_curve(True) >= ev.area_under_roc_curve(False) - 1e-15 or ev.num_negative_ref == 0
+    if ev.num_positive_ref:
+        assert ev.pr_breakeven_point() == ev.r_precision()
+        assert ev.pr_breakeven_point() <= ev.maximum_f_measure() + 1e-15
+    else:
+        assert math.isnan(ev.pr_breakeven_point())
     for name in ("pr_curve", "roc_curve"):
         curve = getattr(ev, name)(False)
         assert (np.diff(curve[:, 0]) > 0).all()
         assert (np.diff(getattr(ev, name)(True)[:, 1]) < 0).all()  # interpolated: strictly decreasing
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.one_of(st.integers(-3, 3).map(float), st.floats(-2, 2))), max_size=60),
+    st.integers(0, 3),
+    st.integers(0, 3),
+    policies,
+)
+def test_interpolated_areas_are_never_below_the_raw_ones(cases: list, misses: int, neg_misses: int, ties: str) -> None:
+    """An interpolated curve lies on or above the raw one, so its area does too (every policy)."""
+    ev = evaluation(cases, ties, misses)
+    ev.add_negative_misses(neg_misses)
+    assert ev.area_under_pr_curve(True) >= ev.area_under_pr_curve(False) - 1e-15
+    raw, interpolated = ev.area_under_roc_curve(False), ev.area_under_roc_curve(True)
+    if ev.num_positive_ref and ev.num_negative_ref:
+        assert interpolated >= raw - 1e-12  # (rounding: the sums add different terms)
+        assert 0.0 <= raw <= 1.0 + 1e-12 and interpolated <= 1.0 + 1e-12
+    else:  # one class: no pair to rank
+        assert math.isnan(raw) and math.isnan(interpolated)
 
 
 # Interleaved mutations and queries: no query may ever return a stale cached value.

@@ -163,3 +163,17 @@ def test_method_measure_mismatch_errors() -> None:
         ev.area_under_roc_curve(max_fpr=0.0)
     with pytest.raises(ValueError, match="argument 'level'"):
         ev.confidence_interval(level=1.5)
+
+
+@pytest.mark.parametrize("ties", ["stable", "grouped"])
+def test_intervals_and_partial_area_rank_misses_as_the_evaluator_does(ties: str) -> None:
+    """DeLong's estimate and the full partial area equal the evaluator's AUC with misses of both kinds."""
+    rng = np.random.default_rng(7)
+    ev = scored_pr.ScoredPrecisionRecallEvaluation(ties=ties)
+    ev.add_cases(rng.random(60) < 0.4, rng.integers(0, 6, 60).astype(float))
+    ev.add_misses(5)
+    ev.add_negative_misses(7)
+    auc = ev.area_under_roc_curve()
+    assert ev.confidence_interval(method="delong").estimate == pytest.approx(auc, abs=1e-12)
+    if ties == "grouped":  # the partial area ranks tied pairs one half, as grouped ties do
+        assert ev.area_under_roc_curve(max_fpr=1.0, standardized=False) == pytest.approx(auc, abs=1e-12)

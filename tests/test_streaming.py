@@ -208,13 +208,13 @@ def test_logger_info_writes_one_line(caplog: pytest.LogCaptureFixture) -> None:
         with SummaryLogger(ScoredPrecisionRecallEvaluation(), log.info, every=2) as logger:
             logger.add_case(True, 0.9)
             logger.add_case(False, 0.1)
-    assert caplog.messages == ["cases=2 pos=1 AP=1.0000 AUC=1.0000 maxF1=1.0000 BEP=0.0000 P@10=nan"]
+    assert caplog.messages == ["cases=2 pos=1 AP=1.0000 AUC=1.0000 maxF1=1.0000 BEP=1.0000 P@10=nan"]
 
 
 def test_print(capsys: pytest.CaptureFixture[str]) -> None:
     with SummaryLogger(ScoredPrecisionRecallEvaluation(), print, every=1) as logger:
         logger.add_case(True, 0.9)
-    assert capsys.readouterr().out == "cases=1 pos=1 AP=1.0000 AUC=nan maxF1=1.0000 BEP=0.0000 P@10=nan\n"
+    assert capsys.readouterr().out == "cases=1 pos=1 AP=1.0000 AUC=nan maxF1=1.0000 BEP=1.0000 P@10=nan\n"
 
 
 def test_callback_errors_during_adds_are_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:

@@ -180,8 +180,8 @@ def test_empty_evaluation_values() -> None:
     ev = ScoredPrecisionRecallEvaluation()
     s = ev.summary()
     assert math.isnan(s["average_precision"]) and math.isnan(s["r_precision"])
-    assert s["area_under_pr_curve"] == 0.0 and s["area_under_roc_curve"] == 0.0
-    assert s["maximum_f_measure"] == 0.0 and s["pr_breakeven_point"] == 0.0 and s["reciprocal_rank"] == 0.0
+    assert s["area_under_pr_curve"] == 0.0 and math.isnan(s["area_under_roc_curve"])
+    assert s["maximum_f_measure"] == 0.0 and math.isnan(s["pr_breakeven_point"]) and s["reciprocal_rank"] == 0.0
     assert math.isnan(s["precision_at_5"])
     assert ev.pr_curve().shape == (0, 2) and ev.pr_score_curve().shape == (0, 3)
 
@@ -190,11 +190,12 @@ def test_one_class_values() -> None:
     only_pos = ScoredPrecisionRecallEvaluation()
     only_pos.add_cases([True, True], [2.0, 1.0])
     assert only_pos.average_precision() == 1.0
-    assert math.isnan(only_pos.area_under_roc_curve(False))  # 0/0 rejection recall
-    assert only_pos.area_under_roc_curve(True) == 0.0  # no point survives interpolation
+    for interpolate in (False, True):  # one class: NaN whichever class is missing
+        assert math.isnan(only_pos.area_under_roc_curve(interpolate))
     only_neg = ScoredPrecisionRecallEvaluation()
     only_neg.add_cases([False, False], [2.0, 1.0])
     assert math.isnan(only_neg.average_precision())
+    assert math.isnan(only_neg.area_under_roc_curve(False)) and math.isnan(only_neg.area_under_roc_curve(True))
     assert only_neg.area_under_pr_curve() == 0.0 and only_neg.reciprocal_rank() == 0.0
     assert only_neg.precision_at(2) == 0.0
 
