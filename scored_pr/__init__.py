@@ -26,6 +26,7 @@ from .functional import (
     recall_at,
     reciprocal_rank,
     roc_curve,
+    roc_points,
     threshold_at_precision,
 )
 
@@ -43,6 +44,7 @@ __all__ = [
     "recall_at",
     "reciprocal_rank",
     "roc_curve",
+    "roc_points",
     "threshold_at_precision",
     "MultiQueryEvaluation",
     "OperatingPoint",

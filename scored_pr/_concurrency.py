@@ -54,9 +54,11 @@ class SynchronizedEvaluation:
 
     __slots__ = ("_ev", "_lock")
 
-    def __init__(self, evaluation: ScoredPrecisionRecallEvaluation | None = None, *, ties: str = "grouped") -> None:
+    def __init__(
+        self, evaluation: ScoredPrecisionRecallEvaluation | None = None, *, ties: str = "grouped", pos_label: Any = None
+    ) -> None:
         if evaluation is None:
-            evaluation = ScoredPrecisionRecallEvaluation(ties=ties)
+            evaluation = ScoredPrecisionRecallEvaluation(ties=ties, pos_label=pos_label)
         elif not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
             raise TypeError(
                 "SynchronizedEvaluation: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation; "
@@ -73,7 +75,7 @@ class SynchronizedEvaluation:
     def snapshot(self) -> ScoredPrecisionRecallEvaluation:
         """An independent copy of the evaluator as it is now."""
         with self._lock:
-            return self._ev.merge(ScoredPrecisionRecallEvaluation(ties=self._ev.ties))
+            return self._ev.merge(ScoredPrecisionRecallEvaluation(ties=self._ev.ties, pos_label=self._ev.pos_label))
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):

@@ -23,6 +23,9 @@ from ._validation import (
     check_beta,
     check_choice,
     check_correct,
+    check_pos_label,
+    check_weight,
+    check_weights,
     check_count,
     check_flag,
     check_fraction,
@@ -34,6 +37,7 @@ from ._validation import (
 _T = TypeVar("_T")
 
 _CLS = "ScoredPrecisionRecallEvaluation"
+_INF = float("inf")
 
 
 _A = TypeVar("_A", bound=np.ndarray)
@@ -83,10 +87,21 @@ class ScoredPrecisionRecallEvaluation:
         every correct case. Results then depend on the order in which tied
         cases arrive; use it to reproduce LingPipe.
 
+    pos_label : str, number or bool, optional
+        The label of the positive class. Without it, labels must be bool, or
+        1 (positive) and 0 or -1 (negative) in any integer or float type
+        (``1.0``/``0.0`` from pandas, ``-1``/``1`` from SVMs); with it, a
+        case is correct when its label equals ``pos_label`` (e.g.
+        ``pos_label="spam"``), and every other label is negative. A string
+        label never equals a numeric ``pos_label`` (a TypeError, not a
+        silent negative), and NaN is never a label.
+
     Raises
     ------
     ValueError
         If ``ties`` is not one of the two policies.
+    TypeError
+        If ``pos_label`` is not None, a str, a number or a bool.
 
     Notes
     -----
@@ -111,10 +126,11 @@ class ScoredPrecisionRecallEvaluation:
     0.5
     """
 
-    __slots__ = ("_ties", "_store", "_misses", "_negative_misses", "_memo", "_guard")
+    __slots__ = ("_ties", "_pos_label", "_store", "_misses", "_negative_misses", "_memo", "_guard")
 
-    def __init__(self, ties: str = "grouped") -> None:
+    def __init__(self, ties: str = "grouped", *, pos_label: Any = None) -> None:
         self._ties: str = check_ties(ties)
+        self._pos_label: Any = check_pos_label(pos_label, _CLS)
         self._store = CaseStore()
         self._misses = 0
         self._negative_misses = 0
@@ -125,29 +141,31 @@ class ScoredPrecisionRecallEvaluation:
 
     # ------------------------------------------------------------------ mutators
 
-    def add_case(self, correct: bool, score: float) -> None:
+    def add_case(self, correct: bool, score: float, weight: float = 1.0) -> None:
         """Add one case: whether the response was correct, and its score.
 
         Parameters
         ----------
-        correct : bool
+        correct : bool or label
             True if the case is a positive reference (the response was
-            correct). ``bool``, ``numpy.bool_`` and the integers 0 and 1 are
-            accepted.
+            correct): bool, or 1 vs 0/-1 in any integer or float type, or
+            any label compared with ``pos_label`` when the evaluator has one.
+            0-d numpy arrays and CPU tensors are accepted.
         score : float
             The response score; higher ranks first. int, float and numpy
-            integer/floating scalars; ``inf`` and ``-inf`` are allowed, and
-            ``-0.0`` ties with ``0.0``.
+            integer/floating scalars, 0-d arrays and CPU tensors; ``inf`` and
+            ``-inf`` are allowed, and ``-0.0`` ties with ``0.0``.
 
         Raises
         ------
         TypeError
-            If ``correct`` is not a bool or 0/1 (a string such as ``"False"``,
-            a float, None), or ``score`` is not a real number (str, None,
-            bool, complex).
+            If ``correct`` is not a label this evaluator accepts (a string
+            without ``pos_label``, None), or ``score`` is not a real number
+            (str, None, bool, complex), or a tensor is on a GPU (call
+            ``.cpu()``).
         ValueError
-            If ``correct`` is another integer or ``score`` is NaN. The
-            evaluation is unchanged.
+            If ``correct`` is another number, or ``score`` is NaN or not
+            exactly representable as float64. The evaluation is unchanged.
 
         Notes
         -----
@@ -155,10 +173,12 @@ class ScoredPrecisionRecallEvaluation:
         ``SortedList.add``.
         """
         # Fast path for the common types; anything else goes through the checks.
-        if type(correct) is not bool:
-            correct = check_correct(correct, "add_case")
+        if type(correct) is not bool or self._pos_label is not None:
+            correct = check_correct(correct, "add_case", pos_label=self._pos_label)
         if type(score) is not float or score != score:
             score = check_score(score, "add_case")
+        if type(weight) is not float or not 0.0 <= weight < _INF:
+            weight = check_weight(weight, "add_case")
         # Invalidate first: an exception between the two lines then leaves a
         # valid (empty) cache and the case either stored or not, never half.
         if not self._guard.acquire(False):
@@ -166,19 +186,37 @@ class ScoredPrecisionRecallEvaluation:
         try:
             if self._memo:
                 self._memo = {}
-            self._store.add(correct, score)
+            self._store.add(correct, score, weight)
         finally:
             self._guard.release()
 
-    def add_cases(self, correct: Any, scores: Any) -> None:
+    def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None) -> None:
         """Add a batch of cases; equivalent to ``add_case`` in a loop, but atomic.
 
         Parameters
         ----------
-        correct : array-like or iterable of bool
-            1-dimensional; bool, or integers 0/1.
+        correct : array-like or iterable of labels
+            1-dimensional (or an (n, 1) column): bool, 1 vs 0 or -1 (any
+            integer or float dtype; one batch uses either 0 or -1 for the
+            negatives), or labels compared with ``pos_label``.
         scores : array-like or iterable of float
             1-dimensional, same length as ``correct``; no NaN.
+        sample_weight : array-like of float, optional
+            One finite weight >= 0 per case (scikit-learn's ``sample_weight``).
+            Counts become sums of weights: recall's denominator is
+            :attr:`positive_weight` (misses weigh 1 each), precision is
+            correct weight over accepted weight, and the curves, their areas,
+            :meth:`average_precision`, :meth:`maximum_f_measure`,
+            :meth:`roc_points` and the threshold queries equal scikit-learn's
+            with ``sample_weight`` (grouped ties, no misses). Rank-based
+            measures (``precision_at``, ``r_precision``, ...) count cases, not
+            weight, and raise ValueError on a weighted evaluator. Nothing is
+            stored for weights until one differs from 1.
+
+        numpy arrays, CPU torch tensors (detached if they require grad),
+        pandas and polars Series and anything exposing ``__array__``,
+        ``__dlpack__`` or the buffer protocol are converted by numpy
+        without a Python-level loop; lists and iterables element by element.
 
         Raises
         ------
@@ -192,13 +230,14 @@ class ScoredPrecisionRecallEvaluation:
         O(k) here (one copy); the O(k log k) sort happens at the next query.
         Scores are converted to float64.
         """
-        c, s = check_batch(correct, scores)
+        c, s = check_batch(correct, scores, pos_label=self._pos_label)
+        w = None if sample_weight is None else check_weights(sample_weight, c.size, "add_cases")
         if not self._guard.acquire(False):
             raise _concurrent_use("add_cases")
         try:
             if self._memo and c.size:
                 self._memo = {}
-            self._store.add_batch(c, s)
+            self._store.add_batch(c, s, w)
         finally:
             self._guard.release()
 
@@ -253,6 +292,11 @@ class ScoredPrecisionRecallEvaluation:
         return self._ties
 
     @property
+    def pos_label(self) -> Any:
+        """The label of the positive class, or None (bool, 1 vs 0 or -1)."""
+        return self._pos_label
+
+    @property
     def num_cases(self) -> int:
         """Cases added with add_case/add_cases (misses excluded). LingPipe: ``numCases()``."""
         return len(self._store)
@@ -266,6 +310,50 @@ class ScoredPrecisionRecallEvaluation:
     def num_negative_ref(self) -> int:
         """Negative reference cases: incorrect cases plus negative misses."""
         return len(self._store) - self._store.num_correct + self._negative_misses
+
+    @property
+    def weighted(self) -> bool:
+        """Whether a sample weight other than 1 was ever added (O(1) after a query)."""
+        return self._store.weighted
+
+    @property
+    def positive_weight(self) -> float:
+        """Sum of the weights of the correct cases, plus one per miss.
+
+        Equal to ``num_positive_ref`` when unweighted; the denominator of
+        recall (and of average precision) when weighted.
+        """
+        return float(self._pos_ref())
+
+    @property
+    def negative_weight(self) -> float:
+        """Sum of the weights of the incorrect cases, plus one per negative miss.
+
+        Equal to ``num_negative_ref`` when unweighted; the denominator of the
+        false positive rate when weighted.
+        """
+        return float(self._neg_ref())
+
+    def _pos_ref(self) -> int | float:
+        """Recall's denominator: num_positive_ref, or the positive weight when weighted."""
+        if not self._store.weighted:
+            return self.num_positive_ref
+        return self._points().total_tp + self._misses
+
+    def _neg_ref(self) -> int | float:
+        """The false positive rate's denominator: num_negative_ref or the negative weight."""
+        if not self._store.weighted:
+            return self.num_negative_ref
+        return self._points().total_fp + self._negative_misses
+
+    def _unweighted(self, func: str) -> None:
+        """Rank-based measures count cases by rank: refuse them for weighted cases."""
+        if self._store.weighted:
+            raise ValueError(
+                f"{func}: this measure counts cases by rank and is not defined with sample weights; "
+                "a weighted evaluator answers the curves, their areas, average_precision, "
+                "maximum_f_measure and the threshold queries."
+            )
 
     @property
     def num_misses(self) -> int:
@@ -299,12 +387,12 @@ class ScoredPrecisionRecallEvaluation:
 
         def build() -> K.Points:
             neg, cor = self._store.arrays()
-            return K.operating_points(neg, cor, policy)
+            return K.operating_points(neg, cor, policy, self._store.weights())
 
         return self._cached(("points", policy), build)
 
     def _cutoffs(self) -> K.Cutoffs:
-        return self._cached("cutoffs", lambda: K.threshold_cutoffs(*self._store.arrays()))
+        return self._cached("cutoffs", lambda: K.threshold_cutoffs(*self._store.arrays(), self._store.weights()))
 
     def _curve(self, name: str, interpolate: bool) -> npt.NDArray[np.float64]:
         def build() -> npt.NDArray[np.float64]:
@@ -315,8 +403,8 @@ class ScoredPrecisionRecallEvaluation:
                 return _readonly(K.interpolate(self._curve(name, False)))
             pts = self._points()
             if name == "pr":
-                return _readonly(K.pr_curve(pts, self.num_positive_ref))
-            return _readonly(K.pr_score_curve(pts, self.num_positive_ref))
+                return _readonly(K.pr_curve(pts, self._pos_ref()))
+            return _readonly(K.pr_score_curve(pts, self._pos_ref()))
 
         return self._cached((name, interpolate), build)
 
@@ -325,7 +413,7 @@ class ScoredPrecisionRecallEvaluation:
 
         def build() -> K.RocRows:
             if not interpolate:
-                return K.roc_rows(self._points(), self.num_positive_ref, self.num_negative_ref)
+                return K.roc_rows(self._points(), self._pos_ref(), self._neg_ref())
             if self._ties == "stable":  # LingPipe: prune dominated points, vertical steps
                 raw = self._roc_rows(False)
                 keep = K.interpolation_mask(raw.rr_end)
@@ -485,7 +573,7 @@ class ScoredPrecisionRecallEvaluation:
             from ._uncertainty import partial_auc
 
             return partial_auc(self, interpolate, max_fpr, standardized)
-        if self.num_positive_ref == 0 or self.num_negative_ref == 0:
+        if self._pos_ref() == 0 or self._neg_ref() == 0:
             return float("nan")
         return self._cached(("roc_area", interpolate), lambda: K.roc_rows_area(self._roc_rows(interpolate)))
 
@@ -555,10 +643,11 @@ class ScoredPrecisionRecallEvaluation:
         else:
             ties = check_choice(ties, "average_precision", "ties", ("stable", "grouped", "expected"))
         if ties == "expected":
+            self._unweighted("average_precision(ties='expected')")
             return self._cached(
                 ("ap", ties), lambda: K.expected_average_precision(*self._store.arrays(), self.num_positive_ref)
             )
-        return self._cached(("ap", ties), lambda: K.average_precision(self._points(ties), self.num_positive_ref))
+        return self._cached(("ap", ties), lambda: K.average_precision(self._points(ties), self._pos_ref()))
 
     def maximum_f_measure(self, beta: float = 1.0) -> float:
         """The best F-beta over the operating points of the uninterpolated PR curve.
@@ -625,6 +714,7 @@ class ScoredPrecisionRecallEvaluation:
         LingPipe name: ``precisionAt(int)`` (which returns NaN for rank 0
         instead of raising). O(log n) after the first query.
         """
+        self._unweighted("precision_at")
         rank = check_positive_int(rank, "precision_at", "rank")
         return self._cached(("p_at", rank), lambda: K.precision_at(self._points(), self.num_cases, rank))
 
@@ -638,6 +728,7 @@ class ScoredPrecisionRecallEvaluation:
         -----
         LingPipe name: ``reciprocalRank()``.
         """
+        self._unweighted("reciprocal_rank")
         return self._cached("rr", lambda: K.reciprocal_rank(self._points()))
 
     def r_precision(self) -> float:
@@ -652,6 +743,7 @@ class ScoredPrecisionRecallEvaluation:
         -----
         LingPipe 4.1 name: ``rPrecision()``; trec_eval name: ``Rprec``.
         """
+        self._unweighted("r_precision")
         return self._cached(
             "r_prec", lambda: K.r_precision(self._points(), self.num_cases, self.num_positive_ref)
         )
@@ -677,6 +769,7 @@ class ScoredPrecisionRecallEvaluation:
         >>> ev.recall_at(1), ev.recall_at(3), ev.recall_at(100)
         (0.25, 0.5, 0.5)
         """
+        self._unweighted("recall_at")
         k = check_positive_int(k, "recall_at", "k")
         return self._cached(
             ("recall_at", k), lambda: K.recall_at(self._points(), self.num_cases, self.num_positive_ref, k)
@@ -697,6 +790,7 @@ class ScoredPrecisionRecallEvaluation:
         >>> ev.average_precision_at(3)  # (1/1 + 2/3) / min(3, 3)
         0.5555555555555555
         """
+        self._unweighted("average_precision_at")
         k = check_positive_int(k, "average_precision_at", "k")
         return self._cached(
             ("ap_at", k), lambda: K.average_precision_at(self._points(), self.num_positive_ref, k)
@@ -724,6 +818,7 @@ class ScoredPrecisionRecallEvaluation:
         >>> ev.add_misses(1); ev.k_at_recall(1.0)
         nan
         """
+        self._unweighted("k_at_recall")
         recall = check_fraction(recall, "k_at_recall", "recall", low_open=True)
         hit = K.k_at_recall(self._points(), self.num_positive_ref, recall)
         return float("nan") if hit is None else hit[0]
@@ -740,6 +835,7 @@ class ScoredPrecisionRecallEvaluation:
         >>> ev.precision_at_recall(0.5), ev.precision_at_recall(1.0)
         (0.5, 0.5)
         """
+        self._unweighted("precision_at_recall")
         recall = check_fraction(recall, "precision_at_recall", "recall", low_open=True)
         hit = K.k_at_recall(self._points(), self.num_positive_ref, recall)
         return float("nan") if hit is None else hit[1] / hit[0]
@@ -759,6 +855,7 @@ class ScoredPrecisionRecallEvaluation:
         >>> ev.f_measure_at(1)  # P = 1, R = 1/2
         0.6666666666666666
         """
+        self._unweighted("f_measure_at")
         k = check_positive_int(k, "f_measure_at", "k")
         beta = check_beta(beta, "f_measure_at")
         kk = min(k, self.num_cases)
@@ -786,6 +883,7 @@ class ScoredPrecisionRecallEvaluation:
         >>> ev.hit_curve().tolist()  # float64 expected counts under the default grouped ties
         [0.0, 1.0, 2.0]
         """
+        self._unweighted("hit_curve")
         return self._cached("hits", lambda: _readonly(K.hit_curve(*self._store.arrays(), self._ties)))
 
     def eleven_point_interpolated_precision(self, rounding: str = "exact") -> npt.NDArray[np.float64]:
@@ -818,6 +916,7 @@ class ScoredPrecisionRecallEvaluation:
         >>> ev.eleven_point_interpolated_precision("trec_eval9")[[0, 7, 10]].tolist()
         [1.0, 0.6666666666666666, 0.6]
         """
+        self._unweighted("eleven_point_interpolated_precision")
         rounding = check_choice(
             rounding, "eleven_point_interpolated_precision", "rounding", ("exact", "trec_eval9", "trec_eval10")
         )
@@ -860,10 +959,10 @@ class ScoredPrecisionRecallEvaluation:
         def build() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
             cut = self._cutoffs()
             tp = np.concatenate(([0], cut.tp))
-            fp = np.concatenate(([0], cut.retrieved - cut.tp))
+            fp = np.concatenate(([0], cut.fp))
             with np.errstate(divide="ignore", invalid="ignore"):
-                fpr = fp / np.float64(self.num_negative_ref)
-                tpr = tp / np.float64(self.num_positive_ref)
+                fpr = fp / np.float64(self._neg_ref())
+                tpr = tp / np.float64(self._pos_ref())
             thresholds = np.concatenate(([np.inf], cut.score)).astype(np.float64)
             return _readonly(fpr), _readonly(tpr), _readonly(thresholds)
 
@@ -890,7 +989,7 @@ class ScoredPrecisionRecallEvaluation:
         OperatingPoint(threshold=0.6, precision=0.75, recall=1.0, k=4)
         """
         precision = check_fraction(precision, "threshold_at_precision", "precision", low_open=False)
-        return K.threshold_at_precision(self._cutoffs(), self.num_positive_ref, precision)
+        return K.threshold_at_precision(self._cutoffs(), self._pos_ref(), precision)
 
     def threshold_at_recall(self, recall: float) -> K.OperatingPoint:
         """The highest score threshold whose recall is >= ``recall`` (exact comparison).
@@ -903,7 +1002,7 @@ class ScoredPrecisionRecallEvaluation:
         OperatingPoint(threshold=0.8, precision=1.0, recall=0.6666666666666666, k=2)
         """
         recall = check_fraction(recall, "threshold_at_recall", "recall", low_open=False)
-        return K.threshold_at_recall(self._cutoffs(), self.num_positive_ref, recall)
+        return K.threshold_at_recall(self._cutoffs(), self._pos_ref(), recall)
 
     def maximum_f_measure_threshold(self, beta: float = 1.0) -> K.OperatingPoint:
         """The score threshold with the greatest F-beta (the highest one on a tie).
@@ -919,7 +1018,7 @@ class ScoredPrecisionRecallEvaluation:
         OperatingPoint(threshold=0.6, precision=0.75, recall=1.0, k=4)
         """
         beta = check_beta(beta, "maximum_f_measure_threshold")
-        return K.maximum_f_measure_threshold(self._cutoffs(), self.num_positive_ref, beta)
+        return K.maximum_f_measure_threshold(self._cutoffs(), self._pos_ref(), beta)
 
     # ------------------------------------------------------- combining and state
 
@@ -958,7 +1057,7 @@ class ScoredPrecisionRecallEvaluation:
                 f"merge: argument 'other' must use the same tie policy; got ties={other._ties!r} "
                 f"for ties={self._ties!r} instead."
             )
-        out = type(self)(ties=self._ties)
+        out = type(self)(ties=self._ties, pos_label=self._pos_label)
         out._store = self._store.merged_with(other._store)
         out._misses = self._misses + other._misses
         out._negative_misses = self._negative_misses + other._negative_misses
@@ -987,7 +1086,12 @@ class ScoredPrecisionRecallEvaluation:
         ):
             return False
         a, b = self._store.arrays(), other._store.arrays()
-        return bool(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]))
+        if not (np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])):
+            return False
+        wa, wb = self._store.weights(), other._store.weights()
+        if wa is None or wb is None:
+            return wa is None and wb is None
+        return bool(np.array_equal(wa, wb))
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -1079,8 +1183,12 @@ class ScoredPrecisionRecallEvaluation:
         pr_breakeven_point, reciprocal_rank, r_precision, and precision_at_k
         for every k in ``scored_pr._report.REPORT_RANKS`` (5, 10, 25, 100,
         500: the same ranks as the text report, JSON and table outputs). Degenerate values are NaN or 0.0 as
-        documented per method; nothing raises.
+        documented per method; nothing raises. With sample weights, the
+        rank-based entries (break-even point, reciprocal rank, R-precision,
+        precision at k) are NaN.
         """
+        nan = float("nan")
+        ranked = not self._store.weighted  # rank-based measures are NaN for weighted cases
         return {
             "num_cases": self.num_cases,
             "num_positive_ref": self.num_positive_ref,
@@ -1092,10 +1200,10 @@ class ScoredPrecisionRecallEvaluation:
             "area_under_roc_curve": self.area_under_roc_curve(False),
             "area_under_roc_curve_interpolated": self.area_under_roc_curve(True),
             "maximum_f_measure": self.maximum_f_measure(),
-            "pr_breakeven_point": self.pr_breakeven_point(),
-            "reciprocal_rank": self.reciprocal_rank(),
-            "r_precision": self.r_precision(),
-            **{f"precision_at_{k}": self.precision_at(k) for k in _report.REPORT_RANKS},
+            "pr_breakeven_point": self.pr_breakeven_point() if ranked else nan,
+            "reciprocal_rank": self.reciprocal_rank() if ranked else nan,
+            "r_precision": self.r_precision() if ranked else nan,
+            **{f"precision_at_{k}": self.precision_at(k) if ranked else nan for k in _report.REPORT_RANKS},
         }
 
     def __str__(self) -> str:
@@ -1103,8 +1211,9 @@ class ScoredPrecisionRecallEvaluation:
         return _report.report(self)
 
     def __repr__(self) -> str:
+        label = "" if self._pos_label is None else f"pos_label={self._pos_label!r}, "
         return (
-            f"{_CLS}(ties={self._ties!r}, num_cases={self.num_cases}, "
+            f"{_CLS}(ties={self._ties!r}, {label}num_cases={self.num_cases}, "
             f"num_positive_ref={self.num_positive_ref}, num_negative_ref={self.num_negative_ref}, "
             f"num_misses={self.num_misses})"
         )

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -42,15 +42,20 @@ class Points(NamedTuple):
     after every correct case. With ``ties="grouped"`` there is one cut-off
     after every group of equal scores, and a point after every group that
     contains at least one correct case.
+
+    With sample weights every count is a sum of weights (float64), and a
+    point needs correct weight > 0 (a correct case of weight 0 adds no point).
     """
 
-    retrieved: IntArray  #: cases at or above the cut-off (k)
-    tp: IntArray  #: correct cases at or above the cut-off
-    fp: IntArray  #: incorrect cases at or above the cut-off
-    fp_before: IntArray  #: incorrect cases strictly above the cut-off's tie group
+    retrieved: npt.NDArray[Any]  #: cases (weight) at or above the cut-off (k)
+    tp: npt.NDArray[Any]  #: correct cases (weight) at or above the cut-off
+    fp: npt.NDArray[Any]  #: incorrect cases (weight) at or above the cut-off
+    fp_before: npt.NDArray[Any]  #: incorrect cases (weight) strictly above the cut-off's tie group
     neg_score: FloatArray  #: negated score of the last case above the cut-off
     correct_idx: IntArray  #: 0-based ranks of all correct cases, ascending
     group_ends: IntArray | None  #: grouped only: exclusive end of every tie group
+    total_tp: int | float  #: correct cases (weight) returned
+    total_fp: int | float  #: incorrect cases (weight) returned
 
 
 def seqsum(values: FloatArray) -> float:
@@ -69,18 +74,33 @@ def group_ends(neg_scores: FloatArray) -> IntArray:
     return np.append(change, n).astype(np.int64, copy=False)
 
 
-def operating_points(neg_scores: FloatArray, correct: BoolArray, ties: str) -> Points:
+def class_weights(correct: BoolArray, weight: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Cumulative weight of correct and of incorrect cases, rank by rank.
+
+    Every weighted count of the kernel is read from these two sums, so that
+    totals and curve points agree to the last bit.
+    """
+    return np.cumsum(np.where(correct, weight, 0.0)), np.cumsum(np.where(correct, 0.0, weight))
+
+
+def operating_points(
+    neg_scores: FloatArray, correct: BoolArray, ties: str, weight: FloatArray | None = None
+) -> Points:
     """The kernel: cut-offs with a curve point and the counts there.
 
     Complexity O(n) for ``"stable"``, O(n + g log n) for ``"grouped"`` with g
-    tie groups.
+    tie groups. ``weight`` (None: every case weighs 1) turns every count into
+    a sum of weights.
     """
     correct_idx = np.flatnonzero(correct).astype(np.int64, copy=False)
+    n = neg_scores.size
+    if weight is not None:
+        return _weighted_points(neg_scores, correct, ties, weight, correct_idx)
     if ties == "stable":
         retrieved = correct_idx + 1
         tp = np.arange(1, correct_idx.size + 1, dtype=np.int64)
         fp = retrieved - tp
-        return Points(retrieved, tp, fp, fp, neg_scores[correct_idx], correct_idx, None)
+        return Points(retrieved, tp, fp, fp, neg_scores[correct_idx], correct_idx, None, correct_idx.size, n - correct_idx.size)
     ends = group_ends(neg_scores)
     tp_end = np.searchsorted(correct_idx, ends).astype(np.int64, copy=False)
     tp_start = np.concatenate(([0], tp_end[:-1])).astype(np.int64, copy=False)
@@ -90,16 +110,38 @@ def operating_points(neg_scores: FloatArray, correct: BoolArray, ties: str) -> P
     tp = tp_end[has_point]
     fp = retrieved - tp
     fp_before = start[has_point] - tp_start[has_point]
-    return Points(retrieved, tp, fp, fp_before, neg_scores[retrieved - 1], correct_idx, ends)
+    return Points(
+        retrieved, tp, fp, fp_before, neg_scores[retrieved - 1], correct_idx, ends, correct_idx.size, n - correct_idx.size
+    )
 
 
-def _ratio(num: npt.NDArray[np.int64], den: int) -> FloatArray:
+def _weighted_points(
+    neg_scores: FloatArray, correct: BoolArray, ties: str, weight: FloatArray, correct_idx: IntArray
+) -> Points:
+    cp, cn = class_weights(correct, weight)
+    total_tp = float(cp[-1]) if cp.size else 0.0
+    total_fp = float(cn[-1]) if cn.size else 0.0
+    if ties == "stable":
+        idx = correct_idx[weight[correct_idx] > 0.0]
+        tp, fp = cp[idx], cn[idx]
+        return Points(tp + fp, tp, fp, fp, neg_scores[idx], correct_idx, None, total_tp, total_fp)
+    ends = group_ends(neg_scores)
+    tp_end, fp_end = cp[ends - 1], cn[ends - 1]
+    tp_start = np.concatenate(([0.0], tp_end[:-1]))
+    fp_start = np.concatenate(([0.0], fp_end[:-1]))
+    has_point = tp_end > tp_start
+    tp, fp = tp_end[has_point], fp_end[has_point]
+    last = ends[has_point] - 1
+    return Points(tp + fp, tp, fp, fp_start[has_point], neg_scores[last], correct_idx, ends, total_tp, total_fp)
+
+
+def _ratio(num: npt.NDArray[Any], den: int | float) -> FloatArray:
     """num / den in float64, NaN for 0/0 and without warnings."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.true_divide(num, np.float64(den))
 
 
-def recall(points: Points, num_positive_ref: int) -> FloatArray:
+def recall(points: Points, num_positive_ref: int | float) -> FloatArray:
     """TP / num_positive_ref at every point (misses count in the denominator)."""
     return _ratio(points.tp, num_positive_ref)
 
@@ -109,22 +151,22 @@ def precision(points: Points) -> FloatArray:
     return points.tp / points.retrieved.astype(np.float64)
 
 
-def rejection_recall(points: Points, num_negative_ref: int) -> FloatArray:
+def rejection_recall(points: Points, num_negative_ref: int | float) -> FloatArray:
     """1 - FP / num_negative_ref at every point; NaN when there are no negatives."""
     return 1.0 - _ratio(points.fp, num_negative_ref)
 
 
-def pr_curve(points: Points, num_positive_ref: int) -> FloatArray:
+def pr_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
     """(recall, precision) rows, recall strictly increasing."""
     return np.column_stack((recall(points, num_positive_ref), precision(points)))
 
 
-def pr_score_curve(points: Points, num_positive_ref: int) -> FloatArray:
+def pr_score_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
     """(recall, precision, score) rows, recall strictly increasing."""
     return np.column_stack((recall(points, num_positive_ref), precision(points), -points.neg_score))
 
 
-def roc_curve(points: Points, num_positive_ref: int, num_negative_ref: int) -> FloatArray:
+def roc_curve(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> FloatArray:
     """(recall, rejection recall) rows, recall strictly increasing."""
     return np.column_stack((recall(points, num_positive_ref), rejection_recall(points, num_negative_ref)))
 
@@ -182,7 +224,7 @@ class RocRows(NamedTuple):
     fp: FloatArray  #: incorrect cases accepted at the row
 
 
-def roc_rows(points: Points, num_positive_ref: int, num_negative_ref: int) -> RocRows:
+def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> RocRows:
     """The uninterpolated ROC curve of a tie policy, with its segments.
 
     Stable ties: one vertical step per correct case (LingPipe); misses are
@@ -197,12 +239,9 @@ def roc_rows(points: Points, num_positive_ref: int, num_negative_ref: int) -> Ro
     if points.group_ends is None:
         return RocRows(r, rr_end, rr_end, tp, fp)
     rr_start = 1.0 - _ratio(points.fp_before, num_negative_ref)
-    returned_correct = points.correct_idx.size
-    if num_positive_ref > returned_correct:  # misses: the bottom tie group
-        n = int(points.group_ends[-1]) if points.group_ends.size else 0
-        returned_incorrect = n - returned_correct
+    if num_positive_ref > points.total_tp:  # misses: the bottom tie group
         r = np.append(r, 1.0)
-        rr_start = np.append(rr_start, 1.0 - _ratio(np.array([returned_incorrect]), num_negative_ref))
+        rr_start = np.append(rr_start, 1.0 - _ratio(np.array([points.total_fp]), num_negative_ref))
         rr_end = np.append(rr_end, 0.0 if num_negative_ref else np.nan)
         tp = np.append(tp, float(num_positive_ref))
         fp = np.append(fp, float(num_negative_ref))
@@ -221,7 +260,7 @@ def roc_rows_area(rows: RocRows) -> float:
     return seqsum(np.diff(rows.recall, prepend=0.0) * ((rows.rr_start + rows.rr_end) / 2.0))
 
 
-def roc_area(points: Points, num_positive_ref: int, num_negative_ref: int) -> float:
+def roc_area(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> float:
     """Uninterpolated ROC area: :func:`roc_rows_area` of :func:`roc_rows`.
 
     With stable ties a point's segment is a vertical step and this is exactly
@@ -296,7 +335,7 @@ def roc_convex_hull(rows: RocRows) -> RocRows:
     return RocRows(r, np.concatenate(([1.0], rr[:-1])), rr, rows.tp[keep], rows.fp[keep])
 
 
-def average_precision(points: Points, num_positive_ref: int) -> float:
+def average_precision(points: Points, num_positive_ref: int | float) -> float:
     """Sum of the precision at every correct case, divided by num_positive_ref.
 
     A correct case inside a tie group (grouped policy) gets the precision at
@@ -521,14 +560,25 @@ class Cutoffs(NamedTuple):
     """Every threshold cut-off: one per distinct score, in descending score order."""
 
     score: FloatArray  #: the threshold: accept every case with score >= it
-    retrieved: IntArray
-    tp: IntArray
+    retrieved: IntArray  #: number of cases accepted
+    tp: npt.NDArray[Any]  #: correct cases (weight) accepted
+    fp: npt.NDArray[Any]  #: incorrect cases (weight) accepted
 
 
-def threshold_cutoffs(neg_scores: FloatArray, correct: BoolArray) -> Cutoffs:
+def threshold_cutoffs(neg_scores: FloatArray, correct: BoolArray, weight: FloatArray | None = None) -> Cutoffs:
     ends = group_ends(neg_scores)
-    tp = np.cumsum(correct, dtype=np.int64)[ends - 1] if ends.size else np.zeros(0, dtype=np.int64)
-    return Cutoffs(-neg_scores[ends - 1] if ends.size else np.zeros(0), ends, tp)
+    if not ends.size:
+        empty = np.zeros(0, dtype=np.int64)
+        return Cutoffs(np.zeros(0), empty, empty, empty)
+    if weight is None:
+        tp_count = np.cumsum(correct, dtype=np.int64)[ends - 1]
+        return Cutoffs(-neg_scores[ends - 1], ends, tp_count, ends - tp_count)
+    cp, cn = class_weights(correct, weight)
+    tp, fp = cp[ends - 1], cn[ends - 1]
+    # A score held only by cases of weight 0 is no threshold (scikit-learn drops such cases).
+    total = tp + fp
+    keep = total > np.concatenate(([0.0], total[:-1]))
+    return Cutoffs(-neg_scores[ends[keep] - 1], ends[keep], tp[keep], fp[keep])
 
 
 def hit_curve(neg_scores: FloatArray, correct: BoolArray, ties: str) -> npt.NDArray[np.int64] | FloatArray:
@@ -545,7 +595,7 @@ def hit_curve(neg_scores: FloatArray, correct: BoolArray, ties: str) -> npt.NDAr
     return np.interp(t, np.concatenate(([0], ends)), np.concatenate(([0], hits[ends - 1])))
 
 
-def expected_average_precision(neg_scores: FloatArray, correct: BoolArray, num_positive_ref: int) -> float:
+def expected_average_precision(neg_scores: FloatArray, correct: BoolArray, num_positive_ref: int | float) -> float:
     """Average precision in expectation over all orderings of tied scores.
 
     McSherry & Najork (ECIR 2008): for a tie group of n cases holding p correct
@@ -582,41 +632,56 @@ def expected_average_precision(neg_scores: FloatArray, correct: BoolArray, num_p
     return seqsum(terms) / num_positive_ref
 
 
-def _operating_point(cut: Cutoffs, num_positive_ref: int, i: int | None) -> OperatingPoint:
+def _operating_point(cut: Cutoffs, num_positive_ref: int | float, i: int | None) -> OperatingPoint:
     if i is None:
         nan = float("nan")
         return OperatingPoint(nan, nan, nan, 0)
-    tp, k = int(cut.tp[i]), int(cut.retrieved[i])
-    rec = tp / num_positive_ref if num_positive_ref else float("nan")
-    return OperatingPoint(float(cut.score[i]), tp / k, rec, k)
+    tp, fp = cut.tp[i], cut.fp[i]
+    rec = float(tp / num_positive_ref) if num_positive_ref else float("nan")
+    return OperatingPoint(float(cut.score[i]), float(tp / (tp + fp)), rec, int(cut.retrieved[i]))
 
 
-def threshold_at_precision(cut: Cutoffs, num_positive_ref: int, target: float) -> OperatingPoint:
+def _cut_precision(cut: Cutoffs) -> FloatArray:
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 only for all-zero weights
+        return cut.tp / (cut.tp + cut.fp).astype(np.float64)
+
+
+def threshold_at_precision(cut: Cutoffs, num_positive_ref: int | float, target: float) -> OperatingPoint:
     """The lowest threshold whose precision is >= target (so the highest recall there)."""
-    ok = np.flatnonzero(cut.tp / cut.retrieved.astype(np.float64) >= target) if cut.tp.size else cut.tp
+    with np.errstate(invalid="ignore"):
+        ok = np.flatnonzero(_cut_precision(cut) >= target) if cut.tp.size else cut.tp
     return _operating_point(cut, num_positive_ref, int(ok[-1]) if ok.size else None)
 
 
-def threshold_at_recall(cut: Cutoffs, num_positive_ref: int, level: float) -> OperatingPoint:
-    """The highest threshold whose recall is >= level (exact comparison, see k_at_recall)."""
-    needed = math.ceil(Fraction(level) * num_positive_ref)
-    if num_positive_ref == 0 or cut.tp.size == 0 or needed > cut.tp[-1]:
+def threshold_at_recall(cut: Cutoffs, num_positive_ref: int | float, level: float) -> OperatingPoint:
+    """The highest threshold whose recall is >= level.
+
+    Unweighted, the comparison is exact (see k_at_recall); weighted, it is
+    tp / num_positive_ref >= level in float64.
+    """
+    if num_positive_ref == 0 or cut.tp.size == 0:
+        return _operating_point(cut, num_positive_ref, None)
+    if cut.tp.dtype.kind == "f":
+        ok = np.flatnonzero(cut.tp / num_positive_ref >= level)
+        return _operating_point(cut, num_positive_ref, int(ok[0]) if ok.size else None)
+    needed = math.ceil(Fraction(level) * int(num_positive_ref))
+    if needed > cut.tp[-1]:
         return _operating_point(cut, num_positive_ref, None)
     return _operating_point(cut, num_positive_ref, int(np.searchsorted(cut.tp, needed)))
 
 
-def maximum_f_measure_threshold(cut: Cutoffs, num_positive_ref: int, beta: float) -> OperatingPoint:
+def maximum_f_measure_threshold(cut: Cutoffs, num_positive_ref: int | float, beta: float) -> OperatingPoint:
     """The threshold with the greatest F-beta (the highest such threshold on a tie)."""
     if num_positive_ref == 0 or cut.tp.size == 0 or cut.tp[-1] == 0:
         return _operating_point(cut, num_positive_ref, None)
     r = cut.tp / np.float64(num_positive_ref)
-    p = cut.tp / cut.retrieved.astype(np.float64)
+    p = _cut_precision(cut)
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.nan_to_num(f_beta(r, p, beta), nan=0.0)
     return _operating_point(cut, num_positive_ref, int(np.argmax(f)))
 
 
-def f_measure(tp: float, retrieved: int, num_positive_ref: int, beta: float) -> float:
+def f_measure(tp: float, retrieved: int, num_positive_ref: int | float, beta: float) -> float:
     """(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP); NaN for 0/0."""
     b2 = beta * beta
     fn = num_positive_ref - tp

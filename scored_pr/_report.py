@@ -22,17 +22,27 @@ def report(ev: ScoredPrecisionRecallEvaluation) -> str:
     appear for every k in (5, 10, 25, 100, 500) with k <= num_cases. Numbers
     are Python's shortest round-trip ``repr``.
     """
-    lines = [
-        f"  Tie Policy={ev.ties}",
+    lines = [f"  Tie Policy={ev.ties}"]
+    if ev.pos_label is not None:
+        lines.append(f"  Positive Label={ev.pos_label!r}")
+    lines += [
         f"  Number of Cases={ev.num_cases}",
         f"  Positive Reference Cases={ev.num_positive_ref} (misses={ev.num_misses})",
         f"  Negative Reference Cases={ev.num_negative_ref}",
+    ]
+    if ev.weighted:
+        lines += [f"  Positive Weight={ev.positive_weight!r}", f"  Negative Weight={ev.negative_weight!r}"]
+    lines += [
         f"  Area Under PR Curve (interpolated)={ev.area_under_pr_curve(True)!r}",
         f"  Area Under PR Curve (uninterpolated)={ev.area_under_pr_curve(False)!r}",
         f"  Area Under ROC Curve (interpolated)={ev.area_under_roc_curve(True)!r}",
         f"  Area Under ROC Curve (uninterpolated)={ev.area_under_roc_curve(False)!r}",
         f"  Average Precision={ev.average_precision()!r}",
         f"  Maximum F(1) Measure={ev.maximum_f_measure()!r}",
+    ]
+    if ev.weighted:  # rank-based measures count cases, not weight
+        return "\n".join(lines)
+    lines += [
         f"  BEP (Precision-Recall break even point)={ev.pr_breakeven_point()!r}",
         f"  Reciprocal Rank={ev.reciprocal_rank()!r}",
         f"  R-Precision={ev.r_precision()!r}",

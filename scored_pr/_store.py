@@ -14,6 +14,12 @@ Cases are kept in two tiers:
   from ``add_cases`` (and the list's contents whenever a batch follows them)
   become numpy runs, in insertion order.
 
+Sample weights cost nothing until a weight other than 1 arrives: then the
+merged arrays gain a float64 ``weight`` array (17 bytes per case), a run may
+carry one (``None`` means all ones), and single cases go to an append buffer
+in insertion order instead of the sorted list (whose floats have no room for
+a weight). A store with any weight array or buffered case is *weighted*.
+
 A query calls :meth:`CaseStore.arrays`, which sorts only the pending cases
 (O(k log k)) and merges them into the merged arrays in one O(n + k) pass,
 then commits the result in one step (see :class:`CaseStore`);
@@ -40,6 +46,9 @@ _EMPTY_CORRECT = np.zeros(0, dtype=bool)
 _EMPTY_CORRECT.setflags(write=False)
 
 
+Run = tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], int, "npt.NDArray[np.float64] | None"]
+
+
 class CaseStore:
     """Cases in rank order, merged lazily. Not thread-safe.
 
@@ -51,42 +60,84 @@ class CaseStore:
     cases, never kept beside them, so they cannot disagree with them.
     """
 
-    __slots__ = ("_pending", "_runs", "_neg", "_correct", "_merged_correct")
+    __slots__ = ("_pending", "_buf", "_runs", "_neg", "_correct", "_weight", "_merged_correct")
 
     def __init__(self) -> None:
         self._pending: SortedList = SortedList()
-        #: batches (and flushed single cases) in insertion order: (neg, correct, number correct)
-        self._runs: tuple[tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], int], ...] = ()
+        #: weighted single cases, in insertion order: (negated score, correct, weight)
+        self._buf: list[tuple[float, bool, float]] = []
+        #: batches (and flushed single cases) in insertion order: (neg, correct, number correct, weight)
+        self._runs: tuple[Run, ...] = ()
         self._neg: npt.NDArray[np.float64] = _EMPTY_NEG
         self._correct: npt.NDArray[np.bool_] = _EMPTY_CORRECT
+        self._weight: npt.NDArray[np.float64] | None = None
         self._merged_correct = 0
 
-    def add(self, correct: bool, score: float) -> None:
-        """Add one validated case. O(log n) amortised (SortedList.add)."""
-        self._pending.add(_Correct(-score) if correct else -score)
+    @property
+    def weighted(self) -> bool:
+        """Whether any stored case carries a weight (O(number of runs))."""
+        return bool(self._buf) or self._weight is not None or any(r[3] is not None for r in self._runs)
 
-    def add_batch(self, correct: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64]) -> None:
-        """Add a validated batch (copied). O(k)."""
+    def add(self, correct: bool, score: float, weight: float = 1.0) -> None:
+        """Add one validated case. O(log n) amortised (SortedList.add); O(1) weighted."""
+        if weight == 1.0 and not self._buf and self._weight is None and not self._runs_weighted():
+            self._pending.add(_Correct(-score) if correct else -score)
+            return
+        if self._pending:
+            # The sorted list's cases were added first: they become a run, so
+            # that equal scores keep insertion order.
+            runs, fresh = (*self._runs, self._pending_run()), SortedList()
+            self._runs, self._pending = runs, fresh  # commit: one line, no call
+        self._buf.append((-score, correct, weight))
+
+    def _runs_weighted(self) -> bool:
+        for run in self._runs:
+            if run[3] is not None:
+                return True
+        return False
+
+    def add_batch(
+        self,
+        correct: npt.NDArray[np.bool_],
+        scores: npt.NDArray[np.float64],
+        weight: npt.NDArray[np.float64] | None = None,
+    ) -> None:
+        """Add a validated batch (copied); ``weight`` None means all ones. O(k)."""
         if scores.size == 0:
             return
         cor = np.array(correct, dtype=bool)
-        run = (np.negative(scores), cor, int(np.count_nonzero(cor)))
-        if self._pending:
-            # The pending cases were added before this batch: they become a run
+        w = None if weight is None else np.array(weight, dtype=np.float64)
+        run = (np.negative(scores), cor, int(np.count_nonzero(cor)), w)
+        if self._pending or self._buf:
+            # The single cases were added before this batch: they become runs
             # first, so that equal scores keep insertion order.
-            fresh = SortedList()
-            runs = (*self._runs, self._pending_run(), run)
-            self._runs, self._pending = runs, fresh  # commit: one line, no call
+            runs = (*self._runs, *self._single_runs(), run)
+            fresh, empty = SortedList(), []  # type: ignore[var-annotated]
+            self._runs, self._pending, self._buf = runs, fresh, empty  # commit: one line, no call
         else:
             self._runs = (*self._runs, run)
 
-    def _pending_run(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], int]:
+    def _pending_run(self) -> Run:
         """The pending cases as a run, in rank order (the list is not changed)."""
         pending = self._pending
         k = len(pending)
         neg = np.fromiter(pending, dtype=np.float64, count=k)
         cor = np.fromiter((type(v) is _Correct for v in pending), dtype=bool, count=k)
-        return neg, cor, int(np.count_nonzero(cor))
+        return neg, cor, int(np.count_nonzero(cor)), None
+
+    def _single_runs(self) -> tuple[Run, ...]:
+        """The single cases not yet in a run (sorted list first, then the buffer), as runs."""
+        out: tuple[Run, ...] = ()
+        if self._pending:
+            out = (self._pending_run(),)
+        buf = self._buf
+        if buf:
+            k = len(buf)
+            neg = np.fromiter((b[0] for b in buf), dtype=np.float64, count=k)
+            cor = np.fromiter((b[1] for b in buf), dtype=bool, count=k)
+            w = np.fromiter((b[2] for b in buf), dtype=np.float64, count=k)
+            out = (*out, (neg, cor, int(np.count_nonzero(cor)), w))
+        return out
 
     @property
     def num_correct(self) -> int:
@@ -96,17 +147,20 @@ class CaseStore:
             n += run[2]
         if self._pending:
             n += sum(1 for v in self._pending if type(v) is _Correct)
+        if self._buf:
+            n += sum(1 for b in self._buf if b[1])
         return n
 
     def arrays(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
         """(negated scores ascending, correct) for all cases, in rank order.
 
         The arrays are read-only and shared with the caller; they stay valid
-        after later additions (which build new arrays).
+        after later additions (which build new arrays). :meth:`weights` gives
+        the weights in the same order.
         """
         runs = self._runs
-        if self._pending:
-            runs = (*runs, self._pending_run())
+        if self._pending or self._buf:
+            runs = (*runs, *self._single_runs())
         if not runs:
             return self._neg, self._correct
         if len(runs) == 1:
@@ -114,43 +168,73 @@ class CaseStore:
         else:
             neg = np.concatenate([r[0] for r in runs])
             cor = np.concatenate([r[1] for r in runs])
+        weighted = self._weight is not None or any(r[3] is not None for r in runs)
+        w = None
+        if weighted:
+            w = np.concatenate([np.ones(r[0].size) if r[3] is None else r[3] for r in runs])
         order = np.argsort(neg, kind="stable")
         neg = neg[order]
         cor = cor[order]
+        if w is not None:
+            w = w[order]
         del order
         if self._neg.size:
-            neg, cor = _merge(self._neg, self._correct, neg, cor)
+            old_w = None
+            if weighted:
+                old_w = np.ones(self._neg.size) if self._weight is None else self._weight
+            neg, cor, w = _merge(self._neg, self._correct, neg, cor, old_w, w)
         neg.setflags(write=False)
         cor.setflags(write=False)
+        if w is not None:
+            w.setflags(write=False)
         merged_correct = self._merged_correct + sum(r[2] for r in runs)
-        fresh = SortedList()
+        fresh, empty = SortedList(), []  # type: ignore[var-annotated]
         # commit: one line that calls nothing, so no exception can split it
-        self._neg, self._correct, self._merged_correct, self._runs, self._pending = neg, cor, merged_correct, (), fresh
+        self._neg, self._correct, self._weight, self._merged_correct, self._runs, self._pending, self._buf = neg, cor, w, merged_correct, (), fresh, empty
         return neg, cor
 
+    def weights(self) -> npt.NDArray[np.float64] | None:
+        """The weights in the order of :meth:`arrays` (read-only), or None when unweighted."""
+        self.arrays()
+        return self._weight
+
     @classmethod
-    def from_sorted(cls, neg: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_]) -> CaseStore:
+    def from_sorted(
+        cls,
+        neg: npt.NDArray[np.float64],
+        correct: npt.NDArray[np.bool_],
+        weight: npt.NDArray[np.float64] | None = None,
+    ) -> CaseStore:
         """A store holding arrays already in rank order (validated by the caller)."""
         store = cls()
         neg = np.array(neg, dtype=np.float64)
         correct = np.array(correct, dtype=bool)
         neg.setflags(write=False)
         correct.setflags(write=False)
-        store._neg, store._correct, store._merged_correct = neg, correct, int(np.count_nonzero(correct))
+        w = None
+        if weight is not None:
+            w = np.array(weight, dtype=np.float64)
+            w.setflags(write=False)
+        store._neg, store._correct, store._weight = neg, correct, w
+        store._merged_correct = int(np.count_nonzero(correct))
         return store
 
     def merged_with(self, other: CaseStore) -> CaseStore:
         """A store holding self's cases and then other's (other's rank after self's on ties)."""
         a_neg, a_cor = self.arrays()
         b_neg, b_cor = other.arrays()
+        a_w, b_w = self._weight, other._weight
         if not b_neg.size:
-            return CaseStore.from_sorted(a_neg, a_cor)
+            return CaseStore.from_sorted(a_neg, a_cor, a_w)
         if not a_neg.size:
-            return CaseStore.from_sorted(b_neg, b_cor)
-        return CaseStore.from_sorted(*_merge(a_neg, a_cor, b_neg, b_cor))
+            return CaseStore.from_sorted(b_neg, b_cor, b_w)
+        if a_w is not None or b_w is not None:
+            a_w = np.ones(a_neg.size) if a_w is None else a_w
+            b_w = np.ones(b_neg.size) if b_w is None else b_w
+        return CaseStore.from_sorted(*_merge(a_neg, a_cor, b_neg, b_cor, a_w, b_w))
 
     def __len__(self) -> int:
-        return self._neg.size + sum(r[0].size for r in self._runs) + len(self._pending)
+        return self._neg.size + sum(r[0].size for r in self._runs) + len(self._pending) + len(self._buf)
 
     def _check(self) -> None:
         """Assert every structural invariant (for the tests)."""
@@ -160,18 +244,26 @@ class CaseStore:
         assert (self._neg[1:] >= self._neg[:-1]).all(), "merged scores out of order"
         assert not self._neg.flags.writeable and not self._correct.flags.writeable
         assert self._merged_correct == int(np.count_nonzero(self._correct)), "merged correct count"
+        merged_w = self._weight
+        if merged_w is not None:
+            assert merged_w.dtype == np.float64 and merged_w.shape == self._neg.shape and not merged_w.flags.writeable
+            assert np.isfinite(merged_w).all() and (merged_w >= 0).all()
         assert isinstance(self._runs, tuple)
-        for neg, cor, n in self._runs:
+        for neg, cor, n, w in self._runs:
             assert neg.shape == cor.shape and neg.dtype == np.float64 and cor.dtype == np.bool_
             assert n == int(np.count_nonzero(cor)), "run correct count"
+            assert w is None or (w.shape == neg.shape and (w >= 0).all())
         self._pending._check()
         assert all(type(v) in (float, _Correct) for v in self._pending)
+        assert not (self._pending and self._buf), "single cases in both the list and the buffer"
 
     def copy(self) -> CaseStore:
         other = CaseStore()
         other._pending = self._pending.copy()
+        other._buf = list(self._buf)
         other._runs = self._runs
-        other._neg, other._correct, other._merged_correct = self._neg, self._correct, self._merged_correct
+        other._neg, other._correct, other._weight = self._neg, self._correct, self._weight
+        other._merged_correct = self._merged_correct
         return other
 
 
@@ -180,8 +272,13 @@ def _merge(
     old_cor: npt.NDArray[np.bool_],
     new_neg: npt.NDArray[np.float64],
     new_cor: npt.NDArray[np.bool_],
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """Merge two sorted runs; on equal keys the old run comes first. O(n + k)."""
+    old_w: npt.NDArray[np.float64] | None = None,
+    new_w: npt.NDArray[np.float64] | None = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64] | None]:
+    """Merge two sorted runs; on equal keys the old run comes first. O(n + k).
+
+    The weights (both or neither) follow their cases.
+    """
     n, k = old_neg.size, new_neg.size
     at = np.searchsorted(old_neg, new_neg, side="right") + np.arange(k)
     is_old = np.ones(n + k, dtype=bool)
@@ -192,4 +289,9 @@ def _merge(
     neg[is_old] = old_neg
     cor[at] = new_cor
     cor[is_old] = old_cor
-    return neg, cor
+    w = None
+    if old_w is not None and new_w is not None:
+        w = np.empty(n + k, dtype=np.float64)
+        w[at] = new_w
+        w[is_old] = old_w
+    return neg, cor, w

@@ -11,6 +11,7 @@ validates user input; the functional core trusts what it is given.
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
@@ -34,7 +35,10 @@ def _fail(exc: type[Exception], func: str, name: str, expected: str, value: Any,
     return exc(f"{func}: argument '{name}' must be {expected}; got {_describe(value)}{where} instead.")
 
 
-_CORRECT_EXPECTED = "a bool (True/False, numpy.bool_ or the integers 0/1)"
+_CORRECT_EXPECTED = (
+    "a label: bool, 0/1 or -1/1 (any integer or float type); other labels (strings, class ids) "
+    "need pos_label= to say which value is the positive class"
+)
 _SCORE_EXPECTED = "a real number (int, float or a numpy integer/floating scalar), not NaN"
 
 
@@ -44,15 +48,100 @@ def check_ties(ties: Any, func: str = "ScoredPrecisionRecallEvaluation") -> str:
     return ties
 
 
-def check_correct(value: Any, func: str, name: str = "correct", index: int | None = None) -> bool:
-    """Return ``value`` as a bool; strings, floats and None are TypeErrors."""
+def check_pos_label(value: Any, func: str) -> Any:
+    """``pos_label``: None, a str, or a real number / bool scalar (not NaN)."""
+    if value is None or isinstance(value, str):
+        return value
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, (int, np.integer)):
-        if value == 0 or value == 1:
-            return bool(value)
+        return int(value)
+    if isinstance(value, (float, np.floating)) and not math.isnan(value):
+        return float(value)
+    raise _fail(TypeError, func, "pos_label", "None, a str, or a number or bool (the positive class's label)", value)
+
+
+def _host(value: Any, func: str, name: str) -> Any:
+    """Tensors and foreign arrays as numpy, without a Python-level loop.
+
+    torch tensors are detached when they require grad; an array on a device
+    other than the CPU is refused (copying it is the caller's decision).
+    Objects exposing ``__array__``, ``__array_interface__``, ``__dlpack__`` or
+    the buffer protocol are converted by numpy; anything else is returned as is.
+    """
+    if isinstance(value, np.ndarray):
+        return value
+    device = getattr(value, "device", None)
+    if device is not None and not inspect.isroutine(device):
+        kind = getattr(device, "type", None) or getattr(device, "platform", None)
+        if kind is not None and str(kind) != "cpu":
+            raise TypeError(
+                f"{func}: argument '{name}' must be in host (CPU) memory; got a {type(value).__name__} on "
+                f"device {device} instead. Call .cpu() first (torch: tensor.detach().cpu())."
+            )
+    if getattr(value, "requires_grad", False) and callable(getattr(value, "detach", None)):
+        value = value.detach()
+    if hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
+        return np.asarray(value)
+    if hasattr(value, "__dlpack__"):
+        return np.from_dlpack(value)
+    if isinstance(value, (memoryview, bytearray)) or type(value).__name__ == "array":
+        try:
+            return np.asarray(memoryview(value))
+        except TypeError:
+            return value
+    return value
+
+
+def _scalar(value: Any, func: str, name: str) -> Any:
+    """A 0-d array or tensor as its numpy scalar; anything else unchanged."""
+    if isinstance(value, (bool, int, float, str, np.generic)) or value is None:
+        return value
+    arr = _host(value, func, name)
+    if isinstance(arr, np.ndarray):
+        if arr.ndim != 0:
+            raise _fail(TypeError, func, name, "a scalar (a 0-d array or tensor is fine)", value)
+        return arr[()]
+    return value
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_correct(value: Any, func: str, name: str = "correct", index: int | None = None, pos_label: Any = None) -> bool:
+    """Return the label ``value`` as a bool (positive class or not).
+
+    Without ``pos_label``: bool, or the numbers 1 (positive), 0 and -1
+    (negative) in any integer or float type; a string or another number is an
+    error that asks for ``pos_label``. With ``pos_label``: ``value ==
+    pos_label``, where a string label never equals a numeric ``pos_label``
+    and vice versa (a TypeError, not a silent False).
+    """
+    value = _scalar(value, func, name)
+    if pos_label is not None:
+        return _match(value, pos_label, func, name, index)
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if _is_number(value):
+        if value == 1:
+            return True
+        if value == 0 or value == -1:
+            return False
         raise _fail(ValueError, func, name, _CORRECT_EXPECTED, value, index)
     raise _fail(TypeError, func, name, _CORRECT_EXPECTED, value, index)
+
+
+def _match(value: Any, pos_label: Any, func: str, name: str, index: int | None) -> bool:
+    if isinstance(pos_label, str):
+        if isinstance(value, (str, np.str_)):
+            return bool(value == pos_label)
+        expected = f"a str label, as pos_label={pos_label!r} is"
+    else:
+        if isinstance(value, (bool, np.bool_)) or (_is_number(value) and not math.isnan(value)):
+            return bool(value == pos_label)
+        expected = f"a number or bool label (not NaN), as pos_label={pos_label!r} is"
+    raise _fail(TypeError, func, name, expected, value, index)
 
 
 _EXACT_EXPECTED = "exactly representable as a float64 (convert it yourself if rounding is acceptable)"
@@ -64,7 +153,9 @@ def check_score(value: Any, func: str, name: str = "score", index: int | None = 
     A score that float64 cannot hold exactly (an integer beyond 2**53 that is
     not a float64 value, a long double with extra precision) is rejected
     rather than rounded: rounding could merge distinct scores into a tie.
+    0-d arrays and tensors are accepted as their scalar.
     """
+    value = _scalar(value, func, name)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise _fail(TypeError, func, name, _SCORE_EXPECTED, value, index)
     try:
@@ -83,6 +174,43 @@ def check_score(value: Any, func: str, name: str = "score", index: int | None = 
         if np.longdouble(result) != value:
             raise _fail(ValueError, func, name, _EXACT_EXPECTED, value, index)
     return result
+
+
+_WEIGHT_EXPECTED = "a finite real number >= 0 (a sample weight)"
+
+
+def check_weight(value: Any, func: str, name: str = "weight") -> float:
+    """A sample weight: a finite real number >= 0, as a float."""
+    value = _scalar(value, func, name)
+    if isinstance(value, (bool, np.bool_)) or not _is_number(value):
+        raise _fail(TypeError, func, name, _WEIGHT_EXPECTED, value)
+    result = float(value)
+    if not (math.isfinite(result) and result >= 0.0):
+        raise _fail(ValueError, func, name, _WEIGHT_EXPECTED, value)
+    return result
+
+
+def check_weights(values: Any, size: int, func: str, name: str = "sample_weight") -> npt.NDArray[np.float64] | None:
+    """Sample weights for a batch of ``size`` cases; None when every weight is 1."""
+    w = _as_1d(values, func, name)
+    if len(w) != size:
+        raise ValueError(
+            f"{func}: argument '{name}' must have one weight per case; got {len(w)} weights for {size} cases instead."
+        )
+    if w.dtype.kind == "O":
+        out = np.fromiter((check_weight(v, func, name) for v in w), dtype=np.float64, count=len(w))
+    elif w.dtype.kind in "iuf":
+        with np.errstate(all="ignore"):
+            out = w.astype(np.float64)
+    else:
+        raise _fail(TypeError, func, name, _WEIGHT_EXPECTED, w[0].item() if len(w) else w, 0)
+    bad = ~(np.isfinite(out) & (out >= 0.0))
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise _fail(ValueError, func, name, _WEIGHT_EXPECTED, w[i].item() if w.dtype.kind != "O" else w[i], i)
+    if (out == 1.0).all():
+        return None
+    return out
 
 
 #: Largest count accepted: every count up to 2**53 is exact in float64, so
@@ -143,8 +271,9 @@ def check_flag(value: Any, func: str, name: str) -> bool:
 
 
 def _as_1d(values: Any, func: str, name: str) -> np.ndarray:
-    if isinstance(values, (str, bytes, bytearray)):
+    if isinstance(values, (str, bytes)):
         raise _fail(TypeError, func, name, "a 1-dimensional array-like or iterable", values)
+    values = _host(values, func, name)
     if isinstance(values, (AbstractSet, Mapping)):
         # no defined order: labels and scores would be paired arbitrarily
         raise _fail(TypeError, func, name, "an ordered sequence or array (a set or dict has no defined order)", values)
@@ -188,7 +317,9 @@ _BOOL_TYPES = {bool, np.bool_}
 def _mixed(values: list[Any] | tuple[Any, ...], kind: str, name: str) -> bool:
     """Whether numpy's coercion of a list hid an element of another kind."""
     if name == "correct":
-        return kind not in "biu"
+        if kind in "US":  # numpy turned every element into a str: were they all?
+            return not all(isinstance(v, str) for v in values)
+        return kind not in "biuf" or not _BOOL_TYPES.isdisjoint(set(map(type, values)))
     if kind not in "fiu" or not _BOOL_TYPES.isdisjoint(set(map(type, values))):
         return True
     # numpy converts a list holding a float and a large int to float64, rounding
@@ -199,7 +330,7 @@ def _mixed(values: list[Any] | tuple[Any, ...], kind: str, name: str) -> bool:
 
 
 def check_batch(
-    correct: Any, scores: Any, func: str = "add_cases"
+    correct: Any, scores: Any, func: str = "add_cases", pos_label: Any = None
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
     """Validate a batch; return (bool array, float64 array) of equal length."""
     c = _as_1d(correct, func, "correct")
@@ -209,26 +340,51 @@ def check_batch(
             f"{func}: arguments 'correct' and 'scores' must have the same length; "
             f"got {len(c)} and {len(s)} instead."
         )
-    return _batch_correct(c, func), _batch_scores(s, func)
+    return _batch_correct(c, func, pos_label), _batch_scores(s, func)
 
 
-def _batch_correct(c: np.ndarray, func: str) -> npt.NDArray[np.bool_]:
+def _batch_correct(c: np.ndarray, func: str, pos_label: Any = None) -> npt.NDArray[np.bool_]:
     kind = c.dtype.kind
+    if len(c) == 0:
+        return np.zeros(0, dtype=bool)
+    if kind == "O":
+        out = np.fromiter(
+            (check_correct(v, func, "correct", i, pos_label) for i, v in enumerate(c)), dtype=bool, count=len(c)
+        )
+        if pos_label is None:
+            _no_mixed_negatives(np.array([v == -1 for v in c]), np.array([v == 0 for v in c]), func)
+        return out
+    if pos_label is not None:
+        numeric = not isinstance(pos_label, str)
+        if (kind in "biuf") != numeric or kind not in "biufUS":
+            check_correct(c[0], func, "correct", 0, pos_label)  # raises: the label's type cannot match
+        if kind == "f":
+            nan = np.isnan(c)
+            if nan.any():
+                i = int(np.argmax(nan))
+                raise _fail(ValueError, func, "correct", "a label, not NaN", c[i].item(), i)
+        return np.asarray(c == pos_label, dtype=bool)
     if kind == "b":
         return c.astype(bool, copy=False)
-    if kind in "iu":
-        bad = np.flatnonzero((c != 0) & (c != 1))
+    if kind in "iuf":
+        pos, zero, minus = c == 1, c == 0, c == -1
+        bad = np.flatnonzero(~(pos | zero | minus))
         if bad.size:
             i = int(bad[0])
             raise _fail(ValueError, func, "correct", _CORRECT_EXPECTED, c[i].item(), i)
-        return c.astype(bool)
-    if kind == "O":
-        return np.fromiter(
-            (check_correct(v, func, "correct", i) for i, v in enumerate(c)), dtype=bool, count=len(c)
-        )
-    if len(c) == 0:
-        return np.zeros(0, dtype=bool)
+        _no_mixed_negatives(minus, zero, func)
+        return pos
     raise _fail(TypeError, func, "correct", _CORRECT_EXPECTED, c[0].item(), 0)
+
+
+def _no_mixed_negatives(minus: npt.NDArray[np.bool_], zero: npt.NDArray[np.bool_], func: str) -> None:
+    """0/1 and -1/1 are both accepted, but one batch must not use 0 and -1 together."""
+    if minus.any() and zero.any():
+        i, j = int(np.argmax(zero)), int(np.argmax(minus))
+        raise ValueError(
+            f"{func}: argument 'correct' must use one label encoding, 0/1 or -1/1; got 0 at index {i} "
+            f"and -1 at index {j}. Pass pos_label= to say which value is the positive class."
+        )
 
 
 def _batch_scores(s: np.ndarray, func: str) -> npt.NDArray[np.float64]:

@@ -45,23 +45,37 @@ __all__ = [
     "recall_at",
     "reciprocal_rank",
     "roc_curve",
+    "roc_points",
     "threshold_at_precision",
 ]
 
 
 def evaluation(
-    y_true: Any, y_score: Any, *, ties: str = "grouped", misses: int = 0, negative_misses: int = 0
+    y_true: Any,
+    y_score: Any,
+    *,
+    ties: str = "grouped",
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    misses: int = 0,
+    negative_misses: int = 0,
 ) -> ScoredPrecisionRecallEvaluation:
     """The evaluator holding these cases: what every function here queries.
 
     Parameters
     ----------
-    y_true : array-like of bool or 0/1, shape (n,)
-        Whether each case is a positive reference (correct).
+    y_true : array-like of labels, shape (n,)
+        Whether each case is a positive reference (correct): bool, 1 vs 0
+        or -1 (any integer or float type), or labels compared with
+        ``pos_label``.
     y_score : array-like of float, shape (n,)
         The scores; higher ranks first.
     ties : {"grouped", "stable"}, default "grouped"
         The tie policy (see :class:`~scored_pr.ScoredPrecisionRecallEvaluation`).
+    pos_label : str, number or bool, optional
+        The positive class's label (e.g. ``"spam"``); see the evaluator.
+    sample_weight : array-like of float, shape (n,), optional
+        One weight >= 0 per case, as scikit-learn's ``sample_weight``.
     misses, negative_misses : int, default 0
         Positive and negative reference cases the system never returned.
 
@@ -71,37 +85,37 @@ def evaluation(
         As ``ScoredPrecisionRecallEvaluation.add_cases``, ``add_misses`` and
         ``add_negative_misses``.
     """
-    ev = ScoredPrecisionRecallEvaluation(ties=ties)
-    ev.add_cases(y_true, y_score)
+    ev = ScoredPrecisionRecallEvaluation(ties=ties, pos_label=pos_label)
+    ev.add_cases(y_true, y_score, sample_weight=sample_weight)
     ev.add_misses(misses)
     ev.add_negative_misses(negative_misses)
     return ev
 
 
-def average_precision(y_true: Any, y_score: Any, *, ties: str = "grouped", misses: int = 0) -> float:
+def average_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped", misses: int = 0) -> float:
     """Average precision: ``ScoredPrecisionRecallEvaluation.average_precision`` of these cases.
 
     (1 / P) Σ over correct cases of the precision at that case (grouped: at
     the end of its tie group), P = correct cases + misses. NaN when P is 0.
     LingPipe name: ``averagePrecision()`` (3.9.2 ignores misses here).
     """
-    return evaluation(y_true, y_score, ties=ties, misses=misses).average_precision()
+    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).average_precision()
 
 
 def area_under_pr_curve(
-    y_true: Any, y_score: Any, *, interpolate: bool = False, ties: str = "grouped", misses: int = 0
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, interpolate: bool = False, ties: str = "grouped", misses: int = 0
 ) -> float:
     """Step area under the PR curve: ``ScoredPrecisionRecallEvaluation.area_under_pr_curve``.
 
     0.0 with no correct case. LingPipe name: ``areaUnderPrCurve(boolean)``.
     """
-    return evaluation(y_true, y_score, ties=ties, misses=misses).area_under_pr_curve(interpolate)
+    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).area_under_pr_curve(interpolate)
 
 
 def area_under_roc_curve(
     y_true: Any,
     y_score: Any,
-    *,
+    *, pos_label: Any = None, sample_weight: Any = None,
     interpolate: bool = False,
     ties: str = "grouped",
     misses: int = 0,
@@ -110,31 +124,31 @@ def area_under_roc_curve(
     """ROC area: ``ScoredPrecisionRecallEvaluation.area_under_roc_curve`` of these cases.
 
     Grouped ties count a tied correct/incorrect pair one half (scikit-learn's
-    ``roc_auc_score``). 0.0 with no correct case, NaN with no incorrect one.
+    ``roc_auc_score``). NaN with one class (no correct or no incorrect case).
     LingPipe name: ``areaUnderRocCurve(boolean)``.
     """
-    ev = evaluation(y_true, y_score, ties=ties, misses=misses, negative_misses=negative_misses)
+    ev = evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
     return ev.area_under_roc_curve(interpolate)
 
 
-def maximum_f_measure(y_true: Any, y_score: Any, *, beta: float = 1.0, ties: str = "grouped", misses: int = 0) -> float:
+def maximum_f_measure(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, beta: float = 1.0, ties: str = "grouped", misses: int = 0) -> float:
     """Best F-beta over the PR curve's points: ``ScoredPrecisionRecallEvaluation.maximum_f_measure``.
 
     0.0 with no correct case. LingPipe name: ``maximumFMeasure(double)``.
     """
-    return evaluation(y_true, y_score, ties=ties, misses=misses).maximum_f_measure(beta)
+    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).maximum_f_measure(beta)
 
 
-def pr_breakeven_point(y_true: Any, y_score: Any, *, ties: str = "grouped", misses: int = 0) -> float:
+def pr_breakeven_point(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped", misses: int = 0) -> float:
     """Break-even point: ``ScoredPrecisionRecallEvaluation.pr_breakeven_point``.
 
-    0.0 when no interpolated point has recall > precision. LingPipe name:
-    ``prBreakevenPoint()``.
+    Where precision equals recall: R-precision. NaN when there is no
+    positive reference. LingPipe 4.1 name: ``prBreakevenPoint()``.
     """
-    return evaluation(y_true, y_score, ties=ties, misses=misses).pr_breakeven_point()
+    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).pr_breakeven_point()
 
 
-def precision_at(y_true: Any, y_score: Any, rank: int, *, ties: str = "grouped") -> float:
+def precision_at(y_true: Any, y_score: Any, rank: int, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped") -> float:
     """Precision over the top ``rank`` cases: ``ScoredPrecisionRecallEvaluation.precision_at``.
 
     NaN when fewer than ``rank`` cases are given; grouped ties take the
@@ -142,48 +156,48 @@ def precision_at(y_true: Any, y_score: Any, rank: int, *, ties: str = "grouped")
     ``precisionAt(int)``; trec_eval: ``P_rank`` (which divides by rank even
     when fewer cases were returned).
     """
-    return evaluation(y_true, y_score, ties=ties).precision_at(rank)
+    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).precision_at(rank)
 
 
-def recall_at(y_true: Any, y_score: Any, k: int, *, ties: str = "grouped", misses: int = 0) -> float:
+def recall_at(y_true: Any, y_score: Any, k: int, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped", misses: int = 0) -> float:
     """Recall over the top ``k`` cases: ``ScoredPrecisionRecallEvaluation.recall_at``.
 
     NaN when there is no positive reference. trec_eval name: ``recall_k``.
     """
-    return evaluation(y_true, y_score, ties=ties, misses=misses).recall_at(k)
+    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).recall_at(k)
 
 
-def r_precision(y_true: Any, y_score: Any, *, ties: str = "grouped", misses: int = 0) -> float:
+def r_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped", misses: int = 0) -> float:
     """Precision at rank R = positives: ``ScoredPrecisionRecallEvaluation.r_precision``.
 
     Absent ranks count as errors; NaN when R is 0. trec_eval name: ``Rprec``.
     """
-    return evaluation(y_true, y_score, ties=ties, misses=misses).r_precision()
+    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).r_precision()
 
 
-def reciprocal_rank(y_true: Any, y_score: Any, *, ties: str = "grouped") -> float:
+def reciprocal_rank(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped") -> float:
     """1 / rank of the first correct case: ``ScoredPrecisionRecallEvaluation.reciprocal_rank``.
 
     0.0 with no correct case. LingPipe name: ``reciprocalRank()``; trec_eval:
     ``recip_rank``.
     """
-    return evaluation(y_true, y_score, ties=ties).reciprocal_rank()
+    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).reciprocal_rank()
 
 
 def pr_curve(
-    y_true: Any, y_score: Any, *, interpolate: bool = False, ties: str = "grouped", misses: int = 0
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, interpolate: bool = False, ties: str = "grouped", misses: int = 0
 ) -> npt.NDArray[np.float64]:
     """(recall, precision) rows: ``ScoredPrecisionRecallEvaluation.pr_curve`` (read-only array).
 
     LingPipe name: ``prCurve(boolean)``.
     """
-    return evaluation(y_true, y_score, ties=ties, misses=misses).pr_curve(interpolate)
+    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).pr_curve(interpolate)
 
 
 def roc_curve(
     y_true: Any,
     y_score: Any,
-    *,
+    *, pos_label: Any = None, sample_weight: Any = None,
     interpolate: bool = False,
     ties: str = "grouped",
     misses: int = 0,
@@ -194,10 +208,30 @@ def roc_curve(
     LingPipe's orientation, not scikit-learn's (fpr, tpr). LingPipe name:
     ``rocCurve(boolean)``.
     """
-    ev = evaluation(y_true, y_score, ties=ties, misses=misses, negative_misses=negative_misses)
+    ev = evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
     return ev.roc_curve(interpolate)
 
 
-def threshold_at_precision(y_true: Any, y_score: Any, precision: float, *, misses: int = 0) -> OperatingPoint:
+def roc_points(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    misses: int = 0,
+    negative_misses: int = 0,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """(fpr, tpr, thresholds) in scikit-learn's layout: ``ScoredPrecisionRecallEvaluation.roc_points``.
+
+    Equal to ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``
+    without misses (the first threshold is ``inf``).
+    """
+    ev = evaluation(
+        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses, negative_misses=negative_misses
+    )
+    return ev.roc_points()
+
+
+def threshold_at_precision(y_true: Any, y_score: Any, precision: float, *, pos_label: Any = None, sample_weight: Any = None, misses: int = 0) -> OperatingPoint:
     """The lowest threshold reaching ``precision``: ``ScoredPrecisionRecallEvaluation.threshold_at_precision``."""
-    return evaluation(y_true, y_score, misses=misses).threshold_at_precision(precision)
+    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses).threshold_at_precision(precision)

@@ -128,19 +128,21 @@ def test_12_pickled_state_is_versioned_and_checked() -> None:
     ev = E(ties="grouped")
     ev.add_cases([True, False], [0.5, 0.25])
     state = _serialization.pickle_state(ev)
-    assert state["version"] == _serialization.VERSION
+    assert state["version"] == 1  # no weights and no positive label: format 1, which every release reads
     assert pickle.loads(pickle.dumps(ev)) == ev
     old = {k: v for k, v in state.items() if k != "version"}  # pickles made before the field existed
     assert _serialization.restore(E, old) == ev
     with pytest.raises(ValueError, match=r"missing \['misses'\]"):
         _serialization.restore(E, {k: v for k, v in state.items() if k != "misses"})
-    with pytest.raises(ValueError, match="format version 2"):
-        _serialization.restore(E, {**state, "version": 2})
+    with pytest.raises(ValueError, match="format version 3"):
+        _serialization.restore(E, {**state, "version": 3})
+    with pytest.raises(ValueError, match=r"unexpected \['weights'\]"):  # format 1 has no weights
+        _serialization.restore(E, {**state, "weights": np.ones(2)})
     with pytest.raises(ValueError, match="format version True"):
         _serialization.restore(E, {**state, "version": True})
 
 
-@pytest.mark.parametrize("version", [True, 1.0, "1", 2])
+@pytest.mark.parametrize("version", [True, 1.0, "1", 3])
 def test_12_load_and_from_dict_agree_on_the_version_field(tmp_path, version: object) -> None:
     import zipfile
     import io

@@ -131,7 +131,7 @@ GOOD = {"format": "scored_pr.ScoredPrecisionRecallEvaluation", "version": 1, "ti
         "scores": ["Infinity", 0.5, 0.5], "correct": [True, False, True], "misses": 1, "negative_misses": 0}
 
 BAD_DICTS = [
-    ({**GOOD, "version": 2}, ValueError, "version"),
+    ({**GOOD, "version": 3}, ValueError, "version"),
     ({**GOOD, "version": True}, ValueError, "version"),
     ({**GOOD, "format": "other"}, ValueError, "format"),
     ({**GOOD, "ties": "random"}, ValueError, "ties"),
@@ -185,9 +185,9 @@ def test_load_rejects_bad_files(tmp_path) -> None:
     assert "pickle" not in str(info.value)  # no unsafe advice from a loader meant for untrusted files
     wrong_version = tmp_path / "v2.npz"
     with open(wrong_version, "wb") as fh:
-        meta = json.dumps({"format": "scored_pr.ScoredPrecisionRecallEvaluation", "version": 2}).encode()
+        meta = json.dumps({"format": "scored_pr.ScoredPrecisionRecallEvaluation", "version": 3}).encode()
         np.savez(fh, meta=np.frombuffer(meta, np.uint8), neg_scores=np.zeros(1), correct=np.zeros(1, np.uint8))
-    with pytest.raises(ValueError, match="version 2"):
+    with pytest.raises(ValueError, match="version 3"):
         E.load(wrong_version)
     with pytest.raises(FileNotFoundError):
         E.load(tmp_path / "missing.npz")
