@@ -478,7 +478,7 @@ def test_matches_literal_references(cases: list[tuple[bool, float]], misses: lis
 @settings(max_examples=100, deadline=None)
 @given(cases=CASES)
 def test_report_agrees_with_the_methods(cases: list[tuple[bool, float]]) -> None:
-    from scored_pr._javafmt import double_to_string
+    from scored_pr.lingpipe._javafmt import double_to_string
 
     ev = ScoredPrecisionRecallEvaluation()
     for correct, score in cases:

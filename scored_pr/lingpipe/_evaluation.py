@@ -59,11 +59,11 @@ from typing import Any, TextIO
 import numpy as np
 import numpy.typing as npt
 
-from . import _kernel as K
-from . import _report
-from ._evaluation import ScoredPrecisionRecallEvaluation as _Evaluation
+from .. import _kernel as K
+from .. import _report
+from .._evaluation import ScoredPrecisionRecallEvaluation as _Evaluation
+from .._validation import check_beta, check_correct, check_count, check_flag, check_score
 from ._javafmt import double_to_string, format_fixed
-from ._validation import check_beta, check_correct, check_count, check_flag, check_score
 
 __all__ = ["ScoredPrecisionRecallEvaluation", "double_to_string", "format_fixed"]
 
@@ -426,7 +426,7 @@ class ScoredPrecisionRecallEvaluation:
         A header ``%8s %8s %8s`` of ``PRECI.``, ``RECALL``, ``F``, then one
         line ``%8.6f %8.6f %8.6f`` of precision, recall and F1 =
         2 * R * P / (R + P) per row, each line ending in ``\\n``. The numbers
-        follow Java's ``%f`` (:func:`scored_pr._javafmt.format_fixed`), not
+        follow Java's ``%f`` (:func:`scored_pr.lingpipe.format_fixed`), not
         Python's: the decimal of ``Double.toString`` is rounded half up, so
         0.0000005 prints ``0.000001`` (Python: ``0.000000``), and NaN prints
         as ``NaN`` (Python: ``nan``); F1 of a (0, 0) row is 0/0 = NaN.
