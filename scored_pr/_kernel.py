@@ -93,6 +93,21 @@ def operating_points(neg_scores: FloatArray, correct: BoolArray, ties: str) -> P
     return Points(retrieved, tp, fp, fp_before, neg_scores[retrieved - 1], correct_idx, ends)
 
 
+def every_rank(neg_scores: FloatArray, correct: BoolArray) -> Points:
+    """Points at every cut-off, after incorrect cases too, ties in the given order.
+
+    Row k - 1 holds the counts over the top k cases, k = 1..n; ``correct_idx``
+    and ``group_ends`` are as for the stable policy, so the functions of
+    :class:`Points` that take cut-offs (:func:`true_positives_at`, ...) apply
+    unchanged. LingPipe 4.x draws its curves through these points. O(n).
+    """
+    retrieved = np.arange(1, correct.size + 1, dtype=np.int64)
+    tp = np.cumsum(correct, dtype=np.int64)
+    fp = retrieved - tp
+    correct_idx = np.flatnonzero(correct).astype(np.int64, copy=False)
+    return Points(retrieved, tp, fp, fp, neg_scores, correct_idx, None)
+
+
 def _ratio(num: npt.NDArray[np.int64], den: int) -> FloatArray:
     """num / den in float64, NaN for 0/0 and without warnings."""
     with np.errstate(divide="ignore", invalid="ignore"):
