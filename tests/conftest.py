@@ -74,3 +74,49 @@ def mismatches(actual: Any, expected: Any, path: str = "") -> list[str]:
     if type(actual) is not type(expected) or actual != expected:
         return [f"{path}: {actual!r} != {expected!r}"]
     return []
+
+
+def lingpipe_replay(ops: list, version: str) -> Any:
+    """A scored_pr.lingpipe evaluation of ``version`` after a conformance vector's ops."""
+    from scored_pr.lingpipe import ScoredPrecisionRecallEvaluation
+
+    ev = ScoredPrecisionRecallEvaluation(version=version)
+    for op in ops:
+        if op[0] == "case":
+            ev.addCase(op[1], float(op[2]))
+        elif op[0] == "misses":
+            ev.addMisses(op[1])
+        else:
+            ev.addNegativeMisses(op[1])
+    return ev
+
+
+def lingpipe_observe(ev: Any, ranks: Any) -> dict[str, Any]:
+    """Every value the conformance file of ``ev.version`` records, under its keys.
+
+    Curves become nested lists; 4.1's ragged interpolated ``prScoreCurve``
+    (a list of rows) too.
+    """
+    four = ev.version == "4.1"
+    got: dict[str, Any] = {"numCases": ev.numCases()}
+    if four:
+        got["numPositiveRef"] = ev.numPositiveRef()
+        got["numNegativeRef"] = ev.numNegativeRef()
+    for interpolate in (False, True):
+        key = "true" if interpolate else "false"
+        for name in ("prCurve", "prScoreCurve", "rocCurve"):
+            got[f"{name}_{key}"] = [row.tolist() for row in getattr(ev, name)(interpolate)]
+        got[f"areaUnderPrCurve_{key}"] = ev.areaUnderPrCurve(interpolate)
+        got[f"areaUnderRocCurve_{key}"] = ev.areaUnderRocCurve(interpolate)
+    got["averagePrecision"] = ev.averagePrecision()
+    got["maximumFMeasure"] = ev.maximumFMeasure()
+    got["maximumFMeasure_0.5"] = ev.maximumFMeasure(0.5)
+    got["maximumFMeasure_2"] = ev.maximumFMeasure(2.0)
+    got["prBreakevenPoint"] = ev.prBreakevenPoint()
+    if four:
+        got["rPrecision"] = ev.rPrecision()
+        got["elevenPtInterpPrecision"] = ev.elevenPtInterpPrecision().tolist()
+    got["reciprocalRank"] = ev.reciprocalRank()
+    got["precisionAt"] = {str(rank): ev.precisionAt(int(rank)) for rank in ranks}
+    got["toString"] = ev.toString()
+    return got

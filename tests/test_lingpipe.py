@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import LINGPIPE_EXAMPLE as EXAMPLE
-from conftest import load_vectors, mismatches
+from conftest import lingpipe_observe, lingpipe_replay, load_vectors, mismatches
 from scored_pr import ScoredPrecisionRecallEvaluation as MainEvaluation
 from scored_pr.lingpipe import ScoredPrecisionRecallEvaluation
 
@@ -34,34 +34,11 @@ NAN = float("nan")
 
 
 def replay(ops: list) -> ScoredPrecisionRecallEvaluation:
-    ev = ScoredPrecisionRecallEvaluation()
-    for op in ops:
-        if op[0] == "case":
-            ev.addCase(op[1], float(op[2]))
-        else:
-            ev.addMisses(op[1])
-    return ev
+    return lingpipe_replay(ops, "3.9.2")
 
 
 def observe(ev: ScoredPrecisionRecallEvaluation, ranks: Any) -> dict[str, Any]:
-    """Every value the conformance files record, under their keys."""
-    got: dict[str, Any] = {"numCases": ev.numCases()}
-    for interpolate in (False, True):
-        key = "true" if interpolate else "false"
-        got[f"prCurve_{key}"] = ev.prCurve(interpolate).tolist()
-        got[f"prScoreCurve_{key}"] = ev.prScoreCurve(interpolate).tolist()
-        got[f"rocCurve_{key}"] = ev.rocCurve(interpolate).tolist()
-        got[f"areaUnderPrCurve_{key}"] = ev.areaUnderPrCurve(interpolate)
-        got[f"areaUnderRocCurve_{key}"] = ev.areaUnderRocCurve(interpolate)
-    got["averagePrecision"] = ev.averagePrecision()
-    got["maximumFMeasure"] = ev.maximumFMeasure()
-    got["maximumFMeasure_0.5"] = ev.maximumFMeasure(0.5)
-    got["maximumFMeasure_2"] = ev.maximumFMeasure(2.0)
-    got["prBreakevenPoint"] = ev.prBreakevenPoint()
-    got["reciprocalRank"] = ev.reciprocalRank()
-    got["precisionAt"] = {rank: ev.precisionAt(int(rank)) for rank in ranks}
-    got["toString"] = ev.toString()
-    return got
+    return lingpipe_observe(ev, ranks)
 
 
 # ------------------------------------------------------------------ conformance

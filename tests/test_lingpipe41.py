@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import LINGPIPE_EXAMPLE as EXAMPLE
-from conftest import load_vectors, mismatches
+from conftest import lingpipe_observe, lingpipe_replay, load_vectors, mismatches
 from scored_pr.lingpipe import ScoredPrecisionRecallEvaluation, double_to_string
 
 VECTORS = load_vectors("4.1.0")
@@ -31,16 +31,8 @@ NAN = float("nan")
 RANKS = (0, 1, 2, 3, 5, 10, 20, 100)
 
 
-def replay(ops: list, version: str = "4.1") -> ScoredPrecisionRecallEvaluation:
-    ev = ScoredPrecisionRecallEvaluation(version=version)
-    for op in ops:
-        if op[0] == "case":
-            ev.addCase(op[1], float(op[2]))
-        elif op[0] == "misses":
-            ev.addMisses(op[1])
-        else:
-            ev.addNegativeMisses(op[1])
-    return ev
+def replay(ops: list) -> ScoredPrecisionRecallEvaluation:
+    return lingpipe_replay(ops, "4.1")
 
 
 def rows(curve: Any) -> list:
@@ -49,30 +41,7 @@ def rows(curve: Any) -> list:
 
 
 def observe(ev: ScoredPrecisionRecallEvaluation, ranks: Any = RANKS) -> dict[str, Any]:
-    """Every value the 4.1.0 conformance file records, under its keys."""
-    got: dict[str, Any] = {
-        "numCases": ev.numCases(),
-        "numPositiveRef": ev.numPositiveRef(),
-        "numNegativeRef": ev.numNegativeRef(),
-    }
-    for interpolate in (False, True):
-        key = "true" if interpolate else "false"
-        got[f"prCurve_{key}"] = rows(ev.prCurve(interpolate))
-        got[f"prScoreCurve_{key}"] = rows(ev.prScoreCurve(interpolate))
-        got[f"rocCurve_{key}"] = rows(ev.rocCurve(interpolate))
-        got[f"areaUnderPrCurve_{key}"] = ev.areaUnderPrCurve(interpolate)
-        got[f"areaUnderRocCurve_{key}"] = ev.areaUnderRocCurve(interpolate)
-    got["averagePrecision"] = ev.averagePrecision()
-    got["maximumFMeasure"] = ev.maximumFMeasure()
-    got["maximumFMeasure_0.5"] = ev.maximumFMeasure(0.5)
-    got["maximumFMeasure_2"] = ev.maximumFMeasure(2.0)
-    got["prBreakevenPoint"] = ev.prBreakevenPoint()
-    got["rPrecision"] = ev.rPrecision()
-    got["elevenPtInterpPrecision"] = ev.elevenPtInterpPrecision().tolist()
-    got["reciprocalRank"] = ev.reciprocalRank()
-    got["precisionAt"] = {str(rank): ev.precisionAt(int(rank)) for rank in ranks}
-    got["toString"] = ev.toString()
-    return got
+    return lingpipe_observe(ev, ranks)
 
 
 # ------------------------------------------------------------------ conformance
@@ -454,8 +423,10 @@ class Reference41:
             f"  BEP (Precision-Recall break even point)={double_to_string(values['prBreakevenPoint'])}",
             f"  Reciprocal Rank={double_to_string(values['reciprocalRank'])}",
         ]
-        lines += [f"  Precision at {k}={double_to_string(self.precision_at(k))}" for k in (5, 10, 25, 100, 500)
-                  if len(self.ranked) < k][: 5 if len(self.ranked) < 5 else 0]  # fmt: skip
+        for k in (5, 10, 25, 100, 500):
+            if not len(self.ranked) < k:  # the loop runs while k exceeds the cases added
+                break
+            lines.append(f"  Precision at {k}={double_to_string(self.precision_at(k))}")
         values["toString"] = "\n".join(lines)
         return values
 
