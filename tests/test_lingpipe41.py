@@ -14,6 +14,7 @@ import copy
 import io
 import math
 import pickle
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 
 from conftest import LINGPIPE_EXAMPLE as EXAMPLE
 from conftest import lingpipe_observe, lingpipe_replay, load_vectors, mismatches
-from scored_pr.lingpipe import ScoredPrecisionRecallEvaluation, double_to_string
+from scored_pr.lingpipe import RaggedCurve, ScoredPrecisionRecallEvaluation, double_to_string
 
 VECTORS = load_vectors("4.1.0")
 IDS = [f"v{i:03d}-n{v['expected']['numCases']}" for i, v in enumerate(VECTORS)]
@@ -199,16 +200,39 @@ def test_r_precision_reads_the_curve_by_index() -> None:
 
 def test_interpolated_pr_score_curve_is_ragged() -> None:
     ev = ScoredPrecisionRecallEvaluation(version="4.1")
-    assert rows(ev.prScoreCurve(True)) == [[0.0, 1.0]]
+    assert ev.prScoreCurve(True).tolist() == [[0.0, 1.0]]
     ev.addCase(False, 2.0)
     ev.addCase(True, 1.0)
     curve = ev.prScoreCurve(True)
-    assert isinstance(curve, list) and [len(row) for row in curve] == [2, 3]
-    assert rows(curve) == [[0.0, 1.0], [1.0, 0.5, 1.0]]  # the (0, 0, 2.0) row has recall 0: dropped
+    assert isinstance(curve, RaggedCurve) and isinstance(curve, Sequence)
+    assert len(curve) == 2 and [len(row) for row in curve] == [2, 3]
+    assert curve.tolist() == [[0.0, 1.0], [1.0, 0.5, 1.0]]  # the (0, 0, 2.0) row has recall 0: dropped
     with pytest.raises(IndexError):
         curve[0][2]  # Java: ArrayIndexOutOfBoundsException
-    assert np.array(curve[1:]).shape == (1, 3)
+    assert curve.rows.tolist() == [[1.0, 0.5, 1.0]]
     assert ev.prScoreCurve(False).tolist() == [[0.0, 0.0, 2.0], [1.0, 0.5, 1.0]]
+
+
+def test_ragged_curve_indexes_like_a_java_array_and_a_list() -> None:
+    curve = RaggedCurve(np.array([[0.25, 1.0, 9.0], [0.5, 0.75, 8.0], [1.0, 0.5, 7.0]]))
+    as_list = curve.tolist()
+    assert len(curve) == len(as_list) == 4
+    for i in range(-4, 4):
+        assert curve[i].tolist() == as_list[i]
+    for index in (4, -5):
+        with pytest.raises(IndexError, match="out of range for a curve of 4 rows"):
+            curve[index]
+    for sl in (slice(None), slice(1, None), slice(None, None, -1), slice(1, 3), slice(5, 9)):
+        assert [row.tolist() for row in curve[sl]] == as_list[sl]
+    assert np.array(curve[1:]).tolist() == curve.rows.tolist()
+    assert [row.tolist() for row in reversed(curve)] == as_list[::-1]
+    assert repr(curve).startswith("RaggedCurve([[0.0, 1.0], [0.25, 1.0, 9.0]")
+    # Rows are views, as Java's inner arrays are references: writes persist in this curve only.
+    copy_ = curve.copy()
+    curve[2][1] = -1.0
+    curve[0][0] = -2.0
+    assert curve.tolist()[0][0] == -2.0 and curve.rows[1, 1] == -1.0
+    assert copy_.tolist() == as_list
 
 
 def test_roc_x_is_one_minus_true_negative_rate() -> None:
@@ -292,6 +316,14 @@ def test_pickle_deepcopy_and_repr_keep_the_version() -> None:
         assert clone.numCases() == ev.numCases() + 1
         assert clone.toString() != ev.toString()
     assert repr(ev) == "scored_pr.lingpipe.ScoredPrecisionRecallEvaluation(version='4.1', numCases=10)"
+
+
+def test_state_pickled_before_versions_existed_loads_as_3_9_2() -> None:
+    old = ScoredPrecisionRecallEvaluation()
+    old.addCase(True, 1.0)
+    loaded = ScoredPrecisionRecallEvaluation.__new__(ScoredPrecisionRecallEvaluation)
+    loaded.__setstate__((None, {"_ev": old.evaluation}))  # what an earlier release pickled
+    assert loaded.version == "3.9.2" and loaded.toString() == old.toString()
 
 
 # ------------------------------------------------ properties vs a literal reference

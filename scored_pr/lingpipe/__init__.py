@@ -20,7 +20,7 @@ trapezoidal areas, an average precision that counts misses,
 ``addNegativeMisses``, ``numPositiveRef``/``numNegativeRef``, misses counted
 in ``numCases()``, ``rPrecision()`` (read off ``prCurve(false)`` by index)
 as the break-even point, ``elevenPtInterpPrecision()``, ``precisionAt(0)``
-= 1.0, and a ragged interpolated ``prScoreCurve``.
+= 1.0, and a ragged interpolated ``prScoreCurve`` (a :class:`RaggedCurve`).
 
 Both print ``toString()`` with the same inverted loop condition: the
 ``Precision at`` lines appear only for ranks above the number of cases
@@ -87,10 +87,6 @@ from __future__ import annotations
 
 from ._evaluation import VERSIONS, ScoredPrecisionRecallEvaluation
 from ._javafmt import double_to_string, format_fixed
+from ._v41 import RaggedCurve
 
-__all__ = ["VERSIONS", "ScoredPrecisionRecallEvaluation", "double_to_string", "format_fixed"]
-
-# Documented, pickled and shown in tracebacks under the public package.
-ScoredPrecisionRecallEvaluation.__module__ = __name__
-double_to_string.__module__ = __name__
-format_fixed.__module__ = __name__
+__all__ = ["VERSIONS", "RaggedCurve", "ScoredPrecisionRecallEvaluation", "double_to_string", "format_fixed"]

@@ -67,7 +67,7 @@ class ScoredPrecisionRecallEvaluation:
     with ``ties="stable"``, available as :attr:`evaluation`. Curves are
     returned as fresh, writable numpy arrays (Java returns a new
     ``double[][]`` per call); 4.1's interpolated ``prScoreCurve`` is ragged
-    and comes as a list of rows. Not thread-safe.
+    and comes as a :class:`RaggedCurve`. Not thread-safe.
 
     Examples
     --------
@@ -308,27 +308,28 @@ class ScoredPrecisionRecallEvaluation:
             return self._pr41(interpolate).copy()
         return self._ev.pr_curve(interpolate).copy()
 
-    def prScoreCurve(self, interpolate: bool) -> FloatArray | list[FloatArray]:
+    def prScoreCurve(self, interpolate: bool) -> FloatArray | _v41.RaggedCurve:
         """The (recall, precision, score) operating points.
 
         Returns
         -------
-        numpy.ndarray of float64, shape (n, 3), or list of numpy.ndarray
+        numpy.ndarray of float64, shape (n, 3), or RaggedCurve
             3.9.2: :meth:`prCurve` plus the score of the case at each point.
 
             4.1, ``interpolate=False``: one row per rank, with no limit points
             and no row skipped, as an (n, 3) array.
 
-            4.1, ``interpolate=True``: *ragged*, as in Java. The first row is
-            the two-element ``[0.0, 1.0]`` that starts every interpolated 4.1
+            4.1, ``interpolate=True``: *ragged*, as in Java, so a
+            :class:`~scored_pr.lingpipe.RaggedCurve`. The first row is the
+            two-element ``[0.0, 1.0]`` that starts every interpolated 4.1
             curve (it has no score); the rows after it have three elements
-            (4.1's interpolation of the rows above). It is returned as a list
-            of 1-d float64 arrays, so that ``curve[i][j]``, ``len(curve)``
-            and ``len(curve[i])`` read as ``curve[i][j]``,
+            (4.1's interpolation of the rows above). ``curve[i][j]``,
+            ``len(curve)`` and ``len(curve[i])`` read as ``curve[i][j]``,
             ``curve.length`` and ``curve[i].length`` do in Java, and
             ``curve[0][2]`` raises ``IndexError`` where Java throws
-            ``ArrayIndexOutOfBoundsException``. ``numpy.array(curve[1:])`` is
-            the (n, 3) array of the scored rows.
+            ``ArrayIndexOutOfBoundsException``. ``curve.rows`` is the
+            (n, 3) array of the scored rows, ``curve.tolist()`` the nested
+            lists.
 
         Notes
         -----
@@ -342,8 +343,11 @@ class ScoredPrecisionRecallEvaluation:
         >>> ev.addCase(True, 0.4)
         >>> ev.prScoreCurve(False).tolist()
         [[0.0, 0.0, 0.9], [1.0, 0.5, 0.4]]
-        >>> [row.tolist() for row in ev.prScoreCurve(True)]
+        >>> curve = ev.prScoreCurve(True)
+        >>> curve.tolist()
         [[0.0, 1.0], [1.0, 0.5, 0.4]]
+        >>> len(curve[0]), len(curve[1]), float(curve[1][2])
+        (2, 3, 0.4)
         """
         interpolate = check_flag(interpolate, "prScoreCurve", "interpolate")
         if self._version != "4.1":
@@ -351,8 +355,7 @@ class ScoredPrecisionRecallEvaluation:
         curve = self._cached41(("pr_score", False), lambda: _v41.pr_score_curve(self._points41(), self._ev.num_positive_ref))
         if not interpolate:
             return curve.copy()
-        rows = self._cached41(("pr_score", True), lambda: _v41.interpolated_pr_score_curve(curve))
-        return [row.copy() for row in rows]
+        return self._cached41(("pr_score", True), lambda: _v41.interpolated_pr_score_curve(curve)).copy()
 
     def rocCurve(self, interpolate: bool) -> FloatArray:
         """The ROC operating points.
@@ -632,6 +635,12 @@ class ScoredPrecisionRecallEvaluation:
                 break
             lines.append(f"  Precision at {rank}={fmt(self.precisionAt(rank))}")
         return "\n".join(lines)
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        # Pickles made before ``version`` existed hold only ``_ev``: they are 3.9.2 evaluations.
+        slots = state[1]
+        self._ev = slots["_ev"]
+        self._version = slots.get("_version", "3.9.2")
 
     def __str__(self) -> str:
         """The same text as :meth:`toString`."""

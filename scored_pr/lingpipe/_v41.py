@@ -15,6 +15,9 @@ Java's double arithmetic.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from typing import overload
+
 import numpy as np
 
 from .. import _kernel as K
@@ -79,14 +82,84 @@ def interpolated_pr_curve(curve: FloatArray) -> FloatArray:
     return np.vstack((PR_START, interpolated_rows(curve)))
 
 
-def interpolated_pr_score_curve(curve: FloatArray) -> list[FloatArray]:
+class RaggedCurve(Sequence[FloatArray]):
+    """LingPipe 4.1's interpolated ``prScoreCurve``: a ragged ``double[][]``.
+
+    Row 0 is ``[0.0, 1.0]``, the (recall, precision) start of every
+    interpolated 4.1 curve, with no score; every later row is
+    ``[recall, precision, score]``. It indexes as Java's array does:
+    ``len(curve)`` is ``curve.length``, ``curve[i]`` a row (a writable 1-d
+    float64 view into this object), ``len(curve[i])`` is
+    ``curve[i].length``, and ``curve[0][2]`` raises ``IndexError`` where
+    Java throws ``ArrayIndexOutOfBoundsException``. Negative indices and
+    slices (a list of rows) work as for a list. :attr:`rows` is the (n - 1,
+    3) array of the scored rows and :meth:`tolist` the nested lists.
+
+    Memory: one (n - 1, 3) array plus the first row, not an object per row.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> curve = RaggedCurve(np.array([[0.5, 1.0, 2.0], [1.0, 0.5, 1.0]]))
+    >>> len(curve), len(curve[0]), len(curve[1]), float(curve[1][2])
+    (3, 2, 3, 2.0)
+    >>> curve.tolist()
+    [[0.0, 1.0], [0.5, 1.0, 2.0], [1.0, 0.5, 1.0]]
+    """
+
+    __slots__ = ("_first", "_rows")
+
+    def __init__(self, rows: FloatArray, first: FloatArray | None = None) -> None:
+        self._first = np.array(PR_START) if first is None else first
+        self._rows = rows
+
+    @property
+    def rows(self) -> FloatArray:
+        """The rows after the first, shape (n - 1, 3): (recall, precision, score)."""
+        return self._rows
+
+    def copy(self) -> RaggedCurve:
+        """A copy that shares no memory with this curve."""
+        return RaggedCurve(self._rows.copy(), self._first.copy())
+
+    def tolist(self) -> list[list[float]]:
+        """The rows as nested lists of floats, the first with two elements."""
+        return [self._first.tolist(), *self._rows.tolist()]
+
+    def __len__(self) -> int:
+        return 1 + self._rows.shape[0]
+
+    @overload
+    def __getitem__(self, index: int) -> FloatArray: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[FloatArray]: ...
+
+    def __getitem__(self, index: int | slice) -> FloatArray | list[FloatArray]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        n = len(self)
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError(f"row index {index} out of range for a curve of {n} rows")
+        return self._first if i == 0 else self._rows[i - 1]
+
+    def __iter__(self) -> Iterator[FloatArray]:
+        yield self._first
+        yield from self._rows
+
+    def __repr__(self) -> str:
+        return f"RaggedCurve({self.tolist()!r})"
+
+
+def interpolated_pr_score_curve(curve: FloatArray) -> RaggedCurve:
     """``prScoreCurve(true)`` from ``prScoreCurve(false)``: ragged, as in LingPipe 4.1.0.
 
     The first row is the two-element (0, 1) that starts every interpolated
     curve (it has no score); then the three-element rows of
     :func:`interpolated_rows`.
     """
-    return [np.array(PR_START), *interpolated_rows(curve)]
+    return RaggedCurve(interpolated_rows(curve))
 
 
 def roc_curve(points: K.Points, num_positive_ref: int, num_negative_ref: int) -> FloatArray:
