@@ -11,6 +11,8 @@ invalidates them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Callable, TextIO, TypeVar
 
 import numpy as np
@@ -28,8 +30,8 @@ __all__ = ["ScoredPrecisionRecallEvaluation", "VERSIONS"]
 FloatArray = npt.NDArray[np.float64]
 _T = TypeVar("_T")
 
-#: The LingPipe releases reproduced, by the spellings ``version`` accepts.
-VERSIONS = {"3.9.2": "3.9.2", "4.1": "4.1", "4.1.0": "4.1"}
+#: The LingPipe releases reproduced: each spelling ``version`` accepts, and the release it names.
+VERSIONS: Mapping[str, str] = MappingProxyType({"3.9.2": "3.9.2", "4.1": "4.1", "4.1.0": "4.1"})
 
 #: Ranks of toString's "Precision at" lines, in the order LingPipe tries them.
 TO_STRING_RANKS = (5, 10, 25, 100, 500)
@@ -352,7 +354,9 @@ class ScoredPrecisionRecallEvaluation:
         interpolate = check_flag(interpolate, "prScoreCurve", "interpolate")
         if self._version != "4.1":
             return self._ev.pr_score_curve(interpolate).copy()
-        curve = self._cached41(("pr_score", False), lambda: _v41.pr_score_curve(self._points41(), self._ev.num_positive_ref))
+        curve = self._cached41(
+            ("pr_score", False), lambda: _v41.pr_score_curve(self._points41(), self._ev.num_positive_ref)
+        )
         if not interpolate:
             return curve.copy()
         return self._cached41(("pr_score", True), lambda: _v41.interpolated_pr_score_curve(curve)).copy()
