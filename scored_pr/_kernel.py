@@ -135,6 +135,22 @@ def _weighted_points(
     return Points(tp + fp, tp, fp, fp_start[has_point], neg_scores[last], correct_idx, ends, total_tp, total_fp)
 
 
+def every_rank(neg_scores: FloatArray, correct: BoolArray) -> Points:
+    """Points at every cut-off, after incorrect cases too, ties in the given order.
+
+    Row k - 1 holds the counts over the top k cases, k = 1..n; ``correct_idx``
+    and ``group_ends`` are as for the stable policy, so the functions of
+    :class:`Points` that take cut-offs (:func:`true_positives_at`, ...) apply
+    unchanged. LingPipe 4.x draws its curves through these points. O(n).
+    """
+    retrieved = np.arange(1, correct.size + 1, dtype=np.int64)
+    tp = np.cumsum(correct, dtype=np.int64)
+    fp = retrieved - tp
+    correct_idx = np.flatnonzero(correct).astype(np.int64, copy=False)
+    n_correct = correct_idx.size
+    return Points(retrieved, tp, fp, fp, neg_scores, correct_idx, None, n_correct, correct.size - n_correct)
+
+
 def _ratio(num: npt.NDArray[Any], den: int | float) -> FloatArray:
     """num / den in float64, NaN for 0/0 and without warnings."""
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -39,3 +39,10 @@ def test_api_pages_carry_the_docstrings(site: Path) -> None:
         assert f'id="scored_pr.ScoredPrecisionRecallEvaluation.{method}"' in page, method
     # numpydoc turned the sections into fields, not literal "Parameters" underlines.
     assert "----------" not in page
+
+
+def test_lingpipe_page_documents_both_versions(site: Path) -> None:
+    page = (site / "api" / "lingpipe.html").read_text(encoding="utf-8")
+    for method in ("addCase", "addNegativeMisses", "rPrecision", "elevenPtInterpPrecision", "printScorePrecisionRecallCurve", "version"):
+        assert f'id="scored_pr.lingpipe.ScoredPrecisionRecallEvaluation.{method}"' in page, method
+    assert 'id="scored_pr.lingpipe.double_to_string"' in page

@@ -1,4 +1,4 @@
-"""scored_pr._javafmt: Java's Double.toString and %f, character for character.
+"""scored_pr.lingpipe._javafmt: Java's Double.toString and %f, character for character.
 
 The expected strings follow from the Java SE specification of
 ``Double.toString(double)`` (Java 19+) and of ``java.util.Formatter``'s
@@ -25,7 +25,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from scored_pr._javafmt import double_to_string, format_fixed
+from scored_pr.lingpipe._javafmt import double_to_string, format_fixed
 
 INF = float("inf")
 NAN = float("nan")

@@ -13,7 +13,6 @@ import copy
 import io
 import math
 import pickle
-import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import load_vectors
+from conftest import LINGPIPE_EXAMPLE as EXAMPLE
+from conftest import lingpipe_observe, lingpipe_replay, load_vectors, mismatches
 from scored_pr import ScoredPrecisionRecallEvaluation as MainEvaluation
 from scored_pr.lingpipe import ScoredPrecisionRecallEvaluation
 
@@ -34,58 +34,11 @@ NAN = float("nan")
 
 
 def replay(ops: list) -> ScoredPrecisionRecallEvaluation:
-    ev = ScoredPrecisionRecallEvaluation()
-    for op in ops:
-        if op[0] == "case":
-            ev.addCase(op[1], float(op[2]))
-        else:
-            ev.addMisses(op[1])
-    return ev
+    return lingpipe_replay(ops, "3.9.2")
 
 
 def observe(ev: ScoredPrecisionRecallEvaluation, ranks: Any) -> dict[str, Any]:
-    """Every value the conformance files record, under their keys."""
-    got: dict[str, Any] = {"numCases": ev.numCases()}
-    for interpolate in (False, True):
-        key = "true" if interpolate else "false"
-        got[f"prCurve_{key}"] = ev.prCurve(interpolate).tolist()
-        got[f"prScoreCurve_{key}"] = ev.prScoreCurve(interpolate).tolist()
-        got[f"rocCurve_{key}"] = ev.rocCurve(interpolate).tolist()
-        got[f"areaUnderPrCurve_{key}"] = ev.areaUnderPrCurve(interpolate)
-        got[f"areaUnderRocCurve_{key}"] = ev.areaUnderRocCurve(interpolate)
-    got["averagePrecision"] = ev.averagePrecision()
-    got["maximumFMeasure"] = ev.maximumFMeasure()
-    got["maximumFMeasure_0.5"] = ev.maximumFMeasure(0.5)
-    got["maximumFMeasure_2"] = ev.maximumFMeasure(2.0)
-    got["prBreakevenPoint"] = ev.prBreakevenPoint()
-    got["reciprocalRank"] = ev.reciprocalRank()
-    got["precisionAt"] = {rank: ev.precisionAt(int(rank)) for rank in ranks}
-    got["toString"] = ev.toString()
-    return got
-
-
-def mismatches(actual: Any, expected: Any, path: str = "") -> list[str]:
-    """Paths where ``actual`` differs from ``expected``: floats by their bits (so
-    0.0 differs from -0.0), any NaN equal to any NaN, lengths and types exact."""
-    if isinstance(expected, float):
-        if not isinstance(actual, float):
-            return [f"{path}: {actual!r} is not a float"]
-        if math.isnan(expected) and math.isnan(actual):
-            return []
-        if struct.pack("<d", actual) != struct.pack("<d", expected):
-            return [f"{path}: {actual!r} != {expected!r}"]
-        return []
-    if isinstance(expected, list):
-        if not isinstance(actual, list) or len(actual) != len(expected):
-            return [f"{path}: length {len(actual)} != {len(expected)}"]
-        return [m for i, (a, e) in enumerate(zip(actual, expected)) for m in mismatches(a, e, f"{path}[{i}]")]
-    if isinstance(expected, dict):
-        if set(actual) != set(expected):
-            return [f"{path}: keys {sorted(actual)} != {sorted(expected)}"]
-        return [m for k in expected for m in mismatches(actual[k], expected[k], f"{path}.{k}")]
-    if type(actual) is not type(expected) or actual != expected:
-        return [f"{path}: {actual!r} != {expected!r}"]
-    return []
+    return lingpipe_observe(ev, ranks)
 
 
 # ------------------------------------------------------------------ conformance
@@ -122,19 +75,7 @@ def test_to_string_lines_stop_at_the_first_rank_not_above_num_cases() -> None:
 
 # ----------------------------------------------------------- documented example
 
-# The class documentation's table: rank order, score, correct.
-EXAMPLE = [
-    (-1.21, False),
-    (-1.27, True),
-    (-1.39, False),
-    (-1.47, True),
-    (-1.60, True),
-    (-1.65, False),
-    (-1.79, False),
-    (-1.80, False),
-    (-2.01, True),
-    (-3.70, False),
-]
+# The class documentation's table (conftest.LINGPIPE_EXAMPLE): rank order, score, correct.
 
 
 @pytest.fixture
@@ -372,7 +313,7 @@ def test_pickle_and_deepcopy() -> None:
 def test_repr() -> None:
     ev = ScoredPrecisionRecallEvaluation()
     ev.addCase(True, 1.0)
-    assert repr(ev) == "scored_pr.lingpipe.ScoredPrecisionRecallEvaluation(numCases=1)"
+    assert repr(ev) == "scored_pr.lingpipe.ScoredPrecisionRecallEvaluation(version='3.9.2', numCases=1)"
 
 
 # ------------------------------------------------------- printPrecisionRecallCurve
@@ -478,7 +419,7 @@ def test_matches_literal_references(cases: list[tuple[bool, float]], misses: lis
 @settings(max_examples=100, deadline=None)
 @given(cases=CASES)
 def test_report_agrees_with_the_methods(cases: list[tuple[bool, float]]) -> None:
-    from scored_pr._javafmt import double_to_string
+    from scored_pr.lingpipe._javafmt import double_to_string
 
     ev = ScoredPrecisionRecallEvaluation()
     for correct, score in cases:
@@ -521,7 +462,31 @@ def test_guide_shows_the_example_line_for_line() -> None:
 def test_guide_lists_every_java_method() -> None:
     guide = GUIDE.read_text(encoding="utf-8")
     table = guide[guide.index("## Method table") : guide.index("## What the compatibility class")]
-    public = [n for n in dir(ScoredPrecisionRecallEvaluation) if n[0].islower() and n != "evaluation"]
-    assert len(public) == 15  # Java has 16: maximumFMeasure covers both overloads
+    public = [n for n in dir(ScoredPrecisionRecallEvaluation) if n[0].islower() and n not in ("evaluation", "version")]
+    assert len(public) == 21  # Java 4.1 has 22: maximumFMeasure covers both overloads
     for name in public:
         assert f"`{name}(" in table or f".{name}(" in table, name
+
+
+def four_one_only() -> set[str]:
+    """The methods a 3.9.2 instance rejects, found by calling every one."""
+    args: dict[str, tuple] = {"addCase": (True, 1.0), "addMisses": (1,), "addNegativeMisses": (1,), "precisionAt": (1,)}
+    ev = ScoredPrecisionRecallEvaluation()
+    rejected = set()
+    for name in dir(ev):
+        if name[0].islower() and name not in ("evaluation", "version") and not name.startswith("print"):
+            default = (True,) if name.endswith("Curve") else ()
+            try:
+                getattr(ev, name)(*args.get(name, default))
+            except NotImplementedError:
+                rejected.add(name)
+    return rejected
+
+
+def test_guide_marks_exactly_the_4_1_only_methods() -> None:
+    only = four_one_only()
+    assert only == {"addNegativeMisses", "numPositiveRef", "numNegativeRef", "rPrecision", "elevenPtInterpPrecision"}
+    guide = GUIDE.read_text(encoding="utf-8")
+    table = guide[guide.index("## Method table") : guide.index("## What the compatibility class")]
+    marked = {line.split("`")[3].split("(")[0] for line in table.splitlines() if line.startswith("| `") and "*4.1 only*" in line}
+    assert marked == only
