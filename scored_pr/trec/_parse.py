@@ -10,10 +10,12 @@ query), with errors of the form ``file:line: message``
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
-from .._io import InputError
+from .._io import InputError, parse_score
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run"]
 
@@ -51,21 +53,32 @@ class Run:
     source: str = "<run>"
 
 
+def _source(path: str | os.PathLike[str]) -> str:
+    return "<stdin>" if path == "-" else os.fspath(path)
+
+
 def _lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]]:
-    """``(line number, fields)`` of each content line: blank and ``#`` lines are skipped."""
-    source = os.fspath(path)
+    """``(line number, fields)`` of each content line: blank and ``#`` lines are skipped. ``-`` is standard input."""
+    source = _source(path)
+    if path == "-":
+        yield from _fields(sys.stdin.buffer, source)
+        return
     with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise InputError(
-                    source, lineno, f"not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
-                ) from None
-            fields = line.split()
-            if not fields or fields[0].startswith("#"):
-                continue
-            yield lineno, fields
+        yield from _fields(fh, source)
+
+
+def _fields(fh: Any, source: str) -> Iterator[tuple[int, list[str]]]:
+    for lineno, raw in enumerate(fh, 1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                source, lineno, f"not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+            ) from None
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        yield lineno, fields
 
 
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:
@@ -90,7 +103,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
         integer, or a document judged twice for one query (trec_eval stops
         on the latter too, with "duplicate docs").
     """
-    source = os.fspath(path)
+    source = _source(path)
     judgements: QrelsDict = {}
     first_line: dict[tuple[str, str], int] = {}
     for lineno, fields in _lines(path):
@@ -121,8 +134,8 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     Parameters
     ----------
     path : path
-        The file. Blank lines and lines whose first field starts with ``#``
-        are skipped; text after the sixth field is ignored (trec_eval does
+        The file (``-`` for standard input). Blank lines and lines whose
+        first field starts with ``#`` are skipped; text after the sixth field is ignored (trec_eval does
         the same); the rank and Q0 columns are not read.
 
     Returns
@@ -133,10 +146,13 @@ def read_run(path: str | os.PathLike[str]) -> Run:
     ------
     scored_pr._io.InputError
         ``file:line: message`` on a line with fewer than six fields, a score
-        that is not a number (or NaN), or a document retrieved twice for one
-        query (trec_eval stops with "duplicate docs").
+        that is not a number, or a document retrieved twice for one query
+        (trec_eval stops with "duplicate docs"). Unlike trec_eval's ``atof``,
+        a score that is NaN, overflows float64 (``1e400``) or is an integer
+        float64 cannot hold exactly is refused rather than silently tied
+        (:func:`scored_pr._io.parse_score`).
     """
-    source = os.fspath(path)
+    source = _source(path)
     rankings: RunDict = {}
     first_line: dict[tuple[str, str], int] = {}
     run_id = ""
@@ -149,11 +165,9 @@ def read_run(path: str | os.PathLike[str]) -> Run:
             )
         query, _, docno, _, score_text, run_id = fields[:6]
         try:
-            score = float(score_text)
-        except ValueError:
-            raise InputError(source, lineno, f"score {score_text!r} is not a number") from None
-        if score != score:
-            raise InputError(source, lineno, f"score {score_text!r} is NaN, which cannot be ranked")
+            score = parse_score(score_text)
+        except ValueError as exc:
+            raise InputError(source, lineno, str(exc)) from None
         if (query, docno) in first_line:
             raise InputError(
                 source,
