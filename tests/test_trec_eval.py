@@ -198,3 +198,22 @@ def _cnum_lround(x: float) -> int:
     from scored_pr.trec._cnum import lround
 
     return lround(x)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_evaluators_of_from_trec_agree_with_the_trec_measures(tmp_path, seed: int) -> None:
+    """The binary evaluators (docno ties, trec_eval10 rounding) and scored_pr.trec compute the same numbers."""
+    from scored_pr import MultiQueryEvaluation
+
+    qrels, run = random_collection(4000 + seed)
+    multi = MultiQueryEvaluation.from_trec(*write_trec(tmp_path, qrels, run), docno_ties=True)
+    iprec = multi.trec.evaluate("iprec_at_recall").per_query
+    ap = multi.measure("map").per_query
+    for q in multi.queries():
+        ev = multi[q]
+        got = ev.eleven_point_interpolated_precision(rounding="trec_eval10")
+        assert [iprec[q][f"iprec_at_recall_{x:.2f}"] for x in LEVELS] == pytest.approx(got.tolist(), rel=1e-12)
+        assert (0.0 if ev.num_positive_ref == 0 else ev.average_precision()) == pytest.approx(ap[q], rel=1e-12)
+    assert multi.mean_average_precision() == pytest.approx(multi.measure("map").mean, rel=1e-12)
+    assert multi.mean_r_precision() == pytest.approx(multi.measure("Rprec").mean, rel=1e-12)
+    assert multi.mean_reciprocal_rank() == pytest.approx(multi.measure("recip_rank").mean, rel=1e-12)
