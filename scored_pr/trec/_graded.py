@@ -87,7 +87,16 @@ def _gains(r: RankedRels, levels: Sequence[GainLevel]) -> np.ndarray:
     table = {}
     for level in reversed(levels):  # the first level of a grade wins
         table[level.rel_level] = level.gain
-    return np.array([table.get(int(v), 0.0) for v in r.rels], dtype=np.float64)
+    if not r.rels.size:
+        return np.zeros(0, dtype=np.float64)
+    lo = min(-2, min(table, default=0))  # relevance values are >= -2 (UNJUDGED)
+    hi = max(int(r.rels.max()), max(table, default=0))
+    if hi - lo > 1_000_000:  # a gain parameter for an absurd grade: look up one by one
+        return np.array([table.get(int(v), 0.0) for v in r.rels], dtype=np.float64)
+    lookup = np.zeros(hi - lo + 1, dtype=np.float64)
+    for grade, gain in table.items():
+        lookup[grade - lo] = gain
+    return lookup[r.rels - lo]
 
 
 def ideal_gains(levels: Sequence[GainLevel]) -> list[float]:
