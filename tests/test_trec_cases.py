@@ -252,3 +252,18 @@ def test_from_trec_options_select_the_documents_trec_eval_evaluates(tmp_path) ->
     assert m.measure("num_q").mean == 2 and m.measure("map").per_query == {"1": 0.5, "2": 0.0}
     with pytest.raises(ValueError, match="from_trec"):
         MultiQueryEvaluation().measure("map")
+
+
+def test_trec_eval_style_option_spelling(tmp_path, capsys) -> None:
+    qp, rp = tmp_path / "q", tmp_path / "r"
+    qp.write_text("1 0 a 1\n2 0 b 1\n")
+    rp.write_text("1 Q0 a 1 2 t\n1 Q0 x 2 1 t\n")
+    assert main(["trec", "-qc", "-mP.2", "-l1", "-M1", str(qp), str(rp)]) == 0
+    assert capsys.readouterr().out == (
+        "P_2                   \t1\t0.5000\n"
+        "P_2                   \t2\t0.0000\n"
+        "P_2                   \tall\t0.2500\n"
+    )
+    with pytest.raises(SystemExit) as exc:
+        main(["trec", "-M", "-1", str(qp), str(rp)])
+    assert exc.value.code == 2 and "expected an integer >= 0" in capsys.readouterr().err

@@ -19,6 +19,13 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}") from None
 
 
+def _count(text: str) -> int:
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0; got {text!r}")
+    return value
+
+
 def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
     """Add the ``trec`` subcommand to ``scored-pr``'s subparsers."""
     p = commands.add_parser(
@@ -41,11 +48,11 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("-l", "--level_for_rel", dest="level", type=_int, default=1, metavar="N",
                    help="least grade that counts as relevant (default: 1)")  # fmt: skip
     p.add_argument("-n", "--nosummary", dest="summary", action="store_false", help="omit the 'all' lines")
-    p.add_argument("-M", "--Max_retrieved_per_topic", dest="max_docs", type=_int, metavar="N",
+    p.add_argument("-M", "--Max_retrieved_per_topic", dest="max_docs", type=_count, metavar="N",
                    help="evaluate only the first N documents of each ranking")  # fmt: skip
     p.add_argument("-J", "--Judged_docs_only", dest="judged_only", action="store_true",
                    help="drop unjudged documents from the rankings first (trec_eval: 'do not use' unless you mean it)")  # fmt: skip
-    p.add_argument("-N", "--Number_docs_in_coll", dest="num_docs", type=_int, default=0, metavar="N",
+    p.add_argument("-N", "--Number_docs_in_coll", dest="num_docs", type=_count, default=0, metavar="N",
                    help="collection size, for utility's fourth coefficient (default: 0)")  # fmt: skip
     p.set_defaults(run=run)
     return p
