@@ -9,6 +9,8 @@ Subcommands:
 ``stream [PATH]``
     Read cases line by line as they arrive, print a summary line every N
     cases and a report at the end: ``model | scored-pr stream``.
+``trec [options] QRELS RUN``
+    trec_eval 10: its measures, options and output (:mod:`scored_pr.trec`).
 
 Exit status: 0 on success, 2 on malformed input or a usage error (one line on
 standard error naming the file, the line and the value; never a traceback),
@@ -504,6 +506,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_input_options(p)
     _add_eval_options(p)
     p.set_defaults(run=cmd_stream, curve=None, interpolate=False)
+
+    from .trec._command import add_parser as add_trec_parser
+
+    add_trec_parser(commands)
     return parser
 
 

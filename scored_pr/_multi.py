@@ -11,8 +11,8 @@ import numpy as np
 
 from . import _kernel as K
 from ._evaluation import ScoredPrecisionRecallEvaluation
-from ._io import parse_score
 from ._validation import check_positive_int, check_ties
+from .trec import TrecEval, TrecMeasure, read_qrels, read_run, trec_order
 
 _CLS = "MultiQueryEvaluation"
 
@@ -35,12 +35,14 @@ class MultiQueryEvaluation:
 
     Notes
     -----
-    Means are taken over the queries where the measure is defined: a query
-    with no positive reference has no average precision, R-precision or
-    (meaningful) reciprocal rank and is left out of MAP, mean R-precision
-    and MRR, as trec_eval leaves out queries without relevant documents.
-    The means are NaN when no query qualifies. ``mean_precision_at`` counts
-    every query.
+    Means are taken over every query. A query with no positive reference has
+    no average precision or R-precision (the evaluator returns NaN for it);
+    MAP, mean R-precision and MRR count it as 0, as trec_eval, pytrec_eval
+    and torchmetrics do, unless ``no_relevant="skip"`` leaves it out. The
+    means are NaN when no query counts.
+
+    A :class:`MultiQueryEvaluation` read by :meth:`from_trec` also computes
+    every trec_eval measure by name: :meth:`measure`.
 
     Examples
     --------
@@ -54,11 +56,12 @@ class MultiQueryEvaluation:
     0.5
     """
 
-    __slots__ = ("_ties", "_queries")
+    __slots__ = ("_ties", "_queries", "_trec")
 
     def __init__(self, ties: str = "grouped") -> None:
         self._ties = check_ties(ties, _CLS)
         self._queries: dict[Hashable, ScoredPrecisionRecallEvaluation] = {}
+        self._trec: TrecEval | None = None
 
     # ------------------------------------------------------------------ mutators
     # Validation happens on a scratch evaluator first, so that a rejected call
@@ -134,21 +137,35 @@ class MultiQueryEvaluation:
             raise ValueError(f"per_query: argument 'name' must name a measure, not the mutator {name!r}.")
         return {q: getattr(ev, name)(*args) for q, ev in self._queries.items()}
 
-    def _mean_defined(self, name: str) -> float:
-        values = [v for q, v in self.per_query(name).items() if self._queries[q].num_positive_ref > 0]
+    def _mean_over_queries(self, name: str, no_relevant: str, func: str) -> float:
+        if no_relevant not in ("zero", "skip"):
+            raise ValueError(f"{func}: argument 'no_relevant' must be 'zero' or 'skip'; got {no_relevant!r} instead.")
+        values = []
+        for q, v in self.per_query(name).items():
+            if self._queries[q].num_positive_ref > 0:
+                values.append(v)
+            elif no_relevant == "zero":
+                values.append(0.0)
         return math.fsum(values) / len(values) if values else float("nan")
 
-    def mean_average_precision(self) -> float:
-        """MAP: the mean of :meth:`~ScoredPrecisionRecallEvaluation.average_precision` over queries with a positive reference."""
-        return self._mean_defined("average_precision")
+    def mean_average_precision(self, no_relevant: str = "zero") -> float:
+        """MAP: the mean of :meth:`~ScoredPrecisionRecallEvaluation.average_precision` over the queries.
 
-    def mean_reciprocal_rank(self) -> float:
-        """MRR: the mean reciprocal rank over queries with a positive reference (0.0 for a query that returned none)."""
-        return self._mean_defined("reciprocal_rank")
+        Parameters
+        ----------
+        no_relevant : {"zero", "skip"}, default "zero"
+            A query with no positive reference (no relevant document) counts
+            as 0, as in trec_eval and pytrec_eval, or is left out ("skip").
+        """
+        return self._mean_over_queries("average_precision", no_relevant, "mean_average_precision")
 
-    def mean_r_precision(self) -> float:
-        """The mean R-precision over queries with a positive reference."""
-        return self._mean_defined("r_precision")
+    def mean_reciprocal_rank(self, no_relevant: str = "zero") -> float:
+        """MRR: the mean reciprocal rank (0.0 for a query that returned no correct case); see :meth:`mean_average_precision` for ``no_relevant``."""
+        return self._mean_over_queries("reciprocal_rank", no_relevant, "mean_reciprocal_rank")
+
+    def mean_r_precision(self, no_relevant: str = "zero") -> float:
+        """The mean R-precision; see :meth:`mean_average_precision` for ``no_relevant``."""
+        return self._mean_over_queries("r_precision", no_relevant, "mean_r_precision")
 
     def mean_precision_at(self, k: int) -> float:
         """trec_eval's P_k averaged over every query.
@@ -171,6 +188,10 @@ class MultiQueryEvaluation:
         run_path: str | os.PathLike[str],
         ties: str = "stable",
         docno_ties: bool = False,
+        relevance_level: int = 1,
+        complete: bool = False,
+        max_docs: int | None = None,
+        judged_only: bool = False,
     ) -> MultiQueryEvaluation:
         """Evaluate a TREC run file against a TREC qrels file.
 
@@ -178,83 +199,109 @@ class MultiQueryEvaluation:
         ----------
         qrels_path : path
             Lines ``query iteration docno grade``; a document is relevant
-            when its grade is > 0.
+            when its grade is at least ``relevance_level``, judged
+            non-relevant below that (down to 0), and unjudged when its grade
+            is negative. Blank and ``#`` lines are skipped.
         run_path : path
-            Lines ``query Q0 docno rank score tag``; the rank column is
+            Lines ``query Q0 docno rank score run_id``, text after the sixth
+            column ignored, as trec_eval reads them; the rank column is
             ignored, documents are ranked by score.
         ties : {"stable", "grouped"}
-            The tie policy. With "stable", equal scores keep run-file order,
-            unless ``docno_ties`` is set.
+            The tie policy of the per-query evaluators. With "stable", equal
+            scores keep run-file order, unless ``docno_ties`` is set.
         docno_ties : bool, default False
             Break score ties as trec_eval does: by document id, in
-            descending string order. With ``ties="stable"`` the results then
-            equal trec_eval's.
+            descending string order. With ``ties="stable"`` the evaluators'
+            measures then equal trec_eval's.
+        relevance_level : int, default 1
+            trec_eval's ``-l``: the least grade that counts as relevant.
+        complete : bool, default False
+            trec_eval's ``-c``: also evaluate the judged queries the run does
+            not answer (as an empty ranking: every relevant document a miss).
+            Otherwise only queries present in both files are evaluated.
+        max_docs : int or None
+            trec_eval's ``-M``: keep the first ``max_docs`` documents of
+            trec_eval's ranking of each query.
+        judged_only : bool, default False
+            trec_eval's ``-J``: drop retrieved documents that are not judged.
 
         Returns
         -------
         MultiQueryEvaluation
-            One evaluator for each query present in both files. Retrieved
-            documents absent from the qrels count as non-relevant; relevant
-            documents never retrieved become misses; judged non-relevant
-            documents never retrieved become negative misses.
+            One evaluator per evaluated query, in trec_eval's query order.
+            Retrieved documents that are not relevant (judged non-relevant,
+            unjudged or absent from the qrels) are incorrect cases; relevant
+            documents not retrieved become misses; judged non-relevant ones
+            not retrieved become negative misses (for ROC). :meth:`measure`
+            gives any trec_eval measure of the same files and options.
+
+        Raises
+        ------
+        scored_pr._io.InputError
+            A ValueError naming the file and line of a malformed line, a NaN
+            score, or a document retrieved or judged twice for one query.
+        """
+        check_ties(ties, "from_trec")
+        trec = TrecEval(
+            read_qrels(qrels_path),
+            read_run(run_path),
+            relevance_level=relevance_level,
+            complete=complete,
+            max_docs=max_docs,
+            judged_only=judged_only,
+        )
+        multi = cls(ties=ties)
+        level = trec.relevance_level
+        for query in trec.queries():
+            judged = trec.qrels.judgements[query]
+            docs = trec.run.rankings.get(query, [])
+            ranked = trec_order(docs)
+            if max_docs is not None:
+                ranked = ranked[:max_docs]
+            if judged_only:
+                ranked = [d for d in ranked if judged.get(d[0], -1) >= 0]
+            if not docno_ties:  # the documents trec_eval evaluates, in file order
+                kept = {d for d, _ in ranked}
+                ranked = [d for d in docs if d[0] in kept]
+            retrieved = {d for d, _ in ranked}
+            ev = ScoredPrecisionRecallEvaluation(ties=ties)
+            ev.add_cases([judged.get(d, -1) >= level for d, _ in ranked], [s for _, s in ranked])
+            ev.add_misses(sum(1 for d, g in judged.items() if g >= level and d not in retrieved))
+            ev.add_negative_misses(sum(1 for d, g in judged.items() if 0 <= g < level and d not in retrieved))
+            multi._queries[query] = ev
+        multi._trec = trec
+        return multi
+
+    @property
+    def trec(self) -> TrecEval:
+        """The :class:`scored_pr.trec.TrecEval` of the files :meth:`from_trec` read (ValueError otherwise)."""
+        if self._trec is None:
+            raise ValueError(f"{_CLS}: trec_eval measures need an evaluation read by from_trec()")
+        return self._trec
+
+    def measure(self, spec: str) -> TrecMeasure:
+        """A trec_eval measure by its trec_eval name, per query and over all queries.
+
+        Parameters
+        ----------
+        spec : str
+            A ``-m`` specification with one value (``"map"``, ``"P.10"``,
+            ``"ndcg_cut.10"``, ``"ndcg.1=3,2=9"``) or a printed name
+            (``"ndcg_cut_10"``, ``"iprec_at_recall_0.10"``).
+
+        Returns
+        -------
+        scored_pr.trec.TrecMeasure
+            ``(name, per_query, mean)``: the values trec_eval prints with
+            ``-q`` and on its ``all`` line, under the options given to
+            :meth:`from_trec`. Documents are ranked as trec_eval ranks them
+            (score, then docno descending) whatever ``ties`` and
+            ``docno_ties`` say; a query without a relevant document counts 0.
 
         Raises
         ------
         ValueError
-            On a malformed line (naming the file and line), a NaN score, or a
-            document retrieved twice for one query.
+            For an evaluation not read by :meth:`from_trec`, or an unknown
+            measure.
         """
-        check_ties(ties, "from_trec")
-        qrels: dict[str, dict[str, int]] = {}
-        for lineno, fields in _read_fields(qrels_path, 4):
-            query, _, docno, grade = fields
-            try:
-                qrels.setdefault(query, {})[docno] = int(grade)
-            except ValueError:
-                raise ValueError(f"{os.fspath(qrels_path)}:{lineno}: grade {grade!r} is not an integer") from None
-        runs: dict[str, list[tuple[str, float]]] = {}
-        seen: set[tuple[str, str]] = set()
-        for lineno, fields in _read_fields(run_path, 6):
-            query, _, docno, _, score, _ = fields
-            try:
-                value = parse_score(score)
-            except ValueError as exc:
-                raise ValueError(f"{os.fspath(run_path)}:{lineno}: {exc}") from None
-            if (query, docno) in seen:
-                raise ValueError(f"{os.fspath(run_path)}:{lineno}: document {docno!r} retrieved twice for query {query!r}")
-            seen.add((query, docno))
-            runs.setdefault(query, []).append((docno, value))
-        multi = cls(ties=ties)
-        for query, docs in runs.items():
-            if query not in qrels:
-                continue
-            judged = qrels[query]
-            if docno_ties:
-                docs = sorted(docs, key=lambda d: d[0], reverse=True)  # docno descending...
-                docs.sort(key=lambda d: -d[1])  # ...then score descending (a stable sort)
-            retrieved = {d for d, _ in docs}
-            ev = ScoredPrecisionRecallEvaluation(ties=ties)
-            ev.add_cases([judged.get(d, 0) > 0 for d, _ in docs], [s for _, s in docs])
-            ev.add_misses(sum(1 for d, g in judged.items() if g > 0 and d not in retrieved))
-            ev.add_negative_misses(sum(1 for d, g in judged.items() if g <= 0 and d not in retrieved))
-            multi._queries[query] = ev
-        return multi
-
-
-def _read_fields(path: str | os.PathLike[str], width: int) -> Iterator[tuple[int, list[str]]]:
-    with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ValueError(
-                    f"{os.fspath(path)}:{lineno}: not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
-                ) from None
-            fields = line.split()
-            if not fields:
-                continue
-            if len(fields) != width:
-                raise ValueError(
-                    f"{os.fspath(path)}:{lineno}: expected {width} whitespace-separated fields; got {len(fields)}: {line.strip()!r:.80}"
-                )
-            yield lineno, fields
+        return self.trec.measure(spec)

@@ -98,10 +98,24 @@ def test_from_trec_counts_misses_and_rejects_bad_files(tmp_path) -> None:
     with pytest.raises(ValueError, match=r"r:1: invalid score 'nan' .*\(NaN is not a score\)"):
         MultiQueryEvaluation.from_trec(qp, rp)
     rp.write_text("1 Q0 a 1 3.0\n")
-    with pytest.raises(ValueError, match="r:1: expected 6"):
+    with pytest.raises(ValueError, match="r:1: expected at least 6"):
         MultiQueryEvaluation.from_trec(qp, rp)
     qp.write_text("1 0 a high\n")
     with pytest.raises(ValueError, match="q:1: grade 'high'"):
+        MultiQueryEvaluation.from_trec(qp, rp)
+
+
+def test_from_trec_reads_what_trec_eval_reads(tmp_path) -> None:
+    """Comment lines, text after the sixth run column; a document judged twice stops, as in trec_eval."""
+    qp, rp = tmp_path / "q", tmp_path / "r"
+    qp.write_text("# judged by hand\n1 0 a 1\n\n1 0 b 0\n   # indented comment\n1 0 c 1\n")
+    rp.write_text("# run\n1 Q0 a 1 3.0 tag trailing text\n1 Q0 b 2 2.0 tag\t# note\n")
+    multi = MultiQueryEvaluation.from_trec(qp, rp)
+    ev = multi["1"]
+    assert (ev.num_cases, ev.num_positive_ref, ev.num_misses) == (2, 2, 1)
+    assert multi.measure("num_ret").per_query == {"1": 2}
+    qp.write_text("1 0 a 1\n1 0 b 0\n1 0 a 2\n")
+    with pytest.raises(ValueError, match=r"q:3: document 'a' judged twice for query '1' \(first at line 1\)"):
         MultiQueryEvaluation.from_trec(qp, rp)
 
 

@@ -1,0 +1,79 @@
+"""``scored-pr trec [options] QRELS RUN``: trec_eval's command line, printing what trec_eval prints."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .._io import InputError
+from ._evaluate import TrecEval
+from ._parse import read_qrels, read_run
+
+__all__ = ["add_parser", "run"]
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}") from None
+
+
+def _count(text: str) -> int:
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0; got {text!r}")
+    return value
+
+
+def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Add the ``trec`` subcommand to ``scored-pr``'s subparsers."""
+    p = commands.add_parser(
+        "trec",
+        help="evaluate a TREC run against qrels, printing what trec_eval 10 prints",
+        description="Evaluate a TREC run file against a qrels file with trec_eval 10's measures, options and "
+        "output format (diff-able against trec_eval's). Without -m, the 'official' measures.",
+        epilog="Measures: -m NAME, -m NAME.PARAMS (P.5,10  ndcg_cut.10  iprec_at_recall..10,.25  ndcg.1=3,2=9  "
+        "utility.2,-1,0,0  relstring.20  rbp.p=0.8) or a nickname: official, all_trec, set. "
+        "Malformed input stops with status 2 and a file:line message.",
+    )
+    p.add_argument("qrels_path", metavar="QRELS", help="qrels file: query iteration docno grade")
+    p.add_argument("run_path", metavar="RUN", help="run file: query Q0 docno rank score run_id (- for standard input)")
+    p.add_argument("-q", "--query_eval_wanted", dest="per_query", action="store_true",
+                   help="also print every measure for each query")  # fmt: skip
+    p.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
+                   help="a measure, measure.params or nickname to print (repeatable; default: official)")  # fmt: skip
+    p.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true",
+                   help="average over every query of the qrels; a query without a run scores as an empty run")  # fmt: skip
+    p.add_argument("-l", "--level_for_rel", dest="level", type=_int, default=1, metavar="N",
+                   help="least grade that counts as relevant (default: 1)")  # fmt: skip
+    p.add_argument("-n", "--nosummary", dest="summary", action="store_false", help="omit the 'all' lines")
+    p.add_argument("-M", "--Max_retrieved_per_topic", dest="max_docs", type=_count, metavar="N",
+                   help="evaluate only the first N documents of each ranking")  # fmt: skip
+    p.add_argument("-J", "--Judged_docs_only", dest="judged_only", action="store_true",
+                   help="drop unjudged documents from the rankings first (trec_eval: 'do not use' unless you mean it)")  # fmt: skip
+    p.add_argument("-N", "--Number_docs_in_coll", dest="num_docs", type=_count, default=0, metavar="N",
+                   help="collection size, for utility's fourth coefficient (default: 0)")  # fmt: skip
+    p.set_defaults(run=run)
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    """Evaluate and print; malformed files raise InputError (status 2), bad measures too."""
+    qrels = read_qrels(args.qrels_path)
+    results = read_run(args.run_path)
+    te = TrecEval(
+        qrels,
+        results,
+        relevance_level=args.level,
+        complete=args.complete,
+        max_docs=args.max_docs,
+        judged_only=args.judged_only,
+        num_docs_in_coll=args.num_docs,
+    )
+    try:
+        out = te.evaluate(args.measures or ["official"])
+    except ValueError as exc:
+        raise InputError(args.run_path if "query" in str(exc) else "-m", None, str(exc)) from None
+    sys.stdout.write(out.format(per_query=args.per_query, summary=args.summary))
+    return 0

@@ -1,0 +1,378 @@
+"""trec_eval's graded measures: ndcg, dcg, ideal_dcg, ndcg_cut, ndcg_rel, Rndcg, G, binG and rbp.
+
+The gain of a document is its grade, unless the measure's parameters map
+grades to gains (``-m ndcg.1=3,2=9``: grade 1 gains 3, grade 2 gains 9, the
+other grades keep their own value). Documents that are not judged gain 0.
+The ideal ranking takes the judged documents by decreasing gain and stops at
+the first gain that is not positive.
+
+trec_eval orders the gain levels with ``qsort`` and a comparator that returns
+the *integer part* of the difference of two gains, so gains closer than 1 (say
+0.5 and 0) compare equal and keep their order of appearance (parameters first,
+then the grades in increasing order). :func:`gain_levels` reproduces that with
+the stable merge sort glibc's ``qsort`` uses, so fractional gains rank as in
+trec_eval, quirk included.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._cnum import atol, seq_sum
+from ._ranking import RankedRels
+
+#: ``-m measure.name=value,...`` parameters, in the order given.
+Pairs = Sequence[tuple[str, float]]
+
+
+@dataclass
+class GainLevel:
+    """One gain level: the grade it applies to, its gain and how many judged documents have the grade."""
+
+    rel_level: int
+    gain: float
+    count: int
+
+
+def _valid_int(text: str) -> bool:
+    body = text[1:] if text[:1] in "+-" else text
+    return body.isdigit() and body.isascii()
+
+
+def _msort(items: list[GainLevel], cmp: Callable[[GainLevel, GainLevel], int]) -> list[GainLevel]:
+    """glibc's ``msort``: top-down merge sort, left half of n // 2, left wins unless cmp > 0."""
+    n = len(items)
+    if n <= 1:
+        return list(items)
+    n1 = n // 2
+    left, right = _msort(items[:n1], cmp), _msort(items[n1:], cmp)
+    out: list[GainLevel] = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if cmp(left[i], right[j]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out + left[i:] + right[j:]
+
+
+def gain_levels(r: RankedRels, pairs: Pairs = ()) -> list[GainLevel]:
+    """trec_eval's ``setup_gains``: the gain of each grade, in increasing order of gain (see the module notes)."""
+    levels = [GainLevel(atol(name), float(value), 0) for name, value in pairs if _valid_int(name)]
+    for grade in range(r.num_rel_levels):
+        for level in levels:
+            if level.rel_level == grade:
+                level.count = int(r.rel_levels[grade])
+                break
+        else:
+            levels.append(GainLevel(grade, float(grade), int(r.rel_levels[grade])))
+    return _msort(levels, lambda a, b: int(a.gain - b.gain))  # C: (int)(a - b), truncated
+
+
+def gain_of(levels: Sequence[GainLevel], rel: int) -> float:
+    """The gain of a relevance value: the first level with that grade, else 0."""
+    for level in levels:
+        if level.rel_level == rel:
+            return level.gain
+    return 0.0
+
+
+def _gains(r: RankedRels, levels: Sequence[GainLevel]) -> np.ndarray:
+    table = {}
+    for level in reversed(levels):  # the first level of a grade wins
+        table[level.rel_level] = level.gain
+    if not r.rels.size:
+        return np.zeros(0, dtype=np.float64)
+    lo = min(-2, min(table, default=0))  # relevance values are >= -2 (UNJUDGED)
+    hi = max(int(r.rels.max()), max(table, default=0))
+    if hi - lo > 1_000_000:  # a gain parameter for an absurd grade: look up one by one
+        return np.array([table.get(int(v), 0.0) for v in r.rels], dtype=np.float64)
+    lookup = np.zeros(hi - lo + 1, dtype=np.float64)
+    for grade, gain in table.items():
+        lookup[grade - lo] = gain
+    return lookup[r.rels - lo]
+
+
+def ideal_gains(levels: Sequence[GainLevel]) -> list[float]:
+    """The gains of the ideal ranking: levels from the last down, each repeated by its count, up to the first non-positive gain."""
+    if not levels or levels[-1].gain <= 0.0:
+        return []
+    out: list[float] = []
+    for level in reversed(levels):
+        if level.count == 0:
+            continue
+        if level.gain <= 0.0:
+            break
+        out.extend([level.gain] * level.count)
+    return out
+
+
+_DISCOUNTS = np.zeros(0)
+
+
+def _discounts(n: int) -> np.ndarray:
+    """log2(i + 2) for ranks i = 0 .. n-1 (rank i + 1), by the C library's ``log2`` as trec_eval calls it.
+
+    (numpy's vectorised log2 may differ from libm in the last bit.)
+    """
+    global _DISCOUNTS
+    if _DISCOUNTS.size < n:
+        size = max(n, 2 * _DISCOUNTS.size, 1024)
+        _DISCOUNTS = np.array([math.log2(i + 2) for i in range(size)], dtype=np.float64)
+        _DISCOUNTS.setflags(write=False)
+    return _DISCOUNTS[:n]
+
+
+def _log2(x: float) -> float:
+    """C ``log2``: -inf at 0, NaN below (``math.log2`` raises)."""
+    if x > 0.0:
+        return math.log2(x)
+    return -math.inf if x == 0.0 else math.nan
+
+
+def _dcg_terms(gains: np.ndarray) -> np.ndarray:
+    return np.where(gains != 0.0, gains / _discounts(gains.size), 0.0)
+
+
+def dcg(r: RankedRels, pairs: Pairs = ()) -> float:
+    """``dcg``: Σ gain(rank i) / log2(i + 1) over the retrieved documents."""
+    return seq_sum(_dcg_terms(_gains(r, gain_levels(r, pairs))).tolist())
+
+
+def ideal_dcg(r: RankedRels, pairs: Pairs = ()) -> float:
+    """``ideal_dcg``: the DCG of the ideal ranking of every judged document (not cut at the run's length)."""
+    ideal = np.array(ideal_gains(gain_levels(r, pairs)), dtype=np.float64)
+    return seq_sum((ideal / _discounts(ideal.size)).tolist())
+
+
+def ndcg(r: RankedRels, pairs: Pairs = ()) -> float:
+    """``ndcg``: dcg / ideal_dcg (Järvelin and Kekäläinen 2002); 0 when ideal_dcg is 0."""
+    idcg = ideal_dcg(r, pairs)
+    return dcg(r, pairs) / idcg if idcg > 0.0 else 0.0
+
+
+def ndcg_cut(r: RankedRels, cutoffs: Sequence[int]) -> list[float]:
+    """``ndcg_cut_k``: DCG over the top k / ideal DCG over the top k, the grades as gains.
+
+    Only grades > 0 gain; the ideal ranking holds the judged documents of
+    grade >= 1 by decreasing grade. Where the ideal DCG is 0 the DCG is
+    returned undivided (it is then 0 as well).
+    """
+    gains = np.where(r.rels > 0, r.rels, 0).astype(np.float64)
+    running = np.cumsum(_dcg_terms(gains))
+    ideal = np.array(
+        [g for g in range(r.num_rel_levels - 1, 0, -1) for _ in range(int(r.rel_levels[g]))], dtype=np.float64
+    )
+    ideal_running = np.cumsum(ideal / _discounts(ideal.size))
+    out = []
+    for k in cutoffs:
+        m = min(k, running.size)
+        value = float(running[m - 1]) if m > 0 else 0.0
+        m = min(k, ideal_running.size)
+        idcg = float(ideal_running[m - 1]) if m > 0 else 0.0
+        out.append(value / idcg if idcg > 0.0 else value)
+    return out
+
+
+class _Ideal:
+    """trec_eval's walk down the ideal ranking, one rank per :meth:`step`."""
+
+    def __init__(self, levels: Sequence[GainLevel]) -> None:
+        self.levels = levels
+        self.cur = len(levels) - 1
+        self.gain = levels[self.cur].gain if self.cur >= 0 else 0.0
+        self.num_at_level = 0
+
+    def step(self) -> float:
+        self.num_at_level += 1
+        while self.cur >= 0 and self.num_at_level > self.levels[self.cur].count:
+            self.num_at_level = 1
+            self.cur -= 1
+            self.gain = self.levels[self.cur].gain if self.cur >= 0 else 0.0
+        return self.gain
+
+
+def ndcg_rel(r: RankedRels, pairs: Pairs = ()) -> float:
+    """``ndcg_rel``: nDCG averaged over the ranks of the relevant documents.
+
+    At each retrieved document with positive gain, dcg / ideal_dcg so far;
+    each relevant document not retrieved adds the final dcg / ideal_dcg; the
+    sum is divided by the number of documents in the ideal ranking. 0 when
+    that average is not positive.
+    """
+    levels = gain_levels(r, pairs)
+    gains = _gains(r, levels)
+    ideal = _Ideal(levels)
+    results_dcg = ideal_dcg = total = 0.0
+    num_rel = num_rel_ret = 0
+    i = 0
+    while i < r.num_ret and ideal.gain > 0.0:
+        g = float(gains[i])
+        if g != 0:
+            results_dcg += g / math.log2(i + 2)
+        ig = ideal.step()
+        if ig > 0.0:
+            num_rel += 1
+            ideal_dcg += ig / math.log2(i + 2)
+        if g > 0:
+            total += _div(results_dcg, ideal_dcg)
+            num_rel_ret += 1
+        i += 1
+    while i < r.num_ret:
+        g = float(gains[i])
+        if g != 0:
+            results_dcg += g / math.log2(i + 2)
+        if g > 0:
+            total += _div(results_dcg, ideal_dcg)
+            num_rel_ret += 1
+        i += 1
+    while ideal.gain > 0.0:
+        ig = ideal.step()
+        if ig > 0.0:
+            num_rel += 1
+            ideal_dcg += ig / math.log2(i + 2)
+        i += 1
+    total += (num_rel - num_rel_ret) * _div(results_dcg, ideal_dcg)
+    return total / num_rel if total > 0.0 else 0.0  # NaN > 0 is false, as in C
+
+
+def _div(a: float, b: float) -> float:
+    """C double division: x/0 is ±inf, 0/0 is NaN (Python would raise).
+
+    The NaN has its sign bit set, as x86's 0/0 does, so that it prints as
+    glibc prints it ("-nan").
+    """
+    if b == 0.0:
+        if a == 0.0 or a != a:
+            return -math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    return a / b
+
+
+def r_ndcg(r: RankedRels, pairs: Pairs = ()) -> float:
+    """``Rndcg``: nDCG averaged over the ranks where the ideal gain changes (the ends of the ideal's grade runs).
+
+    0 when the query has no relevant document.
+    """
+    levels = gain_levels(r, pairs)
+    if r.num_rel == 0:
+        return 0.0
+    gains = _gains(r, levels)
+    ideal = _Ideal(levels)
+    old_ideal_gain = ideal.gain
+    results_dcg = ideal_dcg = total = 0.0
+    changes = 0
+    i = 0
+    while i < r.num_ret and ideal.gain > 0.0:
+        g = float(gains[i])
+        ig = ideal.step()
+        if old_ideal_gain != ig:
+            if ideal_dcg > 0.0:
+                total += results_dcg / ideal_dcg
+                changes += 1
+            old_ideal_gain = ig
+        if g != 0:
+            results_dcg += g / math.log2(i + 2)
+        if ig > 0.0:
+            ideal_dcg += ig / math.log2(i + 2)
+        i += 1
+    if i < r.num_ret:
+        while i < r.num_ret:
+            g = float(gains[i])
+            if g != 0:
+                results_dcg += g / math.log2(i + 2)
+            i += 1
+        if ideal_dcg > 0.0:
+            total += results_dcg / ideal_dcg
+            changes += 1
+    while ideal.gain > 0.0:
+        ig = ideal.step()
+        if old_ideal_gain != ig:
+            if ideal_dcg > 0.0:
+                total += results_dcg / ideal_dcg
+                changes += 1
+            old_ideal_gain = ig
+        if ig > 0.0:
+            ideal_dcg += ig / math.log2(i + 2)
+        i += 1
+    return _div(total, float(changes))
+
+
+def normalized_gain(r: RankedRels, pairs: Pairs = ()) -> float:
+    """``G``: Σ gain(doc) / log2(2 + ideal cost so far - gain so far), over the ideal gain total.
+
+    Buckley's experimental gain measure (trec_eval 9): the cost of each rank is
+    the ideal gain there, at least 1; 0 when the ideal gain total is 0.
+    """
+    levels = gain_levels(r, pairs)
+    gains = _gains(r, levels)
+    ideal = _Ideal(levels)
+    results_g = sum_results = sum_ideal = sum_cost = 0.0
+    min_cost = 1.0
+    i = 0
+    while i < r.num_ret and ideal.gain > 0.0:
+        g = float(gains[i])
+        sum_results += g
+        ig = ideal.step()
+        if ig > 0.0:
+            sum_ideal += ig
+        sum_cost += ig if ig >= min_cost else min_cost
+        if g != 0:
+            results_g += _div(g, _log2(2 + sum_cost - sum_results))
+        i += 1
+    while i < r.num_ret:
+        g = float(gains[i])
+        sum_results += g
+        sum_cost += min_cost
+        if g != 0:
+            results_g += _div(g, _log2(2 + sum_cost - sum_results))
+        i += 1
+    while ideal.gain > 0.0:
+        ig = ideal.step()
+        if ig > 0.0:
+            sum_ideal += ig
+    return results_g / sum_ideal if sum_ideal > 0.0 else 0.0
+
+
+def binary_gain(r: RankedRels) -> float:
+    """``binG``: (1/R) Σ over relevant retrieved documents of 1 / log2(2 + non-relevant documents above it)."""
+    rel = r.relevant
+    if not rel.any():
+        return 0.0
+    idx = np.flatnonzero(rel)
+    nonrel_above = idx - np.arange(idx.size)  # i - (rel_so_far - 1)
+    terms = [1.0 / math.log2(2 + int(k)) for k in nonrel_above]
+    return seq_sum(terms) / r.num_rel
+
+
+def rank_biased_precision(r: RankedRels, pairs: Pairs = ()) -> float:
+    """``rbp``: (1 - p) Σ gain(rank i) p^(i-1), p = 0.9 unless given as ``p=...`` (Moffat and Zobel 2008).
+
+    The gains are rescaled to [0, 1] by (g - min) / (max - min) when one lies
+    outside. trec_eval 10 compares against uninitialised ``min``/``max``
+    variables there; this takes them over the gain levels, which is what the
+    code means to do.
+    """
+    p = 0.9
+    for name, value in pairs:
+        if name == "p":
+            p = value
+    levels = gain_levels(r, pairs)
+    if levels:
+        lo, hi = min(lv.gain for lv in levels), max(lv.gain for lv in levels)
+        if lo < 0 or hi > 1:
+            for lv in levels:
+                lv.gain = (lv.gain - lo) / (hi - lo)
+    gains = _gains(r, levels)
+    total, cur_p = 0.0, 1.0
+    for g in gains.tolist():
+        if g != 0:
+            total += g * cur_p
+        cur_p *= p
+    return (1.0 - p) * total

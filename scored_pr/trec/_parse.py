@@ -1,0 +1,179 @@
+"""Reading TREC qrels and run files as trec_eval reads them.
+
+Both readers are tolerant where trec_eval is (blank lines, ``#`` comment
+lines, text after the sixth column of a run) and strict where it stops
+(a line with too few fields, a document judged or retrieved twice for one
+query), with errors of the form ``file:line: message``
+(:class:`scored_pr._io.InputError`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._io import InputError, parse_score
+
+__all__ = ["Qrels", "Run", "read_qrels", "read_run"]
+
+#: qrels[query][docno] = grade, queries and documents in file order.
+QrelsDict = dict[str, dict[str, int]]
+#: run[query] = [(docno, score), ...] in file order.
+RunDict = dict[str, list[tuple[str, float]]]
+
+
+@dataclass
+class Qrels:
+    """Relevance judgements: ``judgements[query][docno] = grade``.
+
+    A grade is any integer: trec_eval calls a document relevant when its grade
+    is at least the relevance level (``-l``, default 1), judged non-relevant
+    when it is between 0 and the level, and "in the pool but unjudged" when it
+    is negative (infAP's sampled pools). A retrieved document absent from the
+    qrels of its query is "not in the pool".
+    """
+
+    judgements: QrelsDict = field(default_factory=dict)
+    source: str = "<qrels>"
+
+
+@dataclass
+class Run:
+    """A ranked run: ``rankings[query] = [(docno, score), ...]`` in file order.
+
+    ``run_id`` is the tag of the last line read, as trec_eval prints it.
+    The rank column of the file is ignored (trec_eval ranks by score).
+    """
+
+    rankings: RunDict = field(default_factory=dict)
+    run_id: str = ""
+    source: str = "<run>"
+
+
+def _source(path: str | os.PathLike[str]) -> str:
+    return "<stdin>" if path == "-" else os.fspath(path)
+
+
+def _lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]]:
+    """``(line number, fields)`` of each content line: blank and ``#`` lines are skipped. ``-`` is standard input."""
+    source = _source(path)
+    if path == "-":
+        yield from _fields(sys.stdin.buffer, source)
+        return
+    with open(path, "rb") as fh:
+        yield from _fields(fh, source)
+
+
+def _fields(fh: Any, source: str) -> Iterator[tuple[int, list[str]]]:
+    for lineno, raw in enumerate(fh, 1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                source, lineno, f"not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+            ) from None
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        yield lineno, fields
+
+
+def read_qrels(path: str | os.PathLike[str]) -> Qrels:
+    """Read a qrels file: lines ``query iteration docno grade``.
+
+    Parameters
+    ----------
+    path : path
+        The file. Blank lines and lines whose first field starts with ``#``
+        are skipped; every other line must have exactly four
+        whitespace-separated fields (as trec_eval requires), the grade an
+        integer (negative grades mark pooled but unjudged documents).
+
+    Returns
+    -------
+    Qrels
+
+    Raises
+    ------
+    scored_pr._io.InputError
+        ``file:line: message`` on a malformed line, a grade that is not an
+        integer, or a document judged twice for one query (trec_eval stops
+        on the latter too, with "duplicate docs").
+    """
+    source = _source(path)
+    judgements: QrelsDict = {}
+    first_line: dict[tuple[str, str], int] = {}
+    for lineno, fields in _lines(path):
+        if len(fields) != 4:
+            raise InputError(
+                source, lineno, f"expected 4 whitespace-separated fields (query iteration docno grade); got {len(fields)}"
+            )
+        query, _, docno, grade = fields
+        try:
+            value = int(grade)
+        except ValueError:
+            raise InputError(source, lineno, f"grade {grade!r} is not an integer") from None
+        docs = judgements.setdefault(query, {})
+        if docno in docs:
+            raise InputError(
+                source,
+                lineno,
+                f"document {docno!r} judged twice for query {query!r} (first at line {first_line[query, docno]})",
+            )
+        docs[docno] = value
+        first_line[query, docno] = lineno
+    return Qrels(judgements, source)
+
+
+def read_run(path: str | os.PathLike[str]) -> Run:
+    """Read a run file: lines ``query Q0 docno rank score run_id [anything]``.
+
+    Parameters
+    ----------
+    path : path
+        The file (``-`` for standard input). Blank lines and lines whose
+        first field starts with ``#`` are skipped; text after the sixth field is ignored (trec_eval does
+        the same); the rank and Q0 columns are not read.
+
+    Returns
+    -------
+    Run
+
+    Raises
+    ------
+    scored_pr._io.InputError
+        ``file:line: message`` on a line with fewer than six fields, a score
+        that is not a number, or a document retrieved twice for one query
+        (trec_eval stops with "duplicate docs"). Unlike trec_eval's ``atof``,
+        a score that is NaN, overflows float64 (``1e400``) or is an integer
+        float64 cannot hold exactly is refused rather than silently tied
+        (:func:`scored_pr._io.parse_score`).
+    """
+    source = _source(path)
+    rankings: RunDict = {}
+    first_line: dict[tuple[str, str], int] = {}
+    run_id = ""
+    for lineno, fields in _lines(path):
+        if len(fields) < 6:
+            raise InputError(
+                source,
+                lineno,
+                f"expected at least 6 whitespace-separated fields (query Q0 docno rank score run_id); got {len(fields)}",
+            )
+        query, _, docno, _, score_text, run_id = fields[:6]
+        try:
+            score = parse_score(score_text)
+        except ValueError as exc:
+            raise InputError(source, lineno, str(exc)) from None
+        if (query, docno) in first_line:
+            raise InputError(
+                source,
+                lineno,
+                f"document {docno!r} retrieved twice for query {query!r} (first at line {first_line[query, docno]})",
+            )
+        first_line[query, docno] = lineno
+        rankings.setdefault(query, []).append((docno, score))
+    return Run(rankings, run_id, source)

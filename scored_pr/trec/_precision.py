@@ -1,0 +1,173 @@
+"""trec_eval's ranked binary measures: map, gm_map, Rprec, recip_rank, P, recall, relative_P,
+success, map_cut, iprec_at_recall, 11pt_avg and Rprec_mult.
+
+Each function takes one query's :class:`~scored_pr.trec._ranking.RankedRels`
+and returns its value(s) exactly as trec_eval 10 computes them: a document is
+relevant when its grade is at least the relevance level, ranks beyond the
+documents retrieved count as non-relevant, and the value is 0 (not NaN) where
+the definition has nothing to divide by. Sums run left to right in rank order,
+as trec_eval's loops do, so that the printed digits agree.
+
+Notation: R = ``num_rel``, n = ``num_ret``, TP(k) = relevant documents in
+the top min(k, n) ranks, P(k) = TP(k) / k.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ._cnum import lround, seq_sum, trunc_long
+from ._ranking import RankedRels
+
+#: trec_eval's floor for a per-query value before its logarithm (``MIN_GEO_MEAN``).
+MIN_GEO_MEAN = 0.00001
+
+
+def _tp(r: RankedRels) -> np.ndarray:
+    """tp[i] = TP(i + 1), int64."""
+    return np.cumsum(r.relevant, dtype=np.int64)
+
+
+def _tp_at(tp: np.ndarray, k: int) -> int:
+    m = min(k, tp.size)
+    return int(tp[m - 1]) if m > 0 else 0
+
+
+def _ap_terms(r: RankedRels) -> np.ndarray:
+    """P(i) at each rank i (float64), 0.0 where the document is not relevant."""
+    rel = r.relevant
+    ranks = np.arange(1, rel.size + 1, dtype=np.float64)
+    return np.where(rel, _tp(r) / ranks, 0.0)
+
+
+def average_precision(r: RankedRels) -> float:
+    """``map`` per query: (1/R) Σ P(i) over the ranks i of relevant documents; 0 if none is retrieved."""
+    rel = r.relevant
+    if not rel.any():
+        return 0.0
+    return seq_sum(_ap_terms(r)[rel].tolist()) / r.num_rel
+
+
+def log_average_precision(r: RankedRels) -> float:
+    """``gm_map`` per query: log(max(AP, 0.00001)); the mean over queries is exp of the mean of these."""
+    return math.log(max(average_precision(r), MIN_GEO_MEAN))
+
+
+def r_precision(r: RankedRels) -> float:
+    """``Rprec``: TP(R) / R; 0 when R = 0 or nothing was retrieved."""
+    if min(r.num_ret, r.num_rel) == 0:
+        return 0.0
+    return _tp_at(_tp(r), r.num_rel) / r.num_rel
+
+
+def reciprocal_rank(r: RankedRels) -> float:
+    """``recip_rank``: 1 / rank of the first relevant document; 0 if none is retrieved."""
+    hits = np.flatnonzero(r.relevant)
+    return 1.0 / float(hits[0] + 1) if hits.size else 0.0
+
+
+def precision_at(r: RankedRels, cutoffs: Sequence[int]) -> list[float]:
+    """``P_k``: TP(k) / k, missing ranks counted as non-relevant."""
+    tp = _tp(r)
+    return [_tp_at(tp, k) / k for k in cutoffs]
+
+
+def recall_at(r: RankedRels, cutoffs: Sequence[int]) -> list[float]:
+    """``recall_k``: TP(k) / R; 0 when R = 0."""
+    if r.num_rel == 0:
+        return [0.0] * len(cutoffs)
+    tp = _tp(r)
+    return [_tp_at(tp, k) / r.num_rel for k in cutoffs]
+
+
+def relative_precision_at(r: RankedRels, cutoffs: Sequence[int]) -> list[float]:
+    """``relative_P_k``: TP(k) / min(k, R), the precision reachable at k; 0 when R = 0."""
+    if r.num_rel == 0:
+        return [0.0] * len(cutoffs)
+    tp = _tp(r)
+    return [_tp_at(tp, k) / min(k, r.num_rel) for k in cutoffs]
+
+
+def success_at(r: RankedRels, cutoffs: Sequence[int]) -> list[float]:
+    """``success_k``: 1 if a relevant document is in the top k, else 0."""
+    tp = _tp(r)
+    return [1.0 if _tp_at(tp, k) else 0.0 for k in cutoffs]
+
+
+def average_precision_cut(r: RankedRels, cutoffs: Sequence[int]) -> list[float]:
+    """``map_cut_k``: (1/R) Σ P(i) over relevant ranks i <= k (divided by R, not min(k, R)); 0 when R = 0."""
+    if r.num_rel == 0:
+        return [0.0] * len(cutoffs)
+    running = np.cumsum(_ap_terms(r))  # left-to-right, as trec_eval's loop adds
+    out = []
+    for k in cutoffs:
+        m = min(k, running.size)
+        out.append((float(running[m - 1]) if m > 0 else 0.0) / r.num_rel)
+    return out
+
+
+def _interpolated(r: RankedRels, counts: Sequence[int]) -> list[float]:
+    """Interpolated precision when ``c`` relevant documents have been retrieved, for each c in ``counts``.
+
+    max P(j) over j >= the rank of the c-th relevant document; 0 for c > the
+    relevant documents retrieved; for c <= 0 the maximum over every rank (NaN,
+    as trec_eval's 0/0, when nothing was retrieved).
+    """
+    n, hits = r.num_ret, np.flatnonzero(r.relevant)
+    if n == 0:
+        nan = -math.nan  # trec_eval divides 0 by 0; glibc prints the x86 result as "-nan"
+        return [nan if c <= 0 else 0.0 for c in counts]
+    prec = _tp(r) / np.arange(1, n + 1, dtype=np.float64)
+    suffix_max = np.maximum.accumulate(prec[::-1])[::-1]
+    out = []
+    for c in counts:
+        if c > hits.size:
+            out.append(0.0)
+        elif c <= 0:
+            out.append(float(suffix_max[hits[0]]) if hits.size else float(prec[-1]))
+        else:
+            out.append(float(suffix_max[hits[c - 1]]))
+    return out
+
+
+def interpolated_precision_at_recall(r: RankedRels, levels: Sequence[float]) -> list[float]:
+    """``iprec_at_recall_x``: interpolated precision once lround(x * R) relevant documents are retrieved.
+
+    trec_eval 10 rounds with ``lround``; trec_eval 9 used ``(long)(x * R + 0.9)``
+    (see :func:`interpolated_precision_at_recall_v9`).
+    """
+    return _interpolated(r, [lround(x * r.num_rel) for x in levels])
+
+
+def interpolated_precision_at_recall_v9(r: RankedRels, levels: Sequence[float]) -> list[float]:
+    """trec_eval 9's ``iprec_at_recall``: the count is ``(long)(x * R + 0.9)`` (pytrec_eval computes this)."""
+    return _interpolated(r, [trunc_long(x * r.num_rel + 0.9) for x in levels])
+
+
+def eleven_point_average(r: RankedRels, levels: Sequence[float]) -> float:
+    """``11pt_avg``: the mean of the interpolated precisions at ``levels``, counts ``(long)(x * R + 0.9)``.
+
+    trec_eval 10 kept the +0.9 truncation here (only iprec_at_recall moved to
+    ``lround``). The levels are taken in the order given, and summed from
+    the last to the first, as trec_eval does.
+    """
+    values = _interpolated(r, [trunc_long(x * r.num_rel + 0.9) for x in levels])
+    return seq_sum(reversed(values)) / len(levels)
+
+
+def precision_at_r_multiple(r: RankedRels, multiples: Sequence[float]) -> list[float]:
+    """``Rprec_mult_x``: P(c) at c = (long)(x * R + 0.9) documents; 0 when c = 0."""
+    tp = _tp(r)
+    out = []
+    for x in multiples:
+        c = trunc_long(x * r.num_rel + 0.9)
+        if c > r.num_ret:
+            out.append(r.num_rel_ret / c)
+        elif c <= 0:
+            out.append(0.0)
+        else:
+            out.append(int(tp[c - 1]) / c)
+    return out
