@@ -237,6 +237,7 @@ def _reader(args: argparse.Namespace, stream: Any, source: str, skips: _SkipRepo
         score_col=args.score_col,
         skip_invalid=args.skip_invalid,
         on_skip=skips,
+        positive_label=args.positive_label,
     )
 
 
@@ -413,7 +414,13 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--correct-col",
         metavar="NAME",
-        help="the correctness column (labels 1/0, true/false, yes/no, any case); default: correct, else label",
+        help="the correctness column (labels 1/0, -1/1, true/false, yes/no, any case); default: correct, else label",
+    )
+    g.add_argument(
+        "--positive-label",
+        metavar="VALUE",
+        help="the positive class's label (e.g. spam): a row is correct when its label equals VALUE, and any "
+        "other label is negative; default: none (labels must be 1/0, -1/1, true/false or yes/no)",
     )
     g.add_argument("--score-col", metavar="NAME", default="score", help="the score column (default: score)")
     g.add_argument(

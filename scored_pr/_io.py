@@ -51,8 +51,11 @@ DEFAULT_SCORE_COLUMN = "score"
 
 _EXTENSIONS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
 
-_LABELS = {"1": True, "0": False, "true": True, "false": False, "yes": True, "no": False}
-_LABEL_EXPECTED = "expected 1/0, true/false, yes/no"
+_LABELS = {
+    "1": True, "0": False, "-1": False, "1.0": True, "0.0": False, "-1.0": False,
+    "true": True, "false": False, "yes": True, "no": False,
+}  # fmt: skip
+_LABEL_EXPECTED = "expected 1/0, -1/1, true/false, yes/no, or a --positive-label"
 
 #: Cases per numpy chunk handed to ``add_cases``: large enough to amortise the
 #: call, small enough to keep memory flat and the progress bar moving.
@@ -107,16 +110,23 @@ def _show(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 4] + "...'"
 
 
-def parse_label(value: Any, column: str = "correct") -> bool:
-    """Parse one correctness value: 1/0, true/false or yes/no, any case.
+def parse_label(value: Any, column: str = "correct", positive: str | None = None) -> bool:
+    """Parse one correctness value: 1/0, -1/1, true/false or yes/no, any case.
 
     Parameters
     ----------
-    value : str, bool or int
+    value : str, bool or number
         The field as read. Surrounding whitespace is ignored; JSON booleans
-        and the integers 0/1 are accepted as such.
+        and the numbers 1, 0 and -1 are accepted as such (``1.0`` too), as
+        the API accepts them.
     column : str
         The column name, for the error message.
+    positive : str, optional
+        The positive class's label (``--positive-label``): the value is
+        correct when it equals ``positive`` (after stripping whitespace;
+        a JSON number or boolean is compared by its JSON text, so
+        ``--positive-label 2`` matches ``2`` and ``"2"``), and every other
+        non-empty value is a negative.
 
     Returns
     -------
@@ -126,17 +136,33 @@ def parse_label(value: Any, column: str = "correct") -> bool:
     ------
     ValueError
         Naming the value and the column, e.g. ``invalid label 'maybe' in
-        column 'correct' (expected 1/0, true/false, yes/no)``.
+        column 'correct' (expected 1/0, -1/1, true/false, yes/no, or a --positive-label)``.
 
     Examples
     --------
-    >>> parse_label("Yes"), parse_label(" 0 "), parse_label(True)
+    >>> parse_label("Yes"), parse_label(" 0 "), parse_label(True), parse_label("-1"), parse_label(1.0)
+    (True, False, True, False, True)
+    >>> parse_label("spam", positive="spam"), parse_label("ham", positive="spam"), parse_label(2, positive="2")
     (True, False, True)
     >>> parse_label("maybe")
     Traceback (most recent call last):
     ...
-    ValueError: invalid label 'maybe' in column 'correct' (expected 1/0, true/false, yes/no)
+    ValueError: invalid label 'maybe' in column 'correct' (expected 1/0, -1/1, true/false, yes/no, or a --positive-label)
     """
+    if positive is not None:
+        if isinstance(value, str):
+            text = value.strip()
+        elif isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, (int, float)) and value == value:
+            text = repr(value)
+            if text != positive and isinstance(value, float) and value.is_integer():
+                text = str(int(value))
+        else:
+            text = ""
+        if not text:
+            raise ValueError(f"missing label in column {column!r}")
+        return text == positive
     if isinstance(value, str):
         try:
             return _LABELS[value]
@@ -146,8 +172,8 @@ def parse_label(value: Any, column: str = "correct") -> bool:
                 return result
     elif isinstance(value, bool):
         return value
-    elif type(value) is int and value in (0, 1):
-        return bool(value)
+    elif type(value) in (int, float) and value in (0, 1, -1):
+        return value == 1
     if value is None or (isinstance(value, str) and not value.strip()):
         raise ValueError(f"missing label in column {column!r}")
     raise ValueError(f"invalid label {_show(value)} in column {column!r} ({_LABEL_EXPECTED})")
@@ -275,6 +301,9 @@ class CaseReader:
         reported to ``on_skip``) instead of raising.
     on_skip : callable, optional
         Called with the :class:`InputError` of every skipped line.
+    positive_label : str, optional
+        The positive class's label (see :func:`parse_label`); without it the
+        labels must be 1/0, -1/1, true/false or yes/no.
 
     Attributes
     ----------
@@ -302,7 +331,7 @@ class CaseReader:
     >>> list(CaseReader(["label,score", "maybe,0.1"], source="x.csv"))
     Traceback (most recent call last):
     ...
-    scored_pr._io.InputError: x.csv:2: invalid label 'maybe' in column 'label' (expected 1/0, true/false, yes/no)
+    scored_pr._io.InputError: x.csv:2: invalid label 'maybe' in column 'label' (expected 1/0, -1/1, true/false, yes/no, or a --positive-label)
     """
 
     def __init__(
@@ -315,6 +344,7 @@ class CaseReader:
         score_col: str = DEFAULT_SCORE_COLUMN,
         skip_invalid: bool = False,
         on_skip: Callable[[InputError], None] | None = None,
+        positive_label: str | None = None,
     ) -> None:
         if input_format is not None and input_format not in FORMATS:
             raise ValueError(f"input_format must be one of {', '.join(FORMATS)}; got {input_format!r} instead.")
@@ -325,6 +355,7 @@ class CaseReader:
         self._score_col = score_col
         self._skip_invalid = skip_invalid
         self._on_skip = on_skip
+        self._positive = None if positive_label is None else positive_label.strip()
         self.skipped = 0
         self.chars_read = 0
 
@@ -430,7 +461,8 @@ class CaseReader:
                 break
         ci, cname, si, sname = self._header_columns(header, header_line)
         width = len(header)
-        labels = _LABELS
+        labels = _LABELS if self._positive is None else {}
+        positive = self._positive
         row_of = self._row
         while True:
             item = next_line()
@@ -450,7 +482,7 @@ class CaseReader:
             correct = labels.get(label)
             try:
                 if correct is None:
-                    correct = parse_label(label, cname)
+                    correct = parse_label(label, cname, positive)
                 yield number, correct, parse_score(row[si], sname)
             except ValueError as exc:
                 self._bad(number, str(exc))
@@ -528,7 +560,7 @@ class CaseReader:
                 self._bad(number, f"missing key {score_col!r} in {_show(line.strip())}")
                 continue
             try:
-                yield number, parse_label(obj[key], key), parse_score(obj[score_col], score_col)
+                yield number, parse_label(obj[key], key, self._positive), parse_score(obj[score_col], score_col)
             except ValueError as exc:
                 self._bad(number, str(exc))
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _kernel as K
 from ._evaluation import ScoredPrecisionRecallEvaluation
-from ._validation import check_positive_int, check_ties
+from ._validation import check_pos_label, check_positive_int, check_ties
 from .trec import TrecEval, TrecMeasure, read_qrels, read_run, trec_order
 
 _CLS = "MultiQueryEvaluation"
@@ -32,6 +32,9 @@ class MultiQueryEvaluation:
     ----------
     ties : {"grouped", "stable"}, default "grouped"
         The tie policy of every per-query evaluator.
+    pos_label : str, number or bool, optional
+        The positive class's label, for every per-query evaluator (see
+        :class:`ScoredPrecisionRecallEvaluation`).
 
     Notes
     -----
@@ -56,10 +59,11 @@ class MultiQueryEvaluation:
     0.5
     """
 
-    __slots__ = ("_ties", "_queries", "_trec")
+    __slots__ = ("_ties", "_pos_label", "_queries", "_trec")
 
-    def __init__(self, ties: str = "grouped") -> None:
+    def __init__(self, ties: str = "grouped", *, pos_label: Any = None) -> None:
         self._ties = check_ties(ties, _CLS)
+        self._pos_label = check_pos_label(pos_label, _CLS)
         self._queries: dict[Hashable, ScoredPrecisionRecallEvaluation] = {}
         self._trec: TrecEval | None = None
 
@@ -71,19 +75,19 @@ class MultiQueryEvaluation:
         q = _check_query(query, method)
         ev = self._queries.get(q)
         if ev is None:
-            ev = ScoredPrecisionRecallEvaluation(ties=self._ties)
+            ev = ScoredPrecisionRecallEvaluation(ties=self._ties, pos_label=self._pos_label)
             getattr(ev, method)(*args)  # raises before the query exists
             self._queries[q] = ev
         else:
             getattr(ev, method)(*args)
 
-    def add_case(self, query: Hashable, correct: bool, score: float) -> None:
+    def add_case(self, query: Hashable, correct: bool, score: float, weight: float = 1.0) -> None:
         """Add one case to ``query`` (see :meth:`ScoredPrecisionRecallEvaluation.add_case`)."""
-        self._add(query, "add_case", correct, score)
+        self._add(query, "add_case", correct, score, weight)
 
-    def add_cases(self, query: Hashable, correct: Any, scores: Any) -> None:
-        """Add a batch of cases to ``query``, atomically."""
-        self._add(query, "add_cases", correct, scores)
+    def add_cases(self, query: Hashable, correct: Any, scores: Any, sample_weight: Any = None) -> None:
+        """Add a batch of cases to ``query``, atomically (see :meth:`ScoredPrecisionRecallEvaluation.add_cases`)."""
+        self._add(query, "add_cases", correct, scores, sample_weight)
 
     def add_misses(self, query: Hashable, count: int) -> None:
         """Count relevant items of ``query`` that were never returned."""

@@ -366,6 +366,12 @@ def _batch_correct(c: np.ndarray, func: str, pos_label: Any = None) -> npt.NDArr
         return np.asarray(c == pos_label, dtype=bool)
     if kind == "b":
         return c.astype(bool, copy=False)
+    if kind in "iu":  # the integers in [-1, 1] are exactly the accepted labels: two reductions
+        low, high = c.min(), c.max()
+        if low >= -1 and high <= 1:
+            if low == -1 and (c == 0).any():
+                _no_mixed_negatives(c == -1, c == 0, func)
+            return c == 1
     if kind in "iuf":
         pos, zero, minus = c == 1, c == 0, c == -1
         bad = np.flatnonzero(~(pos | zero | minus))

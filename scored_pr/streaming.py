@@ -13,8 +13,8 @@ Examples
 >>> with SummaryLogger(ScoredPrecisionRecallEvaluation(), print, every=2) as ev:
 ...     for correct, score in [(True, 0.9), (False, 0.8), (True, 0.7)]:
 ...         ev.add_case(correct, score)
-cases=2 pos=1 AP=1.0000 AUC=1.0000 maxF1=1.0000 BEP=0.0000 P@10=nan
-cases=3 pos=2 AP=0.8333 AUC=0.5000 maxF1=0.8000 BEP=0.6667 P@10=nan
+cases=2 pos=1 AP=1.0000 AUC=1.0000 maxF1=1.0000 BEP=1.0000 P@10=nan
+cases=3 pos=2 AP=0.8333 AUC=0.5000 maxF1=0.8000 BEP=0.5000 P@10=nan
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def format_summary(summary: Mapping[str, Any], digits: int = 4) -> str:
     >>> ev = ScoredPrecisionRecallEvaluation()
     >>> ev.add_cases([True, False, True], [0.9, 0.5, 0.4])
     >>> format_summary(ev.summary())
-    'cases=3 pos=2 AP=0.8333 AUC=0.5000 maxF1=0.8000 BEP=0.6667 P@10=nan'
+    'cases=3 pos=2 AP=0.8333 AUC=0.5000 maxF1=0.8000 BEP=0.5000 P@10=nan'
     """
     parts = []
     for key, short in SUMMARY_LINE_FIELDS:
@@ -169,12 +169,12 @@ class SummaryLogger:
     --------
     >>> ev = SummaryLogger(ScoredPrecisionRecallEvaluation(), print, every=1000, seconds=60.0)
     >>> ev.add_cases([i % 4 == 0 for i in range(1200)], [1.0 - i / 1200 for i in range(1200)])
-    cases=1200 pos=300 AP=0.2562 AUC=0.5017 maxF1=0.4008 BEP=0.2525 P@10=0.3000
+    cases=1200 pos=300 AP=0.2562 AUC=0.5017 maxF1=0.4008 BEP=0.2500 P@10=0.3000
     >>> ev.add_case(True, 2.0)
     >>> ev.num_cases  # forwarded to the evaluator
     1201
     >>> ev.close()  # a final summary, since a case arrived after the last one
-    cases=1201 pos=301 AP=0.2620 AUC=0.5033 maxF1=0.4016 BEP=0.2550 P@10=0.4000
+    cases=1201 pos=301 AP=0.2620 AUC=0.5033 maxF1=0.4016 BEP=0.2525 P@10=0.4000
     """
 
     __slots__ = (

@@ -318,7 +318,7 @@ def test_a_million_row_file_is_read_in_chunks(tmp_path: Path, capsys: pytest.Cap
 
 BAD = [
     ("bad label", "p.csv", "id,correct,score\na,1,0.5\nb,maybe,0.3\n", 3,
-     "invalid label 'maybe' in column 'correct' (expected 1/0, true/false, yes/no)"),
+     "invalid label 'maybe' in column 'correct' (expected 1/0, -1/1, true/false, yes/no, or a --positive-label)"),
     ("label 2", "p.csv", "correct,score\n1,0.5\n2,0.3\n", 3, "invalid label '2'"),
     ("empty label", "p.csv", "correct,score\n1,0.5\n,0.3\n", 3, "missing label in column 'correct'"),
     ("non-numeric score", "p.csv", "correct,score\n1,0.5\n0,high\n", 3, "invalid score 'high' in column 'score'"),
@@ -393,7 +393,7 @@ def test_skip_invalid_skips_and_counts(tmp_path: Path, capsys: pytest.CaptureFix
     assert json.loads(out)["average_precision"] == reference().average_precision()
     lines = err.splitlines()
     assert lines[0] == (
-        f"scored-pr: skipped {path}:8: invalid label 'maybe' in column 'correct' (expected 1/0, true/false, yes/no)"
+        f"scored-pr: skipped {path}:8: invalid label 'maybe' in column 'correct' (expected 1/0, -1/1, true/false, yes/no, or a --positive-label)"
     )
     assert len(lines) == _cli.MAX_SKIP_MESSAGES + 1  # the first few, then the count
     assert lines[-1] == f"scored-pr: skipped 8 invalid lines in {path}"
@@ -411,13 +411,14 @@ def test_skip_invalid_does_not_skip_a_missing_column(tmp_path: Path, capsys: pyt
 @pytest.mark.parametrize(
     "value, expected",
     [("1", True), ("0", False), ("true", True), ("FALSE", False), ("Yes", True), (" no\t", False),
-     (True, True), (False, False), (1, True), (0, False)],
+     (True, True), (False, False), (1, True), (0, False), ("-1", False), ("1.0", True), (" -1.0", False),
+     (1.0, True), (-1, False), (0.0, False)],
 )  # fmt: skip
 def test_parse_label(value, expected: bool) -> None:
     assert parse_label(value) is expected
 
 
-@pytest.mark.parametrize("value", ["2", "-1", "t", "y", "1.0", "on", "maybe", 2, 1.0, None, "", [1]])
+@pytest.mark.parametrize("value", ["2", "-2", "t", "y", "1.5", "on", "maybe", 2, 0.5, None, "", [1]])
 def test_parse_label_rejects(value) -> None:
     with pytest.raises(ValueError, match="label"):
         parse_label(value, "gold")
@@ -670,7 +671,7 @@ def test_subprocess_bad_input(tmp_path: Path) -> None:
     )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == (
-        f"scored-pr: {path}:3: invalid label 'maybe' in column 'correct' (expected 1/0, true/false, yes/no)\n"
+        f"scored-pr: {path}:3: invalid label 'maybe' in column 'correct' (expected 1/0, -1/1, true/false, yes/no, or a --positive-label)\n"
     )
 
 
@@ -686,3 +687,30 @@ def test_subprocess_stdin_with_a_bom_and_bad_bytes() -> None:
         "scored-pr: skipped <stdin>:4: invalid score '0.\ufffd' in column 'score' (expected a number)"
         " (the line is not valid UTF-8)"
     )
+
+
+def test_positive_label_and_numeric_labels_as_the_api_reads_them(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--positive-label and the -1/1, 1.0/0.0 forms give the evaluator the API would build."""
+    from scored_pr import ScoredPrecisionRecallEvaluation
+
+    rows = [("spam", 0.9), ("ham", 0.8), ("spam", 0.5), ("ham", 0.5), ("spam", 0.1)]
+    expected = ScoredPrecisionRecallEvaluation(pos_label="spam")
+    expected.add_cases([r[0] for r in rows], [r[1] for r in rows])
+    csv_path = tmp_path / "labels.csv"
+    csv_path.write_text("label,score\n" + "".join(f" {c} ,{s}\n" for c, s in rows))
+    jsonl_path = tmp_path / "labels.jsonl"
+    jsonl_path.write_text("".join(json.dumps({"label": c, "score": s}) + "\n" for c, s in rows))
+    for path in (csv_path, jsonl_path):
+        code, out, err = run_main(capsys, "report", str(path), "--positive-label", "spam", "--format", "json")
+        assert (code, err) == (0, "")
+        got = json.loads(out)
+        assert got["average_precision"] == expected.average_precision()
+        assert got["num_positive_ref"] == 3
+    numeric = tmp_path / "numeric.csv"
+    numeric.write_text("label,score\n1.0,0.9\n-1,0.8\n1,0.5\n-1.0,0.5\n0.0,0.1\n")
+    code, out, err = run_main(capsys, "report", str(numeric), "--format", "json")
+    assert (code, err) == (0, "") and json.loads(out)["num_positive_ref"] == 2
+    code, out, err = run_main(capsys, "report", str(csv_path))  # strings without --positive-label
+    assert code == 2 and "invalid label ' spam '" in err and "--positive-label" in err

@@ -322,3 +322,13 @@ def test_functional_api_takes_pos_label_and_sample_weight() -> None:
     assert scored_pr.area_under_roc_curve(labels, s, pos_label="pos", sample_weight=w) == pytest.approx(
         roc_auc_score(y, s, sample_weight=w), abs=1e-12
     )
+
+
+def test_multi_query_evaluation_takes_labels_and_weights() -> None:
+    multi = scored_pr.MultiQueryEvaluation(pos_label="rel")
+    multi.add_cases("q1", ["rel", "non", "rel"], [0.9, 0.5, 0.1])
+    multi.add_case("q2", "rel", 0.3, weight=2.0)
+    assert multi["q1"].num_positive_ref == 2 and multi["q2"].positive_weight == 2.0
+    with pytest.raises(TypeError, match="pos_label"):
+        multi.add_case("q3", 1, 0.5)
+    assert "q3" not in multi.per_query("average_precision")
