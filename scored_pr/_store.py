@@ -34,6 +34,10 @@ import numpy.typing as npt
 from sortedcontainers import SortedList
 
 
+#: Most single cases kept in the sorted list; more become a sorted numpy run.
+PENDING_LIMIT = 1 << 14
+
+
 class _Correct(float):
     """A negated score whose case was correct (compares as a plain float)."""
 
@@ -60,10 +64,14 @@ class CaseStore:
     cases, never kept beside them, so they cannot disagree with them.
     """
 
-    __slots__ = ("_pending", "_buf", "_runs", "_neg", "_correct", "_weight", "_merged_correct")
+    __slots__ = ("_pending", "_buf", "_runs", "_neg", "_correct", "_weight", "_merged_correct", "_weight_hint")
 
     def __init__(self) -> None:
         self._pending: SortedList = SortedList()
+        #: True once a weight other than 1 may have arrived. It only routes single cases (to
+        #: the buffer instead of the sorted list, which is always correct); results never
+        #: depend on it, so it may be set before the weighted case is stored.
+        self._weight_hint = False
         #: weighted single cases, in insertion order: (negated score, correct, weight)
         self._buf: list[tuple[float, bool, float]] = []
         #: batches (and flushed single cases) in insertion order: (neg, correct, number correct, weight)
@@ -75,26 +83,33 @@ class CaseStore:
 
     @property
     def weighted(self) -> bool:
-        """Whether any stored case carries a weight (O(number of runs))."""
+        """Whether any stored case carries a weight (O(1) unless weights arrived)."""
+        if not self._weight_hint:
+            return False
         return bool(self._buf) or self._weight is not None or any(r[3] is not None for r in self._runs)
 
     def add(self, correct: bool, score: float, weight: float = 1.0) -> None:
-        """Add one validated case. O(log n) amortised (SortedList.add); O(1) weighted."""
-        if weight == 1.0 and not self._buf and self._weight is None and not self._runs_weighted():
-            self._pending.add(_Correct(-score) if correct else -score)
+        """Add one validated case. O(log k) amortised with k <= PENDING_LIMIT pending cases; O(1) weighted.
+
+        The sorted list holds at most :data:`PENDING_LIMIT` cases: when full, its
+        contents become a run that is already in rank order (so the next query
+        merges it instead of sorting it), and the cost of a call does not grow
+        with the number of cases added since the last query.
+        """
+        if weight == 1.0 and not self._weight_hint:
+            pending = self._pending
+            pending.add(_Correct(-score) if correct else -score)
+            if len(pending) >= PENDING_LIMIT:
+                runs, fresh = (*self._runs, self._pending_run()), SortedList()
+                self._runs, self._pending = runs, fresh  # commit: one line, no call
             return
+        self._weight_hint = True
         if self._pending:
             # The sorted list's cases were added first: they become a run, so
             # that equal scores keep insertion order.
             runs, fresh = (*self._runs, self._pending_run()), SortedList()
             self._runs, self._pending = runs, fresh  # commit: one line, no call
         self._buf.append((-score, correct, weight))
-
-    def _runs_weighted(self) -> bool:
-        for run in self._runs:
-            if run[3] is not None:
-                return True
-        return False
 
     def add_batch(
         self,
@@ -113,9 +128,11 @@ class CaseStore:
             # first, so that equal scores keep insertion order.
             runs = (*self._runs, *self._single_runs(), run)
             fresh, empty = SortedList(), []  # type: ignore[var-annotated]
-            self._runs, self._pending, self._buf = runs, fresh, empty  # commit: one line, no call
+            hint = self._weight_hint or w is not None
+            self._runs, self._pending, self._buf, self._weight_hint = runs, fresh, empty, hint  # commit: one line, no call
         else:
-            self._runs = (*self._runs, run)
+            runs, hint = (*self._runs, run), self._weight_hint or w is not None
+            self._runs, self._weight_hint = runs, hint  # commit: one line, no call
 
     def _pending_run(self) -> Run:
         """The pending cases as a run, in rank order (the list is not changed)."""
@@ -215,7 +232,7 @@ class CaseStore:
         if weight is not None:
             w = np.array(weight, dtype=np.float64)
             w.setflags(write=False)
-        store._neg, store._correct, store._weight = neg, correct, w
+        store._neg, store._correct, store._weight, store._weight_hint = neg, correct, w, w is not None
         store._merged_correct = int(np.count_nonzero(correct))
         return store
 
@@ -256,6 +273,9 @@ class CaseStore:
         self._pending._check()
         assert all(type(v) in (float, _Correct) for v in self._pending)
         assert not (self._pending and self._buf), "single cases in both the list and the buffer"
+        assert len(self._pending) < PENDING_LIMIT, "the sorted list outgrew its bound"
+        if not self._weight_hint:
+            assert self._weight is None and not self._buf and all(r[3] is None for r in self._runs)
 
     def copy(self) -> CaseStore:
         other = CaseStore()
@@ -263,7 +283,7 @@ class CaseStore:
         other._buf = list(self._buf)
         other._runs = self._runs
         other._neg, other._correct, other._weight = self._neg, self._correct, self._weight
-        other._merged_correct = self._merged_correct
+        other._merged_correct, other._weight_hint = self._merged_correct, self._weight_hint
         return other
 
 
