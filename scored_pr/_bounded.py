@@ -109,15 +109,90 @@ def groups_of_sorted(values: FloatArray, weight: FloatArray | None) -> tuple[Flo
 
 
 def exact_bins(vp: FloatArray, wp: FloatArray, vn: FloatArray, wn: FloatArray) -> Bins:
-    """Exact bins (one per distinct score) from the ascending distinct scores of each class."""
-    values = np.union1d(vp, vn)[::-1]  # descending
-    pos = np.zeros(values.size, dtype=np.float64)
-    neg = np.zeros(values.size, dtype=np.float64)
-    # values is descending; search in its ascending view and flip the indices
-    asc = values[::-1]
-    pos[values.size - 1 - np.searchsorted(asc, vp)] = wp
-    neg[values.size - 1 - np.searchsorted(asc, vn)] = wn
+    """Exact bins (one per distinct score) from the ascending distinct scores of each class.
+
+    The two sorted lists are merged by binary searches (no re-sort). O(n log n)
+    comparisons on sorted keys.
+    """
+    at = np.searchsorted(vp, vn)
+    shared = at < vp.size
+    shared[shared] = vp[at[shared]] == vn[shared]
+    neg_of_p = np.zeros(vp.size, dtype=np.float64)
+    neg_of_p[at[shared]] = wn[shared]
+    only_n, w_only = vn[~shared], wn[~shared]
+    n = vp.size + only_n.size
+    values = np.empty(n, dtype=np.float64)
+    pos = np.zeros(n, dtype=np.float64)
+    neg = np.empty(n, dtype=np.float64)
+    ip = np.arange(vp.size) + np.searchsorted(only_n, vp)
+    i_n = np.arange(only_n.size) + np.searchsorted(vp, only_n)
+    values[ip], pos[ip], neg[ip] = vp, wp, neg_of_p
+    values[i_n], neg[i_n] = only_n, w_only
+    values, pos, neg = values[::-1], pos[::-1], neg[::-1]  # rank order
     return Bins(values, values.copy(), pos, neg)
+
+
+def _segment_sums(weight: FloatArray | None, bounds: npt.NDArray[np.intp]) -> FloatArray:
+    """Sum of ``weight[bounds[i]:bounds[i + 1]]`` for every i (count when weight is None)."""
+    if weight is None:
+        return np.diff(bounds).astype(np.float64)
+    out = np.zeros(bounds.size - 1, dtype=np.float64)
+    nonempty = np.flatnonzero(bounds[1:] > bounds[:-1])
+    if nonempty.size:
+        out[nonempty] = np.add.reduceat(weight, bounds[:-1][nonempty])
+    return out
+
+
+def _mass(t: FloatArray, total: float, slots: int) -> FloatArray:
+    """Cumulative splitting mass of the top ``t`` cases: t / W + g ln(1 + t).
+
+    Bins of equal mass are finer near the top of the ranking (where
+    precision-based bounds need them) and even in count further down.
+    """
+    return t / total + np.log1p(t) / math.log(2.0 + slots)
+
+
+def split_sorted(
+    sp: FloatArray, wp: FloatArray | None, sn: FloatArray, wn: FloatArray | None, slots: int, fences: FloatArray
+) -> Bins:
+    """Many ascending scores cut into about ``2 * slots`` bins, without a pass per distinct score.
+
+    Cut scores are taken from a strided sample of both classes so that the
+    bins have about equal :func:`_mass`; every cut score becomes an exact bin
+    of its own (so heavily tied scores stay exact) and the open intervals
+    between cuts become range bins, also cut at every score in ``fences``
+    (the edges of existing bins, which no bin may straddle). Each bin's range
+    is the least and greatest score it actually holds. O(slots log n) after
+    the sort.
+    """
+    total = float(sp.size + sn.size)
+    stride = max(1, int(total // (4 * slots)))
+    cand = np.concatenate((sp[::stride], sn[::stride]))
+    cand = np.unique(cand)  # ascending
+    above = total - (np.searchsorted(sp, cand, side="right") + np.searchsorted(sn, cand, side="right"))
+    m = _mass(above.astype(np.float64), total, slots)[::-1]  # by descending score: non-decreasing
+    targets = np.linspace(0.0, float(m[-1]), slots + 1)[1:-1]
+    pick = np.unique(np.minimum(np.searchsorted(m, targets), m.size - 1))
+    cuts = np.union1d(cand[::-1][pick], fences)  # ascending
+    # boundaries: before each cut (side left) and after it (side right)
+    def bounds(x: FloatArray) -> npt.NDArray[np.intp]:
+        left = np.searchsorted(x, cuts, side="left")
+        right = np.searchsorted(x, cuts, side="right")
+        return np.concatenate(([0], np.column_stack((left, right)).ravel(), [x.size])).astype(np.intp)
+
+    bp, bn = bounds(sp), bounds(sn)
+    pos, neg = _segment_sums(wp, bp), _segment_sums(wn, bn)
+    cp, cn = np.diff(bp), np.diff(bn)
+    keep = (cp + cn) > 0
+    inf = np.inf
+    first_p = np.where(cp > 0, sp[np.minimum(bp[:-1], max(sp.size - 1, 0))] if sp.size else inf, inf)
+    first_n = np.where(cn > 0, sn[np.minimum(bn[:-1], max(sn.size - 1, 0))] if sn.size else inf, inf)
+    last_p = np.where(cp > 0, sp[np.maximum(bp[1:] - 1, 0)] if sp.size else -inf, -inf)
+    last_n = np.where(cn > 0, sn[np.maximum(bn[1:] - 1, 0)] if sn.size else -inf, -inf)
+    lo = np.minimum(first_p, first_n)[keep]
+    hi = np.maximum(last_p, last_n)[keep]
+    pos, neg = pos[keep], neg[keep]
+    return Bins(hi[::-1], lo[::-1], pos[::-1], neg[::-1])
 
 
 def _split(values: FloatArray, weight: FloatArray | None, lo_asc: FloatArray, hi_asc: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray | None]:
@@ -151,24 +226,35 @@ def _split(values: FloatArray, weight: FloatArray | None, lo_asc: FloatArray, hi
     return per_bin, values[outside], None if weight is None else weight[outside]
 
 
+def _distinct(x: FloatArray) -> int:
+    return int(np.count_nonzero(x[1:] != x[:-1])) + 1 if x.size else 0
+
+
 def add_sorted(
-    bins: Bins, sp: FloatArray, wp: FloatArray | None, sn: FloatArray, wn: FloatArray | None
+    bins: Bins, sp: FloatArray, wp: FloatArray | None, sn: FloatArray, wn: FloatArray | None, max_bins: int
 ) -> Bins:
     """Add ascending correct scores ``sp`` and incorrect scores ``sn`` (weights or None) to ``bins``.
 
-    Cases whose score falls inside an existing bin's range join that bin;
-    the others become exact bins of their own, interleaved in rank order.
-    Nothing is merged here (see :func:`compress`). O((n + B) log B + n).
+    Cases whose score falls inside an existing bin's range join that bin.
+    The others become exact bins of their own while they have at most
+    16 * max_bins distinct scores (so a batch is binned exactly whenever it
+    could be); beyond that :func:`split_sorted` cuts them into about
+    16 * max_bins bins. New bins are interleaved in rank order; nothing is
+    merged to the budget here (see :func:`compress`).
     """
     lo_asc, hi_asc = bins.lo[::-1], bins.hi[::-1]
     add_p, rest_p, rest_wp = _split(sp, wp, lo_asc, hi_asc)
     add_n, rest_n, rest_wn = _split(sn, wn, lo_asc, hi_asc)
     old = Bins(bins.hi, bins.lo, bins.pos + add_p[::-1], bins.neg + add_n[::-1])
-    vp, cp = groups_of_sorted(rest_p, rest_wp)
-    vn, cn = groups_of_sorted(rest_n, rest_wn)
-    if vp.size == 0 and vn.size == 0:
+    if rest_p.size == 0 and rest_n.size == 0:
         return old
-    return interleave(old, exact_bins(vp, cp, vn, cn))
+    if _distinct(rest_p) + _distinct(rest_n) <= 16 * max_bins:
+        vp, cp = groups_of_sorted(rest_p, rest_wp)
+        vn, cn = groups_of_sorted(rest_n, rest_wn)
+        new = exact_bins(vp, cp, vn, cn)
+    else:
+        new = split_sorted(rest_p, rest_wp, rest_n, rest_wn, 4 * max_bins, np.concatenate((lo_asc, hi_asc)))
+    return interleave(old, new)
 
 
 def interleave(a: Bins, b: Bins) -> Bins:

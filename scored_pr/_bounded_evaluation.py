@@ -288,7 +288,7 @@ class BoundedEvaluation:
             on = np.argsort(s[cn])
             sp, wp = s[cp][op], w[cp][op]
             sn, wn = s[cn][on], w[cn][on]
-        bins = B.add_sorted(self._bins, sp, wp, sn, wn)
+        bins = B.add_sorted(self._bins, sp, wp, sn, wn, self._max_bins)
         self._bins = self._compress(bins)
 
     def _compress(self, bins: B.Bins) -> B.Bins:

@@ -146,19 +146,73 @@ def from_dict(cls: type[BoundedEvaluation], d: Any) -> BoundedEvaluation:
     return build(cls, d, arrays, func)
 
 
-def save(ev: BoundedEvaluation, path: str | os.PathLike[str]) -> None:
+def _count_dtype(ev: BoundedEvaluation) -> str:
+    """The narrowest exact dtype for the bin weights: whole counts fit uint32 or uint64."""
+    if ev._weighted:
+        return "float64"
+    top = max(float(ev._bins.pos.max(initial=0.0)), float(ev._bins.neg.max(initial=0.0)))
+    return "uint32" if top < 2**32 else "uint64"
+
+
+def pack(ev: BoundedEvaluation) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The compact binary state: header fields and arrays.
+
+    ``hi`` (float64, one per bin), ``exact`` (one bit per bin, packed),
+    ``lo`` (float64, one per range bin only) and ``pos``/``neg`` as uint32
+    (unweighted, counts below 2**32), uint64 or float64 (weighted): 24 bytes
+    per range bin unweighted, 32 weighted.
+    """
+    b = ev._bins
     meta = _meta(ev)
-    meta["num_bins"] = int(ev._bins.hi.size)
-    arrays: dict[str, np.ndarray] = {"meta": np.frombuffer(json.dumps(meta, allow_nan=False).encode("utf-8"), dtype=np.uint8)}
-    for k, a in zip(_ARRAYS, ev._bins):
-        arrays[k] = a
+    exact = b.lo == b.hi
+    dtype = _count_dtype(ev)
+    meta.update(num_bins=int(b.hi.size), num_range=int(np.count_nonzero(~exact)), count_dtype=dtype)
+    arrays = {
+        "hi": b.hi, "lo": b.lo[~exact], "exact": np.packbits(exact),
+        "pos": b.pos.astype(dtype), "neg": b.neg.astype(dtype),
+    }
+    return meta, arrays
+
+
+_PACKED = {"hi", "lo", "exact", "pos", "neg"}
+_DTYPES = ("uint32", "uint64", "float64")
+
+
+def unpack(meta: dict[str, Any], read: Any, func: str) -> dict[str, npt.NDArray[np.float64]]:
+    """The four bin arrays from a packed state; ``read(name, dtype, shape)`` returns one array.
+
+    The header's counts fix every array's shape and dtype before it is read.
+    """
+    n, m, dtype = meta.pop("num_bins", None), meta.pop("num_range", None), meta.pop("count_dtype", None)
+    for name, v in (("num_bins", n), ("num_range", m)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise _bad(func, f"the state has an invalid {name} {v!r:.60}.")
+    max_bins = meta.get("max_bins")
+    if not isinstance(max_bins, int) or n > max_bins or m > n:
+        raise _bad(func, f"the state's bin counts ({n!r:.30}, {m!r:.30}) exceed its max_bins {max_bins!r:.30}.")
+    if dtype not in _DTYPES or (dtype == "float64") != (meta.get("weighted") is True):
+        raise _bad(func, f"the state has an invalid count dtype {dtype!r:.60}.")
+    hi = read("hi", np.float64, (n,))
+    exact = np.unpackbits(read("exact", np.uint8, ((n + 7) // 8,)), count=n).astype(bool)
+    if int(np.count_nonzero(~exact)) != m:
+        raise _bad(func, "the state's exactness bits disagree with its number of range bins.")
+    lo = hi.copy()
+    lo[~exact] = read("lo", np.float64, (m,))
+    pos = read("pos", np.dtype(dtype), (n,)).astype(np.float64)
+    neg = read("neg", np.dtype(dtype), (n,)).astype(np.float64)
+    return {"hi": hi, "lo": lo, "pos": pos, "neg": neg}
+
+
+def save(ev: BoundedEvaluation, path: str | os.PathLike[str]) -> None:
+    meta, arrays = pack(ev)
+    arrays["meta"] = np.frombuffer(json.dumps(meta, allow_nan=False).encode("utf-8"), dtype=np.uint8)
     _statefile.write_npz(path, arrays)
 
 
 def load(cls: type[BoundedEvaluation], path: str | os.PathLike[str]) -> BoundedEvaluation:
     func = "load"
     with _statefile.NpzReader(path, func) as npz:
-        if npz.names != {"meta", *_ARRAYS}:
+        if npz.names != {"meta", *_PACKED}:
             raise npz.error(f"is not a scored_pr summary state file (arrays {sorted(npz.names)}).")
         raw = npz.read("meta", np.uint8, max_items=_MAX_META_BYTES)
         try:
@@ -169,31 +223,34 @@ def load(cls: type[BoundedEvaluation], path: str | os.PathLike[str]) -> BoundedE
             raise npz.error("is not a scored_pr summary state file.")
         if isinstance(meta.get("version"), bool) or meta.get("version") != VERSION:
             raise npz.error(f"has state format version {meta.get('version')!r:.60}; this scored_pr reads {VERSION}.")
-        n = meta.pop("num_bins", None)
-        max_bins = meta.get("max_bins")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0 or not isinstance(max_bins, int) or n > max_bins:
-            raise npz.error(f"has an invalid bin count {n!r:.60}.")
-        # The header's bin count fixes every array's shape before any data is read.
-        arrays = {k: npz.read(k, np.float64, shape=(n,)) for k in _ARRAYS}
+        try:
+            arrays = unpack(meta, lambda name, dtype, shape: npz.read(name, dtype, shape=shape), func)
+        except ValueError as exc:
+            raise npz.error(str(exc).split(": ", 1)[-1]) from None
     return build(cls, meta, arrays, func)
 
 
 def pickle_state(ev: BoundedEvaluation) -> dict[str, Any]:
-    state = _meta(ev)
-    for k, a in zip(_ARRAYS, ev._bins):
-        state[k] = a
-    return state
+    meta, arrays = pack(ev)
+    meta.update(arrays)
+    return meta
 
 
 def restore(cls: type[BoundedEvaluation], state: Any) -> BoundedEvaluation:
     """Unpickling entry point (validated like every other loader)."""
     func = "unpickle"
-    if not isinstance(state, dict) or not _KEYS <= set(state) <= _KEYS | _OPTIONAL:
+    keys = _KEYS - set(_ARRAYS) | _PACKED | {"num_bins", "num_range", "count_dtype"}
+    if not isinstance(state, dict) or not keys <= set(state) <= keys | _OPTIONAL:
         raise _bad(func, "the pickled state is not a scored_pr BoundedEvaluation's.")
     if state["format"] != FORMAT or state["version"] != VERSION:
         raise _bad(func, f"the pickled state has format {state['format']!r:.60} version {state['version']!r:.60}.")
-    try:
-        arrays = {k: np.asarray(state[k], dtype=np.float64) for k in _ARRAYS}
-    except (TypeError, ValueError) as exc:
-        raise _bad(func, f"the pickled bins are not numeric arrays ({exc}).") from None
+    state = dict(state)
+
+    def read(name: str, dtype: Any, shape: tuple[int, ...]) -> np.ndarray:
+        a = state.pop(name)
+        if not isinstance(a, np.ndarray) or a.dtype != np.dtype(dtype) or a.shape != shape:
+            raise _bad(func, f"the pickled array {name!r} is not {np.dtype(dtype)} of shape {shape}.")
+        return a
+
+    arrays = unpack(state, read, func)
     return build(cls, state, arrays, func)
