@@ -46,6 +46,8 @@ from . import _kernel as K
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
+KeyArray = npt.NDArray[np.uint64]
 
 _EPS = 2.0**-52
 
@@ -53,10 +55,11 @@ _EPS = 2.0**-52
 class Bins(NamedTuple):
     """The bins of a summary, in rank order (descending score); see the module docstring."""
 
-    hi: FloatArray  #: highest score of the bin
-    lo: FloatArray  #: lowest score of the bin
+    hi: FloatArray  #: highest score held by the bin
+    lo: FloatArray  #: lowest score held by the bin
     pos: FloatArray  #: correct weight (count) in the bin
     neg: FloatArray  #: incorrect weight (count) in the bin
+    level: IntArray  #: the bin's block is the 2**level keys that share the prefix of lo's key
 
 
 class Triple(NamedTuple):
@@ -69,7 +72,7 @@ class Triple(NamedTuple):
 
 def empty_bins() -> Bins:
     z = np.zeros(0, dtype=np.float64)
-    return Bins(z, z, z, z)
+    return Bins(z, z, z, z, np.zeros(0, dtype=np.int64))
 
 
 def _before(x: FloatArray) -> FloatArray:
@@ -93,19 +96,51 @@ def widen(t: Triple, num_bins: int, low: float = 0.0, high: float = 1.0) -> Trip
 
 
 # ---------------------------------------------------------------------------
-# Building bins from cases
+# Keys: scores as order-preserving 64-bit integers, and dyadic blocks of them
+#
+# Every bin owns a *block*: the 2**level consecutive keys that share the
+# bin's key prefix (level 0: one score, an exact bin). Two blocks are either
+# disjoint or nested, so summaries built apart (on different partitions, with
+# different bins) merge by letting each block absorb the blocks inside it,
+# never by chains of partly overlapping ranges. A case joins the bin whose
+# block holds its key; lo and hi are the least and greatest score the bin
+# actually holds (tighter than its block, for threshold queries).
+
+_SIGN = np.uint64(1 << 63)
+_ONE = np.uint64(1)
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
-def groups_of_sorted(values: FloatArray, weight: FloatArray | None) -> tuple[FloatArray, FloatArray]:
-    """Distinct values of an ascending array and the weight (count) of each."""
-    if values.size == 0:
-        return values, np.zeros(0, dtype=np.float64)
-    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
-    if weight is None:
-        counts = np.diff(np.append(starts, values.size)).astype(np.float64)
-    else:
-        counts = np.add.reduceat(weight, starts)
-    return values[starts], counts
+def keys(x: FloatArray) -> KeyArray:
+    """Order-preserving uint64 keys of float64 scores (no NaN; -0.0 must already be 0.0)."""
+    bits = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
+    # negative scores: flip every bit; others: set the sign bit
+    flip = np.negative(bits >> np.uint64(63))  # 0 or all ones
+    return bits ^ (flip | _SIGN)
+
+
+def bit_length(x: KeyArray) -> IntArray:
+    """Number of significant bits of each uint64 (0 for 0), exactly."""
+    x = np.asarray(x, dtype=np.uint64)
+    high = (x >> np.uint64(32)).astype(np.float64)  # < 2**32: exact in float64
+    low = (x & np.uint64(0xFFFFFFFF)).astype(np.float64)
+    eh = np.frexp(high)[1].astype(np.int64)
+    el = np.frexp(low)[1].astype(np.int64)
+    return np.where(high > 0, 32 + eh, el)
+
+
+def _mask(level: IntArray) -> KeyArray:
+    """2**level - 1 as uint64 (all ones for level 64)."""
+    lv = np.minimum(level, 63).astype(np.uint64)
+    m = (_ONE << lv) - _ONE
+    return np.where(level >= 64, _ALL, m)
+
+
+def blocks(b: Bins) -> tuple[KeyArray, KeyArray]:
+    """First and last key of every bin's block."""
+    m = _mask(b.level)
+    start = keys(b.lo) & ~m
+    return start, start | m
 
 
 def exact_bins(vp: FloatArray, wp: FloatArray, vn: FloatArray, wn: FloatArray) -> Bins:
@@ -129,11 +164,19 @@ def exact_bins(vp: FloatArray, wp: FloatArray, vn: FloatArray, wn: FloatArray) -
     values[ip], pos[ip], neg[ip] = vp, wp, neg_of_p
     values[i_n], neg[i_n] = only_n, w_only
     values, pos, neg = values[::-1], pos[::-1], neg[::-1]  # rank order
-    return Bins(values, values.copy(), pos, neg)
+    return Bins(values, values.copy(), pos, neg, np.zeros(n, dtype=np.int64))
+
+
+def groups_of_sorted(values: FloatArray, weight: FloatArray | None) -> tuple[FloatArray, FloatArray]:
+    """Distinct values of an ascending array and the weight (count) of each."""
+    if values.size == 0:
+        return values, np.zeros(0, dtype=np.float64)
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    return values[starts], _segment_sums(weight, np.append(starts, values.size))
 
 
 def _segment_sums(weight: FloatArray | None, bounds: npt.NDArray[np.intp]) -> FloatArray:
-    """Sum of ``weight[bounds[i]:bounds[i + 1]]`` for every i (count when weight is None)."""
+    """Sum of ``weight[bounds[i]:bounds[i + 1]]`` for every i (the count when weight is None)."""
     if weight is None:
         return np.diff(bounds).astype(np.float64)
     out = np.zeros(bounds.size - 1, dtype=np.float64)
@@ -143,71 +186,84 @@ def _segment_sums(weight: FloatArray | None, bounds: npt.NDArray[np.intp]) -> Fl
     return out
 
 
-def _mass(t: FloatArray, total: float, slots: int) -> FloatArray:
-    """Cumulative splitting mass of the top ``t`` cases: t / W + g ln(1 + t).
+def _level_for(sample: KeyArray, target: int) -> int:
+    """The least level at which the sample's keys fall in at most ``target`` blocks."""
+    low, high = 0, 63  # at level 63 there are two blocks at most
+    while low < high:  # the block count only falls as the level rises: bisect
+        mid = (low + high) // 2
+        if np.count_nonzero(np.diff(sample >> np.uint64(mid))) + 1 <= target:
+            high = mid
+        else:
+            low = mid + 1
+    return low
 
-    Bins of equal mass are finer near the top of the ranking (where
-    precision-based bounds need them) and even in count further down.
+
+def block_bins(sp: FloatArray, wp: FloatArray | None, sn: FloatArray, wn: FloatArray | None, target: int) -> Bins:
+    """Ascending scores of both classes grouped into about ``target`` blocks, in O(n).
+
+    Two levels of blocks: a coarse level chosen on a strided sample so that
+    the cases fill about target / 8 blocks, then each coarse block is cut at
+    the finer level that splits it into about as many blocks as its share of
+    the splitting mass (its cases, weighted by 1/W + g/(t + 1) at rank t, so
+    that blocks are finer near the top of the ranking where precision-based
+    bounds need them). Each block's bin shrinks to the smallest block holding
+    its least and greatest score (level 0, an exact bin, for one score).
     """
-    return t / total + np.log1p(t) / math.log(2.0 + slots)
+    values = np.concatenate((sp, sn))
+    order = np.argsort(values, kind="stable") if sp.size and sn.size else np.arange(values.size)
+    values = values[order]
+    is_pos = order < sp.size
+    if wp is None and wn is None:
+        weight = None
+    else:
+        weight = np.concatenate((np.ones(sp.size) if wp is None else wp, np.ones(sn.size) if wn is None else wn))[order]
+    k = keys(values)
+    n = k.size
+    stride = max(1, n // (8 * target))
+    coarse = np.uint64(_level_for(k[::stride], max(2, target // 8)))
+    ck = k >> coarse
+    cstart = np.flatnonzero(np.concatenate(([True], ck[1:] != ck[:-1])))
+    ccount = np.diff(np.append(cstart, n)).astype(np.float64)
+    # splitting mass of each coarse block, ranks counted from the top (descending score)
+    above = n - np.append(cstart[1:], n)  # cases above the block
+    g = 1.0 / math.log(2.0 + target)
+    mass = ccount / n + g * (np.log1p(above + ccount) - np.log1p(above))
+    pieces = np.maximum(1.0, np.ceil(mass / (1.0 + g * math.log1p(n)) * target))
+    drop = np.minimum(np.ceil(np.log2(pieces)).astype(np.int64), int(coarse))
+    level = np.repeat(int(coarse) - drop, np.diff(np.append(cstart, n))).astype(np.uint64)
+    fine = k >> level
+    new = np.concatenate(([True], (fine[1:] != fine[:-1]) | (level[1:] != level[:-1])))
+    starts = np.flatnonzero(new)
+    bounds = np.append(starts, n)
+    lo, hi = values[starts], values[bounds[1:] - 1]
+    if weight is None:
+        wpos = np.add.reduceat(is_pos.astype(np.float64), starts)
+        wneg = np.diff(bounds).astype(np.float64) - wpos
+    else:
+        wpos = _segment_sums(np.where(is_pos, weight, 0.0), bounds)
+        wneg = _segment_sums(np.where(is_pos, 0.0, weight), bounds)
+    lv = bit_length(keys(lo) ^ keys(hi))
+    return Bins(hi[::-1], lo[::-1], wpos[::-1], wneg[::-1], lv[::-1])
 
 
-def split_sorted(
-    sp: FloatArray, wp: FloatArray | None, sn: FloatArray, wn: FloatArray | None, slots: int, fences: FloatArray
-) -> Bins:
-    """Many ascending scores cut into about ``2 * slots`` bins, without a pass per distinct score.
+def _split(values: FloatArray, weight: FloatArray | None, start_asc: KeyArray, end_asc: KeyArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray | None]:
+    """Weight, least and greatest value of an ascending array inside each (ascending) block, and the rest.
 
-    Cut scores are taken from a strided sample of both classes so that the
-    bins have about equal :func:`_mass`; every cut score becomes an exact bin
-    of its own (so heavily tied scores stay exact) and the open intervals
-    between cuts become range bins, also cut at every score in ``fences``
-    (the edges of existing bins, which no bin may straddle). Each bin's range
-    is the least and greatest score it actually holds. O(slots log n) after
-    the sort.
+    Returns (weight per block, least value per block (inf if none), greatest
+    (-inf if none), values in no block, their weights or None). O(B log n)
+    searches of the block edges in the sorted keys, plus O(n) when some
+    values fall inside blocks and others do not.
     """
-    total = float(sp.size + sn.size)
-    stride = max(1, int(total // (4 * slots)))
-    cand = np.concatenate((sp[::stride], sn[::stride]))
-    cand = np.unique(cand)  # ascending
-    above = total - (np.searchsorted(sp, cand, side="right") + np.searchsorted(sn, cand, side="right"))
-    m = _mass(above.astype(np.float64), total, slots)[::-1]  # by descending score: non-decreasing
-    targets = np.linspace(0.0, float(m[-1]), slots + 1)[1:-1]
-    pick = np.unique(np.minimum(np.searchsorted(m, targets), m.size - 1))
-    cuts = np.union1d(cand[::-1][pick], fences)  # ascending
-    # boundaries: before each cut (side left) and after it (side right)
-    def bounds(x: FloatArray) -> npt.NDArray[np.intp]:
-        left = np.searchsorted(x, cuts, side="left")
-        right = np.searchsorted(x, cuts, side="right")
-        return np.concatenate(([0], np.column_stack((left, right)).ravel(), [x.size])).astype(np.intp)
-
-    bp, bn = bounds(sp), bounds(sn)
-    pos, neg = _segment_sums(wp, bp), _segment_sums(wn, bn)
-    cp, cn = np.diff(bp), np.diff(bn)
-    keep = (cp + cn) > 0
-    inf = np.inf
-    first_p = np.where(cp > 0, sp[np.minimum(bp[:-1], max(sp.size - 1, 0))] if sp.size else inf, inf)
-    first_n = np.where(cn > 0, sn[np.minimum(bn[:-1], max(sn.size - 1, 0))] if sn.size else inf, inf)
-    last_p = np.where(cp > 0, sp[np.maximum(bp[1:] - 1, 0)] if sp.size else -inf, -inf)
-    last_n = np.where(cn > 0, sn[np.maximum(bn[1:] - 1, 0)] if sn.size else -inf, -inf)
-    lo = np.minimum(first_p, first_n)[keep]
-    hi = np.maximum(last_p, last_n)[keep]
-    pos, neg = pos[keep], neg[keep]
-    return Bins(hi[::-1], lo[::-1], pos[::-1], neg[::-1])
-
-
-def _split(values: FloatArray, weight: FloatArray | None, lo_asc: FloatArray, hi_asc: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray | None]:
-    """Weight of an ascending array inside each (ascending, disjoint) bin, and the values outside all bins.
-
-    Returns (weight per bin, values in no bin, their weights or None).
-    O(B log n) searches of the bin edges in the sorted values, plus O(n)
-    when some values fall inside bins and others do not.
-    """
-    start = np.searchsorted(values, lo_asc, side="left")
-    end = np.searchsorted(values, hi_asc, side="right")
+    k = keys(values)
+    start = np.searchsorted(k, start_asc, side="left")
+    end = np.searchsorted(k, end_asc, side="right")
     inside_n = end - start
+    has = inside_n > 0
+    first = np.where(has, values[np.minimum(start, max(values.size - 1, 0))] if values.size else np.inf, np.inf)
+    last = np.where(has, values[np.maximum(end - 1, 0)] if values.size else -np.inf, -np.inf)
     n_in = int(inside_n.sum())
     if n_in == 0:
-        return np.zeros(lo_asc.size, dtype=np.float64), values, weight
+        return np.zeros(start_asc.size, dtype=np.float64), first, last, values, weight
     if n_in == values.size:
         inside = np.ones(values.size, dtype=bool)
     else:
@@ -218,12 +274,12 @@ def _split(values: FloatArray, weight: FloatArray | None, lo_asc: FloatArray, hi
     if weight is None:
         per_bin = inside_n.astype(np.float64)
     else:
-        labels = np.repeat(np.arange(lo_asc.size), inside_n)  # inside values follow the bins in order
-        per_bin = np.bincount(labels, weights=weight[inside], minlength=lo_asc.size)
+        labels = np.repeat(np.arange(start_asc.size), inside_n)  # inside values follow the blocks in order
+        per_bin = np.bincount(labels, weights=weight[inside], minlength=start_asc.size)
     if n_in == values.size:
-        return per_bin, values[:0], None if weight is None else weight[:0]
+        return per_bin, first, last, values[:0], None if weight is None else weight[:0]
     outside = ~inside
-    return per_bin, values[outside], None if weight is None else weight[outside]
+    return per_bin, first, last, values[outside], None if weight is None else weight[outside]
 
 
 def _distinct(x: FloatArray) -> int:
@@ -235,30 +291,36 @@ def add_sorted(
 ) -> Bins:
     """Add ascending correct scores ``sp`` and incorrect scores ``sn`` (weights or None) to ``bins``.
 
-    Cases whose score falls inside an existing bin's range join that bin.
-    The others become exact bins of their own while they have at most
+    A case whose key falls in an existing bin's block joins that bin. The
+    others become exact bins of their own while they have at most
     16 * max_bins distinct scores (so a batch is binned exactly whenever it
-    could be); beyond that :func:`split_sorted` cuts them into about
-    16 * max_bins bins. New bins are interleaved in rank order; nothing is
-    merged to the budget here (see :func:`compress`).
+    could be); beyond that :func:`block_bins` groups them into about
+    4 * max_bins bins. Nothing is merged down to the budget here (see
+    :func:`compress`).
     """
-    lo_asc, hi_asc = bins.lo[::-1], bins.hi[::-1]
-    add_p, rest_p, rest_wp = _split(sp, wp, lo_asc, hi_asc)
-    add_n, rest_n, rest_wn = _split(sn, wn, lo_asc, hi_asc)
-    old = Bins(bins.hi, bins.lo, bins.pos + add_p[::-1], bins.neg + add_n[::-1])
+    start, end = blocks(bins)
+    start_asc, end_asc = start[::-1], end[::-1]
+    add_p, fp, lp, rest_p, rest_wp = _split(sp, wp, start_asc, end_asc)
+    add_n, fn, ln, rest_n, rest_wn = _split(sn, wn, start_asc, end_asc)
+    lo = np.minimum(bins.lo, np.minimum(fp, fn)[::-1])
+    hi = np.maximum(bins.hi, np.maximum(lp, ln)[::-1])
+    old = Bins(hi, lo, bins.pos + add_p[::-1], bins.neg + add_n[::-1], bins.level)
     if rest_p.size == 0 and rest_n.size == 0:
         return old
     if _distinct(rest_p) + _distinct(rest_n) <= 16 * max_bins:
         vp, cp = groups_of_sorted(rest_p, rest_wp)
         vn, cn = groups_of_sorted(rest_n, rest_wn)
-        new = exact_bins(vp, cp, vn, cn)
-    else:
-        new = split_sorted(rest_p, rest_wp, rest_n, rest_wn, 4 * max_bins, np.concatenate((lo_asc, hi_asc)))
-    return interleave(old, new)
+        return interleave(old, exact_bins(vp, cp, vn, cn))  # new scores lie outside every block
+    # New blocks may hold old ones (never straddle them): let the larger absorb the smaller.
+    return coalesce(concat(old, block_bins(rest_p, rest_wp, rest_n, rest_wn, 4 * max_bins)))
+
+
+def concat(a: Bins, b: Bins) -> Bins:
+    return Bins(*(np.concatenate((x, y)) for x, y in zip(a, b)))
 
 
 def interleave(a: Bins, b: Bins) -> Bins:
-    """Two lists of bins whose ranges do not overlap, merged into rank order."""
+    """Two lists of bins whose blocks do not overlap, merged into rank order."""
     if a.hi.size == 0:
         return b
     if b.hi.size == 0:
@@ -268,7 +330,7 @@ def interleave(a: Bins, b: Bins) -> Bins:
     pa = np.arange(a.hi.size) + np.searchsorted(-b.hi, -a.hi, side="left")
     pb = np.arange(b.hi.size) + np.searchsorted(-a.hi, -b.hi, side="left")
     n = a.hi.size + b.hi.size
-    out = [np.empty(n, dtype=np.float64) for _ in range(4)]
+    out = [np.empty(n, dtype=x.dtype) for x in a]
     for dst, xa, xb in zip(out, a, b):
         dst[pa] = xa
         dst[pb] = xb
@@ -276,32 +338,32 @@ def interleave(a: Bins, b: Bins) -> Bins:
 
 
 def coalesce(b: Bins) -> Bins:
-    """Bins of any ranges (overlapping allowed), sorted and merged until no two overlap.
+    """Bins in any order whose blocks may nest, merged so that no two blocks overlap.
 
-    Overlapping or touching closed ranges merge into one bin covering both
-    (two exact bins of the same score become one exact bin). Used to merge
-    summaries whose bin edges differ. O(B log B).
+    Blocks are nested or disjoint, so every group of overlapping blocks is
+    one block and the blocks inside it: they merge into one bin with the
+    outer block, the least lo and the greatest hi (two exact bins of the same
+    score become one exact bin). Used to merge summaries built apart, whose
+    bins differ. O(B log B).
     """
     if b.hi.size == 0:
         return b
-    order = np.lexsort((-b.lo, -b.hi))  # descending hi, then descending lo
-    hi, lo, pos, neg = (x[order] for x in b)
-    lowest = np.minimum.accumulate(lo)  # lowest score seen so far
-    start = np.concatenate(([True], hi[1:] < lowest[:-1]))
-    idx = np.flatnonzero(start)
-    last = np.append(idx[1:], hi.size) - 1
-    return Bins(hi[idx], lowest[last], np.add.reduceat(pos, idx), np.add.reduceat(neg, idx))
+    start, end = blocks(b)
+    order = np.lexsort((-b.level, start))  # ascending start; the outer block first on a tie
+    start, end = start[order], end[order]
+    hi, lo, pos, neg, level = (x[order] for x in b)
+    # A bin opens a new group unless its block starts inside the blocks before it.
+    reach = np.maximum.accumulate(end)
+    idx = np.flatnonzero(np.concatenate(([True], start[1:] > reach[:-1])))
+    out = (
+        np.maximum.reduceat(hi, idx), np.minimum.reduceat(lo, idx), np.add.reduceat(pos, idx),
+        np.add.reduceat(neg, idx), np.maximum.reduceat(level, idx),
+    )
+    return Bins(*(x[::-1] for x in out))
 
 
 # ---------------------------------------------------------------------------
 # Choosing merges
-
-
-def _merge_groups(b: Bins, start: BoolArray) -> Bins:
-    """Merge runs of consecutive bins; ``start[i]`` marks the first bin of each run."""
-    idx = np.flatnonzero(start)
-    last = np.append(idx[1:], b.hi.size) - 1
-    return Bins(b.hi[idx], b.lo[last], np.add.reduceat(b.pos, idx), np.add.reduceat(b.neg, idx))
 
 
 def _ap_width(pos: FloatArray, neg: FloatArray, c: FloatArray, t: FloatArray) -> FloatArray:
@@ -337,60 +399,38 @@ def merge_costs(b: Bins, pos_ref: float, neg_ref: float, total: float, budget: i
     return np.maximum(auc, 0.0) + np.maximum(ap, 0.0) + size
 
 
-def _presplit(b: Bins, slots: int) -> Bins:
-    """Cheap first pass for very many bins: merge into about ``slots`` bins of equal mass.
-
-    A bin's mass is its weight times 1/W + g/(t + m) (W the total weight, t
-    the weight above it, m its own): equal-mass bins are finer near the top of
-    the ranking, where precision-based bounds need them. O(B).
-    """
-    m = b.pos + b.neg
-    total = float(m.sum())
-    t = _before(m)
-    g = 1.0 / math.log(2.0 + slots)
-    mass = m * (1.0 / total + g / (t + m))
-    cum = np.cumsum(mass)
-    label = np.minimum(np.floor((cum - mass / 2.0) / cum[-1] * slots), slots - 1)
-    start = np.concatenate(([True], label[1:] != label[:-1]))
-    return _merge_groups(b, start)
-
-
 def compress(b: Bins, max_bins: int, pos_ref: float, neg_ref: float) -> Bins:
     """Merge adjacent bins until at most ``max_bins`` remain, widening the bounds least.
 
-    Rounds of pairwise merges: each round ranks the adjacent pairs by
-    :func:`merge_costs`, takes the cheapest ones (at most the number still
-    needed), skips every other pair of a run of selected pairs so that no bin
-    merges twice in a round, and merges them. Each round is O(B) numpy work
-    and at least halves the excess once it is below B, so a batch of B' bins
-    costs O(B' log(B'/max_bins)). More than 16 * max_bins bins are first
-    pre-merged by :func:`_presplit`.
+    Two adjacent bins merge into the smallest block holding both. That block
+    holds no other bin exactly when the pair is a *minimal node*: the level
+    at which the two bins' keys part is lower than that of each neighbouring
+    pair. Each round ranks the minimal nodes by :func:`merge_costs` and
+    merges the cheaper half of them (at most the number of merges still
+    needed); merging creates new minimal nodes for the next round. Every
+    round is O(B) numpy work.
     """
-    n = b.hi.size
-    if n <= max_bins:
-        return b
-    if n > 16 * max_bins:
-        b = _presplit(b, 8 * max_bins)
     total = float(b.pos.sum() + b.neg.sum())
     while b.hi.size > max_bins:
         n = b.hi.size
-        if max_bins == 1:
-            return _merge_groups(b, np.arange(n) == 0)
-        cost = merge_costs(b, pos_ref, neg_ref, total, max_bins)
-        need = n - max_bins
-        k = min(need, n // 2)
-        threshold = np.partition(cost, k - 1)[k - 1]
-        cand = cost <= threshold
-        # In a run of consecutive candidate pairs keep the 1st, 3rd, ... so no bin merges twice.
-        i = np.arange(cand.size)
-        run_start = np.maximum.accumulate(np.where(cand & ~np.concatenate(([False], cand[:-1])), i, 0))
-        take = cand & ((i - run_start) % 2 == 0)
-        chosen = np.flatnonzero(take)
-        if chosen.size > need:  # ties at the threshold: keep the cheapest `need`
-            chosen = chosen[np.sort(np.argpartition(cost[chosen], need - 1)[:need])]
-        start = np.ones(n, dtype=bool)
-        start[chosen + 1] = False
-        b = _merge_groups(b, start)
+        start, _ = blocks(b)
+        part = bit_length(start[:-1] ^ start[1:])  # level of the smallest block holding bins i and i + 1
+        left = np.concatenate(([65], part[:-1]))
+        right = np.concatenate((part[1:], [65]))
+        cand = np.flatnonzero((part < left) & (part < right))
+        cost = merge_costs(b, pos_ref, neg_ref, total, max_bins)[cand]
+        k = min(n - max_bins, max(1, (cand.size + 1) // 2))
+        if k < cand.size:
+            cand = np.sort(cand[np.argpartition(cost, k - 1)[:k]])
+        first = np.ones(n, dtype=bool)
+        first[cand + 1] = False
+        idx = np.flatnonzero(first)
+        level = b.level.copy()
+        level[cand] = part[cand]
+        b = Bins(
+            b.hi[idx], np.minimum.reduceat(b.lo, idx), np.add.reduceat(b.pos, idx), np.add.reduceat(b.neg, idx),
+            level[idx],
+        )
     return b
 
 

@@ -765,7 +765,7 @@ class BoundedEvaluation:
         self._flush()
         other._flush()
         out = type(self)(self._max_bins, pos_label=self._pos_label)
-        both = B.Bins(*(np.concatenate((a, b)) for a, b in zip(self._bins, other._bins)))
+        both = B.concat(self._bins, other._bins)
         out._misses = self._misses + other._misses
         out._negative_misses = self._negative_misses + other._negative_misses
         out._num_cases = self._num_cases + other._num_cases

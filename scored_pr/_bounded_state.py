@@ -25,10 +25,10 @@ if TYPE_CHECKING:
 
 FORMAT = "scored_pr.BoundedEvaluation"
 VERSION = 1
-_KEYS = {"format", "version", "max_bins", "hi", "lo", "pos", "neg", "num_cases", "num_correct", "misses",
-         "negative_misses", "weighted"}
+_KEYS = {"format", "version", "max_bins", "hi", "lo", "pos", "neg", "level", "num_cases", "num_correct",
+         "misses", "negative_misses", "weighted"}
 _OPTIONAL = {"pos_label"}
-_ARRAYS = ("hi", "lo", "pos", "neg")
+_ARRAYS = ("hi", "lo", "pos", "neg", "level")
 _NONFINITE = {"Infinity": math.inf, "-Infinity": -math.inf}
 #: Largest JSON header a state file may carry (ours are about 250 bytes).
 _MAX_META_BYTES = 1 << 16
@@ -67,16 +67,25 @@ def build(cls: type[BoundedEvaluation], meta: dict[str, Any], arrays: dict[str, 
     negative_misses = _count(meta.get("negative_misses"), func, "negative_misses")
     if num_correct > num_cases:
         raise _bad(func, f"field 'num_correct' ({num_correct}) exceeds 'num_cases' ({num_cases}).")
-    hi, lo, pos, neg = (arrays[k] for k in _ARRAYS)
+    hi, lo, pos, neg, level = (arrays[k] for k in _ARRAYS)
     n = hi.size
-    if any(a.ndim != 1 or a.size != n for a in (hi, lo, pos, neg)):
-        raise _bad(func, "fields 'hi', 'lo', 'pos' and 'neg' must be 1-dimensional of equal length.")
+    if any(a.ndim != 1 or a.size != n for a in (hi, lo, pos, neg, level)):
+        raise _bad(func, "fields 'hi', 'lo', 'pos', 'neg' and 'level' must be 1-dimensional of equal length.")
     if n > max_bins:
         raise _bad(func, f"holds {n} bins, more than its max_bins {max_bins}.")
     if np.isnan(hi).any() or np.isnan(lo).any():
         raise _bad(func, "bin scores must not be NaN.")
     if not (lo <= hi).all() or not (hi[1:] < lo[:-1]).all():
         raise _bad(func, "bins must be disjoint score ranges in descending order (hi >= lo > next hi).")
+    if not ((level >= 0) & (level <= 64) & (level == np.floor(level))).all():
+        raise _bad(func, "bin levels must be whole numbers between 0 and 64.")
+    level = level.astype(np.int64)
+    if not (lo[level == 0] == hi[level == 0]).all():
+        raise _bad(func, "a bin of level 0 must hold one score (lo == hi).")
+    bins = B.Bins(hi + 0.0, lo + 0.0, pos.astype(np.float64), neg.astype(np.float64), level)
+    start, end = B.blocks(bins)
+    if not (B.keys(bins.hi) <= end).all() or not (end[1:] < start[:-1]).all():
+        raise _bad(func, "bin blocks must hold their scores and be disjoint in descending order.")
     counts = np.concatenate((pos, neg))
     if not (np.isfinite(counts) & (counts >= 0.0)).all() or not (pos + neg > 0.0).all():
         raise _bad(func, "bin weights must be finite and >= 0, with some weight in every bin.")
@@ -86,7 +95,7 @@ def build(cls: type[BoundedEvaluation], meta: dict[str, Any], arrays: dict[str, 
         if float(pos.sum()) != num_correct or float(pos.sum() + neg.sum()) != num_cases:
             raise _bad(func, "the bin counts disagree with 'num_cases' and 'num_correct'.")
     ev = cls(max_bins, pos_label=pos_label)
-    ev._bins = B.Bins(hi + 0.0, lo + 0.0, pos.astype(np.float64), neg.astype(np.float64))
+    ev._bins = bins
     ev._num_cases, ev._num_correct = num_cases, num_correct
     ev._misses, ev._negative_misses = misses, negative_misses
     ev._weighted = weighted
@@ -111,7 +120,7 @@ def _encode(values: npt.NDArray[np.float64]) -> list[Any]:
 def to_dict(ev: BoundedEvaluation) -> dict[str, Any]:
     d = _meta(ev)
     b = ev._bins
-    d.update(hi=_encode(b.hi), lo=_encode(b.lo), pos=b.pos.tolist(), neg=b.neg.tolist())
+    d.update(hi=_encode(b.hi), lo=_encode(b.lo), pos=b.pos.tolist(), neg=b.neg.tolist(), level=b.level.tolist())
     return d
 
 
@@ -158,9 +167,9 @@ def pack(ev: BoundedEvaluation) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The compact binary state: header fields and arrays.
 
     ``hi`` (float64, one per bin), ``exact`` (one bit per bin, packed),
-    ``lo`` (float64, one per range bin only) and ``pos``/``neg`` as uint32
-    (unweighted, counts below 2**32), uint64 or float64 (weighted): 24 bytes
-    per range bin unweighted, 32 weighted.
+    ``lo`` (float64) and ``level`` (uint8), one per range bin only, and
+    ``pos``/``neg`` as uint32 (unweighted, counts below 2**32), uint64 or
+    float64 (weighted): 25 bytes per range bin unweighted, 33 weighted.
     """
     b = ev._bins
     meta = _meta(ev)
@@ -168,13 +177,13 @@ def pack(ev: BoundedEvaluation) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     dtype = _count_dtype(ev)
     meta.update(num_bins=int(b.hi.size), num_range=int(np.count_nonzero(~exact)), count_dtype=dtype)
     arrays = {
-        "hi": b.hi, "lo": b.lo[~exact], "exact": np.packbits(exact),
+        "hi": b.hi, "lo": b.lo[~exact], "level": b.level[~exact].astype(np.uint8), "exact": np.packbits(exact),
         "pos": b.pos.astype(dtype), "neg": b.neg.astype(dtype),
     }
     return meta, arrays
 
 
-_PACKED = {"hi", "lo", "exact", "pos", "neg"}
+_PACKED = {"hi", "lo", "level", "exact", "pos", "neg"}
 _DTYPES = ("uint32", "uint64", "float64")
 
 
@@ -198,9 +207,11 @@ def unpack(meta: dict[str, Any], read: Any, func: str) -> dict[str, npt.NDArray[
         raise _bad(func, "the state's exactness bits disagree with its number of range bins.")
     lo = hi.copy()
     lo[~exact] = read("lo", np.float64, (m,))
+    level = np.zeros(n, dtype=np.float64)
+    level[~exact] = read("level", np.uint8, (m,))
     pos = read("pos", np.dtype(dtype), (n,)).astype(np.float64)
     neg = read("neg", np.dtype(dtype), (n,)).astype(np.float64)
-    return {"hi": hi, "lo": lo, "pos": pos, "neg": neg}
+    return {"hi": hi, "lo": lo, "pos": pos, "neg": neg, "level": level}
 
 
 def save(ev: BoundedEvaluation, path: str | os.PathLike[str]) -> None:

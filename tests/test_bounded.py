@@ -251,26 +251,39 @@ def test_average_precision_bounds_are_reached_by_orderings() -> None:
 
 def test_pure_bins_give_exact_values() -> None:
     """A range bin of one class leaves AUC and AP determined: they come back exact."""
-    s = BoundedEvaluation(2)
-    s.add_cases([True] * 3 + [False] * 3, [9.0, 8.0, 7.0, 3.0, 2.0, 1.0])
+    s = BoundedEvaluation(2)  # the two bins: the positive scores and the negative ones
+    s.add_cases([True] * 3 + [False] * 3, [3.5, 3.25, 3.0, -1.0, -2.0, -3.0])
     assert not s.exact
     assert s.area_under_roc_curve().exact and s.area_under_roc_curve() == 1.0
     assert s.average_precision().exact and s.average_precision() == 1.0
 
 
-def test_merge_with_different_edges_coalesces_overlaps() -> None:
-    a = BoundedEvaluation(1)
-    a.add_cases([True, False], [0.2, 0.5])  # one bin [0.2, 0.5]
-    b = BoundedEvaluation(1)
-    b.add_cases([False, True], [0.3, 0.9])  # one bin [0.3, 0.9]
-    c = BoundedEvaluation(8)
-    c.add_cases([True], [0.25])  # exact bin inside a's range
-    m = a + b + c
-    hi, lo, pos, neg = m.bins()
-    assert hi.tolist() == [0.9] and lo.tolist() == [0.2] and pos.tolist() == [3.0] and neg.tolist() == [2.0]
-    exact = BoundedEvaluation(8)
-    exact.add_cases([True, False], [0.1, 0.2])
-    assert (exact + exact).exact and (exact + exact).bins()[2].tolist() == [0.0, 2.0]
+def test_merge_with_different_edges_keeps_bins_and_bounds() -> None:
+    """Partitions binned apart merge block by block: no collapse into a few wide bins."""
+    rng = np.random.default_rng(11)
+    parts, ev = [], ScoredPrecisionRecallEvaluation()
+    for i in range(4):
+        y = rng.random(50_000) < 0.3
+        scores = rng.normal(size=y.size) + 1.2 * y + 0.05 * i  # shifted: every partition has its own edges
+        s = BoundedEvaluation(1024)
+        s.add_cases(y, scores)
+        parts.append(s)
+        ev.add_cases(y, scores)
+    merged = parts[0] + parts[1] + parts[2] + parts[3]
+    assert 512 <= merged.num_bins <= 1024  # nested blocks absorb each other; no chain reaction
+    assert BoundedEvaluation.from_dict(merged.to_dict()) == merged  # a valid state
+    for bound, exact in ((merged.area_under_roc_curve(), ev.area_under_roc_curve()),
+                         (merged.average_precision(), ev.average_precision())):
+        assert bound.lower <= exact <= bound.upper and bound.width < 5e-3, repr(bound)
+
+
+def test_merge_of_exact_summaries_stays_exact() -> None:
+    a = BoundedEvaluation(8)
+    a.add_cases([True, False], [0.1, 0.2])
+    b = BoundedEvaluation(8)
+    b.add_cases([False, True], [0.2, 0.3])
+    m = a + b
+    assert m.exact and m.bins()[0].tolist() == [0.3, 0.2, 0.1] and m.bins()[3].tolist() == [0.0, 2.0, 0.0]
 
 
 def test_merging_a_thousand_summaries_is_fast() -> None:
