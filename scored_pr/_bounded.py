@@ -60,6 +60,15 @@ class Bins(NamedTuple):
     pos: FloatArray  #: correct weight (count) in the bin
     neg: FloatArray  #: incorrect weight (count) in the bin
     level: IntArray  #: the bin's block is the 2**level keys that share the prefix of lo's key
+    start: KeyArray  #: first key of the block (derived from lo and level)
+    end: KeyArray  #: last key of the block
+
+
+def make(hi: FloatArray, lo: FloatArray, pos: FloatArray, neg: FloatArray, level: IntArray) -> Bins:
+    """Bins from their five defining arrays (the block keys are derived)."""
+    m = _mask(level)
+    start = keys(lo) & ~m
+    return Bins(hi, lo, pos, neg, level, start, start | m)
 
 
 class Triple(NamedTuple):
@@ -72,7 +81,7 @@ class Triple(NamedTuple):
 
 def empty_bins() -> Bins:
     z = np.zeros(0, dtype=np.float64)
-    return Bins(z, z, z, z, np.zeros(0, dtype=np.int64))
+    return make(z, z, z, z, np.zeros(0, dtype=np.int64))
 
 
 def _before(x: FloatArray) -> FloatArray:
@@ -138,9 +147,7 @@ def _mask(level: IntArray) -> KeyArray:
 
 def blocks(b: Bins) -> tuple[KeyArray, KeyArray]:
     """First and last key of every bin's block."""
-    m = _mask(b.level)
-    start = keys(b.lo) & ~m
-    return start, start | m
+    return b.start, b.end
 
 
 def exact_bins(vp: FloatArray, wp: FloatArray, vn: FloatArray, wn: FloatArray) -> Bins:
@@ -164,7 +171,8 @@ def exact_bins(vp: FloatArray, wp: FloatArray, vn: FloatArray, wn: FloatArray) -
     values[ip], pos[ip], neg[ip] = vp, wp, neg_of_p
     values[i_n], neg[i_n] = only_n, w_only
     values, pos, neg = values[::-1], pos[::-1], neg[::-1]  # rank order
-    return Bins(values, values.copy(), pos, neg, np.zeros(n, dtype=np.int64))
+    k = keys(values)
+    return Bins(values, values.copy(), pos, neg, np.zeros(n, dtype=np.int64), k, k.copy())
 
 
 def groups_of_sorted(values: FloatArray, weight: FloatArray | None) -> tuple[FloatArray, FloatArray]:
@@ -243,7 +251,7 @@ def block_bins(sp: FloatArray, wp: FloatArray | None, sn: FloatArray, wn: FloatA
         wpos = _segment_sums(np.where(is_pos, weight, 0.0), bounds)
         wneg = _segment_sums(np.where(is_pos, 0.0, weight), bounds)
     lv = bit_length(keys(lo) ^ keys(hi))
-    return Bins(hi[::-1], lo[::-1], wpos[::-1], wneg[::-1], lv[::-1])
+    return make(hi[::-1], lo[::-1], wpos[::-1], wneg[::-1], lv[::-1])
 
 
 def _split(values: FloatArray, weight: FloatArray | None, start_asc: KeyArray, end_asc: KeyArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray | None]:
@@ -304,7 +312,7 @@ def add_sorted(
     add_n, fn, ln, rest_n, rest_wn = _split(sn, wn, start_asc, end_asc)
     lo = np.minimum(bins.lo, np.minimum(fp, fn)[::-1])
     hi = np.maximum(bins.hi, np.maximum(lp, ln)[::-1])
-    old = Bins(hi, lo, bins.pos + add_p[::-1], bins.neg + add_n[::-1], bins.level)
+    old = Bins(hi, lo, bins.pos + add_p[::-1], bins.neg + add_n[::-1], bins.level, bins.start, bins.end)
     if rest_p.size == 0 and rest_n.size == 0:
         return old
     if _distinct(rest_p) + _distinct(rest_n) <= 16 * max_bins:
@@ -312,7 +320,7 @@ def add_sorted(
         vn, cn = groups_of_sorted(rest_n, rest_wn)
         return interleave(old, exact_bins(vp, cp, vn, cn))  # new scores lie outside every block
     # New blocks may hold old ones (never straddle them): let the larger absorb the smaller.
-    return coalesce(concat(old, block_bins(rest_p, rest_wp, rest_n, rest_wn, 4 * max_bins)))
+    return merge_bins(old, block_bins(rest_p, rest_wp, rest_n, rest_wn, 4 * max_bins))
 
 
 def concat(a: Bins, b: Bins) -> Bins:
@@ -337,29 +345,54 @@ def interleave(a: Bins, b: Bins) -> Bins:
     return Bins(*out)
 
 
-def coalesce(b: Bins) -> Bins:
-    """Bins in any order whose blocks may nest, merged so that no two blocks overlap.
+def merge_bins(a: Bins, b: Bins) -> Bins:
+    """The bins of two summaries (each in rank order, its blocks disjoint) as one summary's bins.
 
     Blocks are nested or disjoint, so every group of overlapping blocks is
     one block and the blocks inside it: they merge into one bin with the
     outer block, the least lo and the greatest hi (two exact bins of the same
-    score become one exact bin). Used to merge summaries built apart, whose
-    bins differ. O(B log B).
+    score become one exact bin). The two lists are interleaved by binary
+    searches (by descending block end, the outer block first on a tie), not
+    re-sorted. O(B log B).
     """
-    if b.hi.size == 0:
+    if a.hi.size == 0:
         return b
-    start, end = blocks(b)
-    order = np.lexsort((-b.level, start))  # ascending start; the outer block first on a tie
-    start, end = start[order], end[order]
-    hi, lo, pos, neg, level = (x[order] for x in b)
-    # A bin opens a new group unless its block starts inside the blocks before it.
-    reach = np.maximum.accumulate(end)
-    idx = np.flatnonzero(np.concatenate(([True], start[1:] > reach[:-1])))
-    out = (
-        np.maximum.reduceat(hi, idx), np.minimum.reduceat(lo, idx), np.add.reduceat(pos, idx),
-        np.add.reduceat(neg, idx), np.maximum.reduceat(level, idx),
-    )
-    return Bins(*(x[::-1] for x in out))
+    if b.hi.size == 0:
+        return a
+    na, nb = ~a.end, ~b.end  # ascending
+    # Bins of the other list placed before each bin: a greater block end, or the
+    # same end and a larger block (a's bin first when the blocks are the same).
+    la = np.searchsorted(nb, na, side="left")
+    at = np.minimum(la, nb.size - 1)
+    pa = np.arange(na.size) + la + ((nb[at] == na) & (b.level[at] > a.level))
+    n = na.size + nb.size
+    slot_b = np.ones(n, dtype=bool)
+    slot_b[pa] = False  # b's bins keep their order in the remaining slots
+    perm = np.empty(n, dtype=np.intp)
+    perm[pa] = np.arange(na.size)
+    perm[slot_b] = np.arange(na.size, n)
+    merged = Bins(*(np.concatenate((xa, xb))[perm] for xa, xb in zip(a, b)))
+    # A bin opens a new group unless its block ends inside a block before it (then it is nested).
+    reach = np.minimum.accumulate(merged.start)
+    first = np.concatenate(([True], merged.end[1:] < reach[:-1]))
+    if first.all():
+        return merged
+    return _reduce_groups(merged, first)
+
+
+def _reduce_groups(b: Bins, first: BoolArray) -> Bins:
+    """Merge each run of nested bins that starts at a ``first`` bin (its outer block)."""
+    idx = np.flatnonzero(first)
+    rest = np.flatnonzero(~first)
+    g = np.cumsum(first)[rest] - 1
+    hi, lo, pos, neg = (x[idx] for x in b[:4])
+    np.maximum.at(hi, g, b.hi[rest])
+    np.minimum.at(lo, g, b.lo[rest])
+    np.add.at(pos, g, b.pos[rest])  # in rank order, like a loop
+    np.add.at(neg, g, b.neg[rest])
+    # the first bin of a group has the outer block: its level and keys are the group's
+    level, start, end = b.level[idx], b.start[idx], b.end[idx]
+    return Bins(hi, lo, pos, neg, level, start, end)
 
 
 # ---------------------------------------------------------------------------
@@ -422,15 +455,18 @@ def compress(b: Bins, max_bins: int, pos_ref: float, neg_ref: float) -> Bins:
         k = min(n - max_bins, max(1, (cand.size + 1) // 2))
         if k < cand.size:
             cand = np.sort(cand[np.argpartition(cost, k - 1)[:k]])
-        first = np.ones(n, dtype=bool)
-        first[cand + 1] = False
-        idx = np.flatnonzero(first)
-        level = b.level.copy()
+        keep = np.ones(n, dtype=bool)
+        keep[cand + 1] = False
+        level, start, end = b.level.copy(), b.start.copy(), b.end.copy()
+        mask = _mask(part[cand])
         level[cand] = part[cand]
-        b = Bins(
-            b.hi[idx], np.minimum.reduceat(b.lo, idx), np.add.reduceat(b.pos, idx), np.add.reduceat(b.neg, idx),
-            level[idx],
-        )
+        start[cand] &= ~mask
+        end[cand] = start[cand] | mask
+        lo, pos, neg = b.lo.copy(), b.pos.copy(), b.neg.copy()
+        lo[cand] = b.lo[cand + 1]
+        pos[cand] += b.pos[cand + 1]
+        neg[cand] += b.neg[cand + 1]
+        b = Bins(b.hi[keep], lo[keep], pos[keep], neg[keep], level[keep], start[keep], end[keep])
     return b
 
 

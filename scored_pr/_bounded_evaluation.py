@@ -427,7 +427,7 @@ class BoundedEvaluation:
         disjoint and descending.
         """
         self._flush()
-        return tuple(x.copy() for x in self._bins)
+        return tuple(x.copy() for x in self._bins[:4])
 
     # --------------------------------------------------------------------- cache
 
@@ -765,13 +765,12 @@ class BoundedEvaluation:
         self._flush()
         other._flush()
         out = type(self)(self._max_bins, pos_label=self._pos_label)
-        both = B.concat(self._bins, other._bins)
         out._misses = self._misses + other._misses
         out._negative_misses = self._negative_misses + other._negative_misses
         out._num_cases = self._num_cases + other._num_cases
         out._num_correct = self._num_correct + other._num_correct
         out._weighted = self._weighted or other._weighted
-        out._bins = out._compress(B.coalesce(both))
+        out._bins = out._compress(B.merge_bins(self._bins, other._bins))
         return out
 
     def __add__(self, other: object) -> BoundedEvaluation:

@@ -82,7 +82,7 @@ def build(cls: type[BoundedEvaluation], meta: dict[str, Any], arrays: dict[str, 
     level = level.astype(np.int64)
     if not (lo[level == 0] == hi[level == 0]).all():
         raise _bad(func, "a bin of level 0 must hold one score (lo == hi).")
-    bins = B.Bins(hi + 0.0, lo + 0.0, pos.astype(np.float64), neg.astype(np.float64), level)
+    bins = B.make(hi + 0.0, lo + 0.0, pos.astype(np.float64), neg.astype(np.float64), level)
     start, end = B.blocks(bins)
     if not (B.keys(bins.hi) <= end).all() or not (end[1:] < start[:-1]).all():
         raise _bad(func, "bin blocks must hold their scores and be disjoint in descending order.")
