@@ -37,7 +37,7 @@ both this module and the exact evaluator's computation.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -279,11 +279,12 @@ def _split(values: FloatArray, weight: FloatArray | None, start_asc: KeyArray, e
         np.add.at(marks, start, 1)
         np.add.at(marks, end, -1)
         inside = np.cumsum(marks[:-1]) > 0
+    per_bin: FloatArray
     if weight is None:
         per_bin = inside_n.astype(np.float64)
     else:
         labels = np.repeat(np.arange(start_asc.size), inside_n)  # inside values follow the blocks in order
-        per_bin = np.bincount(labels, weights=weight[inside], minlength=start_asc.size)
+        per_bin = np.bincount(labels, weights=weight[inside], minlength=start_asc.size).astype(np.float64)
     if n_in == values.size:
         return per_bin, first, last, values[:0], None if weight is None else weight[:0]
     outside = ~inside
@@ -338,7 +339,7 @@ def interleave(a: Bins, b: Bins) -> Bins:
     pa = np.arange(a.hi.size) + np.searchsorted(-b.hi, -a.hi, side="left")
     pb = np.arange(b.hi.size) + np.searchsorted(-a.hi, -b.hi, side="left")
     n = a.hi.size + b.hi.size
-    out = [np.empty(n, dtype=x.dtype) for x in a]
+    out: list[Any] = [np.empty(n, dtype=x.dtype) for x in a]
     for dst, xa, xb in zip(out, a, b):
         dst[pa] = xa
         dst[pb] = xb

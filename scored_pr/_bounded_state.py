@@ -79,10 +79,10 @@ def build(cls: type[BoundedEvaluation], meta: dict[str, Any], arrays: dict[str, 
         raise _bad(func, "bins must be disjoint score ranges in descending order (hi >= lo > next hi).")
     if not ((level >= 0) & (level <= 64) & (level == np.floor(level))).all():
         raise _bad(func, "bin levels must be whole numbers between 0 and 64.")
-    level = level.astype(np.int64)
-    if not (lo[level == 0] == hi[level == 0]).all():
+    lv = level.astype(np.int64)
+    if not (lo[lv == 0] == hi[lv == 0]).all():
         raise _bad(func, "a bin of level 0 must hold one score (lo == hi).")
-    bins = B.make(hi + 0.0, lo + 0.0, pos.astype(np.float64), neg.astype(np.float64), level)
+    bins = B.make(hi + 0.0, lo + 0.0, pos.astype(np.float64), neg.astype(np.float64), lv)
     start, end = B.blocks(bins)
     if not (B.keys(bins.hi) <= end).all() or not (end[1:] < start[:-1]).all():
         raise _bad(func, "bin blocks must hold their scores and be disjoint in descending order.")
