@@ -189,6 +189,38 @@ def test_from_evaluation_equals_adding_the_cases(cases, misses, max_bins) -> Non
         assert s == direct
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12), st.sampled_from(["continuous", "rounded", "extremes"]))
+def test_streams_of_large_batches_keep_the_bounds(seed: int, max_bins: int, kind: str) -> None:
+    """Batches with many distinct scores take the one-pass block path, beside existing bins."""
+    rng = np.random.default_rng(seed)
+    s, ev = BoundedEvaluation(max_bins), ScoredPrecisionRecallEvaluation()
+    for shift in range(4):
+        n = int(rng.integers(1, 400))
+        y = rng.random(n) < rng.random()
+        if kind == "continuous":
+            scores = rng.normal(size=n) + y + 0.3 * shift
+        elif kind == "rounded":
+            scores = np.round(rng.normal(size=n) + y, 1)
+        else:
+            scores = rng.choice([-np.inf, -1e300, -0.0, 0.0, 5e-324, 1.0, np.inf], size=n)
+        s.add_cases(y, scores)
+        ev.add_cases(y, scores)
+    assert s.num_bins <= max_bins
+    for what, bound, exact in (
+        ("ap", s.average_precision(), ev.average_precision()),
+        ("auc", s.area_under_roc_curve(), ev.area_under_roc_curve()),
+        ("f1", s.maximum_f_measure(), ev.maximum_f_measure()),
+        ("rprec", s.r_precision(), ev.r_precision()),
+        ("rr", s.reciprocal_rank(), ev.reciprocal_rank()),
+        *((f"p@{k}", s.precision_at(k), ev.precision_at(k)) for k in (1, 2, 10, 100, ev.num_cases)),
+    ):
+        assert_within(bound, exact, what)
+    assert s.pr_band().contains(ev.pr_curve()).all()
+    if ev.num_negative_ref and ev.num_positive_ref:
+        assert s.roc_band().contains(roc_vertices(ev)).all()
+
+
 def test_binormal_million_is_tight() -> None:
     """The issue's target, scaled to 200,000 cases for the suite: widths well under 1e-3."""
     rng = np.random.default_rng(7)
