@@ -14,11 +14,11 @@ is exact the summary therefore determines every measure exactly. Once range
 bins exist, each function below returns three numbers per measure:
 
 ``lower``, ``upper``
-    the least and the greatest value of the measure over every arrangement of
-    the cases of each range bin into tie groups in any order (each bin stays
-    between its neighbours, which is all the summary knows). The exact value
-    of the data the summary was built from is one of these arrangements, so
-    it lies in [lower, upper].
+    bounds of the measure over every arrangement of the cases of each range
+    bin into tie groups in any order (each bin stays between its neighbours,
+    which is all the summary knows); most are reached by the best or the
+    worst arrangement. The exact value of the data the summary was built from
+    is one of these arrangements, so it lies in [lower, upper].
 ``estimate``
     the value when every range bin is taken as one tie group (what binned
     evaluators such as Spark's ``numBins`` compute); always within the bounds.
@@ -27,6 +27,11 @@ Notation used in the docstrings: for bin ``b``, ``P`` and ``N`` are its
 correct and incorrect weight, ``c`` and ``f`` the correct and incorrect
 weight in the bins above it, ``t = c + f``, ``R`` = num_positive_ref
 (positive weight plus misses) and ``Q`` = num_negative_ref.
+
+Which bins exist: every bin owns a dyadic *block* of order-preserving score
+keys (see :func:`keys`), so that summaries built apart merge block by block
+(:func:`merge_bins`); :func:`compress` merges adjacent bins, cheapest first
+by :func:`merge_costs`, while there are more than the budget.
 
 Floating-point rounding: sums over the bins are accurate to a few ulps per
 bin; :func:`widen` moves a non-degenerate interval outward by a margin of
@@ -322,10 +327,6 @@ def add_sorted(
         return interleave(old, exact_bins(vp, cp, vn, cn))  # new scores lie outside every block
     # New blocks may hold old ones (never straddle them): let the larger absorb the smaller.
     return merge_bins(old, block_bins(rest_p, rest_wp, rest_n, rest_wn, 4 * max_bins))
-
-
-def concat(a: Bins, b: Bins) -> Bins:
-    return Bins(*(np.concatenate((x, y)) for x, y in zip(a, b)))
 
 
 def interleave(a: Bins, b: Bins) -> Bins:
