@@ -7,6 +7,7 @@
 0.8333333333333333
 """
 
+from ._bounded_evaluation import BoundedEvaluation, Bounds, CurveBand
 from ._concurrency import SynchronizedEvaluation
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._kernel import OperatingPoint
@@ -31,6 +32,9 @@ from .functional import (
 )
 
 __all__ = [
+    "BoundedEvaluation",
+    "Bounds",
+    "CurveBand",
     "Comparison",
     "Interval",
     "area_under_pr_curve",

@@ -1,0 +1,879 @@
+"""BoundedEvaluation: a summary of a few kilobytes with exact values or certified bounds.
+
+The class validates input, keeps the bins (:mod:`scored_pr._bounded`), caches
+what queries derive and delegates every number to :mod:`scored_pr._bounded`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any, Callable, NamedTuple, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _bounded as B
+from . import _bounded_state
+from ._validation import (
+    check_batch,
+    check_beta,
+    check_correct,
+    check_count,
+    check_pos_label,
+    check_positive_int,
+    check_score,
+    check_weight,
+    check_weights,
+    _fail,
+)
+
+_CLS = "BoundedEvaluation"
+_T = TypeVar("_T")
+
+#: Cases sorted and binned at a time by add_cases: bounds the temporary memory
+#: of a huge batch to a few times this many float64 values.
+CHUNK = 1 << 20
+#: Single cases (add_case) wait in a buffer of at most this many before they are binned.
+PENDING = 4096
+#: Largest bin budget (a summary of 2**24 bins is already 512 MiB).
+MAX_BINS = 1 << 24
+
+
+class Bounds(float):
+    """A measure of a :class:`BoundedEvaluation`: a float with certified bounds.
+
+    The float value is the estimate; ``lower`` and ``upper`` bound the exact
+    value, which the full :class:`~scored_pr.ScoredPrecisionRecallEvaluation`
+    with grouped ties would compute on the same cases:
+    ``lower <= exact <= upper``. When ``exact`` is True, lower, estimate and
+    upper are all equal to that value (NaN included).
+
+    Arithmetic on a Bounds gives a plain float (the estimate's).
+
+    Examples
+    --------
+    >>> b = Bounds(0.75, 0.7, 0.8)
+    >>> b, b.lower, b.upper, b.exact, round(b.width, 12)
+    (Bounds(0.75, lower=0.7, upper=0.8), 0.7, 0.8, False, 0.1)
+    >>> b + 0.25
+    1.0
+    >>> Bounds(0.5, 0.5, 0.5)
+    0.5
+    """
+
+    __slots__ = ("lower", "upper")
+    lower: float
+    upper: float
+
+    def __new__(cls, estimate: float, lower: float, upper: float) -> Bounds:
+        self = super().__new__(cls, estimate)
+        self.lower = float(lower)
+        self.upper = float(upper)
+        return self
+
+    @property
+    def estimate(self) -> float:
+        """The estimate as a plain float."""
+        return float(self)
+
+    @property
+    def exact(self) -> bool:
+        """True when the value is determined: lower == estimate == upper (or all NaN)."""
+        if math.isnan(self.lower) and math.isnan(self.upper):
+            return True
+        return self.lower == self.upper
+
+    @property
+    def width(self) -> float:
+        """upper - lower (0.0 when exact, NaN for NaN)."""
+        return self.upper - self.lower
+
+    def __repr__(self) -> str:
+        if self.exact:
+            return repr(float(self))
+        return f"Bounds({float(self)!r}, lower={self.lower!r}, upper={self.upper!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Bounds, (float(self), self.lower, self.upper))
+
+
+class CurveBand(NamedTuple):
+    """A curve of a :class:`BoundedEvaluation` with boxes that hold the exact curve.
+
+    ``estimate`` has the layout of the matching
+    :class:`~scored_pr.ScoredPrecisionRecallEvaluation` curve (grouped ties,
+    uninterpolated) and equals it when ``exact``. ``boxes`` has one row
+    (x_low, x_high, y_low, y_high) per bin: every point of the exact curve
+    lies in at least one box (for the ROC curve, every point of the segments
+    that join its operating points as well). Boxes of exact bins are single
+    points on the PR curve.
+    """
+
+    estimate: npt.NDArray[np.float64]
+    boxes: npt.NDArray[np.float64]
+    exact: bool
+
+    def contains(self, points: Any) -> npt.NDArray[np.bool_]:
+        """Whether each (x, y) row of ``points`` lies in some box.
+
+        Examples
+        --------
+        >>> band = CurveBand(np.zeros((0, 2)), np.array([[0.0, 0.5, 0.2, 0.4]]), False)
+        >>> band.contains([[0.25, 0.3], [0.25, 0.5]]).tolist()
+        [True, False]
+        """
+        p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        x, y = p[:, :1], p[:, 1:]
+        b = self.boxes
+        inside = (b[:, 0] <= x) & (x <= b[:, 1]) & (b[:, 2] <= y) & (y <= b[:, 3])
+        return np.asarray(inside.any(axis=1), dtype=bool)
+
+
+class BoundedEvaluation:
+    """Precision-recall and ROC evaluation in bounded memory, with certified error bounds.
+
+    A summary of the cases: for every score range ("bin") the weight of the
+    correct and of the incorrect cases in it, at most ``max_bins`` bins. While
+    the cases have at most ``max_bins`` distinct scores, every bin holds one
+    score and every measure equals that of
+    ``ScoredPrecisionRecallEvaluation(ties="grouped")`` on the same cases.
+    Past that, adjacent bins merge (choosing the merges that widen the bounds
+    least) and every measure is returned as a :class:`Bounds`: a float (the
+    estimate, as if each bin were one tie group) whose ``lower`` and
+    ``upper`` are guaranteed to contain the exact grouped value, derived from
+    the best and the worst orderings of the cases inside each bin (see
+    :mod:`scored_pr._bounded`).
+
+    Parameters
+    ----------
+    max_bins : int, default 4096
+        The most bins kept; the state is about 32 bytes per bin (four float64
+        values). Between 1 and 2**24.
+    ties : {"grouped"}, default "grouped"
+        The tie policy; only ``"grouped"`` (every distinct score is one
+        threshold) can be summarised: ``"stable"`` depends on the insertion
+        order of tied cases, which a summary does not keep.
+    pos_label : str, number or bool, optional
+        The label of the positive class, as for
+        :class:`~scored_pr.ScoredPrecisionRecallEvaluation`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``max_bins`` is not an int in [1, 2**24], ``ties`` is not
+        ``"grouped"`` or ``pos_label`` is not a label.
+
+    Notes
+    -----
+    No LingPipe equivalent. Memory: the bins, plus a buffer of at most 4096
+    single cases from :meth:`add_case`; :meth:`add_cases` sorts a batch in
+    chunks of 2**20 cases. Bins never split, so a summary built from a stream
+    whose scores drift is less precise than one built from the same cases in
+    random order; the bounds hold either way.
+
+    Sample weights: the counts become weights, as in the evaluator; the
+    rank-based measures (:meth:`precision_at`, :meth:`recall_at`,
+    :meth:`r_precision`, :meth:`pr_breakeven_point`,
+    :meth:`reciprocal_rank`) count cases, not weight, and raise ValueError on
+    a weighted summary, exactly as the evaluator does.
+
+    Not thread-safe: give each thread (process, partition) its own summary
+    and :meth:`merge` them.
+
+    Examples
+    --------
+    >>> from scored_pr import BoundedEvaluation
+    >>> s = BoundedEvaluation(max_bins=2)
+    >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+    >>> auc = s.area_under_roc_curve()
+    >>> auc.exact, auc.lower <= 0.75 <= auc.upper
+    (False, True)
+    >>> s = BoundedEvaluation()  # 4 distinct scores <= 4096 bins: exact
+    >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+    >>> s.area_under_roc_curve()
+    0.75
+    """
+
+    __slots__ = (
+        "_max_bins", "_pos_label", "_bins", "_misses", "_negative_misses", "_num_cases", "_num_correct",
+        "_weighted", "_pending", "_memo",
+    )
+
+    def __init__(self, max_bins: int = 4096, *, ties: str = "grouped", pos_label: Any = None) -> None:
+        self._max_bins = _check_max_bins(max_bins, _CLS)
+        if ties != "grouped":
+            raise _fail(
+                ValueError, _CLS, "ties",
+                "'grouped' (a summary keeps no insertion order, which the 'stable' policy needs)", ties,
+            )
+        self._pos_label: Any = check_pos_label(pos_label, _CLS)
+        self._bins = B.empty_bins()
+        self._misses = 0
+        self._negative_misses = 0
+        self._num_cases = 0
+        self._num_correct = 0
+        self._weighted = False
+        self._pending: list[tuple[bool, float, float]] = []
+        self._memo: dict[Any, Any] = {}
+
+    # ------------------------------------------------------------------ mutators
+
+    def add_case(self, correct: Any, score: Any, weight: Any = 1.0) -> None:
+        """Add one case; the arguments are those of ``ScoredPrecisionRecallEvaluation.add_case``.
+
+        Notes
+        -----
+        O(1) amortised: the case waits in a buffer of at most 4096 cases,
+        binned by the next query or when the buffer is full.
+        """
+        if type(correct) is not bool or self._pos_label is not None:
+            correct = check_correct(correct, "add_case", pos_label=self._pos_label)
+        if type(score) is not float or score != score:
+            score = check_score(score, "add_case")
+        if type(weight) is not float or not 0.0 <= weight < math.inf:
+            weight = check_weight(weight, "add_case")
+        self._memo = {}
+        self._pending.append((correct, score, weight))
+        if len(self._pending) >= PENDING:
+            self._flush()
+
+    def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None) -> None:
+        """Add a batch of cases, vectorised; the arguments are those of ``ScoredPrecisionRecallEvaluation.add_cases``.
+
+        Either every case is added or none is (validation happens first).
+
+        Notes
+        -----
+        O(n log n) numpy work and no Python loop per case: the batch is
+        sorted per class in chunks of 2**20 cases; cases whose score falls
+        inside an existing bin's range join it (a binary search of the bin
+        edges), the others become new bins, and bins merge while there are
+        more than ``max_bins``.
+        """
+        c, s = check_batch(correct, scores, pos_label=self._pos_label)
+        w = None if sample_weight is None else check_weights(sample_weight, c.size, "add_cases")
+        if c.size == 0:
+            return
+        self._flush()
+        self._memo = {}
+        for i in range(0, c.size, CHUNK):
+            self._add_arrays(c[i : i + CHUNK], s[i : i + CHUNK], None if w is None else w[i : i + CHUNK])
+
+    def add_misses(self, count: int) -> None:
+        """Count positive reference cases never returned (see the evaluator's ``add_misses``)."""
+        count = check_count(count, "add_misses", already=self._misses)
+        self._memo = {}
+        self._misses += count
+
+    def add_negative_misses(self, count: int) -> None:
+        """Count negative reference cases never returned (see the evaluator's ``add_negative_misses``)."""
+        count = check_count(count, "add_negative_misses", already=self._negative_misses)
+        self._memo = {}
+        self._negative_misses += count
+
+    def _add_arrays(self, c: npt.NDArray[np.bool_], s: npt.NDArray[np.float64], w: npt.NDArray[np.float64] | None) -> None:
+        """Bin validated arrays (one chunk) and merge bins down to the budget."""
+        s = s + 0.0  # -0.0 ties with 0.0: store one zero
+        self._num_cases += int(c.size)
+        self._num_correct += int(np.count_nonzero(c))
+        if w is None:
+            sp, sn = np.sort(s[c]), np.sort(s[~c])
+            wp = wn = None
+        else:
+            self._weighted = True
+            keep = w > 0.0  # a case of weight 0 changes no measure
+            cp, cn = c & keep, ~c & keep
+            op = np.argsort(s[cp])
+            on = np.argsort(s[cn])
+            sp, wp = s[cp][op], w[cp][op]
+            sn, wn = s[cn][on], w[cn][on]
+        bins = B.add_sorted(self._bins, sp, wp, sn, wn, self._max_bins)
+        self._bins = self._compress(bins)
+
+    def _compress(self, bins: B.Bins) -> B.Bins:
+        pos_ref = float(bins.pos.sum()) + self._misses
+        neg_ref = float(bins.neg.sum()) + self._negative_misses
+        return B.compress(bins, self._max_bins, pos_ref, neg_ref)
+
+    def _flush(self) -> None:
+        """Bin the cases waiting in the add_case buffer."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        c = np.fromiter((p[0] for p in pending), dtype=bool, count=len(pending))
+        s = np.fromiter((p[1] for p in pending), dtype=np.float64, count=len(pending))
+        w = np.fromiter((p[2] for p in pending), dtype=np.float64, count=len(pending))
+        self._add_arrays(c, s, None if (w == 1.0).all() else w)
+
+    # ------------------------------------------------------------ conversion
+
+    @classmethod
+    def from_evaluation(cls, evaluation: Any, max_bins: int = 4096) -> BoundedEvaluation:
+        """The summary of every case, miss and weight of an evaluator, in one call.
+
+        Parameters
+        ----------
+        evaluation : ScoredPrecisionRecallEvaluation
+            Any tie policy; the summary answers with grouped ties.
+        max_bins : int, default 4096
+
+        Raises
+        ------
+        TypeError
+            If ``evaluation`` is not a ScoredPrecisionRecallEvaluation.
+
+        Examples
+        --------
+        >>> from scored_pr import ScoredPrecisionRecallEvaluation
+        >>> ev = ScoredPrecisionRecallEvaluation()
+        >>> ev.add_cases([True, False, True], [0.9, 0.5, 0.2]); ev.add_misses(1)
+        >>> s = BoundedEvaluation.from_evaluation(ev)
+        >>> s.average_precision() == ev.average_precision()
+        True
+        """
+        from ._evaluation import ScoredPrecisionRecallEvaluation
+
+        if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
+            raise _fail(TypeError, "from_evaluation", "evaluation", "a ScoredPrecisionRecallEvaluation", evaluation)
+        out = cls(max_bins, pos_label=evaluation.pos_label)
+        neg, correct = evaluation._store.arrays()
+        weights = evaluation._store.weights()
+        if neg.size:
+            scores = -neg[::-1]  # ascending
+            out._add_arrays(correct[::-1].copy(), scores, None if weights is None else weights[::-1].copy())
+        out._weighted = evaluation.weighted
+        out._misses = evaluation.num_misses
+        out._negative_misses = evaluation.num_negative_misses
+        return out
+
+    # -------------------------------------------------------------------- counts
+
+    @property
+    def max_bins(self) -> int:
+        """The bin budget."""
+        return self._max_bins
+
+    @property
+    def num_bins(self) -> int:
+        """The number of bins in use (at most ``max_bins``)."""
+        self._flush()
+        return int(self._bins.hi.size)
+
+    @property
+    def exact(self) -> bool:
+        """True while every bin holds one distinct score: every measure is then exact."""
+        self._flush()
+        return bool((self._bins.lo == self._bins.hi).all())
+
+    @property
+    def ties(self) -> str:
+        """The tie policy, always ``"grouped"``."""
+        return "grouped"
+
+    @property
+    def pos_label(self) -> Any:
+        """The label of the positive class, or None."""
+        return self._pos_label
+
+    @property
+    def num_cases(self) -> int:
+        """Cases added with add_case/add_cases (misses excluded)."""
+        return self._num_cases + len(self._pending)
+
+    @property
+    def num_positive_ref(self) -> int:
+        """Positive reference cases: correct cases plus misses."""
+        self._flush()
+        return self._num_correct + self._misses
+
+    @property
+    def num_negative_ref(self) -> int:
+        """Negative reference cases: incorrect cases plus negative misses."""
+        self._flush()
+        return self._num_cases - self._num_correct + self._negative_misses
+
+    @property
+    def num_misses(self) -> int:
+        """Positive reference cases never returned."""
+        return self._misses
+
+    @property
+    def num_negative_misses(self) -> int:
+        """Negative reference cases never returned."""
+        return self._negative_misses
+
+    @property
+    def weighted(self) -> bool:
+        """Whether a sample weight other than 1 was ever added."""
+        return self._weighted or any(p[2] != 1.0 for p in self._pending)
+
+    @property
+    def positive_weight(self) -> float:
+        """Weight of the correct cases plus one per miss (num_positive_ref when unweighted)."""
+        self._flush()
+        return float(self._bins.pos.sum()) + self._misses
+
+    @property
+    def negative_weight(self) -> float:
+        """Weight of the incorrect cases plus one per negative miss."""
+        self._flush()
+        return float(self._bins.neg.sum()) + self._negative_misses
+
+    def bins(self) -> tuple[npt.NDArray[np.float64], ...]:
+        """The bins in rank order: (hi, lo, positive weight, negative weight) arrays (copies).
+
+        Bin ``i`` holds the cases scored in [lo[i], hi[i]]; ranges are
+        disjoint and descending.
+        """
+        self._flush()
+        return tuple(x.copy() for x in self._bins[:4])
+
+    # --------------------------------------------------------------------- cache
+
+    def _cached(self, key: Any, build: Callable[[], _T]) -> _T:
+        self._flush()
+        try:
+            return self._memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self._memo[key] = build()
+            return value
+
+    def _refs(self) -> tuple[float, float]:
+        return self.positive_weight, self.negative_weight
+
+    def _result(self, t: B.Triple, low: float = 0.0, high: float = 1.0) -> Bounds:
+        t = B.widen(t, int(self._bins.hi.size), low, high)
+        return Bounds(t.estimate, t.lower, t.upper)
+
+    def _unweighted(self, func: str) -> None:
+        if self.weighted:
+            raise ValueError(
+                f"{func}: this measure counts cases by rank and is not defined with sample weights; "
+                "a weighted summary answers the curves, their areas, average_precision, "
+                "maximum_f_measure and the threshold queries."
+            )
+
+    # ------------------------------------------------------------------- scalars
+
+    def average_precision(self) -> Bounds:
+        """Average precision (grouped ties), exact or with certified bounds.
+
+        AP = (1 / num_positive_ref) * sum over correct cases of the precision
+        at the end of their tie group (misses contribute 0). NaN when
+        num_positive_ref is 0.
+
+        Bounds, per bin with P correct and N incorrect cases below c correct
+        of t cases: upper P (c + P) / (t + P) (the bin's correct cases first,
+        as one tie group); lower sum_{j=1..P} (c + j) / (t + N + j) (its
+        incorrect cases first, then the correct ones one at a time), or the
+        integral P - (t + N - c) ln(1 + P / (t + N)) with sample weights;
+        estimate P (c + P) / (t + P + N) (the bin as one tie group). The
+        derivation is in :func:`scored_pr._bounded.average_precision`.
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation(max_bins=1)
+        >>> s.add_cases([True, False, True], [3.0, 2.0, 1.0])
+        >>> ap = s.average_precision()
+        >>> round(ap.lower, 6), float(ap), ap.upper  # exact value: (1 + 2/3) / 2 = 0.8333...
+        (0.583333, 0.6666666666666666, 1.0)
+        >>> ap.lower <= (1 + 2 / 3) / 2 <= ap.upper
+        True
+        """
+        def build() -> Bounds:
+            pos_ref, _ = self._refs()
+            return self._result(B.average_precision(self._bins, pos_ref, not self.weighted))
+
+        return self._cached("ap", build)
+
+    def area_under_pr_curve(self) -> Bounds:
+        """Uninterpolated area under the PR curve: equal to :meth:`average_precision`."""
+        return self.average_precision()
+
+    def area_under_roc_curve(self) -> Bounds:
+        """ROC AUC (grouped ties, uninterpolated), exact or with certified bounds.
+
+        The probability that a positive reference case ranks above a negative
+        one, tied pairs counting 1/2, misses and negative misses tied below
+        every returned case (as the evaluator's ``area_under_roc_curve()``).
+        NaN when either reference count is 0.
+
+        Bounds: pairs in different bins are ordered by the bins; the P N
+        pairs inside a range bin count anywhere from 0 (incorrect cases
+        first) to P N (correct cases first), P N / 2 in the estimate. So the
+        width is sum over range bins of P N / (num_positive_ref *
+        num_negative_ref), which is what merging minimises.
+        """
+        def build() -> Bounds:
+            pos_ref, neg_ref = self._refs()
+            return self._result(B.roc_area(self._bins, self._misses, self._negative_misses, pos_ref, neg_ref))
+
+        return self._cached("auc", build)
+
+    def maximum_f_measure(self, beta: float = 1.0) -> Bounds:
+        """The best F-beta over the operating points of the PR curve, exact or bounded.
+
+        0.0 without a correct case. Lower bound (and estimate): the best F at
+        the bin ends, since every bin holding a correct case has an operating
+        point at least that good; upper bound: the F of accepting each range
+        bin's correct cases before its incorrect ones. See
+        :func:`scored_pr._bounded.maximum_f_measure`.
+        """
+        beta = check_beta(beta, "maximum_f_measure")
+
+        def build() -> Bounds:
+            pos_ref, _ = self._refs()
+            return self._result(B.maximum_f_measure(self._bins, pos_ref, beta))
+
+        return self._cached(("max_f", beta), build)
+
+    def precision_at_threshold(self, threshold: float) -> Bounds:
+        """Precision of accepting every case scored >= ``threshold``.
+
+        Exact when no range bin straddles the threshold. NaN when no case is
+        accepted; when the threshold falls in the top bin, the bounds cover
+        the values the precision takes when at least one case is accepted.
+        See :func:`scored_pr._bounded.precision_at_threshold`.
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation()
+        >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+        >>> s.precision_at_threshold(0.7), s.recall_at_threshold(0.75)
+        (0.6666666666666666, 0.5)
+        """
+        threshold = check_score(threshold, "precision_at_threshold", "threshold")
+        return self._cached(("p_thr", threshold), lambda: self._result(B.precision_at_threshold(self._bins, threshold)))
+
+    def recall_at_threshold(self, threshold: float) -> Bounds:
+        """Recall (over num_positive_ref) of accepting every case scored >= ``threshold``.
+
+        Bounds: the straddling range bin's correct cases are all, or none,
+        accepted. NaN when num_positive_ref is 0.
+        """
+        threshold = check_score(threshold, "recall_at_threshold", "threshold")
+
+        def build() -> Bounds:
+            pos_ref, _ = self._refs()
+            if pos_ref == 0:
+                return Bounds(math.nan, math.nan, math.nan)
+            tp, _, _, _ = B.accepted_at(self._bins, threshold)
+            return self._result(B.Triple(tp.lower / pos_ref, tp.estimate / pos_ref, tp.upper / pos_ref))
+
+        return self._cached(("r_thr", threshold), build)
+
+    def _tp_top(self, k: int) -> B.Triple:
+        return B.true_positives_at(self._bins, min(k, self._num_cases))
+
+    def precision_at(self, rank: int) -> Bounds:
+        """Precision over the top ``rank`` cases; NaN when fewer cases were added.
+
+        Grouped ties: a tie group cut by the rank contributes its expected
+        correct count. Bounds: the range bin holding the rank gives the top
+        ``rank`` between max(0, s - N) and min(P, s) of its cases' correct
+        ones, s the number of its cases in the top ``rank``.
+
+        Raises
+        ------
+        ValueError
+            On a weighted summary (rank-based measures count cases).
+        """
+        self._unweighted("precision_at")
+        rank = check_positive_int(rank, "precision_at", "rank")
+
+        def build() -> Bounds:
+            if rank > self._num_cases:
+                return Bounds(math.nan, math.nan, math.nan)
+            t = self._tp_top(rank)
+            return self._result(B.Triple(t.lower / rank, t.estimate / rank, t.upper / rank))
+
+        return self._cached(("p_at", rank), build)
+
+    def recall_at(self, k: int) -> Bounds:
+        """Recall over the top ``k`` cases (all cases when fewer); NaN without positive reference.
+
+        Bounds as for :meth:`precision_at`. ValueError on a weighted summary.
+        """
+        self._unweighted("recall_at")
+        k = check_positive_int(k, "recall_at", "k")
+
+        def build() -> Bounds:
+            r = self.num_positive_ref
+            if r == 0:
+                return Bounds(math.nan, math.nan, math.nan)
+            t = self._tp_top(k)
+            return self._result(B.Triple(t.lower / r, t.estimate / r, t.upper / r))
+
+        return self._cached(("r_at", k), build)
+
+    def r_precision(self) -> Bounds:
+        """Precision over the top R cases, R = num_positive_ref; ranks past the cases count as errors.
+
+        NaN when R is 0. Bounds as for :meth:`precision_at`. ValueError on a
+        weighted summary. trec_eval name: ``Rprec``.
+        """
+        self._unweighted("r_precision")
+
+        def build() -> Bounds:
+            r = self.num_positive_ref
+            if r == 0:
+                return Bounds(math.nan, math.nan, math.nan)
+            t = self._tp_top(r)
+            return self._result(B.Triple(t.lower / r, t.estimate / r, t.upper / r))
+
+        return self._cached("r_prec", build)
+
+    def pr_breakeven_point(self) -> Bounds:
+        """Precision-recall break-even point: :meth:`r_precision` (as in the evaluator)."""
+        return self.r_precision()
+
+    def reciprocal_rank(self) -> Bounds:
+        """1 / rank of the first correct case (expected over its tie group); 0.0 if none.
+
+        Bounds: in a range bin with t cases above it and N incorrect cases,
+        the first correct case ranks between t + 1 and t + N + 1.
+        ValueError on a weighted summary.
+        """
+        self._unweighted("reciprocal_rank")
+        return self._cached("rr", lambda: self._result(B.reciprocal_rank(self._bins)))
+
+    # -------------------------------------------------------------------- curves
+
+    def _curves(self) -> tuple[CurveBand, CurveBand]:
+        def build() -> tuple[CurveBand, CurveBand]:
+            pos_ref, neg_ref = self._refs()
+            pr, roc = B.estimate_curves(self._bins, pos_ref, neg_ref, self._misses, self._negative_misses)
+            pr_box, roc_box = B.curve_boxes(
+                self._bins, pos_ref, neg_ref, self._misses, self._negative_misses, not self.weighted
+            )
+            exact = bool((self._bins.lo == self._bins.hi).all())
+            margin = 8.0 * (self._bins.hi.size + 8) * 2.0**-52
+            for box in (pr_box, roc_box):
+                box[:, 0::2] -= margin
+                box[:, 1::2] += margin
+            for a in (pr, roc, pr_box, roc_box):
+                a.setflags(write=False)
+            return CurveBand(pr, pr_box, exact), CurveBand(roc, roc_box, exact)
+
+        return self._cached("curves", build)
+
+    def pr_curve(self) -> npt.NDArray[np.float64]:
+        """The PR curve: (recall, precision) rows, one per bin holding a correct case.
+
+        Equal to ``ScoredPrecisionRecallEvaluation(ties="grouped").pr_curve()``
+        when :attr:`exact`; otherwise the estimate (each bin one tie group).
+        :meth:`pr_band` gives the boxes that hold the exact curve.
+        """
+        return self._curves()[0].estimate
+
+    def roc_curve(self) -> npt.NDArray[np.float64]:
+        """The ROC curve: (recall, rejection recall) rows, the evaluator's grouped layout.
+
+        Equal to the grouped evaluator's ``roc_curve()`` when :attr:`exact`;
+        otherwise the estimate. :meth:`roc_band` gives the boxes.
+        """
+        return self._curves()[1].estimate
+
+    def pr_band(self) -> CurveBand:
+        """The PR curve estimate with boxes that hold every point of the exact curve.
+
+        A range bin with P correct and N incorrect cases below c correct of t
+        cases has its points at recall in [(c + 1) / R, (c + P) / R] (c / R
+        with weights) and precision in [(c + 1) / (t + N + 1), (c + P) / (t + P)]
+        (see :func:`scored_pr._bounded.curve_boxes`).
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation(max_bins=1)
+        >>> s.add_cases([True, False, True], [3.0, 2.0, 1.0])
+        >>> band = s.pr_band()
+        >>> band.boxes.round(3).tolist()
+        [[0.5, 1.0, 0.5, 1.0]]
+        >>> band.contains([[0.5, 1.0], [1.0, 2 / 3]]).tolist()  # the exact curve's points
+        [True, True]
+        """
+        return self._curves()[0]
+
+    def roc_band(self) -> CurveBand:
+        """The ROC curve estimate with boxes that hold the exact curve and its segments.
+
+        Inside a range bin the exact curve is a monotone path from the bin's
+        first corner (recall c / R, rejection recall 1 - f / Q) to its last
+        ((c + P) / R, 1 - (f + N) / Q); the box is that rectangle.
+        """
+        return self._curves()[1]
+
+    # ------------------------------------------------------------------ reports
+
+    def summary(self) -> dict[str, float]:
+        """Counts and the scalar measures in one flat dict: estimate, ``_lower`` and ``_upper`` keys.
+
+        Keys: num_cases, num_positive_ref, num_negative_ref, num_misses,
+        num_bins, exact, and for average_precision, area_under_roc_curve,
+        maximum_f_measure and (unweighted only; NaN otherwise) r_precision:
+        the estimate under the measure's name plus ``<name>_lower`` and
+        ``<name>_upper``.
+        """
+        out: dict[str, float] = {
+            "num_cases": self.num_cases,
+            "num_positive_ref": self.num_positive_ref,
+            "num_negative_ref": self.num_negative_ref,
+            "num_misses": self.num_misses,
+            "num_bins": self.num_bins,
+            "exact": float(self.exact),
+        }
+        nan = Bounds(math.nan, math.nan, math.nan)
+        for name, value in (
+            ("average_precision", self.average_precision()),
+            ("area_under_roc_curve", self.area_under_roc_curve()),
+            ("maximum_f_measure", self.maximum_f_measure()),
+            ("r_precision", nan if self.weighted else self.r_precision()),
+        ):
+            out[name], out[name + "_lower"], out[name + "_upper"] = float(value), value.lower, value.upper
+        return out
+
+    def __repr__(self) -> str:
+        label = "" if self._pos_label is None else f"pos_label={self._pos_label!r}, "
+        return (
+            f"{_CLS}(max_bins={self._max_bins}, {label}num_bins={self.num_bins}, exact={self.exact}, "
+            f"num_cases={self.num_cases}, num_positive_ref={self.num_positive_ref}, "
+            f"num_negative_ref={self.num_negative_ref})"
+        )
+
+    # ------------------------------------------------------- combining and state
+
+    def merge(self, other: BoundedEvaluation) -> BoundedEvaluation:
+        """A new summary of both summaries' cases and misses; neither input changes.
+
+        Bins of the two summaries may have different edges: bins whose score
+        ranges overlap (or touch) merge into one bin covering both, then bins
+        merge down to this summary's ``max_bins``. The result's bounds hold
+        for the union of the cases. Exact summaries whose distinct scores
+        together fit the budget merge into an exact summary.
+
+        Raises
+        ------
+        TypeError
+            If ``other`` is not a BoundedEvaluation.
+
+        Notes
+        -----
+        O(B log B) for B bins in all. ``a + b`` and ``a += b`` call this.
+        Merging 1,000 summaries of 4,096 bins takes well under a second.
+        """
+        if not isinstance(other, BoundedEvaluation):
+            raise _fail(TypeError, "merge", "other", "a BoundedEvaluation", other)
+        self._flush()
+        other._flush()
+        out = type(self)(self._max_bins, pos_label=self._pos_label)
+        out._misses = self._misses + other._misses
+        out._negative_misses = self._negative_misses + other._negative_misses
+        out._num_cases = self._num_cases + other._num_cases
+        out._num_correct = self._num_correct + other._num_correct
+        out._weighted = self._weighted or other._weighted
+        out._bins = out._compress(B.merge_bins(self._bins, other._bins))
+        return out
+
+    def __add__(self, other: object) -> BoundedEvaluation:
+        if not isinstance(other, BoundedEvaluation):
+            return NotImplemented
+        return self.merge(other)
+
+    def __iadd__(self, other: object) -> BoundedEvaluation:
+        if not isinstance(other, BoundedEvaluation):
+            return NotImplemented
+        merged = self.merge(other)
+        (self._bins, self._misses, self._negative_misses, self._num_cases, self._num_correct, self._weighted,
+         self._memo) = (merged._bins, merged._misses, merged._negative_misses, merged._num_cases,
+                        merged._num_correct, merged._weighted, {})
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when budget, label, counts and bins agree (so every result agrees)."""
+        if not isinstance(other, BoundedEvaluation):
+            return NotImplemented
+        self._flush()
+        other._flush()
+        same = (
+            self._max_bins, self._pos_label, self._misses, self._negative_misses, self._num_cases,
+            self._num_correct, self._weighted,
+        ) == (
+            other._max_bins, other._pos_label, other._misses, other._negative_misses, other._num_cases,
+            other._num_correct, other._weighted,
+        )
+        return same and all(np.array_equal(a, b) for a, b in zip(self._bins, other._bins))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def to_dict(self) -> dict[str, Any]:
+        """The summary's state as a JSON-safe dict; :meth:`from_dict` reproduces every result.
+
+        Keys: ``format``, ``version`` (1), ``max_bins``, ``hi``, ``lo``
+        (scores, infinities as ``"Infinity"``/``"-Infinity"``), ``pos``,
+        ``neg`` (weights), ``num_cases``, ``num_correct``, ``misses``,
+        ``negative_misses``, ``weighted`` and, with a positive label,
+        ``pos_label``.
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation(); s.add_cases([True, False], [0.5, float("-inf")])
+        >>> d = s.to_dict(); d["hi"], d["pos"], d["neg"]
+        ([0.5, '-Infinity'], [1.0, 0.0], [0.0, 1.0])
+        >>> BoundedEvaluation.from_dict(d) == s
+        True
+        """
+        self._flush()
+        return _bounded_state.to_dict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> BoundedEvaluation:
+        """The summary whose :meth:`to_dict` is ``d``; every field is validated first.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If a field is missing, unexpected, of the wrong type, or
+            inconsistent (bins out of order or overlapping, more bins than
+            ``max_bins``, negative or non-integer counts on an unweighted
+            summary, NaN).
+        """
+        return _bounded_state.from_dict(cls, d)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the state to ``path`` as an uncompressed ``.npz`` (no pickle), atomically.
+
+        About 32 bytes per bin plus a small JSON header, whatever the number
+        of cases. The write is atomic as for the evaluator's ``save``.
+        """
+        self._flush()
+        _bounded_state.save(self, path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> BoundedEvaluation:
+        """Read a state written by :meth:`save`, without pickle.
+
+        Memory is bounded by the file: the header's bin count fixes the
+        shape of every array, which is checked before any data is read.
+
+        Raises
+        ------
+        FileNotFoundError
+            If ``path`` does not exist.
+        ValueError
+            If the file is not a summary state file or is corrupted or
+            inconsistent.
+        """
+        return _bounded_state.load(cls, path)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        self._flush()
+        return (_bounded_state.restore, (type(self), _bounded_state.pickle_state(self)))
+
+
+def _check_max_bins(value: Any, func: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise _fail(TypeError, func, "max_bins", f"an int between 1 and {MAX_BINS}", value)
+    if not 1 <= value <= MAX_BINS:
+        raise _fail(ValueError, func, "max_bins", f"an int between 1 and {MAX_BINS}", value)
+    return int(value)

@@ -1,0 +1,267 @@
+"""State of a BoundedEvaluation as a JSON-safe dict, a pickle-free file, and for pickle.
+
+The state is the bins (score ranges and the weight of each class in them),
+the counters, the budget and the positive label. Every loader validates
+everything before it builds anything: a bad input raises ValueError or
+TypeError and never yields a half-built summary.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _bounded as B
+from . import _statefile
+from ._validation import MAX_COUNT
+
+if TYPE_CHECKING:
+    from ._bounded_evaluation import BoundedEvaluation
+
+FORMAT = "scored_pr.BoundedEvaluation"
+VERSION = 1
+_KEYS = {"format", "version", "max_bins", "hi", "lo", "pos", "neg", "level", "num_cases", "num_correct",
+         "misses", "negative_misses", "weighted"}
+_OPTIONAL = {"pos_label"}
+_ARRAYS = ("hi", "lo", "pos", "neg", "level")
+_NONFINITE = {"Infinity": math.inf, "-Infinity": -math.inf}
+#: Largest JSON header a state file may carry (ours are about 250 bytes).
+_MAX_META_BYTES = 1 << 16
+
+
+def _bad(func: str, what: str) -> ValueError:
+    return ValueError(f"{func}: {what}")
+
+
+def _count(value: Any, func: str, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{func}: field '{name}' must be a non-negative int; got {value!r:.60} instead.")
+    if value < 0 or value > MAX_COUNT:
+        raise _bad(func, f"field '{name}' must be a non-negative int of at most 2**53; got {value!r:.60} instead.")
+    return int(value)
+
+
+def build(cls: type[BoundedEvaluation], meta: dict[str, Any], arrays: dict[str, npt.NDArray[np.float64]], func: str) -> BoundedEvaluation:
+    """Validate a state (header fields and the four bin arrays) and build the summary."""
+    from ._bounded_evaluation import MAX_BINS
+
+    max_bins = meta.get("max_bins")
+    if isinstance(max_bins, bool) or not isinstance(max_bins, int) or not 1 <= max_bins <= MAX_BINS:
+        raise _bad(func, f"field 'max_bins' must be an int between 1 and {MAX_BINS}; got {max_bins!r:.60} instead.")
+    weighted = meta.get("weighted")
+    if not isinstance(weighted, bool):
+        raise TypeError(f"{func}: field 'weighted' must be a bool; got {weighted!r:.60} instead.")
+    pos_label = meta.get("pos_label")
+    if pos_label is not None and not isinstance(pos_label, (str, int, float)) or (
+        isinstance(pos_label, float) and math.isnan(pos_label)
+    ):
+        raise _bad(func, f"field 'pos_label' must be a str, number or bool; got {pos_label!r:.60} instead.")
+    num_cases = _count(meta.get("num_cases"), func, "num_cases")
+    num_correct = _count(meta.get("num_correct"), func, "num_correct")
+    misses = _count(meta.get("misses"), func, "misses")
+    negative_misses = _count(meta.get("negative_misses"), func, "negative_misses")
+    if num_correct > num_cases:
+        raise _bad(func, f"field 'num_correct' ({num_correct}) exceeds 'num_cases' ({num_cases}).")
+    hi, lo, pos, neg, level = (arrays[k] for k in _ARRAYS)
+    n = hi.size
+    if any(a.ndim != 1 or a.size != n for a in (hi, lo, pos, neg, level)):
+        raise _bad(func, "fields 'hi', 'lo', 'pos', 'neg' and 'level' must be 1-dimensional of equal length.")
+    if n > max_bins:
+        raise _bad(func, f"holds {n} bins, more than its max_bins {max_bins}.")
+    if np.isnan(hi).any() or np.isnan(lo).any():
+        raise _bad(func, "bin scores must not be NaN.")
+    if not (lo <= hi).all() or not (hi[1:] < lo[:-1]).all():
+        raise _bad(func, "bins must be disjoint score ranges in descending order (hi >= lo > next hi).")
+    if not ((level >= 0) & (level <= 64) & (level == np.floor(level))).all():
+        raise _bad(func, "bin levels must be whole numbers between 0 and 64.")
+    lv = level.astype(np.int64)
+    if not (lo[lv == 0] == hi[lv == 0]).all():
+        raise _bad(func, "a bin of level 0 must hold one score (lo == hi).")
+    bins = B.make(hi + 0.0, lo + 0.0, pos.astype(np.float64), neg.astype(np.float64), lv)
+    start, end = B.blocks(bins)
+    if not (B.keys(bins.hi) <= end).all() or not (end[1:] < start[:-1]).all():
+        raise _bad(func, "bin blocks must hold their scores and be disjoint in descending order.")
+    counts = np.concatenate((pos, neg))
+    if not (np.isfinite(counts) & (counts >= 0.0)).all() or not (pos + neg > 0.0).all():
+        raise _bad(func, "bin weights must be finite and >= 0, with some weight in every bin.")
+    if not weighted:
+        if not (counts == np.floor(counts)).all():
+            raise _bad(func, "an unweighted summary must hold whole counts.")
+        if float(pos.sum()) != num_correct or float(pos.sum() + neg.sum()) != num_cases:
+            raise _bad(func, "the bin counts disagree with 'num_cases' and 'num_correct'.")
+    ev = cls(max_bins, pos_label=pos_label)
+    ev._bins = bins
+    ev._num_cases, ev._num_correct = num_cases, num_correct
+    ev._misses, ev._negative_misses = misses, negative_misses
+    ev._weighted = weighted
+    return ev
+
+
+def _meta(ev: BoundedEvaluation) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "format": FORMAT, "version": VERSION, "max_bins": ev._max_bins, "num_cases": ev._num_cases,
+        "num_correct": ev._num_correct, "misses": ev._misses, "negative_misses": ev._negative_misses,
+        "weighted": ev._weighted,
+    }
+    if ev.pos_label is not None:
+        meta["pos_label"] = ev.pos_label
+    return meta
+
+
+def _encode(values: npt.NDArray[np.float64]) -> list[Any]:
+    return [v if math.isfinite(v) else ("Infinity" if v > 0 else "-Infinity") for v in values.tolist()]
+
+
+def to_dict(ev: BoundedEvaluation) -> dict[str, Any]:
+    d = _meta(ev)
+    b = ev._bins
+    d.update(hi=_encode(b.hi), lo=_encode(b.lo), pos=b.pos.tolist(), neg=b.neg.tolist(), level=b.level.tolist())
+    return d
+
+
+def _decode(values: Any, func: str, name: str, scores: bool) -> npt.NDArray[np.float64]:
+    if not isinstance(values, list):
+        raise TypeError(f"{func}: field '{name}' must be a list.")
+    out = []
+    for i, v in enumerate(values):
+        if scores and isinstance(v, str) and v in _NONFINITE:
+            v = _NONFINITE[v]
+        elif isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise TypeError(f"{func}: field '{name}' must hold numbers; got {v!r:.60} at index {i}.")
+        out.append(v)
+    try:
+        return np.array(out, dtype=np.float64)
+    except OverflowError:
+        raise _bad(func, f"field '{name}' holds a number too large for float64.") from None
+
+
+def from_dict(cls: type[BoundedEvaluation], d: Any) -> BoundedEvaluation:
+    func = "from_dict"
+    if not isinstance(d, dict):
+        raise TypeError(f"{func}: argument 'd' must be a dict from to_dict(); got {type(d).__name__} instead.")
+    if not _KEYS <= set(d) <= _KEYS | _OPTIONAL:
+        missing, extra = sorted(_KEYS - set(d)), sorted(set(d) - _KEYS - _OPTIONAL)
+        raise _bad(func, f"fields must be {sorted(_KEYS)} (optionally {sorted(_OPTIONAL)}); missing {missing}, unexpected {extra}.")
+    if d["format"] != FORMAT:
+        raise _bad(func, f"field 'format' must be {FORMAT!r}; got {d['format']!r:.60} instead.")
+    if isinstance(d["version"], bool) or d["version"] != VERSION:
+        raise _bad(func, f"field 'version' must be {VERSION}; got {d['version']!r:.60} instead.")
+    arrays = {k: _decode(d[k], func, k, k in ("hi", "lo")) for k in _ARRAYS}
+    return build(cls, d, arrays, func)
+
+
+def _count_dtype(ev: BoundedEvaluation) -> str:
+    """The narrowest exact dtype for the bin weights: whole counts fit uint32 or uint64."""
+    if ev._weighted:
+        return "float64"
+    top = max(float(ev._bins.pos.max(initial=0.0)), float(ev._bins.neg.max(initial=0.0)))
+    return "uint32" if top < 2**32 else "uint64"
+
+
+def pack(ev: BoundedEvaluation) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """The compact binary state: header fields and arrays.
+
+    ``hi`` (float64, one per bin), ``exact`` (one bit per bin, packed),
+    ``lo`` (float64) and ``level`` (uint8), one per range bin only, and
+    ``pos``/``neg`` as uint32 (unweighted, counts below 2**32), uint64 or
+    float64 (weighted): 25 bytes per range bin unweighted, 33 weighted.
+    """
+    b = ev._bins
+    meta = _meta(ev)
+    exact = b.lo == b.hi
+    dtype = _count_dtype(ev)
+    meta.update(num_bins=int(b.hi.size), num_range=int(np.count_nonzero(~exact)), count_dtype=dtype)
+    arrays = {
+        "hi": b.hi, "lo": b.lo[~exact], "level": b.level[~exact].astype(np.uint8), "exact": np.packbits(exact),
+        "pos": b.pos.astype(dtype), "neg": b.neg.astype(dtype),
+    }
+    return meta, arrays
+
+
+_PACKED = {"hi", "lo", "level", "exact", "pos", "neg"}
+_DTYPES = ("uint32", "uint64", "float64")
+
+
+def unpack(meta: dict[str, Any], read: Any, func: str) -> dict[str, npt.NDArray[np.float64]]:
+    """The four bin arrays from a packed state; ``read(name, dtype, shape)`` returns one array.
+
+    The header's counts fix every array's shape and dtype before it is read.
+    """
+    n, m, dtype = meta.pop("num_bins", None), meta.pop("num_range", None), meta.pop("count_dtype", None)
+    for name, v in (("num_bins", n), ("num_range", m)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise _bad(func, f"the state has an invalid {name} {v!r:.60}.")
+    max_bins = meta.get("max_bins")
+    if not isinstance(max_bins, int) or n > max_bins or m > n:
+        raise _bad(func, f"the state's bin counts ({n!r:.30}, {m!r:.30}) exceed its max_bins {max_bins!r:.30}.")
+    if dtype not in _DTYPES or (dtype == "float64") != (meta.get("weighted") is True):
+        raise _bad(func, f"the state has an invalid count dtype {dtype!r:.60}.")
+    hi = read("hi", np.float64, (n,))
+    exact = np.unpackbits(read("exact", np.uint8, ((n + 7) // 8,)), count=n).astype(bool)
+    if int(np.count_nonzero(~exact)) != m:
+        raise _bad(func, "the state's exactness bits disagree with its number of range bins.")
+    lo = hi.copy()
+    lo[~exact] = read("lo", np.float64, (m,))
+    level = np.zeros(n, dtype=np.float64)
+    level[~exact] = read("level", np.uint8, (m,))
+    pos = read("pos", np.dtype(dtype), (n,)).astype(np.float64)
+    neg = read("neg", np.dtype(dtype), (n,)).astype(np.float64)
+    return {"hi": hi, "lo": lo, "pos": pos, "neg": neg, "level": level}
+
+
+def save(ev: BoundedEvaluation, path: str | os.PathLike[str]) -> None:
+    meta, arrays = pack(ev)
+    arrays["meta"] = np.frombuffer(json.dumps(meta, allow_nan=False).encode("utf-8"), dtype=np.uint8)
+    _statefile.write_npz(path, arrays)
+
+
+def load(cls: type[BoundedEvaluation], path: str | os.PathLike[str]) -> BoundedEvaluation:
+    func = "load"
+    with _statefile.NpzReader(path, func) as npz:
+        if npz.names != {"meta", *_PACKED}:
+            raise npz.error(f"is not a scored_pr summary state file (arrays {sorted(npz.names)}).")
+        raw = npz.read("meta", np.uint8, max_items=_MAX_META_BYTES)
+        try:
+            meta = json.loads(raw.tobytes().decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise npz.error("has a corrupted header.") from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise npz.error("is not a scored_pr summary state file.")
+        if isinstance(meta.get("version"), bool) or meta.get("version") != VERSION:
+            raise npz.error(f"has state format version {meta.get('version')!r:.60}; this scored_pr reads {VERSION}.")
+        try:
+            arrays = unpack(meta, lambda name, dtype, shape: npz.read(name, dtype, shape=shape), func)
+        except ValueError as exc:
+            raise npz.error(str(exc).split(": ", 1)[-1]) from None
+    return build(cls, meta, arrays, func)
+
+
+def pickle_state(ev: BoundedEvaluation) -> dict[str, Any]:
+    meta, arrays = pack(ev)
+    meta.update(arrays)
+    return meta
+
+
+def restore(cls: type[BoundedEvaluation], state: Any) -> BoundedEvaluation:
+    """Unpickling entry point (validated like every other loader)."""
+    func = "unpickle"
+    keys = _KEYS - set(_ARRAYS) | _PACKED | {"num_bins", "num_range", "count_dtype"}
+    if not isinstance(state, dict) or not keys <= set(state) <= keys | _OPTIONAL:
+        raise _bad(func, "the pickled state is not a scored_pr BoundedEvaluation's.")
+    if state["format"] != FORMAT or state["version"] != VERSION:
+        raise _bad(func, f"the pickled state has format {state['format']!r:.60} version {state['version']!r:.60}.")
+    state = dict(state)
+
+    def read(name: str, dtype: Any, shape: tuple[int, ...]) -> np.ndarray:
+        a = state.pop(name)
+        if not isinstance(a, np.ndarray) or a.dtype != np.dtype(dtype) or a.shape != shape:
+            raise _bad(func, f"the pickled array {name!r} is not {np.dtype(dtype)} of shape {shape}.")
+        return a
+
+    arrays = unpack(state, read, func)
+    return build(cls, state, arrays, func)
