@@ -547,8 +547,8 @@ def bca_interval(estimate: float, statistic: float, replicates: FloatArray, acce
     if r.size == 0 or math.isnan(statistic):
         return Interval(estimate, math.nan, math.nan, level, "bca")
     b = r.size
-    p = (np.count_nonzero(r < statistic) + 0.5 * np.count_nonzero(r == statistic)) / b
-    p = min(max(p, 0.5 / b), 1.0 - 0.5 / b)
+    share = float(np.count_nonzero(r < statistic) + 0.5 * np.count_nonzero(r == statistic)) / b
+    p = min(max(share, 0.5 / b), 1.0 - 0.5 / b)
     z0 = normal_quantile(p)
     alpha = (1.0 - level) / 2.0
     probs = []

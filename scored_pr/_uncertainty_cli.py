@@ -17,7 +17,7 @@ import csv
 import json
 import math
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 
 import numpy as np
@@ -144,7 +144,7 @@ def print_intervals(intervals: dict[str, Interval], args: argparse.Namespace, ou
         print(f"  {name:<22} {float(est):.6f}  [{float(low):.6f}, {float(high):.6f}]  {method}", file=out)
 
 
-def _markdown(rows: list[tuple[str, ...]], headers: tuple[str, ...]) -> str:
+def _markdown(rows: Sequence[tuple[str, ...]], headers: tuple[str, ...]) -> str:
     widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
 
     def line(cells: tuple[str, ...]) -> str:
