@@ -258,7 +258,66 @@ def compare(
     stratified: bool = True,
     pos_label: Any = None,
 ) -> S.Comparison:
-    """Compare two models; see :func:`scored_pr.compare`."""
+    """Compare two models: the difference of a measure, its interval and a two-sided test.
+
+    Two forms:
+
+    - ``compare(correct, scores_a, scores_b)``: two models scored on the
+      same cases (paired). DeLong's test for correlated ROC curves equals R's
+      pROC ``roc.test(paired=TRUE, method="delong")`` (Z and p, tested to
+      1e-9); the bootstrap resamples the cases once for both models.
+    - ``compare(ev_a, ev_b)``: two evaluators built on different cases
+      (unpaired). DeLong's unpaired test equals pROC's
+      ``roc.test(paired=FALSE, method="delong")`` (t, its Welch-type degrees
+      of freedom and p); the bootstrap resamples each evaluator on its own.
+
+    Parameters
+    ----------
+    a, b, c
+        ``correct, scores_a, scores_b`` (array-likes of one length), or two
+        :class:`~scored_pr.ScoredPrecisionRecallEvaluation` (``c`` omitted).
+    measure : {"area_under_roc_curve", "average_precision"}
+    method : {None, "delong", "bootstrap", "bca"}
+        DeLong (ROC AUC only; its default), percentile bootstrap (the
+        default for AP) or BCa bootstrap.
+    level : float, default 0.95
+        Confidence level of the interval of the difference.
+    n_resamples, seed, stratified
+        Bootstrap resamples (>= 10), the seed of
+        ``numpy.random.default_rng``, and whether each class is resampled
+        separately (default).
+    pos_label : optional
+        The label of a correct case in the paired form, as in ``add_cases``.
+
+    Returns
+    -------
+    Comparison
+        ``estimate_a``, ``estimate_b``, ``difference`` (a - b), ``interval``
+        (an :class:`~scored_pr.Interval` of the difference), ``statistic``
+        (Z; t for unpaired DeLong; for the bootstrap the difference over the
+        replicates' standard deviation), ``p_value`` (two-sided), ``method``
+        and ``df`` (unpaired DeLong only).
+
+    Raises
+    ------
+    ValueError, TypeError
+        For a measure or method that does not apply, labels without both
+        classes, arrays of different lengths, or an evaluator with sample
+        weights.
+
+    Notes
+    -----
+    Ties count one half (grouped ties), whatever the evaluators' tie
+    policy. DeLong: O(n log n). Bootstrap: O(n_resamples * n).
+
+    Examples
+    --------
+    >>> from scored_pr import compare
+    >>> y = [True, True, False, True, False, False, True, False]
+    >>> r = compare(y, [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2], [0.9, 0.2, 0.8, 0.7, 0.3, 0.6, 0.4, 0.5])
+    >>> round(r.difference, 4), round(r.p_value, 4), r.method
+    (0.25, 0.3545, 'delong')
+    """
     func = "compare"
     if not isinstance(measure, str) or measure not in _COMPARABLE:
         raise _fail(ValueError, func, "measure", "one of " + ", ".join(repr(m) for m in _COMPARABLE), measure)
