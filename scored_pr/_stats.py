@@ -225,7 +225,10 @@ def delong_unpaired(
 # ----------------------------------------------------------------- partial AUC
 
 
-def partial_roc_auc(pos: FloatArray, neg: FloatArray, max_fpr: float, standardized: bool) -> float:
+def partial_roc_auc(
+    pos: FloatArray, neg: FloatArray, max_fpr: float, standardized: bool,
+    w_pos: FloatArray | None = None, w_neg: FloatArray | None = None,
+) -> float:
     """Area under the ROC curve for false positive rates in [0, max_fpr].
 
     The curve joins the operating points of the distinct scores by straight
@@ -234,18 +237,24 @@ def partial_roc_auc(pos: FloatArray, neg: FloatArray, max_fpr: float, standardiz
     at ``max_fpr`` interpolated linearly (pROC's uncorrected partial AUC).
     ``standardized`` applies McClish's correction
     0.5 * (1 + (A - max_fpr^2 / 2) / (max_fpr - max_fpr^2 / 2)), equal to
-    scikit-learn's ``roc_auc_score(max_fpr=...)``. NaN without both classes.
+    scikit-learn's ``roc_auc_score(max_fpr=...)``. With weights ``w_pos`` and
+    ``w_neg`` the rates are weighted (scikit-learn's ``sample_weight``). NaN
+    without both classes (or without weight in one).
     """
     m, n = pos.size, neg.size
     if m == 0 or n == 0:
         return math.nan
     s = np.concatenate([pos, neg])
     c = np.concatenate([np.ones(m, bool), np.zeros(n, bool)])
+    w = np.ones(m + n) if w_pos is None or w_neg is None else np.concatenate([w_pos, w_neg])
     order = np.argsort(-s, kind="stable")
-    s, c = s[order], c[order]
+    s, c, w = s[order], c[order], w[order]
     ends = np.r_[np.flatnonzero(s[1:] != s[:-1]), s.size - 1]
-    tpr = np.r_[0.0, np.cumsum(c)[ends] / m]
-    fpr = np.r_[0.0, np.cumsum(~c)[ends] / n]
+    tp, fp = np.cumsum(w * c)[ends], np.cumsum(w * ~c)[ends]
+    if tp[-1] <= 0 or fp[-1] <= 0:
+        return math.nan
+    tpr = np.r_[0.0, tp / tp[-1]]
+    fpr = np.r_[0.0, fp / fp[-1]]
     stop = int(np.searchsorted(fpr, max_fpr, side="right"))
     if stop < fpr.size:
         # linear interpolation of the segment crossing max_fpr

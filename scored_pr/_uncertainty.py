@@ -104,7 +104,14 @@ def partial_auc(ev: ScoredPrecisionRecallEvaluation, interpolate: bool, max_fpr:
     if interpolate:
         raise _fail(ValueError, func, "interpolate", "False when max_fpr is given", interpolate)
     scores, correct = _ranked(ev)
-    return S.partial_roc_auc(scores[correct], scores[~correct], float(max_fpr), bool(standardized))
+    stored = ev._store.weights()
+    if stored is None:
+        return S.partial_roc_auc(scores[correct], scores[~correct], float(max_fpr), bool(standardized))
+    # unreturned items weigh 1 each, as in the evaluator's own rates
+    w = np.concatenate([stored, np.ones(ev.num_negative_misses + ev.num_misses)])
+    return S.partial_roc_auc(
+        scores[correct], scores[~correct], float(max_fpr), bool(standardized), w[correct], w[~correct]
+    )
 
 
 def _default_method(measure: str, measure_args: dict[str, Any]) -> str:

@@ -230,3 +230,18 @@ def test_weighted_evaluators_refuse_intervals() -> None:
                  lambda: scored_pr.compare(ev, ev)):
         with pytest.raises(ValueError, match="sample weights.*numpy.repeat"):
             call()
+
+
+def test_weighted_partial_auc_equals_sklearn() -> None:
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(13)
+    for tied in (False, True):
+        c, s = _data(rng, 200, tied)
+        w = rng.uniform(0.1, 3.0, c.size)
+        ev = scored_pr.ScoredPrecisionRecallEvaluation(ties="grouped")
+        ev.add_cases(c, s, sample_weight=w)
+        for f in (0.1, 0.35, 1.0):
+            assert ev.area_under_roc_curve(max_fpr=f) == pytest.approx(
+                roc_auc_score(c, s, max_fpr=f, sample_weight=w), rel=1e-9)
+        assert ev.area_under_roc_curve(max_fpr=1.0, standardized=False) == pytest.approx(ev.area_under_roc_curve(), rel=1e-9)
