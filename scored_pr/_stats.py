@@ -31,9 +31,10 @@ _NORMAL = NormalDist()
 class Interval(NamedTuple):
     """A point estimate with a two-sided confidence interval.
 
-    ``std_error`` and ``variance`` are NaN for methods without one (bootstrap
-    percentile intervals report the resampling standard deviation as
-    ``std_error``).
+    ``method`` is ``"delong"``, ``"logit"``, ``"bootstrap"`` (percentile) or
+    ``"bca"``. ``std_error`` and ``variance`` are NaN for methods without one
+    (bootstrap intervals, percentile and BCa, report the standard deviation
+    of the replicates as ``std_error``).
     """
 
     estimate: float
