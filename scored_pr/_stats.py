@@ -410,11 +410,19 @@ def resampled_measure(
 def _counts(rng: np.random.Generator, k: int, rows: int) -> npt.NDArray[np.int64]:
     # k draws with replacement among k cases, for each row: the case counts.
     # One bincount per row keeps the counted slice in cache (a flat bincount
-    # over all rows is about twice as slow).
+    # over many rows is about 1.5x slower); below 2,000 cases the per-call
+    # overhead dominates, so rows are counted in groups of ~256k cells.
     draws = rng.integers(0, k, size=(rows, k))
     out = np.empty((rows, k), dtype=np.int64)
-    for r in range(rows):
-        out[r] = np.bincount(draws[r], minlength=k)
+    if k >= 2000:
+        for r in range(rows):
+            out[r] = np.bincount(draws[r], minlength=k)
+        return out
+    sub = max(1, 262_144 // max(k, 1))
+    for r0 in range(0, rows, sub):
+        r1 = min(rows, r0 + sub)
+        flat = (draws[r0:r1] + np.arange(r1 - r0)[:, None] * k).ravel()
+        out[r0:r1] = np.bincount(flat, minlength=(r1 - r0) * k).reshape(r1 - r0, k)
     return out
 
 
@@ -503,24 +511,31 @@ def jackknife_roc_auc(scores: FloatArray, correct: npt.NDArray[np.bool_]) -> tup
 
 
 def jackknife_measure(
-    measure: str, ranked: Ranked, m: int, n: int, stratified: bool = True, max_blocks: int = JACKKNIFE_BLOCKS
+    measure: str, ranked: Ranked, m: int, n: int, stratified: bool = True, max_blocks: int = JACKKNIFE_BLOCKS,
+    chunk_cells: int = 4_000_000,
 ) -> list[FloatArray]:
     """Leave-one-block-out values of ``measure`` per stratum (positives, negatives; or all cases).
 
     Blocks are dealt over the cases in rank order (:func:`jackknife_blocks`):
-    exact leave-one-out with up to ``max_blocks`` cases per stratum.
+    exact leave-one-out with up to ``max_blocks`` cases per stratum. Rows of
+    counts are built ``chunk_cells`` cells at a time.
     """
     strata = [(0, m), (m, m + n)] if stratified else [(0, m + n)]
     out = []
+    step = max(1, chunk_cells // max(m + n, 1))
     for lo, hi in strata:
         if hi == lo:
             continue
         block = jackknife_blocks(hi - lo, max_blocks)
         g = int(block.max()) + 1
-        w = np.ones((g, m + n), dtype=np.int64)
-        w[:, lo:hi] = block[None, :] != np.arange(g)[:, None]
-        # counts are drawn in case order; the ranked perm (if any) reorders them
-        out.append(resampled_measure(measure, ranked, w[:, :m], w[:, m:]))
+        values = np.empty(g)
+        for g0 in range(0, g, step):
+            g1 = min(g, g0 + step)
+            w = np.ones((g1 - g0, m + n), dtype=np.int64)
+            w[:, lo:hi] = block[None, :] != np.arange(g0, g1)[:, None]
+            # counts are in case order; the ranked perm (if any) reorders them
+            values[g0:g1] = resampled_measure(measure, ranked, w[:, :m], w[:, m:])
+        out.append(values)
     return out
 
 
