@@ -11,6 +11,9 @@ Subcommands:
     cases and a report at the end: ``model | scored-pr stream``.
 ``trec [options] QRELS RUN``
     trec_eval 10: its measures, options and output (:mod:`scored_pr.trec`).
+``compare A B``
+    Two models' predictions joined on an id column, compared paired
+    (:mod:`scored_pr._uncertainty_cli`, which also gives ``report --ci``).
 
 Exit status: 0 on success, 2 on malformed input or a usage error (one line on
 standard error naming the file, the line and the value; never a traceback),
@@ -30,7 +33,7 @@ import time
 import zlib
 from typing import Any, TextIO
 
-from . import _io, _serialization
+from . import _io, _serialization, _uncertainty_cli
 from ._stopping import GracefulStop, Stopped
 from ._validation import MAX_COUNT
 from ._demo import worked_example
@@ -286,7 +289,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.misses:
         ev.add_misses(args.misses)
     skips.finish(source)
-    _print_report(ev, args, source, reader.skipped)
+    intervals = _uncertainty_cli.report_intervals(ev, args, source)
+    extra = {"confidence_intervals": _uncertainty_cli.intervals_json(intervals)} if intervals else {}
+    _print_report(ev, args, source, reader.skipped, **extra)
+    if args.format != "json":
+        _uncertainty_cli.print_intervals(intervals, args, sys.stdout)
     if args.plot:
         return _write_plot(ev, args.plot, os.path.basename(source), args.interpolate)
     return 0
@@ -484,6 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--plot", metavar="FILE.png", help="draw PR and ROC side by side into FILE (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar on stderr")
+    _uncertainty_cli.add_ci_options(p)
     p.set_defaults(run=cmd_report)
 
     p = commands.add_parser(
@@ -517,6 +525,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .trec._command import add_parser as add_trec_parser
 
     add_trec_parser(commands)
+    _uncertainty_cli.add_compare_parser(commands)
     return parser
 
 

@@ -9,6 +9,8 @@ nothing to import or configure. Pair it with :mod:`scored_pr.testing`::
         for correct, score in my_model_predictions():
             scored_pr_evaluation.add_case(correct, score)
         assert_metrics(scored_pr_evaluation, average_precision=0.80, area_under_roc_curve=0.90)
+        # on a small test set, assert the 95% lower confidence bound instead of the point value:
+        assert_metrics(scored_pr_evaluation, average_precision=0.75, confidence=0.95)
 
 The tie policy defaults to ``"grouped"``; choose another with indirect
 parametrization::

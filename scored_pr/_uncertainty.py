@@ -25,7 +25,7 @@ from ._validation import _fail
 if TYPE_CHECKING:
     from ._evaluation import ScoredPrecisionRecallEvaluation
 
-METHODS = ("delong", "bootstrap", "logit")
+METHODS = ("delong", "bootstrap", "bca", "logit")
 
 # Measures with a vectorised bootstrap; every other scalar query is
 # bootstrapped by re-evaluating the resampled cases one resample at a time.
@@ -65,11 +65,11 @@ def check_method(method: Any, measure: str, func: str) -> str:
         raise _fail(ValueError, func, "method", "one of " + ", ".join(repr(m) for m in METHODS), method)
     if method == "delong" and measure != "area_under_roc_curve":
         raise _fail(
-            ValueError, func, "method", f"'bootstrap' for measure {measure!r} ('delong' is for area_under_roc_curve only)", method
+            ValueError, func, "method", f"'bootstrap' or 'bca' for measure {measure!r} ('delong' is for area_under_roc_curve only)", method
         )
     if method == "logit" and measure != "average_precision":
         raise _fail(
-            ValueError, func, "method", f"'bootstrap' for measure {measure!r} ('logit' is for average_precision only)", method
+            ValueError, func, "method", f"'bootstrap' or 'bca' for measure {measure!r} ('logit' is for average_precision only)", method
         )
     return method
 
@@ -104,38 +104,106 @@ def partial_auc(ev: ScoredPrecisionRecallEvaluation, interpolate: bool, max_fpr:
     if interpolate:
         raise _fail(ValueError, func, "interpolate", "False when max_fpr is given", interpolate)
     scores, correct = _ranked(ev)
-    return S.partial_roc_auc(scores[correct], scores[~correct], float(max_fpr), bool(standardized))
+    stored = ev._store.weights()
+    if stored is None:
+        return S.partial_roc_auc(scores[correct], scores[~correct], float(max_fpr), bool(standardized))
+    # unreturned items weigh 1 each, as in the evaluator's own rates
+    w = np.concatenate([stored, np.ones(ev.num_negative_misses + ev.num_misses)])
+    return S.partial_roc_auc(
+        scores[correct], scores[~correct], float(max_fpr), bool(standardized), w[correct], w[~correct]
+    )
 
 
 def _default_method(measure: str, measure_args: dict[str, Any]) -> str:
     return "delong" if measure == "area_under_roc_curve" and not measure_args else "bootstrap"
 
 
-def _generic_replicates(
-    ev: Any, scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], measure: str,
-    measure_args: dict[str, Any], n_resamples: int, seed: int | None,
-) -> npt.NDArray[np.float64]:
-    # One evaluator per resample, rebuilt from the case counts: used only for
-    # measures without a vectorised weighted form (precision_at, max F, ...).
+def check_unweighted(ev: Any, func: str) -> None:
+    """Intervals refuse weighted evaluators (see docs/uncertainty.md, "Sample weights")."""
+    if ev.weighted:
+        raise ValueError(
+            f"{func}: confidence intervals and comparisons are not available for an evaluator with sample "
+            "weights: how much a weighted measure varies between samples depends on what the weights mean "
+            "(a frequency weight stands for repeated cases, an importance weight does not), which the "
+            "evaluator cannot know. For frequency weights, add each case as often as its weight "
+            "(numpy.repeat) and evaluate without weights."
+        )
+
+
+def check_stratified(stratified: Any, func: str) -> bool:
+    if not isinstance(stratified, (bool, np.bool_)):
+        raise _fail(TypeError, func, "stratified", "a bool", stratified)
+    return bool(stratified)
+
+
+def _evaluate_counts(
+    ev: Any, counts: npt.NDArray[np.int64], measure: str, measure_args: dict[str, Any]
+) -> float:
+    # ``measure`` on the cases of ``ev`` repeated ``counts`` times (counts in
+    # the case order of ``_ranked``): a fresh evaluator per call, for measures
+    # without a vectorised resampled form (precision_at, maximum F, ...).
     from ._evaluation import ScoredPrecisionRecallEvaluation
 
-    rng = np.random.default_rng(seed)
     neg, cor = ev._store.arrays()
-    s_ret, c_ret = -np.asarray(neg), np.asarray(cor, dtype=bool)
-    n_ret = s_ret.size
-    pos_idx = np.flatnonzero(correct)
-    neg_idx = np.flatnonzero(~correct)
+    n_ret, nm = len(neg), ev.num_negative_misses
+    r = ScoredPrecisionRecallEvaluation(ties=ev.ties)
+    # the stored arrays are in rank order, so repeated cases keep their tie order
+    r.add_cases(np.repeat(np.asarray(cor, dtype=bool), counts[:n_ret]), np.repeat(-np.asarray(neg), counts[:n_ret]))
+    r.add_negative_misses(int(counts[n_ret : n_ret + nm].sum()))
+    r.add_misses(int(counts[n_ret + nm :].sum()))
+    return float(getattr(r, measure)(**measure_args))
+
+
+def _strata(scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], stratified: bool) -> list[npt.NDArray[np.intp]]:
+    # case indices of each stratum, in descending score order
+    groups = [np.flatnonzero(correct), np.flatnonzero(~correct)] if stratified else [np.arange(correct.size)]
+    return [g[np.argsort(-scores[g], kind="stable")] for g in groups if g.size]
+
+
+def _generic_replicates(
+    ev: Any, scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], measure: str,
+    measure_args: dict[str, Any], n_resamples: int, seed: int | None, stratified: bool,
+) -> npt.NDArray[np.float64]:
+    rng = np.random.default_rng(seed)
+    strata = _strata(scores, correct, stratified)
     out = np.empty(n_resamples)
     for b in range(n_resamples):
-        counts = np.bincount(pos_idx[rng.integers(0, pos_idx.size, pos_idx.size)], minlength=correct.size) if pos_idx.size else np.zeros(correct.size, np.int64)
-        if neg_idx.size:
-            counts = counts + np.bincount(neg_idx[rng.integers(0, neg_idx.size, neg_idx.size)], minlength=correct.size)
-        r = ScoredPrecisionRecallEvaluation(ties=ev.ties)
-        r.add_cases(np.repeat(c_ret, counts[:n_ret]), np.repeat(s_ret, counts[:n_ret]))
-        r.add_negative_misses(int(counts[n_ret : n_ret + ev.num_negative_misses].sum()))
-        r.add_misses(int(counts[n_ret + ev.num_negative_misses :].sum()))
-        out[b] = float(getattr(r, measure)(**measure_args))
+        counts = np.zeros(correct.size, dtype=np.int64)
+        for idx in strata:
+            counts[idx] = np.bincount(rng.integers(0, idx.size, idx.size), minlength=idx.size)
+        out[b] = _evaluate_counts(ev, counts, measure, measure_args)
     return out
+
+
+def _generic_jackknife(
+    ev: Any, scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], measure: str,
+    measure_args: dict[str, Any], stratified: bool,
+) -> list[npt.NDArray[np.float64]]:
+    out = []
+    for idx in _strata(scores, correct, stratified):
+        block = S.jackknife_blocks(idx.size)
+        values = np.empty(int(block.max()) + 1)
+        for g in range(values.size):
+            counts = np.ones(correct.size, dtype=np.int64)
+            counts[idx[block == g]] = 0
+            values[g] = _evaluate_counts(ev, counts, measure, measure_args)
+        out.append(values)
+    return out
+
+
+def _vectorised_jackknife(
+    key: str, scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], ranked: S.Ranked, stratified: bool
+) -> list[npt.NDArray[np.float64]]:
+    m = int(np.count_nonzero(correct))
+    if key == "roc_auc":  # exact leave-one-out from the structural components
+        jp, jn = S.jackknife_roc_auc(scores, correct)
+        return [jp, jn] if stratified else [np.concatenate([jp, jn])]
+    return S.jackknife_measure(key, ranked, m, correct.size - m, stratified)
+
+
+def _unit_statistic(key: str, ranked: S.Ranked, m: int, n: int) -> float:
+    # the statistic the resamples estimate: every case counted once
+    return float(S.resampled_measure(key, ranked, np.ones((1, m), np.int64), np.ones((1, n), np.int64))[0])
 
 
 def confidence_interval(
@@ -145,28 +213,40 @@ def confidence_interval(
     method: Any = None,
     n_resamples: Any = 2000,
     seed: int | None = None,
+    stratified: Any = True,
     **measure_args: Any,
 ) -> S.Interval:
+    """Confidence interval of a scalar measure of ``ev``; see ``ScoredPrecisionRecallEvaluation.confidence_interval``."""
     func = "confidence_interval"
+    check_unweighted(ev, func)
     estimate = _scalar_measure(ev, measure, measure_args, func)
     level = check_level(level, func)
     method = check_method(_default_method(measure, measure_args) if method is None else method, measure, func)
+    stratified = check_stratified(stratified, func)
     scores, correct = _ranked(ev)
     if method == "delong":
         if measure_args:
-            raise _fail(ValueError, func, "method", "'bootstrap' when measure arguments are given", method)
+            raise _fail(ValueError, func, "method", "'bootstrap' or 'bca' when measure arguments are given", method)
         iv = S.delong_interval(scores[correct], scores[~correct], level)
         return iv._replace(estimate=estimate)
     if method == "logit":
         return S.logit_interval(estimate, ev.num_positive_ref, level)
     n_resamples = check_resamples(n_resamples, func)
+    n_unreturned = ev.num_misses + ev.num_negative_misses
     if measure in _VECTORISED and not measure_args:
-        reps = S.bootstrap_distribution(scores, correct, _VECTORISED[measure], n_resamples, seed, n_unreturned=ev.num_misses + ev.num_negative_misses)
-    else:
-        reps = _generic_replicates(ev, scores, correct, measure, measure_args, n_resamples, seed)
-    return S.percentile_interval(estimate, reps, level)
-
-
+        key = _VECTORISED[measure]
+        reps = S.bootstrap_distribution(scores, correct, key, n_resamples, seed, stratified, n_unreturned)
+        if method == "bootstrap":
+            return S.percentile_interval(estimate, reps, level)
+        ranked, pos_cases, neg_cases = S.rank_positions(scores, correct, n_unreturned)
+        accel = S.acceleration(_vectorised_jackknife(key, scores, correct, ranked, stratified))
+        statistic = _unit_statistic(key, ranked, pos_cases.size, neg_cases.size)
+        return S.bca_interval(estimate, statistic, reps, accel, level)
+    reps = _generic_replicates(ev, scores, correct, measure, measure_args, n_resamples, seed, stratified)
+    if method == "bootstrap":
+        return S.percentile_interval(estimate, reps, level)
+    accel = S.acceleration(_generic_jackknife(ev, scores, correct, measure, measure_args, stratified))
+    return S.bca_interval(estimate, estimate, reps, accel, level)
 
 
 _COMPARABLE = ("area_under_roc_curve", "average_precision")
@@ -182,50 +262,134 @@ def compare(
     level: float = 0.95,
     n_resamples: int = 2000,
     seed: int | None = None,
+    stratified: bool = True,
+    pos_label: Any = None,
 ) -> S.Comparison:
+    """Compare two models: the difference of a measure, its interval and a two-sided test.
+
+    Two forms:
+
+    - ``compare(correct, scores_a, scores_b)``: two models scored on the
+      same cases (paired). DeLong's test for correlated ROC curves equals R's
+      pROC ``roc.test(paired=TRUE, method="delong")`` (Z and p, tested to
+      1e-9); the bootstrap resamples the cases once for both models.
+    - ``compare(ev_a, ev_b)``: two evaluators built on different cases
+      (unpaired). DeLong's unpaired test equals pROC's
+      ``roc.test(paired=FALSE, method="delong")`` (t, its Welch-type degrees
+      of freedom and p); the bootstrap resamples each evaluator on its own.
+
+    Parameters
+    ----------
+    a, b, c
+        ``correct, scores_a, scores_b`` (array-likes of one length), or two
+        :class:`~scored_pr.ScoredPrecisionRecallEvaluation` (``c`` omitted).
+    measure : {"area_under_roc_curve", "average_precision"}
+    method : {None, "delong", "bootstrap", "bca"}
+        DeLong (ROC AUC only; its default), percentile bootstrap (the
+        default for AP) or BCa bootstrap.
+    level : float, default 0.95
+        Confidence level of the interval of the difference.
+    n_resamples, seed, stratified
+        Bootstrap resamples (>= 10), the seed of
+        ``numpy.random.default_rng``, and whether each class is resampled
+        separately (default).
+    pos_label : optional
+        The label of a correct case in the paired form, as in ``add_cases``.
+
+    Returns
+    -------
+    Comparison
+        ``estimate_a``, ``estimate_b``, ``difference`` (a - b), ``interval``
+        (an :class:`~scored_pr.Interval` of the difference), ``statistic``
+        (Z; t for unpaired DeLong; for the bootstrap the difference over the
+        replicates' standard deviation), ``p_value`` (two-sided), ``method``
+        and ``df`` (unpaired DeLong only).
+
+    Raises
+    ------
+    ValueError, TypeError
+        For a measure or method that does not apply, labels without both
+        classes, arrays of different lengths, or an evaluator with sample
+        weights.
+
+    Notes
+    -----
+    Ties count one half (grouped ties), whatever the evaluators' tie
+    policy. DeLong: O(n log n). Bootstrap: O(n_resamples * n).
+
+    Examples
+    --------
+    >>> from scored_pr import compare
+    >>> y = [True, True, False, True, False, False, True, False]
+    >>> r = compare(y, [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2], [0.9, 0.2, 0.8, 0.7, 0.3, 0.6, 0.4, 0.5])
+    >>> round(r.difference, 4), round(r.p_value, 4), r.method
+    (0.25, 0.3545, 'delong')
+    """
     func = "compare"
     if not isinstance(measure, str) or measure not in _COMPARABLE:
         raise _fail(ValueError, func, "measure", "one of " + ", ".join(repr(m) for m in _COMPARABLE), measure)
     if method is None:
         method = "delong" if measure == "area_under_roc_curve" else "bootstrap"
-    if method not in ("delong", "bootstrap"):
-        raise _fail(ValueError, func, "method", "'delong' or 'bootstrap'", method)
+    if method not in ("delong", "bootstrap", "bca"):
+        raise _fail(ValueError, func, "method", "'delong', 'bootstrap' or 'bca'", method)
     check_method(method, measure, func)
     level = check_level(level, func)
+    stratified = check_stratified(stratified, func)
     from ._evaluation import ScoredPrecisionRecallEvaluation
     from ._validation import check_batch
 
+    key = _VECTORISED[measure]
     if isinstance(a, ScoredPrecisionRecallEvaluation):
         if not isinstance(b, ScoredPrecisionRecallEvaluation) or c is not None:
             raise _fail(TypeError, func, "b", "a ScoredPrecisionRecallEvaluation (unpaired form compare(ev_a, ev_b))", b)
+        check_unweighted(a, func)
+        check_unweighted(b, func)
         sa, ca = _ranked(a)
         sb, cb = _ranked(b)
         if method == "delong":
             return S.delong_unpaired(sa[ca], sa[~ca], sb[cb], sb[~cb], level)
         n_resamples = check_resamples(n_resamples, func)
-        key = _VECTORISED[measure]
         est_a = float(getattr(a, measure)())
         est_b = float(getattr(b, measure)())
         ss = np.random.SeedSequence(seed)
         seed_a, seed_b = (int(x.generate_state(1)[0]) for x in ss.spawn(2))
-        ra = S.bootstrap_distribution(sa, ca, key, n_resamples, seed_a, n_unreturned=a.num_misses + a.num_negative_misses)
-        rb = S.bootstrap_distribution(sb, cb, key, n_resamples, seed_b, n_unreturned=b.num_misses + b.num_negative_misses)
-        return S.bootstrap_comparison(est_a, est_b, ra, rb, level)
+        ua, ub = a.num_misses + a.num_negative_misses, b.num_misses + b.num_negative_misses
+        ra = S.bootstrap_distribution(sa, ca, key, n_resamples, seed_a, stratified, ua)
+        rb = S.bootstrap_distribution(sb, cb, key, n_resamples, seed_b, stratified, ub)
+        if method == "bootstrap":
+            return S.bootstrap_comparison(est_a, est_b, ra, rb, level)
+        rka, pa, na = S.rank_positions(sa, ca, ua)
+        rkb, pb, nb = S.rank_positions(sb, cb, ub)
+        # theta = theta_a - theta_b: a case of b moves theta by minus its own effect
+        jack = _vectorised_jackknife(key, sa, ca, rka, stratified)
+        jack += [-v for v in _vectorised_jackknife(key, sb, cb, rkb, stratified)]
+        stat = _unit_statistic(key, rka, pa.size, na.size) - _unit_statistic(key, rkb, pb.size, nb.size)
+        return S.bootstrap_comparison(est_a, est_b, ra, rb, level, S.acceleration(jack), stat)
     # paired form compare(correct, scores_a, scores_b)
-    correct, scores_a = check_batch(a, b, func)
-    _, scores_b = check_batch(a, c, func)
+    correct, scores_a = check_batch(a, b, func, pos_label)
+    _, scores_b = check_batch(a, c, func, pos_label)
     if not correct.any() or correct.all():
         raise _fail(ValueError, func, "correct", "labels with at least one correct and one incorrect case", a)
     if method == "delong":
         return S.delong_paired(correct, scores_a, scores_b, level)
     n_resamples = check_resamples(n_resamples, func)
-    key = _VECTORISED[measure]
     ev_a = ScoredPrecisionRecallEvaluation(ties="grouped")
     ev_a.add_cases(correct, scores_a)
     ev_b = ScoredPrecisionRecallEvaluation(ties="grouped")
     ev_b.add_cases(correct, scores_b)
-    reps = S.paired_bootstrap_distribution([scores_a, scores_b], correct, key, n_resamples, seed)
-    return S.bootstrap_comparison(float(getattr(ev_a, measure)()), float(getattr(ev_b, measure)()), reps[0], reps[1], level)
+    est_a, est_b = float(getattr(ev_a, measure)()), float(getattr(ev_b, measure)())
+    reps = S.paired_bootstrap_distribution([scores_a, scores_b], correct, key, n_resamples, seed, stratified)
+    if method == "bootstrap":
+        return S.bootstrap_comparison(est_a, est_b, reps[0], reps[1], level)
+    rka, pos_cases, neg_cases = S.rank_positions(scores_a, correct)
+    rkb = S.rank_positions(scores_b, correct, 0, pos_cases, neg_cases)[0]
+    ja = _vectorised_jackknife(key, scores_a, correct, rka, stratified)
+    jb = _vectorised_jackknife(key, scores_b, correct, rkb, stratified)
+    # paired: the same case (block) is left out of both models
+    accel = S.acceleration([x - y for x, y in zip(ja, jb)])
+    m, n = pos_cases.size, neg_cases.size
+    stat = _unit_statistic(key, rka, m, n) - _unit_statistic(key, rkb, m, n)
+    return S.bootstrap_comparison(est_a, est_b, reps[0], reps[1], level, accel, stat)
 
 
 __all__ = ["compare", "confidence_interval", "partial_auc"]

@@ -4,6 +4,12 @@
 failure, shows every measure with its bound and value; :func:`assert_curve_close`
 compares two curves point by point and shows the points that differ. Both
 raise ``AssertionError``, so they work in pytest, unittest or a plain script.
+
+On a few hundred cases a measure moves by several points between samples,
+so a bare threshold either flakes or is set too low to catch anything.
+``assert_metrics(..., confidence=0.95)`` checks a bound against the one-sided
+95 % confidence bound instead of the point value, and :func:`assert_not_worse`
+gates a candidate model against a baseline scored on the same cases.
 With pytest, the ``scored_pr_evaluation`` fixture (see
 :mod:`scored_pr._pytest_plugin`) gives each test a fresh evaluator.
 
@@ -25,6 +31,7 @@ AssertionError: 2 of 2 metric bounds not met (5 cases, 3 positive):
 
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 import re
@@ -36,7 +43,7 @@ import numpy as np
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._report import curve_rows
 
-__all__ = ["assert_metrics", "assert_curve_close", "metric_value"]
+__all__ = ["assert_metrics", "assert_curve_close", "assert_not_worse", "metric_value"]
 
 _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     ">=": operator.ge,
@@ -65,6 +72,19 @@ _METRICS: dict[str, Callable[[ScoredPrecisionRecallEvaluation], float]] = {
     "r_precision": lambda ev: ev.r_precision(),
 }
 _PRECISION_AT = re.compile(r"precision_at_([1-9][0-9]*)")
+
+#: Metrics with a confidence interval: name -> (measure, measure arguments).
+_INTERVALS: dict[str, tuple[str, dict[str, Any]]] = {
+    "average_precision": ("average_precision", {}),
+    "area_under_pr_curve": ("area_under_pr_curve", {"interpolate": False}),
+    "area_under_pr_curve_interpolated": ("area_under_pr_curve", {"interpolate": True}),
+    "area_under_roc_curve": ("area_under_roc_curve", {}),
+    "area_under_roc_curve_interpolated": ("area_under_roc_curve", {"interpolate": True}),
+    "maximum_f_measure": ("maximum_f_measure", {}),
+    "pr_breakeven_point": ("pr_breakeven_point", {}),
+    "reciprocal_rank": ("reciprocal_rank", {}),
+    "r_precision": ("r_precision", {}),
+}
 
 
 def _metric_names() -> str:
@@ -162,13 +182,56 @@ def _counts(evaluation: Any) -> str:
     return f" ({n} cases, {p} positive)"
 
 
-def assert_metrics(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any], **bounds: Any) -> None:
+def _interval_spec(name: str) -> tuple[str, dict[str, Any]] | None:
+    spec = _INTERVALS.get(name)
+    if spec is not None:
+        return spec
+    match = _PRECISION_AT.fullmatch(name)
+    if match:
+        return "precision_at", {"rank": int(match.group(1))}
+    return None  # a count: exact, no interval
+
+
+def _check_confidence(confidence: Any, func: str) -> float:
+    if isinstance(confidence, (bool, np.bool_)) or not _is_number(confidence) or not 0.5 <= confidence < 1.0:
+        raise ValueError(
+            f"{func}: argument 'confidence' must be a real number in [0.5, 1) (e.g. 0.95); got {confidence!r} instead."
+        )
+    return float(confidence)
+
+
+def assert_metrics(
+    evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any],
+    *,
+    confidence: float | None = None,
+    method: str | None = None,
+    n_resamples: int = 2000,
+    seed: int | None = 0,
+    **bounds: Any,
+) -> None:
     """Assert that every named metric meets its bound; show them all if one does not.
 
     Parameters
     ----------
     evaluation : ScoredPrecisionRecallEvaluation or mapping
         An evaluator, or a ``summary()`` dict.
+    confidence : float in [0.5, 1), optional
+        Check each order bound against a one-sided confidence bound instead
+        of the point value: ``metric=0.80`` with ``confidence=0.95`` asserts
+        that the lower 95 % confidence bound of the metric (the low end of its
+        two-sided 90 % interval) is at least 0.80, i.e. the data show the
+        metric is at least 0.80 at 95 % confidence. ``("<=", x)`` and
+        ``("<", x)`` use the upper bound. Counts (``num_cases`` ...), ``==``,
+        ``!=`` and ``pytest.approx`` bounds are checked on the value. Needs an
+        unweighted evaluator, not a mapping.
+    method : {None, "delong", "bootstrap", "bca", "logit"}
+        The interval's method (see
+        :meth:`~scored_pr.ScoredPrecisionRecallEvaluation.confidence_interval`);
+        by default DeLong for ``area_under_roc_curve`` and the percentile
+        bootstrap otherwise.
+    n_resamples, seed : int, default 2000 and 0
+        Bootstrap resamples and seed. The fixed default seed makes the
+        assertion deterministic: a test does not flake on resampling noise.
     **bounds
         ``metric=bound`` for any metric of :func:`metric_value`. A bound is
 
@@ -185,15 +248,21 @@ def assert_metrics(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, An
     ------
     AssertionError
         If a metric misses its bound. The message is a table of every metric
-        checked, its bound and its value, the failing ones marked ``FAILED``.
+        checked, its bound and its value (with ``confidence``: the estimate,
+        the interval and the confidence bound compared), the failing ones
+        marked ``FAILED``.
     ValueError
-        If a name is not a metric or a bound is malformed (never an
-        AssertionError: a typo is not a model failure).
+        If a name is not a metric, a bound is malformed, or ``confidence`` is
+        given with a mapping or a weighted evaluator (never an AssertionError:
+        a typo is not a model failure).
 
     Notes
     -----
     Metrics are computed once each (the evaluator caches them); checking
-    every bound before failing shows the whole picture in one run.
+    every bound before failing shows the whole picture in one run. With
+    ``confidence``, each bootstrapped metric costs ``n_resamples``
+    resamples: milliseconds for ROC AUC and average precision on thousands
+    of cases, longer for the metrics that rebuild an evaluator per resample.
 
     Examples
     --------
@@ -208,10 +277,25 @@ def assert_metrics(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, An
       metric                bound   value
       area_under_roc_curve  >= 0.8  0.75   FAILED
       precision_at_1        >= 1.0  1.0    ok
+
+    With ``confidence`` a good-looking value on few cases is not enough:
+
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_cases([True] * 6 + [False] * 6, [0.9, 0.8, 0.75, 0.7, 0.4, 0.3, 0.6, 0.5, 0.35, 0.2, 0.1, 0.05])
+    >>> assert_metrics(ev, area_under_roc_curve=0.8)
+    >>> assert_metrics(ev, area_under_roc_curve=0.8, confidence=0.95)
+    Traceback (most recent call last):
+    ...
+    AssertionError: 1 of 1 metric bounds not met at 95% confidence (12 cases, 6 positive):
+      metric                bound   estimate            90% interval  compared
+      area_under_roc_curve  >= 0.8  0.8611111111111112  [0.6761, 1]   0.6761 (lower)  FAILED
     """
     __tracebackhide__ = True
     if not bounds:
         raise ValueError("assert_metrics: give at least one metric=bound.")
+    if confidence is not None:
+        _confidence_metrics(evaluation, _check_confidence(confidence, "assert_metrics"), method, n_resamples, seed, bounds)
+        return
     rows: list[tuple[str, str, str, bool]] = []
     for name, bound in bounds.items():
         shown, ok = _bound_check(name, bound)
@@ -220,13 +304,163 @@ def assert_metrics(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, An
     failed = sum(1 for r in rows if not r[3])
     if not failed:
         return
-    headers = ("metric", "bound", "value")
+    _fail_table(f"{failed} of {len(rows)} metric bounds not met{_counts(evaluation)}:", ("metric", "bound", "value"), rows)
+
+
+def _fail_table(title: str, headers: tuple[str, ...], rows: list[Any]) -> None:
+    __tracebackhide__ = True
     widths = [max(len(h), *(len(str(r[i])) for r in rows)) for i, h in enumerate(headers)]
-    lines = [f"{failed} of {len(rows)} metric bounds not met{_counts(evaluation)}:"]
+    lines = [title]
     lines.append("  " + "  ".join(f"{h:<{w}}" for h, w in zip(headers, widths)).rstrip())
-    for name, shown, value_text, passed in rows:
-        cells = "  ".join(f"{c:<{w}}" for c, w in zip((name, shown, value_text), widths))
-        lines.append(f"  {cells}  {'ok' if passed else 'FAILED'}")
+    for *cells, passed in rows:
+        text = "  ".join(f"{c:<{w}}" for c, w in zip(cells, widths))
+        lines.append(f"  {text}  {'ok' if passed else 'FAILED'}")
+    raise AssertionError("\n".join(lines))
+
+
+def _confidence_metrics(
+    evaluation: Any, confidence: float, method: str | None, n_resamples: int, seed: int | None, bounds: dict[str, Any]
+) -> None:
+    __tracebackhide__ = True
+    if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
+        raise ValueError(
+            "assert_metrics: 'confidence' needs a ScoredPrecisionRecallEvaluation (a summary dict has no cases "
+            f"to resample); got {type(evaluation).__name__} instead."
+        )
+    two_sided = 2.0 * confidence - 1.0  # its low (high) end is the one-sided lower (upper) bound
+    rows: list[tuple[str, str, str, str, str, bool]] = []
+    for name, bound in bounds.items():
+        shown, ok = _bound_check(name, bound)
+        spec = _interval_spec(name)
+        op = bound[0] if isinstance(bound, tuple) else (">=" if _is_number(bound) else "==")
+        if spec is None or op in ("==", "!="):
+            value = metric_value(evaluation, name)
+            rows.append((name, shown, _show_value(value), "-", "value", ok(value)))
+            continue
+        measure, args = spec
+        m = method
+        if m is None and measure == "area_under_roc_curve" and args:
+            m = "bootstrap"  # the interpolated area has no DeLong variance
+        iv = evaluation.confidence_interval(measure, two_sided, m, n_resamples, seed, **args)
+        side, value = ("lower", iv.low) if op in (">=", ">") else ("upper", iv.high)
+        interval = f"[{iv.low:.4g}, {iv.high:.4g}]"
+        rows.append((name, shown, _show_value(iv.estimate), interval, f"{value:.4g} ({side})", ok(value)))
+    failed = sum(1 for r in rows if not r[-1])
+    if not failed:
+        return
+    level = f"{100 * two_sided:.4g}% interval"
+    _fail_table(
+        f"{failed} of {len(rows)} metric bounds not met at {100 * confidence:.4g}% confidence{_counts(evaluation)}:",
+        ("metric", "bound", "estimate", level, "compared"),
+        rows,
+    )
+
+
+def assert_not_worse(
+    correct: Any,
+    candidate_scores: Any,
+    baseline_scores: Any,
+    measure: str = "area_under_roc_curve",
+    margin: float = 0.0,
+    confidence: float = 0.95,
+    *,
+    method: str | None = None,
+    n_resamples: int = 2000,
+    seed: int | None = 0,
+    pos_label: Any = None,
+) -> None:
+    """Assert that a candidate model is not worse than a baseline on the same cases (a regression gate).
+
+    Compares the two models paired (:func:`scored_pr.compare`) and fails when
+    the data show, at the given confidence, that the candidate is worse than
+    the baseline by more than ``margin``: when the one-sided upper
+    confidence bound of ``measure(candidate) - measure(baseline)`` is below
+    ``-margin``. A difference within sampling noise passes.
+
+    Parameters
+    ----------
+    correct : array-like of bool (or labels with ``pos_label``)
+        The reference labels of the cases both models scored.
+    candidate_scores, baseline_scores : array-like of float
+        The two models' scores of the same cases, in the same order.
+    measure : {"area_under_roc_curve", "average_precision"}
+    margin : float >= 0, default 0.0
+        How much worse the candidate may be before the gate fails.
+    confidence : float in [0.5, 1), default 0.95
+        One-sided confidence: the upper bound is the high end of the
+        two-sided ``2 * confidence - 1`` interval.
+    method : {None, "delong", "bootstrap", "bca"}
+        DeLong's paired test for ROC AUC by default (pROC's
+        ``roc.test(paired=TRUE)``), a paired bootstrap for AP.
+    n_resamples, seed : int, default 2000 and 0
+        For the bootstrap; the fixed seed makes the gate deterministic.
+    pos_label : optional
+        The label of a correct case, as in ``add_cases``.
+
+    Raises
+    ------
+    AssertionError
+        When the candidate is worse beyond ``margin``; the message shows both
+        estimates, the difference, its interval, the bound compared and the
+        p-value of the two-sided test of no difference.
+    ValueError, TypeError
+        For malformed arguments (never an AssertionError).
+
+    Notes
+    -----
+    The gate fails only on evidence: on a small test set a real regression
+    can pass because the interval is wide. To require evidence that the
+    candidate is *at least as good* (non-inferiority), check
+    ``compare(...).interval.low`` at level ``2 * confidence - 1`` against
+    ``-margin`` instead.
+
+    Examples
+    --------
+    >>> y = [True, False] * 10
+    >>> baseline = [1.85, 0.82, 1.83, -1.3, 2.41, 0.45, 0.96, 0.58, 1.86, 0.29,
+    ...             1.53, 0.55, 0.76, -0.16, 1.02, 0.6, 1.54, -0.29, 0.72, -0.26]
+    >>> assert_not_worse(y, [s + 0.1 for s in baseline], baseline)   # the same ranking
+    >>> candidate = [0.01, -0.28, 1.29, 1.01, -2.71, -1.89, -0.17, -0.42, 0.21, 0.22,
+    ...              2.12, -1.11, -0.38, 2.04, 0.65, 0.66, -0.51, -1.65, 0.17, 0.11]
+    >>> assert_not_worse(y, candidate, baseline)
+    Traceback (most recent call last):
+    ...
+    AssertionError: the candidate is worse than the baseline on area_under_roc_curve at 95% confidence (20 cases, 10 positive; paired delong):
+      candidate   0.55
+      baseline    0.98
+      difference  -0.43  90% interval [-0.6627, -0.1973]
+      compared    upper bound -0.1973 < -margin (margin = 0.0)
+      p-value     0.002375
+    """
+    __tracebackhide__ = True
+    from ._uncertainty import compare
+
+    func = "assert_not_worse"
+    confidence = _check_confidence(confidence, func)
+    if isinstance(margin, (bool, np.bool_)) or not _is_number(margin) or not 0.0 <= margin < float("inf"):
+        raise ValueError(f"{func}: argument 'margin' must be a finite real number >= 0; got {margin!r} instead.")
+    two_sided = 2.0 * confidence - 1.0
+    r = compare(
+        correct, candidate_scores, baseline_scores, measure=measure, method=method, level=two_sided,
+        n_resamples=n_resamples, seed=seed, pos_label=pos_label,
+    )
+    upper = r.interval.high
+    if math.isnan(upper):  # no variance (every pair ranked alike): the difference is the evidence
+        upper = r.difference
+    if not upper < -margin:
+        return
+    from ._validation import check_batch
+
+    labels, _ = check_batch(correct, candidate_scores, func, pos_label)
+    lines = [
+        f"the candidate is worse than the baseline on {measure} at {100 * confidence:.4g}% confidence "
+        f"({labels.size} cases, {int(labels.sum())} positive; paired {r.method}):",
+        f"  candidate   {r.estimate_a:.6g}",
+        f"  baseline    {r.estimate_b:.6g}",
+        f"  difference  {r.difference:.6g}  {100 * two_sided:.4g}% interval [{r.interval.low:.4g}, {upper:.4g}]",
+        f"  compared    upper bound {upper:.4g} < -margin (margin = {margin!r})",
+        f"  p-value     {r.p_value:.4g}",
+    ]
     raise AssertionError("\n".join(lines))
 
 

@@ -1,0 +1,356 @@
+"""Uncertainty on the command line: ``scored-pr report --ci`` and ``scored-pr compare A B``.
+
+Kept apart from :mod:`scored_pr._cli` (which only calls :func:`add_ci_options`,
+:func:`report_intervals`, :func:`print_intervals` and :func:`add_compare_parser`)
+and from :mod:`scored_pr._io`, whose label and score parsing it reuses.
+
+``compare`` reads two prediction files with an id column, joins them on the
+ids (which must match one to one, with the same label on both sides) and
+compares the two models paired: DeLong's test for ROC AUC (R's pROC
+``roc.test(paired=TRUE)``) and a paired bootstrap for average precision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, TextIO
+
+import numpy as np
+
+from . import _io
+from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._stats import Comparison, Interval
+
+__all__ = ["add_ci_options", "add_compare_parser", "print_intervals", "report_intervals"]
+
+#: Measures with an interval in ``report --ci`` and a test in ``compare``:
+#: both have a closed-form or vectorised interval, fast on millions of cases.
+MEASURES = ("area_under_roc_curve", "average_precision")
+
+
+# ----------------------------------------------------------------- options
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number strictly between 0 and 1, got {text!r}")
+    return value
+
+
+def _resamples(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 10, got {text!r}") from None
+    if not 10 <= value <= 10_000_000:
+        raise argparse.ArgumentTypeError(f"expected an integer from 10 to 10,000,000, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
+    return value
+
+
+def _add_interval_options(g: Any) -> None:
+    g.add_argument("--level", type=_level, default=0.95, metavar="P", help="confidence level (default: 0.95)")
+    g.add_argument(
+        "--bootstrap", choices=("percentile", "bca"), default="percentile",
+        help="the bootstrap interval for average precision: percentile or bias-corrected and accelerated "
+        "(default: percentile)",
+    )
+    g.add_argument("--resamples", type=_resamples, default=2000, metavar="N",
+                   help="bootstrap resamples, stratified by class (default: 2000)")  # fmt: skip
+    g.add_argument("--seed", type=_seed, default=0, metavar="N",
+                   help="bootstrap seed: the same seed gives the same intervals (default: 0)")  # fmt: skip
+
+
+def add_ci_options(p: argparse.ArgumentParser) -> None:
+    """``--ci`` and its options, for ``scored-pr report``."""
+    g = p.add_argument_group("confidence intervals")
+    g.add_argument(
+        "--ci", action="store_true",
+        help="add confidence intervals: DeLong's for ROC AUC (as R's pROC), a bootstrap for average precision",
+    )
+    _add_interval_options(g)
+
+
+def _method(measure: str, args: argparse.Namespace) -> str:
+    if measure == "area_under_roc_curve":
+        return "delong"
+    return "bca" if args.bootstrap == "bca" else "bootstrap"
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+# ----------------------------------------------------------------- report --ci
+
+
+def report_intervals(ev: ScoredPrecisionRecallEvaluation, args: argparse.Namespace, source: str) -> dict[str, Interval]:
+    """The intervals ``report --ci`` prints (empty without ``--ci``)."""
+    if not getattr(args, "ci", False):
+        return {}
+    out = {}
+    for measure in MEASURES:
+        try:
+            out[measure] = ev.confidence_interval(
+                measure, args.level, _method(measure, args), args.resamples, args.seed
+            )
+        except ValueError as exc:  # e.g. sample weights: one clear line, exit status 2
+            raise _io.InputError(source, None, f"--ci: {exc}") from None
+    return out
+
+
+def intervals_json(intervals: dict[str, Interval]) -> dict[str, Any]:
+    """The ``confidence_intervals`` object of ``report --ci --format json``."""
+    obj: dict[str, Any] = {}
+    for name, iv in intervals.items():
+        obj[name] = {
+            "estimate": _finite(iv.estimate), "low": _finite(iv.low), "high": _finite(iv.high),
+            "level": iv.level, "method": iv.method, "std_error": _finite(iv.std_error),
+        }  # fmt: skip
+    return obj
+
+
+def print_intervals(intervals: dict[str, Interval], args: argparse.Namespace, out: TextIO) -> None:
+    """The intervals as text or a Markdown table, after the report."""
+    if not intervals:
+        return
+    level = next(iter(intervals.values())).level
+    boot = any(iv.method in ("bootstrap", "bca") for iv in intervals.values())
+    how = f", {args.resamples:,} stratified resamples, seed {args.seed}" if boot else ""
+    print(f"\nConfidence intervals ({100 * level:g}%{how}):", file=out)
+    rows = [(n, repr(iv.estimate), repr(iv.low), repr(iv.high), iv.method) for n, iv in intervals.items()]
+    if args.format == "table":
+        print(_markdown(rows, ("measure", "estimate", "low", "high", "method")), file=out)
+        return
+    for name, est, low, high, method in rows:
+        print(f"  {name:<22} {float(est):.6f}  [{float(low):.6f}, {float(high):.6f}]  {method}", file=out)
+
+
+def _markdown(rows: Sequence[tuple[str, ...]], headers: tuple[str, ...]) -> str:
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "| " + " | ".join(f"{c:<{w}}" if i == 0 else f"{c:>{w}}" for i, (c, w) in enumerate(zip(cells, widths))) + " |"
+
+    rule = "|" + "|".join(":" + "-" * (w + 1) if i == 0 else "-" * (w + 1) + ":" for i, w in enumerate(widths)) + "|"
+    return "\n".join([line(headers), rule, *(line(r) for r in rows)])
+
+
+# ----------------------------------------------------------------- compare
+
+
+def _keyed_rows(
+    lines: Iterable[str], source: str, fmt: str | None, id_col: str, correct_col: str | None, score_col: str
+) -> Iterator[tuple[int, str, bool, float]]:
+    """(line, id, correct, score) of every case of a CSV, TSV or JSON Lines file.
+
+    Labels and scores follow the rules of ``scored-pr report`` (``_io.parse_label``,
+    ``_io.parse_score``); ids are compared as text (JSON numbers by their JSON text).
+    """
+    it = iter(lines)
+    first = ""
+    number = 0
+    for first in it:
+        number += 1
+        if first.strip():
+            break
+    else:
+        raise _io.InputError(source, None, "empty input (expected a header line or cases)")
+    fmt = fmt or _io.sniff_format(first)
+    correct_names = _io.DEFAULT_CORRECT_COLUMNS if correct_col is None else (correct_col,)
+
+    def parse(line: int, key: Any, label: Any, label_col: str, score: Any) -> tuple[int, str, bool, float]:
+        try:
+            return line, key, _io.parse_label(label, label_col), _io.parse_score(score, score_col)
+        except ValueError as exc:
+            raise _io.InputError(source, line, str(exc)) from None
+
+    if fmt == "jsonl":
+        for line, text in enumerate(_chain(first, it), start=number):
+            if not text.strip():
+                continue
+            try:
+                obj = json.loads(text)
+            except ValueError:
+                raise _io.InputError(source, line, "invalid JSON") from None
+            if not isinstance(obj, dict):
+                raise _io.InputError(source, line, "expected a JSON object")
+            label_col = next((c for c in correct_names if c in obj), None)
+            for need, have in ((id_col, id_col in obj), (" or ".join(correct_names), label_col), (score_col, score_col in obj)):
+                if not have:
+                    raise _io.InputError(source, line, f"missing key {need!r}")
+            key = obj[id_col]
+            key = key if isinstance(key, str) else json.dumps(key)
+            yield parse(line, key, obj[label_col], str(label_col), obj[score_col])
+        return
+    reader = csv.reader(_chain(first, it), delimiter="\t" if fmt == "tsv" else ",", strict=True)
+    try:
+        header = [h.strip().lstrip("\ufeff").strip() for h in next(reader)]
+        folded = [h.lower() for h in header]
+
+        def column(names: tuple[str, ...], option: str) -> tuple[int, str]:
+            for n in names:
+                if n.lower() in folded:
+                    i = header.index(n) if n in header else folded.index(n.lower())
+                    return i, header[i]
+            raise _io.InputError(source, number, f"no column {' or '.join(map(repr, names))} in the header; use {option}")
+
+        ii, _ = column((id_col,), "--id-col")
+        ci, cname = column(correct_names, "--correct-col")
+        si, _ = column((score_col,), "--score-col")
+        line = number
+        for row in reader:
+            start, line = line + 1, number + reader.line_num - 1
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue
+            if len(row) != len(header):
+                raise _io.InputError(source, start, f"ragged row: {len(row)} fields where the header has {len(header)}")
+            yield parse(start, row[ii].strip(), row[ci], cname, row[si])
+    except csv.Error as exc:
+        raise _io.InputError(source, number + reader.line_num - 1, f"malformed line ({exc})") from None
+
+
+def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
+    yield first
+    yield from rest
+
+
+def _read_keyed(path: str, args: argparse.Namespace, score_col: str) -> tuple[dict[str, tuple[bool, float]], str]:
+    stream, source, _ = _io.open_input(path)
+    fmt = args.input_format or _io.format_from_path(path)
+    cases: dict[str, tuple[bool, float]] = {}
+    first_line: dict[str, int] = {}
+    try:
+        for line, key, correct, score in _keyed_rows(stream, source, fmt, args.id_col, args.correct_col, score_col):
+            if key in cases:
+                raise _io.InputError(source, line, f"id {key!r} appears twice (first on line {first_line[key]}); "
+                                     "ids must be unique to join the files one to one")  # fmt: skip
+            cases[key] = (correct, score)
+            first_line[key] = line
+    finally:
+        if path != "-":
+            stream.close()  # type: ignore[attr-defined]
+    return cases, source
+
+
+def _join(a: dict[str, tuple[bool, float]], b: dict[str, tuple[bool, float]], src_a: str, src_b: str) -> tuple[
+    np.ndarray, np.ndarray, np.ndarray
+]:
+    only_a = [k for k in a if k not in b]
+    only_b = [k for k in b if k not in a]
+    if only_a or only_b:
+        def some(keys: list[str]) -> str:
+            shown = ", ".join(repr(k) for k in keys[:3])
+            return shown + (", ..." if len(keys) > 3 else "")
+
+        parts = []
+        if only_a:
+            parts.append(f"{len(only_a)} only in {src_a} ({some(only_a)})")
+        if only_b:
+            parts.append(f"{len(only_b)} only in {src_b} ({some(only_b)})")
+        raise _io.InputError(src_b, None, "the ids do not match one to one: " + "; ".join(parts))
+    keys = list(a)
+    correct = np.fromiter((a[k][0] for k in keys), dtype=bool, count=len(keys))
+    other = np.fromiter((b[k][0] for k in keys), dtype=bool, count=len(keys))
+    if not np.array_equal(correct, other):
+        k = keys[int(np.flatnonzero(correct != other)[0])]
+        n = int(np.count_nonzero(correct != other))
+        raise _io.InputError(
+            src_b, None, f"the labels disagree for {n} id(s), e.g. {k!r}: {a[k][0]} in {src_a}, {b[k][0]} in {src_b}"
+        )
+    sa = np.fromiter((a[k][1] for k in keys), dtype=np.float64, count=len(keys))
+    sb = np.fromiter((b[k][1] for k in keys), dtype=np.float64, count=len(keys))
+    return correct, sa, sb
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Join the two files on their ids and compare the models paired; print the table."""
+    from ._uncertainty import compare
+
+    if args.path_a == "-" and args.path_b == "-":
+        raise _io.InputError("<stdin>", None, "only one of A and B can be standard input")
+    a, src_a = _read_keyed(args.path_a, args, args.score_col)
+    b, src_b = _read_keyed(args.path_b, args, args.score_col_b or args.score_col)
+    correct, sa, sb = _join(a, b, src_a, src_b)
+    if correct.all() or not correct.any():
+        raise _io.InputError(src_a, None, "compare needs correct and incorrect cases (a class is missing)")
+    results: dict[str, Comparison] = {}
+    for measure in args.measures or MEASURES:
+        results[measure] = compare(
+            correct, sa, sb, measure=measure, method=_method(measure, args), level=args.level,
+            n_resamples=args.resamples, seed=args.seed,
+        )  # fmt: skip
+    out = sys.stdout
+    if args.format == "json":
+        obj = {
+            "a": src_a, "b": src_b, "id_col": args.id_col, "num_cases": int(correct.size),
+            "num_correct": int(correct.sum()), "level": args.level,
+            "comparisons": {
+                m: {"a": _finite(r.estimate_a), "b": _finite(r.estimate_b), "difference": _finite(r.difference),
+                    "low": _finite(r.interval.low), "high": _finite(r.interval.high),
+                    "statistic": _finite(r.statistic), "p_value": _finite(r.p_value), "method": r.method}
+                for m, r in results.items()
+            },
+        }  # fmt: skip
+        print(json.dumps(obj, allow_nan=False), file=out)
+        return 0
+    print(f"A: {src_a}\nB: {src_b}", file=out)
+    print(f"{correct.size:,} cases joined on {args.id_col!r}, {int(correct.sum()):,} correct; paired comparison, "
+          f"{100 * args.level:g}% intervals of A - B\n", file=out)  # fmt: skip
+    headers = ("measure", "A", "B", "A - B", "low", "high", "statistic", "p-value", "method")
+    rows = [
+        (m, f"{r.estimate_a:.6f}", f"{r.estimate_b:.6f}", f"{r.difference:+.6f}", f"{r.interval.low:+.6f}",
+         f"{r.interval.high:+.6f}", f"{r.statistic:.4f}", f"{r.p_value:.4g}", r.method)
+        for m, r in results.items()
+    ]  # fmt: skip
+    print(_markdown(rows, headers), file=out)
+    return 0
+
+
+def add_compare_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Add the ``compare`` subcommand to ``scored-pr``'s subparsers."""
+    p = commands.add_parser(
+        "compare",
+        help="compare two models' predictions on the same cases (paired DeLong test, paired bootstrap)",
+        description="Compare two models scored on the same cases: two CSV, TSV or JSON Lines files with an id, "
+        "a correctness and a score column, joined on the id. Prints each model's ROC AUC and average "
+        "precision, the difference A - B with its confidence interval, the test statistic and the two-sided "
+        "p-value: DeLong's paired test for ROC AUC (as R's pROC roc.test(paired=TRUE)), a paired stratified "
+        "bootstrap for average precision.",
+        epilog="The ids must match one to one (each id once per file, the same ids in both) and carry the same "
+        "label in both files; otherwise compare stops with status 2 and says which ids differ.",
+    )
+    p.add_argument("path_a", metavar="A", help="model A's predictions ('.gz' allowed; - for standard input)")
+    p.add_argument("path_b", metavar="B", help="model B's predictions")
+    g = p.add_argument_group("input")
+    g.add_argument("--id-col", default="id", metavar="NAME", help="the column that identifies a case (default: id)")
+    g.add_argument("--correct-col", metavar="NAME", help="the correctness column (default: correct, else label)")
+    g.add_argument("--score-col", default="score", metavar="NAME", help="the score column (default: score)")
+    g.add_argument("--score-col-b", metavar="NAME",
+                   help="B's score column, when it differs (e.g. two columns of one file: A and B the same path)")  # fmt: skip
+    g.add_argument("--input-format", choices=_io.FORMATS, help="csv, tsv or jsonl (default: from the extension, else guessed)")
+    g = p.add_argument_group("comparison and output")
+    g.add_argument("--measure", dest="measures", action="append", choices=MEASURES,
+                   help="a measure to compare (repeatable; default: both)")  # fmt: skip
+    _add_interval_options(g)
+    g.add_argument("--format", choices=("text", "json"), default="text", help="text (a Markdown table) or json")
+    p.set_defaults(run=cmd_compare)
+    return p

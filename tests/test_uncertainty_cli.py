@@ -1,0 +1,155 @@
+"""scored-pr report --ci and scored-pr compare: the numbers are the library's, the errors are one line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import scored_pr
+from scored_pr import ScoredPrecisionRecallEvaluation
+from scored_pr._cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _data(n: int = 300, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    c = rng.random(n) < 0.4
+    a = rng.normal(size=n) + 1.2 * c
+    return c, a, a + rng.normal(size=n)
+
+
+def _csv(path: Path, ids: list[str], c: np.ndarray, s: np.ndarray, header: str = "id,label,score") -> str:
+    path.write_text(header + "\n" + "".join(f"{i},{int(x)},{float(y)!r}\n" for i, x, y in zip(ids, c, s)))
+    return str(path)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str, np.ndarray, np.ndarray, np.ndarray]:
+    c, a, b = _data()
+    ids = [f"case-{i}" for i in range(c.size)]
+    perm = np.random.default_rng(1).permutation(c.size)  # B lists the cases in another order
+    pa = _csv(tmp_path / "a.csv", ids, c, a)
+    pb = _csv(tmp_path / "b.csv", [ids[i] for i in perm], c[perm], b[perm])
+    return pa, pb, c, a, b
+
+
+def test_report_ci_prints_the_library_intervals(files, capsys) -> None:  # type: ignore[no-untyped-def]
+    pa, _, c, a, _ = files
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases(c, a)
+    status, out, _ = run(capsys, "report", pa, "--ci", "--format", "json", "--level", "0.9", "--seed", "3",
+                         "--resamples", "300", "--bootstrap", "bca")
+    assert status == 0
+    got = json.loads(out)["confidence_intervals"]
+    want = {"area_under_roc_curve": ev.confidence_interval(level=0.9),
+            "average_precision": ev.confidence_interval("average_precision", 0.9, "bca", 300, 3)}
+    for name, iv in want.items():
+        assert got[name] == {"estimate": iv.estimate, "low": iv.low, "high": iv.high, "level": 0.9,
+                             "method": iv.method, "std_error": iv.std_error}
+    status, out, _ = run(capsys, "report", pa, "--ci", "--resamples", "300", "--seed", "3", "--level", "0.9",
+                         "--bootstrap", "bca")
+    assert "Confidence intervals (90%, 300 stratified resamples, seed 3):" in out
+    iv = want["average_precision"]
+    assert f"average_precision      {iv.estimate:.6f}  [{iv.low:.6f}, {iv.high:.6f}]  bca" in out
+    status, out, _ = run(capsys, "report", pa, "--ci", "--format", "table", "--resamples", "300")
+    assert "| area_under_roc_curve |" in out and out.rstrip().endswith("bootstrap |")
+    # without --ci nothing changes
+    status, out, _ = run(capsys, "report", pa, "--format", "json")
+    assert "confidence_intervals" not in json.loads(out)
+
+
+@pytest.mark.parametrize("level", ["0", "1", "1.5", "x"])
+def test_bad_level_is_a_usage_error(files, capsys, level) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit) as exc:
+        main(["report", files[0], "--ci", "--level", level])
+    assert exc.value.code == 2 and "--level" in capsys.readouterr().err
+
+
+def test_report_ci_on_weighted_cases_is_one_error_line(capsys) -> None:  # type: ignore[no-untyped-def]
+    import argparse
+
+    from scored_pr import _io, _uncertainty_cli
+
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases([True, False], [0.6, 0.4], sample_weight=[2.0, 1.0])
+    args = argparse.Namespace(ci=True, level=0.95, bootstrap="percentile", resamples=100, seed=0)
+    with pytest.raises(_io.InputError, match="x.csv: --ci: confidence_interval: .*sample weights"):
+        _uncertainty_cli.report_intervals(ev, args, "x.csv")
+
+
+def test_compare_joins_on_ids_and_equals_the_library(files, capsys) -> None:  # type: ignore[no-untyped-def]
+    pa, pb, c, a, b = files
+    status, out, err = run(capsys, "compare", pa, pb, "--format", "json", "--resamples", "300", "--seed", "5")
+    assert status == 0, err
+    got = json.loads(out)
+    assert got["num_cases"] == c.size and got["num_correct"] == int(c.sum()) and got["id_col"] == "id"
+    for measure in ("area_under_roc_curve", "average_precision"):
+        r = scored_pr.compare(c, a, b, measure=measure, n_resamples=300, seed=5)
+        g = got["comparisons"][measure]
+        assert (g["a"], g["b"], g["difference"], g["low"], g["high"], g["statistic"], g["p_value"], g["method"]) == (
+            r.estimate_a, r.estimate_b, r.difference, r.interval.low, r.interval.high, r.statistic, r.p_value, r.method)
+    status, out, _ = run(capsys, "compare", pa, pb, "--measure", "area_under_roc_curve")
+    r = scored_pr.compare(c, a, b)
+    assert status == 0 and f"| {r.estimate_a:.6f} | {r.estimate_b:.6f} | {r.difference:+.6f} |" in out
+    assert "average_precision" not in out and "300 cases joined on 'id'" in out
+
+
+def test_compare_reads_jsonl_gzip_and_two_columns_of_one_file(tmp_path, files, capsys) -> None:  # type: ignore[no-untyped-def]
+    pa, _, c, a, b = files
+    lines = [json.dumps({"key": i, "correct": bool(x), "score": float(y)}) for i, (x, y) in enumerate(zip(c, b))]
+    with gzip.open(tmp_path / "b.jsonl.gz", "wt") as f:
+        f.write("\n".join(lines[::-1]) + "\n")
+    pa2 = _csv(tmp_path / "a2.csv", [str(i) for i in range(c.size)], c, a, header="key,label,score")
+    status, out, err = run(capsys, "compare", pa2, str(tmp_path / "b.jsonl.gz"), "--id-col", "key", "--format", "json",
+                           "--measure", "area_under_roc_curve")
+    assert status == 0, err
+    assert json.loads(out)["comparisons"]["area_under_roc_curve"]["statistic"] == scored_pr.compare(c, a, b).statistic
+    both = tmp_path / "both.tsv"
+    both.write_text("id\tcorrect\tm1\tm2\n" + "".join(f"{i}\t{int(x)}\t{float(y)!r}\t{float(z)!r}\n"
+                                                      for i, (x, y, z) in enumerate(zip(c, a, b))))
+    status, out, _ = run(capsys, "compare", str(both), str(both), "--score-col", "m1", "--score-col-b", "m2",
+                         "--format", "json", "--measure", "area_under_roc_curve")
+    assert json.loads(out)["comparisons"]["area_under_roc_curve"]["p_value"] == scored_pr.compare(c, a, b).p_value
+
+
+def test_compare_errors_name_the_ids(tmp_path, files, capsys) -> None:  # type: ignore[no-untyped-def]
+    pa, pb, c, a, b = files
+    text = Path(pb).read_text().splitlines()
+    missing = tmp_path / "missing.csv"
+    missing.write_text("\n".join(text[:-1] + ["extra,1,0.5"]) + "\n")
+    status, _, err = run(capsys, "compare", pa, str(missing))
+    lost = text[-1].split(",")[0]
+    assert status == 2
+    assert err.strip() == f"scored-pr: {missing}: the ids do not match one to one: 1 only in {pa} ('{lost}'); " \
+                          f"1 only in {missing} ('extra')"
+    dup = tmp_path / "dup.csv"
+    dup.write_text("\n".join(text + [text[5]]) + "\n")
+    status, _, err = run(capsys, "compare", pa, str(dup))
+    assert status == 2 and f"{dup}:{len(text) + 1}: id '{text[5].split(',')[0]}' appears twice (first on line 6)" in err
+    flipped = tmp_path / "flipped.csv"
+    row = text[3].split(",")
+    row[1] = "0" if row[1] == "1" else "1"
+    flipped.write_text("\n".join(text[:3] + [",".join(row)] + text[4:]) + "\n")
+    status, _, err = run(capsys, "compare", pa, str(flipped))
+    assert status == 2 and f"the labels disagree for 1 id(s), e.g. '{row[0]}'" in err
+    status, _, err = run(capsys, "compare", pa, pb, "--id-col", "nope")
+    assert status == 2 and "no column 'nope' in the header; use --id-col" in err
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,label,score\nx,1,0.5\ny,maybe,0.2\n")
+    status, _, err = run(capsys, "compare", str(bad), str(bad))
+    assert status == 2 and err.startswith(f"scored-pr: {bad}:3: invalid label 'maybe'")
+    one = tmp_path / "one.csv"
+    one.write_text("id,label,score\nx,1,0.5\ny,1,0.2\n")
+    status, _, err = run(capsys, "compare", str(one), str(one))
+    assert status == 2 and "a class is missing" in err
+    status, _, err = run(capsys, "compare", "-", "-")
+    assert status == 2 and "only one of A and B" in err
