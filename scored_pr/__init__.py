@@ -14,6 +14,7 @@ from ._multi import MultiQueryEvaluation
 from ._stats import Comparison, Interval
 from ._uncertainty import compare
 from ._version import __version__
+from ._windows import WindowedEvaluation
 from .functional import (
     area_under_pr_curve,
     area_under_roc_curve,
@@ -50,6 +51,7 @@ __all__ = [
     "OperatingPoint",
     "ScoredPrecisionRecallEvaluation",
     "SynchronizedEvaluation",
+    "WindowedEvaluation",
     "__version__",
     "compare",
 ]
