@@ -112,13 +112,18 @@ class _SortedBlocks:
         lens = self._lens
         lens[b] += 1
         if lens[b] > 2 * _LOAD:
-            blk = self._blocks[b]
-            tail = blk[_LOAD:]
-            del blk[_LOAD:]
-            self._blocks.insert(b + 1, tail)
-            maxes.insert(b, blk[-1])
-            lens[b] = _LOAD
-            lens.insert(b + 1, len(tail))
+            self._split(b)
+
+    def _split(self, b: int) -> None:
+        """Split block ``b``, grown to more than 2 * _LOAD, into two."""
+        blk = self._blocks[b]
+        half = len(blk) >> 1
+        tail = blk[half:]
+        del blk[half:]
+        self._blocks.insert(b + 1, tail)
+        self._maxes.insert(b, blk[-1])
+        self._lens[b] = half
+        self._lens.insert(b + 1, len(tail))
 
     def remove(self, x: float) -> None:
         """Remove one float equal to ``x`` (which must be present)."""
@@ -133,30 +138,31 @@ class _SortedBlocks:
         if n > _LOAD >> 1:
             if i == n:
                 maxes[b] = blk[-1]
-            return
+        else:
+            self._shrunk(b)
+
+    def _shrunk(self, b: int) -> None:
+        """Block ``b`` fell to _LOAD / 2 items or fewer: join it with a neighbour.
+
+        The joined block is split again if it grew beyond 2 * _LOAD, so
+        that every block but a lone one holds more than _LOAD / 2 items.
+        """
+        maxes, blocks, lens = self._maxes, self._blocks, self._lens
         if len(maxes) == 1:
-            if n:
-                maxes[0] = blk[-1]
+            if lens[0]:
+                maxes[0] = blocks[0][-1]
             else:
-                del maxes[0], self._blocks[0], lens[0]
+                del maxes[0], blocks[0], lens[0]
             return
-        # The block is small: join it with a neighbour (and split the result
-        # again if it grew too long), so that blocks stay about _LOAD long.
         if b == 0:
             b = 1
-        prev = self._blocks[b - 1]
-        prev.extend(self._blocks[b])
-        del self._blocks[b], maxes[b], lens[b]
+        prev = blocks[b - 1]
+        prev.extend(blocks[b])
+        del blocks[b], maxes[b], lens[b]
         lens[b - 1] = len(prev)
         maxes[b - 1] = prev[-1]
         if len(prev) > 2 * _LOAD:
-            half = len(prev) >> 1
-            tail = prev[half:]
-            del prev[half:]
-            self._blocks.insert(b, tail)
-            maxes.insert(b - 1, prev[-1])
-            lens[b - 1] = half
-            lens.insert(b, len(tail))
+            self._split(b - 1)
 
     def rank(self, x: float) -> tuple[int, int]:
         """(number of items < ``x``, number of items <= ``x``)."""
@@ -191,6 +197,71 @@ class _SortedBlocks:
     def __iter__(self) -> Any:
         for blk in self._blocks:
             yield from blk
+
+
+# The two functions below are the hot path of WindowedEvaluation.add_case:
+# _SortedBlocks.add (or .remove) on one class and .rank on the other, fused
+# into one call with the rare branches left to the methods. They must do
+# exactly what those methods do (tests/test_windows.py checks that).
+
+
+def _enter(own: _SortedBlocks, other: _SortedBlocks, x: float) -> tuple[int, int]:
+    """``own.add(x)``, then return ``other.rank(x)``."""
+    maxes = own._maxes
+    b = bisect_right(maxes, x)
+    if b == len(maxes):
+        if not maxes:
+            own.add(x)
+            return other.rank(x)
+        b -= 1
+        own._blocks[b].append(x)
+        maxes[b] = x
+    else:
+        insort(own._blocks[b], x)
+    own._len += 1
+    lens = own._lens
+    lens[b] += 1
+    if lens[b] > 2 * _LOAD:
+        own._split(b)
+    maxes = other._maxes
+    b = bisect_left(maxes, x)
+    if b == len(maxes):
+        n = other._len
+        return n, n
+    blk = other._blocks[b]
+    i = bisect_left(blk, x)
+    if blk[i] != x:
+        lt = sum(other._lens[:b]) + i if b else i
+        return lt, lt
+    return other.rank(x)
+
+
+def _leave(own: _SortedBlocks, other: _SortedBlocks, x: float) -> tuple[int, int]:
+    """``own.remove(x)``, then return ``other.rank(x)``."""
+    maxes = own._maxes
+    b = bisect_left(maxes, x)
+    blk = own._blocks[b]
+    i = bisect_left(blk, x)
+    del blk[i]
+    own._len -= 1
+    lens = own._lens
+    n = lens[b] = lens[b] - 1
+    if n > _LOAD >> 1:
+        if i == n:
+            maxes[b] = blk[-1]
+    else:
+        own._shrunk(b)
+    maxes = other._maxes
+    b = bisect_left(maxes, x)
+    if b == len(maxes):
+        n = other._len
+        return n, n
+    blk = other._blocks[b]
+    i = bisect_left(blk, x)
+    if blk[i] != x:
+        lt = sum(other._lens[:b]) + i if b else i
+        return lt, lt
+    return other.rank(x)
 
 
 class _Ranking(NamedTuple):
@@ -441,19 +512,27 @@ class WindowedEvaluation:
         # The new case is the newest: under the stable policy it ranks after
         # every case of equal score already in the window.
         if correct:
-            self._pos.add(score)
-            lt, le = self._neg.rank(score)
+            lt, le = _enter(self._pos, self._neg, score)
             self._pairs2 += lt + le if self._grouped else 2 * lt
         else:
-            self._neg.add(score)
-            lt, le = self._pos.rank(score)
-            n = 2 * len(self._pos)
+            lt, le = _enter(self._neg, self._pos, score)
+            n = 2 * self._pos._len
             self._pairs2 += n - lt - le if self._grouped else n - 2 * lt
-        if self._size is not None and len(self._scores) + self._misses + self._negative_misses > self._size:
-            if self._runs:
+        size = self._size
+        if size is not None and len(self._scores) + self._misses + self._negative_misses > size:
+            if self._runs or self._weights is not None:
                 self._expire_size()
+                return
+            # The common case, inlined: the oldest case leaves (_drop_oldest).
+            score = self._scores.popleft()
+            self._first_id += 1
+            if self._correct.popleft():
+                lt, le = _leave(self._pos, self._neg, score)
+                self._pairs2 -= lt + le if self._grouped else 2 * le
             else:
-                self._drop_oldest()
+                lt, le = _leave(self._neg, self._pos, score)
+                n = 2 * self._pos._len
+                self._pairs2 -= n - lt - le if self._grouped else n - 2 * le
 
     def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None, *, times: Any = None) -> None:
         """Add a batch in order; equivalent to ``add_case`` in a loop, but atomic.
@@ -513,15 +592,7 @@ class WindowedEvaluation:
         self._correct.append(correct)
         if self._weights is not None or weight != 1.0:
             self._add_weight(weight)
-        if correct:
-            self._pos.add(score)
-            lt, le = self._neg.rank(score)
-            self._pairs2 += lt + le if self._grouped else 2 * lt
-        else:
-            self._neg.add(score)
-            lt, le = self._pos.rank(score)
-            n = 2 * len(self._pos)
-            self._pairs2 += n - lt - le if self._grouped else n - 2 * lt
+        self._enter_case(correct, score)
         if self._size is not None:
             self._expire_size()
 
@@ -682,14 +753,22 @@ class WindowedEvaluation:
                 self._weights = None
         # The oldest case ranks before every case of equal score under the stable policy.
         if correct:
-            self._pos.remove(score)
-            lt, le = self._neg.rank(score)
+            lt, le = _leave(self._pos, self._neg, score)
             self._pairs2 -= lt + le if self._grouped else 2 * le
         else:
-            self._neg.remove(score)
-            lt, le = self._pos.rank(score)
-            n = 2 * len(self._pos)
+            lt, le = _leave(self._neg, self._pos, score)
+            n = 2 * self._pos._len
             self._pairs2 -= n - lt - le if self._grouped else n - 2 * le
+
+    def _enter_case(self, correct: bool, score: float) -> None:
+        """The newest case enters its class, and the rank sum gains its pairs (as in add_case)."""
+        if correct:
+            lt, le = _enter(self._pos, self._neg, score)
+            self._pairs2 += lt + le if self._grouped else 2 * lt
+        else:
+            lt, le = _enter(self._neg, self._pos, score)
+            n = 2 * self._pos._len
+            self._pairs2 += n - lt - le if self._grouped else n - 2 * lt
 
     # ------------------------------------------------------------------ counts
 
@@ -898,16 +977,17 @@ class WindowedEvaluation:
             return self._evaluation().area_under_roc_curve(interpolate, max_fpr=max_fpr, standardized=standardized)
         if self._clock is not None:
             self._expire_clock()
-        c = len(self._pos)
+        c = self._pos._len
+        n = self._neg._len
         nm = self._negative_misses
         m = self._misses
-        p = c + m
-        n = len(self._neg) + nm
+        if nm or m:
+            p, n = c + m, n + nm
+            num = self._pairs2 + 2 * c * nm + (m * nm if self._grouped else 0)
+        else:
+            p, num = c, self._pairs2
         if not p or not n:
             return _NAN
-        num = self._pairs2 + 2 * c * nm
-        if self._grouped:
-            num += m * nm
         return num / (2 * p * n)  # int / int: correctly rounded
 
     def pr_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
@@ -1128,15 +1208,7 @@ class WindowedEvaluation:
         self._correct.append(correct)
         if self._weights is not None or weight != 1.0:
             self._add_weight(weight)
-        if correct:
-            self._pos.add(score)
-            lt, le = self._neg.rank(score)
-            self._pairs2 += lt + le if self._grouped else 2 * lt
-        else:
-            self._neg.add(score)
-            lt, le = self._pos.rank(score)
-            n = 2 * len(self._pos)
-            self._pairs2 += n - lt - le if self._grouped else n - 2 * lt
+        self._enter_case(correct, score)
 
     def __copy__(self) -> WindowedEvaluation:
         other = WindowedEvaluation.__new__(WindowedEvaluation)
