@@ -63,6 +63,9 @@ _NAN = math.nan
 #: _LOAD / 2 and 2 * _LOAD floats (sortedcontainers' default load).
 _LOAD = 1000
 
+#: _sync rebuilds from the ranking rather than replaying more changes than this (and W / 8).
+_REBUILD_MIN = 256
+
 
 class _SortedBlocks:
     """A multiset of floats in ascending order, in blocks, with rank queries.
@@ -91,6 +94,19 @@ class _SortedBlocks:
 
     def __len__(self) -> int:
         return self._len
+
+    @classmethod
+    def from_sorted(cls, items: list[float]) -> _SortedBlocks:
+        """A container of ``items``, which are in ascending order. O(n)."""
+        out = cls()
+        blocks = [items[i : i + _LOAD] for i in range(0, len(items), _LOAD)]
+        if len(blocks) > 1 and len(blocks[-1]) <= _LOAD >> 1:
+            blocks[-2].extend(blocks.pop())  # no short block beside others
+        out._blocks = blocks
+        out._maxes = [b[-1] for b in blocks]
+        out._lens = [len(b) for b in blocks]
+        out._len = len(items)
+        return out
 
     def add(self, x: float) -> None:
         """Insert ``x``."""
@@ -403,6 +419,12 @@ class WindowedEvaluation:
         "_pos",
         "_neg",
         "_pairs2",
+        "_s_lo",
+        "_s_hi",
+        "_valid",
+        "_n_correct",
+        "_gone",
+        "_eager",
         "_unit_off",
         "_runs",
         "_misses",
@@ -454,6 +476,17 @@ class WindowedEvaluation:
         #: incorrect) pair adds 2 when the correct case ranks first, 1 for a
         #: tie under the grouped policy, 0 otherwise. An exact int.
         self._pairs2 = 0
+        #: _pairs2 counts the cases with ids in [_s_lo, _s_hi). When _valid,
+        #: the sorted containers hold the same cases, and _gone the (score,
+        #: correct) of those among them that have left the window since,
+        #: oldest first; when not, the containers are empty (see _sync).
+        self._s_lo = self._s_hi = 0
+        self._valid = True
+        self._gone: deque[tuple[float, bool]] = deque()
+        self._n_correct = 0  # correct cases in the window
+        #: True right after an up-to-date ROC AUC query: the next add_case
+        #: then updates the containers at once (see _sync)
+        self._eager = False
         self._unit_off = 0  # cases in the window whose weight is not 1
         #: misses in arrival order: [key, count, positive], key = the id of
         #: the next case (size windows) or the time (time windows)
@@ -506,33 +539,30 @@ class WindowedEvaluation:
         self._snap = None
         self._scores.append(score)
         self._correct.append(correct)
-        weights = self._weights
-        if weights is not None or weight != 1.0:
-            self._add_weight(weight)
-        # The new case is the newest: under the stable policy it ranks after
-        # every case of equal score already in the window.
         if correct:
-            lt, le = _enter(self._pos, self._neg, score)
-            self._pairs2 += lt + le if self._grouped else 2 * lt
-        else:
-            lt, le = _enter(self._neg, self._pos, score)
-            n = 2 * self._pos._len
-            self._pairs2 += n - lt - le if self._grouped else n - 2 * lt
+            self._n_correct += 1
+        if self._weights is not None or weight != 1.0:
+            self._add_weight(weight)
+        if self._eager:
+            # The ROC AUC was asked for since the last addition (and is up to
+            # date): keep it so in O(log W). Otherwise the case waits for the
+            # next ROC AUC query (_sync). The new case is the newest: under
+            # the stable policy it ranks after every case of equal score.
+            self._eager = False
+            self._s_hi += 1
+            if correct:
+                lt, le = _enter(self._pos, self._neg, score)
+                self._pairs2 += lt + le if self._grouped else 2 * lt
+            else:
+                lt, le = _enter(self._neg, self._pos, score)
+                n = 2 * self._pos._len
+                self._pairs2 += n - lt - le if self._grouped else n - 2 * lt
         size = self._size
         if size is not None and len(self._scores) + self._misses + self._negative_misses > size:
             if self._runs or self._weights is not None:
                 self._expire_size()
-                return
-            # The common case, inlined: the oldest case leaves (_drop_oldest).
-            score = self._scores.popleft()
-            self._first_id += 1
-            if self._correct.popleft():
-                lt, le = _leave(self._pos, self._neg, score)
-                self._pairs2 -= lt + le if self._grouped else 2 * le
             else:
-                lt, le = _leave(self._neg, self._pos, score)
-                n = 2 * self._pos._len
-                self._pairs2 -= n - lt - le if self._grouped else n - 2 * le
+                self._drop_oldest()
 
     def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None, *, times: Any = None) -> None:
         """Add a batch in order; equivalent to ``add_case`` in a loop, but atomic.
@@ -590,9 +620,11 @@ class WindowedEvaluation:
         self._snap = None
         self._scores.append(score)
         self._correct.append(correct)
+        if correct:
+            self._n_correct += 1
         if self._weights is not None or weight != 1.0:
             self._add_weight(weight)
-        self._enter_case(correct, score)
+        self._eager = False  # the case enters the sorted containers at the next _sync
         if self._size is not None:
             self._expire_size()
 
@@ -741,17 +773,32 @@ class WindowedEvaluation:
         self._snap = None
 
     def _drop_oldest(self) -> None:
-        """The oldest case leaves: the reverse of adding it (times are popped by the caller)."""
+        """The oldest case leaves (its time, if any, is popped by the caller).
+
+        If the sorted containers are up to date, it leaves them at once, the
+        reverse of entering: the oldest case ranks before every case of equal
+        score under the stable policy. If they are not, but hold it, it is
+        queued in _gone for the next _sync; if they do not hold it yet, there
+        is nothing to undo.
+        """
         score = self._scores.popleft()
         correct = self._correct.popleft()
-        self._first_id += 1
+        case_id = self._first_id
+        self._first_id = case_id + 1
         self._snap = None
         weights = self._weights
         if weights is not None and weights.popleft() != 1.0:
             self._unit_off -= 1
             if not self._unit_off:
                 self._weights = None
-        # The oldest case ranks before every case of equal score under the stable policy.
+        if correct:
+            self._n_correct -= 1
+        if case_id >= self._s_hi or not self._valid:
+            return
+        if self._gone or self._s_hi != case_id + 1 + len(self._scores):
+            self._gone.append((score, correct))
+            return
+        self._s_lo = case_id + 1
         if correct:
             lt, le = _leave(self._pos, self._neg, score)
             self._pairs2 -= lt + le if self._grouped else 2 * le
@@ -760,15 +807,84 @@ class WindowedEvaluation:
             n = 2 * self._pos._len
             self._pairs2 -= n - lt - le if self._grouped else n - 2 * le
 
-    def _enter_case(self, correct: bool, score: float) -> None:
-        """The newest case enters its class, and the rank sum gains its pairs (as in add_case)."""
-        if correct:
-            lt, le = _enter(self._pos, self._neg, score)
-            self._pairs2 += lt + le if self._grouped else 2 * lt
+    def _sync(self) -> None:
+        """Bring the rank sum (and the sorted containers) up to date with the window.
+
+        With the containers valid and k changes since the last
+        synchronisation, the cases that left leave, oldest first, and those
+        that arrived (and are still here) enter, oldest first, so each is the
+        oldest or the newest when it moves, as in add_case: O(k log W). When
+        k is more than W / 8 (and more than _REBUILD_MIN), the rank sum is
+        computed from the window's ranking instead, vectorised, in
+        O(W + k log k), and the containers are emptied: a stream queried now
+        and then pays nothing per case for them. They are rebuilt from the
+        ranking (O(W)) at the first query that finds few changes, after
+        which every add_case that follows a ROC AUC query keeps them up to
+        date at once (_eager).
+        """
+        lo = self._first_id
+        hi = lo + len(self._scores)
+        limit = max(_REBUILD_MIN, (hi - lo) >> 3)
+        if not self._valid:
+            self._rebuild(lo - self._s_lo + hi - self._s_hi <= limit)
+            return
+        gone = self._gone
+        k = hi - max(self._s_hi, lo)
+        if len(gone) + k > limit:
+            self._rebuild(False)
+            return
+        pos, neg, grouped = self._pos, self._neg, self._grouped
+        pairs2 = self._pairs2
+        while gone:
+            score, correct = gone.popleft()
+            if correct:
+                lt, le = _leave(pos, neg, score)
+                pairs2 -= lt + le if grouped else 2 * le
+            else:
+                lt, le = _leave(neg, pos, score)
+                n = 2 * pos._len
+                pairs2 -= n - lt - le if grouped else n - 2 * le
+        scores = list(islice(reversed(self._scores), k))
+        flags = list(islice(reversed(self._correct), k))
+        for i in range(k - 1, -1, -1):
+            score = scores[i]
+            if flags[i]:
+                lt, le = _enter(pos, neg, score)
+                pairs2 += lt + le if grouped else 2 * lt
+            else:
+                lt, le = _enter(neg, pos, score)
+                n = 2 * pos._len
+                pairs2 += n - lt - le if grouped else n - 2 * lt
+        self._pairs2, self._s_lo, self._s_hi = pairs2, lo, hi
+
+    def _rebuild(self, containers: bool) -> None:
+        """The rank sum from the window's ranking, O(W + k log k); the containers too if asked (O(W))."""
+        r = self._ranking_now()
+        neg, cor = r.neg, r.correct
+        neg_cum = np.cumsum(~cor, dtype=np.int64)  # incorrect cases among the top i + 1
+        n_neg = int(neg_cum[-1]) if neg_cum.size else 0
+        if self._grouped:
+            # per tie group: each correct case in it pairs with 2 * (incorrect cases below
+            # the group) + 1 * (incorrect cases in the group)
+            ends = K.group_ends(neg)
+            neg_end = neg_cum[ends - 1]
+            neg_in = np.diff(neg_end, prepend=0)
+            pos_in = np.diff(ends - neg_end, prepend=0)  # correct cases in each group
+            pairs2 = int(np.sum(pos_in * (2 * (n_neg - neg_end) + neg_in), dtype=np.int64))
         else:
-            lt, le = _enter(self._neg, self._pos, score)
-            n = 2 * self._pos._len
-            self._pairs2 += n - lt - le if self._grouped else n - 2 * lt
+            # stable: a correct case at rank i ranks before every incorrect case after it
+            pairs2 = 2 * int(np.sum(n_neg - neg_cum[cor], dtype=np.int64))
+        if containers:
+            scores = np.negative(neg)[::-1]  # ascending
+            up = cor[::-1]
+            self._pos = _SortedBlocks.from_sorted(scores[up].tolist())
+            self._neg = _SortedBlocks.from_sorted(scores[~up].tolist())
+        else:
+            self._pos, self._neg = _SortedBlocks(), _SortedBlocks()
+        self._valid = containers
+        self._pairs2 = pairs2
+        self._gone.clear()
+        self._s_lo, self._s_hi = r.end - neg.size, r.end
 
     # ------------------------------------------------------------------ counts
 
@@ -817,13 +933,13 @@ class WindowedEvaluation:
     def num_positive_ref(self) -> int:
         """Correct cases plus misses in the window. O(1)."""
         self._expire_clock()
-        return len(self._pos) + self._misses
+        return self._n_correct + self._misses
 
     @property
     def num_negative_ref(self) -> int:
         """Incorrect cases plus negative misses in the window. O(1)."""
         self._expire_clock()
-        return len(self._neg) + self._negative_misses
+        return len(self._scores) - self._n_correct + self._negative_misses
 
     @property
     def num_misses(self) -> int:
@@ -866,6 +982,8 @@ class WindowedEvaluation:
         hi = lo + len(self._scores)
         old = self._ranking
         weights = self._weights
+        if old is not None and old.end == hi and old.end - old.ids.size == lo and (old.weight is None) == (weights is None):
+            return old  # nothing arrived or left since
         if old is not None and (old.end <= lo or (old.weight is None) != (weights is None)):
             old = None  # everything in it expired, or the weights appeared or went
         k = hi - lo if old is None else hi - old.end
@@ -977,8 +1095,12 @@ class WindowedEvaluation:
             return self._evaluation().area_under_roc_curve(interpolate, max_fpr=max_fpr, standardized=standardized)
         if self._clock is not None:
             self._expire_clock()
-        c = self._pos._len
-        n = self._neg._len
+        lo = self._first_id
+        if self._s_lo != lo or self._s_hi != lo + len(self._scores):
+            self._sync()
+        self._eager = self._valid
+        c = self._n_correct
+        n = len(self._scores) - c
         nm = self._negative_misses
         m = self._misses
         if nm or m:
@@ -1178,37 +1300,21 @@ class WindowedEvaluation:
         self._grouped = self._ties == "grouped"
         self._pos_label = state["pos_label"]
         self._init_state()
-        # Replay the items in arrival order: cases, with the miss runs where they arrived.
-        scores, correct = state["scores"], state["correct"]
-        weights, times = state["weights"], state["times"]
-        runs = deque(state["runs"])
-        first = self._first_id = state["first_id"]
+        self._scores = deque(state["scores"])
+        self._correct = deque(state["correct"])
+        if state["weights"] is not None:
+            self._weights = deque(state["weights"])
+            self._unit_off = sum(1 for w in self._weights if w != 1.0)
+        if state["times"] is not None:
+            self._times = deque(state["times"])
+        self._runs = deque(list(r) for r in state["runs"])
+        self._misses = sum(r[1] for r in self._runs if r[2])
+        self._negative_misses = sum(r[1] for r in self._runs if not r[2])
+        self._n_correct = sum(1 for c in self._correct if c)
+        # The sorted containers are empty and invalid: the next ROC AUC query fills them (_sync).
+        self._first_id = self._s_lo = self._s_hi = state["first_id"]
+        self._valid = False
         self._now = state["now"]
-        for i in range(len(scores)):
-            while runs and self._times is None and runs[0][0] <= first + i:
-                self._restore_run(runs.popleft())
-            while runs and times is not None and runs[0][0] <= times[i]:
-                self._restore_run(runs.popleft())
-            self._restore_case(correct[i], scores[i], 1.0 if weights is None else weights[i], None if times is None else times[i])
-        while runs:
-            self._restore_run(runs.popleft())
-
-    def _restore_run(self, run: list[Any]) -> None:
-        self._runs.append(list(run))
-        if run[2]:
-            self._misses += run[1]
-        else:
-            self._negative_misses += run[1]
-
-    def _restore_case(self, correct: bool, score: float, weight: float, t: float | None) -> None:
-        if t is not None:
-            assert self._times is not None
-            self._times.append(t)
-        self._scores.append(score)
-        self._correct.append(correct)
-        if self._weights is not None or weight != 1.0:
-            self._add_weight(weight)
-        self._enter_case(correct, score)
 
     def __copy__(self) -> WindowedEvaluation:
         other = WindowedEvaluation.__new__(WindowedEvaluation)
@@ -1219,7 +1325,15 @@ class WindowedEvaluation:
         return self.__copy__()
 
     def _check(self) -> None:
-        """Assert every invariant, the rank sum against a brute-force count (for the tests)."""
+        """Assert every invariant, the rank sum against a brute-force count (for the tests).
+
+        Brings the sorted containers up to date first (:meth:`_sync`).
+        """
+        lo = self._first_id
+        if self._s_lo != lo or self._s_hi != lo + len(self._scores):
+            self._sync()
+        assert (self._s_lo, self._s_hi) == (lo, lo + len(self._scores)) and not self._gone
+        assert self._n_correct == sum(self._correct)
         self._pos._check()
         self._neg._check()
         n = len(self._scores)
@@ -1232,7 +1346,10 @@ class WindowedEvaluation:
             assert self._unit_off == sum(1 for w in self._weights if w != 1.0) > 0
         pos = [s for s, c in zip(self._scores, self._correct) if c]
         neg = [s for s, c in zip(self._scores, self._correct) if not c]
-        assert sorted(pos) == list(self._pos) and sorted(neg) == list(self._neg)
+        if self._valid:
+            assert sorted(pos) == list(self._pos) and sorted(neg) == list(self._neg)
+        else:
+            assert not len(self._pos) and not len(self._neg) and not self._eager
         pairs2 = 0
         items = list(zip(self._scores, self._correct))
         for i, (si, ci) in enumerate(items):
