@@ -453,6 +453,6 @@ def check_times(values: Any, size: int, func: str, name: str = "times") -> npt.N
     if down.size:
         i = int(down[0]) + 1
         raise ValueError(
-            f"{func}: argument '{name}' must be non-decreasing; got {out[i]!r} at index {i} after {out[i - 1]!r} instead."
+            f"{func}: argument '{name}' must be non-decreasing; got {float(out[i])!r} at index {i} after {float(out[i - 1])!r} instead."
         )
     return out
