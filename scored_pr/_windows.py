@@ -930,6 +930,11 @@ class WindowedEvaluation:
         return len(self._scores)
 
     @property
+    def num_cases_seen(self) -> int:
+        """Cases ever added to the window, including those that have left it. O(1)."""
+        return self._first_id + len(self._scores)
+
+    @property
     def num_positive_ref(self) -> int:
         """Correct cases plus misses in the window. O(1)."""
         self._expire_clock()
