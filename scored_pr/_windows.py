@@ -559,10 +559,30 @@ class WindowedEvaluation:
                 self._pairs2 += n - lt - le if self._grouped else n - 2 * lt
         size = self._size
         if size is not None and len(self._scores) + self._misses + self._negative_misses > size:
-            if self._runs or self._weights is not None:
+            if self._runs or self._weights is not None or not self._valid:
                 self._expire_size()
-            else:
-                self._drop_oldest()
+                return
+            # The common case, _drop_oldest inlined: the oldest case leaves.
+            score = self._scores.popleft()
+            case_id = self._first_id
+            self._first_id = case_id + 1
+            if self._correct.popleft():
+                self._n_correct -= 1
+                if case_id < self._s_hi:
+                    if self._gone or self._s_hi != case_id + 1 + len(self._scores):
+                        self._gone.append((score, True))
+                    else:
+                        self._s_lo = case_id + 1
+                        lt, le = _leave(self._pos, self._neg, score)
+                        self._pairs2 -= lt + le if self._grouped else 2 * le
+            elif case_id < self._s_hi:
+                if self._gone or self._s_hi != case_id + 1 + len(self._scores):
+                    self._gone.append((score, False))
+                else:
+                    self._s_lo = case_id + 1
+                    lt, le = _leave(self._neg, self._pos, score)
+                    n = 2 * self._pos._len
+                    self._pairs2 -= n - lt - le if self._grouped else n - 2 * le
 
     def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None, *, times: Any = None) -> None:
         """Add a batch in order; equivalent to ``add_case`` in a loop, but atomic.
