@@ -16,7 +16,7 @@ def worked_example(ties: str = "stable") -> ScoredPrecisionRecallEvaluation:
 
     >>> ev = worked_example()
     >>> round(ev.area_under_pr_curve(), 2), ev.pr_breakeven_point(), ev.reciprocal_rank()
-    (0.51, 0.6, 0.5)
+    (0.51, 0.5, 0.5)
     """
     ev = ScoredPrecisionRecallEvaluation(ties=ties)
     for correct, score in WORKED_EXAMPLE:

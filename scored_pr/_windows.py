@@ -379,9 +379,17 @@ class WindowedEvaluation:
     or weights), plus the ranking and the evaluator of the last query
     (about 17 and 30 bytes per case). Nothing outside the window is kept.
 
-    Not thread-safe. Merging two windows is not defined (their last N cases
-    depend on how the two streams interleave): :meth:`merge` raises; merge
+    **State.** A window pickles and copies (``pickle``, ``copy.copy``,
+    ``copy.deepcopy``) with its settings, the items in it and their times;
+    the clock is pickled by reference (``time.monotonic`` is; a lambda is
+    not), and a time window's times only mean something on the clock they
+    came from. To keep what a window holds in the pickle-free state format,
+    save its snapshot (``w.snapshot().save(path)``), which loads as a plain
+    evaluator. Merging two windows is not defined (their last N cases depend
+    on how the two streams interleave): :meth:`merge` raises; merge
     snapshots instead.
+
+    Not thread-safe.
 
     Examples
     --------

@@ -27,7 +27,7 @@ Examples
 >>> fig = Figure()
 >>> ax = plot_pr(ev, fig.add_subplot(1, 2, 1))
 >>> ax.get_legend_handles_labels()[1]
-['AP = 0.833', 'BEP = 0.667', 'chance = 0.500']
+['AP = 0.833', 'BEP = 0.500', 'chance = 0.500']
 >>> plot_roc(ev, fig.add_subplot(1, 2, 2)).get_legend_handles_labels()[1]
 ['AUC = 0.750', 'chance']
 """
@@ -244,7 +244,7 @@ def plot_pr(
     >>> ev.add_cases([True, False, True], [0.9, 0.8, 0.7])
     >>> ax = plot_pr(ev, Figure().add_subplot(), label="model A", show_chance=False)
     >>> ax.get_legend_handles_labels()[1], ax.get_xlabel(), ax.get_ylabel()
-    (['model A (AP = 0.833)', 'BEP = 0.667'], 'Recall', 'Precision')
+    (['model A (AP = 0.833)', 'BEP = 0.500'], 'Recall', 'Precision')
     """
     _require_matplotlib()
     ev = _check_evaluation(evaluation, "plot_pr")
