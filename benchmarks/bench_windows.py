@@ -114,9 +114,10 @@ def auc_torcheval(yl: list, sl: list, window: int) -> float:
 
     m = WindowedBinaryAUROC(max_num_samples=window)
     a = 0.0
-    for c, v in zip(yl, sl):
+    for i, (c, v) in enumerate(zip(yl, sl)):
         m.update(torch.tensor([v], dtype=torch.float64), torch.tensor([float(c)], dtype=torch.float64))
-        a = float(m.compute())
+        if i:  # torcheval 0.0.7 cannot compute on a single case (RuntimeError in torch.diff)
+            a = float(m.compute())
     return a
 
 
@@ -212,8 +213,9 @@ def section_auc(rep: Report, n: int, window: int, reps: int, river_n: int, torch
         m = min(torcheval_n, n)
         gc.collect()
         t0 = time.process_time()
-        auc_torcheval(yl[:m], sl[:m], window)
+        a_torcheval = auc_torcheval(yl[:m], sl[:m], window)
         tt = (time.process_time() - t0) * n / m
+        assert abs(a_torcheval - auc_project(yl[:m], sl[:m], window, "grouped")) < 1e-9
         rows.append(["torcheval WindowedBinaryAUROC update+compute", fmt_s(tt), f"{tt / n * 1e6:.2f} µs",
                      f"1 run of {m:,}, scaled x{n / m:g}"])
         t["torcheval"] = tt
