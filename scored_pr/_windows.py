@@ -18,7 +18,7 @@ How it works
   and O(1) per query.
 * Every other query goes to a plain evaluator of the window, built at the
   first query after a change and cached until the next one: the window's
-  ranking (:meth:`WindowedEvaluation._ranking`) is kept from the last query
+  ranking (``WindowedEvaluation._ranking_now``) is kept from the last query
   and brought up to date by dropping what expired and merging in what
   arrived, as the main evaluator's store does, in O(W + k log k).
 """
@@ -367,17 +367,22 @@ class WindowedEvaluation:
     the evaluator sums one float term per operating point; the two agree to
     within about W ulps (below 1e-12 for windows up to millions of cases).
 
-    **Cost.** Adding a case costs O(log W) comparisons (two sorted-container
-    updates and two rank queries when a case leaves) and keeps the
-    incremental ROC AUC up to date; ``area_under_roc_curve()`` is then O(1).
-    Any other query after a change costs O(W + k log k) for k cases added
-    since the previous query (the ranking is updated, not rebuilt), then its
-    own O(W); repeated queries with nothing changed are cached.
+    **Cost.** With ``area_under_roc_curve()`` asked after every case, adding
+    a case costs O(log W) comparisons (the case enters its class's sorted
+    container and the oldest leaves its own, each followed by a rank query in
+    the other class) and the query O(1). Asked less often, adding a case is
+    O(1) (two deque appends, and two pops when the oldest leaves); the next
+    ROC AUC query catches up in O(k log W) for k changes, or in one
+    vectorised O(W + k log k) pass over the ranking when k > W / 8. Any other
+    query after a change costs O(W + k log k) (the ranking is updated, not
+    rebuilt) and then its own O(W); repeated queries with nothing changed are
+    cached.
 
-    Memory: about 60 bytes per case in the window for the deques and the
-    sorted containers (score objects shared between them; more with times
-    or weights), plus the ranking and the evaluator of the last query
-    (about 17 and 30 bytes per case). Nothing outside the window is kept.
+    Memory: about 100 bytes per case in the window (tracemalloc, a
+    10,000-case window after a query): the deques (a score object and two
+    references), the sorted containers while the ROC AUC is asked often,
+    and the ranking and the evaluator of the last query. More with times or
+    weights. Nothing outside the window is kept.
 
     **State.** A window pickles and copies (``pickle``, ``copy.copy``,
     ``copy.deepcopy``) with its settings, the items in it and their times;
