@@ -15,6 +15,7 @@ from ._multi import MultiQueryEvaluation
 from ._stats import Comparison, Interval
 from ._uncertainty import compare
 from ._version import __version__
+from ._windows import WindowedEvaluation
 from .functional import (
     area_under_pr_curve,
     area_under_roc_curve,
@@ -54,6 +55,7 @@ __all__ = [
     "OperatingPoint",
     "ScoredPrecisionRecallEvaluation",
     "SynchronizedEvaluation",
+    "WindowedEvaluation",
     "__version__",
     "compare",
 ]

@@ -39,6 +39,7 @@ from ._validation import MAX_COUNT
 from ._demo import worked_example
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._version import __version__
+from ._windows import WindowedEvaluation
 from .streaming import Summary, SummaryLogger
 
 PROG = "scored-pr"
@@ -320,7 +321,33 @@ def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, 
     return ev, (0 if args.no_skip else line)
 
 
+def _stream_window(args: argparse.Namespace) -> WindowedEvaluation | None:
+    """The window of ``stream --window/--window-seconds``, after checking the options that go with it."""
+    if args.window is None and args.window_seconds is None:
+        if args.cumulative:
+            raise _UsageError("--cumulative goes with --window N or --window-seconds T")
+        return None
+    if args.checkpoint or args.resume:
+        raise _UsageError("--checkpoint and --resume keep the cumulative evaluation only; they do not go with --window")
+    if args.misses and not args.cumulative:
+        raise _UsageError("--misses counts for the whole stream: with --window, add --cumulative")
+    if args.window is not None:
+        return WindowedEvaluation(size=args.window, ties=args.ties)
+    return WindowedEvaluation(seconds=args.window_seconds, ties=args.ties)
+
+
+class _UsageError(Exception):
+    """Options that do not go together (exit status 2)."""
+
+
 def cmd_stream(args: argparse.Namespace) -> int:
+    try:
+        window = _stream_window(args)
+    except _UsageError as exc:
+        _error(str(exc))
+        return 2
+    if window is not None and not args.cumulative:
+        return _stream_windowed(args, window)
     ev, skip_to = _resume(args)
     stream, source, _ = _io.open_input(args.path)
     skips = _SkipReporter()
@@ -341,7 +368,7 @@ def cmd_stream(args: argparse.Namespace) -> int:
         if args.checkpoint:
             _serialization.save(ev, args.checkpoint, extra={"line": last_line, "source": source})
 
-    add = SummaryLogger(ev, emit, every=args.every).add_case
+    add = SummaryLogger(ev, emit, every=args.every, window=window).add_case
     every_cp = args.checkpoint_every if args.checkpoint else 0
     countdown = every_cp
     stopped: Stopped | None = None
@@ -392,6 +419,57 @@ def cmd_stream(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------- parser
 
 
+def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation) -> int:
+    """``stream --window``: summary lines and the final report of the window only, in bounded memory."""
+    stream, source, _ = _io.open_input(args.path)
+    skips = _SkipReporter()
+    reader = _reader(args, stream, source, skips)
+    out = sys.stdout
+    kind = {"window_size": window.size} if window.size is not None else {"window_seconds": window.seconds}
+
+    def emit(summary: Summary) -> None:
+        if args.format == "json":
+            obj = {key: _io.finite_or_none(value) for key, value in summary.items()}
+            print(json.dumps({**obj, **kind, "final": False}, allow_nan=False), file=out)
+        else:
+            print(summary, file=out)
+        out.flush()
+
+    add = SummaryLogger(window, emit, every=args.every).add_case
+    stopped: Stopped | None = None
+    failure: BaseException | None = None
+    with GracefulStop() as stop:
+        try:
+            for _line, correct, score in reader:
+                with stop.critical():
+                    add(correct, score)
+        except Stopped as exc:
+            stopped = exc
+        except KeyboardInterrupt:
+            stopped = Stopped(signal.SIGINT)
+        except (_io.InputError, OSError, EOFError, zlib.error, UnicodeError) as exc:
+            failure = exc
+        finally:
+            _close(stream, args.path)
+        stop.hold()
+        skips.finish(source)
+        what = f"the last {window.size} cases" if window.size is not None else f"the last {window.seconds:g} seconds"
+        seen = window.num_cases_seen
+        if args.format != "json":
+            print(f"\nWindow: {what} ({window.num_cases} of {seen} cases read)", file=out)
+        _print_report(window.snapshot(), args, source, reader.skipped, final=True, cases_read=seen, **kind)
+        out.flush()
+    if stopped is not None:
+        _error(f"stopped by {stopped.name} after {window.num_cases_seen} cases; the report above covers {what}")
+        return stopped.exit_status
+    if failure is not None:
+        reason = str(failure) if isinstance(failure, _io.InputError) else (
+            f"{source}: cannot read input: {type(failure).__name__}: {failure}")
+        _error(f"{reason} (the report above covers {what} of the {window.num_cases_seen} cases read before it)")
+        return 2
+    return 0
+
+
 def _non_negative(text: str) -> int:
     try:
         value = int(text)
@@ -401,6 +479,16 @@ def _non_negative(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
     if value > MAX_COUNT:
         raise argparse.ArgumentTypeError(f"expected an integer of at most 2**53, got {text[:40]!r}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}") from None
+    if not (value > 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
     return value
 
 
@@ -509,6 +597,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--every", type=_positive, default=1000, metavar="N", help="cases between summary lines (default: 1000)"
     )
+    g = p.add_argument_group("sliding window")
+    wg = g.add_mutually_exclusive_group()
+    wg.add_argument("--window", type=_positive, metavar="N", help="summary lines and report of the last N cases only, "
+                    "in memory bounded by N (scored_pr.WindowedEvaluation)")
+    wg.add_argument("--window-seconds", type=_positive_seconds, metavar="T",
+                    help="summary lines and report of the cases read in the last T seconds only")
+    g.add_argument("--cumulative", action="store_true", help="with a window: also keep every case, print the "
+                   "cumulative figures and the window's side by side, and end with the cumulative report")
     g = p.add_argument_group("checkpoints")
     g.add_argument("--checkpoint", metavar="PATH", help="save the state atomically to PATH every "
                    "--checkpoint-every cases and at exit (also on a signal or malformed input)")

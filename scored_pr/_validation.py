@@ -421,3 +421,44 @@ def _batch_scores(s: np.ndarray, func: str) -> npt.NDArray[np.float64]:
         i = int(np.argmax(nan))
         raise _fail(ValueError, func, "scores", _SCORE_EXPECTED, s[i].item(), i)
     return out
+
+
+_TIME_EXPECTED = "a finite real number (a time on the window's clock)"
+
+
+def check_time(value: Any, func: str, name: str = "time", index: int | None = None) -> float:
+    """A time stamp: a finite real number (int, float, numpy scalar), as a float."""
+    value = _scalar(value, func, name)
+    if isinstance(value, (bool, np.bool_)) or not _is_number(value):
+        raise _fail(TypeError, func, name, _TIME_EXPECTED, value, index)
+    result = float(value)
+    if not math.isfinite(result):
+        raise _fail(ValueError, func, name, _TIME_EXPECTED, value, index)
+    return result
+
+
+def check_times(values: Any, size: int, func: str, name: str = "times") -> npt.NDArray[np.float64]:
+    """Time stamps for a batch of ``size`` cases: finite and non-decreasing, as float64."""
+    t = _as_1d(values, func, name)
+    if len(t) != size:
+        raise ValueError(
+            f"{func}: argument '{name}' must have one time per case; got {len(t)} times for {size} cases instead."
+        )
+    if t.dtype.kind == "O" or t.dtype.kind == "b":
+        out = np.fromiter((check_time(v, func, name, i) for i, v in enumerate(t)), dtype=np.float64, count=len(t))
+    elif t.dtype.kind in "iuf":
+        with np.errstate(all="ignore"):
+            out = t.astype(np.float64)
+    else:
+        raise _fail(TypeError, func, name, _TIME_EXPECTED, t[0].item() if len(t) else t, 0)
+    bad = ~np.isfinite(out)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise _fail(ValueError, func, name, _TIME_EXPECTED, t[i].item() if t.dtype.kind != "O" else t[i], i)
+    down = np.flatnonzero(out[1:] < out[:-1])
+    if down.size:
+        i = int(down[0]) + 1
+        raise ValueError(
+            f"{func}: argument '{name}' must be non-decreasing; got {float(out[i])!r} at index {i} after {float(out[i - 1])!r} instead."
+        )
+    return out

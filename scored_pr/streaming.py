@@ -28,6 +28,10 @@ from typing import Any, Callable
 
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._validation import check_beta, check_positive_int
+from ._windows import WindowedEvaluation
+
+#: What SummaryLogger feeds: a plain evaluator or a sliding window.
+Evaluation = ScoredPrecisionRecallEvaluation | WindowedEvaluation
 
 __all__ = ["Summary", "SummaryLogger", "format_summary"]
 
@@ -49,6 +53,10 @@ SUMMARY_LINE_FIELDS: tuple[tuple[str, str], ...] = (
 )
 
 
+#: Prefix of a window's figures in a summary that also holds cumulative ones.
+WINDOW_PREFIX = "window_"
+
+
 def format_summary(summary: Mapping[str, Any], digits: int = 4) -> str:
     """One short ``key=value`` line of the headline numbers of a summary.
 
@@ -64,7 +72,9 @@ def format_summary(summary: Mapping[str, Any], digits: int = 4) -> str:
     -------
     str
         ``cases=... pos=... AP=... AUC=... maxF1=... BEP=... P@10=...``;
-        NaN prints as ``nan``.
+        NaN prints as ``nan``. When the summary also holds a window's
+        figures (keys prefixed ``window_``, see :class:`SummaryLogger`), they
+        follow after ``| window:``, side by side with the cumulative ones.
 
     Examples
     --------
@@ -73,11 +83,18 @@ def format_summary(summary: Mapping[str, Any], digits: int = 4) -> str:
     >>> format_summary(ev.summary())
     'cases=3 pos=2 AP=0.8333 AUC=0.5000 maxF1=0.8000 BEP=0.5000 P@10=nan'
     """
+    line = _fields(summary, "", digits)
+    if WINDOW_PREFIX + "num_cases" in summary:
+        line += " | window: " + _fields(summary, WINDOW_PREFIX, digits)
+    return line
+
+
+def _fields(summary: Mapping[str, Any], prefix: str, digits: int) -> str:
     parts = []
     for key, short in SUMMARY_LINE_FIELDS:
-        if key not in summary:
+        if prefix + key not in summary:
             continue
-        value = summary[key]
+        value = summary[prefix + key]
         if isinstance(value, int):
             parts.append(f"{short}={value}")
         else:
@@ -108,9 +125,11 @@ class SummaryLogger:
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation
+    evaluation : ScoredPrecisionRecallEvaluation or WindowedEvaluation
         The evaluator to feed; it stays usable directly (and through this
-        wrapper, which forwards every other attribute to it).
+        wrapper, which forwards every other attribute to it). A
+        :class:`~scored_pr.WindowedEvaluation` makes every summary one of the
+        window (the last N cases or T seconds).
     callback : callable
         Called with a :class:`Summary` (a ``dict`` of the evaluator's
         ``summary()``, whose ``str()`` is one short line): ``logger.info``,
@@ -129,6 +148,11 @@ class SummaryLogger:
         nothing happens while no case arrives.
     clock : callable, default time.monotonic
         The time source for ``seconds`` (a fake one in tests).
+    window : WindowedEvaluation, optional
+        A window fed the same cases (and misses) as ``evaluation``: each
+        summary then holds the cumulative figures and the window's, the
+        latter under keys prefixed ``window_`` (``window_average_precision``
+        ...), and its ``str()`` shows both side by side.
 
     Attributes
     ----------
@@ -142,7 +166,7 @@ class SummaryLogger:
     ValueError
         If neither ``every`` nor ``seconds`` is given, ``every`` is not an int
         >= 1 or ``seconds`` not a finite number > 0 (TypeError for the wrong
-        type).
+        type, or a ``window`` that is not a WindowedEvaluation).
 
     Notes
     -----
@@ -175,10 +199,18 @@ class SummaryLogger:
     1201
     >>> ev.close()  # a final summary, since a case arrived after the last one
     cases=1201 pos=301 AP=0.2620 AUC=0.5033 maxF1=0.4016 BEP=0.2525 P@10=0.4000
+
+    Cumulative and windowed figures side by side:
+
+    >>> from scored_pr import WindowedEvaluation
+    >>> ev = SummaryLogger(ScoredPrecisionRecallEvaluation(), print, every=4, window=WindowedEvaluation(size=2))
+    >>> ev.add_cases([True, False, False, True], [0.9, 0.8, 0.3, 0.2])
+    cases=4 pos=2 AP=0.7500 AUC=0.5000 maxF1=0.6667 BEP=0.5000 P@10=nan | window: cases=2 pos=1 AP=0.5000 AUC=0.0000 maxF1=0.6667 BEP=0.0000 P@10=nan
     """
 
     __slots__ = (
         "_evaluation",
+        "_window",
         "_add",
         "_callback",
         "_every",
@@ -198,17 +230,23 @@ class SummaryLogger:
 
     def __init__(
         self,
-        evaluation: ScoredPrecisionRecallEvaluation,
+        evaluation: Evaluation,
         callback: Callable[[Summary], Any],
         *,
         every: int | None = None,
         seconds: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        window: WindowedEvaluation | None = None,
     ) -> None:
-        if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
+        if not isinstance(evaluation, (ScoredPrecisionRecallEvaluation, WindowedEvaluation)):
             raise TypeError(
-                "SummaryLogger: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation; "
-                f"got {evaluation!r:.80} ({type(evaluation).__name__}) instead."
+                "SummaryLogger: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation or a "
+                f"WindowedEvaluation; got {evaluation!r:.80} ({type(evaluation).__name__}) instead."
+            )
+        if window is not None and not isinstance(window, WindowedEvaluation):
+            raise TypeError(
+                f"SummaryLogger: argument 'window' must be a WindowedEvaluation or None; got {window!r:.80} "
+                f"({type(window).__name__}) instead."
             )
         if not callable(callback):
             raise TypeError(
@@ -220,7 +258,8 @@ class SummaryLogger:
         self._every = None if every is None else check_positive_int(every, "SummaryLogger", "every")
         self._seconds = None if seconds is None else check_beta(seconds, "SummaryLogger", "seconds")
         self._evaluation = evaluation
-        self._add = evaluation.add_case
+        self._window = window
+        self._add = evaluation.add_case if window is None else self._add_both
         self._callback = callback
         self._clock = clock
         #: Number of times the callback was called.
@@ -297,22 +336,36 @@ class SummaryLogger:
         if self._countdown <= 0:
             self._check()
 
+    def _add_both(self, correct: bool, score: float) -> None:
+        # Validated by the window first, so that a rejected case reaches neither.
+        window = self._window
+        assert window is not None
+        window.add_case(correct, score)
+        self._evaluation.add_case(correct, score)
+
     def add_cases(self, correct: Any, scores: Any) -> None:
-        """Add a batch to the evaluator; call back at most once if a period has elapsed."""
-        before = self._evaluation.num_cases
+        """Add a batch to the evaluator (and the window); call back at most once if a period has elapsed."""
+        if self._window is not None:
+            correct, scores = list(correct), list(scores)  # iterables are read twice
+            self._window.add_cases(correct, scores)
+        before = _seen(self._evaluation)
         self._evaluation.add_cases(correct, scores)
-        added = self._evaluation.num_cases - before
+        added = _seen(self._evaluation) - before
         if added:
             self._countdown -= added
             self._check()
 
     def add_misses(self, count: int) -> None:
         """Forward to ``evaluation.add_misses`` (misses do not count as cases here)."""
+        if self._window is not None:
+            self._window.add_misses(count)
         self._evaluation.add_misses(count)
         self._dirty = self._dirty or count > 0
 
     def add_negative_misses(self, count: int) -> None:
         """Forward to ``evaluation.add_negative_misses`` (not counted as cases here)."""
+        if self._window is not None:
+            self._window.add_negative_misses(count)
         self._evaluation.add_negative_misses(count)
         self._dirty = self._dirty or count > 0
 
@@ -332,6 +385,8 @@ class SummaryLogger:
             What the callback received.
         """
         summary = Summary(self._evaluation.summary())
+        if self._window is not None:
+            summary.update((WINDOW_PREFIX + key, value) for key, value in self._window.summary().items())
         self._callback(summary)
         self.calls += 1
         self._restart()
@@ -378,9 +433,14 @@ class SummaryLogger:
     # --------------------------------------------------------------- delegation
 
     @property
-    def evaluation(self) -> ScoredPrecisionRecallEvaluation:
+    def evaluation(self) -> Evaluation:
         """The wrapped evaluator."""
         return self._evaluation
+
+    @property
+    def window(self) -> WindowedEvaluation | None:
+        """The window fed beside the evaluator, if any."""
+        return self._window
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names not defined here: the evaluator's queries.
@@ -389,7 +449,13 @@ class SummaryLogger:
         return getattr(self._evaluation, name)
 
     def __repr__(self) -> str:
+        window = "" if self._window is None else f", window={self._window!r}"
         return (
             f"SummaryLogger({self._evaluation!r}, {getattr(self._callback, '__qualname__', self._callback)!s}, "
-            f"every={self._every}, seconds={self._seconds})"
+            f"every={self._every}, seconds={self._seconds}{window})"
         )
+
+
+def _seen(ev: Evaluation) -> int:
+    """Cases ever added (a window's num_cases falls as cases leave it)."""
+    return ev.num_cases_seen if isinstance(ev, WindowedEvaluation) else ev.num_cases

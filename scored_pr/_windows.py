@@ -1,0 +1,1412 @@
+"""Sliding windows: exact measures over the last N cases or the last T seconds.
+
+:class:`WindowedEvaluation` keeps the cases of a window in insertion order
+and answers every query of :class:`~scored_pr.ScoredPrecisionRecallEvaluation`
+exactly on them, in memory bounded by the window.
+
+How it works
+------------
+* The cases in the window sit in deques in insertion order (score, correct,
+  and the time or the weight where there is one); the oldest leaves first.
+* Each class keeps its scores in a :class:`_SortedBlocks` (sorted blocks of
+  floats, a sorted container with rank queries): entering and leaving cost
+  O(log W) comparisons plus one ``list.insert``/``del`` of a block, and the
+  number of cases of the other class scored below (or tied with) a score is
+  one rank query. From these, the doubled Mann-Whitney pair count
+  ``_pairs2`` is maintained exactly as cases enter and leave, so
+  :meth:`WindowedEvaluation.area_under_roc_curve` costs O(log W) per case
+  and O(1) per query.
+* Every other query goes to a plain evaluator of the window, built at the
+  first query after a change and cached until the next one: the window's
+  ranking (``WindowedEvaluation._ranking_now``) is kept from the last query
+  and brought up to date by dropping what expired and merging in what
+  arrived, as the main evaluator's store does, in O(W + k log k).
+"""
+
+from __future__ import annotations
+
+import math
+import time as _time
+from bisect import bisect_left, bisect_right, insort
+from collections import deque
+from itertools import islice
+from typing import Any, Callable, NamedTuple, TextIO
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _kernel as K
+from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._stats import Interval
+from ._validation import (
+    check_batch,
+    check_beta,
+    check_correct,
+    check_count,
+    check_pos_label,
+    check_positive_int,
+    check_score,
+    check_ties,
+    check_time,
+    check_times,
+    check_weight,
+    check_weights,
+)
+
+__all__ = ["WindowedEvaluation"]
+
+_CLS = "WindowedEvaluation"
+_INF = math.inf
+_NAN = math.nan
+
+#: Target block length of :class:`_SortedBlocks`: blocks hold between
+#: _LOAD / 2 and 2 * _LOAD floats (sortedcontainers' default load).
+_LOAD = 1000
+
+#: _sync rebuilds from the ranking rather than replaying more changes than this (and W / 8).
+_REBUILD_MIN = 256
+
+
+class _SortedBlocks:
+    """A multiset of floats in ascending order, in blocks, with rank queries.
+
+    The same layout as ``sortedcontainers.SortedList`` (sorted Python lists
+    of about ``_LOAD`` items and the maximum of each), but a rank is the sum
+    of the lengths of the blocks before a position (a C-level ``sum`` over
+    W / ``_LOAD`` ints) rather than a positional index tree. SortedList
+    rebuilds its tree after every split or merge of a block, which in a
+    sliding window (where every add is followed by a remove) costs more than
+    the sum does here. Equal floats are interchangeable (``-0.0`` and
+    ``0.0`` included): only counts are asked of this container.
+
+    Complexity: :meth:`add`, :meth:`remove` O(log W) comparisons plus a
+    memory move of at most 2 * ``_LOAD`` pointers; :meth:`rank` O(log W)
+    comparisons plus the sum over at most W / (``_LOAD`` / 2) block lengths.
+    """
+
+    __slots__ = ("_maxes", "_blocks", "_lens", "_len")
+
+    def __init__(self) -> None:
+        self._maxes: list[float] = []
+        self._blocks: list[list[float]] = []
+        self._lens: list[int] = []
+        self._len = 0
+
+    def __len__(self) -> int:
+        return self._len
+
+    @classmethod
+    def from_sorted(cls, items: list[float]) -> _SortedBlocks:
+        """A container of ``items``, which are in ascending order. O(n)."""
+        out = cls()
+        blocks = [items[i : i + _LOAD] for i in range(0, len(items), _LOAD)]
+        if len(blocks) > 1 and len(blocks[-1]) <= _LOAD >> 1:
+            blocks[-2].extend(blocks.pop())  # no short block beside others
+        out._blocks = blocks
+        out._maxes = [b[-1] for b in blocks]
+        out._lens = [len(b) for b in blocks]
+        out._len = len(items)
+        return out
+
+    def add(self, x: float) -> None:
+        """Insert ``x``."""
+        maxes = self._maxes
+        b = bisect_right(maxes, x)
+        if b == len(maxes):
+            if not maxes:
+                maxes.append(x)
+                self._blocks.append([x])
+                self._lens.append(1)
+                self._len = 1
+                return
+            b -= 1
+            self._blocks[b].append(x)
+            maxes[b] = x
+        else:
+            insort(self._blocks[b], x)
+        self._len += 1
+        lens = self._lens
+        lens[b] += 1
+        if lens[b] > 2 * _LOAD:
+            self._split(b)
+
+    def _split(self, b: int) -> None:
+        """Split block ``b``, grown to more than 2 * _LOAD, into two."""
+        blk = self._blocks[b]
+        half = len(blk) >> 1
+        tail = blk[half:]
+        del blk[half:]
+        self._blocks.insert(b + 1, tail)
+        self._maxes.insert(b, blk[-1])
+        self._lens[b] = half
+        self._lens.insert(b + 1, len(tail))
+
+    def remove(self, x: float) -> None:
+        """Remove one float equal to ``x`` (which must be present)."""
+        maxes = self._maxes
+        b = bisect_left(maxes, x)
+        blk = self._blocks[b]
+        i = bisect_left(blk, x)
+        del blk[i]
+        self._len -= 1
+        lens = self._lens
+        n = lens[b] = lens[b] - 1
+        if n > _LOAD >> 1:
+            if i == n:
+                maxes[b] = blk[-1]
+        else:
+            self._shrunk(b)
+
+    def _shrunk(self, b: int) -> None:
+        """Block ``b`` fell to _LOAD / 2 items or fewer: join it with a neighbour.
+
+        The joined block is split again if it grew beyond 2 * _LOAD, so
+        that every block but a lone one holds more than _LOAD / 2 items.
+        """
+        maxes, blocks, lens = self._maxes, self._blocks, self._lens
+        if len(maxes) == 1:
+            if lens[0]:
+                maxes[0] = blocks[0][-1]
+            else:
+                del maxes[0], blocks[0], lens[0]
+            return
+        if b == 0:
+            b = 1
+        prev = blocks[b - 1]
+        prev.extend(blocks[b])
+        del blocks[b], maxes[b], lens[b]
+        lens[b - 1] = len(prev)
+        maxes[b - 1] = prev[-1]
+        if len(prev) > 2 * _LOAD:
+            self._split(b - 1)
+
+    def rank(self, x: float) -> tuple[int, int]:
+        """(number of items < ``x``, number of items <= ``x``)."""
+        maxes = self._maxes
+        b = bisect_left(maxes, x)
+        if b == len(maxes):
+            n = self._len
+            return n, n
+        blk = self._blocks[b]
+        i = bisect_left(blk, x)
+        lt = sum(self._lens[:b]) + i if b else i
+        if blk[i] != x:  # blk[i] exists: the block's maximum is >= x
+            return lt, lt
+        b = bisect_right(maxes, x)  # equal items may run on into later blocks
+        if b == len(maxes):
+            return lt, self._len
+        return lt, (sum(self._lens[:b]) if b else 0) + bisect_right(self._blocks[b], x)
+
+    def _check(self) -> None:
+        """Assert every structural invariant (for the tests)."""
+        assert len(self._maxes) == len(self._blocks) == len(self._lens)
+        assert self._len == sum(self._lens)
+        prev = -_INF
+        for blk, n, m in zip(self._blocks, self._lens, self._maxes):
+            assert blk and len(blk) == n <= 2 * _LOAD and blk[-1] == m
+            assert all(a <= b for a, b in zip(blk, blk[1:]))
+            assert blk[0] >= prev
+            prev = blk[-1]
+        if len(self._blocks) > 1:
+            assert all(n > _LOAD >> 1 for n in self._lens), "a short block beside others"
+
+    def __iter__(self) -> Any:
+        for blk in self._blocks:
+            yield from blk
+
+
+# The two functions below are the hot path of WindowedEvaluation.add_case:
+# _SortedBlocks.add (or .remove) on one class and .rank on the other, fused
+# into one call with the rare branches left to the methods. They must do
+# exactly what those methods do (tests/test_windows.py checks that).
+
+
+def _enter(own: _SortedBlocks, other: _SortedBlocks, x: float) -> tuple[int, int]:
+    """``own.add(x)``, then return ``other.rank(x)``."""
+    maxes = own._maxes
+    b = bisect_right(maxes, x)
+    if b == len(maxes):
+        if not maxes:
+            own.add(x)
+            return other.rank(x)
+        b -= 1
+        own._blocks[b].append(x)
+        maxes[b] = x
+    else:
+        insort(own._blocks[b], x)
+    own._len += 1
+    lens = own._lens
+    lens[b] += 1
+    if lens[b] > 2 * _LOAD:
+        own._split(b)
+    maxes = other._maxes
+    b = bisect_left(maxes, x)
+    if b == len(maxes):
+        n = other._len
+        return n, n
+    blk = other._blocks[b]
+    i = bisect_left(blk, x)
+    if blk[i] != x:
+        lt = sum(other._lens[:b]) + i if b else i
+        return lt, lt
+    return other.rank(x)
+
+
+def _leave(own: _SortedBlocks, other: _SortedBlocks, x: float) -> tuple[int, int]:
+    """``own.remove(x)``, then return ``other.rank(x)``."""
+    maxes = own._maxes
+    b = bisect_left(maxes, x)
+    blk = own._blocks[b]
+    i = bisect_left(blk, x)
+    del blk[i]
+    own._len -= 1
+    lens = own._lens
+    n = lens[b] = lens[b] - 1
+    if n > _LOAD >> 1:
+        if i == n:
+            maxes[b] = blk[-1]
+    else:
+        own._shrunk(b)
+    maxes = other._maxes
+    b = bisect_left(maxes, x)
+    if b == len(maxes):
+        n = other._len
+        return n, n
+    blk = other._blocks[b]
+    i = bisect_left(blk, x)
+    if blk[i] != x:
+        lt = sum(other._lens[:b]) + i if b else i
+        return lt, lt
+    return other.rank(x)
+
+
+class _Ranking(NamedTuple):
+    """The window's cases in rank order, as of the last query."""
+
+    neg: npt.NDArray[np.float64]  #: negated scores, ascending; ties in insertion order
+    correct: npt.NDArray[np.bool_]
+    ids: npt.NDArray[np.int64]  #: each case's number in the stream (0 for the first case ever added)
+    weight: npt.NDArray[np.float64] | None
+    end: int  #: the id of the first case not in this ranking
+
+
+def _rank_order(neg: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
+    return np.argsort(neg, kind="stable")
+
+
+def _merge_sorted(
+    old: tuple[npt.NDArray[Any], ...], new: tuple[npt.NDArray[Any], ...]
+) -> tuple[npt.NDArray[Any], ...]:
+    """Merge two sets of parallel arrays sorted by their first; on ties ``old`` comes first. O(n + k)."""
+    n, k = old[0].size, new[0].size
+    at = np.searchsorted(old[0], new[0], side="right") + np.arange(k)
+    is_old = np.ones(n + k, dtype=bool)
+    is_old[at] = False
+    out = []
+    for a, b in zip(old, new):
+        m = np.empty(n + k, dtype=a.dtype)
+        m[at] = b
+        m[is_old] = a
+        out.append(m)
+    return tuple(out)
+
+
+class WindowedEvaluation:
+    """Exact precision-recall and ROC evaluation of a sliding window of cases.
+
+    ``WindowedEvaluation(size=N)`` holds the last N items added (cases, and
+    misses, which take one place each); ``WindowedEvaluation(seconds=T)``
+    holds the items whose time is at most T before the window's current time
+    (the newest time added or read from the clock). Every query of
+    :class:`~scored_pr.ScoredPrecisionRecallEvaluation` answers on the cases
+    and misses still in the window, exactly as a fresh evaluator fed just
+    them, in insertion order, would; memory is bounded by the window.
+
+    Parameters
+    ----------
+    size : int, optional
+        Keep the last ``size`` items (an int >= 1). Give ``size`` or
+        ``seconds``, not both.
+    seconds : float, optional
+        Keep the items whose time ``t`` satisfies ``t >= now - seconds``,
+        where ``now`` is the window's current time: the newest time it has
+        seen, from an added item or from ``clock`` at a query.
+    clock : callable or None, default time.monotonic
+        Time windows only: the time of an item added without ``time=``, and
+        read at every query, so that a window that receives nothing still
+        expires. ``None``: every item needs an explicit ``time=`` and a query
+        expires by the newest time added.
+    ties : {"grouped", "stable"}, default "grouped"
+        The tie policy, as for :class:`~scored_pr.ScoredPrecisionRecallEvaluation`.
+    pos_label : str, number or bool, optional
+        The label of the positive class, as for the main evaluator.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If neither or both of ``size`` and ``seconds`` are given, ``size`` is
+        not an int >= 1, ``seconds`` not a finite number > 0, ``clock`` not
+        callable or None, or ``ties``/``pos_label`` invalid.
+
+    Notes
+    -----
+    **Misses.** A miss (:meth:`add_misses`) is a relevant item that was never
+    returned; a negative miss (:meth:`add_negative_misses`) a non-relevant
+    one. In a size window each takes one of the ``size`` places, in the order
+    of arrival, and leaves as cases do (``add_misses(3)`` counts as three
+    items); in a time window misses carry the time they were added with and
+    expire with it.
+
+    **Exactness.** After any sequence of additions and expiries, every query
+    equals the same query on a fresh ``ScoredPrecisionRecallEvaluation`` fed
+    the cases still in the window in insertion order, plus the misses still
+    in it: bit for bit, since the window hands its ranking to such an
+    evaluator (:meth:`snapshot`). The one exception is
+    :meth:`area_under_roc_curve`, maintained incrementally: it is the exact
+    Mann-Whitney statistic over the window rounded once to float64, where
+    the evaluator sums one float term per operating point; the two agree to
+    within about W ulps (below 1e-12 for windows up to millions of cases).
+
+    **Cost.** With ``area_under_roc_curve()`` asked after every case, adding
+    a case costs O(log W) comparisons (the case enters its class's sorted
+    container and the oldest leaves its own, each followed by a rank query in
+    the other class) and the query O(1). Asked less often, adding a case is
+    O(1) (two deque appends, and two pops when the oldest leaves); the next
+    ROC AUC query catches up in O(k log W) for k changes, or in one
+    vectorised O(W + k log k) pass over the ranking when k > W / 8. Any other
+    query after a change costs O(W + k log k) (the ranking is updated, not
+    rebuilt) and then its own O(W); repeated queries with nothing changed are
+    cached.
+
+    Memory: about 100 bytes per case in the window (tracemalloc, a
+    10,000-case window after a query): the deques (a score object and two
+    references), the sorted containers while the ROC AUC is asked often,
+    and the ranking and the evaluator of the last query. More with times or
+    weights. Nothing outside the window is kept.
+
+    **State.** A window pickles and copies (``pickle``, ``copy.copy``,
+    ``copy.deepcopy``) with its settings, the items in it and their times;
+    the clock is pickled by reference (``time.monotonic`` is; a lambda is
+    not), and a time window's times only mean something on the clock they
+    came from. To keep what a window holds in the pickle-free state format,
+    save its snapshot (``w.snapshot().save(path)``), which loads as a plain
+    evaluator. Merging two windows is not defined (their last N cases depend
+    on how the two streams interleave): :meth:`merge` raises; merge
+    snapshots instead.
+
+    Not thread-safe.
+
+    Examples
+    --------
+    >>> from scored_pr import WindowedEvaluation
+    >>> w = WindowedEvaluation(size=3)
+    >>> for correct, score in [(True, 0.9), (False, 0.8), (True, 0.7), (False, 0.95)]:
+    ...     w.add_case(correct, score)
+    >>> len(w), w.area_under_roc_curve()  # the first case has left: 0.95 F, 0.8 F, 0.7 T
+    (3, 0.0)
+    >>> w.average_precision()
+    0.3333333333333333
+
+    A time window with explicit times:
+
+    >>> w = WindowedEvaluation(seconds=60.0, clock=None)
+    >>> w.add_case(True, 0.9, time=0.0)
+    >>> w.add_case(False, 0.4, time=30.0)
+    >>> w.add_case(True, 0.2, time=61.0)  # the case at time 0 is now more than 60 s old
+    >>> w.num_cases, w.area_under_roc_curve()
+    (2, 0.0)
+    """
+
+    __slots__ = (
+        "_size",
+        "_seconds",
+        "_clock",
+        "_ties",
+        "_grouped",
+        "_pos_label",
+        "_scores",
+        "_correct",
+        "_weights",
+        "_times",
+        "_first_id",
+        "_pos",
+        "_neg",
+        "_pairs2",
+        "_s_lo",
+        "_s_hi",
+        "_valid",
+        "_n_correct",
+        "_gone",
+        "_eager",
+        "_unit_off",
+        "_runs",
+        "_misses",
+        "_negative_misses",
+        "_now",
+        "_ranking",
+        "_snap",
+        "__weakref__",
+    )
+
+    def __init__(
+        self,
+        size: int | None = None,
+        *,
+        seconds: float | None = None,
+        clock: Callable[[], float] | None = _time.monotonic,
+        ties: str = "grouped",
+        pos_label: Any = None,
+    ) -> None:
+        if (size is None) == (seconds is None):
+            raise ValueError(
+                f"{_CLS}: give exactly one of 'size' (the last N cases) and 'seconds' (the last T seconds); "
+                f"got size={size!r:.40} and seconds={seconds!r:.40} instead."
+            )
+        self._size = None if size is None else check_positive_int(size, _CLS, "size")
+        self._seconds = None if seconds is None else check_beta(seconds, _CLS, "seconds")
+        if clock is not None and not callable(clock):
+            raise TypeError(
+                f"{_CLS}: argument 'clock' must be a callable returning the time, or None; "
+                f"got {clock!r:.80} ({type(clock).__name__}) instead."
+            )
+        self._clock = clock if seconds is not None else None
+        self._ties: str = check_ties(ties, _CLS)
+        self._grouped = self._ties == "grouped"
+        self._pos_label: Any = check_pos_label(pos_label, _CLS)
+        self._init_state()
+
+    def _init_state(self) -> None:
+        self._scores: deque[float] = deque()
+        self._correct: deque[bool] = deque()
+        #: weights of the cases in the window, or None while every one is 1
+        self._weights: deque[float] | None = None
+        self._times: deque[float] | None = None if self._seconds is None else deque()
+        #: the number in the stream of the oldest case in the window
+        self._first_id = 0
+        self._pos = _SortedBlocks()  # scores of the correct cases in the window
+        self._neg = _SortedBlocks()  # scores of the incorrect cases in the window
+        #: twice the Mann-Whitney count over the window's cases: a (correct,
+        #: incorrect) pair adds 2 when the correct case ranks first, 1 for a
+        #: tie under the grouped policy, 0 otherwise. An exact int.
+        self._pairs2 = 0
+        #: _pairs2 counts the cases with ids in [_s_lo, _s_hi). When _valid,
+        #: the sorted containers hold the same cases, and _gone the (score,
+        #: correct) of those among them that have left the window since,
+        #: oldest first; when not, the containers are empty (see _sync).
+        self._s_lo = self._s_hi = 0
+        self._valid = True
+        self._gone: deque[tuple[float, bool]] = deque()
+        self._n_correct = 0  # correct cases in the window
+        #: True right after an up-to-date ROC AUC query: the next add_case
+        #: then updates the containers at once (see _sync)
+        self._eager = False
+        self._unit_off = 0  # cases in the window whose weight is not 1
+        #: misses in arrival order: [key, count, positive], key = the id of
+        #: the next case (size windows) or the time (time windows)
+        self._runs: deque[list[Any]] = deque()
+        self._misses = 0
+        self._negative_misses = 0
+        self._now = -_INF
+        self._ranking: _Ranking | None = None
+        self._snap: ScoredPrecisionRecallEvaluation | None = None
+
+    # ------------------------------------------------------------------ mutators
+
+    def add_case(self, correct: bool, score: float, weight: float = 1.0, *, time: float | None = None) -> None:
+        """Add one case; the oldest items leave if the window is full.
+
+        Parameters
+        ----------
+        correct, score, weight
+            As :meth:`ScoredPrecisionRecallEvaluation.add_case`.
+        time : float, optional
+            Time windows only: the case's time, on the clock's scale; not
+            before the window's current time. Default: ``clock()``.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As the main evaluator's ``add_case``; also if ``time`` is given to
+            a size window, is not a finite number, is earlier than the
+            window's current time, or is missing when ``clock`` is None. The
+            window is then unchanged.
+
+        Notes
+        -----
+        O(log W): the case enters its class's sorted container, and the ROC
+        rank sum gains its pairs with the other class (one rank query); each
+        case that leaves does the same in reverse.
+        """
+        if type(correct) is not bool or self._pos_label is not None:
+            correct = check_correct(correct, "add_case", pos_label=self._pos_label)
+        if type(score) is not float or score != score:
+            score = check_score(score, "add_case")
+        if weight != 1.0 or type(weight) is not float:
+            weight = check_weight(weight, "add_case")
+        if self._times is not None:
+            t = self._time_of(time, "add_case")
+            self._advance(t)
+            self._times.append(t)
+        elif time is not None:
+            raise self._no_time("add_case")
+        self._snap = None
+        self._scores.append(score)
+        self._correct.append(correct)
+        if correct:
+            self._n_correct += 1
+        if self._weights is not None or weight != 1.0:
+            self._add_weight(weight)
+        if self._eager:
+            # The ROC AUC was asked for since the last addition (and is up to
+            # date): keep it so in O(log W). Otherwise the case waits for the
+            # next ROC AUC query (_sync). The new case is the newest: under
+            # the stable policy it ranks after every case of equal score.
+            self._eager = False
+            self._s_hi += 1
+            if correct:
+                lt, le = _enter(self._pos, self._neg, score)
+                self._pairs2 += lt + le if self._grouped else 2 * lt
+            else:
+                lt, le = _enter(self._neg, self._pos, score)
+                n = 2 * self._pos._len
+                self._pairs2 += n - lt - le if self._grouped else n - 2 * lt
+        size = self._size
+        if size is not None and len(self._scores) + self._misses + self._negative_misses > size:
+            if self._runs or self._weights is not None or not self._valid:
+                self._expire_size()
+                return
+            # The common case, _drop_oldest inlined: the oldest case leaves.
+            score = self._scores.popleft()
+            case_id = self._first_id
+            self._first_id = case_id + 1
+            if self._correct.popleft():
+                self._n_correct -= 1
+                if case_id < self._s_hi:
+                    if self._gone or self._s_hi != case_id + 1 + len(self._scores):
+                        self._gone.append((score, True))
+                    else:
+                        self._s_lo = case_id + 1
+                        lt, le = _leave(self._pos, self._neg, score)
+                        self._pairs2 -= lt + le if self._grouped else 2 * le
+            elif case_id < self._s_hi:
+                if self._gone or self._s_hi != case_id + 1 + len(self._scores):
+                    self._gone.append((score, False))
+                else:
+                    self._s_lo = case_id + 1
+                    lt, le = _leave(self._neg, self._pos, score)
+                    n = 2 * self._pos._len
+                    self._pairs2 -= n - lt - le if self._grouped else n - 2 * le
+
+    def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None, *, times: Any = None) -> None:
+        """Add a batch in order; equivalent to ``add_case`` in a loop, but atomic.
+
+        Parameters
+        ----------
+        correct, scores, sample_weight
+            As :meth:`ScoredPrecisionRecallEvaluation.add_cases`.
+        times : array-like of float, optional
+            Time windows only: one time per case, non-decreasing and not
+            before the window's current time. Default: one ``clock()``
+            reading for the whole batch.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As the main evaluator's ``add_cases`` and :meth:`add_case`; either
+            every case is added or none is.
+
+        Notes
+        -----
+        O(k log W) for k cases. Cases of a batch larger than a size window
+        enter and leave in turn, as in a loop.
+        """
+        c, s = check_batch(correct, scores, pos_label=self._pos_label)
+        w = None if sample_weight is None else check_weights(sample_weight, c.size, "add_cases")
+        if self._times is not None:
+            if times is None:
+                if c.size == 0:
+                    return
+                t = np.full(c.size, self._time_of(None, "add_cases"))
+            else:
+                t = check_times(times, c.size, "add_cases")
+                if c.size and t[0] < self._now:
+                    raise self._backwards("add_cases", "times", float(t[0]), index=0)
+        elif times is not None:
+            raise self._no_time("add_cases", "times")
+        else:
+            t = None
+        if c.size == 0:
+            return
+        cs, ss = c.tolist(), s.tolist()
+        ws = None if w is None else w.tolist()
+        ts = None if t is None else t.tolist()
+        # Validated: from here on nothing can fail (but memory), as in a loop of add_case.
+        add = self._add_checked
+        for i in range(len(cs)):
+            add(cs[i], ss[i], 1.0 if ws is None else ws[i], None if ts is None else ts[i])
+
+    def _add_checked(self, correct: bool, score: float, weight: float, t: float | None) -> None:
+        if t is not None:
+            self._advance(t)
+            assert self._times is not None
+            self._times.append(t)
+        self._snap = None
+        self._scores.append(score)
+        self._correct.append(correct)
+        if correct:
+            self._n_correct += 1
+        if self._weights is not None or weight != 1.0:
+            self._add_weight(weight)
+        self._eager = False  # the case enters the sorted containers at the next _sync
+        if self._size is not None:
+            self._expire_size()
+
+    def _add_weight(self, weight: float) -> None:
+        weights = self._weights
+        if weights is None:
+            # The first weight other than 1: the cases before it weigh 1.
+            weights = self._weights = deque([1.0] * (len(self._scores) - 1))
+        weights.append(weight)
+        if weight != 1.0:
+            self._unit_off += 1
+
+    def add_misses(self, count: int, *, time: float | None = None) -> None:
+        """Count ``count`` relevant items that the system never returned.
+
+        In a size window they take ``count`` places (and push out as many
+        older items); in a time window they carry ``time`` (default
+        ``clock()``) and leave the window with it.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`ScoredPrecisionRecallEvaluation.add_misses`, and for
+            ``time`` as :meth:`add_case`.
+        """
+        self._add_run("add_misses", count, True, time)
+
+    def add_negative_misses(self, count: int, *, time: float | None = None) -> None:
+        """Count ``count`` non-relevant items never returned (see :meth:`add_misses`)."""
+        self._add_run("add_negative_misses", count, False, time)
+
+    def _add_run(self, func: str, count: int, positive: bool, time: float | None) -> None:
+        count = check_count(count, func, already=self._misses if positive else self._negative_misses)
+        if self._times is not None:
+            t = self._time_of(time, func)
+        elif time is not None:
+            raise self._no_time(func)
+        if not count:
+            return
+        if self._times is not None:
+            self._advance(t)
+            key: float = t
+        else:
+            key = self._first_id + len(self._scores)  # the id of the next case
+        self._snap = None
+        runs = self._runs
+        if runs and runs[-1][0] == key and runs[-1][2] is positive:
+            runs[-1][1] += count
+        else:
+            runs.append([key, count, positive])
+        if positive:
+            self._misses += count
+        else:
+            self._negative_misses += count
+        if self._size is not None:
+            self._expire_size()
+
+    # ------------------------------------------------------------------ expiry
+
+    def _time_of(self, time: Any, func: str) -> float:
+        """The time of an item: validated ``time``, or the clock's reading."""
+        if time is None:
+            clock = self._clock
+            if clock is None:
+                raise ValueError(
+                    f"{func}: argument 'time' must be given, since this window has no clock (clock=None); "
+                    "got None instead."
+                )
+            t = check_time(clock(), func, "clock()")
+        else:
+            t = check_time(time, func)
+        if t < self._now:
+            raise self._backwards(func, "time", t)
+        return t
+
+    def _backwards(self, func: str, name: str, t: float, index: int | None = None) -> ValueError:
+        where = "" if index is None else f" at index {index}"
+        return ValueError(
+            f"{func}: argument '{name}' must not be earlier than the window's current time {self._now!r} "
+            f"(times must be non-decreasing); got {t!r}{where} instead."
+        )
+
+    def _no_time(self, func: str, name: str = "time") -> TypeError:
+        return TypeError(
+            f"{func}: argument '{name}' is for time windows (seconds=...); this window holds the last "
+            f"{self._size} items. Got a {name} for a size window."
+        )
+
+    def _advance(self, now: float) -> None:
+        """Move the window's current time to ``now`` (>= the current time) and expire."""
+        self._now = now
+        assert self._seconds is not None and self._times is not None
+        cutoff = now - self._seconds
+        times = self._times
+        while times and times[0] < cutoff:
+            times.popleft()
+            self._drop_oldest()
+        runs = self._runs
+        while runs and runs[0][0] < cutoff:
+            self._drop_run(runs.popleft())
+
+    def _expire_clock(self) -> None:
+        """At a query: expire by the clock (time windows with a clock)."""
+        clock = self._clock
+        if clock is not None:
+            now = check_time(clock(), "WindowedEvaluation", "clock()")
+            if now > self._now:
+                self._advance(now)
+
+    def expire(self) -> None:
+        """Expire by the clock now (time windows with a clock; otherwise nothing to do).
+
+        Every query does this first; call it to drop old cases (and free
+        their memory) without querying.
+        """
+        self._expire_clock()
+
+    def _expire_size(self) -> None:
+        """Drop the oldest items until at most ``size`` remain (misses count one each)."""
+        size = self._size
+        assert size is not None
+        excess = len(self._scores) + self._misses + self._negative_misses - size
+        runs = self._runs
+        while excess > 0:
+            if runs and runs[0][0] <= self._first_id:  # misses that arrived before the oldest case
+                run = runs[0]
+                take = min(excess, run[1])
+                run[1] -= take
+                if run[2]:
+                    self._misses -= take
+                else:
+                    self._negative_misses -= take
+                if not run[1]:
+                    runs.popleft()
+                excess -= take
+            else:
+                self._drop_oldest()
+                excess -= 1
+        self._snap = None
+
+    def _drop_run(self, run: list[Any]) -> None:
+        if run[2]:
+            self._misses -= run[1]
+        else:
+            self._negative_misses -= run[1]
+        self._snap = None
+
+    def _drop_oldest(self) -> None:
+        """The oldest case leaves (its time, if any, is popped by the caller).
+
+        If the sorted containers are up to date, it leaves them at once, the
+        reverse of entering: the oldest case ranks before every case of equal
+        score under the stable policy. If they are not, but hold it, it is
+        queued in _gone for the next _sync; if they do not hold it yet, there
+        is nothing to undo.
+        """
+        score = self._scores.popleft()
+        correct = self._correct.popleft()
+        case_id = self._first_id
+        self._first_id = case_id + 1
+        self._snap = None
+        weights = self._weights
+        if weights is not None and weights.popleft() != 1.0:
+            self._unit_off -= 1
+            if not self._unit_off:
+                self._weights = None
+        if correct:
+            self._n_correct -= 1
+        if case_id >= self._s_hi or not self._valid:
+            return
+        if self._gone or self._s_hi != case_id + 1 + len(self._scores):
+            self._gone.append((score, correct))
+            return
+        self._s_lo = case_id + 1
+        if correct:
+            lt, le = _leave(self._pos, self._neg, score)
+            self._pairs2 -= lt + le if self._grouped else 2 * le
+        else:
+            lt, le = _leave(self._neg, self._pos, score)
+            n = 2 * self._pos._len
+            self._pairs2 -= n - lt - le if self._grouped else n - 2 * le
+
+    def _sync(self) -> None:
+        """Bring the rank sum (and the sorted containers) up to date with the window.
+
+        With the containers valid and k changes since the last
+        synchronisation, the cases that left leave, oldest first, and those
+        that arrived (and are still here) enter, oldest first, so each is the
+        oldest or the newest when it moves, as in add_case: O(k log W). When
+        k is more than W / 8 (and more than _REBUILD_MIN), the rank sum is
+        computed from the window's ranking instead, vectorised, in
+        O(W + k log k), and the containers are emptied: a stream queried now
+        and then pays nothing per case for them. They are rebuilt from the
+        ranking (O(W)) at the first query that finds few changes, after
+        which every add_case that follows a ROC AUC query keeps them up to
+        date at once (_eager).
+        """
+        lo = self._first_id
+        hi = lo + len(self._scores)
+        limit = max(_REBUILD_MIN, (hi - lo) >> 3)
+        if not self._valid:
+            self._rebuild(lo - self._s_lo + hi - self._s_hi <= limit)
+            return
+        gone = self._gone
+        k = hi - max(self._s_hi, lo)
+        if len(gone) + k > limit:
+            self._rebuild(False)
+            return
+        pos, neg, grouped = self._pos, self._neg, self._grouped
+        pairs2 = self._pairs2
+        while gone:
+            score, correct = gone.popleft()
+            if correct:
+                lt, le = _leave(pos, neg, score)
+                pairs2 -= lt + le if grouped else 2 * le
+            else:
+                lt, le = _leave(neg, pos, score)
+                n = 2 * pos._len
+                pairs2 -= n - lt - le if grouped else n - 2 * le
+        scores = list(islice(reversed(self._scores), k))
+        flags = list(islice(reversed(self._correct), k))
+        for i in range(k - 1, -1, -1):
+            score = scores[i]
+            if flags[i]:
+                lt, le = _enter(pos, neg, score)
+                pairs2 += lt + le if grouped else 2 * lt
+            else:
+                lt, le = _enter(neg, pos, score)
+                n = 2 * pos._len
+                pairs2 += n - lt - le if grouped else n - 2 * lt
+        self._pairs2, self._s_lo, self._s_hi = pairs2, lo, hi
+
+    def _rebuild(self, containers: bool) -> None:
+        """The rank sum from the window's ranking, O(W + k log k); the containers too if asked (O(W))."""
+        r = self._ranking_now()
+        neg, cor = r.neg, r.correct
+        neg_cum = np.cumsum(~cor, dtype=np.int64)  # incorrect cases among the top i + 1
+        n_neg = int(neg_cum[-1]) if neg_cum.size else 0
+        if self._grouped:
+            # per tie group: each correct case in it pairs with 2 * (incorrect cases below
+            # the group) + 1 * (incorrect cases in the group)
+            ends = K.group_ends(neg)
+            neg_end = neg_cum[ends - 1]
+            neg_in = np.diff(neg_end, prepend=0)
+            pos_in = np.diff(ends - neg_end, prepend=0)  # correct cases in each group
+            pairs2 = int(np.sum(pos_in * (2 * (n_neg - neg_end) + neg_in), dtype=np.int64))
+        else:
+            # stable: a correct case at rank i ranks before every incorrect case after it
+            pairs2 = 2 * int(np.sum(n_neg - neg_cum[cor], dtype=np.int64))
+        if containers:
+            scores = np.negative(neg)[::-1]  # ascending
+            up = cor[::-1]
+            self._pos = _SortedBlocks.from_sorted(scores[up].tolist())
+            self._neg = _SortedBlocks.from_sorted(scores[~up].tolist())
+        else:
+            self._pos, self._neg = _SortedBlocks(), _SortedBlocks()
+        self._valid = containers
+        self._pairs2 = pairs2
+        self._gone.clear()
+        self._s_lo, self._s_hi = r.end - neg.size, r.end
+
+    # ------------------------------------------------------------------ counts
+
+    @property
+    def size(self) -> int | None:
+        """The number of items a size window holds; None for a time window."""
+        return self._size
+
+    @property
+    def seconds(self) -> float | None:
+        """The length of a time window in seconds; None for a size window."""
+        return self._seconds
+
+    @property
+    def clock(self) -> Callable[[], float] | None:
+        """The clock of a time window (None: explicit times only, or a size window)."""
+        return self._clock
+
+    @property
+    def now(self) -> float:
+        """A time window's current time: the newest time added or read from the clock (-inf before any)."""
+        return self._now
+
+    @property
+    def ties(self) -> str:
+        """The tie policy, ``"stable"`` or ``"grouped"``."""
+        return self._ties
+
+    @property
+    def pos_label(self) -> Any:
+        """The label of the positive class, or None (bool, 1 vs 0 or -1)."""
+        return self._pos_label
+
+    def __len__(self) -> int:
+        """The number of cases in the window (misses excluded), after expiry by the clock."""
+        self._expire_clock()
+        return len(self._scores)
+
+    @property
+    def num_cases(self) -> int:
+        """Cases in the window (misses excluded). O(1)."""
+        self._expire_clock()
+        return len(self._scores)
+
+    @property
+    def num_cases_seen(self) -> int:
+        """Cases ever added to the window, including those that have left it. O(1)."""
+        return self._first_id + len(self._scores)
+
+    @property
+    def num_positive_ref(self) -> int:
+        """Correct cases plus misses in the window. O(1)."""
+        self._expire_clock()
+        return self._n_correct + self._misses
+
+    @property
+    def num_negative_ref(self) -> int:
+        """Incorrect cases plus negative misses in the window. O(1)."""
+        self._expire_clock()
+        return len(self._scores) - self._n_correct + self._negative_misses
+
+    @property
+    def num_misses(self) -> int:
+        """Misses in the window. O(1)."""
+        self._expire_clock()
+        return self._misses
+
+    @property
+    def num_negative_misses(self) -> int:
+        """Negative misses in the window. O(1)."""
+        self._expire_clock()
+        return self._negative_misses
+
+    @property
+    def weighted(self) -> bool:
+        """Whether a case in the window has a weight other than 1. O(1)."""
+        self._expire_clock()
+        return self._unit_off > 0
+
+    @property
+    def positive_weight(self) -> float:
+        """As :attr:`ScoredPrecisionRecallEvaluation.positive_weight`, over the window."""
+        return self._evaluation().positive_weight
+
+    @property
+    def negative_weight(self) -> float:
+        """As :attr:`ScoredPrecisionRecallEvaluation.negative_weight`, over the window."""
+        return self._evaluation().negative_weight
+
+    # ------------------------------------------------------------- the ranking
+
+    def _ranking_now(self) -> _Ranking:
+        """The window's cases in rank order, updated from the last query's ranking.
+
+        Cases that expired since are dropped (a mask on their ids), cases
+        that arrived are sorted (stable) and merged in after the old ones on
+        equal scores, so ties stay in insertion order: O(W + k log k).
+        """
+        lo = self._first_id
+        hi = lo + len(self._scores)
+        old = self._ranking
+        weights = self._weights
+        if old is not None and old.end == hi and old.end - old.ids.size == lo and (old.weight is None) == (weights is None):
+            return old  # nothing arrived or left since
+        if old is not None and (old.end <= lo or (old.weight is None) != (weights is None)):
+            old = None  # everything in it expired, or the weights appeared or went
+        k = hi - lo if old is None else hi - old.end
+        new_neg = np.negative(np.fromiter(islice(reversed(self._scores), k), np.float64, k)[::-1])
+        new_cor = np.fromiter(islice(reversed(self._correct), k), bool, k)[::-1]
+        new_ids = np.arange(hi - k, hi, dtype=np.int64)
+        new: tuple[npt.NDArray[Any], ...] = (new_neg, new_cor, new_ids)
+        if weights is not None:
+            new = (*new, np.fromiter(islice(reversed(weights), k), np.float64, k)[::-1])
+        if k > 1:
+            order = _rank_order(new_neg)
+            new = tuple(a[order] for a in new)
+        if old is None:
+            arrays = new
+        else:
+            arrays = (old.neg, old.correct, old.ids) if old.weight is None else (old.neg, old.correct, old.ids, old.weight)
+            if old.end - old.ids.size < lo:  # the ranking holds the ids [end - size, end)
+                keep = old.ids >= lo
+                arrays = tuple(a[keep] for a in arrays)
+            if k:
+                arrays = _merge_sorted(arrays, new)
+        for a in arrays:
+            a.setflags(write=False)
+        ranking = _Ranking(arrays[0], arrays[1], arrays[2], arrays[3] if len(arrays) > 3 else None, hi)
+        self._ranking = ranking
+        return ranking
+
+    def _evaluation(self) -> ScoredPrecisionRecallEvaluation:
+        """The evaluator of the window (expired by the clock first), cached until the next change."""
+        self._expire_clock()
+        snap = self._snap
+        if snap is None:
+            snap = self._snap = self._build()
+        return snap
+
+    def _build(self) -> ScoredPrecisionRecallEvaluation:
+        r = self._ranking_now()
+        ev = ScoredPrecisionRecallEvaluation(self._ties)
+        # The ranking is in rank order already, so the evaluator's stable sort
+        # at its first query is one linear pass; the scores are the original
+        # floats (negating twice is exact, and keeps the sign of zero).
+        ev.add_cases(r.correct, np.negative(r.neg), r.weight)
+        ev.add_misses(self._misses)
+        ev.add_negative_misses(self._negative_misses)
+        # The correctness is stored as bools, so the evaluator is fed without
+        # pos_label and only reports the window's.
+        ev._pos_label = self._pos_label
+        return ev
+
+    def snapshot(self) -> ScoredPrecisionRecallEvaluation:
+        """A plain evaluator of the window as it is now (a new one, independent of the window).
+
+        It holds the cases in the window in rank order (ties in insertion
+        order) and the misses in the window, so every query on it gives what
+        a fresh evaluator fed those cases in insertion order gives. Use it to
+        keep a window's state, to merge windows of several streams, or to
+        call anything that wants a ``ScoredPrecisionRecallEvaluation``
+        (plots, :func:`scored_pr.compare`).
+
+        Notes
+        -----
+        O(W + k log k) for k cases added since the last query.
+
+        Examples
+        --------
+        >>> w = WindowedEvaluation(size=2)
+        >>> w.add_cases([True, False, True], [0.3, 0.2, 0.1])
+        >>> w.snapshot().pr_curve().tolist()
+        [[1.0, 0.5]]
+        """
+        ev = self._evaluation()
+        return ev + ScoredPrecisionRecallEvaluation(self._ties, pos_label=self._pos_label)
+
+    # ---------------------------------------------------------------- queries
+
+    def area_under_roc_curve(
+        self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
+    ) -> float:
+        """Area under the ROC curve over the window; uninterpolated in O(1).
+
+        As :meth:`ScoredPrecisionRecallEvaluation.area_under_roc_curve`. The
+        uninterpolated full area of an unweighted window is the window's
+        Mann-Whitney statistic, kept up to date as cases enter and leave::
+
+            (pairs2 + 2 * C * NM + [grouped] M * NM) / (2 * P * N)
+
+        where pairs2 counts each (correct, incorrect) pair of cases in the
+        window 2 when the correct case ranks first and, under the grouped
+        policy, 1 when they tie; C is the number of correct cases, M and NM
+        the misses and negative misses in the window, P = C + M and N the
+        incorrect cases plus NM. Under the stable policy, a correct and an
+        incorrect case with equal scores are ranked in insertion order, and a
+        miss ranks below every case (it counts 0 against a negative miss);
+        under the grouped policy misses and negative misses tie at the
+        bottom. The integer numerator is exact and the division rounds once.
+        NaN when P or N is 0.
+
+        The interpolated area, ``max_fpr`` and weighted windows are computed
+        on the window's evaluator (O(W) after a change).
+
+        Examples
+        --------
+        >>> w = WindowedEvaluation(size=4, ties="grouped")
+        >>> w.add_cases([True, False, True, False, True], [0.9, 0.5, 0.5, 0.1, 0.8])
+        >>> w.area_under_roc_curve()  # the last 4: 0.5 F, 0.5 T, 0.1 F, 0.8 T
+        0.875
+        """
+        if interpolate is not False or max_fpr is not None or self._unit_off:
+            return self._evaluation().area_under_roc_curve(interpolate, max_fpr=max_fpr, standardized=standardized)
+        if self._clock is not None:
+            self._expire_clock()
+        lo = self._first_id
+        if self._s_lo != lo or self._s_hi != lo + len(self._scores):
+            self._sync()
+        self._eager = self._valid
+        c = self._n_correct
+        n = len(self._scores) - c
+        nm = self._negative_misses
+        m = self._misses
+        if nm or m:
+            p, n = c + m, n + nm
+            num = self._pairs2 + 2 * c * nm + (m * nm if self._grouped else 0)
+        else:
+            p, num = c, self._pairs2
+        if not p or not n:
+            return _NAN
+        return num / (2 * p * n)  # int / int: correctly rounded
+
+    def pr_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """As :meth:`ScoredPrecisionRecallEvaluation.pr_curve`, over the window."""
+        return self._evaluation().pr_curve(interpolate)
+
+    def pr_score_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """As :meth:`ScoredPrecisionRecallEvaluation.pr_score_curve`, over the window."""
+        return self._evaluation().pr_score_curve(interpolate)
+
+    def roc_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """As :meth:`ScoredPrecisionRecallEvaluation.roc_curve`, over the window."""
+        return self._evaluation().roc_curve(interpolate)
+
+    def roc_points(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """As :meth:`ScoredPrecisionRecallEvaluation.roc_points`, over the window."""
+        return self._evaluation().roc_points()
+
+    def area_under_pr_curve(self, interpolate: bool = False) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.area_under_pr_curve`, over the window."""
+        return self._evaluation().area_under_pr_curve(interpolate)
+
+    def average_precision(self, ties: str | None = None) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.average_precision`, over the window."""
+        return self._evaluation().average_precision(ties)
+
+    def maximum_f_measure(self, beta: float = 1.0) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.maximum_f_measure`, over the window."""
+        return self._evaluation().maximum_f_measure(beta)
+
+    def pr_breakeven_point(self) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.pr_breakeven_point`, over the window."""
+        return self._evaluation().pr_breakeven_point()
+
+    def precision_at(self, rank: int) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.precision_at`, over the window."""
+        return self._evaluation().precision_at(rank)
+
+    def reciprocal_rank(self) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.reciprocal_rank`, over the window."""
+        return self._evaluation().reciprocal_rank()
+
+    def r_precision(self) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.r_precision`, over the window."""
+        return self._evaluation().r_precision()
+
+    def recall_at(self, k: int) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.recall_at`, over the window."""
+        return self._evaluation().recall_at(k)
+
+    def average_precision_at(self, k: int) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.average_precision_at`, over the window."""
+        return self._evaluation().average_precision_at(k)
+
+    def k_at_recall(self, recall: float) -> int | float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.k_at_recall`, over the window."""
+        return self._evaluation().k_at_recall(recall)
+
+    def precision_at_recall(self, recall: float) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.precision_at_recall`, over the window."""
+        return self._evaluation().precision_at_recall(recall)
+
+    def f_measure_at(self, k: int, beta: float = 1.0) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.f_measure_at`, over the window."""
+        return self._evaluation().f_measure_at(k, beta)
+
+    def e_measure_at(self, k: int, beta: float = 1.0) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.e_measure_at`, over the window."""
+        return self._evaluation().e_measure_at(k, beta)
+
+    def hit_curve(self) -> npt.NDArray[Any]:
+        """As :meth:`ScoredPrecisionRecallEvaluation.hit_curve`, over the window."""
+        return self._evaluation().hit_curve()
+
+    def eleven_point_interpolated_precision(self, rounding: str = "exact") -> npt.NDArray[np.float64]:
+        """As :meth:`ScoredPrecisionRecallEvaluation.eleven_point_interpolated_precision`, over the window."""
+        return self._evaluation().eleven_point_interpolated_precision(rounding)
+
+    def threshold_at_precision(self, precision: float) -> K.OperatingPoint:
+        """As :meth:`ScoredPrecisionRecallEvaluation.threshold_at_precision`, over the window."""
+        return self._evaluation().threshold_at_precision(precision)
+
+    def threshold_at_recall(self, recall: float) -> K.OperatingPoint:
+        """As :meth:`ScoredPrecisionRecallEvaluation.threshold_at_recall`, over the window."""
+        return self._evaluation().threshold_at_recall(recall)
+
+    def maximum_f_measure_threshold(self, beta: float = 1.0) -> K.OperatingPoint:
+        """As :meth:`ScoredPrecisionRecallEvaluation.maximum_f_measure_threshold`, over the window."""
+        return self._evaluation().maximum_f_measure_threshold(beta)
+
+    def confidence_interval(
+        self,
+        measure: str = "area_under_roc_curve",
+        level: float = 0.95,
+        method: str | None = None,
+        n_resamples: int = 2000,
+        seed: int | None = None,
+        **measure_args: Any,
+    ) -> Interval:
+        """As :meth:`ScoredPrecisionRecallEvaluation.confidence_interval`, over the window."""
+        return self._evaluation().confidence_interval(measure, level, method, n_resamples, seed, **measure_args)
+
+    def summary(self) -> dict[str, float]:
+        """As :meth:`ScoredPrecisionRecallEvaluation.summary`, over the window.
+
+        Every entry is the window's evaluator's (so ``area_under_roc_curve``
+        here is its float sum, which may differ from
+        :meth:`area_under_roc_curve` in the last bits).
+        """
+        return self._evaluation().summary()
+
+    def __str__(self) -> str:
+        """The LingPipe-style text report of the window."""
+        return str(self._evaluation())
+
+    def print_precision_recall_curve(self, curve: Any, file: TextIO | None = None) -> None:
+        """As :meth:`ScoredPrecisionRecallEvaluation.print_precision_recall_curve`."""
+        ScoredPrecisionRecallEvaluation.print_precision_recall_curve(curve, file)
+
+    def __repr__(self) -> str:
+        kind = f"size={self._size}" if self._size is not None else f"seconds={self._seconds!r}"
+        label = "" if self._pos_label is None else f"pos_label={self._pos_label!r}, "
+        return (
+            f"{_CLS}({kind}, ties={self._ties!r}, {label}num_cases={self.num_cases}, "
+            f"num_positive_ref={self.num_positive_ref}, num_negative_ref={self.num_negative_ref}, "
+            f"area_under_roc_curve={self.area_under_roc_curve()!r})"
+        )
+
+    # ------------------------------------------------------- combining and state
+
+    def merge(self, other: object) -> ScoredPrecisionRecallEvaluation:
+        """Not defined for windows: raises TypeError.
+
+        The last N cases (or T seconds) of two streams depend on how the
+        streams interleave, which two windows do not record. Merge what each
+        window holds now instead: ``a.snapshot() + b.snapshot()`` (a plain
+        evaluator of both windows' cases).
+
+        Raises
+        ------
+        TypeError
+            Always.
+        """
+        raise TypeError(
+            f"{_CLS}.merge: windows cannot be merged (which cases are in the last N or T seconds of two "
+            "streams depends on how they interleave); merge their contents with a.snapshot() + b.snapshot()."
+        )
+
+    def __add__(self, other: object) -> ScoredPrecisionRecallEvaluation:
+        return self.merge(other)
+
+    __radd__ = __add__
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when the kind, length, policy, label and the items in the window (with their times) agree."""
+        if not isinstance(other, WindowedEvaluation):
+            return NotImplemented
+        return self.__getstate__() == other.__getstate__()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The window as plain data: settings, the cases in insertion order, the misses.
+
+        No clock readings are taken: the state is the window as it stands
+        (query first to expire by the clock).
+        """
+        return {
+            "size": self._size,
+            "seconds": self._seconds,
+            "clock": self._clock,
+            "ties": self._ties,
+            "pos_label": self._pos_label,
+            "first_id": self._first_id,
+            "now": self._now,
+            "scores": list(self._scores),
+            "correct": list(self._correct),
+            "weights": None if self._weights is None else list(self._weights),
+            "times": None if self._times is None else list(self._times),
+            "runs": [list(r) for r in self._runs],
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._size = state["size"]
+        self._seconds = state["seconds"]
+        self._clock = state["clock"]
+        self._ties = state["ties"]
+        self._grouped = self._ties == "grouped"
+        self._pos_label = state["pos_label"]
+        self._init_state()
+        self._scores = deque(state["scores"])
+        self._correct = deque(state["correct"])
+        if state["weights"] is not None:
+            self._weights = deque(state["weights"])
+            self._unit_off = sum(1 for w in self._weights if w != 1.0)
+        if state["times"] is not None:
+            self._times = deque(state["times"])
+        self._runs = deque(list(r) for r in state["runs"])
+        self._misses = sum(r[1] for r in self._runs if r[2])
+        self._negative_misses = sum(r[1] for r in self._runs if not r[2])
+        self._n_correct = sum(1 for c in self._correct if c)
+        # The sorted containers are empty and invalid: the next ROC AUC query fills them (_sync).
+        self._first_id = self._s_lo = self._s_hi = state["first_id"]
+        self._valid = False
+        self._now = state["now"]
+
+    def __copy__(self) -> WindowedEvaluation:
+        other = WindowedEvaluation.__new__(WindowedEvaluation)
+        other.__setstate__(self.__getstate__())
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> WindowedEvaluation:
+        return self.__copy__()
+
+    def _check(self) -> None:
+        """Assert every invariant, the rank sum against a brute-force count (for the tests).
+
+        Brings the sorted containers up to date first (:meth:`_sync`).
+        """
+        lo = self._first_id
+        if self._s_lo != lo or self._s_hi != lo + len(self._scores):
+            self._sync()
+        assert (self._s_lo, self._s_hi) == (lo, lo + len(self._scores)) and not self._gone
+        assert self._n_correct == sum(self._correct)
+        self._pos._check()
+        self._neg._check()
+        n = len(self._scores)
+        assert len(self._correct) == n
+        assert self._times is None or len(self._times) == n
+        assert self._weights is None or len(self._weights) == n
+        if self._weights is None:
+            assert self._unit_off == 0
+        else:
+            assert self._unit_off == sum(1 for w in self._weights if w != 1.0) > 0
+        pos = [s for s, c in zip(self._scores, self._correct) if c]
+        neg = [s for s, c in zip(self._scores, self._correct) if not c]
+        if self._valid:
+            assert sorted(pos) == list(self._pos) and sorted(neg) == list(self._neg)
+        else:
+            assert not len(self._pos) and not len(self._neg) and not self._eager
+        pairs2 = 0
+        items = list(zip(self._scores, self._correct))
+        for i, (si, ci) in enumerate(items):
+            if not ci:
+                continue
+            for j, (sj, cj) in enumerate(items):
+                if cj:
+                    continue
+                if si > sj:
+                    pairs2 += 2
+                elif si == sj:
+                    pairs2 += 1 if self._grouped else 2 * (i < j)
+        assert pairs2 == self._pairs2, (pairs2, self._pairs2)
+        assert self._misses == sum(r[1] for r in self._runs if r[2])
+        assert self._negative_misses == sum(r[1] for r in self._runs if not r[2])
+        assert all(r[1] > 0 for r in self._runs)
+        if self._size is not None:
+            assert n + self._misses + self._negative_misses <= self._size
+        if self._times is not None and self._seconds is not None:
+            assert all(a <= b for a, b in zip(self._times, list(self._times)[1:]))
+            cutoff = self._now - self._seconds
+            assert all(t >= cutoff for t in self._times) and all(r[0] >= cutoff for r in self._runs)

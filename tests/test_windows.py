@@ -1,0 +1,599 @@
+"""WindowedEvaluation: the exactness contract, the sorted container, expiry, misses, state.
+
+The differential state machine at the end is the contract: after every step,
+every query of the window equals the same query on a fresh
+ScoredPrecisionRecallEvaluation fed the items still in the window, in
+insertion order (bit for bit; the incremental ROC AUC to 1e-12 and exactly
+equal to the rational Mann-Whitney value rounded once).
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import math
+import pickle
+import random
+import sys
+import tracemalloc
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+import scored_pr._windows as W
+from scored_pr import ScoredPrecisionRecallEvaluation as E
+from scored_pr import WindowedEvaluation
+from scored_pr._windows import _enter, _leave, _SortedBlocks
+
+
+@pytest.fixture
+def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks of 2 to 8 floats, so that a few cases split and join them."""
+    monkeypatch.setattr(W, "_LOAD", 4)
+
+
+# ------------------------------------------------------------ literal references
+
+
+def mann_whitney(items: list[tuple[bool, float]], misses: int, negative_misses: int, ties: str) -> float:
+    """The ROC AUC of a window as a rational, by counting every pair (slow, literal)."""
+    pos = [(i, s) for i, (c, s) in enumerate(items) if c]
+    neg = [(i, s) for i, (c, s) in enumerate(items) if not c]
+    p, n = len(pos) + misses, len(neg) + negative_misses
+    if p == 0 or n == 0:
+        return math.nan
+    u = Fraction(0)
+    for i, sp in pos:
+        for j, sn in neg:
+            if sp > sn or (sp == sn and ties == "stable" and i < j):
+                u += 1
+            elif sp == sn and ties == "grouped":
+                u += Fraction(1, 2)
+        u += negative_misses  # a returned positive ranks above every unreturned negative
+    if ties == "grouped":
+        u += Fraction(misses * negative_misses, 2)  # unreturned items tie at the bottom
+    return float(u / (p * n))
+
+
+def same(a: Any, b: Any) -> bool:
+    """Bit for bit: floats by their bytes (NaN == NaN, -0.0 != 0.0), arrays by dtype, shape and bytes."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a, b = np.asarray(a), np.asarray(b)
+        return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, float) and isinstance(b, float):
+        return np.float64(a).tobytes() == np.float64(b).tobytes()
+    return type(a) is type(b) and a == b
+
+
+def outcome(f: Any) -> Any:
+    """A query's value, or the type and message of the exception it raised."""
+    try:
+        return f()
+    except (ValueError, TypeError) as exc:
+        return (type(exc).__name__, str(exc))
+
+
+QUERIES: list[tuple[str, Any]] = [
+    ("num_cases", lambda e: e.num_cases),
+    ("num_positive_ref", lambda e: e.num_positive_ref),
+    ("num_negative_ref", lambda e: e.num_negative_ref),
+    ("num_misses", lambda e: e.num_misses),
+    ("num_negative_misses", lambda e: e.num_negative_misses),
+    ("weighted", lambda e: e.weighted),
+    ("positive_weight", lambda e: e.positive_weight),
+    ("negative_weight", lambda e: e.negative_weight),
+    ("pr_curve", lambda e: e.pr_curve()),
+    ("pr_curve(True)", lambda e: e.pr_curve(True)),
+    ("pr_score_curve", lambda e: e.pr_score_curve()),
+    ("roc_curve", lambda e: e.roc_curve()),
+    ("roc_curve(True)", lambda e: e.roc_curve(True)),
+    ("roc_points", lambda e: e.roc_points()),
+    ("area_under_pr_curve", lambda e: e.area_under_pr_curve()),
+    ("area_under_pr_curve(True)", lambda e: e.area_under_pr_curve(True)),
+    ("area_under_roc_curve(True)", lambda e: e.area_under_roc_curve(True)),
+    ("area_under_roc_curve(max_fpr)", lambda e: e.area_under_roc_curve(max_fpr=0.5)),
+    ("average_precision", lambda e: e.average_precision()),
+    ("average_precision(stable)", lambda e: e.average_precision("stable")),
+    ("average_precision(expected)", lambda e: e.average_precision("expected")),
+    ("maximum_f_measure", lambda e: e.maximum_f_measure()),
+    ("maximum_f_measure(2)", lambda e: e.maximum_f_measure(2.0)),
+    ("pr_breakeven_point", lambda e: e.pr_breakeven_point()),
+    ("precision_at(3)", lambda e: e.precision_at(3)),
+    ("reciprocal_rank", lambda e: e.reciprocal_rank()),
+    ("r_precision", lambda e: e.r_precision()),
+    ("recall_at(2)", lambda e: e.recall_at(2)),
+    ("average_precision_at(3)", lambda e: e.average_precision_at(3)),
+    ("k_at_recall(0.5)", lambda e: e.k_at_recall(0.5)),
+    ("precision_at_recall(0.5)", lambda e: e.precision_at_recall(0.5)),
+    ("f_measure_at(2)", lambda e: e.f_measure_at(2)),
+    ("e_measure_at(2)", lambda e: e.e_measure_at(2)),
+    ("hit_curve", lambda e: e.hit_curve()),
+    ("eleven_point", lambda e: e.eleven_point_interpolated_precision()),
+    ("threshold_at_precision", lambda e: e.threshold_at_precision(0.5)),
+    ("threshold_at_recall", lambda e: e.threshold_at_recall(0.5)),
+    ("maximum_f_measure_threshold", lambda e: e.maximum_f_measure_threshold()),
+    ("summary", lambda e: e.summary()),
+    ("str", lambda e: str(e)),
+]
+
+
+def assert_matches(w: WindowedEvaluation, ref: E, items: list[tuple[bool, float]], misses: int, negative_misses: int) -> None:
+    for name, q in QUERIES:
+        a, b = outcome(lambda: q(w)), outcome(lambda: q(ref))
+        assert same(a, b), (name, a, b)
+    auc, expected = w.area_under_roc_curve(), ref.area_under_roc_curve()
+    if ref.weighted:
+        assert same(auc, expected)  # a weighted window asks its evaluator
+    else:
+        exact = mann_whitney(items, misses, negative_misses, w.ties)
+        assert same(auc, exact), (auc, exact)  # the exact statistic, rounded once
+        assert (math.isnan(auc) and math.isnan(expected)) or abs(auc - expected) <= 1e-12, (auc, expected)
+
+
+# --------------------------------------------------------------- the container
+
+
+def test_sorted_blocks_against_a_sorted_list(small_blocks: None) -> None:
+    rng = random.Random(7)
+    blocks, model = _SortedBlocks(), []
+    for step in range(3000):
+        if model and rng.random() < 0.45:
+            x = rng.choice(model)
+            blocks.remove(x)
+            model.remove(x)
+        else:
+            x = float(rng.randint(-20, 20)) if rng.random() < 0.5 else rng.uniform(-20, 20)
+            blocks.add(x)
+            model.append(x)
+            model.sort()
+        blocks._check()
+        assert list(blocks) == model and len(blocks) == len(model)
+        q = float(rng.randint(-21, 21))
+        assert blocks.rank(q) == (sum(v < q for v in model), sum(v <= q for v in model))
+    assert len(blocks._blocks) > 3  # the test split and joined blocks
+
+
+def test_fused_enter_and_leave_do_what_the_methods_do(small_blocks: None) -> None:
+    rng = random.Random(3)
+    a1, b1, a2, b2 = _SortedBlocks(), _SortedBlocks(), _SortedBlocks(), _SortedBlocks()
+    live: list[tuple[bool, float]] = []
+    for step in range(2000):
+        if live and rng.random() < 0.4:
+            c, x = live.pop(rng.randrange(len(live)))
+            own1, other1, own2, other2 = (a1, b1, a2, b2) if c else (b1, a1, b2, a2)
+            own2.remove(x)
+            assert _leave(own1, other1, x) == other2.rank(x)
+        else:
+            c, x = rng.random() < 0.5, float(rng.randint(-5, 5))
+            live.append((c, x))
+            own1, other1, own2, other2 = (a1, b1, a2, b2) if c else (b1, a1, b2, a2)
+            own2.add(x)
+            assert _enter(own1, other1, x) == other2.rank(x)
+        for blk in (a1, b1):
+            blk._check()
+        assert list(a1) == list(a2) and list(b1) == list(b2)
+
+
+def test_from_sorted_builds_valid_blocks(small_blocks: None) -> None:
+    for n in range(0, 30):
+        b = _SortedBlocks.from_sorted([float(i // 3) for i in range(n)])
+        b._check()
+        assert list(b) == [float(i // 3) for i in range(n)]
+
+
+# ------------------------------------------------------------------ golden values
+
+
+def test_size_window_keeps_the_last_n_cases() -> None:
+    w = WindowedEvaluation(size=3, ties="stable")
+    w.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.95])
+    assert len(w) == 3 and w.num_positive_ref == 1
+    assert w.pr_curve().tolist() == [[1.0, 1 / 3]]
+    assert w.area_under_roc_curve() == 0.0  # 0.95 F, 0.8 F, 0.7 T
+    w.add_case(True, 1.0)  # 0.8 F leaves: 0.7 T, 0.95 F, 1.0 T
+    assert w.num_cases == 3 and w.area_under_roc_curve() == 0.5
+
+
+def test_ties_count_one_half_grouped_and_by_arrival_stable() -> None:
+    g = WindowedEvaluation(size=10, ties="grouped")
+    s = WindowedEvaluation(size=10, ties="stable")
+    for w in (g, s):
+        w.add_case(True, 0.5)
+        w.add_case(False, 0.5)
+        w.add_case(False, 0.5)
+        w.add_case(True, 0.5)
+    assert g.area_under_roc_curve() == 0.5
+    # stable: the first positive ranks above both negatives, the second below both
+    assert s.area_under_roc_curve() == 0.5
+    s.add_case(False, 0.5)  # the newest: below both positives
+    assert s.area_under_roc_curve() == 4 / 6
+    t = WindowedEvaluation(size=3, ties="stable")
+    for c in (True, False, False, True, False):
+        t.add_case(c, 0.5)
+    assert t.area_under_roc_curve() == 1 / 2  # F, T, F: the positive beats the later negative
+
+
+def test_misses_take_places_in_a_size_window() -> None:
+    w = WindowedEvaluation(size=4)
+    w.add_case(True, 0.9)
+    w.add_misses(2)
+    w.add_case(False, 0.5)
+    assert (w.num_cases, w.num_misses) == (2, 2)
+    w.add_negative_misses(1)  # 5 items: the oldest, the correct case, leaves
+    assert (w.num_cases, w.num_misses, w.num_negative_misses, w.num_positive_ref) == (1, 2, 1, 2)
+    w.add_case(True, 0.1)  # the first miss leaves
+    assert (w.num_cases, w.num_misses) == (2, 1)
+    w.add_misses(10)  # more than the window: only the last 4 items stay, all misses
+    assert (w.num_cases, w.num_misses, w.num_negative_misses) == (0, 4, 0)
+    assert math.isnan(w.area_under_roc_curve()) and w.average_precision() == 0.0
+
+
+def test_time_window_expires_by_time_and_by_the_clock_at_a_query() -> None:
+    now = [100.0]
+    w = WindowedEvaluation(seconds=10.0, clock=lambda: now[0])
+    w.add_case(True, 0.9)
+    now[0] = 105.0
+    w.add_case(False, 0.3)
+    w.add_misses(1)
+    assert (len(w), w.num_misses) == (2, 1)
+    now[0] = 110.0  # 100 is exactly 10 s old: still in
+    assert len(w) == 2
+    now[0] = 110.5  # nothing added, but a query reads the clock
+    assert (len(w), w.num_positive_ref) == (1, 1)  # the miss at 105 remains
+    now[0] = 200.0
+    assert (len(w), w.num_misses) == (0, 0) and w.now == 200.0
+    assert math.isnan(w.area_under_roc_curve())
+
+
+def test_explicit_times_and_clock_none() -> None:
+    w = WindowedEvaluation(seconds=5, clock=None)
+    w.add_cases([True, False, True], [0.3, 0.2, 0.1], times=[0, 1, 6])
+    assert len(w) == 2 and w.now == 6.0  # time 0 is more than 5 s before 6
+    with pytest.raises(ValueError, match="'time' must be given"):
+        w.add_case(True, 0.5)
+    with pytest.raises(ValueError, match="must not be earlier than the window's current time 6.0"):
+        w.add_case(True, 0.5, time=5.5)
+    with pytest.raises(ValueError, match="non-decreasing; got 7.0 at index 2 after 8.0"):
+        w.add_cases([True] * 3, [1, 2, 3], times=[7, 8, 7])
+    with pytest.raises(ValueError, match=r"must not be earlier.*got 1.0 at index 0"):
+        w.add_cases([True], [1], times=[1.0])
+    with pytest.raises(ValueError, match="finite real number"):
+        w.add_case(True, 0.5, time=math.nan)
+    with pytest.raises(TypeError, match="finite real number"):
+        w.add_case(True, 0.5, time="7")
+    assert len(w) == 2 and w.now == 6.0  # every rejected call changed nothing
+
+
+def test_rejected_calls_change_nothing() -> None:
+    w = WindowedEvaluation(size=3)
+    w.add_cases([True, False], [0.5, 0.4])
+    before = pickle.dumps(w)
+    for bad in (
+        lambda: w.add_case("yes", 0.5),
+        lambda: w.add_case(True, math.nan),
+        lambda: w.add_case(True, 0.5, -1.0),
+        lambda: w.add_case(True, 0.5, time=3.0),
+        lambda: w.add_cases([True, 2], [0.1, 0.2]),
+        lambda: w.add_cases([True], [0.1], times=[1.0]),
+        lambda: w.add_misses(-1),
+        lambda: w.add_misses(1, time=1.0),
+    ):
+        with pytest.raises((TypeError, ValueError)):
+            bad()
+        assert pickle.dumps(w) == before
+
+
+def test_constructor_validation() -> None:
+    with pytest.raises(ValueError, match="exactly one of 'size'"):
+        WindowedEvaluation()
+    with pytest.raises(ValueError, match="exactly one of 'size'"):
+        WindowedEvaluation(3, seconds=1.0)
+    with pytest.raises(ValueError, match="'size' must be an int >= 1; got 0"):
+        WindowedEvaluation(size=0)
+    with pytest.raises(TypeError, match="'size' must be an int >= 1"):
+        WindowedEvaluation(size=2.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'seconds' must be a finite real number > 0"):
+        WindowedEvaluation(seconds=math.inf)
+    with pytest.raises(TypeError, match="'clock' must be a callable"):
+        WindowedEvaluation(seconds=1.0, clock=5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'ties'"):
+        WindowedEvaluation(size=3, ties="random")
+    assert WindowedEvaluation(size=3).clock is None  # a size window has no clock
+    assert WindowedEvaluation(seconds=2).seconds == 2.0
+
+
+def test_a_weighted_window_and_pos_label() -> None:
+    w = WindowedEvaluation(size=3, pos_label="spam")
+    w.add_cases(["spam", "ham", "spam"], [0.9, 0.8, 0.1], sample_weight=[1.0, 2.0, 1.0])
+    assert w.weighted and w.pos_label == "spam" and w.snapshot().pos_label == "spam"
+    ref = E(pos_label="spam")
+    ref.add_cases(["spam", "ham", "spam"], [0.9, 0.8, 0.1], sample_weight=[1.0, 2.0, 1.0])
+    assert w.area_under_roc_curve() == ref.area_under_roc_curve()
+    with pytest.raises(ValueError, match="not defined with sample weights"):
+        w.precision_at(1)
+    w.add_cases(["ham", "spam"], [0.3, 0.2])  # the weight-2 case leaves: unweighted again
+    assert not w.weighted and w.precision_at(1) == 0.0  # the top case is the ham at 0.3
+    assert w._weights is None  # nothing stored for weights any more
+
+
+def test_snapshot_is_independent_and_merge_is_refused() -> None:
+    w = WindowedEvaluation(size=2)
+    w.add_cases([True, False, True], [0.3, 0.2, 0.1])
+    snap = w.snapshot()
+    snap.add_case(True, 5.0)
+    assert w.num_cases == 2 and snap.num_cases == 3
+    assert w.snapshot() == w.snapshot()
+    with pytest.raises(TypeError, match=r"a.snapshot\(\) \+ b.snapshot\(\)"):
+        w.merge(w)
+    with pytest.raises(TypeError, match="cannot be merged"):
+        w + w  # noqa: B018
+    assert (w.snapshot() + w.snapshot()).num_cases == 4
+
+
+@pytest.mark.parametrize("kind", ["size", "seconds"])
+def test_pickle_copy_and_deepcopy_round_trip(kind: str) -> None:
+    w = WindowedEvaluation(size=5) if kind == "size" else WindowedEvaluation(seconds=3.0, clock=None)
+    t = 0.0
+    rng = random.Random(1)
+    for i in range(12):
+        t += 0.5
+        kw = {} if kind == "size" else {"time": t}
+        if i % 5 == 4:
+            w.add_misses(1, **kw)
+        else:
+            w.add_case(rng.random() < 0.5, float(rng.randint(0, 3)), 1.0 if i != 10 else 2.0, **kw)
+    for other in (pickle.loads(pickle.dumps(w)), copy.copy(w), copy.deepcopy(w)):
+        assert other == w and other is not w
+        assert same(other.summary(), w.summary())
+        assert same(other.area_under_roc_curve(), w.area_under_roc_curve())
+        kw = {} if kind == "size" else {"time": t + 1}
+        other.add_case(True, 9.0, **kw)
+        assert other != w
+
+
+def test_repr_shows_the_window_and_its_auc() -> None:
+    w = WindowedEvaluation(size=10)
+    w.add_cases([True, False], [0.9, 0.1])
+    assert repr(w) == (
+        "WindowedEvaluation(size=10, ties='grouped', num_cases=2, num_positive_ref=1, "
+        "num_negative_ref=1, area_under_roc_curve=1.0)"
+    )
+
+
+def test_auc_after_every_case_equals_the_lazy_and_rebuilt_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The three ways to the rank sum agree: eager per case, replayed at a query, rebuilt from the ranking."""
+    monkeypatch.setattr(W, "_LOAD", 8)
+    monkeypatch.setattr(W, "_REBUILD_MIN", 0)  # rebuild beyond 200 / 8 = 25 changes
+    rng = np.random.default_rng(5)
+    y = rng.random(3000) < 0.4
+    s = np.round(rng.normal(size=3000), 1)  # many ties
+    gaps = random.Random(2)
+    paths = {"replayed": 0, "rebuilt": 0}
+    for ties in ("grouped", "stable"):
+        eager, lazy = WindowedEvaluation(size=200, ties=ties), WindowedEvaluation(size=200, ties=ties)
+        due = 0
+        for i, (c, v) in enumerate(zip(y.tolist(), s.tolist())):
+            eager.add_case(c, v)
+            a = eager.area_under_roc_curve()
+            lazy.add_case(c, v)
+            if i == due:
+                valid = lazy._valid
+                assert same(lazy.area_under_roc_curve(), a)
+                paths["replayed" if valid and lazy._valid else "rebuilt"] += 1
+                due = i + gaps.choice([1, 3, 3, 40])
+        eager._check()
+        lazy._check()
+        assert eager._valid and paths["replayed"] > 50 and paths["rebuilt"] > 20, paths
+        items = list(zip(y[-200:].tolist(), s[-200:].tolist()))
+        assert eager.area_under_roc_curve() == mann_whitney(items, 0, 0, ties)
+
+
+def test_memory_is_bounded_by_the_window() -> None:
+    def retained(adds: int) -> int:
+        gc.collect()
+        tracemalloc.start()
+        base = tracemalloc.get_traced_memory()[0]
+        w = WindowedEvaluation(size=1000)
+        rng = random.Random(0)
+        for i in range(adds):
+            w.add_case(rng.random() < 0.3, rng.random())
+            if i % 5000 == 0:
+                w.area_under_roc_curve()
+        w.area_under_roc_curve()
+        w.average_precision()
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - base
+        tracemalloc.stop()
+        return held
+
+    small, large = retained(10_000), retained(200_000)
+    assert large <= 1.2 * small, (small, large)
+    assert small < 400 * 1000  # well under 400 bytes per case in the window
+
+
+
+# ------------------------------------------------------- SummaryLogger and the CLI
+
+
+def test_summary_logger_feeds_a_window_beside_the_evaluator() -> None:
+    from scored_pr.streaming import SummaryLogger
+
+    lines: list[Any] = []
+    logger = SummaryLogger(E(), lines.append, every=3, window=WindowedEvaluation(size=2))
+    logger.add_case(True, 0.9)
+    logger.add_cases((c for c in [False, True]), iter([0.8, 0.1]))  # iterables, read once by each
+    logger.add_misses(1)
+    logger.add_case(False, 0.05)
+    logger.close()
+    assert len(lines) == 2
+    last = lines[-1]
+    ref = E()
+    ref.add_cases([True, False, True, False], [0.9, 0.8, 0.1, 0.05])
+    ref.add_misses(1)
+    window = E()
+    window.add_cases([False], [0.05])
+    window.add_misses(1)  # size 2: the miss and the last case
+    assert same(dict((k, v) for k, v in last.items() if not k.startswith("window_")), ref.summary())
+    assert same({k[7:]: v for k, v in last.items() if k.startswith("window_")}, window.summary())
+    assert " | window: cases=1 pos=1 " in str(last)
+    with pytest.raises(TypeError, match="'window' must be a WindowedEvaluation"):
+        SummaryLogger(E(), print, every=1, window=E())  # type: ignore[arg-type]
+
+
+def test_summary_logger_over_a_window_counts_cases_that_left() -> None:
+    from scored_pr.streaming import SummaryLogger
+
+    lines: list[Any] = []
+    w = WindowedEvaluation(size=2)
+    logger = SummaryLogger(w, lines.append, every=3)
+    logger.add_cases([True, False, True, False], [4, 3, 2, 1])  # 4 arrived though the window holds 2
+    assert len(lines) == 1 and lines[0]["num_cases"] == 2 and w.num_cases_seen == 4
+
+
+def test_stream_command_with_a_window(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from scored_pr._cli import main
+
+    rows = [(True, 0.9), (False, 0.8), (True, 0.3), (False, 0.2), (True, 0.1)]
+    path = tmp_path / "cases.csv"
+    path.write_text("correct,score\n" + "".join(f"{int(c)},{s}\n" for c, s in rows), encoding="utf-8")
+    assert main(["stream", str(path), "--every", "2", "--window", "3"]) == 0
+    out = capsys.readouterr().out
+    ref = E()
+    ref.add_cases([c for c, _ in rows[-3:]], [s for _, s in rows[-3:]])
+    assert "Window: the last 3 cases (3 of 5 cases read)" in out and str(ref) in out
+    assert out.splitlines()[1].startswith("cases=3 pos=1 AP=0.5000 AUC=0.5000")  # after 4 cases: the last 3
+    assert main(["stream", str(path), "--every", "4", "--window", "2", "--cumulative"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == (
+        "cases=4 pos=2 AP=0.8333 AUC=0.7500 maxF1=0.8000 BEP=0.5000 P@10=nan"
+        " | window: cases=2 pos=1 AP=1.0000 AUC=1.0000 maxF1=1.0000 BEP=1.0000 P@10=nan"
+    )
+    for argv, message in [
+        (["--cumulative"], "--cumulative goes with --window"),
+        (["--window", "2", "--misses", "1"], "with --window, add --cumulative"),
+        (["--window", "2", "--checkpoint", str(tmp_path / "s.npz")], "do not go with --window"),
+    ]:
+        assert main(["stream", str(path), *argv]) == 2
+        assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["stream", str(path), "--window", "2", "--window-seconds", "5"])
+    with pytest.raises(SystemExit):
+        main(["stream", str(path), "--window-seconds", "0"])
+
+
+# ------------------------------------------------------- the differential machine
+
+SCORES = st.one_of(
+    st.integers(-2, 2).map(float), st.floats(-10, 10, allow_nan=False), st.sampled_from([math.inf, -math.inf, -0.0])
+)
+STEPS = {"examples": 0, "steps": 0}
+
+
+class WindowMachine(RuleBasedStateMachine):
+    """Random additions, misses and clock ticks; every query checked against a fresh evaluator."""
+
+    @initialize(
+        kind=st.sampled_from(["size", "seconds"]),
+        size=st.integers(1, 12),
+        seconds=st.sampled_from([0.5, 2.0, 5.0]),
+        ties=st.sampled_from(["grouped", "stable"]),
+        load=st.sampled_from([2, 4, 1000]),
+        rebuild=st.sampled_from([0, 4, 10**9]),
+    )
+    def start(self, kind: str, size: int, seconds: float, ties: str, load: int, rebuild: int) -> None:
+        self._saved = (W._LOAD, W._REBUILD_MIN)
+        W._LOAD, W._REBUILD_MIN = load, rebuild
+        self.kind, self.size, self.seconds, self.ties = kind, size, seconds, ties
+        self.clock = 0.0
+        if kind == "size":
+            self.w = WindowedEvaluation(size=size, ties=ties)
+        else:
+            self.w = WindowedEvaluation(seconds=seconds, clock=lambda: self.clock, ties=ties)
+        #: every item ever added: ("case", correct, score, weight, time) or ("miss"/"negative", time)
+        self.items: list[tuple[Any, ...]] = []
+        self.now = -math.inf
+        STEPS["examples"] += 1
+
+    def teardown(self) -> None:
+        if hasattr(self, "_saved"):
+            W._LOAD, W._REBUILD_MIN = self._saved
+
+    def _t(self) -> dict[str, float]:
+        return {}
+
+    @rule(correct=st.booleans(), score=SCORES, weighted=st.sampled_from([False, False, False, True]))
+    def add_case(self, correct: bool, score: float, weighted: bool) -> None:
+        weight = 2.5 if weighted else 1.0
+        self.now = max(self.now, self.clock)
+        self.w.add_case(correct, score, weight)
+        self.items.append(("case", correct, score, weight, self.clock))
+
+    @rule(batch=st.lists(st.tuples(st.booleans(), SCORES), max_size=6))
+    def add_cases(self, batch: list[tuple[bool, float]]) -> None:
+        if batch:
+            self.now = max(self.now, self.clock)
+        self.w.add_cases([c for c, _ in batch], [s for _, s in batch])
+        self.items.extend(("case", c, s, 1.0, self.clock) for c, s in batch)
+
+    @rule(count=st.integers(0, 3), positive=st.booleans())
+    def add_misses(self, count: int, positive: bool) -> None:
+        if positive:
+            self.w.add_misses(count)
+        else:
+            self.w.add_negative_misses(count)
+        if count:
+            self.now = max(self.now, self.clock)
+        self.items.extend(("miss" if positive else "negative", self.clock) for _ in range(count))
+
+    @rule(dt=st.sampled_from([0.0, 0.25, 0.5, 1.0, 3.0]))
+    def tick(self, dt: float) -> None:
+        self.clock += dt
+
+    @rule()
+    def auc(self) -> None:
+        self.w.area_under_roc_curve()  # keeps the incremental path busy between checks
+
+    @rule()
+    def round_trip(self) -> None:
+        self.w = pickle.loads(pickle.dumps(self.w)) if self.kind == "size" else copy.copy(self.w)
+
+    def live(self) -> list[tuple[Any, ...]]:
+        if self.kind == "size":
+            return self.items[-self.size :]
+        now = max(self.now, self.clock)
+        return [it for it in self.items if it[-1] >= now - self.seconds]
+
+    @invariant()
+    def matches_a_fresh_evaluator(self) -> None:
+        STEPS["steps"] += 1
+        live = self.live()
+        ref = E(ties=self.ties)
+        cases = [it for it in live if it[0] == "case"]
+        for _, c, s, wt, _t in cases:
+            ref.add_case(c, s, wt)
+        misses = sum(1 for it in live if it[0] == "miss")
+        negative = sum(1 for it in live if it[0] == "negative")
+        ref.add_misses(misses)
+        ref.add_negative_misses(negative)
+        assert_matches(self.w, ref, [(c, s) for _, c, s, _w, _t in cases], misses, negative)
+        assert same(self.w.snapshot().summary(), ref.summary())
+        self.w._check()
+
+
+WindowMachine.TestCase.settings = settings(
+    max_examples=int(__import__("os").environ.get("SCORED_PR_WINDOW_EXAMPLES", "150")),
+    stateful_step_count=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TestWindowMachine = WindowMachine.TestCase
+
