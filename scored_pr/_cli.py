@@ -28,15 +28,16 @@ import signal
 import sys
 import time
 import zlib
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from . import _io, _serialization
-from ._stopping import GracefulStop, Stopped
-from ._validation import MAX_COUNT
-from ._demo import worked_example
-from ._evaluation import ScoredPrecisionRecallEvaluation
+from . import _io
 from ._version import __version__
-from .streaming import Summary, SummaryLogger
+
+# The evaluator, numpy and the rest are imported by the commands that use
+# them, so that `scored-pr --help` starts in less time than `import numpy`.
+if TYPE_CHECKING:
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from .streaming import Summary
 
 PROG = "scored-pr"
 
@@ -50,6 +51,10 @@ CHUNK_ROWS = 16_384
 
 #: Skipped lines whose message is printed (then only the count).
 MAX_SKIP_MESSAGES = 5
+
+#: The largest count accepted by --misses (the evaluator's limit: counts stay
+#: exact in float64); ``_validation.MAX_COUNT``, which imports numpy.
+MAX_COUNT = 2**53
 
 
 # --------------------------------------------------------------------- output
@@ -93,7 +98,7 @@ def _print_curve(ev: ScoredPrecisionRecallEvaluation, kind: str, interpolate: bo
     if fmt == "text":
         print(f"\n{title}:", file=out)
         if kind == "pr":
-            ScoredPrecisionRecallEvaluation.print_precision_recall_curve(curve, out)
+            type(ev).print_precision_recall_curve(curve, out)
         else:
             print("%8s %8s" % ("RECALL", "REJ.REC."), file=out)
             for r, rr in curve.tolist():
@@ -242,6 +247,9 @@ def _reader(args: argparse.Namespace, stream: Any, source: str, skips: _SkipRepo
 
 def demo(out: TextIO) -> None:
     """Print the worked example's report and tables, then the bundled sample's report."""
+    from ._demo import worked_example
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+
     ev = worked_example()
     print("scored_pr demo: the worked example of LingPipe 3.9.2's ScoredPrecisionRecallEvaluation", file=out)
     print("(10 cases, 4 correct, ranked by descending score)\n", file=out)
@@ -270,6 +278,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+
     stream, source, size = _io.open_input(args.path)
     skips = _SkipReporter()
     ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
@@ -293,6 +303,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, int]:
     """The evaluator and the input line to continue after, from ``--resume`` (or a fresh start)."""
+    from . import _serialization
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+
     if not args.resume:
         ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
         if args.misses:
@@ -313,6 +326,10 @@ def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, 
 
 
 def cmd_stream(args: argparse.Namespace) -> int:
+    from . import _serialization
+    from ._stopping import GracefulStop, Stopped
+    from .streaming import SummaryLogger
+
     ev, skip_to = _resume(args)
     stream, source, _ = _io.open_input(args.path)
     skips = _SkipReporter()

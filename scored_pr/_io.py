@@ -36,12 +36,13 @@ import math
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from importlib import resources
-from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, TYPE_CHECKING, Any, Callable
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:  # numpy is imported where arrays are made: `scored-pr --help` does not need it
+    from pathlib import Path
+
+    import numpy as np
+    import numpy.typing as npt
 
 FORMATS = ("csv", "tsv", "jsonl")
 
@@ -544,6 +545,8 @@ class CaseReader:
         >>> [(c.tolist(), s.tolist()) for c, s in reader.chunks(size=2)]
         [([True, False], [0.9, 0.8]), ([True], [0.1])]
         """
+        import numpy as np
+
         correct: list[bool] = []
         scores: list[float] = []
         add_c = correct.append
@@ -630,6 +633,9 @@ def sample_path() -> Path:
     >>> sample_path().name
     'sample.csv'
     """
+    from importlib import resources
+    from pathlib import Path
+
     return Path(str(resources.files("scored_pr").joinpath("data", "sample.csv")))
 
 
@@ -642,6 +648,8 @@ def read_sample() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
     >>> len(scores), int(correct.sum())
     (3000, 710)
     """
+    import numpy as np
+
     with open(sample_path(), encoding="utf-8", newline="") as fh:
         chunks = list(CaseReader(fh, source=str(sample_path()), input_format="csv").chunks())
     return np.concatenate([c for c, _ in chunks]), np.concatenate([s for _, s in chunks])
