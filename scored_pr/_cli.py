@@ -22,6 +22,7 @@ evaluator and prints.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import signal
@@ -228,8 +229,9 @@ def _close(stream: Any, path: str) -> None:
     """Close a file we opened; release (not close) standard input's buffer."""
     if path != "-":
         stream.close()
-    elif stream is not sys.stdin and hasattr(stream, "detach"):
+    elif isinstance(stream, io.TextIOWrapper) and stream is not sys.stdin:
         stream.detach()  # our UTF-8 wrapper around sys.stdin.buffer: leave stdin open
+    # else: standard input's own buffer, or a GzipFile over it (which leaves it open)
 
 
 def _reader(args: argparse.Namespace, stream: Any, source: str, skips: _SkipReporter) -> _io.CaseReader:
@@ -280,7 +282,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from ._evaluation import ScoredPrecisionRecallEvaluation
 
-    stream, source, size = _io.open_input(args.path)
+    stream, source, size = _io.open_input(args.path, binary=True)  # parsed in blocks
     skips = _SkipReporter()
     ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
     reader = _reader(args, stream, source, skips)
