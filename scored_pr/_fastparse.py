@@ -40,7 +40,7 @@ Bool = npt.NDArray[np.bool_]
 MAX_NUMBER_CHARS = 32
 #: Bytes of zero padding the callers append to a block, so that a field
 #: matrix may be read past the last byte.
-PADDING = MAX_NUMBER_CHARS
+PADDING = MAX_NUMBER_CHARS + 8
 
 _POW10_F64 = np.array([10.0**k for k in range(23)])  # exact: 10**22 < 2**53 * 2**22
 _TWO53 = 2**53
@@ -151,7 +151,7 @@ _FALSE_WORDS = ("0", "false", "no")
 
 
 def _packed(word: str) -> int:
-    return int.from_bytes(word.encode("ascii"), "little")
+    return int.from_bytes(word.encode("ascii"), "little") | len(word) << 40
 
 
 def parse_labels(a: U8, starts: I64, lengths: I64) -> tuple[Bool, Bool]:
@@ -182,6 +182,7 @@ def parse_labels(a: U8, starts: I64, lengths: I64) -> tuple[Bool, Bool]:
     letters = (m | 32) - 97 < 26  # ASCII letters (uint64 wrap-around below 'a')
     m = np.where(letters, m | 32, m)  # lower case
     packed = (m << (np.arange(width, dtype=np.uint64) * np.uint64(8))).sum(axis=1, dtype=np.uint64)
+    packed |= lengths.astype(np.uint64) << np.uint64(40)  # the length too: "yes\0" is not "yes"
     true = np.isin(packed, [_packed(w) for w in _TRUE_WORDS])
     false = np.isin(packed, [_packed(w) for w in _FALSE_WORDS])
     proved = (true | false) & short & (lengths > 0)

@@ -102,10 +102,14 @@ class ByteFeed:
                 if not more:
                     break
                 chunk += more
-            if chunk.startswith(_BOM):
-                chunk = chunk[len(_BOM) :]
-                self.consumed += len(_BOM)
             self._started = True
+            if chunk.startswith(_BOM) or (chunk and _BOM.startswith(chunk)):
+                # a BOM goes; so does a stream that is only the start of one,
+                # as Python's utf-8-sig decoder drops it
+                self.consumed += min(len(chunk), len(_BOM))
+                chunk = chunk[len(_BOM) :]
+                if not chunk:
+                    return self._fill()
         if not chunk:
             self._eof = True
             return False
