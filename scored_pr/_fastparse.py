@@ -216,8 +216,11 @@ for _state, _cls, _next in [
     _STEP[_state, _cls] = _next
 _STEP[list(_ACCEPTING), _END] = _DONE
 _STEP[_DONE, :] = _DONE
-_STEP_FLAT = _STEP.ravel()  # index: state * 8 + class
-
+# One lookup per character: _NEXT[(state << 9) | (past the field's end) << 8 | byte].
+_NEXT = np.full((16, 2, 256), _FAIL, dtype=np.uint16)
+_NEXT[:, 0, :] = _STEP[:, _CLASS]
+_NEXT[:, 1, :] = _STEP[:, _END][:, None]
+_NEXT = _NEXT.ravel()
 
 def parse_floats(a: U8, starts: I64, lengths: I64, data: bytes) -> tuple[F64, Bool]:
     """Decimal numbers as the float64 ``float()`` returns for them.
@@ -283,21 +286,24 @@ def parse_floats(a: U8, starts: I64, lengths: I64, data: bytes) -> tuple[F64, Bo
     expo = np.zeros(n, dtype=np.int64)
     exp_negative = np.zeros(n, dtype=bool)
     ten = np.uint64(10)
+    state = state.astype(np.uint16)
+    at = starts.copy()
     for j in range(width):
-        byte = a[starts + j]
-        cls = np.where(length8 > j, _CLASS[byte], np.uint8(_END))
-        state = _STEP_FLAT[(state << 3) | cls]
+        byte = np.take(a, at)
+        at += 1
+        key = (state << 9) | ((length8 <= j).view(np.uint8).astype(np.uint16) << 8) | byte
+        state = np.take(_NEXT, key)
         if j == 0:
             negative = byte == 45
-        digit = (byte - np.uint8(48)).astype(np.uint64)
         significand = (state == _INT) | (state == _FRAC)
         if significand.any():
+            digit = (byte - np.uint8(48)).astype(np.uint64)
             sig = np.where(significand, sig * ten + digit, sig)
             ndigits += significand
             frac += state == _FRAC
         if j and (state >= _EXPE).any():  # exponents are rare: skip the work without them
             in_exp = state == _EXP
-            expo = np.where(in_exp, expo * 10 + digit.astype(np.int64), expo)
+            expo = np.where(in_exp, expo * 10 + (byte - np.uint8(48)).astype(np.int64), expo)
             expo = np.minimum(expo, 100_000)  # bounded: float() decides beyond the fast paths
             exp_negative |= (state == _ESIGN) & (byte == 45)
     proved = fits & (state == _DONE)
