@@ -89,10 +89,10 @@ def make_trec(qrels: Path, run: Path, queries: int, docs: int, judged: int) -> N
     rng = np.random.default_rng(2)
     with open(qrels, "w") as qf, open(run, "w") as rf:
         for q in range(queries):
-            ids = rng.permutation(docs * 2)[:docs]
-            grades = (rng.random(judged) < 0.2).astype(int) * rng.integers(1, 3, judged)
+            ids = rng.permutation(docs * 2)[:docs].tolist()
+            grades = ((rng.random(judged) < 0.2).astype(int) * rng.integers(1, 3, judged)).tolist()
             qf.writelines(f"q{q} 0 d{ids[j]} {grades[j]}\n" for j in range(judged))
-            scores = np.sort(rng.random(docs))[::-1]
+            scores = np.sort(rng.random(docs))[::-1].tolist()
             rf.writelines(f"q{q} Q0 d{ids[(j * 7) % docs]} {j + 1} {scores[j]!r} run\n" for j in range(docs))
 
 

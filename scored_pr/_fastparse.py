@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["delimited_fields", "field_matrix", "line_ends", "parse_floats", "parse_labels"]
+__all__ = ["delimited_fields", "field_matrix", "field_words", "line_ends", "parse_floats", "parse_ints", "parse_labels"]
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
@@ -73,7 +73,7 @@ def line_ends(a: U8) -> tuple[I64, I64, I64]:
 
 
 def delimited_fields(
-    a: U8, starts: I64, ends: I64, nl: I64, delimiter: int, width: int
+    a: U8, starts: I64, ends: I64, nl: I64, delimiter: int | tuple[int, ...], width: int
 ) -> tuple[I64, I64, Bool]:
     """Field boundaries of the lines of ``a`` that have exactly ``width`` fields.
 
@@ -83,8 +83,9 @@ def delimited_fields(
         The block.
     starts, ends, nl : int64 arrays
         From :func:`line_ends`.
-    delimiter : int
-        The delimiter byte (``ord(",")`` or ``ord("\\t")``).
+    delimiter : int or tuple of int
+        The delimiter byte (``ord(",")`` or ``ord("\\t")``), or several
+        (any one of them separates two fields).
     width : int
         Fields per row (the header's), at least 2.
 
@@ -104,7 +105,13 @@ def delimited_fields(
     """
     n = nl.size
     gaps = width - 1
-    d = np.flatnonzero(a == delimiter)
+    if isinstance(delimiter, tuple):
+        hit = a == delimiter[0]
+        for other in delimiter[1:]:
+            hit |= a == other
+        d = np.flatnonzero(hit)
+    else:
+        d = np.flatnonzero(a == delimiter)
     if d.size == n * gaps:
         grid = d.reshape(n, gaps)
         # Sorted delimiters, grouped by line: when every line's first one is
@@ -246,10 +253,14 @@ def parse_floats(a: U8, starts: I64, lengths: I64, data: bytes) -> tuple[F64, Bo
 
     Notes
     -----
-    The grammar runs as a finite automaton over every field at once, one
-    character position per step, accumulating the significand M (as an exact
-    integer while it has at most 19 digits), the number of fraction digits
-    and the exponent, so the value is M * 10**k.
+    Each field is split into sign, significand digits M (an exact integer
+    when it has at most 19 digits) and power of ten k, so that its value is
+    M * 10**k. Plain decimals (``[+-]digits[.digits]``, up to 24 characters
+    after the sign) are read eight characters at a time as 64-bit words
+    (SIMD within a register: byte classes by masks, eight digits to an
+    integer by three multiplications); the rest (exponents, longer fields,
+    anything those masks reject) goes through a finite automaton over all
+    such fields at once, one character position per step.
 
     Exactness: M < 2**53 times or divided by 10**|k| with |k| <= 22 is one
     correctly rounded IEEE operation on exact operands (Clinger 1990), so it
@@ -273,32 +284,124 @@ def parse_floats(a: U8, starts: I64, lengths: I64, data: bytes) -> tuple[F64, Bo
     True
     """
     n = starts.size
-    values = np.zeros(n, dtype=np.float64)
     if n == 0:
-        return values, np.zeros(0, dtype=bool)
+        return np.zeros(0, dtype=np.float64), np.zeros(0, dtype=bool)
+    sig, power, ndigits, negative, proved = _plain_decimals(a, starts, lengths)
+    rest = np.flatnonzero(~proved)
+    if rest.size:  # exponents, long fields, anything else: the automaton decides
+        r_sig, r_power, r_ndigits, r_negative, r_proved = _automaton(a, starts[rest], lengths[rest])
+        sig[rest], power[rest], ndigits[rest], negative[rest], proved[rest] = r_sig, r_power, r_ndigits, r_negative, r_proved
+    values = _magnitudes(sig, power, ndigits, proved, a, starts, lengths, data)
+    return np.where(negative, -values, values), proved
+
+
+_ASCII_ZEROS = np.uint64(0x3030303030303030)
+_DOTS = np.uint64(0x2E2E2E2E2E2E2E2E)
+_HIGH = np.uint64(0x8080808080808080)
+_LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_PLUS_118 = np.uint64(0x7676767676767676)
+#: _FIRST[k]: the low k bytes of a word; _FIRST_HIGH[k]: their high bits.
+_FIRST = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+_FIRST_HIGH = _FIRST & _HIGH
+_POW10_U64 = np.array([10**k for k in range(20)], dtype=np.uint64)
+_ONES = np.uint64(0x0101010101010101)
+
+
+def _count_high(m: npt.NDArray[np.uint64]) -> I64:
+    """How many bytes of each word have their high bit set (``m`` holds only high bits)."""
+    return ((m >> np.uint64(7)) * _ONES >> np.uint64(56)).astype(np.int64)
+
+
+def _eight_digits(x: npt.NDArray[np.uint64], k: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """The integer written by the first ``k`` bytes (ASCII digits, most significant first) of each word."""
+    # Shifting left by 8 * (8 - k) drops the bytes past the k-th and leaves
+    # leading zero digits (numpy shifts by 64 or more give 0: k = 0 is 0).
+    d = (x & _NIBBLES) << (np.uint64(64) - (k << np.uint64(3)))
+    with np.errstate(over="ignore"):  # the multiplications wrap by design
+        d = (d * np.uint64(2561)) >> np.uint64(8)  # pairs: 10 * d[i] + d[i + 1]
+        d = ((d & np.uint64(0x00FF00FF00FF00FF)) * np.uint64(6553601)) >> np.uint64(16)  # quads
+        return ((d & np.uint64(0x0000FFFF0000FFFF)) * np.uint64(42949672960001)) >> np.uint64(32)  # type: ignore[no-any-return]
+
+
+def _digits(
+    a: U8, at: I64, count: I64, first: npt.NDArray[np.uint64] | None = None
+) -> npt.NDArray[np.uint64]:
+    """The integer written by ``count`` (at most 19) ASCII digits from ``at``; ``first``: the word at ``at``, if read."""
+    unaligned = np.ndarray(shape=(a.size - 7,), dtype="<u8", buffer=a, strides=(1,))
+    words = -(-int(count.max()) // 8) if count.size else 0
+    total = np.zeros(at.size, dtype=np.uint64)
+    for w in range(words):
+        k = np.clip(count - 8 * w, 0, 8).astype(np.uint64)
+        x = first if (w == 0 and first is not None) else unaligned[at + 8 * w]
+        value = _eight_digits(x, k)
+        total = value if w == 0 else total * np.take(_POW10_U64, k) + value
+    return total
+
+
+def _plain_decimals(a: U8, starts: I64, lengths: I64) -> tuple[npt.NDArray[np.uint64], I64, I64, Bool, Bool]:
+    """Significand, power of ten, digit count, sign of the fields ``[+-]digits[.digits]``, eight bytes at a time."""
+    first = a[starts]
+    negative = first == 45
+    signed = negative | (first == 43)
+    at = starts + signed
+    size = lengths - signed
+    ok = (size >= 1) & (size <= 24)
+    size = np.where(ok, size, 0)
+    nwords = -(-int(size.max()) // 8)
+    words = field_words(a, at, size, nwords)
+    ndigits = np.zeros(starts.size, dtype=np.int64)
+    ndots = np.zeros(starts.size, dtype=np.int64)
+    dot_at = size.copy()  # no dot: all digits are integer digits
+    for w in range(nwords):
+        x = words[:, w]
+        inside = np.take(_FIRST_HIGH, np.clip(size - 8 * w, 0, 8))
+        t = x ^ _ASCII_ZEROS  # a digit becomes 0..9
+        digit = ~(((t & _LOW7) + _PLUS_118) | t) & _HIGH & inside  # byte < 10, without carries between bytes
+        t = x ^ _DOTS
+        dot = ~(((t & _LOW7) + _LOW7) | t) & _HIGH & inside  # byte == '.'
+        ok &= (digit | dot) == inside
+        ndigits += _count_high(digit)
+        if dot.any():
+            ndots += _count_high(dot)
+            byte_of_dot = (np.frexp(dot.astype(np.float64))[1] - 8) // 8  # one bit at 8 * k + 7: k
+            dot_at = np.where(dot != 0, 8 * w + byte_of_dot, dot_at)
+    int_digits = dot_at
+    frac_digits = np.where(ndots > 0, size - dot_at - 1, 0)
+    ok &= (ndots <= 1) & (ndigits >= 1) & (ndigits <= 19) & (int_digits <= 16)
+    int_digits = np.where(ok, int_digits, 0)
+    frac_digits = np.where(ok, frac_digits, 0)
+    integer = _digits(a, at, int_digits, words[:, 0] if nwords else None)
+    fraction = _digits(a, at + int_digits + 1, frac_digits)
+    with np.errstate(over="ignore"):
+        sig = integer * np.take(_POW10_U64, frac_digits) + fraction
+    return sig, -frac_digits, ndigits, negative, ok
+
+
+def _automaton(a: U8, starts: I64, lengths: I64) -> tuple[npt.NDArray[np.uint64], I64, I64, Bool, Bool]:
+    """Significand, power of ten, digit count, sign of decimal fields with exponents, one character per step."""
+    n = starts.size
     fits = lengths <= MAX_NUMBER_CHARS
     width = min(int(lengths.max()), MAX_NUMBER_CHARS) + 1  # one step past the longest field: its end
     length8 = np.where(fits, lengths, 0).astype(np.uint8)
-    state = np.full(n, _START, dtype=np.uint8)
+    state = np.full(n, _START, dtype=np.uint16)
     sig = np.zeros(n, dtype=np.uint64)
-    ndigits = np.zeros(n, dtype=np.uint8)
+    ndigits = np.zeros(n, dtype=np.int64)
     frac = np.zeros(n, dtype=np.int64)
     expo = np.zeros(n, dtype=np.int64)
     exp_negative = np.zeros(n, dtype=bool)
+    negative = np.take(a, starts) == 45
     ten = np.uint64(10)
-    state = state.astype(np.uint16)
     at = starts.copy()
     for j in range(width):
         byte = np.take(a, at)
         at += 1
         key = (state << 9) | ((length8 <= j).view(np.uint8).astype(np.uint16) << 8) | byte
         state = np.take(_NEXT, key)
-        if j == 0:
-            negative = byte == 45
         significand = (state == _INT) | (state == _FRAC)
         if significand.any():
-            digit = (byte - np.uint8(48)).astype(np.uint64)
-            sig = np.where(significand, sig * ten + digit, sig)
+            with np.errstate(over="ignore"):  # beyond 19 digits M is not used
+                sig = np.where(significand, sig * ten + (byte - np.uint8(48)).astype(np.uint64), sig)
             ndigits += significand
             frac += state == _FRAC
         if j and (state >= _EXPE).any():  # exponents are rare: skip the work without them
@@ -307,11 +410,19 @@ def parse_floats(a: U8, starts: I64, lengths: I64, data: bytes) -> tuple[F64, Bo
             expo = np.minimum(expo, 100_000)  # bounded: float() decides beyond the fast paths
             exp_negative |= (state == _ESIGN) & (byte == 45)
     proved = fits & (state == _DONE)
-    power = np.where(exp_negative, -expo, expo) - frac
+    return sig, np.where(exp_negative, -expo, expo) - frac, ndigits, negative, proved
+
+
+def _magnitudes(
+    sig: npt.NDArray[np.uint64], power: I64, ndigits: I64, proved: Bool, a: U8, starts: I64, lengths: I64, data: bytes
+) -> F64:
+    """|M * 10**power| as float64, correctly rounded (0.0 where not proved)."""
+    values = np.zeros(sig.size, dtype=np.float64)
     todo = proved.copy()
+    exact = ndigits <= 19  # M is the significand, not wrapped
     # M = 0 (any exponent) is 0.0; Clinger's fast path.
-    zero = todo & (sig == 0) & (ndigits <= 19)
-    fast = todo & ~zero & (ndigits <= 19) & (sig <= _TWO53) & (np.abs(power) <= 22)
+    zero = todo & exact & (sig == 0)
+    fast = todo & ~zero & exact & (sig <= _TWO53) & (np.abs(power) <= 22)
     if fast.any():
         mf = sig[fast].astype(np.float64)
         p = power[fast]
@@ -319,7 +430,7 @@ def parse_floats(a: U8, starts: I64, lengths: I64, data: bytes) -> tuple[F64, Bo
         values[fast] = np.where(p >= 0, mf * scale, mf / scale)
     todo &= ~(fast | zero)
     if _EXTENDED and todo.any():
-        ext = todo & (ndigits <= 19) & (np.abs(power) <= _MAX_EXTENDED_POW)
+        ext = todo & exact & (np.abs(power) <= _MAX_EXTENDED_POW)
         if ext.any():
             idx = np.flatnonzero(ext)
             got, sure = _extended(sig[idx], power[idx])
@@ -328,7 +439,7 @@ def parse_floats(a: U8, starts: I64, lengths: I64, data: bytes) -> tuple[F64, Bo
     for i in np.flatnonzero(todo).tolist():  # rare: float() is the reference
         s = int(starts[i])
         values[i] = abs(float(data[s : s + int(lengths[i])]))
-    return np.where(negative, -values, values), proved
+    return values
 
 
 def _extended(sig: npt.NDArray[np.uint64], power: I64) -> tuple[F64, Bool]:
@@ -344,3 +455,61 @@ def _extended(sig: npt.NDArray[np.uint64], power: I64) -> tuple[F64, Bool]:
     u = np.spacing(q)  # the exact value is within u / 2 of q
     sure = (q - u > lo) & (q + u < hi) & np.isfinite(r)
     return r, sure
+
+
+def field_words(a: U8, starts: I64, lengths: I64, nwords: int) -> npt.NDArray[np.uint64]:
+    """The bytes of each field as ``nwords`` 64-bit words (little-endian), zero past the field's end.
+
+    Two fields of at most ``8 * nwords`` bytes are equal exactly when their
+    lengths and words are; comparing the byte-swapped words (big-endian) in
+    order compares the fields in byte order, as ``strcmp`` does. ``a`` must
+    extend ``8 * nwords`` bytes past every field start.
+
+    Examples
+    --------
+    >>> a = np.frombuffer(b"doc12 d" + bytes(16), np.uint8)
+    >>> w = field_words(a, np.array([0, 6]), np.array([5, 1]), 1)
+    >>> [int(x).to_bytes(8, "little") for x in w[:, 0]]
+    [b'doc12\\x00\\x00\\x00', b'd\\x00\\x00\\x00\\x00\\x00\\x00\\x00']
+    """
+    unaligned = np.ndarray(shape=(a.size - 7,), dtype="<u8", buffer=a, strides=(1,))  # a word at every byte
+    out = np.empty((starts.size, nwords), dtype=np.uint64)
+    keep = np.array([0] + [(1 << (8 * k)) - 1 for k in range(1, 8)] + [(1 << 64) - 1], dtype=np.uint64)
+    for w in range(nwords):
+        valid = np.clip(lengths - 8 * w, 0, 8)
+        out[:, w] = unaligned[starts + 8 * w] & keep[valid]  # fancy indexing: np.take would copy the strided view
+    return out
+
+
+def parse_ints(a: U8, starts: I64, lengths: I64) -> tuple[I64, Bool]:
+    """Integers ``[+-]digits`` (at most 18 digits) as int64, as ``int()`` reads them.
+
+    Returns the values and which fields have that form; anything else
+    (underscores, whitespace, more digits) is for ``int()`` itself.
+
+    Examples
+    --------
+    >>> data = b"0,-3,+12,007,1_0,,x"
+    >>> fields = data.split(b",")
+    >>> starts = np.cumsum([0] + [len(f) + 1 for f in fields[:-1]])
+    >>> v, ok = parse_ints(np.frombuffer(data + bytes(32), np.uint8), starts, np.array([len(f) for f in fields]))
+    >>> v[ok].tolist(), ok.tolist()
+    ([0, -3, 12, 7], [True, True, True, True, False, False, False])
+    """
+    n = starts.size
+    values = np.zeros(n, dtype=np.int64)
+    ok = (lengths > 0) & (lengths <= 19)
+    if n == 0:
+        return values, ok
+    first = np.take(a, starts, mode="clip")
+    signed = (first == 43) | (first == 45)
+    ndigits = lengths - signed
+    ok &= (ndigits >= 1) & (ndigits <= 18)
+    width = int(lengths[ok].max()) if ok.any() else 0
+    for j in range(width):
+        byte = np.take(a, starts + j, mode="clip")
+        inside = (j < lengths) & ~(signed & (j == 0))
+        digit = byte.astype(np.int64) - 48
+        ok &= ~inside | ((digit >= 0) & (digit <= 9))
+        values = np.where(inside, values * 10 + digit, values)
+    return np.where(first == 45, -values, values), ok
