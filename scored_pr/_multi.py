@@ -290,13 +290,14 @@ class MultiQueryEvaluation:
         if matched is None:  # a hash collision between two document ids: take the general path
             return False
         level = trec.relevance_level
-        grade = np.where(matched >= 0, qrels.grades[np.maximum(matched, 0)], -1)  # judged.get(d, -1)
+        found = matched >= 0
+        grade = np.full(matched.size, -1, dtype=np.int64)  # judged.get(d, -1)
+        grade[found] = qrels.grades[matched[found]]
         correct = grade >= level
         run_rows, run_offsets = run.rows_by_query()
         nq = len(run.query_ids)
         judged_rel = np.bincount(qrels.query, weights=qrels.grades >= level, minlength=len(qrels.query_ids))
         judged_non = np.bincount(qrels.query, weights=(qrels.grades >= 0) & (qrels.grades < level), minlength=len(qrels.query_ids))
-        found = matched >= 0
         ret_rel = np.bincount(run.query, weights=found & correct, minlength=nq)
         ret_non = np.bincount(run.query, weights=found & (grade >= 0) & ~correct, minlength=nq)
         run_index = {q: i for i, q in enumerate(run.query_ids)}

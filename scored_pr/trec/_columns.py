@@ -206,10 +206,12 @@ def match(run: RunColumns, qrels: QrelsColumns) -> I64 | None:
     if distinct is None:
         return None
     sorted_h, order = distinct
+    if sorted_h.size == 0:  # nothing judged for the run's queries
+        return np.full(run.query.size, -1, dtype=np.int64)
     h = _hash(run.query, run.doc_words, run.doc_len)
-    at = np.minimum(np.searchsorted(sorted_h, h), max(sorted_h.size - 1, 0))
-    found = np.zeros(h.size, dtype=bool) if sorted_h.size == 0 else sorted_h[at] == h
-    rows = known[order[at]] if sorted_h.size else np.zeros(h.size, dtype=np.int64)
+    at = np.minimum(np.searchsorted(sorted_h, h), sorted_h.size - 1)
+    found = sorted_h[at] == h
+    rows = known[order[at]]
     # The same hash is not enough: the same query, length and bytes are.
     found &= (q_of[rows] == run.query) & (qrels.doc_len[rows] == run.doc_len)
     found &= np.all(qrels.doc_words[rows] == run.doc_words, axis=1)
