@@ -617,19 +617,24 @@ class CaseReader:
         through :meth:`_jsonl_line`."""
         import numpy as np
 
-        lines = data.decode("utf-8", "replace").split("\n")
+        text = data.decode("utf-8", "replace")
+        lines = text.split("\n")
         lines.pop()  # after the last newline
-        scan = _json_scanner()
-        objects: list[dict[str, Any]] = []
-        where: list[int] = []  # the line of each object
-        for i, line in enumerate(lines):
-            try:
-                obj, end = scan(line, 0)
-            except (StopIteration, ValueError, RecursionError):
-                continue
-            if type(obj) is dict and (end == len(line) or line[end:] == "\r"):
-                objects.append(obj)
-                where.append(i)
+        objects = _one_object_per_line(data, text)  # the whole block in one json.loads
+        if objects is not None:
+            where = list(range(len(lines)))
+        else:  # line by line with json's C scanner
+            scan = _json_scanner()
+            objects = []
+            where = []  # the line of each object
+            for i, line in enumerate(lines):
+                try:
+                    obj, end = scan(line, 0)
+                except (StopIteration, ValueError, RecursionError):
+                    continue
+                if type(obj) is dict and (end == len(line) or line[end:] == "\r"):
+                    objects.append(obj)
+                    where.append(i)
         missing = _MISSING
         if self._correct_col is None:
             labels = [o["correct"] if "correct" in o else o.get("label", missing) for o in objects]
@@ -732,6 +737,48 @@ def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
     from json import scanner
 
     return scanner.make_scanner(json.JSONDecoder())  # type: ignore[no-any-return]
+
+
+def _one_object_per_line(data: bytes, text: str) -> list[dict[str, Any]] | None:
+    """The JSON object on each line of a block, parsed in one call; None unless each line is plainly one object.
+
+    The lines are joined into one JSON array. That is only sound when no
+    value can span lines, so the bytes are checked first: every line starts
+    with ``{`` and ends with ``}`` (before ``\r\n``), has an even number of
+    quotes and no backslash (strings then end on their line), and its braces
+    and brackets outside strings close exactly at its last byte. Then the
+    array's elements are the lines' objects, each parsed as ``json.loads``
+    would parse its line alone.
+    """
+    import numpy as np
+
+    from . import _fastparse as fp
+
+    if b"\\" in data:
+        return None  # escapes: quotes are not simply string ends
+    a = np.frombuffer(data, dtype=np.uint8)
+    starts, ends, nl = fp.line_ends(a)
+    n = nl.size
+    if n == 0 or not bool(np.all(ends > starts)):
+        return None
+    if not (bool(np.all(a[starts] == 123)) and bool(np.all(a[ends - 1] == 125))):
+        return None
+    quotes = np.flatnonzero(a == 34)
+    if np.any(np.bincount(np.searchsorted(nl, quotes), minlength=n) % 2):
+        return None  # a string would cross a line end
+    brackets = np.flatnonzero((a == 123) | (a == 125) | (a == 91) | (a == 93))
+    outside = np.searchsorted(quotes, brackets) % 2 == 0  # an even number of quotes before: not in a string
+    brackets = brackets[outside]
+    byte = a[brackets]
+    depth = np.cumsum(np.where((byte == 123) | (byte == 91), 1, -1))
+    closed = brackets[depth == 0]
+    if depth.size == 0 or int(depth.min()) < 0 or closed.size != n or not bool(np.all(closed == ends - 1)):
+        return None
+    try:
+        objects = json.loads("[" + text[:-1].replace("\n", ",") + "]")
+    except (ValueError, RecursionError):
+        return None  # a malformed line somewhere: the lines are judged one by one
+    return objects if len(objects) == n else None  # type: ignore[no-any-return]
 
 
 def _label_array(labels: list[Any]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
