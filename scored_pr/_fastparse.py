@@ -26,10 +26,12 @@ What is proved:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["delimited_fields", "field_matrix", "field_words", "line_ends", "parse_floats", "parse_ints", "parse_labels"]
+__all__ = ["Fields", "delimited_fields", "field_matrix", "field_words", "line_ends", "parse_floats", "parse_ints", "parse_labels"]
 
 U8 = npt.NDArray[np.uint8]
 I64 = npt.NDArray[np.int64]
@@ -72,9 +74,30 @@ def line_ends(a: U8) -> tuple[I64, I64, I64]:
     return starts, ends, nl
 
 
+class Fields(NamedTuple):
+    """Where the fields of the proven lines of a block are: :func:`delimited_fields`'s result."""
+
+    grid: I64  # (proven lines, width - 1): the delimiters' offsets
+    line_starts: I64  # of the proven lines
+    line_ends: I64  # content ends of the proven lines
+    proven: Bool  # one per line of the block
+
+    def start(self, k: int) -> I64:
+        """Offsets of field ``k`` of every proven line."""
+        return self.line_starts if k == 0 else self.grid[:, k - 1] + 1
+
+    def end(self, k: int) -> I64:
+        """Offsets just past field ``k`` of every proven line."""
+        return self.line_ends if k == self.grid.shape[1] else self.grid[:, k]
+
+    def select(self, keep: Bool) -> Fields:
+        """The fields of the proven lines where ``keep`` (one flag per proven line) is set."""
+        return Fields(self.grid[keep], self.line_starts[keep], self.line_ends[keep], self.proven)
+
+
 def delimited_fields(
     a: U8, starts: I64, ends: I64, nl: I64, delimiter: int | tuple[int, ...], width: int
-) -> tuple[I64, I64, Bool]:
+) -> Fields:
     """Field boundaries of the lines of ``a`` that have exactly ``width`` fields.
 
     Parameters
@@ -91,17 +114,17 @@ def delimited_fields(
 
     Returns
     -------
-    field_starts, field_ends : int64 arrays of shape (proven lines, width)
-        Byte offsets of every field of every proven line, in line order.
-    proven : bool array, one per line
-        The lines with exactly ``width - 1`` delimiters.
+    Fields
+        ``proven`` flags the lines with exactly ``width - 1`` delimiters;
+        ``start(k)`` and ``end(k)`` give the byte offsets of field ``k`` of
+        each proven line, in line order.
 
     Examples
     --------
     >>> a = np.frombuffer(b"a,1,0.5\\nb,0\\nc,1,2\\n", np.uint8)
-    >>> fs, fe, ok = delimited_fields(a, *line_ends(a), ord(","), 3)
-    >>> ok.tolist(), fs.tolist(), fe.tolist()
-    ([True, False, True], [[0, 2, 4], [12, 14, 16]], [[1, 3, 7], [13, 15, 17]])
+    >>> f = delimited_fields(a, *line_ends(a), ord(","), 3)
+    >>> f.proven.tolist(), [f.start(k).tolist() for k in range(3)], [f.end(k).tolist() for k in range(3)]
+    ([True, False, True], [[0, 12], [2, 14], [4, 16]], [[1, 13], [3, 15], [7, 17]])
     """
     n = nl.size
     gaps = width - 1
@@ -118,21 +141,12 @@ def delimited_fields(
         # inside it and its last one before its newline, each line has exactly
         # its own ``gaps`` delimiters (the total matches).
         if n == 0 or (bool(np.all(grid[:, 0] >= starts)) and bool(np.all(grid[:, -1] < nl))):
-            proven = np.ones(n, dtype=bool)
-            return _bounds(grid, starts, ends), _ends(grid, ends), proven
+            return Fields(grid, starts, ends, np.ones(n, dtype=bool))
     line_of = np.searchsorted(nl, d)  # the line holding each delimiter
     counts = np.bincount(line_of, minlength=n)[:n]
     proven = counts == gaps
     grid = d[proven[line_of]].reshape(-1, gaps)
-    return _bounds(grid, starts[proven], ends[proven]), _ends(grid, ends[proven]), proven
-
-
-def _bounds(grid: I64, starts: I64, ends: I64) -> I64:
-    return np.concatenate([starts[:, None], grid + 1], axis=1)
-
-
-def _ends(grid: I64, ends: I64) -> I64:
-    return np.concatenate([grid, ends[:, None]], axis=1)
+    return Fields(grid, starts[proven], ends[proven], proven)
 
 
 def field_matrix(a: U8, starts: I64, lengths: I64, width: int) -> U8:

@@ -496,11 +496,12 @@ class CaseReader:
         delimiter, width, ci, _, si, _ = layout
         a = np.frombuffer(data + bytes(fp.PADDING), dtype=np.uint8)
         starts, ends, nl = fp.line_ends(a[: len(data)])
-        field_starts, field_ends, proven = fp.delimited_fields(a[: len(data)], starts, ends, nl, ord(delimiter), width)
-        label_at = field_starts[:, ci]
-        correct, label_ok = fp.parse_labels(a, label_at, field_ends[:, ci] - label_at)
-        score_at = field_starts[:, si]
-        scores, score_ok = fp.parse_floats(a, score_at, field_ends[:, si] - score_at, data)
+        fields = fp.delimited_fields(a[: len(data)], starts, ends, nl, ord(delimiter), width)
+        proven = fields.proven
+        label_at = fields.start(ci)
+        correct, label_ok = fp.parse_labels(a, label_at, fields.end(ci) - label_at)
+        score_at = fields.start(si)
+        scores, score_ok = fp.parse_floats(a, score_at, fields.end(si) - score_at, data)
         # What the per-line path would reject or must judge (an overflow, an
         # integer float64 cannot hold exactly) stays with it.
         ok = label_ok & score_ok & (np.abs(scores) < _EXACT_INT)

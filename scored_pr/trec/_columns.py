@@ -29,7 +29,6 @@ __all__ = ["MAX_ID_BYTES", "QrelsColumns", "QrelsView", "RunColumns", "RunView",
 
 #: Longest query id or document id read as columns (four 64-bit words).
 MAX_ID_BYTES = 32
-_WORDS = MAX_ID_BYTES // 8
 _SEPARATORS = (32, 9)  # space, tab
 
 I64 = npt.NDArray[np.int64]
@@ -45,7 +44,7 @@ class _Table:
     query: I64  # per row: index into query_ids
     doc_start: I64
     doc_len: I64
-    doc_words: U64  # (rows, _WORDS)
+    doc_words: U64  # (rows, words): the id's bytes, zero-padded
     line: I64  # physical line number of each row
 
     def docno(self, row: int) -> str:
@@ -70,33 +69,38 @@ class QrelsColumns(_Table):
     grades: I64
 
 
-def _regular_lines(data: bytes, width: int) -> tuple[np.ndarray, I64, I64, I64] | None:
-    """The padded bytes, and the start and end of each field of each content line, with its line number."""
+def _regular_lines(data: bytes, width: int) -> tuple[np.ndarray, fp.Fields, I64] | None:
+    """The padded bytes, the fields of each content line and its line number."""
     if not data.isascii():
         return None  # str.split() knows more whitespace than the separators here
     if not data.endswith(b"\n"):
         data += b"\n"
     a = np.frombuffer(data + bytes(fp.PADDING), dtype=np.uint8)
     body = a[: len(data)]
+    starts, ends, nl = fp.line_ends(body)
     # Control bytes other than tab, newline and a carriage return before a
     # newline would split fields (or not) differently from str.split().
-    if int(np.count_nonzero(body < 32)) != data.count(b"\t") + data.count(b"\n") + data.count(b"\r\n") or (
-        data.count(b"\r") != data.count(b"\r\n")
-    ):
-        return None
-    starts, ends, nl = fp.line_ends(body)
+    control = int(np.count_nonzero(body < 32))
+    if control != nl.size:
+        crlf = data.count(b"\r\n") if b"\r" in data else 0
+        if control != nl.size + data.count(b"\t") + crlf or (crlf and data.count(b"\r") != crlf):
+            return None
     content = ends > starts
     comment = np.take(body, starts) == 35  # '#': a comment line (its first field starts with '#')
     wanted = content & ~comment
-    field_starts, field_ends, proven = fp.delimited_fields(body, starts, ends, nl, _SEPARATORS, width)
+    fields = fp.delimited_fields(body, starts, ends, nl, _SEPARATORS, width)
+    proven = fields.proven
     if not bool(np.all(proven | ~wanted)):
         return None  # another number of fields, or separators other than one space or tab
-    keep = ~comment[proven] & content[proven]
-    field_starts, field_ends = field_starts[keep], field_ends[keep]
-    if field_starts.size and bool(np.any(field_ends <= field_starts)):
-        return None  # an empty field: two separators in a row, or one at an end of the line
-    lines = np.flatnonzero(proven)[keep] + 1
-    return a, field_starts, field_ends, lines
+    fields = fields.select(~comment[proven] & content[proven])
+    if fields.grid.size and (
+        bool(np.any(fields.grid[:, 0] <= fields.line_starts))  # an empty first field
+        or bool(np.any(np.diff(fields.grid, axis=1) <= 1))  # two separators in a row
+        or bool(np.any(fields.line_ends <= fields.grid[:, -1] + 1))  # a separator at the end
+    ):
+        return None
+    lines = np.flatnonzero(proven)[~comment[proven] & content[proven]] + 1
+    return a, fields, lines
 
 
 def _queries(data: bytes, a: np.ndarray, starts: I64, lengths: I64) -> tuple[list[str], I64] | None:
@@ -104,7 +108,7 @@ def _queries(data: bytes, a: np.ndarray, starts: I64, lengths: I64) -> tuple[lis
     n = starts.size
     if n and int(lengths.max()) > MAX_ID_BYTES:
         return None
-    words = fp.field_words(a, starts, lengths, _WORDS)
+    words = fp.field_words(a, starts, lengths, _nwords(lengths))
     change = np.ones(n, dtype=bool)  # rows whose query differs from the row before: few, files are grouped
     if n > 1:
         change[1:] = np.any(words[1:] != words[:-1], axis=1) | (lengths[1:] != lengths[:-1])
@@ -137,6 +141,12 @@ def _hash(query: I64, words: U64, lengths: I64) -> U64:
         return h ^ (h >> np.uint64(31))  # type: ignore[no-any-return]
 
 
+def _repeats(query: I64, words: U64, lengths: I64) -> bool:
+    """Whether a (query, document id) key repeats, or two keys share a hash (then the line reader decides)."""
+    h = np.sort(_hash(query, words, lengths))
+    return h.size > 1 and bool(np.any(h[1:] == h[:-1]))
+
+
 def _distinct(query: I64, words: U64, lengths: I64) -> tuple[U64, I64] | None:
     """Sorted key hashes and the rows in that order; None if a key repeats or two keys collide."""
     h = _hash(query, words, lengths)
@@ -147,24 +157,30 @@ def _distinct(query: I64, words: U64, lengths: I64) -> tuple[U64, I64] | None:
     return sorted_h, order
 
 
-def _table(data: bytes, width: int, query_field: int, doc_field: int) -> tuple[dict[str, object], np.ndarray, I64, I64] | None:
+def _table(data: bytes, width: int, query_field: int, doc_field: int) -> tuple[dict[str, object], np.ndarray, fp.Fields] | None:
     parsed = _regular_lines(data, width)
     if parsed is None:
         return None
-    a, field_starts, field_ends, lines = parsed
-    q_start, q_len = field_starts[:, query_field], field_ends[:, query_field] - field_starts[:, query_field]
-    queries = _queries(data, a, q_start, q_len)
+    a, fields, lines = parsed
+    q_start = fields.start(query_field)
+    queries = _queries(data, a, q_start, fields.end(query_field) - q_start)
     if queries is None:
         return None
-    doc_start, doc_len = field_starts[:, doc_field], field_ends[:, doc_field] - field_starts[:, doc_field]
+    doc_start = fields.start(doc_field)
+    doc_len = fields.end(doc_field) - doc_start
     if doc_len.size and int(doc_len.max()) > MAX_ID_BYTES:
         return None
-    words = fp.field_words(a, doc_start, doc_len, _WORDS)
-    if _distinct(queries[1], words, doc_len) is None:
+    words = fp.field_words(a, doc_start, doc_len, _nwords(doc_len))
+    if _repeats(queries[1], words, doc_len):
         return None
-    fields = {"data": data, "query_ids": queries[0], "query": queries[1], "doc_start": doc_start, "doc_len": doc_len,
-              "doc_words": words, "line": lines}  # fmt: skip
-    return fields, a, field_starts, field_ends
+    columns = {"data": data, "query_ids": queries[0], "query": queries[1], "doc_start": doc_start, "doc_len": doc_len,
+               "doc_words": words, "line": lines}  # fmt: skip
+    return columns, a, fields
+
+
+def _nwords(lengths: I64) -> int:
+    """64-bit words that hold the longest field."""
+    return max(1, -(-int(lengths.max()) // 8)) if lengths.size else 1
 
 
 def run_columns(data: bytes) -> RunColumns | None:
@@ -172,16 +188,15 @@ def run_columns(data: bytes) -> RunColumns | None:
     got = _table(data, 6, 0, 2)
     if got is None:
         return None
-    fields, a, field_starts, field_ends = got
-    at, length = field_starts[:, 4], field_ends[:, 4] - field_starts[:, 4]
-    scores, proved = fp.parse_floats(a, at, length, data)
+    columns, a, fields = got
+    at = fields.start(4)
+    scores, proved = fp.parse_floats(a, at, fields.end(4) - at, data)
     if not bool(np.all(proved & (np.abs(scores) < 2.0**53))):
         return None  # NaN, an overflow or an inexact integer (refused line by line), or another spelling
     run_id = ""
-    if field_starts.shape[0]:
-        s, e = int(field_starts[-1, 5]), int(field_ends[-1, 5])
-        run_id = data[s:e].decode("ascii")
-    return RunColumns(**fields, scores=scores, run_id=run_id)  # type: ignore[arg-type]
+    if fields.grid.shape[0]:
+        run_id = data[int(fields.start(5)[-1]) : int(fields.end(5)[-1])].decode("ascii")
+    return RunColumns(**columns, scores=scores, run_id=run_id)  # type: ignore[arg-type]
 
 
 def qrels_columns(data: bytes) -> QrelsColumns | None:
@@ -189,11 +204,12 @@ def qrels_columns(data: bytes) -> QrelsColumns | None:
     got = _table(data, 4, 0, 2)
     if got is None:
         return None
-    fields, a, field_starts, field_ends = got
-    grades, proved = fp.parse_ints(a, field_starts[:, 3], field_ends[:, 3] - field_starts[:, 3])
+    columns, a, fields = got
+    at = fields.start(3)
+    grades, proved = fp.parse_ints(a, at, fields.end(3) - at)
     if not bool(np.all(proved)):
         return None
-    return QrelsColumns(**fields, grades=grades)  # type: ignore[arg-type]
+    return QrelsColumns(**columns, grades=grades)  # type: ignore[arg-type]
 
 
 def match(run: RunColumns, qrels: QrelsColumns) -> I64 | None:
@@ -202,20 +218,29 @@ def match(run: RunColumns, qrels: QrelsColumns) -> I64 | None:
     to_run = np.array([qmap.get(q, -1) for q in qrels.query_ids], dtype=np.int64)
     q_of = to_run[qrels.query] if qrels.query.size else np.zeros(0, dtype=np.int64)
     known = np.flatnonzero(q_of >= 0)  # judged rows of queries the run has
-    distinct = _distinct(q_of[known], qrels.doc_words[known], qrels.doc_len[known])
+    width = max(run.doc_words.shape[1], qrels.doc_words.shape[1])
+    run_words, judged_words = _widen(run.doc_words, width), _widen(qrels.doc_words, width)
+    distinct = _distinct(q_of[known], judged_words[known], qrels.doc_len[known])
     if distinct is None:
         return None
     sorted_h, order = distinct
     if sorted_h.size == 0:  # nothing judged for the run's queries
         return np.full(run.query.size, -1, dtype=np.int64)
-    h = _hash(run.query, run.doc_words, run.doc_len)
+    h = _hash(run.query, run_words, run.doc_len)
     at = np.minimum(np.searchsorted(sorted_h, h), sorted_h.size - 1)
     found = sorted_h[at] == h
     rows = known[order[at]]
     # The same hash is not enough: the same query, length and bytes are.
     found &= (q_of[rows] == run.query) & (qrels.doc_len[rows] == run.doc_len)
-    found &= np.all(qrels.doc_words[rows] == run.doc_words, axis=1)
+    found &= np.all(judged_words[rows] == run_words, axis=1)
     return np.where(found, rows, -1)
+
+
+def _widen(words: U64, width: int) -> U64:
+    """``words`` with zero words appended up to ``width`` columns (ids padded alike hash alike)."""
+    if words.shape[1] == width:
+        return words
+    return np.concatenate([words, np.zeros((words.shape[0], width - words.shape[1]), dtype=np.uint64)], axis=1)
 
 
 class _View(Mapping[str, object]):
