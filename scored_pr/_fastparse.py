@@ -26,6 +26,7 @@ What is proved:
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -301,12 +302,27 @@ def parse_floats(a: U8, starts: I64, lengths: I64, data: bytes) -> tuple[F64, Bo
     if n == 0:
         return np.zeros(0, dtype=np.float64), np.zeros(0, dtype=bool)
     sig, power, ndigits, negative, proved = _plain_decimals(a, starts, lengths)
+    values = np.where(negative, -1.0, 1.0) * _magnitudes(sig, power, ndigits, proved, a, starts, lengths, data)
     rest = np.flatnonzero(~proved)
-    if rest.size:  # exponents, long fields, anything else: the automaton decides
+    if rest.size > _FEW:  # exponents, long fields, anything else: the automaton decides
         r_sig, r_power, r_ndigits, r_negative, r_proved = _automaton(a, starts[rest], lengths[rest])
-        sig[rest], power[rest], ndigits[rest], negative[rest], proved[rest] = r_sig, r_power, r_ndigits, r_negative, r_proved
-    values = _magnitudes(sig, power, ndigits, proved, a, starts, lengths, data)
-    return np.where(negative, -values, values), proved
+        r_values = _magnitudes(r_sig, r_power, r_ndigits, r_proved, a, starts[rest], lengths[rest], data)
+        values[rest] = np.where(r_negative, -r_values, r_values)
+        proved[rest] = r_proved
+    else:  # a few (an exponent here and there): the same grammar, field by field
+        for i in rest.tolist():
+            s = int(starts[i])
+            field = data[s : s + int(lengths[i])]
+            if _GRAMMAR.fullmatch(field) and len(field) <= MAX_NUMBER_CHARS:
+                values[i] = float(field)
+                proved[i] = True
+    return values, proved
+
+
+#: Fewer fields than this left by the word-at-a-time pass are read one by one.
+_FEW = 64
+#: The grammar of the automaton, for those few fields.
+_GRAMMAR = re.compile(rb"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 _ASCII_ZEROS = np.uint64(0x3030303030303030)
@@ -318,7 +334,8 @@ _PLUS_118 = np.uint64(0x7676767676767676)
 #: _FIRST[k]: the low k bytes of a word; _FIRST_HIGH[k]: their high bits.
 _FIRST = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
 _FIRST_HIGH = _FIRST & _HIGH
-_POW10_U64 = np.array([10**k for k in range(20)], dtype=np.uint64)
+# 10**k modulo 2**64: exact up to k = 19; larger ones only ever multiply a zero integer part.
+_POW10_U64 = np.array([10**k % 2**64 for k in range(MAX_NUMBER_CHARS + 1)], dtype=np.uint64)
 _ONES = np.uint64(0x0101010101010101)
 
 
@@ -354,7 +371,7 @@ def _digits(
 
 
 def _plain_decimals(a: U8, starts: I64, lengths: I64) -> tuple[npt.NDArray[np.uint64], I64, I64, Bool, Bool]:
-    """Significand, power of ten, digit count, sign of the fields ``[+-]digits[.digits]``, eight bytes at a time."""
+    """Significand, power of ten, significant digits, sign of the fields ``[+-]digits[.digits]``, eight bytes at a time."""
     first = a[starts]
     negative = first == 45
     signed = negative | (first == 43)
@@ -382,18 +399,28 @@ def _plain_decimals(a: U8, starts: I64, lengths: I64) -> tuple[npt.NDArray[np.ui
             dot_at = np.where(dot != 0, 8 * w + byte_of_dot, dot_at)
     int_digits = dot_at
     frac_digits = np.where(ndots > 0, size - dot_at - 1, 0)
-    ok &= (ndots <= 1) & (ndigits >= 1) & (ndigits <= 19) & (int_digits <= 16)
+    ok &= (ndots <= 1) & (ndigits >= 1) & (int_digits <= 16)
     int_digits = np.where(ok, int_digits, 0)
     frac_digits = np.where(ok, frac_digits, 0)
     integer = _digits(a, at, int_digits, words[:, 0] if nwords else None)
-    fraction = _digits(a, at + int_digits + 1, frac_digits)
+    frac_at = at + int_digits + 1
+    unaligned = np.ndarray(shape=(a.size - 7,), dtype="<u8", buffer=a, strides=(1,))
+    first_frac = unaligned[frac_at]
+    fraction = _digits(a, frac_at, frac_digits, first_frac)
+    # Significant digits: without the leading zeros of "0.000123" (up to 8 of them).
+    t = first_frac ^ _ASCII_ZEROS
+    nonzero = (((t & _LOW7) + _LOW7) | t | ~np.take(_FIRST_HIGH, np.minimum(frac_digits, 8))) & _HIGH
+    lowest = nonzero & (~nonzero + np.uint64(1))
+    leading = np.where(nonzero == 0, 8, (np.frexp(lowest.astype(np.float64))[1] - 8) // 8)
+    significant = ndigits - np.where(integer == 0, int_digits + leading, 0)
+    ok &= significant <= 19  # M below 10**19: exact in 64 bits
     with np.errstate(over="ignore"):
         sig = integer * np.take(_POW10_U64, frac_digits) + fraction
-    return sig, -frac_digits, ndigits, negative, ok
+    return sig, -frac_digits, significant, negative, ok
 
 
 def _automaton(a: U8, starts: I64, lengths: I64) -> tuple[npt.NDArray[np.uint64], I64, I64, Bool, Bool]:
-    """Significand, power of ten, digit count, sign of decimal fields with exponents, one character per step."""
+    """Significand, power of ten, significant digits, sign of decimal fields with exponents, one character per step."""
     n = starts.size
     fits = lengths <= MAX_NUMBER_CHARS
     width = min(int(lengths.max()), MAX_NUMBER_CHARS) + 1  # one step past the longest field: its end
@@ -405,6 +432,7 @@ def _automaton(a: U8, starts: I64, lengths: I64) -> tuple[npt.NDArray[np.uint64]
     expo = np.zeros(n, dtype=np.int64)
     exp_negative = np.zeros(n, dtype=bool)
     negative = np.take(a, starts) == 45
+    started = np.zeros(n, dtype=bool)  # a nonzero significand digit seen
     ten = np.uint64(10)
     at = starts.copy()
     for j in range(width):
@@ -414,9 +442,11 @@ def _automaton(a: U8, starts: I64, lengths: I64) -> tuple[npt.NDArray[np.uint64]
         state = np.take(_NEXT, key)
         significand = (state == _INT) | (state == _FRAC)
         if significand.any():
-            with np.errstate(over="ignore"):  # beyond 19 digits M is not used
-                sig = np.where(significand, sig * ten + (byte - np.uint8(48)).astype(np.uint64), sig)
-            ndigits += significand
+            digit = (byte - np.uint8(48)).astype(np.uint64)
+            with np.errstate(over="ignore"):  # beyond 19 significant digits M is not used
+                sig = np.where(significand, sig * ten + digit, sig)
+            started |= significand & (digit != 0)
+            ndigits += significand & started  # significant digits: not the leading zeros
             frac += state == _FRAC
         if j and (state >= _EXPE).any():  # exponents are rare: skip the work without them
             in_exp = state == _EXP
@@ -433,7 +463,7 @@ def _magnitudes(
     """|M * 10**power| as float64, correctly rounded (0.0 where not proved)."""
     values = np.zeros(sig.size, dtype=np.float64)
     todo = proved.copy()
-    exact = ndigits <= 19  # M is the significand, not wrapped
+    exact = ndigits <= 19  # at most 19 significant digits: M is exact, not wrapped
     # M = 0 (any exponent) is 0.0; Clinger's fast path.
     zero = todo & exact & (sig == 0)
     fast = todo & ~zero & exact & (sig <= _TWO53) & (np.abs(power) <= 22)

@@ -103,8 +103,8 @@ def _regular_lines(data: bytes, width: int) -> tuple[np.ndarray, fp.Fields, I64]
     return a, fields, lines
 
 
-def _queries(data: bytes, a: np.ndarray, starts: I64, lengths: I64) -> tuple[list[str], I64] | None:
-    """Distinct query ids in order of first appearance, and each row's index into them."""
+def _queries(data: bytes, a: np.ndarray, starts: I64, lengths: I64, ids: list[str], index: dict[bytes, int]) -> I64 | None:
+    """Each row's index into ``ids``, the distinct query ids in order of first appearance (extended here)."""
     n = starts.size
     if n and int(lengths.max()) > MAX_ID_BYTES:
         return None
@@ -112,8 +112,6 @@ def _queries(data: bytes, a: np.ndarray, starts: I64, lengths: I64) -> tuple[lis
     change = np.ones(n, dtype=bool)  # rows whose query differs from the row before: few, files are grouped
     if n > 1:
         change[1:] = np.any(words[1:] != words[:-1], axis=1) | (lengths[1:] != lengths[:-1])
-    ids: list[str] = []
-    index: dict[bytes, int] = {}
     heads = np.flatnonzero(change)
     head_index = np.empty(heads.size, dtype=np.int64)
     for k, row in enumerate(heads.tolist()):
@@ -124,7 +122,24 @@ def _queries(data: bytes, a: np.ndarray, starts: I64, lengths: I64) -> tuple[lis
             i = index[key] = len(ids)
             ids.append(key.decode("ascii"))
         head_index[k] = i
-    return ids, head_index[np.cumsum(change) - 1]
+    return head_index[np.cumsum(change) - 1]
+
+
+#: Bytes of a file parsed at a time: the arrays of a block stay in the caches.
+BLOCK_BYTES = 1 << 20
+
+
+def _blocks(data: bytes) -> Iterator[tuple[int, int, bytes]]:
+    """``(offset, lines before, bytes)`` of consecutive runs of whole lines, about BLOCK_BYTES each."""
+    pos, lines = 0, 0
+    while pos < len(data):
+        end = data.rfind(b"\n", pos, pos + BLOCK_BYTES) + 1
+        if end <= pos:  # a line longer than a block
+            end = data.find(b"\n", pos) + 1 or len(data)
+        chunk = data[pos:end]
+        yield pos, lines, chunk
+        lines += chunk.count(b"\n")
+        pos = end
 
 
 _MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9))
@@ -147,35 +162,68 @@ def _repeats(query: I64, words: U64, lengths: I64) -> bool:
     return h.size > 1 and bool(np.any(h[1:] == h[:-1]))
 
 
+def _keys(query: I64, words: U64, lengths: I64) -> U64:
+    """Join keys ordered by query: the query index in the top 24 bits, 40 bits of the id's hash below.
+
+    Sorted keys put each query's documents together, so that looking up a
+    run's rows (grouped by query) searches a small, cache-resident range.
+    """
+    return (query.astype(np.uint64) << np.uint64(40)) | (_hash(query, words, lengths) >> np.uint64(24))
+
+
 def _distinct(query: I64, words: U64, lengths: I64) -> tuple[U64, I64] | None:
-    """Sorted key hashes and the rows in that order; None if a key repeats or two keys collide."""
-    h = _hash(query, words, lengths)
-    order = np.argsort(h, kind="stable")
-    sorted_h = h[order]
-    if sorted_h.size > 1 and bool(np.any(sorted_h[1:] == sorted_h[:-1])):
-        return None  # a document twice for one query (the line reader names it), or a hash collision
-    return sorted_h, order
+    """Sorted join keys and the rows in that order; None if two keys are equal (the general path decides)."""
+    keys = _keys(query, words, lengths)
+    order = np.argsort(keys)
+    sorted_keys = keys[order]
+    if sorted_keys.size > 1 and bool(np.any(sorted_keys[1:] == sorted_keys[:-1])):
+        return None
+    return sorted_keys, order
 
 
-def _table(data: bytes, width: int, query_field: int, doc_field: int) -> tuple[dict[str, object], np.ndarray, fp.Fields] | None:
-    parsed = _regular_lines(data, width)
-    if parsed is None:
+def _table(data: bytes, width: int, query_field: int, doc_field: int, value_field: int, ints: bool) -> tuple[dict[str, object], np.ndarray, str] | None:
+    """The columns of a regular file, block by block: rows, their values and the last row's last field."""
+    ids: list[str] = []
+    index: dict[bytes, int] = {}
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in ("query", "doc_start", "doc_len", "doc_words", "line", "values")}
+    last = ""
+    for offset, before, chunk in _blocks(data):
+        parsed = _regular_lines(chunk, width)
+        if parsed is None:
+            return None
+        a, fields, lines = parsed
+        q_start = fields.start(query_field)
+        query = _queries(chunk, a, q_start, fields.end(query_field) - q_start, ids, index)
+        if query is None:
+            return None
+        doc_start = fields.start(doc_field)
+        doc_len = fields.end(doc_field) - doc_start
+        if doc_len.size and int(doc_len.max()) > MAX_ID_BYTES:
+            return None
+        at = fields.start(value_field)
+        if ints:
+            values, proved = fp.parse_ints(a, at, fields.end(value_field) - at)
+        else:
+            values, proved = fp.parse_floats(a, at, fields.end(value_field) - at, chunk)
+            proved &= np.abs(values) < 2.0**53  # NaN, an overflow or an inexact integer: refused line by line
+        if not bool(np.all(proved)):
+            return None
+        if fields.grid.shape[0]:
+            last = chunk[int(fields.start(width - 1)[-1]) : int(fields.end(width - 1)[-1])].decode("ascii")
+        for name, value in (("query", query), ("doc_start", doc_start + offset), ("doc_len", doc_len),
+                            ("doc_words", fp.field_words(a, doc_start, doc_len, _nwords(doc_len))),
+                            ("line", lines + before), ("values", values)):  # fmt: skip
+            parts[name].append(value)
+    width_words = max((w.shape[1] for w in parts["doc_words"]), default=1)
+    words = np.concatenate([_widen(w, width_words) for w in parts["doc_words"]]) if parts["doc_words"] else np.zeros((0, 1), dtype=np.uint64)
+    columns: dict[str, object] = {
+        name: np.concatenate(parts[name]) if parts[name] else np.zeros(0, dtype=np.float64 if name == "values" and not ints else np.int64)
+        for name in ("query", "doc_start", "doc_len", "line", "values")
+    }
+    if _repeats(columns["query"], words, columns["doc_len"]):  # type: ignore[arg-type]
         return None
-    a, fields, lines = parsed
-    q_start = fields.start(query_field)
-    queries = _queries(data, a, q_start, fields.end(query_field) - q_start)
-    if queries is None:
-        return None
-    doc_start = fields.start(doc_field)
-    doc_len = fields.end(doc_field) - doc_start
-    if doc_len.size and int(doc_len.max()) > MAX_ID_BYTES:
-        return None
-    words = fp.field_words(a, doc_start, doc_len, _nwords(doc_len))
-    if _repeats(queries[1], words, doc_len):
-        return None
-    columns = {"data": data, "query_ids": queries[0], "query": queries[1], "doc_start": doc_start, "doc_len": doc_len,
-               "doc_words": words, "line": lines}  # fmt: skip
-    return columns, a, fields
+    columns.update(data=data, query_ids=ids, doc_words=words)
+    return columns, np.zeros(0), last
 
 
 def _nwords(lengths: I64) -> int:
@@ -185,35 +233,32 @@ def _nwords(lengths: I64) -> int:
 
 def run_columns(data: bytes) -> RunColumns | None:
     """The rows of a regular run file (``query Q0 docno rank score run_id``), or None."""
-    got = _table(data, 6, 0, 2)
+    got = _table(data, 6, 0, 2, 4, ints=False)
     if got is None:
         return None
-    columns, a, fields = got
-    at = fields.start(4)
-    scores, proved = fp.parse_floats(a, at, fields.end(4) - at, data)
-    if not bool(np.all(proved & (np.abs(scores) < 2.0**53))):
-        return None  # NaN, an overflow or an inexact integer (refused line by line), or another spelling
-    run_id = ""
-    if fields.grid.shape[0]:
-        run_id = data[int(fields.start(5)[-1]) : int(fields.end(5)[-1])].decode("ascii")
+    columns, _, run_id = got
+    scores = columns.pop("values")
     return RunColumns(**columns, scores=scores, run_id=run_id)  # type: ignore[arg-type]
 
 
 def qrels_columns(data: bytes) -> QrelsColumns | None:
     """The rows of a regular qrels file (``query iteration docno grade``), or None."""
-    got = _table(data, 4, 0, 2)
+    got = _table(data, 4, 0, 2, 3, ints=True)
     if got is None:
         return None
-    columns, a, fields = got
-    at = fields.start(3)
-    grades, proved = fp.parse_ints(a, at, fields.end(3) - at)
-    if not bool(np.all(proved)):
-        return None
+    columns, _, _ = got
+    grades = columns.pop("values")
     return QrelsColumns(**columns, grades=grades)  # type: ignore[arg-type]
 
 
 def match(run: RunColumns, qrels: QrelsColumns) -> I64 | None:
-    """For each run row, the qrels row judging the same (query, document), or -1; None on a hash collision."""
+    """For each run row, the qrels row judging the same (query, document), or -1.
+
+    None when two judged documents of one query share a join key (the
+    general path then looks them up by name).
+    """
+    if len(run.query_ids) >= 1 << 24:
+        return None  # more queries than the join keys hold
     qmap = {q: i for i, q in enumerate(run.query_ids)}
     to_run = np.array([qmap.get(q, -1) for q in qrels.query_ids], dtype=np.int64)
     q_of = to_run[qrels.query] if qrels.query.size else np.zeros(0, dtype=np.int64)
@@ -226,7 +271,7 @@ def match(run: RunColumns, qrels: QrelsColumns) -> I64 | None:
     sorted_h, order = distinct
     if sorted_h.size == 0:  # nothing judged for the run's queries
         return np.full(run.query.size, -1, dtype=np.int64)
-    h = _hash(run.query, run_words, run.doc_len)
+    h = _keys(run.query, run_words, run.doc_len)
     at = np.minimum(np.searchsorted(sorted_h, h), sorted_h.size - 1)
     found = sorted_h[at] == h
     rows = known[order[at]]
