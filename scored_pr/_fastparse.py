@@ -239,10 +239,11 @@ for _state, _cls, _next in [
 _STEP[list(_ACCEPTING), _END] = _DONE
 _STEP[_DONE, :] = _DONE
 # One lookup per character: _NEXT[(state << 9) | (past the field's end) << 8 | byte].
-_NEXT = np.full((16, 2, 256), _FAIL, dtype=np.uint16)
-_NEXT[:, 0, :] = _STEP[:, _CLASS]
-_NEXT[:, 1, :] = _STEP[:, _END][:, None]
-_NEXT = _NEXT.ravel()
+_NEXT_3D = np.full((16, 2, 256), _FAIL, dtype=np.uint16)
+_NEXT_3D[:, 0, :] = _STEP[:, _CLASS]
+_NEXT_3D[:, 1, :] = _STEP[:, _END][:, None]
+_NEXT = _NEXT_3D.ravel()
+
 
 def parse_floats(a: U8, starts: I64, lengths: I64, data: bytes) -> tuple[F64, Bool]:
     """Decimal numbers as the float64 ``float()`` returns for them.

@@ -451,7 +451,7 @@ class CaseReader:
             if fast and not feed.pending:
                 block = feed.take_block(b'"\0')  # type: ignore[union-attr]
                 if block is not None:
-                    yield from self._delimited_block(*block, layout)
+                    yield from self._delimited_block(block[0], block[1], layout)
                     continue
             item = feed.next_line()
             if item is None:
@@ -569,7 +569,7 @@ class CaseReader:
             if fast and not feed.pending:
                 block = feed.take_block()  # type: ignore[union-attr]
                 if block is not None:
-                    yield from self._jsonl_block(*block, decode)
+                    yield from self._jsonl_block(block[0], block[1], decode)
                     continue
             item = feed.next_line()
             if item is None:
@@ -737,7 +737,7 @@ def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
     """json's C scanner with ``json.loads``' defaults: one value from a position, and where it ends."""
     from json import scanner
 
-    return scanner.make_scanner(json.JSONDecoder())  # type: ignore[no-any-return]
+    return scanner.make_scanner(json.JSONDecoder())  # type: ignore[no-any-return, arg-type]
 
 
 def _one_object_per_line(data: bytes, text: str) -> list[dict[str, Any]] | None:
@@ -894,7 +894,7 @@ def _binary_stream(raw: IO[bytes]) -> IO[bytes]:
     if buffered.peek(len(GZIP_MAGIC))[: len(GZIP_MAGIC)] == GZIP_MAGIC:
         import gzip
 
-        return gzip.GzipFile(fileobj=buffered, mode="rb")
+        return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
     return buffered  # type: ignore[no-any-return]
 
 

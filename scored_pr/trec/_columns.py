@@ -201,6 +201,7 @@ def _table(data: bytes, width: int, query_field: int, doc_field: int, value_fiel
         if doc_len.size and int(doc_len.max()) > MAX_ID_BYTES:
             return None
         at = fields.start(value_field)
+        values: np.ndarray
         if ints:
             values, proved = fp.parse_ints(a, at, fields.end(value_field) - at)
         else:
