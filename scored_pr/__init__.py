@@ -5,32 +5,70 @@
 >>> ev.add_cases([True, False, True], [0.9, 0.7, 0.2])
 >>> ev.average_precision()
 0.8333333333333333
+
+The public names are imported on first use (PEP 562), so that ``import
+scored_pr`` and the ``scored-pr`` command start without loading numpy and
+every module: ``scored-pr --help`` costs less than ``import numpy``.
 """
 
-from ._bounded_evaluation import BoundedEvaluation, Bounds, CurveBand
-from ._concurrency import SynchronizedEvaluation
-from ._evaluation import ScoredPrecisionRecallEvaluation
-from ._kernel import OperatingPoint
-from ._multi import MultiQueryEvaluation
-from ._stats import Comparison, Interval
-from ._uncertainty import compare
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__
-from ._windows import WindowedEvaluation
-from .functional import (
-    area_under_pr_curve,
-    area_under_roc_curve,
-    average_precision,
-    maximum_f_measure,
-    pr_breakeven_point,
-    pr_curve,
-    precision_at,
-    r_precision,
-    recall_at,
-    reciprocal_rank,
-    roc_curve,
-    roc_points,
-    threshold_at_precision,
-)
+
+if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
+    from ._bounded_evaluation import BoundedEvaluation, Bounds, CurveBand
+    from ._concurrency import SynchronizedEvaluation
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._kernel import OperatingPoint
+    from ._multi import MultiQueryEvaluation
+    from ._stats import Comparison, Interval
+    from ._uncertainty import compare
+    from ._windows import WindowedEvaluation
+    from .functional import (
+        area_under_pr_curve,
+        area_under_roc_curve,
+        average_precision,
+        maximum_f_measure,
+        pr_breakeven_point,
+        pr_curve,
+        precision_at,
+        r_precision,
+        recall_at,
+        reciprocal_rank,
+        roc_curve,
+        roc_points,
+        threshold_at_precision,
+    )
+
+#: Public name -> the module that defines it (relative to this package).
+_LAZY = {
+    "BoundedEvaluation": "._bounded_evaluation",
+    "Bounds": "._bounded_evaluation",
+    "CurveBand": "._bounded_evaluation",
+    "WindowedEvaluation": "._windows",
+    "SynchronizedEvaluation": "._concurrency",
+    "ScoredPrecisionRecallEvaluation": "._evaluation",
+    "OperatingPoint": "._kernel",
+    "MultiQueryEvaluation": "._multi",
+    "Comparison": "._stats",
+    "Interval": "._stats",
+    "compare": "._uncertainty",
+    "area_under_pr_curve": ".functional",
+    "area_under_roc_curve": ".functional",
+    "average_precision": ".functional",
+    "maximum_f_measure": ".functional",
+    "pr_breakeven_point": ".functional",
+    "pr_curve": ".functional",
+    "precision_at": ".functional",
+    "r_precision": ".functional",
+    "recall_at": ".functional",
+    "reciprocal_rank": ".functional",
+    "roc_curve": ".functional",
+    "roc_points": ".functional",
+    "threshold_at_precision": ".functional",
+}
 
 __all__ = [
     "BoundedEvaluation",
@@ -59,3 +97,19 @@ __all__ = [
     "__version__",
     "compare",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first access and keep it as a module attribute."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'scored_pr' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value  # later accesses skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

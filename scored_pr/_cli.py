@@ -25,22 +25,25 @@ evaluator and prints.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import signal
 import sys
 import time
 import zlib
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from . import _io, _serialization, _uncertainty_cli
-from ._stopping import GracefulStop, Stopped
-from ._validation import MAX_COUNT
-from ._demo import worked_example
-from ._evaluation import ScoredPrecisionRecallEvaluation
+from . import _io, _uncertainty_cli
 from ._version import __version__
-from ._windows import WindowedEvaluation
-from .streaming import Summary, SummaryLogger
+
+# The evaluator, numpy and the rest are imported by the commands that use
+# them, so that `scored-pr --help` starts in less time than `import numpy`.
+if TYPE_CHECKING:
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._stopping import Stopped
+    from ._windows import WindowedEvaluation
+    from .streaming import Summary
 
 PROG = "scored-pr"
 
@@ -54,6 +57,10 @@ CHUNK_ROWS = 16_384
 
 #: Skipped lines whose message is printed (then only the count).
 MAX_SKIP_MESSAGES = 5
+
+#: The largest count accepted by --misses (the evaluator's limit: counts stay
+#: exact in float64); ``_validation.MAX_COUNT``, which imports numpy.
+MAX_COUNT = 2**53
 
 
 # --------------------------------------------------------------------- output
@@ -97,7 +104,7 @@ def _print_curve(ev: ScoredPrecisionRecallEvaluation, kind: str, interpolate: bo
     if fmt == "text":
         print(f"\n{title}:", file=out)
         if kind == "pr":
-            ScoredPrecisionRecallEvaluation.print_precision_recall_curve(curve, out)
+            type(ev).print_precision_recall_curve(curve, out)
         else:
             print("%8s %8s" % ("RECALL", "REJ.REC."), file=out)
             for r, rr in curve.tolist():
@@ -227,8 +234,9 @@ def _close(stream: Any, path: str) -> None:
     """Close a file we opened; release (not close) standard input's buffer."""
     if path != "-":
         stream.close()
-    elif stream is not sys.stdin and hasattr(stream, "detach"):
+    elif isinstance(stream, io.TextIOWrapper) and stream is not sys.stdin:
         stream.detach()  # our UTF-8 wrapper around sys.stdin.buffer: leave stdin open
+    # else: standard input's own buffer, or a GzipFile over it (which leaves it open)
 
 
 def _reader(args: argparse.Namespace, stream: Any, source: str, skips: _SkipReporter) -> _io.CaseReader:
@@ -247,6 +255,9 @@ def _reader(args: argparse.Namespace, stream: Any, source: str, skips: _SkipRepo
 
 def demo(out: TextIO) -> None:
     """Print the worked example's report and tables, then the bundled sample's report."""
+    from ._demo import worked_example
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+
     ev = worked_example()
     print("scored_pr demo: the worked example of LingPipe 3.9.2's ScoredPrecisionRecallEvaluation", file=out)
     print("(10 cases, 4 correct, ranked by descending score)\n", file=out)
@@ -275,7 +286,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    stream, source, size = _io.open_input(args.path)
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+
+    stream, source, size = _io.open_input(args.path, binary=True)  # parsed in blocks
     skips = _SkipReporter()
     ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
     reader = _reader(args, stream, source, skips)
@@ -302,6 +315,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, int]:
     """The evaluator and the input line to continue after, from ``--resume`` (or a fresh start)."""
+    from . import _serialization
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+
     if not args.resume:
         ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
         if args.misses:
@@ -322,6 +338,8 @@ def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, 
 
 
 def _stream_window(args: argparse.Namespace) -> WindowedEvaluation | None:
+    from ._windows import WindowedEvaluation
+
     """The window of ``stream --window/--window-seconds``, after checking the options that go with it."""
     if args.window is None and args.window_seconds is None:
         if args.cumulative:
@@ -341,6 +359,10 @@ class _UsageError(Exception):
 
 
 def cmd_stream(args: argparse.Namespace) -> int:
+    from . import _serialization
+    from ._stopping import GracefulStop, Stopped
+    from .streaming import SummaryLogger
+
     try:
         window = _stream_window(args)
     except _UsageError as exc:
@@ -421,6 +443,9 @@ def cmd_stream(args: argparse.Namespace) -> int:
 
 def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation) -> int:
     """``stream --window``: summary lines and the final report of the window only, in bounded memory."""
+    from ._stopping import GracefulStop, Stopped
+    from .streaming import SummaryLogger
+
     stream, source, _ = _io.open_input(args.path)
     skips = _SkipReporter()
     reader = _reader(args, stream, source, skips)

@@ -25,23 +25,23 @@ JSON Lines, a tab in the header means TSV, anything else CSV).
 
 from __future__ import annotations
 
-import collections
 import csv
 import functools
-import gzip
 import io
-import itertools
 import json
 import math
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from importlib import resources
-from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, TYPE_CHECKING, Any, Callable, Union
 
-import numpy as np
-import numpy.typing as npt
+from ._linefeed import ByteFeed, TextFeed
+
+if TYPE_CHECKING:  # numpy is imported where arrays are made: `scored-pr --help` does not need it
+    from pathlib import Path
+
+    import numpy as np
+    import numpy.typing as npt
 
 FORMATS = ("csv", "tsv", "jsonl")
 
@@ -336,7 +336,7 @@ class CaseReader:
 
     def __init__(
         self,
-        stream: Iterable[str],
+        stream: Iterable[str] | IO[bytes],
         *,
         source: str = "<stdin>",
         input_format: str | None = None,
@@ -357,26 +357,24 @@ class CaseReader:
         self._on_skip = on_skip
         self._positive = None if positive_label is None else positive_label.strip()
         self.skipped = 0
-        self.chars_read = 0
+        self._feed: TextFeed | ByteFeed | None = None
+
+    @property
+    def chars_read(self) -> int:
+        """Characters consumed so far (bytes, for a binary stream), for a progress bar."""
+        return 0 if self._feed is None else self._feed.consumed
 
     # ------------------------------------------------------------------ helpers
 
-    def _counted(self, lines: Iterable[str]) -> Iterator[str]:
-        readline = getattr(lines, "readline", None)
-        if readline is not None:  # a stream: read each line with a length limit
-            lines = iter(functools.partial(readline, MAX_LINE_CHARS + 1), "")
-        for number, line in enumerate(lines, start=1):
-            if len(line) > MAX_LINE_CHARS:
-                raise InputError(
-                    self.source, number,
-                    f"line longer than {MAX_LINE_CHARS:,} characters (a binary file, or input without newlines?)",
-                )
-            self.chars_read += len(line)
-            yield line
+    def _too_long(self, number: int) -> None:
+        raise InputError(
+            self.source, number,
+            f"line longer than {MAX_LINE_CHARS:,} characters (a binary file, or input without newlines?)",
+        )  # fmt: skip
 
     def _bad(self, line: int, message: str) -> None:
         """Raise, or count and report the skipped line."""
-        if "\ufffd" in message:  # open_input decodes leniently: say why the value looks odd
+        if "\ufffd" in message:  # input is decoded leniently: say why the value looks odd
             message += " (the line is not valid UTF-8)"
         error = InputError(self.source, line, message)
         if not self._skip_invalid:
@@ -388,21 +386,37 @@ class CaseReader:
     # ---------------------------------------------------------------- iteration
 
     def __iter__(self) -> Iterator[tuple[int, bool, float]]:
-        lines = self._counted(self._stream)
-        leading: list[str] = []  # blank lines before the first line with text, then that line
-        for line in lines:
-            leading.append(line)
-            if line.strip():
+        for piece in self._pieces(fast=False):  # one (line, correct, score) at a time
+            yield piece  # type: ignore[misc]
+
+    def _pieces(self, fast: bool) -> Iterator[_Piece]:
+        """The cases in file order: ``(line, correct, score)`` triples and, from
+        the numpy fast path (``fast`` and a binary stream), ``(correct, scores)``
+        array pairs of whole blocks."""
+        if _is_binary(self._stream):
+            feed: TextFeed | ByteFeed = ByteFeed(self._stream, self._too_long, MAX_LINE_CHARS)  # type: ignore[arg-type]
+        else:
+            feed = TextFeed(self._stream, self._too_long, MAX_LINE_CHARS)  # type: ignore[arg-type]
+        self._feed = feed
+        leading: list[tuple[int, str]] = []  # blank lines before the first line with text, then that line
+        while True:
+            item = feed.next_line()
+            if item is None:
                 break
-        if not leading or not leading[-1].strip():
+            leading.append(item)
+            if item[1].strip():
+                break
+        if not leading or not leading[-1][1].strip():
             what = "a header line" if self.format != "jsonl" else "cases"
             raise InputError(self.source, None, f"empty input (expected {what})")
         if self.format is None:
-            self.format = sniff_format(leading[-1])
-        chained = itertools.chain(leading, lines)
+            self.format = sniff_format(leading[-1][1])
+        feed.pending.extend(leading)  # read them again
+        fast = fast and isinstance(feed, ByteFeed)
         if self.format == "jsonl":
-            return self._iter_jsonl(chained)
-        return self._iter_delimited(chained, "\t" if self.format == "tsv" else ",")
+            yield from self._iter_jsonl(feed, fast)
+        else:
+            yield from self._iter_delimited(feed, "\t" if self.format == "tsv" else ",", fast)
 
     def _header_columns(self, header: list[str], line: int) -> tuple[int, str, int, str]:
         names = [h.strip().lstrip("\ufeff").strip() for h in header]
@@ -433,8 +447,8 @@ class CaseReader:
             )
         return found_correct[0], found_correct[1], found_score[0], found_score[1]
 
-    def _iter_delimited(self, lines: Iterator[str], delimiter: str) -> Iterator[tuple[int, bool, float]]:
-        """Rows of a CSV/TSV file, read one physical line at a time.
+    def _iter_delimited(self, feed: TextFeed | ByteFeed, delimiter: str, fast: bool) -> Iterator[_Piece]:
+        """Rows of a CSV/TSV file, read one physical line at a time (or a block, on the fast path).
 
         A line without a quote character is split directly; one with quotes
         goes through the ``csv`` module in strict mode. A quoted field may
@@ -442,64 +456,113 @@ class CaseReader:
         form a row of the header's width; otherwise a quote that opens and
         never closes makes that one line invalid (skippable), and reading
         resumes on the next line, so it never swallows valid lines.
+
+        The fast path takes blocks of lines without quotes or NUL bytes
+        (:meth:`ByteFeed.take_block`), parses them with numpy
+        (:mod:`scored_pr._fastparse`) and sends every line it cannot prove
+        well-formed through the per-line path, so results and messages are
+        the same either way.
         """
-        pending: collections.deque[tuple[int, str]] = collections.deque()
-        numbered = enumerate(lines, start=1)
-
-        def next_line() -> tuple[int, str] | None:
-            return pending.popleft() if pending else next(numbered, None)
-
         header: list[str] = []
         header_line = 0
         while True:
-            item = next_line()
+            item = feed.next_line()
             if item is None:
                 break
             header_line, text = item
-            header = self._row(text, delimiter, header_line, None, next_line, pending) or []  # never None here
+            header = self._row(text, delimiter, header_line, None, feed) or []  # never None here
             if header and not (len(header) == 1 and not header[0].strip()):
                 break
         ci, cname, si, sname = self._header_columns(header, header_line)
         width = len(header)
-        labels = _LABELS if self._positive is None else {}
-        positive = self._positive
-        row_of = self._row
+        layout = (delimiter, width, ci, cname, si, sname)
+        fast = fast and width >= 2 and ci != si and self._positive is None  # the block parser knows 1/0 words only
+        line_of = self._delimited_line
         while True:
-            item = next_line()
+            if fast and not feed.pending:
+                block = feed.take_block(b'"\0')  # type: ignore[union-attr]
+                if block is not None:
+                    yield from self._delimited_block(block[0], block[1], layout)
+                    continue
+            item = feed.next_line()
             if item is None:
                 return
             number, text = item
-            row = row_of(text, delimiter, number, width, next_line, pending)
-            if row is None:
-                continue
-            if len(row) != width:
-                if len(row) == 1 and not row[0].strip():  # blank line
-                    continue
-                shown = _show(delimiter.join(row))
-                self._bad(number, f"ragged row: {len(row)} fields where the header has {width}: {shown}")
-                continue
-            label = row[ci]
-            correct = labels.get(label)
-            try:
-                if correct is None:
-                    correct = parse_label(label, cname, positive)
-                yield number, correct, parse_score(row[si], sname)
-            except ValueError as exc:
-                self._bad(number, str(exc))
+            case = line_of(number, text, layout, feed)
+            if case is not None:
+                yield number, case[0], case[1]
+
+    def _delimited_line(
+        self, number: int, text: str, layout: tuple[str, int, int, str, int, str], feed: TextFeed | ByteFeed | None
+    ) -> tuple[bool, float] | None:
+        """The case on line ``number`` (reading on for a quoted field that spans lines), or None."""
+        delimiter, width, ci, cname, si, sname = layout
+        row = self._row(text, delimiter, number, width, feed)
+        if row is None:
+            return None
+        if len(row) != width:
+            if len(row) == 1 and not row[0].strip():  # blank line
+                return None
+            shown = _show(delimiter.join(row))
+            self._bad(number, f"ragged row: {len(row)} fields where the header has {width}: {shown}")
+            return None
+        label = row[ci]
+        correct = _LABELS.get(label) if self._positive is None else None
+        try:
+            if correct is None:
+                correct = parse_label(label, cname, self._positive)
+            return correct, parse_score(row[si], sname)
+        except ValueError as exc:
+            self._bad(number, str(exc))
+            return None
+
+    def _delimited_block(
+        self, first: int, data: bytes, layout: tuple[str, int, int, str, int, str]
+    ) -> Iterator[_Piece]:
+        """The cases of a block of complete lines without quotes, NUL bytes or lone ``\\r``, as arrays."""
+        import numpy as np
+
+        from . import _fastparse as fp
+
+        delimiter, width, ci, _, si, _ = layout
+        a = np.frombuffer(data + bytes(fp.PADDING), dtype=np.uint8)
+        starts, ends, nl = fp.line_ends(a[: len(data)])
+        fields = fp.delimited_fields(a[: len(data)], starts, ends, nl, ord(delimiter), width)
+        proven = fields.proven
+        label_at = fields.start(ci)
+        correct, label_ok = fp.parse_labels(a, label_at, fields.end(ci) - label_at)
+        score_at = fields.start(si)
+        scores, score_ok = fp.parse_floats(a, score_at, fields.end(si) - score_at, data)
+        # What the per-line path would reject or must judge (an overflow, an
+        # integer float64 cannot hold exactly) stays with it.
+        ok = label_ok & score_ok & (np.abs(scores) < _EXACT_INT)
+        if proven.all() and ok.all():
+            yield correct, scores
+            return
+        n = nl.size
+        rows = np.flatnonzero(proven)
+        keep = np.zeros(n, dtype=bool)
+        keep[rows[ok]] = True
+        all_correct = np.zeros(n, dtype=bool)
+        all_scores = np.zeros(n, dtype=np.float64)
+        all_correct[rows] = correct
+        all_scores[rows] = scores
+        for i in np.flatnonzero(~keep).tolist():
+            text = data[starts[i] : nl[i] + 1].decode("utf-8", "replace")
+            case = self._delimited_line(first + i, text, layout, None)
+            if case is not None:
+                all_correct[i], all_scores[i] = case
+                keep[i] = True
+        yield all_correct[keep], all_scores[keep]
 
     def _row(
-        self,
-        text: str,
-        delimiter: str,
-        number: int,
-        width: int | None,
-        next_line: Callable[[], tuple[int, str] | None],
-        pending: collections.deque[tuple[int, str]],
+        self, text: str, delimiter: str, number: int, width: int | None, feed: TextFeed | ByteFeed | None
     ) -> list[str] | None:
         """The fields of the row starting at line ``number``; None if that line is invalid.
 
         ``width`` is the header's (None while reading the header, where any
-        malformed line is fatal).
+        malformed line is fatal). ``feed`` supplies the next lines for a quoted
+        field that spans lines (None: the line has no quote).
         """
         stripped = text.rstrip("\r\n")
         if '"' not in stripped and "\0" not in stripped:
@@ -508,11 +571,11 @@ class CaseReader:
             return next(csv.reader((stripped,), delimiter=delimiter, strict=True), [""])
         except csv.Error as exc:
             error = exc
-        if "\0" not in stripped:  # perhaps a quoted field that continues on the next lines
+        if "\0" not in stripped and feed is not None:  # perhaps a quoted field that continues on the next lines
             joined = text
             taken: list[tuple[int, str]] = []
             while len(taken) < MAX_QUOTED_LINES:
-                item = next_line()
+                item = feed.next_line()
                 if item is None:
                     break
                 taken.append(item)
@@ -524,82 +587,290 @@ class CaseReader:
                 if len(rows) == 1 and (width is None or len(rows[0]) == width):
                     return rows[0]
                 break
-            pending.extendleft(reversed(taken))  # not a multi-line row: read them again as lines
+            feed.pending.extendleft(reversed(taken))  # not a multi-line row: read them again as lines
         if width is None:
             raise InputError(self.source, number, f"malformed line: {error}")
         self._bad(number, f"malformed line ({error}): {_show(stripped)}")
         return None
 
-    def _iter_jsonl(self, lines: Iterator[str]) -> Iterator[tuple[int, bool, float]]:
-        loads = functools.partial(json.loads, parse_float=_json_float)
+    def _iter_jsonl(self, feed: TextFeed | ByteFeed, fast: bool) -> Iterator[_Piece]:
+        """One case per line; on the fast path, blocks of lines decoded with json's C scanner."""
+        decode = functools.partial(json.loads, parse_float=_json_float)
+        fast = fast and self._positive is None  # the block path knows the plain labels only
+        while True:
+            if fast and not feed.pending:
+                block = feed.take_block()  # type: ignore[union-attr]
+                if block is not None:
+                    yield from self._jsonl_block(block[0], block[1], decode)
+                    continue
+            item = feed.next_line()
+            if item is None:
+                return
+            number, line = item
+            case = self._jsonl_line(number, line, decode)
+            if case is not None:
+                yield number, case[0], case[1]
+
+    def _jsonl_line(self, number: int, line: str, decode: Callable[[str], Any]) -> tuple[bool, float] | None:
+        if not line.strip():
+            return None
+        try:
+            obj = decode(line)
+        except ValueError as exc:
+            msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+            self._bad(number, f"invalid JSON ({msg}): {_show(line.strip())}")
+            return None
+        except RecursionError:
+            self._bad(number, f"invalid JSON (nested too deeply): {_show(line.strip())}")
+            return None
+        if not isinstance(obj, dict):
+            self._bad(number, f"expected a JSON object, got {_show(obj)}")
+            return None
         correct_candidates = DEFAULT_CORRECT_COLUMNS if self._correct_col is None else (self._correct_col,)
+        for key in correct_candidates:
+            if key in obj:
+                break
+        else:
+            wanted = " or ".join(repr(c) for c in correct_candidates)
+            self._bad(number, f"missing key {wanted} in {_show(line.strip())}")
+            return None
         score_col = self._score_col
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = loads(line)
-            except ValueError as exc:
-                msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-                self._bad(number, f"invalid JSON ({msg}): {_show(line.strip())}")
-                continue
-            except RecursionError:
-                self._bad(number, f"invalid JSON (nested too deeply): {_show(line.strip())}")
-                continue
-            if not isinstance(obj, dict):
-                self._bad(number, f"expected a JSON object, got {_show(obj)}")
-                continue
-            for key in correct_candidates:
-                if key in obj:
-                    break
-            else:
-                wanted = " or ".join(repr(c) for c in correct_candidates)
-                self._bad(number, f"missing key {wanted} in {_show(line.strip())}")
-                continue
-            if score_col not in obj:
-                self._bad(number, f"missing key {score_col!r} in {_show(line.strip())}")
-                continue
-            try:
-                yield number, parse_label(obj[key], key, self._positive), parse_score(obj[score_col], score_col)
-            except ValueError as exc:
-                self._bad(number, str(exc))
+        if score_col not in obj:
+            self._bad(number, f"missing key {score_col!r} in {_show(line.strip())}")
+            return None
+        try:
+            return parse_label(obj[key], key, self._positive), parse_score(obj[score_col], score_col)
+        except ValueError as exc:
+            self._bad(number, str(exc))
+            return None
+
+    def _jsonl_block(self, first: int, data: bytes, decode: Callable[[str], Any]) -> Iterator[_Piece]:
+        """The cases of a block of complete lines: each line that is exactly one JSON object
+        with a plain label and a finite score is taken here, every other line goes
+        through :meth:`_jsonl_line`."""
+        import numpy as np
+
+        text = data.decode("utf-8", "replace")
+        lines = text.split("\n")
+        lines.pop()  # after the last newline
+        objects = _one_object_per_line(data, text)  # the whole block in one json.loads
+        if objects is not None:
+            where = list(range(len(lines)))
+        else:  # line by line with json's C scanner
+            scan = _json_scanner()
+            objects = []
+            where = []  # the line of each object
+            for i, line in enumerate(lines):
+                try:
+                    obj, end = scan(line, 0)
+                except (StopIteration, ValueError, RecursionError):
+                    continue
+                if type(obj) is dict and (end == len(line) or line[end:] == "\r"):
+                    objects.append(obj)
+                    where.append(i)
+        missing = _MISSING
+        if self._correct_col is None:
+            labels = [o["correct"] if "correct" in o else o.get("label", missing) for o in objects]
+        else:
+            key = self._correct_col
+            labels = [o.get(key, missing) for o in objects]
+        score_col = self._score_col
+        correct, label_ok = _label_array(labels)
+        scores, score_ok = _score_array([o.get(score_col, missing) for o in objects])
+        ok = label_ok & score_ok
+        if len(objects) == len(lines) and ok.all():
+            yield correct, scores
+            return
+        n = len(lines)
+        at = np.array(where, dtype=np.int64)
+        keep = np.zeros(n, dtype=bool)
+        keep[at[ok]] = True
+        all_correct = np.zeros(n, dtype=bool)
+        all_scores = np.zeros(n, dtype=np.float64)
+        all_correct[at] = correct
+        all_scores[at] = scores
+        for i in np.flatnonzero(~keep).tolist():
+            case = self._jsonl_line(first + i, lines[i] + "\n", decode)
+            if case is not None:
+                all_correct[i], all_scores[i] = case
+                keep[i] = True
+        yield all_correct[keep], all_scores[keep]
 
     def chunks(self, size: int = CHUNK_SIZE) -> Iterator[tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]]:
         """The cases as (correct, scores) numpy arrays of at most ``size`` rows.
 
         For ``ScoredPrecisionRecallEvaluation.add_cases``: a million-row file
-        becomes a few dozen calls.
+        becomes a few dozen calls. Given a binary stream (:func:`open_input`
+        with ``binary=True``), whole blocks of lines are parsed with numpy
+        (:mod:`scored_pr._fastparse`); any line the fast path cannot prove
+        well-formed is read exactly as :meth:`__iter__` reads it, so the
+        cases, their order and every message are the same.
 
         Examples
         --------
         >>> reader = CaseReader(["label,score", "1,0.9", "0,0.8", "1,0.1"], source="x.csv")
         >>> [(c.tolist(), s.tolist()) for c, s in reader.chunks(size=2)]
         [([True, False], [0.9, 0.8]), ([True], [0.1])]
+        >>> reader = CaseReader(io.BytesIO(b"label,score\\n1,0.9\\n0,0.8\\n1,0.1\\n"), source="x.csv")
+        >>> [(c.tolist(), s.tolist()) for c, s in reader.chunks(size=2)]
+        [([True, False], [0.9, 0.8]), ([True], [0.1])]
         """
+        import numpy as np
+
+        parts: list[tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]] = []
+        rows = 0
         correct: list[bool] = []
         scores: list[float] = []
         add_c = correct.append
         add_s = scores.append
-        for _, c, s in self:
-            add_c(c)
-            add_s(s)
-            if len(scores) >= size:
-                yield np.array(correct, dtype=bool), np.array(scores, dtype=np.float64)
+
+        def flush_singles() -> None:
+            if scores:
+                parts.append((np.array(correct, dtype=bool), np.array(scores, dtype=np.float64)))
                 correct.clear()
                 scores.clear()
-        if scores:
-            yield np.array(correct, dtype=bool), np.array(scores, dtype=np.float64)
+
+        for piece in self._pieces(fast=True):
+            if len(piece) == 3:
+                add_c(piece[1])  # type: ignore[arg-type]
+                add_s(piece[2])  # type: ignore[arg-type, misc]
+                rows += 1
+            else:
+                flush_singles()
+                parts.append(piece)  # type: ignore[arg-type]
+                rows += len(piece[0])
+            if rows >= size:
+                flush_singles()
+                all_c = np.concatenate([c for c, _ in parts])
+                all_s = np.concatenate([s for _, s in parts])
+                full = rows - rows % size
+                for lo in range(0, full, size):
+                    yield all_c[lo : lo + size], all_s[lo : lo + size]
+                parts = [(all_c[full:], all_s[full:])] if full < rows else []
+                rows -= full
+        flush_singles()
+        if rows:
+            yield np.concatenate([c for c, _ in parts]), np.concatenate([s for _, s in parts])
 
 
-def open_input(path: str, stdin: IO[str] | None = None) -> tuple[Iterable[str], str, int | None]:
+#: A case from the per-line path, or a block's arrays from the fast path.
+_Piece = Union[tuple[int, bool, float], tuple["npt.NDArray[np.bool_]", "npt.NDArray[np.float64]"]]
+
+_MISSING = object()
+
+
+def _is_binary(stream: Any) -> bool:
+    """A binary stream (read in blocks), as opposed to text or an iterable of lines."""
+    return isinstance(stream, (io.BufferedIOBase, io.RawIOBase))
+
+
+@functools.lru_cache(maxsize=None)
+def _json_scanner() -> Callable[[str, int], tuple[Any, int]]:
+    """json's C scanner with ``json.loads``' defaults: one value from a position, and where it ends."""
+    from json import scanner
+
+    return scanner.make_scanner(json.JSONDecoder())  # type: ignore[no-any-return, arg-type]
+
+
+def _one_object_per_line(data: bytes, text: str) -> list[dict[str, Any]] | None:
+    """The JSON object on each line of a block, parsed in one call; None unless each line is plainly one object.
+
+    The lines are joined into one JSON array. That is only sound when no
+    value can span lines, so the bytes are checked first: every line starts
+    with ``{`` and ends with ``}`` (before ``\r\n``), has an even number of
+    quotes and no backslash (strings then end on their line), and its braces
+    and brackets outside strings close exactly at its last byte. Then the
+    array's elements are the lines' objects, each parsed as ``json.loads``
+    would parse its line alone.
+    """
+    import numpy as np
+
+    from . import _fastparse as fp
+
+    if b"\\" in data:
+        return None  # escapes: quotes are not simply string ends
+    a = np.frombuffer(data, dtype=np.uint8)
+    starts, ends, nl = fp.line_ends(a)
+    n = nl.size
+    if n == 0 or not bool(np.all(ends > starts)):
+        return None
+    if not (bool(np.all(a[starts] == 123)) and bool(np.all(a[ends - 1] == 125))):
+        return None
+    quotes = np.flatnonzero(a == 34)
+    if np.any(np.bincount(np.searchsorted(nl, quotes), minlength=n) % 2):
+        return None  # a string would cross a line end
+    brackets = np.flatnonzero((a == 123) | (a == 125) | (a == 91) | (a == 93))
+    outside = np.searchsorted(quotes, brackets) % 2 == 0  # an even number of quotes before: not in a string
+    brackets = brackets[outside]
+    byte = a[brackets]
+    depth = np.cumsum(np.where((byte == 123) | (byte == 91), 1, -1))
+    closed = brackets[depth == 0]
+    if depth.size == 0 or int(depth.min()) < 0 or closed.size != n or not bool(np.all(closed == ends - 1)):
+        return None
+    try:
+        objects = json.loads("[" + text[:-1].replace("\n", ",") + "]")
+    except (ValueError, RecursionError):
+        return None  # a malformed line somewhere: the lines are judged one by one
+    return objects if len(objects) == n else None  # type: ignore[no-any-return]
+
+
+def _label_array(labels: list[Any]) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """JSON labels as booleans, and which ones are plainly valid (true/false, 0/1, an exact label word)."""
+    import numpy as np
+
+    types = set(map(type, labels))
+    if types <= {bool, int}:
+        try:
+            values = np.array(labels, dtype=np.int64)
+        except OverflowError:  # a huge integer: not a label; judged line by line
+            pass
+        else:
+            return values == 1, (values == 0) | (values == 1)
+    get = _LABELS.get
+    mapped = [
+        get(x) if type(x) is str else (x if type(x) is bool else (bool(x) if type(x) is int and x in (0, 1) else None))
+        for x in labels
+    ]
+    ok = np.array([m is not None for m in mapped], dtype=bool)
+    return np.array([m is True for m in mapped], dtype=bool), ok
+
+
+def _score_array(scores: list[Any]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """JSON scores as float64, and which ones are plainly valid: numbers (not booleans) below 2**53 in magnitude."""
+    import numpy as np
+
+    if set(map(type, scores)) <= {float, int}:
+        try:
+            values = np.array(scores, dtype=np.float64)
+        except OverflowError:
+            pass
+        else:
+            return values, np.abs(values) < _EXACT_INT  # NaN and infinities fail too
+    floats = [float(x) if type(x) is float or (type(x) is int and -_EXACT_INT < x < _EXACT_INT) else math.nan for x in scores]
+    values = np.array(floats, dtype=np.float64)
+    return values, np.abs(values) < _EXACT_INT
+
+
+def open_input(path: str, stdin: IO[str] | None = None, binary: bool = False) -> tuple[Any, str, int | None]:
     """Open ``path`` (``-`` for standard input) for reading as UTF-8 text.
 
     Gzip is recognised by its magic bytes, on standard input as on files,
     whatever the name (``cat preds.csv.gz | scored-pr report -`` works).
 
+    Parameters
+    ----------
+    path : str
+        The file, or ``-``.
+    stdin : text stream, optional
+        Standard input (default ``sys.stdin``).
+    binary : bool, default False
+        Return the (decompressed) bytes instead, for :class:`CaseReader` to
+        decode itself and parse in blocks. A standard input without a binary
+        buffer (a ``StringIO``) is returned as it is, text.
+
     Returns
     -------
-    stream : iterable of str
+    stream : iterable of str, or a binary stream
         The lines. Undecodable bytes become U+FFFD, so that a bad value is
         reported on its own line instead of failing the whole file.
     source : str
@@ -621,36 +892,46 @@ def open_input(path: str, stdin: IO[str] | None = None) -> tuple[Iterable[str], 
         if buffer is None:  # already text (a StringIO in tests): nothing to sniff
             return stdin, "<stdin>", None
         # re-decode the real stdin leniently, BOM included; gzip by its magic bytes
-        return _text_stream(buffer), "<stdin>", None
+        binary_stream = _binary_stream(buffer)
+        return (binary_stream if binary else _text(binary_stream)), "<stdin>", None
     try:
         raw = open(path, "rb")  # noqa: SIM115 (closed by the caller)  # a BufferedReader: peek works
     except OSError as exc:
         raise InputError(path, None, exc.strerror or str(exc)) from None
     try:
         if raw.peek(len(GZIP_MAGIC))[: len(GZIP_MAGIC)] == GZIP_MAGIC:
-            raw.close()  # gzip.open owns (and closes) its own handle
-            fh: IO[str] = gzip.open(path, "rt", encoding="utf-8-sig", errors="replace", newline="")
-            return fh, path, None
+            raw.close()
+            import gzip
+
+            fh: Any = gzip.open(path, "rb")  # gzip.open owns (and closes) its own handle
+            return (fh if binary else _text(fh)), path, None
         size = os.fstat(raw.fileno()).st_size
     except OSError as exc:
         raw.close()
         raise InputError(path, None, exc.strerror or str(exc)) from None
-    return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline=""), path, size
+    return (raw if binary else _text(raw)), path, size
 
 
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def _text_stream(raw: IO[bytes]) -> IO[str]:
-    """UTF-8 text over ``raw``, through gzip when it starts with gzip's magic bytes.
+def _binary_stream(raw: IO[bytes]) -> IO[bytes]:
+    """The bytes of ``raw``, through gzip when it starts with gzip's magic bytes.
 
     The decision is made on the content, not the name, so ``cat x.csv.gz |
     scored-pr report -`` and a compressed file without a ``.gz`` suffix both
     work. Peeking does not consume: a plain stream is read from its start.
     """
     buffered: Any = raw if hasattr(raw, "peek") else io.BufferedReader(raw)  # type: ignore[arg-type]
-    compressed = buffered.peek(len(GZIP_MAGIC))[: len(GZIP_MAGIC)] == GZIP_MAGIC
-    binary: Any = gzip.GzipFile(fileobj=buffered, mode="rb") if compressed else buffered
+    if buffered.peek(len(GZIP_MAGIC))[: len(GZIP_MAGIC)] == GZIP_MAGIC:
+        import gzip
+
+        return gzip.GzipFile(fileobj=buffered, mode="rb")  # type: ignore[return-value]
+    return buffered  # type: ignore[no-any-return]
+
+
+def _text(binary: IO[bytes]) -> IO[str]:
+    """UTF-8 text over ``binary``: a BOM dropped, undecodable bytes as U+FFFD, line ends kept."""
     return io.TextIOWrapper(binary, encoding="utf-8-sig", errors="replace", newline="")
 
 
@@ -662,6 +943,9 @@ def sample_path() -> Path:
     >>> sample_path().name
     'sample.csv'
     """
+    from importlib import resources
+    from pathlib import Path
+
     return Path(str(resources.files("scored_pr").joinpath("data", "sample.csv")))
 
 
@@ -674,6 +958,8 @@ def read_sample() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
     >>> len(scores), int(correct.sum())
     (3000, 710)
     """
+    import numpy as np
+
     with open(sample_path(), encoding="utf-8", newline="") as fh:
         chunks = list(CaseReader(fh, source=str(sample_path()), input_format="csv").chunks())
     return np.concatenate([c for c, _ in chunks]), np.concatenate([s for _, s in chunks])

@@ -255,7 +255,10 @@ class MultiQueryEvaluation:
             judged_only=judged_only,
         )
         multi = cls(ties=ties)
+        multi._trec = trec
         level = trec.relevance_level
+        if max_docs is None and not judged_only and not docno_ties and multi._from_columns(trec):
+            return multi
         for query in trec.queries():
             judged = trec.qrels.judgements[query]
             docs = trec.run.rankings.get(query, [])
@@ -273,8 +276,50 @@ class MultiQueryEvaluation:
             ev.add_misses(sum(1 for d, g in judged.items() if g >= level and d not in retrieved))
             ev.add_negative_misses(sum(1 for d, g in judged.items() if 0 <= g < level and d not in retrieved))
             multi._queries[query] = ev
-        multi._trec = trec
         return multi
+
+    def _from_columns(self, trec: TrecEval) -> bool:
+        """``from_trec``'s evaluators straight from the numpy columns of regular files (False: not read so).
+
+        Every retrieved document is a case in run-file order; the judgements
+        of all (query, document) pairs are looked up at once
+        (:func:`scored_pr.trec._columns.match`) and the misses counted per query.
+        """
+        run, qrels = trec.run._columns, trec.qrels._columns
+        if run is None or qrels is None:
+            return False
+        from .trec._columns import match
+
+        matched = match(run, qrels)
+        if matched is None:  # a hash collision between two document ids: take the general path
+            return False
+        level = trec.relevance_level
+        found = matched >= 0
+        grade = np.full(matched.size, -1, dtype=np.int64)  # judged.get(d, -1)
+        grade[found] = qrels.grades[matched[found]]
+        correct = grade >= level
+        run_rows, run_offsets = run.rows_by_query()
+        nq = len(run.query_ids)
+        judged_rel = np.bincount(qrels.query, weights=qrels.grades >= level, minlength=len(qrels.query_ids))
+        judged_non = np.bincount(qrels.query, weights=(qrels.grades >= 0) & (qrels.grades < level), minlength=len(qrels.query_ids))
+        ret_rel = np.bincount(run.query, weights=found & correct, minlength=nq)
+        ret_non = np.bincount(run.query, weights=found & (grade >= 0) & ~correct, minlength=nq)
+        run_index = {q: i for i, q in enumerate(run.query_ids)}
+        qrels_index = {q: i for i, q in enumerate(qrels.query_ids)}
+        for query in trec.queries():
+            j = qrels_index[query]
+            ev = ScoredPrecisionRecallEvaluation(ties=self._ties)
+            i = run_index.get(query)
+            misses, negative_misses = int(judged_rel[j]), int(judged_non[j])
+            if i is not None:
+                rows = run_rows[run_offsets[i] : run_offsets[i + 1]]
+                ev.add_cases(correct[rows], run.scores[rows])
+                misses -= int(ret_rel[i])
+                negative_misses -= int(ret_non[i])
+            ev.add_misses(misses)
+            ev.add_negative_misses(negative_misses)
+            self._queries[query] = ev
+        return True
 
     @property
     def trec(self) -> TrecEval:

@@ -19,12 +19,17 @@ import math
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from . import _io
-from ._evaluation import ScoredPrecisionRecallEvaluation
-from ._stats import Comparison, Interval
+
+# numpy and the evaluator are imported where they are used, so that building the
+# command line's parser (`scored-pr --help`) does not import them.
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._stats import Comparison, Interval
 
 __all__ = ["add_ci_options", "add_compare_parser", "print_intervals", "report_intervals"]
 
@@ -254,6 +259,8 @@ def _read_keyed(path: str, args: argparse.Namespace, score_col: str) -> tuple[di
 def _join(a: dict[str, tuple[bool, float]], b: dict[str, tuple[bool, float]], src_a: str, src_b: str) -> tuple[
     np.ndarray, np.ndarray, np.ndarray
 ]:
+    import numpy as np
+
     only_a = [k for k in a if k not in b]
     only_b = [k for k in b if k not in a]
     if only_a or only_b:

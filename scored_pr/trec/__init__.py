@@ -15,10 +15,33 @@ ranked relevance values, one module per family holds the definitions
 :mod:`._evaluate` averages, :mod:`._format` prints.
 """
 
-from ._evaluate import TrecEval, TrecMeasure, TrecResults
-from ._parse import Qrels, Run, read_qrels, read_run
-from ._ranking import RankedRels, rank_query, trec_order
-from ._registry import MEASURES, NICKNAMES, parse_measures
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._evaluate import TrecEval, TrecMeasure, TrecResults
+    from ._parse import Qrels, Run, read_qrels, read_run
+    from ._ranking import RankedRels, rank_query, trec_order
+    from ._registry import MEASURES, NICKNAMES, parse_measures
+
+#: Public name -> defining module; imported on first use, so that building
+#: ``scored-pr``'s argument parser (which registers ``trec``) stays cheap.
+_LAZY = {
+    "TrecEval": "._evaluate",
+    "TrecMeasure": "._evaluate",
+    "TrecResults": "._evaluate",
+    "Qrels": "._parse",
+    "Run": "._parse",
+    "read_qrels": "._parse",
+    "read_run": "._parse",
+    "RankedRels": "._ranking",
+    "rank_query": "._ranking",
+    "trec_order": "._ranking",
+    "MEASURES": "._registry",
+    "NICKNAMES": "._registry",
+    "parse_measures": "._registry",
+}
 
 __all__ = [
     "MEASURES",
@@ -35,3 +58,19 @@ __all__ = [
     "read_run",
     "trec_order",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name on first access and keep it as a module attribute."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'scored_pr.trec' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

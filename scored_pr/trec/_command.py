@@ -5,9 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .._io import InputError
-from ._evaluate import TrecEval
-from ._parse import read_qrels, read_run
 
 __all__ = ["add_parser", "run"]
 
@@ -60,6 +57,10 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate and print; malformed files raise InputError (status 2), bad measures too."""
+    from .._io import InputError
+    from ._evaluate import TrecEval
+    from ._parse import read_qrels, read_run
+
     qrels = read_qrels(args.qrels_path)
     results = read_run(args.run_path)
     te = TrecEval(

@@ -9,9 +9,10 @@ query), with errors of the form ``file:line: message``
 
 from __future__ import annotations
 
+import io
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,9 +21,9 @@ from .._io import InputError, parse_score
 __all__ = ["Qrels", "Run", "read_qrels", "read_run"]
 
 #: qrels[query][docno] = grade, queries and documents in file order.
-QrelsDict = dict[str, dict[str, int]]
+QrelsDict = Mapping[str, Mapping[str, int]]
 #: run[query] = [(docno, score), ...] in file order.
-RunDict = dict[str, list[tuple[str, float]]]
+RunDict = Mapping[str, list[tuple[str, float]]]
 
 
 @dataclass
@@ -38,6 +39,8 @@ class Qrels:
 
     judgements: QrelsDict = field(default_factory=dict)
     source: str = "<qrels>"
+    #: The columns a regular file was read into (None for a mapping or an irregular file).
+    _columns: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -51,20 +54,25 @@ class Run:
     rankings: RunDict = field(default_factory=dict)
     run_id: str = ""
     source: str = "<run>"
+    #: The columns a regular file was read into (None for a mapping or an irregular file).
+    _columns: Any = field(default=None, repr=False, compare=False)
 
 
 def _source(path: str | os.PathLike[str]) -> str:
     return "<stdin>" if path == "-" else os.fspath(path)
 
 
-def _lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]]:
-    """``(line number, fields)`` of each content line: blank and ``#`` lines are skipped. ``-`` is standard input."""
-    source = _source(path)
+def _read(path: str | os.PathLike[str]) -> bytes:
+    """The whole file (``-``: standard input) as bytes."""
     if path == "-":
-        yield from _fields(sys.stdin.buffer, source)
-        return
+        return sys.stdin.buffer.read()
     with open(path, "rb") as fh:
-        yield from _fields(fh, source)
+        return fh.read()
+
+
+def _lines(data: bytes, source: str) -> Iterator[tuple[int, list[str]]]:
+    """``(line number, fields)`` of each content line: blank and ``#`` lines are skipped."""
+    yield from _fields(io.BytesIO(data), source)
 
 
 def _fields(fh: Any, source: str) -> Iterator[tuple[int, list[str]]]:
@@ -104,9 +112,20 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
         on the latter too, with "duplicate docs").
     """
     source = _source(path)
-    judgements: QrelsDict = {}
+    data = _read(path)
+    from ._columns import QrelsView, qrels_columns
+
+    columns = qrels_columns(data)
+    if columns is not None:  # a regular file: read with numpy, the same values
+        return Qrels(QrelsView(columns), source, columns)  # type: ignore[arg-type]
+    return _qrels_by_line(data, source)
+
+
+def _qrels_by_line(data: bytes, source: str) -> Qrels:
+    """The qrels in ``data``, one line at a time: the reference for every file, regular or not."""
+    judgements: dict[str, dict[str, int]] = {}
     first_line: dict[tuple[str, str], int] = {}
-    for lineno, fields in _lines(path):
+    for lineno, fields in _lines(data, source):
         if len(fields) != 4:
             raise InputError(
                 source, lineno, f"expected 4 whitespace-separated fields (query iteration docno grade); got {len(fields)}"
@@ -153,10 +172,21 @@ def read_run(path: str | os.PathLike[str]) -> Run:
         (:func:`scored_pr._io.parse_score`).
     """
     source = _source(path)
-    rankings: RunDict = {}
+    data = _read(path)
+    from ._columns import RunView, run_columns
+
+    columns = run_columns(data)
+    if columns is not None:  # a regular file: read with numpy, the same values
+        return Run(RunView(columns), columns.run_id, source, columns)  # type: ignore[arg-type]
+    return _run_by_line(data, source)
+
+
+def _run_by_line(data: bytes, source: str) -> Run:
+    """The run in ``data``, one line at a time: the reference for every file, regular or not."""
+    rankings: dict[str, list[tuple[str, float]]] = {}
     first_line: dict[tuple[str, str], int] = {}
     run_id = ""
-    for lineno, fields in _lines(path):
+    for lineno, fields in _lines(data, source):
         if len(fields) < 6:
             raise InputError(
                 source,
