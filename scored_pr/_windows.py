@@ -294,23 +294,6 @@ def _rank_order(neg: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
     return np.argsort(neg, kind="stable")
 
 
-def _merge_sorted(
-    old: tuple[npt.NDArray[Any], ...], new: tuple[npt.NDArray[Any], ...]
-) -> tuple[npt.NDArray[Any], ...]:
-    """Merge two sets of parallel arrays sorted by their first; on ties ``old`` comes first. O(n + k)."""
-    n, k = old[0].size, new[0].size
-    at = np.searchsorted(old[0], new[0], side="right") + np.arange(k)
-    is_old = np.ones(n + k, dtype=bool)
-    is_old[at] = False
-    out = []
-    for a, b in zip(old, new):
-        m = np.empty(n + k, dtype=a.dtype)
-        m[at] = b
-        m[is_old] = a
-        out.append(m)
-    return tuple(out)
-
-
 class WindowedEvaluation:
     """Exact precision-recall and ROC evaluation of a sliding window of cases.
 
@@ -1012,9 +995,12 @@ class WindowedEvaluation:
     def _ranking_now(self) -> _Ranking:
         """The window's cases in rank order, updated from the last query's ranking.
 
-        Cases that expired since are dropped (a mask on their ids), cases
-        that arrived are sorted (stable) and merged in after the old ones on
-        equal scores, so ties stay in insertion order: O(W + k log k).
+        Cases that expired since are dropped (a mask on their ids); the cases
+        that arrived are appended in arrival order and the whole is sorted
+        with numpy's stable sort, which finds the old ranking already in
+        order and merges the new cases into it (timsort: O(W + k log k)).
+        Being stable and after the old ones, new cases rank after old ones
+        on equal scores, so ties stay in insertion order.
         """
         lo = self._first_id
         hi = lo + len(self._scores)
@@ -1028,21 +1014,23 @@ class WindowedEvaluation:
         new_neg = np.negative(np.fromiter(islice(reversed(self._scores), k), np.float64, k)[::-1])
         new_cor = np.fromiter(islice(reversed(self._correct), k), bool, k)[::-1]
         new_ids = np.arange(hi - k, hi, dtype=np.int64)
-        new: tuple[npt.NDArray[Any], ...] = (new_neg, new_cor, new_ids)
+        arrays: tuple[npt.NDArray[Any], ...] = (new_neg, new_cor, new_ids)
         if weights is not None:
-            new = (*new, np.fromiter(islice(reversed(weights), k), np.float64, k)[::-1])
-        if k > 1:
-            order = _rank_order(new_neg)
-            new = tuple(a[order] for a in new)
-        if old is None:
-            arrays = new
-        else:
-            arrays = (old.neg, old.correct, old.ids) if old.weight is None else (old.neg, old.correct, old.ids, old.weight)
+            arrays = (*arrays, np.fromiter(islice(reversed(weights), k), np.float64, k)[::-1])
+        if old is not None:
+            kept: tuple[npt.NDArray[Any], ...] = (old.neg, old.correct, old.ids)
+            if old.weight is not None:
+                kept = (*kept, old.weight)
             if old.end - old.ids.size < lo:  # the ranking holds the ids [end - size, end)
                 keep = old.ids >= lo
-                arrays = tuple(a[keep] for a in arrays)
+                kept = tuple(a[keep] for a in kept)
             if k:
-                arrays = _merge_sorted(arrays, new)
+                arrays = tuple(np.concatenate((a, b)) for a, b in zip(kept, arrays))
+            else:
+                arrays = kept
+        if k:
+            order = _rank_order(arrays[0])
+            arrays = tuple(a[order] for a in arrays)
         for a in arrays:
             a.setflags(write=False)
         ranking = _Ranking(arrays[0], arrays[1], arrays[2], arrays[3] if len(arrays) > 3 else None, hi)

@@ -149,7 +149,8 @@ class SummaryLogger:
     clock : callable, default time.monotonic
         The time source for ``seconds`` (a fake one in tests).
     window : WindowedEvaluation, optional
-        A window fed the same cases (and misses) as ``evaluation``: each
+        A window fed the same cases (and misses) as ``evaluation``, with the
+        same ``pos_label``: each
         summary then holds the cumulative figures and the window's, the
         latter under keys prefixed ``window_`` (``window_average_precision``
         ...), and its ``str()`` shows both side by side.
@@ -247,6 +248,12 @@ class SummaryLogger:
             raise TypeError(
                 f"SummaryLogger: argument 'window' must be a WindowedEvaluation or None; got {window!r:.80} "
                 f"({type(window).__name__}) instead."
+            )
+        if window is not None and window.pos_label != evaluation.pos_label:
+            # otherwise a label could be accepted by one and rejected by the other
+            raise ValueError(
+                f"SummaryLogger: argument 'window' must have the evaluation's pos_label "
+                f"({evaluation.pos_label!r}); got pos_label={window.pos_label!r} instead."
             )
         if not callable(callback):
             raise TypeError(

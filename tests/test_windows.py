@@ -447,6 +447,8 @@ def test_summary_logger_feeds_a_window_beside_the_evaluator() -> None:
     assert " | window: cases=1 pos=1 " in str(last)
     with pytest.raises(TypeError, match="'window' must be a WindowedEvaluation"):
         SummaryLogger(E(), print, every=1, window=E())  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="must have the evaluation's pos_label"):
+        SummaryLogger(E(), print, every=1, window=WindowedEvaluation(size=3, pos_label="spam"))
 
 
 def test_summary_logger_over_a_window_counts_cases_that_left() -> None:
