@@ -62,3 +62,16 @@ def test_unknown_names_are_attribute_errors() -> None:
 
 def test_the_cli_count_limit_is_the_evaluators() -> None:
     assert _cli.MAX_COUNT == _validation.MAX_COUNT
+
+
+def test_every_subpackage_is_installed() -> None:
+    """A non-editable install ships exactly the packages listed in pyproject.toml: list them all."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(p.parent.relative_to(root).parts) for p in (root / "scored_pr").rglob("__init__.py")
+    }
+    assert found <= listed, f"packages missing from pyproject.toml: {sorted(found - listed)}"
