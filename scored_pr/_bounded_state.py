@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from . import _bounded as B
 from . import _statefile
-from ._validation import MAX_COUNT
+from ._serialization import _NONFINITE, _bad, _count  # the evaluator's state checks, shared
 
 if TYPE_CHECKING:
     from ._bounded_evaluation import BoundedEvaluation
@@ -29,21 +29,8 @@ _KEYS = {"format", "version", "max_bins", "hi", "lo", "pos", "neg", "level", "nu
          "misses", "negative_misses", "weighted"}
 _OPTIONAL = {"pos_label"}
 _ARRAYS = ("hi", "lo", "pos", "neg", "level")
-_NONFINITE = {"Infinity": math.inf, "-Infinity": -math.inf}
 #: Largest JSON header a state file may carry (ours are about 250 bytes).
 _MAX_META_BYTES = 1 << 16
-
-
-def _bad(func: str, what: str) -> ValueError:
-    return ValueError(f"{func}: {what}")
-
-
-def _count(value: Any, func: str, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{func}: field '{name}' must be a non-negative int; got {value!r:.60} instead.")
-    if value < 0 or value > MAX_COUNT:
-        raise _bad(func, f"field '{name}' must be a non-negative int of at most 2**53; got {value!r:.60} instead.")
-    return int(value)
 
 
 def build(cls: type[BoundedEvaluation], meta: dict[str, Any], arrays: dict[str, npt.NDArray[np.float64]], func: str) -> BoundedEvaluation:
