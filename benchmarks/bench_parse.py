@@ -251,7 +251,10 @@ def section_trec(workdir: Path, queries: int, docs: int, reps: int) -> list[dict
                 sum(v["recip_rank"] for v in res.values()) / n)  # fmt: skip
 
     mine, ref = ours(), theirs()
-    assert all(abs(a - b) < 1e-9 for a, b in zip(mine, ref)), (mine, ref)  # the same measures
+    # The same measures: pytrec_eval agrees to about 1e-8 (it ranks by scores it holds in lower
+    # precision, so near-equal scores may tie there).
+    assert all(abs(a - b) < 1e-6 for a, b in zip(mine, ref)), (mine, ref)
+    row["values"], row["anchor_values"] = mine, ref
     times = interleaved({"command": ours, "anchor_time": theirs}, reps)
     for name, values in times.items():
         row[name], row[name + "_all"] = statistics.median(values), values

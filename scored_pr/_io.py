@@ -284,10 +284,13 @@ class CaseReader:
 
     Parameters
     ----------
-    stream : iterable of str
-        Lines of text (a file opened in text mode, ``sys.stdin``, a list).
-        It is read lazily, one line at a time, so cases arriving on a pipe are
-        seen as soon as their line is complete.
+    stream : iterable of str, or a binary stream
+        Lines of text (a file opened in text mode, ``sys.stdin``, a list),
+        read lazily, one line at a time, so cases arriving on a pipe are seen
+        as soon as their line is complete. Or a binary stream of UTF-8 (as
+        :func:`open_input` returns with ``binary=True``), decoded here exactly
+        as ``open_input``'s text is; :meth:`chunks` then reads it in blocks
+        and parses them with numpy.
     source : str
         Name for messages: the path as given, or ``<stdin>``.
     input_format : {"csv", "tsv", "jsonl"} or None
@@ -310,7 +313,7 @@ class CaseReader:
     skipped : int
         Lines skipped so far (``skip_invalid=True``).
     chars_read : int
-        Characters consumed so far, for a progress bar.
+        Characters (bytes, for a binary stream) consumed so far, for a progress bar.
     format : str or None
         The format in use, known once the first line was read.
 
