@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import weakref
 from typing import Any, Callable, TextIO, TypeVar
 
 import numpy as np
@@ -382,6 +383,28 @@ class ScoredPrecisionRecallEvaluation:
             self._guard.release()
         return value
 
+    def _cached_weak(self, key: Any, build: Callable[[], _T]) -> _T:
+        """As :meth:`_cached` for an array (or a tuple of arrays) of the curves' size.
+
+        The cache keeps only weak references: a caller that holds the result
+        gets the same object back in O(1), and a result nobody holds is freed,
+        so that an evaluator retains its cases and little more.
+        """
+        refs = self._memo.get(key)
+        if refs is not None:
+            values = tuple(r() for r in refs)
+            if all(v is not None for v in values):
+                return values if len(values) > 1 else values[0]  # type: ignore[return-value]
+        if not self._guard.acquire(False):
+            raise _concurrent_use("a query")
+        try:
+            value = build()
+            items = value if isinstance(value, tuple) else (value,)
+            self._memo[key] = tuple(weakref.ref(v) for v in items)
+        finally:
+            self._guard.release()
+        return value
+
     def _points(self, ties: str | None = None) -> K.Points:
         policy = self._ties if ties is None else ties
 
@@ -406,10 +429,10 @@ class ScoredPrecisionRecallEvaluation:
                 return _readonly(K.pr_curve(pts, self._pos_ref()))
             return _readonly(K.pr_score_curve(pts, self._pos_ref()))
 
-        return self._cached((name, interpolate), build)
+        return self._cached_weak((name, interpolate), build)
 
     def _roc_rows(self, interpolate: bool) -> K.RocRows:
-        """The ROC rows with their segments (see :class:`scored_pr._kernel.RocRows`)."""
+        """The ROC rows with their segments (see :class:`scored_pr._kernel.RocRows`); not cached, O(P)."""
 
         def build() -> K.RocRows:
             if not interpolate:
@@ -420,7 +443,7 @@ class ScoredPrecisionRecallEvaluation:
                 return K.RocRows(raw.recall[keep], raw.rr_end[keep], raw.rr_end[keep], raw.tp[keep], raw.fp[keep])
             return K.roc_convex_hull(self._roc_rows(False))
 
-        return self._cached(("roc_rows", interpolate), build)
+        return build()
 
     # -------------------------------------------------------------------- curves
 
@@ -446,7 +469,9 @@ class ScoredPrecisionRecallEvaluation:
 
         Notes
         -----
-        LingPipe name: ``prCurve(boolean)``. O(1) when cached, else O(n).
+        LingPipe name: ``prCurve(boolean)``. O(1) while a caller holds the
+        array it returned last (the cache keeps only a weak reference to
+        curves), else O(P) for P points.
         Call ``.copy()`` for a writable array.
 
         Examples
@@ -938,7 +963,7 @@ class ScoredPrecisionRecallEvaluation:
         [0.0, 1.0, 2.0]
         """
         self._unweighted("hit_curve")
-        return self._cached("hits", lambda: _readonly(K.hit_curve(*self._store.arrays(), self._ties)))
+        return self._cached_weak("hits", lambda: _readonly(K.hit_curve(*self._store.arrays(), self._ties)))
 
     def eleven_point_interpolated_precision(self, rounding: str = "exact") -> npt.NDArray[np.float64]:
         """Interpolated precision at recall 0.0, 0.1, ..., 1.0.
@@ -1020,7 +1045,7 @@ class ScoredPrecisionRecallEvaluation:
             thresholds = np.concatenate(([np.inf], cut.score)).astype(np.float64)
             return _readonly(fpr), _readonly(tpr), _readonly(thresholds)
 
-        return self._cached("roc_points", build)
+        return self._cached_weak("roc_points", build)
 
     def threshold_at_precision(self, precision: float) -> K.OperatingPoint:
         """The lowest score threshold whose precision is >= ``precision``.

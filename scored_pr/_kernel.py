@@ -35,7 +35,14 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 
-class Points(NamedTuple):
+def _compact(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Non-negative int64 counts stored as int32 when they fit (half the memory)."""
+    if a.size and a[-1] < 2**31 - 1:
+        return a.astype(np.int32)
+    return a
+
+
+class Points:
     """Operating points of a ranking: one per cut-off that adds a correct case.
 
     With ``ties="stable"`` there is one cut-off after every case, and a point
@@ -45,17 +52,136 @@ class Points(NamedTuple):
 
     With sample weights every count is a sum of weights (float64), and a
     point needs correct weight > 0 (a correct case of weight 0 adds no point).
+
+    The fields read like arrays but only a compact core is kept, so that an
+    evaluator can hold its points between queries cheaply: the ranks of the
+    correct cases (stable) or the cut-off and true positive count of each
+    point (grouped), as int32 when they fit; every other field is derived
+    from it and the ranking's scores when read (O(P) or O(P log n), P points).
+    Sample weights, and :func:`every_rank`, keep every field.
     """
 
-    retrieved: npt.NDArray[Any]  #: cases (weight) at or above the cut-off (k)
-    tp: npt.NDArray[Any]  #: correct cases (weight) at or above the cut-off
-    fp: npt.NDArray[Any]  #: incorrect cases (weight) at or above the cut-off
-    fp_before: npt.NDArray[Any]  #: incorrect cases (weight) strictly above the cut-off's tie group
-    neg_score: FloatArray  #: negated score of the last case above the cut-off
-    correct_idx: IntArray  #: 0-based ranks of all correct cases, ascending
-    group_ends: IntArray | None  #: grouped only: exclusive end of every tie group
+    __slots__ = (
+        "grouped", "total_tp", "total_fp", "neg_scores", "untied",
+        "_idx", "_ret", "_tp", "_fp", "_fp_before", "_neg_score",
+    )  # fmt: skip
+
+    grouped: bool  #: whether cut-offs fall only at the ends of tie groups
     total_tp: int | float  #: correct cases (weight) returned
     total_fp: int | float  #: incorrect cases (weight) returned
+    neg_scores: FloatArray  #: the ranking's negated scores (shared, not copied)
+    untied: bool  #: no two cases share a score (grouped points are then the stable ones)
+
+    def __init__(
+        self,
+        neg_scores: FloatArray,
+        grouped: bool,
+        total_tp: int | float,
+        total_fp: int | float,
+        *,
+        correct_idx: npt.NDArray[Any] | None = None,
+        retrieved: npt.NDArray[Any] | None = None,
+        tp: npt.NDArray[Any] | None = None,
+        fp: npt.NDArray[Any] | None = None,
+        fp_before: npt.NDArray[Any] | None = None,
+        neg_score: FloatArray | None = None,
+        untied: bool = False,
+    ) -> None:
+        self.neg_scores, self.grouped, self.total_tp, self.total_fp = neg_scores, grouped, total_tp, total_fp
+        self.untied = untied
+        self._idx, self._ret, self._tp, self._fp = correct_idx, retrieved, tp, fp
+        self._fp_before, self._neg_score = fp_before, neg_score
+
+    @property
+    def correct_idx(self) -> IntArray:
+        """0-based ranks of the correct cases, ascending (stable and every-rank points only)."""
+        if self._idx is None:
+            raise AttributeError("grouped points keep no per-case ranks; use tp_through()")
+        return self._idx.astype(np.int64, copy=False)
+
+    @property
+    def retrieved(self) -> npt.NDArray[Any]:
+        """Cases (weight) at or above each point's cut-off (k)."""
+        if self._ret is not None:
+            return self._ret if self._ret.dtype.kind == "f" else self._ret.astype(np.int64, copy=False)
+        return self.correct_idx + 1
+
+    @property
+    def tp(self) -> npt.NDArray[Any]:
+        """Correct cases (weight) at or above each point's cut-off."""
+        if self._tp is not None:
+            return self._tp if self._tp.dtype.kind == "f" else self._tp.astype(np.int64, copy=False)
+        return np.arange(1, self.size + 1, dtype=np.int64)
+
+    @property
+    def fp(self) -> npt.NDArray[Any]:
+        """Incorrect cases (weight) at or above each point's cut-off."""
+        if self._fp is not None:
+            return self._fp
+        return self.retrieved - self.tp
+
+    @property
+    def fp_before(self) -> npt.NDArray[Any]:
+        """Incorrect cases (weight) strictly above each point's tie group."""
+        if self._fp_before is not None:
+            return self._fp_before
+        if not self.grouped or self.untied:
+            return self.fp
+        start = tie_group_edges(self.neg_scores, self.retrieved - 1, "left")
+        tp = self.tp
+        return start - np.concatenate(([0], tp[:-1])).astype(np.int64, copy=False)
+
+    @property
+    def neg_score(self) -> FloatArray:
+        """Negated score of the last case above each point's cut-off."""
+        if self._neg_score is not None:
+            return self._neg_score
+        return self.neg_scores[self.retrieved - 1]
+
+    @property
+    def size(self) -> int:
+        """Number of points."""
+        core = self._idx if self._ret is None else self._ret
+        return 0 if core is None else int(core.size)
+
+    def group_bounds(self, i: int) -> tuple[int, int]:
+        """(start, end) ranks (0-based, end exclusive) of the tie group of rank ``i``. O(log n)."""
+        neg = self.neg_scores
+        v = neg[i]
+        return int(np.searchsorted(neg, v, side="left")), int(np.searchsorted(neg, v, side="right"))
+
+    def tp_through(self, k: int) -> int:
+        """Correct cases among the top ``k`` (unweighted; grouped: ``k`` must end a tie group). O(log n)."""
+        if not self.grouped or self.untied:
+            return int(np.searchsorted(self.correct_idx, k))
+        assert self._ret is not None and self._tp is not None
+        i = int(np.searchsorted(self._ret, k, side="right"))
+        return int(self._tp[i - 1]) if i else 0
+
+
+def tie_group_edges(neg_scores: FloatArray, idx: IntArray, side: str) -> IntArray:
+    """Start (``side="left"``) or exclusive end (``"right"``) of the tie group of each rank in ``idx``.
+
+    ``idx`` is ascending. A case whose neighbour on that side has another
+    score is its own edge, found in O(1); only tied cases are searched
+    (O(log n) each), so untied rankings cost O(len(idx)).
+    """
+    n = neg_scores.size
+    idx = idx.astype(np.int64, copy=False)
+    if idx.size == 0:
+        return idx.copy()
+    v = neg_scores[idx]
+    if side == "right":
+        out = idx + 1
+        tied = neg_scores[np.minimum(out, n - 1)] == v
+        tied &= out < n
+    else:
+        out = idx.copy()
+        tied = neg_scores[np.maximum(out - 1, 0)] == v
+        tied &= out > 0
+    if tied.any():
+        out[tied] = np.searchsorted(neg_scores, v[tied], side=side)
+    return out
 
 
 def seqsum(values: FloatArray) -> float:
@@ -88,43 +214,49 @@ def operating_points(
 ) -> Points:
     """The kernel: cut-offs with a curve point and the counts there.
 
-    Complexity O(n) for ``"stable"``, O(n + g log n) for ``"grouped"`` with g
-    tie groups. ``weight`` (None: every case weighs 1) turns every count into
+    Complexity O(n) for ``"stable"``, O(n + c log n) for ``"grouped"`` with c
+    correct cases. ``weight`` (None: every case weighs 1) turns every count into
     a sum of weights.
     """
-    correct_idx = np.flatnonzero(correct).astype(np.int64, copy=False)
     n = neg_scores.size
     if weight is not None:
-        return _weighted_points(neg_scores, correct, ties, weight, correct_idx)
+        return _weighted_points(neg_scores, correct, ties, weight)
+    correct_idx = np.flatnonzero(correct)
+    n_correct = correct_idx.size
     if ties == "stable":
-        retrieved = correct_idx + 1
-        tp = np.arange(1, correct_idx.size + 1, dtype=np.int64)
-        fp = retrieved - tp
-        return Points(retrieved, tp, fp, fp, neg_scores[correct_idx], correct_idx, None, correct_idx.size, n - correct_idx.size)
-    ends = group_ends(neg_scores)
-    tp_end = np.searchsorted(correct_idx, ends).astype(np.int64, copy=False)
-    tp_start = np.concatenate(([0], tp_end[:-1])).astype(np.int64, copy=False)
-    start = np.concatenate(([0], ends[:-1])).astype(np.int64, copy=False)
-    has_point = tp_end > tp_start
-    retrieved = ends[has_point]
-    tp = tp_end[has_point]
-    fp = retrieved - tp
-    fp_before = start[has_point] - tp_start[has_point]
-    return Points(
-        retrieved, tp, fp, fp_before, neg_scores[retrieved - 1], correct_idx, ends, correct_idx.size, n - correct_idx.size
-    )
+        return Points(neg_scores, False, n_correct, n - n_correct, correct_idx=_compact(correct_idx))
+    # Grouped: the end of the tie group of every correct case; a point where that end changes.
+    differs = neg_scores[1:] != neg_scores[:-1]
+    groups = int(np.count_nonzero(differs)) + 1
+    if groups == n:  # no ties: every case is its own group
+        return Points(neg_scores, True, n_correct, n - n_correct, correct_idx=_compact(correct_idx), untied=True)
+    if 4 * groups < n:  # heavy ties: look the few group ends up among the correct cases
+        group_end = np.append(np.flatnonzero(differs) + 1, n)
+        tp_end = np.searchsorted(correct_idx, group_end)
+        has_point = np.diff(tp_end, prepend=0) > 0
+        return Points(
+            neg_scores, True, n_correct, n - n_correct, retrieved=_compact(group_end[has_point]), tp=_compact(tp_end[has_point])
+        )
+    ends = tie_group_edges(neg_scores, correct_idx, "right")
+    last = np.ones(n_correct, dtype=bool)
+    last[:-1] = ends[1:] != ends[:-1]
+    retrieved = ends[last]
+    tp = np.flatnonzero(last) + 1
+    return Points(neg_scores, True, n_correct, n - n_correct, retrieved=_compact(retrieved), tp=_compact(tp))
 
 
-def _weighted_points(
-    neg_scores: FloatArray, correct: BoolArray, ties: str, weight: FloatArray, correct_idx: IntArray
-) -> Points:
+def _weighted_points(neg_scores: FloatArray, correct: BoolArray, ties: str, weight: FloatArray) -> Points:
+    correct_idx = np.flatnonzero(correct).astype(np.int64, copy=False)
     cp, cn = class_weights(correct, weight)
     total_tp = float(cp[-1]) if cp.size else 0.0
     total_fp = float(cn[-1]) if cn.size else 0.0
     if ties == "stable":
         idx = correct_idx[weight[correct_idx] > 0.0]
         tp, fp = cp[idx], cn[idx]
-        return Points(tp + fp, tp, fp, fp, neg_scores[idx], correct_idx, None, total_tp, total_fp)
+        return Points(
+            neg_scores, False, total_tp, total_fp,
+            correct_idx=correct_idx, retrieved=tp + fp, tp=tp, fp=fp, fp_before=fp, neg_score=neg_scores[idx],
+        )  # fmt: skip
     ends = group_ends(neg_scores)
     tp_end, fp_end = cp[ends - 1], cn[ends - 1]
     tp_start = np.concatenate(([0.0], tp_end[:-1]))
@@ -132,14 +264,17 @@ def _weighted_points(
     has_point = tp_end > tp_start
     tp, fp = tp_end[has_point], fp_end[has_point]
     last = ends[has_point] - 1
-    return Points(tp + fp, tp, fp, fp_start[has_point], neg_scores[last], correct_idx, ends, total_tp, total_fp)
+    return Points(
+        neg_scores, True, total_tp, total_fp,
+        retrieved=tp + fp, tp=tp, fp=fp, fp_before=fp_start[has_point], neg_score=neg_scores[last],
+    )  # fmt: skip
 
 
 def every_rank(neg_scores: FloatArray, correct: BoolArray) -> Points:
     """Points at every cut-off, after incorrect cases too, ties in the given order.
 
     Row k - 1 holds the counts over the top k cases, k = 1..n; ``correct_idx``
-    and ``group_ends`` are as for the stable policy, so the functions of
+    is as for the stable policy, so the functions of
     :class:`Points` that take cut-offs (:func:`true_positives_at`, ...) apply
     unchanged. LingPipe 4.x draws its curves through these points. O(n).
     """
@@ -148,7 +283,10 @@ def every_rank(neg_scores: FloatArray, correct: BoolArray) -> Points:
     fp = retrieved - tp
     correct_idx = np.flatnonzero(correct).astype(np.int64, copy=False)
     n_correct = correct_idx.size
-    return Points(retrieved, tp, fp, fp, neg_scores, correct_idx, None, n_correct, correct.size - n_correct)
+    return Points(
+        neg_scores, False, n_correct, correct.size - n_correct,
+        correct_idx=correct_idx, retrieved=retrieved, tp=tp, fp=fp, fp_before=fp, neg_score=neg_scores,
+    )  # fmt: skip
 
 
 def _ratio(num: npt.NDArray[Any], den: int | float) -> FloatArray:
@@ -252,7 +390,7 @@ def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: in
     r = recall(points, num_positive_ref)
     rr_end = rejection_recall(points, num_negative_ref)
     tp, fp = points.tp.astype(np.float64), points.fp.astype(np.float64)
-    if points.group_ends is None:
+    if not points.grouped:
         return RocRows(r, rr_end, rr_end, tp, fp)
     rr_start = 1.0 - _ratio(points.fp_before, num_negative_ref)
     if num_positive_ref > points.total_tp:  # misses: the bottom tie group
@@ -410,17 +548,13 @@ def true_positives_at(points: Points, rank: int) -> tuple[int, int]:
     tp_before + (rank - start) * p_group / n_group, as an exact fraction.
     ``rank`` must be between 0 and the number of cases.
     """
-    tp_above = int(np.searchsorted(points.correct_idx, rank))
-    ends = points.group_ends
-    if ends is None or rank == 0:
-        return tp_above, 1
-    g = int(np.searchsorted(ends, rank, side="left"))
-    end = int(ends[g])
+    if not points.grouped or rank == 0:
+        return points.tp_through(rank), 1
+    start, end = points.group_bounds(rank - 1)
     if end == rank:
-        return tp_above, 1
-    start = int(ends[g - 1]) if g > 0 else 0
-    tp_start = int(np.searchsorted(points.correct_idx, start))
-    tp_group = int(np.searchsorted(points.correct_idx, end)) - tp_start
+        return points.tp_through(rank), 1
+    tp_start = points.tp_through(start)
+    tp_group = points.tp_through(end) - tp_start
     size = end - start
     return tp_start * size + (rank - start) * tp_group, size
 
@@ -450,16 +584,15 @@ def reciprocal_rank(points: Points) -> float:
     Grouped ties: the expected value of 1 / rank over all orderings of the
     first tie group that holds a correct case (exact sum, no sampling).
     """
-    if points.correct_idx.size == 0:
+    if not points.grouped:
+        idx = points.correct_idx
+        return 1.0 / (int(idx[0]) + 1) if idx.size else 0.0
+    if points.size == 0:
         return 0.0
-    first = int(points.correct_idx[0])
-    ends = points.group_ends
-    if ends is None:
-        return 1.0 / (first + 1)
-    g = int(np.searchsorted(ends, first, side="right"))
-    start = int(ends[g - 1]) if g > 0 else 0
-    size = int(ends[g]) - start
-    pos = int(np.searchsorted(points.correct_idx, ends[g])) - int(np.searchsorted(points.correct_idx, start))
+    end = int(points.retrieved[0])  # the first tie group holding a correct case
+    start, _ = points.group_bounds(end - 1)
+    size = end - start
+    pos = int(points.tp[0])
     neg = size - pos
     # P(first correct at offset j) = prod_{i<j} (neg - i) / (size - i) * pos / (size - j)
     j = np.arange(neg + 1, dtype=np.float64)
@@ -496,7 +629,7 @@ def average_precision_at(points: Points, num_positive_ref: int, k: int) -> float
     den = min(k, num_positive_ref)
     if den == 0:
         return float("nan")
-    if points.group_ends is None:
+    if not points.grouped:
         m = int(np.searchsorted(points.correct_idx, k))  # correct cases in the top k
         return seqsum(points.tp[:m] / points.retrieved[:m].astype(np.float64)) / den
     weight = np.diff(points.tp, prepend=0).astype(np.float64)
@@ -521,7 +654,7 @@ def k_at_recall(points: Points, num_positive_ref: int, level: float) -> tuple[in
     cut-offs fall only at the ends of tie groups.
     """
     needed = max(1, math.ceil(Fraction(level) * num_positive_ref))
-    if num_positive_ref == 0 or needed > points.correct_idx.size:
+    if num_positive_ref == 0 or needed > points.total_tp:
         return None
     i = int(np.searchsorted(points.tp, needed))  # first point with tp >= needed
     return int(points.retrieved[i]), int(points.tp[i])

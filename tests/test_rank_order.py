@@ -1,0 +1,131 @@
+"""The store's sort and the kernel's compact points against the algorithms they replaced.
+
+``rank_order`` must give exactly what a stable argsort gives (every bit of
+every score, -0.0 included, and the labels), and the compact ``Points`` must
+hold exactly the counts of the straightforward construction below (group
+ends of every case, then a point per group holding a correct case). Data
+are drawn with numpy from Hypothesis-chosen parameters, so the arrays are
+large enough to take every fast path (distinct scores, pure tie groups,
+mixed tie groups with few or many distinct scores, signed zeros, infinities).
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scored_pr import ScoredPrecisionRecallEvaluation as E
+from scored_pr import _kernel as K
+from scored_pr._store import rank_order
+
+
+def _data(seed: int, n: int, distinct: int, p_correct: float, zeros: float, infs: float) -> tuple[Any, Any]:
+    rng = np.random.default_rng(seed)
+    if distinct == 0:
+        scores = rng.normal(size=n)
+    else:
+        scores = rng.choice(rng.normal(size=distinct), size=n)
+    z = rng.random(n) < zeros
+    scores[z] = np.where(rng.random(int(z.sum())) < 0.5, 0.0, -0.0)
+    scores[rng.random(n) < infs] = np.inf
+    scores[rng.random(n) < infs] = -np.inf
+    correct = rng.random(n) < p_correct
+    if p_correct > 0.5:  # pure tie groups: every tie among correct cases only
+        correct |= np.isin(scores, scores[correct])
+    return -scores, correct
+
+
+params = st.tuples(
+    st.integers(0, 2**32 - 1),
+    st.integers(2040, 9000),
+    st.sampled_from([0, 0, 1, 2, 7, 100, 1000, 3000]),
+    st.sampled_from([0.0, 0.01, 0.3, 0.9, 1.0]),
+    st.sampled_from([0.0, 0.0, 0.05, 0.5]),
+    st.sampled_from([0.0, 0.001, 0.05]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(params)
+def test_rank_order_is_a_stable_argsort_bit_for_bit(p: tuple[Any, ...]) -> None:
+    neg, correct = _data(*p)
+    o = np.argsort(neg, kind="stable")
+    out, cor = rank_order(neg, correct)
+    assert out.tobytes() == neg[o].tobytes()
+    np.testing.assert_array_equal(cor, correct[o])
+
+
+def _reference_points(neg: Any, correct: Any, ties: str) -> dict[str, Any]:
+    """The previous construction: every tie group's end, then one point per group with a correct case."""
+    correct_idx = np.flatnonzero(correct)
+    if ties == "stable":
+        retrieved = correct_idx + 1
+        tp = np.arange(1, correct_idx.size + 1)
+        return {"retrieved": retrieved, "tp": tp, "fp": retrieved - tp, "fp_before": retrieved - tp,
+                "neg_score": neg[correct_idx]}  # fmt: skip
+    n = neg.size
+    ends = np.append(np.flatnonzero(neg[1:] != neg[:-1]) + 1, n) if n else np.zeros(0, dtype=np.int64)
+    tp_end = np.searchsorted(correct_idx, ends)
+    tp_start = np.concatenate(([0], tp_end[:-1]))
+    start = np.concatenate(([0], ends[:-1]))
+    has = tp_end > tp_start
+    retrieved, tp = ends[has], tp_end[has]
+    return {"retrieved": retrieved, "tp": tp, "fp": retrieved - tp, "fp_before": start[has] - tp_start[has],
+            "neg_score": neg[retrieved - 1] if retrieved.size else neg[:0]}  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(params, st.sampled_from(["stable", "grouped"]))
+def test_compact_points_hold_the_counts_of_the_full_construction(p: tuple[Any, ...], ties: str) -> None:
+    neg, correct = rank_order(*_data(*p))
+    points = K.operating_points(neg, correct, ties)
+    for field, expected in _reference_points(neg, correct, ties).items():
+        got = getattr(points, field)
+        assert got.dtype == expected.dtype or (got.dtype.kind == expected.dtype.kind == "i"), field
+        assert got.tobytes() == expected.astype(got.dtype).tobytes(), field
+    assert points.total_tp == int(correct.sum()) and points.total_fp == int((~correct).sum())
+    rng = np.random.default_rng(p[0])
+    for rank in [0, 1, neg.size, *rng.integers(0, neg.size + 1, 20).tolist()]:
+        # slow literal: correct cases in the top `rank`, expected over the orderings of a cut tie group
+        above = int(correct[:rank].sum())
+        if ties == "grouped" and 0 < rank < neg.size and neg[rank - 1] == neg[rank]:
+            lo = int(np.searchsorted(neg, neg[rank], "left"))
+            hi = int(np.searchsorted(neg, neg[rank], "right"))
+            before, inside = int(correct[:lo].sum()), int(correct[lo:hi].sum())
+            num, den = K.true_positives_at(points, rank)
+            assert num * (hi - lo) == (before * (hi - lo) + (rank - lo) * inside) * den
+        else:
+            assert K.true_positives_at(points, rank) == (above, 1)
+
+
+@pytest.mark.parametrize("ties", ["stable", "grouped"])
+def test_curves_are_cached_while_held_and_freed_when_dropped(ties: str) -> None:
+    rng = np.random.default_rng(3)
+    ev = E(ties=ties)
+    ev.add_cases(rng.random(5000) < 0.3, rng.normal(size=5000))
+    first = ev.pr_curve()
+    assert ev.pr_curve() is first  # held: the same read-only array, O(1)
+    values = first.copy()
+    fpr, tpr, thr = ev.roc_points()
+    assert ev.roc_points()[0] is fpr
+    del first
+    gc.collect()
+    again = ev.pr_curve()
+    np.testing.assert_array_equal(again, values)
+    assert not again.flags.writeable
+    ev.add_case(True, 10.0)  # a change drops the cache
+    assert ev.pr_curve() is not again
+
+
+def test_rank_order_with_a_thousand_distinct_scores_at_scale() -> None:
+    # large enough for the hash table of tie groups at 1,000 distinct scores
+    neg, correct = _data(7, 600_000, 1000, 0.3, 0.05, 0.001)
+    o = np.argsort(neg, kind="stable")
+    out, cor = rank_order(neg, correct)
+    assert out.tobytes() == neg[o].tobytes()
+    np.testing.assert_array_equal(cor, correct[o])
