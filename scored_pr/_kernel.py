@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -139,6 +139,17 @@ class Points:
         return self.neg_scores[self.retrieved - 1]
 
     @property
+    def unit_steps(self) -> bool:
+        """Whether point i holds exactly i correct cases (unweighted stable, or no ties)."""
+        return self._tp is None and self._ret is None
+
+    @property
+    def correct_idx_raw(self) -> npt.NDArray[Any]:
+        """The stored ranks of the correct cases (int32 or int64), without a conversion."""
+        assert self._idx is not None
+        return self._idx
+
+    @property
     def size(self) -> int:
         """Number of points."""
         core = self._idx if self._ret is None else self._ret
@@ -159,7 +170,7 @@ class Points:
         return int(self._tp[i - 1]) if i else 0
 
 
-def tie_group_edges(neg_scores: FloatArray, idx: IntArray, side: str) -> IntArray:
+def tie_group_edges(neg_scores: FloatArray, idx: IntArray, side: Literal["left", "right"]) -> IntArray:
     """Start (``side="left"``) or exclusive end (``"right"``) of the tie group of each rank in ``idx``.
 
     ``idx`` is ascending. A case whose neighbour on that side has another
@@ -302,6 +313,8 @@ def recall(points: Points, num_positive_ref: int | float) -> FloatArray:
 
 def precision(points: Points) -> FloatArray:
     """TP / k at every point."""
+    if points.unit_steps:  # tp = 1, 2, ...: the same values, fewer passes
+        return np.arange(1.0, points.size + 1.0) / (points.correct_idx_raw + 1.0)
     return points.tp / points.retrieved.astype(np.float64)
 
 
@@ -411,7 +424,9 @@ def roc_rows_area(rows: RocRows) -> float:
     """
     if rows.recall.size == 0:
         return 0.0
-    return seqsum(np.diff(rows.recall, prepend=0.0) * ((rows.rr_start + rows.rr_end) / 2.0))
+    # (x + x) / 2 == x exactly, so vertical steps skip the mean
+    mid = rows.rr_end if rows.rr_start is rows.rr_end else (rows.rr_start + rows.rr_end) / 2.0
+    return seqsum(np.diff(rows.recall, prepend=0.0) * mid)
 
 
 def roc_area(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> float:
@@ -497,6 +512,8 @@ def average_precision(points: Points, num_positive_ref: int | float) -> float:
     """
     if num_positive_ref == 0:
         return float("nan")
+    if points.unit_steps:  # every point adds one correct case: dtp = 1 and x * 1 == x
+        return seqsum(precision(points)) / num_positive_ref
     dtp = np.diff(points.tp, prepend=0)
     return seqsum(precision(points) * dtp) / num_positive_ref
 

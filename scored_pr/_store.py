@@ -290,7 +290,7 @@ class CaseStore:
 #: Below this many cases a stable argsort is as fast as anything else.
 _SMALL = 2048
 #: Largest table (entries) of the tie-group hash of :func:`_grouped_order`.
-_HASH_BITS = 22
+_HASH_BITS = 24
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -315,11 +315,15 @@ def rank_order(
         o = np.argsort(neg, kind="stable")
         return neg[o], correct[o]
     out = np.sort(neg)
+    differs = out[1:] != out[:-1]
+    groups = int(np.count_nonzero(differs)) + 1
+    if 8 * groups <= n:  # heavy ties: most groups are mixed, order them by hash at once
+        return _tie_order(neg, correct, out, differs)
     pos = neg[correct]
     pos.sort()
     at = np.searchsorted(out, pos, side="left")
     cor = np.zeros(n, dtype=bool)
-    if not np.any(out[1:] == out[:-1]):  # distinct scores
+    if groups == n:  # distinct scores
         cor[at] = True
         return out, cor
     # Ties: the correct cases of a tie group take its first places unless the group is mixed.
@@ -331,7 +335,7 @@ def rank_order(
     offset = np.arange(pos.size) - np.repeat(first, size)
     group = np.searchsorted(out, pos[first], side="right") - at[first]
     if np.any(group != size):
-        return _tie_order(neg, correct, out)
+        return _tie_order(neg, correct, out, differs)
     cor[at + offset] = True
     _restore_zero_signs(neg, out)
     return out, cor
@@ -345,9 +349,12 @@ def _restore_zero_signs(neg: npt.NDArray[np.float64], out: npt.NDArray[np.float6
 
 
 def _tie_order(
-    neg: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], out: npt.NDArray[np.float64]
+    neg: npt.NDArray[np.float64],
+    correct: npt.NDArray[np.bool_],
+    out: npt.NDArray[np.float64],
+    differs: npt.NDArray[np.bool_],
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """:func:`rank_order` with mixed tie groups, given the sorted scores ``out``.
+    """:func:`rank_order` with tie groups, given the sorted scores ``out`` (``differs``: out[1:] != out[:-1]).
 
     With few distinct scores (heavy ties), each case finds the first rank
     of its tie group in a collision-free multiplicative hash table of the
@@ -356,19 +363,19 @@ def _tie_order(
     or when no collision-free multiplier is found, a stable argsort.
     """
     n = neg.size
-    starts = np.flatnonzero(out[1:] != out[:-1]) + 1
+    starts = np.flatnonzero(differs) + 1
     starts = np.concatenate(([0], starts))
-    bits = 2 * int(starts.size).bit_length() + 1
-    if bits <= _HASH_BITS and (1 << bits) <= 4 * n:
+    bits = max(2 * int(starts.size).bit_length(), 4)  # at least D^2 slots: no collision is likely
+    if bits <= _HASH_BITS and (1 << bits) <= 8 * n:
         shift = np.uint64(64 - bits)
         keys = (out[starts] + 0.0).view(np.uint64)  # + 0.0 turns -0.0 into 0.0: one group
         mult = _GOLDEN
         for _ in range(8):
             slot = (keys * mult) >> shift
             if np.unique(slot).size == starts.size:
-                table = np.zeros(1 << bits, dtype=np.int64)
+                table = np.zeros(1 << bits, dtype=np.int32)
                 table[slot] = starts
-                key = table[((neg + 0.0).view(np.uint64) * mult) >> shift]
+                key = table[((neg + 0.0).view(np.uint64) * mult) >> shift].astype(np.int64)
                 key <<= 32
                 key |= np.arange(n, dtype=np.int64)
                 key.sort()
