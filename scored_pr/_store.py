@@ -356,11 +356,12 @@ def _tie_order(
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
     """:func:`rank_order` with tie groups, given the sorted scores ``out`` (``differs``: out[1:] != out[:-1]).
 
-    With few distinct scores (heavy ties), each case finds the first rank
-    of its tie group in a collision-free multiplicative hash table of the
-    distinct scores (O(1) per case), and one ``np.sort`` of the int64 keys
-    (first rank << 32 | insertion index) gives the stable order. Otherwise,
-    or when no collision-free multiplier is found, a stable argsort.
+    With few distinct scores (heavy ties), each case finds the rank of its
+    tie group in a collision-free multiplicative hash table of the distinct
+    scores (O(1) per case), and one ``np.sort`` of integer keys (group rank
+    and insertion index packed into int32 when they fit, else int64) gives
+    the stable order. Otherwise, or when no collision-free multiplier is
+    found, a stable argsort.
     """
     n = neg.size
     starts = np.flatnonzero(differs) + 1
@@ -374,12 +375,16 @@ def _tie_order(
             slot = (keys * mult) >> shift
             if np.unique(slot).size == starts.size:
                 table = np.zeros(1 << bits, dtype=np.int32)
-                table[slot] = starts
-                key = table[((neg + 0.0).view(np.uint64) * mult) >> shift].astype(np.int64)
-                key <<= 32
-                key |= np.arange(n, dtype=np.int64)
+                table[slot] = np.arange(starts.size, dtype=np.int32)  # the group's rank among the groups
+                group = table[((neg + 0.0).view(np.uint64) * mult) >> shift]
+                index_bits = max(int(n - 1).bit_length(), 1)
+                # key = group << index_bits | insertion index, in int32 when it fits (a sort twice as fast)
+                dtype = np.int32 if starts.size <= 1 << (31 - index_bits) else np.int64
+                key = group.astype(dtype)
+                key <<= index_bits
+                key |= np.arange(n, dtype=dtype)
                 key.sort()
-                key &= 0xFFFFFFFF
+                key &= (1 << index_bits) - 1
                 _restore_zero_signs(neg, out)
                 return out, correct[key]
             mult = np.uint64((int(mult) + 0x632BE59BD9B4E01A) % 2**64)
