@@ -400,10 +400,11 @@ def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: in
     when there are misses, unreturned positives and unreturned negatives form
     one more tie group below every returned case, which ends at (1, 0).
     """
-    r = recall(points, num_positive_ref)
-    fp_count = points.fp
+    tp_count = points.tp
+    fp_count = points.retrieved - tp_count if points._fp is None else points._fp
+    r = _ratio(tp_count, num_positive_ref)
     rr_end = 1.0 - _ratio(fp_count, num_negative_ref)
-    tp, fp = points.tp.astype(np.float64), fp_count.astype(np.float64)
+    tp, fp = tp_count.astype(np.float64), fp_count.astype(np.float64)
     if not points.grouped:
         return RocRows(r, rr_end, rr_end, tp, fp)
     # untied: every segment is a vertical step, as under the stable policy
