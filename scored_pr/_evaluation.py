@@ -440,7 +440,8 @@ class ScoredPrecisionRecallEvaluation:
             if self._ties == "stable":  # LingPipe: prune dominated points, vertical steps
                 raw = self._roc_rows(False)
                 keep = K.interpolation_mask(raw.rr_end)
-                return K.RocRows(raw.recall[keep], raw.rr_end[keep], raw.rr_end[keep], raw.tp[keep], raw.fp[keep])
+                fp = raw.fp[keep]
+                return K.RocRows(raw.recall[keep], raw.rr_end[keep], raw.rr_end[keep], raw.tp[keep], fp, fp)
             return K.roc_convex_hull(self._roc_rows(False))
 
         return build()
@@ -555,9 +556,15 @@ class ScoredPrecisionRecallEvaluation:
         """Area under the ROC curve (recall on x, rejection recall on y).
 
         Uninterpolated: the probability that a positive reference case ranks
-        above a negative one (Mann-Whitney). Computed as the sum over the rows
-        of :meth:`roc_curve` of (r_i - r_{i-1}) times the rejection recall
-        there. With ``ties="grouped"`` the height of a row is the mean of the
+        above a negative one (Mann-Whitney): the sum over the rows of
+        :meth:`roc_curve` of (r_i - r_{i-1}) times the rejection recall
+        there. Unweighted, it is computed exactly, as an integer ratio
+        (twice the pairs in order over 2 * P * N) rounded once, so it is the
+        correctly rounded value (and equal bit for bit to
+        :class:`~scored_pr.WindowedEvaluation`'s incremental one); LingPipe
+        sums the terms in floating point, which can differ in the last
+        ulps (``scored_pr.lingpipe`` does that). Weighted, the terms are
+        summed in floating point. With ``ties="grouped"`` the height of a row is the mean of the
         rejection recall before and after its tie group, so a tied
         correct/incorrect pair counts one half (scikit-learn's
         ``roc_auc_score``), and unreturned positives (misses) and unreturned
@@ -567,7 +574,8 @@ class ScoredPrecisionRecallEvaluation:
 
         Interpolated: the area under ``roc_curve(True)``: LingPipe's step area
         with stable ties, the area under the ROC convex hull with grouped
-        ties. Never below the uninterpolated area.
+        ties (exact and rounded once when unweighted, as above). Never below
+        the uninterpolated area.
 
         NaN when num_positive_ref or num_negative_ref is 0 (one class: there
         is no pair to rank), whichever class is missing, both policies.
@@ -600,7 +608,12 @@ class ScoredPrecisionRecallEvaluation:
             return partial_auc(self, interpolate, max_fpr, standardized)
         if self._pos_ref() == 0 or self._neg_ref() == 0:
             return float("nan")
-        return self._cached(("roc_area", interpolate), lambda: K.roc_rows_area(self._roc_rows(interpolate)))
+        if self._store.weighted:
+            return self._cached(("roc_area", interpolate), lambda: K.roc_rows_area(self._roc_rows(interpolate)))
+        return self._cached(
+            ("roc_area", interpolate),
+            lambda: K.roc_rows_area_exact(self._roc_rows(interpolate), self.num_positive_ref, self.num_negative_ref),
+        )
 
     def confidence_interval(
         self,

@@ -389,6 +389,7 @@ class RocRows(NamedTuple):
     rr_end: FloatArray  #: rejection recall at the row
     tp: FloatArray  #: correct cases accepted at the row (counts, for exact geometry)
     fp: FloatArray  #: incorrect cases accepted at the row
+    fp_start: FloatArray  #: incorrect cases accepted where the segment starts (``fp`` itself for vertical steps)
 
 
 def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> RocRows:
@@ -406,16 +407,21 @@ def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: in
     rr_end = 1.0 - _ratio(fp_count, num_negative_ref)
     tp, fp = tp_count.astype(np.float64), fp_count.astype(np.float64)
     if not points.grouped:
-        return RocRows(r, rr_end, rr_end, tp, fp)
+        return RocRows(r, rr_end, rr_end, tp, fp, fp)
     # untied: every segment is a vertical step, as under the stable policy
-    rr_start = rr_end if points.untied else 1.0 - _ratio(points.fp_before, num_negative_ref)
+    if points.untied:
+        rr_start, fp_start = rr_end, fp
+    else:
+        fp_before = points.fp_before
+        rr_start, fp_start = 1.0 - _ratio(fp_before, num_negative_ref), fp_before.astype(np.float64)
     if num_positive_ref > points.total_tp:  # misses: the bottom tie group
         r = np.append(r, 1.0)
         rr_start = np.append(rr_start, 1.0 - _ratio(np.array([points.total_fp]), num_negative_ref))
         rr_end = np.append(rr_end, 0.0 if num_negative_ref else np.nan)
         tp = np.append(tp, float(num_positive_ref))
+        fp_start = np.append(fp_start, float(points.total_fp))
         fp = np.append(fp, float(num_negative_ref))
-    return RocRows(r, rr_start, rr_end, tp, fp)
+    return RocRows(r, rr_start, rr_end, tp, fp, fp_start)
 
 
 def roc_rows_area(rows: RocRows) -> float:
@@ -432,6 +438,37 @@ def roc_rows_area(rows: RocRows) -> float:
     return seqsum(np.diff(rows.recall, prepend=0.0) * mid)
 
 
+def roc_rows_area_exact(rows: RocRows, num_positive_ref: int, num_negative_ref: int) -> float:
+    """The area :func:`roc_rows_area` sums in floating point, as an exact ratio rounded once (unweighted rows).
+
+    With P = ``num_positive_ref``, N = ``num_negative_ref`` and, per row j,
+    the true positives tp_j, the false positives fp_j at the row and
+    fp_start_j where its segment starts (tp_0 = 0)::
+
+        2 P N * area = sum_j (tp_j - tp_{j-1}) * (2 N - fp_start_j - fp_j)
+
+    an integer: for the uninterpolated curve, twice the number of (positive,
+    negative) pairs ranked in order, a tied pair counting one (one half of a
+    pair) under grouped ties; misses count as the rows say. The numerator is
+    exact and the division rounds once, so the result is the correctly
+    rounded area (within a few ulps of :func:`roc_rows_area`, which rounds
+    at every term; LingPipe's own sum is that one, see
+    ``scored_pr.lingpipe``), and equal bit for bit to the statistic that
+    :class:`scored_pr.WindowedEvaluation` keeps as cases enter and leave.
+    NaN when P or N is 0; 0.0 for no rows.
+    """
+    p, n = int(num_positive_ref), int(num_negative_ref)
+    if not p or not n:
+        return math.nan
+    if rows.tp.size == 0:
+        return 0.0
+    tp = rows.tp.astype(np.int64)
+    fp = rows.fp.astype(np.int64)
+    fp_start = fp if rows.fp_start is rows.fp else rows.fp_start.astype(np.int64)
+    num = _exact_dot(np.diff(tp, prepend=0), 2 * n - fp_start - fp, 2 * p * n)
+    return num / (2 * p * n)  # int / int: correctly rounded
+
+
 def roc_area(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> float:
     """Uninterpolated ROC area: :func:`roc_rows_area` of :func:`roc_rows`.
 
@@ -441,6 +478,13 @@ def roc_area(points: Points, num_positive_ref: int | float, num_negative_ref: in
     ``roc_auc_score``), misses against unreturned negatives included.
     """
     return roc_rows_area(roc_rows(points, num_positive_ref, num_negative_ref))
+
+
+def _exact_dot(a: npt.NDArray[Any], b: npt.NDArray[Any], bound: int) -> int:
+    """sum(a * b) as an int; ``bound`` bounds the absolute value of every partial sum and product."""
+    if bound < 2**62:
+        return int(np.dot(a.astype(np.int64, copy=False), b.astype(np.int64, copy=False)))
+    return sum(x * y for x, y in zip(a.tolist(), b.tolist()))
 
 
 def upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
@@ -499,12 +543,13 @@ def roc_convex_hull(rows: RocRows) -> RocRows:
     r, rr = rows.recall, rows.rr_end
     if r.size == 0 or np.isnan(rr).any():
         empty = np.zeros(0, dtype=np.float64)
-        return RocRows(empty, empty, empty, empty, empty)
+        return RocRows(empty, empty, empty, empty, empty, empty)
     x = np.concatenate(([0.0], rows.fp))
     y = np.concatenate(([0.0], rows.tp))
     keep = upper_hull(x, y)[1:] - 1  # drop the origin
     r, rr = r[keep], rr[keep]
-    return RocRows(r, np.concatenate(([1.0], rr[:-1])), rr, rows.tp[keep], rows.fp[keep])
+    fp = rows.fp[keep]
+    return RocRows(r, np.concatenate(([1.0], rr[:-1])), rr, rows.tp[keep], fp, np.concatenate(([0.0], fp[:-1])))
 
 
 def average_precision(points: Points, num_positive_ref: int | float) -> float:

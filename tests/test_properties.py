@@ -92,8 +92,8 @@ def test_interpolated_areas_are_never_below_the_raw_ones(cases: list, misses: in
     assert ev.area_under_pr_curve(True) >= ev.area_under_pr_curve(False) - 1e-15
     raw, interpolated = ev.area_under_roc_curve(False), ev.area_under_roc_curve(True)
     if ev.num_positive_ref and ev.num_negative_ref:
-        assert interpolated >= raw - 1e-12  # (rounding: the sums add different terms)
-        assert 0.0 <= raw <= 1.0 + 1e-12 and interpolated <= 1.0 + 1e-12
+        assert interpolated >= raw  # both exact ratios, rounded once: no rounding slack
+        assert 0.0 <= raw <= 1.0 and interpolated <= 1.0
     else:  # one class: no pair to rank
         assert math.isnan(raw) and math.isnan(interpolated)
 
