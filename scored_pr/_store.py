@@ -29,6 +29,8 @@ were added later. Nothing is re-sorted that was sorted before.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from sortedcontainers import SortedList
@@ -224,14 +226,8 @@ class CaseStore:
     ) -> CaseStore:
         """A store holding arrays already in rank order (validated by the caller)."""
         store = cls()
-        neg = np.array(neg, dtype=np.float64)
-        correct = np.array(correct, dtype=bool)
-        neg.setflags(write=False)
-        correct.setflags(write=False)
-        w = None
-        if weight is not None:
-            w = np.array(weight, dtype=np.float64)
-            w.setflags(write=False)
+        neg, correct = _frozen(neg, np.float64), _frozen(correct, np.bool_)
+        w = None if weight is None else _frozen(weight, np.float64)
         store._neg, store._correct, store._weight, store._weight_hint = neg, correct, w, w is not None
         store._merged_correct = int(np.count_nonzero(correct))
         return store
@@ -292,6 +288,18 @@ _SMALL = 2048
 #: Largest table (entries) of the tie-group hash of :func:`_grouped_order`.
 _HASH_BITS = 24
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _frozen(a: npt.NDArray[Any], dtype: Any) -> npt.NDArray[Any]:
+    """``a`` as a read-only array of ``dtype``: itself if it is one that owns its data (shared), else a frozen copy.
+
+    A read-only view is copied: its base might still be written to.
+    """
+    if isinstance(a, np.ndarray) and a.dtype == dtype and not a.flags.writeable and a.flags.owndata:
+        return a
+    out = np.array(a, dtype=dtype)
+    out.setflags(write=False)
+    return out
 
 
 def rank_order(

@@ -8,14 +8,15 @@ How it works
 ------------
 * The cases in the window sit in deques in insertion order (score, correct,
   and the time or the weight where there is one); the oldest leaves first.
-* Each class keeps its scores in a :class:`_SortedBlocks` (sorted blocks of
-  floats, a sorted container with rank queries): entering and leaving cost
-  O(log W) comparisons plus one ``list.insert``/``del`` of a block, and the
-  number of cases of the other class scored below (or tied with) a score is
-  one rank query. From these, the doubled Mann-Whitney pair count
-  ``_pairs2`` is maintained exactly as cases enter and leave, so
-  :meth:`WindowedEvaluation.area_under_roc_curve` costs O(log W) per case
-  and O(1) per query.
+* The scores of both classes sit in a :class:`~scored_pr._sortedblocks.PairedBlocks`
+  (sorted blocks of floats shared by the two classes, with rank queries):
+  entering and leaving cost O(log W) comparisons plus one ``list.insert``
+  or ``del`` in a block, and the number of cases of the other class scored
+  below (or tied with) a score is one rank query. From these, the doubled
+  Mann-Whitney pair count ``_pairs2`` is maintained exactly as cases enter
+  and leave, so :meth:`WindowedEvaluation.area_under_roc_curve` costs
+  O(log W) per case and O(1) per query. ``add_case`` has two short paths
+  for plain cases in a plain size window (see ``WindowedEvaluation._hot``).
 * Every other query goes to a plain evaluator of the window, built at the
   first query after a change and cached until the next one: the window's
   ranking (``WindowedEvaluation._ranking_now``) is kept from the last query
@@ -37,6 +38,10 @@ import numpy.typing as npt
 
 from . import _kernel as K
 from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._sortedblocks import HALF as _HALF
+from ._sortedblocks import TWICE as _TWICE
+from ._sortedblocks import PairedBlocks
+from ._store import CaseStore
 from ._stats import Interval
 from ._validation import (
     check_batch,
@@ -59,225 +64,11 @@ _CLS = "WindowedEvaluation"
 _INF = math.inf
 _NAN = math.nan
 
-#: Target block length of :class:`_SortedBlocks`: blocks hold between
-#: _LOAD / 2 and 2 * _LOAD floats (sortedcontainers' default load).
-_LOAD = 1000
+#: WindowedEvaluation._hot: the lean short path of add_case (see there)
+_LEAN = -1
 
 #: _sync rebuilds from the ranking rather than replaying more changes than this (and W / 8).
 _REBUILD_MIN = 256
-
-
-class _SortedBlocks:
-    """A multiset of floats in ascending order, in blocks, with rank queries.
-
-    The same layout as ``sortedcontainers.SortedList`` (sorted Python lists
-    of about ``_LOAD`` items and the maximum of each), but a rank is the sum
-    of the lengths of the blocks before a position (a C-level ``sum`` over
-    W / ``_LOAD`` ints) rather than a positional index tree. SortedList
-    rebuilds its tree after every split or merge of a block, which in a
-    sliding window (where every add is followed by a remove) costs more than
-    the sum does here. Equal floats are interchangeable (``-0.0`` and
-    ``0.0`` included): only counts are asked of this container.
-
-    Complexity: :meth:`add`, :meth:`remove` O(log W) comparisons plus a
-    memory move of at most 2 * ``_LOAD`` pointers; :meth:`rank` O(log W)
-    comparisons plus the sum over at most W / (``_LOAD`` / 2) block lengths.
-    """
-
-    __slots__ = ("_maxes", "_blocks", "_lens", "_len")
-
-    def __init__(self) -> None:
-        self._maxes: list[float] = []
-        self._blocks: list[list[float]] = []
-        self._lens: list[int] = []
-        self._len = 0
-
-    def __len__(self) -> int:
-        return self._len
-
-    @classmethod
-    def from_sorted(cls, items: list[float]) -> _SortedBlocks:
-        """A container of ``items``, which are in ascending order. O(n)."""
-        out = cls()
-        blocks = [items[i : i + _LOAD] for i in range(0, len(items), _LOAD)]
-        if len(blocks) > 1 and len(blocks[-1]) <= _LOAD >> 1:
-            blocks[-2].extend(blocks.pop())  # no short block beside others
-        out._blocks = blocks
-        out._maxes = [b[-1] for b in blocks]
-        out._lens = [len(b) for b in blocks]
-        out._len = len(items)
-        return out
-
-    def add(self, x: float) -> None:
-        """Insert ``x``."""
-        maxes = self._maxes
-        b = bisect_right(maxes, x)
-        if b == len(maxes):
-            if not maxes:
-                maxes.append(x)
-                self._blocks.append([x])
-                self._lens.append(1)
-                self._len = 1
-                return
-            b -= 1
-            self._blocks[b].append(x)
-            maxes[b] = x
-        else:
-            insort(self._blocks[b], x)
-        self._len += 1
-        lens = self._lens
-        lens[b] += 1
-        if lens[b] > 2 * _LOAD:
-            self._split(b)
-
-    def _split(self, b: int) -> None:
-        """Split block ``b``, grown to more than 2 * _LOAD, into two."""
-        blk = self._blocks[b]
-        half = len(blk) >> 1
-        tail = blk[half:]
-        del blk[half:]
-        self._blocks.insert(b + 1, tail)
-        self._maxes.insert(b, blk[-1])
-        self._lens[b] = half
-        self._lens.insert(b + 1, len(tail))
-
-    def remove(self, x: float) -> None:
-        """Remove one float equal to ``x`` (which must be present)."""
-        maxes = self._maxes
-        b = bisect_left(maxes, x)
-        blk = self._blocks[b]
-        i = bisect_left(blk, x)
-        del blk[i]
-        self._len -= 1
-        lens = self._lens
-        n = lens[b] = lens[b] - 1
-        if n > _LOAD >> 1:
-            if i == n:
-                maxes[b] = blk[-1]
-        else:
-            self._shrunk(b)
-
-    def _shrunk(self, b: int) -> None:
-        """Block ``b`` fell to _LOAD / 2 items or fewer: join it with a neighbour.
-
-        The joined block is split again if it grew beyond 2 * _LOAD, so
-        that every block but a lone one holds more than _LOAD / 2 items.
-        """
-        maxes, blocks, lens = self._maxes, self._blocks, self._lens
-        if len(maxes) == 1:
-            if lens[0]:
-                maxes[0] = blocks[0][-1]
-            else:
-                del maxes[0], blocks[0], lens[0]
-            return
-        if b == 0:
-            b = 1
-        prev = blocks[b - 1]
-        prev.extend(blocks[b])
-        del blocks[b], maxes[b], lens[b]
-        lens[b - 1] = len(prev)
-        maxes[b - 1] = prev[-1]
-        if len(prev) > 2 * _LOAD:
-            self._split(b - 1)
-
-    def rank(self, x: float) -> tuple[int, int]:
-        """(number of items < ``x``, number of items <= ``x``)."""
-        maxes = self._maxes
-        b = bisect_left(maxes, x)
-        if b == len(maxes):
-            n = self._len
-            return n, n
-        blk = self._blocks[b]
-        i = bisect_left(blk, x)
-        lt = sum(self._lens[:b]) + i if b else i
-        if blk[i] != x:  # blk[i] exists: the block's maximum is >= x
-            return lt, lt
-        b = bisect_right(maxes, x)  # equal items may run on into later blocks
-        if b == len(maxes):
-            return lt, self._len
-        return lt, (sum(self._lens[:b]) if b else 0) + bisect_right(self._blocks[b], x)
-
-    def _check(self) -> None:
-        """Assert every structural invariant (for the tests)."""
-        assert len(self._maxes) == len(self._blocks) == len(self._lens)
-        assert self._len == sum(self._lens)
-        prev = -_INF
-        for blk, n, m in zip(self._blocks, self._lens, self._maxes):
-            assert blk and len(blk) == n <= 2 * _LOAD and blk[-1] == m
-            assert all(a <= b for a, b in zip(blk, blk[1:]))
-            assert blk[0] >= prev
-            prev = blk[-1]
-        if len(self._blocks) > 1:
-            assert all(n > _LOAD >> 1 for n in self._lens), "a short block beside others"
-
-    def __iter__(self) -> Any:
-        for blk in self._blocks:
-            yield from blk
-
-
-# The two functions below are the hot path of WindowedEvaluation.add_case:
-# _SortedBlocks.add (or .remove) on one class and .rank on the other, fused
-# into one call with the rare branches left to the methods. They must do
-# exactly what those methods do (tests/test_windows.py checks that).
-
-
-def _enter(own: _SortedBlocks, other: _SortedBlocks, x: float) -> tuple[int, int]:
-    """``own.add(x)``, then return ``other.rank(x)``."""
-    maxes = own._maxes
-    b = bisect_right(maxes, x)
-    if b == len(maxes):
-        if not maxes:
-            own.add(x)
-            return other.rank(x)
-        b -= 1
-        own._blocks[b].append(x)
-        maxes[b] = x
-    else:
-        insort(own._blocks[b], x)
-    own._len += 1
-    lens = own._lens
-    lens[b] += 1
-    if lens[b] > 2 * _LOAD:
-        own._split(b)
-    maxes = other._maxes
-    b = bisect_left(maxes, x)
-    if b == len(maxes):
-        n = other._len
-        return n, n
-    blk = other._blocks[b]
-    i = bisect_left(blk, x)
-    if blk[i] != x:
-        lt = sum(other._lens[:b]) + i if b else i
-        return lt, lt
-    return other.rank(x)
-
-
-def _leave(own: _SortedBlocks, other: _SortedBlocks, x: float) -> tuple[int, int]:
-    """``own.remove(x)``, then return ``other.rank(x)``."""
-    maxes = own._maxes
-    b = bisect_left(maxes, x)
-    blk = own._blocks[b]
-    i = bisect_left(blk, x)
-    del blk[i]
-    own._len -= 1
-    lens = own._lens
-    n = lens[b] = lens[b] - 1
-    if n > _LOAD >> 1:
-        if i == n:
-            maxes[b] = blk[-1]
-    else:
-        own._shrunk(b)
-    maxes = other._maxes
-    b = bisect_left(maxes, x)
-    if b == len(maxes):
-        n = other._len
-        return n, n
-    blk = other._blocks[b]
-    i = bisect_left(blk, x)
-    if blk[i] != x:
-        lt = sum(other._lens[:b]) + i if b else i
-        return lt, lt
-    return other.rank(x)
 
 
 class _Ranking(NamedTuple):
@@ -288,10 +79,6 @@ class _Ranking(NamedTuple):
     ids: npt.NDArray[np.int64]  #: each case's number in the stream (0 for the first case ever added)
     weight: npt.NDArray[np.float64] | None
     end: int  #: the id of the first case not in this ranking
-
-
-def _rank_order(neg: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
-    return np.argsort(neg, kind="stable")
 
 
 class WindowedEvaluation:
@@ -412,8 +199,7 @@ class WindowedEvaluation:
         "_weights",
         "_times",
         "_first_id",
-        "_pos",
-        "_neg",
+        "_pb",
         "_pairs2",
         "_s_lo",
         "_s_hi",
@@ -421,6 +207,7 @@ class WindowedEvaluation:
         "_n_correct",
         "_gone",
         "_eager",
+        "_hot",
         "_unit_off",
         "_runs",
         "_misses",
@@ -466,8 +253,8 @@ class WindowedEvaluation:
         self._times: deque[float] | None = None if self._seconds is None else deque()
         #: the number in the stream of the oldest case in the window
         self._first_id = 0
-        self._pos = _SortedBlocks()  # scores of the correct cases in the window
-        self._neg = _SortedBlocks()  # scores of the incorrect cases in the window
+        #: the scores of the window's correct and incorrect cases, sorted
+        self._pb = PairedBlocks()
         #: twice the Mann-Whitney count over the window's cases: a (correct,
         #: incorrect) pair adds 2 when the correct case ranks first, 1 for a
         #: tie under the grouped policy, 0 otherwise. An exact int.
@@ -483,6 +270,17 @@ class WindowedEvaluation:
         #: True right after an up-to-date ROC AUC query: the next add_case
         #: then updates the containers at once (see _sync)
         self._eager = False
+        #: The short paths of add_case, for a size window with nothing but
+        #: unweighted cases in it (no misses, no pos_label), taken by plain
+        #: (bool, float) cases. 2: the containers are in sync with the window
+        #: and the ROC AUC was asked for since the last case, which enters
+        #: them at once (the short path sets 1); 1: in sync, not asked for
+        #: (the general path). While 1 or 2, _s_lo and _s_hi are not kept:
+        #: the rank sum counts the whole window, and _cool writes them back
+        #: on leaving the state. -1 (_LEAN): the containers are not valid
+        #: (empty), so a case only joins the deques and the oldest leaves
+        #: them. 0: the general path.
+        self._hot = 0
         self._unit_off = 0  # cases in the window whose weight is not 1
         #: misses in arrival order: [key, count, positive], key = the id of
         #: the next case (size windows) or the time (time windows)
@@ -520,6 +318,81 @@ class WindowedEvaluation:
         rank sum gains its pairs with the other class (one rank query); each
         case that leaves does the same in reverse.
         """
+        hot = self._hot
+        if hot and type(correct) is bool and type(score) is float and time is None and weight == 1.0:
+            if hot == _LEAN and score == score and type(weight) is float:
+                self._snap = None
+                scores = self._scores
+                scores.append(score)
+                self._correct.append(correct)
+                if correct:
+                    self._n_correct += 1
+                if len(scores) > self._size:  # type: ignore[operator]  # a size window
+                    scores.popleft()
+                    self._first_id += 1
+                    if self._correct.popleft():
+                        self._n_correct -= 1
+                return
+            if hot == 2 and score == score and type(weight) is float:
+                # The short path (see _hot): the general path below with every
+                # branch that cannot apply left out, and PairedBlocks.enter and
+                # .leave inlined as far as their common branches go.
+                self._hot = 1  # the next case comes here only if the ROC AUC is asked for again
+                self._snap = None
+                scores = self._scores
+                scores.append(score)
+                self._correct.append(correct)
+                pb = self._pb
+                maxes = pb.maxes
+                own, ol, oth, tl = pb.sides[correct]
+                if correct:
+                    self._n_correct += 1
+                b = bisect_left(maxes, score)
+                if b != len(maxes):  # lt, le = pb.enter(score, correct)
+                    blk = oth[b]
+                    i = bisect_left(blk, score)
+                    lt = sum(tl[:b]) + i if b else i
+                    try:  # i == len(blk) (rare) raises: nothing of the other class at or above score here
+                        le = lt - i + bisect_right(blk, score) if blk[i] == score else lt
+                    except IndexError:
+                        le = lt
+                    insort(own[b], score)
+                    n = ol[b] = ol[b] + 1
+                    if n > _TWICE:
+                        pb._split_big(b)
+                else:
+                    lt, le = pb.enter(score, correct)
+                if correct:
+                    pairs2 = self._pairs2 + (lt + le if self._grouped else 2 * lt)
+                else:
+                    pairs2 = self._pairs2 + 2 * self._n_correct - (lt + le if self._grouped else 2 * lt)
+                if len(scores) > self._size:  # type: ignore[operator]  # a size window
+                    score = scores.popleft()
+                    self._first_id += 1
+                    correct = self._correct.popleft()
+                    own, ol, oth, tl = pb.sides[correct]
+                    if correct:
+                        self._n_correct -= 1
+                    b = bisect_left(maxes, score)  # lt, le = pb.leave(score, correct)
+                    blk = own[b]
+                    del blk[bisect_left(blk, score)]
+                    n = ol[b] = ol[b] - 1
+                    blk = oth[b]
+                    i = bisect_left(blk, score)
+                    lt = sum(tl[:b]) + i if b else i
+                    try:
+                        le = lt - i + bisect_right(blk, score) if blk[i] == score else lt
+                    except IndexError:
+                        le = lt
+                    if n + tl[b] <= _HALF:
+                        pb._join(b)
+                    if correct:
+                        pairs2 -= lt + le if self._grouped else 2 * le
+                    else:
+                        pairs2 -= 2 * self._n_correct - (lt + le if self._grouped else 2 * le)
+                self._pairs2 = pairs2
+                return
+        self._cool()
         if type(correct) is not bool or self._pos_label is not None:
             correct = check_correct(correct, "add_case", pos_label=self._pos_label)
         if type(score) is not float or score != score:
@@ -547,21 +420,25 @@ class WindowedEvaluation:
             self._eager = False
             self._s_hi += 1
             if correct:
-                lt, le = _enter(self._pos, self._neg, score)
+                lt, le = self._pb.enter(score, True)
                 self._pairs2 += lt + le if self._grouped else 2 * lt
             else:
-                lt, le = _enter(self._neg, self._pos, score)
-                n = 2 * self._pos._len
+                lt, le = self._pb.enter(score, False)
+                n = 2 * self._n_correct
                 self._pairs2 += n - lt - le if self._grouped else n - 2 * lt
         size = self._size
         if size is not None and len(self._scores) + self._misses + self._negative_misses > size:
-            if self._runs or self._weights is not None or not self._valid:
+            if self._runs or self._weights is not None:
                 self._expire_size()
                 return
             # The common case, _drop_oldest inlined: the oldest case leaves.
             score = self._scores.popleft()
             case_id = self._first_id
             self._first_id = case_id + 1
+            if not self._valid:  # the containers are empty: nothing to undo
+                if self._correct.popleft():
+                    self._n_correct -= 1
+                return
             if self._correct.popleft():
                 self._n_correct -= 1
                 if case_id < self._s_hi:
@@ -569,15 +446,15 @@ class WindowedEvaluation:
                         self._gone.append((score, True))
                     else:
                         self._s_lo = case_id + 1
-                        lt, le = _leave(self._pos, self._neg, score)
+                        lt, le = self._pb.leave(score, True)
                         self._pairs2 -= lt + le if self._grouped else 2 * le
             elif case_id < self._s_hi:
                 if self._gone or self._s_hi != case_id + 1 + len(self._scores):
                     self._gone.append((score, False))
                 else:
                     self._s_lo = case_id + 1
-                    lt, le = _leave(self._neg, self._pos, score)
-                    n = 2 * self._pos._len
+                    lt, le = self._pb.leave(score, False)
+                    n = 2 * self._n_correct
                     self._pairs2 -= n - lt - le if self._grouped else n - 2 * le
 
     def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None, *, times: Any = None) -> None:
@@ -624,9 +501,17 @@ class WindowedEvaluation:
         ws = None if w is None else w.tolist()
         ts = None if t is None else t.tolist()
         # Validated: from here on nothing can fail (but memory), as in a loop of add_case.
+        self._cool()
         add = self._add_checked
         for i in range(len(cs)):
             add(cs[i], ss[i], 1.0 if ws is None else ws[i], None if ts is None else ts[i])
+
+    def _cool(self) -> None:
+        """Leave the short paths' states (see _hot), writing back the range the rank sum counts if in sync."""
+        if self._hot > 0:
+            lo = self._first_id
+            self._s_lo, self._s_hi = lo, lo + len(self._scores)
+        self._hot = 0
 
     def _add_checked(self, correct: bool, score: float, weight: float, t: float | None) -> None:
         if t is not None:
@@ -680,6 +565,7 @@ class WindowedEvaluation:
             raise self._no_time(func)
         if not count:
             return
+        self._cool()
         if self._times is not None:
             self._advance(t)
             key: float = t
@@ -816,65 +702,79 @@ class WindowedEvaluation:
             return
         self._s_lo = case_id + 1
         if correct:
-            lt, le = _leave(self._pos, self._neg, score)
+            lt, le = self._pb.leave(score, True)
             self._pairs2 -= lt + le if self._grouped else 2 * le
         else:
-            lt, le = _leave(self._neg, self._pos, score)
-            n = 2 * self._pos._len
+            lt, le = self._pb.leave(score, False)
+            n = 2 * self._n_correct
             self._pairs2 -= n - lt - le if self._grouped else n - 2 * le
 
-    def _sync(self) -> None:
-        """Bring the rank sum (and the sorted containers) up to date with the window.
-
-        With the containers valid and k changes since the last
-        synchronisation, the cases that left leave, oldest first, and those
-        that arrived (and are still here) enter, oldest first, so each is the
-        oldest or the newest when it moves, as in add_case: O(k log W). When
-        k is more than W / 8 (and more than _REBUILD_MIN), the rank sum is
-        computed from the window's ranking instead, vectorised, in
-        O(W + k log k), and the containers are emptied: a stream queried now
-        and then pays nothing per case for them. They are rebuilt from the
-        ranking (O(W)) at the first query that finds few changes, after
-        which every add_case that follows a ROC AUC query keeps them up to
-        date at once (_eager).
-        """
+    def _many_changes(self) -> bool:
+        """Whether the containers are further from the window than _sync should replay (see there)."""
         lo = self._first_id
         hi = lo + len(self._scores)
         limit = max(_REBUILD_MIN, (hi - lo) >> 3)
         if not self._valid:
-            self._rebuild(lo - self._s_lo + hi - self._s_hi <= limit)
+            return lo - self._s_lo + hi - self._s_hi > limit
+        return len(self._gone) + hi - max(self._s_hi, lo) > limit
+
+    def _drop_containers(self) -> None:
+        """Empty the containers; the rank sum is unknown until the next _sync rebuilds it."""
+        lo = self._first_id
+        self._pb = PairedBlocks()
+        self._valid = self._eager = False
+        self._pairs2 = 0
+        self._gone.clear()
+        self._s_lo, self._s_hi = lo, lo + len(self._scores)
+
+    def _sync(self) -> None:
+        """Bring the rank sum and the sorted containers up to date with the window.
+
+        With the containers valid, the k cases that left since leave, oldest
+        first, and those that arrived (and are still here) enter, oldest
+        first, so each is the oldest or the newest when it moves, as in
+        add_case: O(k log W). With the containers dropped, they are rebuilt
+        from the window's ranking and the rank sum computed from it,
+        vectorised: O(W + k log k). A ROC AUC query that finds more than
+        W / 8 (and more than _REBUILD_MIN) changes does neither: it drops
+        the containers and asks the window's evaluator, whose unweighted
+        area is the same exact ratio (see area_under_roc_curve), so a stream
+        queried now and then pays nothing per case for them. Every add_case
+        that follows a ROC AUC query with the containers in sync keeps them
+        so at once (_eager, and the short path).
+        """
+        lo = self._first_id
+        hi = lo + len(self._scores)
+        if not self._valid:
+            self._rebuild()
             return
         gone = self._gone
         k = hi - max(self._s_hi, lo)
-        if len(gone) + k > limit:
-            self._rebuild(False)
-            return
-        pos, neg, grouped = self._pos, self._neg, self._grouped
+        pb, grouped = self._pb, self._grouped
+        npos = pb.count(True)  # the correct cases in the containers, as they change
         pairs2 = self._pairs2
         while gone:
             score, correct = gone.popleft()
+            lt, le = pb.leave(score, correct)
             if correct:
-                lt, le = _leave(pos, neg, score)
+                npos -= 1
                 pairs2 -= lt + le if grouped else 2 * le
             else:
-                lt, le = _leave(neg, pos, score)
-                n = 2 * pos._len
-                pairs2 -= n - lt - le if grouped else n - 2 * le
+                pairs2 -= 2 * npos - (lt + le if grouped else 2 * le)
         scores = list(islice(reversed(self._scores), k))
         flags = list(islice(reversed(self._correct), k))
         for i in range(k - 1, -1, -1):
-            score = scores[i]
-            if flags[i]:
-                lt, le = _enter(pos, neg, score)
+            score, correct = scores[i], flags[i]
+            lt, le = pb.enter(score, correct)
+            if correct:
+                npos += 1
                 pairs2 += lt + le if grouped else 2 * lt
             else:
-                lt, le = _enter(neg, pos, score)
-                n = 2 * pos._len
-                pairs2 += n - lt - le if grouped else n - 2 * lt
+                pairs2 += 2 * npos - (lt + le if grouped else 2 * lt)
         self._pairs2, self._s_lo, self._s_hi = pairs2, lo, hi
 
-    def _rebuild(self, containers: bool) -> None:
-        """The rank sum from the window's ranking, O(W + k log k); the containers too if asked (O(W))."""
+    def _rebuild(self) -> None:
+        """The rank sum and the containers from the window's ranking, O(W + k log k)."""
         r = self._ranking_now()
         neg, cor = r.neg, r.correct
         neg_cum = np.cumsum(~cor, dtype=np.int64)  # incorrect cases among the top i + 1
@@ -890,14 +790,8 @@ class WindowedEvaluation:
         else:
             # stable: a correct case at rank i ranks before every incorrect case after it
             pairs2 = 2 * int(np.sum(n_neg - neg_cum[cor], dtype=np.int64))
-        if containers:
-            scores = np.negative(neg)[::-1]  # ascending
-            up = cor[::-1]
-            self._pos = _SortedBlocks.from_sorted(scores[up].tolist())
-            self._neg = _SortedBlocks.from_sorted(scores[~up].tolist())
-        else:
-            self._pos, self._neg = _SortedBlocks(), _SortedBlocks()
-        self._valid = containers
+        self._pb = PairedBlocks.from_sorted(np.negative(neg)[::-1], cor[::-1])  # ascending
+        self._valid = True
         self._pairs2 = pairs2
         self._gone.clear()
         self._s_lo, self._s_hi = r.end - neg.size, r.end
@@ -998,9 +892,10 @@ class WindowedEvaluation:
         Cases that expired since are dropped (a mask on their ids); the cases
         that arrived are appended in arrival order and the whole is sorted
         with numpy's stable sort, which finds the old ranking already in
-        order and merges the new cases into it (timsort: O(W + k log k)).
-        Being stable and after the old ones, new cases rank after old ones
-        on equal scores, so ties stay in insertion order.
+        order and merges the new cases into it (timsort: O(W + k log k);
+        measured faster here than sorting the new cases and merging them by
+        binary search). Being stable and after the old ones, new cases rank
+        after old ones on equal scores, so ties stay in insertion order.
         """
         lo = self._first_id
         hi = lo + len(self._scores)
@@ -1023,13 +918,11 @@ class WindowedEvaluation:
                 kept = (*kept, old.weight)
             if old.end - old.ids.size < lo:  # the ranking holds the ids [end - size, end)
                 keep = old.ids >= lo
-                kept = tuple(a[keep] for a in kept)
-            if k:
-                arrays = tuple(np.concatenate((a, b)) for a, b in zip(kept, arrays))
-            else:
-                arrays = kept
+                kept = tuple(np.compress(keep, a) for a in kept)
+        if old is not None:
+            arrays = tuple(np.concatenate((a, b)) for a, b in zip(kept, arrays)) if k else kept
         if k:
-            order = _rank_order(arrays[0])
+            order = np.argsort(arrays[0], kind="stable")
             arrays = tuple(a[order] for a in arrays)
         for a in arrays:
             a.setflags(write=False)
@@ -1048,10 +941,10 @@ class WindowedEvaluation:
     def _build(self) -> ScoredPrecisionRecallEvaluation:
         r = self._ranking_now()
         ev = ScoredPrecisionRecallEvaluation(self._ties)
-        # The ranking is in rank order already, so the evaluator's stable sort
-        # at its first query is one linear pass; the scores are the original
-        # floats (negating twice is exact, and keeps the sign of zero).
-        ev.add_cases(r.correct, np.negative(r.neg), r.weight)
+        # The ranking is the evaluator's rank order (negated scores ascending,
+        # ties in insertion order, signs of zero kept): it becomes the
+        # evaluator's store as it is, with no sort.
+        ev._store = CaseStore.from_sorted(r.neg, r.correct, r.weight)
         ev.add_misses(self._misses)
         ev.add_negative_misses(self._negative_misses)
         # The correctness is stored as bools, so the evaluator is fed without
@@ -1117,14 +1010,25 @@ class WindowedEvaluation:
         >>> w.area_under_roc_curve()  # the last 4: 0.5 F, 0.5 T, 0.1 F, 0.8 T
         0.875
         """
+        if self._hot > 0 and interpolate is False and max_fpr is None:
+            # the short path (see _hot): in sync, no misses, no weights, no clock
+            self._hot = 2
+            c = self._n_correct
+            n = len(self._scores) - c
+            return self._pairs2 / (2 * c * n) if c and n else _NAN
         if interpolate is not False or max_fpr is not None or self._unit_off:
             return self._evaluation().area_under_roc_curve(interpolate, max_fpr=max_fpr, standardized=standardized)
         if self._clock is not None:
             self._expire_clock()
         lo = self._first_id
-        if self._s_lo != lo or self._s_hi != lo + len(self._scores):
+        if not self._valid or self._s_lo != lo or self._s_hi != lo + len(self._scores):
+            if self._many_changes():
+                self._drop_containers()
+                if self._size is not None and not self._runs and self._pos_label is None:
+                    self._hot = _LEAN  # the next cases only join the deques
+                return self._evaluation().area_under_roc_curve()
             self._sync()
-        self._eager = self._valid
+        self._eager = valid = self._valid
         c = self._n_correct
         n = len(self._scores) - c
         nm = self._negative_misses
@@ -1134,6 +1038,9 @@ class WindowedEvaluation:
             num = self._pairs2 + 2 * c * nm + (m * nm if self._grouped else 0)
         else:
             p, num = c, self._pairs2
+            # cases only: the next add_case may take a short path
+            if self._size is not None and self._pos_label is None:
+                self._hot = 2 if valid else _LEAN
         if not p or not n:
             return _NAN
         return num / (2 * p * n)  # int / int: correctly rounded
@@ -1353,15 +1260,24 @@ class WindowedEvaluation:
     def _check(self) -> None:
         """Assert every invariant, the rank sum against a brute-force count (for the tests).
 
-        Brings the sorted containers up to date first (:meth:`_sync`).
+        Brings valid sorted containers up to date first (:meth:`_sync`);
+        dropped containers stay dropped, and their unknown rank sum is not
+        checked (the ROC AUC then comes from the window's evaluator).
         """
         lo = self._first_id
-        if self._s_lo != lo or self._s_hi != lo + len(self._scores):
-            self._sync()
-        assert (self._s_lo, self._s_hi) == (lo, lo + len(self._scores)) and not self._gone
+        plain = self._hot < 0
+        if plain:  # the lean state: check it, but keep it
+            assert not self._valid and not len(self._pb) and not self._gone and self._size is not None
+            assert not self._runs and self._weights is None and self._pos_label is None
+        elif self._hot:  # in sync by definition (_s_lo and _s_hi are not kept): check it, but keep the state
+            assert self._valid and not self._gone and self._size is not None and not self._runs
+            assert self._weights is None and self._pos_label is None
+        elif self._valid:
+            if self._s_lo != lo or self._s_hi != lo + len(self._scores):
+                self._sync()
+            assert (self._s_lo, self._s_hi) == (lo, lo + len(self._scores)) and not self._gone
         assert self._n_correct == sum(self._correct)
-        self._pos._check()
-        self._neg._check()
+        self._pb._check()
         n = len(self._scores)
         assert len(self._correct) == n
         assert self._times is None or len(self._times) == n
@@ -1373,11 +1289,11 @@ class WindowedEvaluation:
         pos = [s for s, c in zip(self._scores, self._correct) if c]
         neg = [s for s, c in zip(self._scores, self._correct) if not c]
         if self._valid:
-            assert sorted(pos) == list(self._pos) and sorted(neg) == list(self._neg)
+            assert sorted(pos) == self._pb.items(True) and sorted(neg) == self._pb.items(False)
         else:
-            assert not len(self._pos) and not len(self._neg) and not self._eager
-        pairs2 = 0
-        items = list(zip(self._scores, self._correct))
+            assert not len(self._pb) and not self._eager
+        pairs2 = 0 if self._valid else self._pairs2  # dropped containers: the rank sum is unknown
+        items = list(zip(self._scores, self._correct)) if self._valid else []
         for i, (si, ci) in enumerate(items):
             if not ci:
                 continue

@@ -28,13 +28,29 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 import scored_pr._windows as W
 from scored_pr import ScoredPrecisionRecallEvaluation as E
 from scored_pr import WindowedEvaluation
-from scored_pr._windows import _enter, _leave, _SortedBlocks
+import scored_pr._sortedblocks as SB
+from scored_pr._sortedblocks import PairedBlocks
+
+
+def set_load(load: int) -> tuple[int, int, int]:
+    """Make blocks hold about ``load`` scores (here and in the window's short path); returns the old setting."""
+    old = (SB.LOAD, SB.HALF, SB.TWICE)
+    SB.LOAD, SB.HALF, SB.TWICE = load, load >> 1, 2 * load
+    W._HALF, W._TWICE = SB.HALF, SB.TWICE
+    return old
+
+
+def restore_load(old: tuple[int, int, int]) -> None:
+    SB.LOAD, SB.HALF, SB.TWICE = old
+    W._HALF, W._TWICE = SB.HALF, SB.TWICE
 
 
 @pytest.fixture
-def small_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+def small_blocks() -> Any:
     """Blocks of 2 to 8 floats, so that a few cases split and join them."""
-    monkeypatch.setattr(W, "_LOAD", 4)
+    old = set_load(4)
+    yield
+    restore_load(old)
 
 
 # ------------------------------------------------------------ literal references
@@ -136,58 +152,85 @@ def assert_matches(w: WindowedEvaluation, ref: E, items: list[tuple[bool, float]
     else:
         exact = mann_whitney(items, misses, negative_misses, w.ties)
         assert same(auc, exact), (auc, exact)  # the exact statistic, rounded once
-        assert (math.isnan(auc) and math.isnan(expected)) or abs(auc - expected) <= 1e-12, (auc, expected)
+        assert same(auc, expected), (auc, expected)  # and so is the evaluator's
 
 
 # --------------------------------------------------------------- the container
 
 
-def test_sorted_blocks_against_a_sorted_list(small_blocks: None) -> None:
+def test_paired_blocks_against_sorted_lists(small_blocks: None) -> None:
     rng = random.Random(7)
-    blocks, model = _SortedBlocks(), []
-    for step in range(3000):
-        if model and rng.random() < 0.45:
-            x = rng.choice(model)
-            blocks.remove(x)
-            model.remove(x)
+    blocks = PairedBlocks()
+    model: dict[bool, list[float]] = {True: [], False: []}
+    for step in range(4000):
+        c = rng.random() < 0.4
+        if model[c] and rng.random() < 0.45:
+            x = rng.choice(model[c])
+            blocks.remove(x, c)
+            model[c].remove(x)
         else:
             x = float(rng.randint(-20, 20)) if rng.random() < 0.5 else rng.uniform(-20, 20)
-            blocks.add(x)
-            model.append(x)
-            model.sort()
+            if rng.random() < 0.05:
+                x = -0.0 if rng.random() < 0.5 else 0.0
+            blocks.add(x, c)
+            model[c].append(x)
+            model[c].sort()
         blocks._check()
-        assert list(blocks) == model and len(blocks) == len(model)
-        q = float(rng.randint(-21, 21))
-        assert blocks.rank(q) == (sum(v < q for v in model), sum(v <= q for v in model))
-    assert len(blocks._blocks) > 3  # the test split and joined blocks
+        for k in (True, False):
+            assert blocks.items(k) == model[k] and blocks.count(k) == len(model[k])
+            q = float(rng.randint(-21, 21))
+            assert blocks.rank(q, k) == (sum(v < q for v in model[k]), sum(v <= q for v in model[k]))
+    assert len(blocks.maxes) > 3  # the test split and joined blocks
+    with pytest.raises(ValueError, match="not among"):
+        blocks.remove(99.5, True)
 
 
-def test_fused_enter_and_leave_do_what_the_methods_do(small_blocks: None) -> None:
+def test_a_long_tie_run_stays_in_one_block(small_blocks: None) -> None:
+    """A block whose list is one repeated score cannot be split; ranks stay exact."""
+    blocks = PairedBlocks()
+    for i in range(40):
+        blocks.add(1.0, True)
+        blocks.add(float(i % 3), False)
+        blocks._check()
+    assert blocks.rank(1.0, True) == (0, 40)
+    assert blocks.rank(1.0, False) == (14, 27) and blocks.rank(1.5, False) == (27, 27)
+    for i in range(40):
+        blocks.remove(1.0, True)
+        blocks._check()
+    assert blocks.count(True) == 0 and blocks.rank(5.0, False) == (40, 40)
+
+
+def test_short_path_does_what_the_methods_do(small_blocks: None) -> None:
+    """add_case's short path (PairedBlocks.enter/.leave inlined) leaves the same container and rank sum."""
     rng = random.Random(3)
-    a1, b1, a2, b2 = _SortedBlocks(), _SortedBlocks(), _SortedBlocks(), _SortedBlocks()
-    live: list[tuple[bool, float]] = []
-    for step in range(2000):
-        if live and rng.random() < 0.4:
-            c, x = live.pop(rng.randrange(len(live)))
-            own1, other1, own2, other2 = (a1, b1, a2, b2) if c else (b1, a1, b2, a2)
-            own2.remove(x)
-            assert _leave(own1, other1, x) == other2.rank(x)
-        else:
-            c, x = rng.random() < 0.5, float(rng.randint(-5, 5))
-            live.append((c, x))
-            own1, other1, own2, other2 = (a1, b1, a2, b2) if c else (b1, a1, b2, a2)
-            own2.add(x)
-            assert _enter(own1, other1, x) == other2.rank(x)
-        for blk in (a1, b1):
-            blk._check()
-        assert list(a1) == list(a2) and list(b1) == list(b2)
+    for ties in ("grouped", "stable"):
+        fast, slow = WindowedEvaluation(size=30, ties=ties), WindowedEvaluation(size=30, ties=ties)
+        fast.area_under_roc_curve()
+        taken = 0
+        for step in range(3000):
+            c = rng.random() < 0.5
+            x = float(rng.randint(-6, 6)) if rng.random() < 0.7 else rng.uniform(-6, 6)
+            taken += fast._hot == 2
+            fast.add_case(c, x)
+            slow._hot = 0  # the general path, which calls the methods
+            slow.add_case(c, x)
+            a = fast.area_under_roc_curve()
+            assert same(a, slow.area_under_roc_curve())
+            assert fast._pairs2 == slow._pairs2
+            pf, ps = fast._pb, slow._pb
+            assert (pf.maxes, pf.pos, pf.neg, pf.plen, pf.nlen) == (ps.maxes, ps.pos, ps.neg, ps.plen, ps.nlen)
+            fast._check()
+            slow._check()
+        assert taken == 3000 and len(fast._pb.maxes) > 3
 
 
 def test_from_sorted_builds_valid_blocks(small_blocks: None) -> None:
     for n in range(0, 30):
-        b = _SortedBlocks.from_sorted([float(i // 3) for i in range(n)])
+        x = np.array([float(i // 3) for i in range(n)])
+        c = np.arange(n) % 2 == 0
+        b = PairedBlocks.from_sorted(x, c)
         b._check()
-        assert list(b) == [float(i // 3) for i in range(n)]
+        assert b.items(True) == x[c].tolist() and b.items(False) == x[~c].tolist()
 
 
 # ------------------------------------------------------------------ golden values
@@ -371,19 +414,24 @@ def test_repr_shows_the_window_and_its_auc() -> None:
 
 def test_auc_after_every_case_equals_the_lazy_and_rebuilt_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     """The three ways to the rank sum agree: eager per case, replayed at a query, rebuilt from the ranking."""
-    monkeypatch.setattr(W, "_LOAD", 8)
+    monkeypatch.setattr(SB, "LOAD", 8)
+    monkeypatch.setattr(SB, "HALF", 4)
+    monkeypatch.setattr(SB, "TWICE", 16)
+    monkeypatch.setattr(W, "_HALF", 4)
+    monkeypatch.setattr(W, "_TWICE", 16)
     monkeypatch.setattr(W, "_REBUILD_MIN", 0)  # rebuild beyond 200 / 8 = 25 changes
     rng = np.random.default_rng(5)
     y = rng.random(3000) < 0.4
     s = np.round(rng.normal(size=3000), 1)  # many ties
     gaps = random.Random(2)
-    paths = {"replayed": 0, "rebuilt": 0}
+    paths = {"replayed": 0, "rebuilt": 0, "lean": 0}
     for ties in ("grouped", "stable"):
         eager, lazy = WindowedEvaluation(size=200, ties=ties), WindowedEvaluation(size=200, ties=ties)
         due = 0
         for i, (c, v) in enumerate(zip(y.tolist(), s.tolist())):
             eager.add_case(c, v)
             a = eager.area_under_roc_curve()
+            paths["lean"] += lazy._hot == W._LEAN
             lazy.add_case(c, v)
             if i == due:
                 valid = lazy._valid
@@ -392,7 +440,7 @@ def test_auc_after_every_case_equals_the_lazy_and_rebuilt_paths(monkeypatch: pyt
                 due = i + gaps.choice([1, 3, 3, 40])
         eager._check()
         lazy._check()
-        assert eager._valid and paths["replayed"] > 50 and paths["rebuilt"] > 20, paths
+        assert eager._valid and paths["replayed"] > 50 and paths["rebuilt"] > 20 and paths["lean"] > 100, paths
         items = list(zip(y[-200:].tolist(), s[-200:].tolist()))
         assert eager.area_under_roc_curve() == mann_whitney(items, 0, 0, ties)
 
@@ -497,7 +545,7 @@ def test_stream_command_with_a_window(tmp_path: Any, capsys: pytest.CaptureFixtu
 SCORES = st.one_of(
     st.integers(-2, 2).map(float), st.floats(-10, 10, allow_nan=False), st.sampled_from([math.inf, -math.inf, -0.0])
 )
-STEPS = {"examples": 0, "steps": 0}
+STEPS = {"examples": 0, "steps": 0, "short": 0, "lean": 0}
 
 
 class WindowMachine(RuleBasedStateMachine):
@@ -512,8 +560,8 @@ class WindowMachine(RuleBasedStateMachine):
         rebuild=st.sampled_from([0, 4, 10**9]),
     )
     def start(self, kind: str, size: int, seconds: float, ties: str, load: int, rebuild: int) -> None:
-        self._saved = (W._LOAD, W._REBUILD_MIN)
-        W._LOAD, W._REBUILD_MIN = load, rebuild
+        self._saved = (set_load(load), W._REBUILD_MIN)
+        W._REBUILD_MIN = rebuild
         self.kind, self.size, self.seconds, self.ties = kind, size, seconds, ties
         self.clock = 0.0
         if kind == "size":
@@ -527,7 +575,8 @@ class WindowMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         if hasattr(self, "_saved"):
-            W._LOAD, W._REBUILD_MIN = self._saved
+            restore_load(self._saved[0])
+            W._REBUILD_MIN = self._saved[1]
 
     def _t(self) -> dict[str, float]:
         return {}
@@ -536,6 +585,9 @@ class WindowMachine(RuleBasedStateMachine):
     def add_case(self, correct: bool, score: float, weighted: bool) -> None:
         weight = 2.5 if weighted else 1.0
         self.now = max(self.now, self.clock)
+        if not weighted:  # the short paths of add_case (see WindowedEvaluation._hot)
+            STEPS["short"] += self.w._hot == 2
+            STEPS["lean"] += self.w._hot == W._LEAN
         self.w.add_case(correct, score, weight)
         self.items.append(("case", correct, score, weight, self.clock))
 
@@ -599,3 +651,10 @@ WindowMachine.TestCase.settings = settings(
 )
 TestWindowMachine = WindowMachine.TestCase
 
+
+def test_the_state_machine_took_the_short_paths() -> None:
+    """Runs after TestWindowMachine: its random walks went through both short paths of add_case."""
+    if not STEPS["examples"]:
+        pytest.skip("run together with TestWindowMachine")
+    print(f"window state machine: {STEPS}")
+    assert STEPS["short"] > 0, STEPS  # the lean path: also test_auc_after_every_case_equals_the_lazy_and_rebuilt_paths

@@ -1,0 +1,234 @@
+"""The sorted container of a sliding window: the scores of both classes in shared blocks.
+
+:class:`PairedBlocks` holds two multisets of floats, the scores of the
+correct and of the incorrect cases in a window, and answers how many
+scores of one class lie below (or at) a given score: the counts from which
+:class:`~scored_pr.WindowedEvaluation` keeps its Mann-Whitney statistic as
+cases enter and leave.
+
+Layout: the line is cut into blocks by ascending bounds ``maxes``; block
+``b`` holds the scores ``s`` with ``maxes[b - 1] < s <= maxes[b]`` of both
+classes, as two ascending Python lists (``pos[b]``, ``neg[b]``) with their
+lengths (``plen[b]``, ``nlen[b]``). One bisection of the bounds finds the
+block of a score for both classes at once, equal scores never span two
+blocks, and the number of scores of a class below a score is the sum of
+that class's block lengths before its block plus one bisection in it.
+This is the layout of ``sortedcontainers.SortedList`` (sorted lists of
+about :data:`LOAD` items and their maxima) shared by two lists, with the
+positional index replaced by a C-level ``sum`` over the few block lengths:
+in a sliding window every insertion is followed by a deletion, and
+SortedList rebuilds its index after every split or merge of a block.
+
+Complexity, for W scores in all: insertion and deletion O(log W)
+comparisons plus a memory move of at most ``2 * LOAD`` pointers; a rank
+query O(log W) comparisons plus a sum over W / ``LOAD`` block lengths.
+Blocks are split when a class's list in them exceeds ``2 * LOAD`` and
+joined with a neighbour when both lists together fall to ``LOAD / 2``; a
+list made of one repeated score cannot be split and may grow beyond.
+
+``WindowedEvaluation.add_case`` inlines :meth:`PairedBlocks.enter` and
+:meth:`PairedBlocks.leave` on its short path: a change here must be made
+there too (``tests/test_windows.py`` checks that the two agree).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right, insort
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["PairedBlocks", "LOAD", "HALF", "TWICE"]
+
+#: Target number of scores in a block (both classes together).
+LOAD = 500
+#: A block whose two lists hold this many scores or fewer joins a neighbour.
+HALF = LOAD >> 1
+#: A block is split when one class's list in it grows beyond this.
+TWICE = 2 * LOAD
+
+
+class PairedBlocks:
+    """The scores of the correct (``pos``) and incorrect (``neg``) cases, in shared sorted blocks.
+
+    Methods take the class as ``correct`` (True: the correct cases' scores).
+    Equal floats are interchangeable (``-0.0`` and ``0.0`` included): only
+    counts are asked of this container.
+    """
+
+    __slots__ = ("maxes", "pos", "neg", "plen", "nlen", "sides")
+
+    def __init__(self) -> None:
+        self.maxes: list[float] = []  #: block bounds, strictly ascending
+        self.pos: list[list[float]] = []  #: per block, the correct cases' scores, ascending
+        self.neg: list[list[float]] = []  #: per block, the incorrect cases' scores, ascending
+        self.plen: list[int] = []  #: len(pos[b])
+        self.nlen: list[int] = []  #: len(neg[b])
+        #: by class (``sides[correct]``): (its blocks, their lengths, the other class's blocks,
+        #: theirs); the lists are only ever changed in place, so these stay theirs
+        self.sides = ((self.neg, self.nlen, self.pos, self.plen), (self.pos, self.plen, self.neg, self.nlen))
+
+    @classmethod
+    def from_sorted(cls, scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_]) -> PairedBlocks:
+        """The container of ``scores`` (ascending) with their classes ``correct``. O(W)."""
+        out = cls()
+        n = scores.size
+        if not n:
+            return out
+        # cut every LOAD scores, moved on to the end of the tie run it falls in
+        cuts = np.arange(LOAD, n, LOAD)
+        cuts = np.unique(np.searchsorted(scores, scores[cuts - 1], side="right"))
+        cuts = cuts[cuts < n].tolist()
+        if cuts and n - cuts[-1] <= HALF:
+            cuts.pop()  # no short block at the end
+        for lo, hi in zip([0, *cuts], [*cuts, n]):
+            seg, cor = scores[lo:hi], correct[lo:hi]
+            out.pos.append(seg[cor].tolist())
+            out.neg.append(seg[~cor].tolist())
+            out.maxes.append(float(seg[-1]))
+        out.plen.extend(len(b) for b in out.pos)
+        out.nlen.extend(len(b) for b in out.neg)
+        return out
+
+    def __len__(self) -> int:
+        return sum(self.plen) + sum(self.nlen)
+
+    def count(self, correct: bool) -> int:
+        """The number of scores of the class. O(W / LOAD)."""
+        return sum(self.plen if correct else self.nlen)
+
+    def items(self, correct: bool) -> list[float]:
+        """The scores of the class, ascending (for the tests)."""
+        return [x for blk in (self.pos if correct else self.neg) for x in blk]
+
+    def rank(self, x: float, correct: bool) -> tuple[int, int]:
+        """(scores of the class < ``x``, scores of the class <= ``x``)."""
+        maxes = self.maxes
+        b = bisect_left(maxes, x)
+        lens = self.plen if correct else self.nlen
+        if b == len(maxes):
+            n = sum(lens)
+            return n, n
+        blk = (self.pos if correct else self.neg)[b]
+        i = bisect_left(blk, x)
+        lt = sum(lens[:b]) + i if b else i
+        if i < len(blk) and blk[i] == x:  # equal scores are all in this block
+            return lt, lt - i + bisect_right(blk, x)
+        return lt, lt
+
+    def add(self, x: float, correct: bool) -> None:
+        """Insert ``x`` into the class."""
+        maxes = self.maxes
+        if not maxes:
+            maxes.append(x)
+            self.pos.append([x] if correct else [])
+            self.neg.append([] if correct else [x])
+            self.plen.append(1 if correct else 0)
+            self.nlen.append(0 if correct else 1)
+            return
+        b = bisect_left(maxes, x)
+        blocks, lens = (self.pos, self.plen) if correct else (self.neg, self.nlen)
+        if b == len(maxes):  # beyond every bound: the last block's bound moves up
+            b -= 1
+            maxes[b] = x
+            blocks[b].append(x)
+        else:
+            insort(blocks[b], x)
+        lens[b] += 1
+        if lens[b] > TWICE:
+            self._split_big(b)
+
+    def remove(self, x: float, correct: bool) -> None:
+        """Remove one score equal to ``x`` from the class (ValueError if there is none)."""
+        maxes = self.maxes
+        b = bisect_left(maxes, x)
+        blocks, lens = (self.pos, self.plen) if correct else (self.neg, self.nlen)
+        blk = blocks[b] if b < len(maxes) else []
+        i = bisect_left(blk, x)
+        if i == len(blk) or blk[i] != x:
+            raise ValueError(f"PairedBlocks.remove: {x!r} is not among the {'correct' if correct else 'incorrect'} scores")
+        del blk[i]
+        lens[b] -= 1
+        if self.plen[b] + self.nlen[b] <= HALF:
+            self._join(b)
+
+    def enter(self, x: float, correct: bool) -> tuple[int, int]:
+        """``rank(x, not correct)``, then ``add(x, correct)``."""
+        lt_le = self.rank(x, not correct)
+        self.add(x, correct)
+        return lt_le
+
+    def leave(self, x: float, correct: bool) -> tuple[int, int]:
+        """``remove(x, correct)``, then return ``rank(x, not correct)``."""
+        self.remove(x, correct)
+        return self.rank(x, not correct)
+
+    # ------------------------------------------------------------ rebalancing
+
+    def _split(self, b: int, correct: bool) -> bool:
+        """Split block ``b`` at the median of the class's list in it; False if that list is one repeated score."""
+        big, lens_big = (self.pos, self.plen) if correct else (self.neg, self.nlen)
+        small, lens_small = (self.neg, self.nlen) if correct else (self.pos, self.plen)
+        s = big[b]
+        v = s[(len(s) >> 1) - 1]
+        if v == s[-1]:  # the upper half is one tie run: cut below it
+            k = bisect_left(s, v)
+            if not k:
+                return False
+            v = s[k - 1]
+        o = small[b]
+        ks, ko = bisect_right(s, v), bisect_right(o, v)
+        big.insert(b + 1, s[ks:])
+        del s[ks:]
+        small.insert(b + 1, o[ko:])
+        del o[ko:]
+        lens_big[b] = ks
+        lens_big.insert(b + 1, len(big[b + 1]))
+        lens_small[b] = ko
+        lens_small.insert(b + 1, len(small[b + 1]))
+        self.maxes.insert(b, v)  # block b now ends at v; block b + 1 keeps the old bound
+        return True
+
+    def _split_big(self, b: int) -> None:
+        """Split block ``b``, and the blocks that splitting makes, until no list exceeds TWICE (or cannot be split)."""
+        end = b + 1
+        while b < end:
+            if (self.plen[b] > TWICE and self._split(b, True)) or (self.nlen[b] > TWICE and self._split(b, False)):
+                end += 1
+            else:
+                b += 1
+
+    def _join(self, b: int) -> None:
+        """Block ``b`` fell to HALF scores or fewer: join it with a neighbour (or drop it if it is the last and empty)."""
+        maxes, pos, neg, plen, nlen = self.maxes, self.pos, self.neg, self.plen, self.nlen
+        if len(maxes) == 1:
+            if not plen[0] and not nlen[0]:
+                del maxes[0], pos[0], neg[0], plen[0], nlen[0]
+            return
+        if b == 0:
+            b = 1
+        pos[b - 1].extend(pos[b])
+        neg[b - 1].extend(neg[b])
+        plen[b - 1] += plen[b]
+        nlen[b - 1] += nlen[b]
+        maxes[b - 1] = maxes[b]
+        del maxes[b], pos[b], neg[b], plen[b], nlen[b]
+        self._split_big(b - 1)
+
+    def _check(self) -> None:
+        """Assert every structural invariant (for the tests)."""
+        maxes = self.maxes
+        assert len(maxes) == len(self.pos) == len(self.neg) == len(self.plen) == len(self.nlen)
+        assert all(a < b for a, b in zip(maxes, maxes[1:])), "bounds not strictly ascending"
+        lo: Any = None
+        for b, hi in enumerate(maxes):
+            for blk, n in ((self.pos[b], self.plen[b]), (self.neg[b], self.nlen[b])):
+                assert len(blk) == n
+                assert all(u <= v for u, v in zip(blk, blk[1:]))
+                assert all(v <= hi for v in blk) and (lo is None or all(v > lo for v in blk))
+            if len(maxes) > 1:
+                assert self.plen[b] + self.nlen[b], "an empty block beside others"
+            lo = hi
+        expected = ((self.neg, self.nlen, self.pos, self.plen), (self.pos, self.plen, self.neg, self.nlen))
+        assert all(x is y for side, want in zip(self.sides, expected) for x, y in zip(side, want))
