@@ -322,6 +322,9 @@ def rank_order(
     if n < _SMALL or n >= 2**31:
         o = np.argsort(neg, kind="stable")
         return neg[o], correct[o]
+    few = _few_values_order(neg, correct)
+    if few is not None:
+        return few
     out = np.sort(neg)
     differs = out[1:] != out[:-1]
     groups = int(np.count_nonzero(differs)) + 1
@@ -347,6 +350,69 @@ def rank_order(
     cor[at + offset] = True
     _restore_zero_signs(neg, out)
     return out, cor
+
+
+def _few_values_order(
+    neg: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]] | None:
+    """:func:`rank_order` for scores with few distinct values, with no float sort; None if they are not few.
+
+    A probe of 16,384 evenly spaced scores tells whether values repeat
+    heavily; if so, the distinct values of a larger sample (every 16th
+    score), ``u`` ascending, get a collision-free multiplicative hash table
+    of their ranks. Each case looks its score up (O(1)), which also proves
+    the score is one of ``u`` (``u[rank] == score``); scores the sample
+    missed join ``u`` and the lookup runs once more. The ranks, at most
+    65,536 of them, fit uint16, for which numpy's stable argsort is a radix
+    sort: O(n), where a float sort is O(n log n). -0.0 and 0.0 share a rank
+    (+ 0.0 maps one to the other), as in the stable argsort.
+    """
+    n = neg.size
+    probe = neg[:: max(1, n >> 14)]
+    if 4 * np.unique(probe).size > probe.size:
+        return None  # a quarter or more of the probed scores are distinct
+    v = neg + 0.0  # -0.0 -> 0.0: one value
+    keys = v.view(np.uint64)
+    u = np.unique(v[::16])
+    for _ in range(2):
+        found = _hash_ranks(u, keys, n)
+        if found is None:
+            return None
+        slot_rank, mult, shift = found
+        rank = slot_rank[(keys * mult) >> shift]
+        here = u[rank] == v
+        if here.all():
+            o = np.argsort(rank, kind="stable")  # radix sort (uint16)
+            return neg[o], correct[o]
+        u = np.union1d(u, v[~here])
+    return None
+
+
+def _hash_ranks(
+    u: npt.NDArray[np.float64], keys: npt.NDArray[np.uint64], n: int
+) -> tuple[npt.NDArray[np.uint16], np.uint64, np.uint64] | None:
+    """A table of the ranks of the distinct values ``u`` (ascending) under a multiplicative hash of their bits.
+
+    (table, multiplier, shift) such that ``table[(bits * multiplier) >> shift]``
+    is the rank of every value of ``u``, or None when there are more than
+    65,536 values, the table would exceed ``2**_HASH_BITS`` slots or
+    16 * ``n``, or no multiplier tried is collision-free.
+    """
+    d = int(u.size)
+    bits = max(2 * d.bit_length(), 4)  # at least D^2 slots: no collision is likely
+    if d > 1 << 16 or bits > _HASH_BITS or (1 << bits) > 16 * n:  # 2-byte slots: at most 32 bytes per case
+        return None
+    shift = np.uint64(64 - bits)
+    ukeys = u.view(np.uint64)
+    mult = _GOLDEN
+    for _ in range(8):
+        slot = (ukeys * mult) >> shift
+        if np.unique(slot).size == d:
+            table = np.zeros(1 << bits, dtype=np.uint16)
+            table[slot] = np.arange(d, dtype=np.uint16)
+            return table, mult, shift
+        mult = np.uint64((int(mult) + 0x632BE59BD9B4E01A) % 2**64)
+    return None
 
 
 def _restore_zero_signs(neg: npt.NDArray[np.float64], out: npt.NDArray[np.float64]) -> None:

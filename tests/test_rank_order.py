@@ -129,3 +129,25 @@ def test_rank_order_with_a_thousand_distinct_scores_at_scale() -> None:
     out, cor = rank_order(neg, correct)
     assert out.tobytes() == neg[o].tobytes()
     np.testing.assert_array_equal(cor, correct[o])
+
+
+def test_few_distinct_values_take_the_radix_path_even_when_the_sample_misses_some() -> None:
+    """Rare values the every-16th sample misses join the table on a second lookup; the order stays stable."""
+    from scored_pr._store import _few_values_order
+
+    rng = np.random.default_rng(3)
+    common = rng.normal(size=500)
+    scores = rng.choice(common, size=100_000)
+    rare = np.arange(1, 51) * 1000.0 + 0.5  # fifty values that occur once each
+    scores[rng.choice(100_000, size=50, replace=False)] = rare
+    scores[rng.random(100_000) < 0.01] = -0.0  # signed zeros share a rank, keep their signs
+    scores[rng.random(100_000) < 0.01] = 0.0
+    neg, correct = -scores, rng.random(100_000) < 0.3
+    assert not np.isin(rare, -neg[::16]).all()  # the sample did miss some
+    got = _few_values_order(neg, correct)
+    assert got is not None
+    o = np.argsort(neg, kind="stable")
+    assert got[0].tobytes() == neg[o].tobytes()
+    np.testing.assert_array_equal(got[1], correct[o])
+    # many distinct values: not this path
+    assert _few_values_order(-rng.normal(size=50_000), correct[:50_000]) is None
