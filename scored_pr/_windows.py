@@ -131,24 +131,25 @@ class WindowedEvaluation:
     equals the same query on a fresh ``ScoredPrecisionRecallEvaluation`` fed
     the cases still in the window in insertion order, plus the misses still
     in it: bit for bit, since the window hands its ranking to such an
-    evaluator (:meth:`snapshot`). The one exception is
-    :meth:`area_under_roc_curve`, maintained incrementally: it is the exact
-    Mann-Whitney statistic over the window rounded once to float64, where
-    the evaluator sums one float term per operating point; the two agree to
-    within about W ulps (below 1e-12 for windows up to millions of cases).
+    evaluator (:meth:`snapshot`). :meth:`area_under_roc_curve`, maintained
+    incrementally, is the exact Mann-Whitney statistic over the window
+    rounded once to float64, which is what the evaluator computes too (for
+    unweighted cases): bit for bit as well.
 
     **Cost.** With ``area_under_roc_curve()`` asked after every case, adding
-    a case costs O(log W) comparisons (the case enters its class's sorted
-    container and the oldest leaves its own, each followed by a rank query in
-    the other class) and the query O(1). Asked less often, adding a case is
-    O(1) (two deque appends, and two pops when the oldest leaves); the next
-    ROC AUC query catches up in O(k log W) for k changes, or in one
-    vectorised O(W + k log k) pass over the ranking when k > W / 8. Any other
-    query after a change costs O(W + k log k) (the ranking is updated, not
-    rebuilt) and then its own O(W); repeated queries with nothing changed are
-    cached.
+    a case costs O(log W) comparisons (the case enters the sorted container
+    and the oldest leaves it, each with a rank query in the other class)
+    and the query O(1): about 1.8x a bare ``SortedList.add`` + ``remove``
+    of the same scores (``benchmarks/results-windows.md``). Asked less
+    often, adding a case is O(1) (two deque appends, and two pops when the
+    oldest leaves); the next ROC AUC query catches up in O(k log W) for k
+    changes, or, when k > W / 8, asks the window's evaluator (O(W + k log
+    k)) and leaves the containers empty until a query finds few changes.
+    Any other query after a change costs O(W + k log k) (the ranking is
+    updated, not rebuilt) and then its own O(W); repeated queries with
+    nothing changed are cached.
 
-    Memory: about 100 bytes per case in the window (tracemalloc, a
+    Memory: about 60 bytes per case in the window (tracemalloc, a
     10,000-case window after a query): the deques (a score object and two
     references), the sorted containers while the ROC AUC is asked often,
     and the ranking and the evaluator of the last query. More with times or
