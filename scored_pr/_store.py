@@ -311,12 +311,13 @@ def rank_order(
     numpy's vectorised (SIMD) value sort, and a permutation is more than the
     store needs: cases of one class with equal scores are interchangeable, so
     only a tie between a correct and an incorrect case (a *mixed* tie group)
-    needs insertion order. So the scores are sorted with ``np.sort`` and the
-    correct ones are placed by one ``searchsorted`` of their own sorted
-    scores; when there is a mixed tie group, :func:`_tie_order` restores
-    insertion order inside the groups. The one other difference between
-    equal scores, the sign of a zero, is restored by copying the zeros in
-    insertion order. O(n log n).
+    needs insertion order. So each class's scores are sorted with
+    ``np.sort`` and the correct ones are merged in by one ``searchsorted``
+    (scores with few distinct values skip the float sort:
+    :func:`_few_values_order`); when there is a mixed tie group,
+    :func:`_tie_order` restores insertion order inside the groups. The one
+    other difference between equal scores, the sign of a zero, is restored
+    by copying the zeros in insertion order. O(n log n).
     """
     n = neg.size
     if n < _SMALL or n >= 2**31:
@@ -325,30 +326,28 @@ def rank_order(
     few = _few_values_order(neg, correct)
     if few is not None:
         return few
-    out = np.sort(neg)
-    differs = out[1:] != out[:-1]
-    groups = int(np.count_nonzero(differs)) + 1
-    if 8 * groups <= n:  # heavy ties: most groups are mixed, order them by hash at once
-        return _tie_order(neg, correct, out, differs)
-    pos = np.compress(correct, neg)  # a boolean index, three times faster
+    # Each class sorted on its own (cases of one class with equal scores are
+    # interchangeable), then merged: a correct case goes after the incorrect
+    # ones with a lower negated score.
+    pos = np.compress(correct, neg)  # np.compress: a third of a boolean index's time
     pos.sort()
-    at = np.searchsorted(out, pos, side="left")
+    other = np.compress(~correct, neg)
+    other.sort()
+    at = np.searchsorted(other, pos, side="left")
+    at += np.arange(pos.size)
     cor = np.zeros(n, dtype=bool)
-    if groups == n:  # distinct scores
-        cor[at] = True
-        return out, cor
-    # Ties: the correct cases of a tie group take its first places unless the group is mixed.
-    run = np.empty(pos.size, dtype=bool)
-    run[:1] = True
-    np.not_equal(pos[1:], pos[:-1], out=run[1:])
-    first = np.flatnonzero(run)
-    size = np.diff(np.append(first, pos.size))
-    offset = np.arange(pos.size) - np.repeat(first, size)
-    group = np.searchsorted(out, pos[first], side="right") - at[first]
-    if np.any(group != size):
-        return _tie_order(neg, correct, out, differs)
-    cor[at + offset] = True
-    _restore_zero_signs(neg, out)
+    cor[at] = True
+    out = np.empty(n, dtype=np.float64)
+    out[at] = pos
+    np.place(out, ~cor, other)
+    same = out[1:] == out[:-1]
+    if same.any():
+        # A mixed tie group puts a correct case next to an incorrect one of equal score.
+        edge = cor[1:] != cor[:-1]
+        edge &= same
+        if edge.any():
+            return _tie_order(neg, correct, out, ~same)
+        _restore_zero_signs(neg, out)
     return out, cor
 
 
