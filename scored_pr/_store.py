@@ -382,7 +382,9 @@ def _few_values_order(
         here = u[rank] == v
         if here.all():
             o = np.argsort(rank, kind="stable")  # radix sort (uint16)
-            return neg[o], correct[o]
+            out = np.repeat(u, np.bincount(rank, minlength=u.size))  # the sorted scores, read in order
+            _restore_zero_signs(neg, out)
+            return out, correct[o]
         u = np.union1d(u, v[~here])
     return None
 
