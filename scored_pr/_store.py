@@ -359,17 +359,19 @@ def _few_values_order(
     A probe of 16,384 evenly spaced scores tells whether values repeat
     heavily; if so, the distinct values of a larger sample (every 16th
     score), ``u`` ascending, get a collision-free multiplicative hash table
-    of their ranks. Each case looks its score up (O(1)), which also proves
-    the score is one of ``u`` (``u[rank] == score``); scores the sample
-    missed join ``u`` and the lookup runs once more. The ranks, at most
-    65,536 of them, fit uint16, for which numpy's stable argsort is a radix
-    sort: O(n), where a float sort is O(n log n). -0.0 and 0.0 share a rank
-    (+ 0.0 maps one to the other), as in the stable argsort.
+    of their ranks (:func:`_hash_ranks`: up to 4,095 values, and at most
+    16 slots per case). Each case looks its score up (O(1)), which also
+    proves the score is one of ``u`` (``u[rank] == score``); scores the
+    sample missed join ``u`` and the lookup runs once more. The ranks fit
+    uint16, for which numpy's stable argsort is a radix sort: O(n), where a
+    float sort is O(n log n). -0.0 and 0.0 share a rank (+ 0.0 maps one to
+    the other), as in the stable argsort.
     """
     n = neg.size
     probe = neg[:: max(1, n >> 14)]
-    if 4 * np.unique(probe).size > probe.size:
-        return None  # a quarter or more of the probed scores are distinct
+    seen = int(np.unique(probe).size)
+    if 4 * seen > probe.size or 2 * seen.bit_length() > _HASH_BITS:
+        return None  # a quarter or more of the probed scores are distinct, or too many for the table
     v = neg + 0.0  # -0.0 -> 0.0: one value
     keys = v.view(np.uint64)
     u = np.unique(v[::16])
@@ -395,13 +397,13 @@ def _hash_ranks(
     """A table of the ranks of the distinct values ``u`` (ascending) under a multiplicative hash of their bits.
 
     (table, multiplier, shift) such that ``table[(bits * multiplier) >> shift]``
-    is the rank of every value of ``u``, or None when there are more than
-    65,536 values, the table would exceed ``2**_HASH_BITS`` slots or
-    16 * ``n``, or no multiplier tried is collision-free.
+    is the rank of every value of ``u``, or None when the table of at least
+    D^2 slots would exceed ``2**_HASH_BITS`` (so D <= 4,095) or 16 * ``n``
+    slots, or no multiplier tried is collision-free.
     """
     d = int(u.size)
     bits = max(2 * d.bit_length(), 4)  # at least D^2 slots: no collision is likely
-    if d > 1 << 16 or bits > _HASH_BITS or (1 << bits) > 16 * n:  # 2-byte slots: at most 32 bytes per case
+    if bits > _HASH_BITS or (1 << bits) > 16 * n:  # 2-byte slots: at most 32 bytes per case
         return None
     shift = np.uint64(64 - bits)
     ukeys = u.view(np.uint64)
