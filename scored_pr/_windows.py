@@ -245,6 +245,7 @@ class WindowedEvaluation:
         self._grouped = self._ties == "grouped"
         self._pos_label: Any = check_pos_label(pos_label, _CLS)
         self._init_state()
+        self._lean_if_plain()
 
     def _init_state(self) -> None:
         self._scores: deque[float] = deque()
@@ -1249,6 +1250,22 @@ class WindowedEvaluation:
         self._first_id = self._s_lo = self._s_hi = state["first_id"]
         self._valid = False
         self._now = state["now"]
+        self._lean_if_plain()
+
+    def _lean_if_plain(self) -> None:
+        """A window with no rank sum to keep yet: plain cases take the lean path until an AUC query.
+
+        For a size window with no pos_label, no misses and no weights, whose
+        containers are dropped or empty: they are marked dropped (the rank
+        sum is computed at the first ROC AUC query), so add_case only joins
+        the deques.
+        """
+        if self._size is None or self._pos_label is not None or self._runs or self._weights is not None:
+            return
+        if self._valid and (len(self._pb) or self._gone or self._pairs2):
+            return
+        self._drop_containers()
+        self._hot = _LEAN
 
     def __copy__(self) -> WindowedEvaluation:
         other = WindowedEvaluation.__new__(WindowedEvaluation)
