@@ -37,7 +37,9 @@ import numpy as np
 from sortedcontainers import SortedList
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
 import scored_pr  # noqa: E402
+from bench import limit_numpy as floor  # noqa: E402  # the reference harness's numpy floor
 from scored_pr import ScoredPrecisionRecallEvaluation as E  # noqa: E402
 
 
@@ -49,16 +51,6 @@ def data(n: int, distinct: int | None = None, seed: int = 0) -> tuple[np.ndarray
         lo, hi = s.min(), s.max()
         s = np.round((s - lo) / (hi - lo) * (distinct - 1))
     return y, s
-
-
-def floor(y: np.ndarray, s: np.ndarray) -> Any:
-    o = np.argsort(-s, kind="stable")
-    yy = y[o]
-    tp = np.cumsum(yy)
-    k = np.arange(1, len(y) + 1)
-    ap = (tp / k)[yy].sum() / max(tp[-1], 1)
-    fp = k - tp
-    return ap, fp[yy].sum()
 
 
 def report(ev: E) -> tuple[Any, ...]:
