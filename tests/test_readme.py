@@ -234,3 +234,79 @@ def test_every_install_hint_works_from_a_checkout() -> None:
             assert extra in extras, f"{name}: pip install '.[{extra}]' names no declared extra"
         for extra in re.findall(r"pip install 'scored-pr\[(\w+)\]'", text):
             assert f"pip install '.[{extra}]'" in text, f"{name}: 'scored-pr[{extra}]' without the checkout form"
+
+
+# ----------------------------------------------------------------------- claims in the prose
+
+
+def test_the_bad_input_example_is_the_message_users_get() -> None:
+    text = readme()
+    block = text.split("## Bad input", 1)[1].split("```\n", 1)[1].split("```", 1)[0].strip()
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases([True, False], [0.9, 0.1])
+    before = repr(ev.summary())
+    with pytest.raises(ValueError) as info:
+        ev.add_cases([True, False, True, False], [0.8, 0.7, 0.6, float("nan")])
+    assert str(info.value) == block
+    # "A rejected call changes nothing."
+    assert "A rejected call changes nothing." in text and repr(ev.summary()) == before
+    # "a string such as "False" is a TypeError, never silently truthy"
+    assert 'a string such as `"False"` is a\n`TypeError`' in text
+    with pytest.raises(TypeError):
+        ev.add_case("False", 0.3)
+    assert repr(ev.summary()) == before
+
+
+def test_curves_are_read_only_float64_arrays() -> None:
+    assert "Curves are read-only float64 arrays shared with the cache (`.copy()` for a writable one)." in readme()
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases([True, False, True], [0.9, 0.5, 0.1])
+    for curve in (ev.pr_curve(False), ev.pr_curve(True), ev.roc_curve(False), ev.pr_score_curve(False)):
+        assert curve.dtype == np.float64 and not curve.flags.writeable
+        assert curve.copy().flags.writeable
+    assert ev.pr_curve(False) is ev.pr_curve(False)  # shared with the cache
+
+
+def test_windows_pickle_but_do_not_merge() -> None:
+    import pickle
+
+    from scored_pr import WindowedEvaluation
+
+    assert "Windows pickle but do not merge (`a.snapshot() + b.snapshot()` does)." in flat(readme())
+    a, b = WindowedEvaluation(size=3), WindowedEvaluation(size=3)
+    a.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.95])
+    b.add_cases([False, True], [0.2, 0.6])
+    assert repr(pickle.loads(pickle.dumps(a)).summary()) == repr(a.summary())  # repr: NaN entries compare
+    with pytest.raises(TypeError):
+        a.merge(b)
+    with pytest.raises(TypeError):
+        a + b  # noqa: B018
+    both = a.snapshot() + b.snapshot()
+    assert both.num_cases == 5
+
+
+def test_a_saved_state_takes_about_8_1_bytes_per_case(tmp_path: Path) -> None:
+    assert "about 8.1 bytes per case" in flat(readme())
+    rng = np.random.default_rng(81)
+    n = 200_000
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases(rng.random(n) < 0.3, rng.random(n))
+    ev.save(tmp_path / "state.npz")
+    assert round((tmp_path / "state.npz").stat().st_size / n, 1) == 8.1
+
+
+def test_a_bounded_summary_is_about_100_kb_whatever_the_number_of_cases(tmp_path: Path) -> None:
+    """"about 100 KB serialised at 4,096 bins whatever the number of cases" and "the serialised
+    summary stays at about 105 KB from 100,000 to 10,000,000 cases" (measured here to 1,000,000)."""
+    from scored_pr import BoundedEvaluation
+
+    text = flat(readme())
+    assert "about 100 KB serialised at 4,096 bins whatever the number of cases" in text
+    assert "the serialised summary stays at about 105 KB from 100,000 to 10,000,000 cases" in text
+    rng = np.random.default_rng(105)
+    for n in (100_000, 1_000_000):
+        summary = BoundedEvaluation(max_bins=4096)
+        summary.add_cases(rng.random(n) < 0.3, rng.normal(size=n))
+        summary.save(tmp_path / f"{n}.npz")
+        size = (tmp_path / f"{n}.npz").stat().st_size
+        assert 100_000 <= size <= 110_000, (n, size)
