@@ -297,3 +297,56 @@ def test_release_table_average_precision_equals_the_pr_area_up_to_the_last_digit
         assert ulps(ap, area) <= 16
         differ += ap != area
     assert differ > 0  # "equals" alone would be false: LingPipe's two sums round differently
+
+
+# ------------------------------------------------ telling the releases apart (LingPipe's own outputs)
+
+
+def counts(ops: list) -> tuple[int, int, int, int]:
+    """(cases added, correct cases added, misses, negative misses)."""
+    added = [op for op in ops if op[0] == "case"]
+    return (
+        len(added),
+        sum(1 for op in added if op[1]),
+        sum(op[1] for op in ops if op[0] == "misses"),
+        sum(op[1] for op in ops if op[0] == "negative_misses"),
+    )
+
+
+def precision_at_lines(text: str) -> list[str]:
+    return [line.split("=", 1)[1] for line in text.split("\n") if line.startswith("  Precision at ")]
+
+
+def test_the_release_table_holds_on_lingpipe_s_outputs() -> None:
+    """Each row of "Which LingPipe release produced these numbers?", on the conformance vectors'
+    expected values (LingPipe's own outputs, not the compatibility class)."""
+    text = guide_text()
+    assert "| `Area Under ROC Curve (interpolated)` with correct cases only | `0.0` | `NaN` (a number once `addNegativeMisses` gave it negatives) |" in text
+    v392, v41 = load_vectors("3.9.2"), load_vectors("4.1.0")
+    for vectors, release in ((v392, "3.9.2"), (v41, "4.1")):
+        for vector in vectors:
+            exp, (added, correct, misses, negative_misses) = vector["expected"], counts(vector["ops"])
+            lines = precision_at_lines(exp["toString"])
+            # "then `Precision at` lines only while the rank exceeds the number of cases added"
+            assert len(lines) == (5 if added < 5 else 0)
+            if release == "3.9.2":
+                assert all(v == "NaN" for v in lines)  # "always `NaN`"
+                assert exp["numCases"] == added  # "the cases added"
+                assert math.isnan(exp["precisionAt"]["0"])
+            else:
+                assert all(v != "NaN" for v in lines)  # "numbers"
+                assert exp["numCases"] == added + misses + negative_misses
+                assert exp["precisionAt"]["0"] == 1.0
+                assert exp["prBreakevenPoint"] == exp["rPrecision"]  # "the R-precision"
+            if correct == added and added:  # "with correct cases only"
+                roc = exp["areaUnderRocCurve_true"]
+                # 4.1: "`NaN` (a number once `addNegativeMisses` gave it negatives)"
+                assert (roc == 0.0) if release == "3.9.2" else (math.isnan(roc) == (negative_misses == 0))
+            if added and correct == 0 and misses == 0:  # "with no correct case or miss (but some cases)"
+                f = exp["maximumFMeasure"]
+                assert (f == 0.0) if release == "3.9.2" else math.isnan(f)
+    # "(The conformance vectors have 186 evaluations with 5 to 300 cases, none of which print any such line.)"
+    claim = re.search(r"The conformance vectors have (\d+) evaluations with 5 to 300 cases, none of which print any such line", text)
+    assert claim
+    between = [v for v in v392 if 5 <= counts(v["ops"])[0] <= 300]
+    assert len(between) == int(claim.group(1)) and not any(precision_at_lines(v["expected"]["toString"]) for v in between)
