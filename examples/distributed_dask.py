@@ -9,7 +9,7 @@ summary holds the exact value, and prints the bytes each partition sends.
 
 Runs on a LocalCluster of two worker processes; the same code runs on a real
 cluster by passing its address to Client(...) instead. Needs the `dask`
-extra: pip install 'scored-pr[dask]'.
+extra: pip install '.[dask]' in a checkout of scored_pr.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ never the repository) and prints their paths:
 - compare.png: two systems on the same axes;
 - interpolation.png: the ten-case worked example, uninterpolated and interpolated.
 
-Needs matplotlib (pip install 'scored-pr[plot]'). It draws on matplotlib.figure.Figure
+Needs matplotlib (pip install matplotlib, or pip install '.[plot]' in a checkout). It draws on matplotlib.figure.Figure
 objects, so no display or GUI backend is involved; in a notebook, call
 plot_pr(ev) / plot_roc(ev) without an ``ax`` and pyplot shows the figure.
 """

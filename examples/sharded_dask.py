@@ -2,7 +2,7 @@
 
 Runs on Dask's local threaded scheduler; the same graph runs unchanged on a
 cluster (pass a distributed Client). Needs the `dask` extra:
-    pip install 'scored-pr[dask]'
+    pip install '.[dask]'   (in a checkout of scored_pr)
 """
 
 from __future__ import annotations

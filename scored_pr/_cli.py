@@ -145,7 +145,10 @@ def _write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inte
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        _error("--plot needs matplotlib, the optional extra 'plot': pip install 'scored-pr[plot]'")
+        _error(
+            "--plot needs matplotlib, the optional extra 'plot': "
+            "pip install matplotlib (or, in a checkout of scored_pr, pip install '.[plot]')"
+        )
         return 1
     from .plot import plot_pr_roc
 

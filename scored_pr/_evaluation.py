@@ -702,8 +702,12 @@ class ScoredPrecisionRecallEvaluation:
 
         AP = (1 / num_positive_ref) * sum over correct cases of precision at
         that case's cut-off. Misses count in the denominator and contribute
-        zero, so AP equals ``area_under_pr_curve(False)``. NaN when
-        num_positive_ref is 0; 0.0 when there are only misses.
+        zero, so AP equals ``area_under_pr_curve(False)`` in exact
+        arithmetic; in floating point the two can differ in the last digits
+        (AP sums the m precisions and divides once, the area sums recall
+        step times precision per row; they differ by at most
+        (m + 1) * 2**-51). NaN when num_positive_ref is 0; 0.0 when there
+        are only misses.
 
         Parameters
         ----------

@@ -50,7 +50,7 @@ __all__ = ["plot_pr", "plot_roc", "plot_pr_roc", "pr_steps", "roc_steps"]
 
 _EXTRA_MESSAGE = (
     "scored_pr.plot needs matplotlib, which is the optional extra 'plot': "
-    "pip install 'scored-pr[plot]' (or pip install matplotlib)"
+    "pip install matplotlib (or, in a checkout of scored_pr, pip install '.[plot]')"
 )
 
 FloatArray = npt.NDArray[np.float64]
@@ -228,7 +228,8 @@ def plot_pr(
     matplotlib.axes.Axes
         ``ax``, with recall on x and precision on y (both 0 to 1, equal
         aspect), a title, a grid and a legend holding the area: AP
-        (= ``area_under_pr_curve(False)``), or the interpolated PR area.
+        (= ``area_under_pr_curve(False)`` up to rounding), or the
+        interpolated PR area.
 
     Raises
     ------

@@ -420,7 +420,10 @@ class ScoredPrecisionRecallEvaluation:
         Notes
         -----
         Java name: ``areaUnderRocCurve(boolean)``. Main API:
-        ``area_under_roc_curve`` (3.9.2's area with both classes; NaN with one).
+        ``area_under_roc_curve``: with ``ties="stable"`` and both classes,
+        3.9.2's area up to rounding (the main API divides the exact count of
+        pairs in order once; 3.9.2 sums rounded terms left to right, which
+        can differ in the last digits); NaN with one class.
         """
         interpolate = check_flag(interpolate, "areaUnderRocCurve", "interpolate")
         if self._version == "4.1":
