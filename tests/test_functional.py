@@ -76,3 +76,15 @@ def test_bad_input_gets_the_evaluators_errors() -> None:
         scored_pr.average_precision([1, 0], [0.5, 0.2], misses=-1)
     with pytest.raises(ValueError, match="precision_at: argument 'rank'"):
         scored_pr.precision_at([1, 0], [0.5, 0.2], 0)
+
+
+def test_dir_lists_only_the_public_names_and_dunders() -> None:
+    # Touch a lazy name first, so that the private module it loads is in the package's globals.
+    assert scored_pr.average_precision([1, 0], [0.9, 0.1]) == 1.0
+    names = dir(scored_pr)
+    assert names == sorted(names)
+    public = {name for name in names if not (name.startswith("__") and name.endswith("__"))}
+    assert public == set(scored_pr.__all__) - {"__version__"}
+    assert "__version__" in names and "__name__" in names and "__doc__" in names
+    for helper in ("Any", "TYPE_CHECKING", "annotations", "_LAZY", "_evaluation", "_version"):
+        assert helper not in names
