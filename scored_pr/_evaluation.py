@@ -233,8 +233,18 @@ class ScoredPrecisionRecallEvaluation:
         """
         c, s = check_batch(correct, scores, pos_label=self._pos_label)
         w = None if sample_weight is None else check_weights(sample_weight, c.size, "add_cases")
+        self._add_checked(c, s, w, "add_cases")
+
+    def _add_checked(
+        self,
+        c: npt.NDArray[np.bool_],
+        s: npt.NDArray[np.float64],
+        w: npt.NDArray[np.float64] | None,
+        func: str,
+    ) -> None:
+        """Commit a batch already validated (by add_cases or a functional wrapper), all or nothing."""
         if not self._guard.acquire(False):
-            raise _concurrent_use("add_cases")
+            raise _concurrent_use(func)
         try:
             if self._memo and c.size:
                 self._memo = {}

@@ -1,9 +1,10 @@
 """One call per measure: ``average_precision(y_true, y_score)`` and friends.
 
 Each function builds a :class:`~scored_pr.ScoredPrecisionRecallEvaluation`,
-adds the cases with ``add_cases`` (so the validation and its error messages
-are the evaluator's), adds ``misses`` and ``negative_misses``, and returns
-the evaluator's method of the same name: the definitions, the tie handling
+adds the cases, ``misses`` and ``negative_misses`` with the evaluator's
+validation (its error messages name the function you called and its
+arguments: ``average_precision: argument 'y_true' ...``), and returns the
+evaluator's method of the same name: the definitions, the tie handling
 and the values on empty or one-class input are those documented on the
 method. Arguments follow scikit-learn's order, ``(y_true, y_score)``; the
 tie policy defaults to ``"grouped"``, which reproduces scikit-learn's
@@ -31,6 +32,7 @@ import numpy.typing as npt
 
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._kernel import OperatingPoint
+from ._validation import check_batch, check_count, check_pos_label, check_ties, check_weights
 
 __all__ = [
     "area_under_pr_curve",
@@ -83,10 +85,39 @@ def evaluation(
     ------
     TypeError, ValueError
         As ``ScoredPrecisionRecallEvaluation.add_cases``, ``add_misses`` and
-        ``add_negative_misses``.
+        ``add_negative_misses``, with messages that name ``evaluation`` (or
+        the function of this module that was called) and its arguments
+        (``y_true``, ``y_score``, ``sample_weight``, ``misses``, ...).
     """
+    return _evaluation(
+        "evaluation", y_true, y_score, ties, pos_label, sample_weight, misses, negative_misses
+    )
+
+
+def _evaluation(
+    func: str,
+    y_true: Any,
+    y_score: Any,
+    ties: Any = "grouped",
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    misses: Any = 0,
+    negative_misses: Any = 0,
+) -> ScoredPrecisionRecallEvaluation:
+    """:func:`evaluation`, its input checked in the name of ``func``, the function the user called.
+
+    Every argument is checked before the evaluator is built, so that an error
+    names ``func`` and this module's argument names, not the evaluator's
+    ``add_cases: argument 'correct'``.
+    """
+    ties = check_ties(ties, func)
+    pos_label = check_pos_label(pos_label, func)
+    correct, scores = check_batch(y_true, y_score, func, pos_label, names=("y_true", "y_score"))
+    weights = None if sample_weight is None else check_weights(sample_weight, correct.size, func)
+    misses = check_count(misses, func, "misses")
+    negative_misses = check_count(negative_misses, func, "negative_misses")
     ev = ScoredPrecisionRecallEvaluation(ties=ties, pos_label=pos_label)
-    ev.add_cases(y_true, y_score, sample_weight=sample_weight)
+    ev._add_checked(correct, scores, weights, func)  # labels already compared with pos_label
     ev.add_misses(misses)
     ev.add_negative_misses(negative_misses)
     return ev
@@ -99,7 +130,7 @@ def average_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sampl
     the end of its tie group), P = correct cases + misses. NaN when P is 0.
     LingPipe name: ``averagePrecision()`` (3.9.2 ignores misses here).
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).average_precision()
+    return _evaluation("average_precision", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).average_precision()
 
 
 def area_under_pr_curve(
@@ -109,7 +140,7 @@ def area_under_pr_curve(
 
     0.0 with no correct case. LingPipe name: ``areaUnderPrCurve(boolean)``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).area_under_pr_curve(interpolate)
+    return _evaluation("area_under_pr_curve", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).area_under_pr_curve(interpolate)
 
 
 def area_under_roc_curve(
@@ -127,7 +158,7 @@ def area_under_roc_curve(
     ``roc_auc_score``). NaN with one class (no correct or no incorrect case).
     LingPipe name: ``areaUnderRocCurve(boolean)``.
     """
-    ev = evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
+    ev = _evaluation("area_under_roc_curve", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
     return ev.area_under_roc_curve(interpolate)
 
 
@@ -136,7 +167,7 @@ def maximum_f_measure(y_true: Any, y_score: Any, *, pos_label: Any = None, sampl
 
     0.0 with no correct case. LingPipe name: ``maximumFMeasure(double)``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).maximum_f_measure(beta)
+    return _evaluation("maximum_f_measure", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).maximum_f_measure(beta)
 
 
 def pr_breakeven_point(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped", misses: int = 0) -> float:
@@ -145,7 +176,7 @@ def pr_breakeven_point(y_true: Any, y_score: Any, *, pos_label: Any = None, samp
     Where precision equals recall: R-precision. NaN when there is no
     positive reference. LingPipe 4.1 name: ``prBreakevenPoint()``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).pr_breakeven_point()
+    return _evaluation("pr_breakeven_point", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).pr_breakeven_point()
 
 
 def precision_at(y_true: Any, y_score: Any, rank: int, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped") -> float:
@@ -156,7 +187,7 @@ def precision_at(y_true: Any, y_score: Any, rank: int, *, pos_label: Any = None,
     ``precisionAt(int)``; trec_eval: ``P_rank`` (which divides by rank even
     when fewer cases were returned).
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).precision_at(rank)
+    return _evaluation("precision_at", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).precision_at(rank)
 
 
 def recall_at(y_true: Any, y_score: Any, k: int, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped", misses: int = 0) -> float:
@@ -164,7 +195,7 @@ def recall_at(y_true: Any, y_score: Any, k: int, *, pos_label: Any = None, sampl
 
     NaN when there is no positive reference. trec_eval name: ``recall_k``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).recall_at(k)
+    return _evaluation("recall_at", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).recall_at(k)
 
 
 def r_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped", misses: int = 0) -> float:
@@ -172,7 +203,7 @@ def r_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weig
 
     Absent ranks count as errors; NaN when R is 0. trec_eval name: ``Rprec``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).r_precision()
+    return _evaluation("r_precision", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).r_precision()
 
 
 def reciprocal_rank(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped") -> float:
@@ -181,7 +212,7 @@ def reciprocal_rank(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_
     0.0 with no correct case. LingPipe name: ``reciprocalRank()``; trec_eval:
     ``recip_rank``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).reciprocal_rank()
+    return _evaluation("reciprocal_rank", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).reciprocal_rank()
 
 
 def pr_curve(
@@ -191,7 +222,7 @@ def pr_curve(
 
     LingPipe name: ``prCurve(boolean)``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).pr_curve(interpolate)
+    return _evaluation("pr_curve", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).pr_curve(interpolate)
 
 
 def roc_curve(
@@ -208,7 +239,7 @@ def roc_curve(
     LingPipe's orientation, not scikit-learn's (fpr, tpr). LingPipe name:
     ``rocCurve(boolean)``.
     """
-    ev = evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
+    ev = _evaluation("roc_curve", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
     return ev.roc_curve(interpolate)
 
 
@@ -226,12 +257,13 @@ def roc_points(
     Equal to ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``
     without misses (the first threshold is ``inf``).
     """
-    ev = evaluation(
-        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses, negative_misses=negative_misses
+    ev = _evaluation(
+        "roc_points", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses,
+        negative_misses=negative_misses,
     )
     return ev.roc_points()
 
 
 def threshold_at_precision(y_true: Any, y_score: Any, precision: float, *, pos_label: Any = None, sample_weight: Any = None, misses: int = 0) -> OperatingPoint:
     """The lowest threshold reaching ``precision``: ``ScoredPrecisionRecallEvaluation.threshold_at_precision``."""
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses).threshold_at_precision(precision)
+    return _evaluation("threshold_at_precision", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses).threshold_at_precision(precision)

@@ -69,13 +69,94 @@ def test_the_defaults_are_scikit_learns() -> None:
     assert scored_pr.area_under_roc_curve(y, s) == pytest.approx(sklearn_metrics.roc_auc_score(y, s), abs=1e-12)
 
 
-def test_bad_input_gets_the_evaluators_errors() -> None:
-    with pytest.raises(ValueError, match="add_cases: arguments 'correct' and 'scores' must have the same length"):
+def test_bad_input_gets_the_evaluators_checks_in_the_callers_name() -> None:
+    # The checks are the evaluator's; the messages name the function called and its arguments
+    # (they used to say "add_cases: arguments 'correct' and 'scores'" and "add_misses: argument 'count'").
+    with pytest.raises(ValueError, match="^average_precision: arguments 'y_true' and 'y_score' must have the same length"):
         scored_pr.average_precision([1, 0], [0.5])
-    with pytest.raises(ValueError, match="add_misses: argument 'count'"):
+    with pytest.raises(ValueError, match="^average_precision: argument 'misses' must be a non-negative int"):
         scored_pr.average_precision([1, 0], [0.5, 0.2], misses=-1)
-    with pytest.raises(ValueError, match="precision_at: argument 'rank'"):
+    with pytest.raises(ValueError, match="^precision_at: argument 'rank'"):
         scored_pr.precision_at([1, 0], [0.5, 0.2], 0)
+
+
+#: Every function of scored_pr.functional and the arguments it needs besides (y_true, y_score).
+FUNCTIONS = {
+    "evaluation": {},
+    "average_precision": {},
+    "area_under_pr_curve": {},
+    "area_under_roc_curve": {},
+    "maximum_f_measure": {},
+    "pr_breakeven_point": {},
+    "precision_at": {"rank": 1},
+    "recall_at": {"k": 1},
+    "r_precision": {},
+    "reciprocal_rank": {},
+    "pr_curve": {},
+    "roc_curve": {},
+    "roc_points": {},
+    "threshold_at_precision": {"precision": 0.5},
+}
+
+
+def test_the_table_covers_every_function() -> None:
+    assert set(FUNCTIONS) == set(F.__all__)
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+@pytest.mark.parametrize(
+    ("y_true", "y_score", "extra", "exc", "message"),
+    [
+        (np.ones((3, 2, 2)), [0.1, 0.2, 0.3], {}, ValueError, "argument 'y_true' must be 1-dimensional"),
+        ([1, 0, 1], np.ones((3, 2)), {}, ValueError, "argument 'y_score' must be 1-dimensional"),
+        ([1, 0], [0.5], {}, ValueError, "arguments 'y_true' and 'y_score' must have the same length"),
+        (["spam", "ham"], [0.5, 0.2], {}, TypeError, "argument 'y_true' must be a label"),
+        ([1, 0, -1], [0.5, 0.2, 0.1], {}, ValueError, "argument 'y_true' must use one label encoding"),
+        ([1, 2], [0.5, 0.2], {}, ValueError, "argument 'y_true' must be a label"),
+        ([1, 0], [0.5, float("nan")], {}, ValueError, "argument 'y_score' must be a real number"),
+        ([1, 0], ["a", "b"], {}, TypeError, "argument 'y_score' must be a real number"),
+        ([1, 0], [2**60 + 1, 0], {}, ValueError, "argument 'y_score' must be exactly representable as a float64"),
+        ([1, 0], [0.5, 0.2], {"sample_weight": [1.0]}, ValueError, "argument 'sample_weight' must have one weight"),
+        ([1, 0], [0.5, 0.2], {"sample_weight": [1.0, -1.0]}, ValueError, "argument 'sample_weight' must be a finite"),
+        ([1, 0], [0.5, 0.2], {"pos_label": [1]}, TypeError, "argument 'pos_label' must be None"),
+    ],
+)
+def test_errors_name_the_function_called_and_its_arguments(
+    name: str, y_true: object, y_score: object, extra: dict[str, object], exc: type[Exception], message: str
+) -> None:
+    func = getattr(F, name)
+    with pytest.raises(exc) as info:
+        func(y_true, y_score, **extra, **FUNCTIONS[name])
+    text = str(info.value)
+    assert text.startswith(f"{name}: {message}"), text
+    assert "add_cases" not in text and "'correct'" not in text and "'scores'" not in text
+
+
+@pytest.mark.parametrize(
+    ("name", "argument", "value", "exc"),
+    [
+        ("evaluation", "ties", "expected", ValueError),
+        ("evaluation", "misses", -1, ValueError),
+        ("evaluation", "negative_misses", 1.5, TypeError),
+        ("average_precision", "ties", "nope", ValueError),
+        ("average_precision", "misses", -1, ValueError),
+        ("recall_at", "misses", True, TypeError),
+        ("area_under_roc_curve", "negative_misses", -2, ValueError),
+        ("roc_curve", "negative_misses", "1", TypeError),
+        ("roc_points", "misses", 0.5, TypeError),
+        ("threshold_at_precision", "misses", -1, ValueError),
+    ],
+)
+def test_option_errors_name_the_function_and_option(name: str, argument: str, value: object, exc: type[Exception]) -> None:
+    with pytest.raises(exc, match=f"^{name}: argument '{argument}' must be"):
+        getattr(F, name)([1, 0], [0.5, 0.2], **{argument: value}, **FUNCTIONS[name])
+
+
+def test_a_functional_evaluation_keeps_its_pos_label() -> None:
+    ev = F.evaluation(["spam", "ham", "spam"], [0.9, 0.5, 0.1], pos_label="spam")
+    assert ev.pos_label == "spam" and ev.num_positive_ref == 2
+    ev.add_cases(["ham"], [0.95])  # later batches use the same labels
+    assert ev.num_negative_ref == 2
 
 
 def test_dir_lists_only_the_public_names_and_dunders() -> None:
