@@ -33,6 +33,7 @@ from ._validation import (
     check_positive_int,
     check_score,
     check_ties,
+    renamed_keyword,
 )
 
 _T = TypeVar("_T")
@@ -664,7 +665,7 @@ class ScoredPrecisionRecallEvaluation:
             Resample the correct and the incorrect cases separately, so that
             every resample keeps the class sizes.
         **measure_args
-            Arguments of the measure, e.g. ``rank=10`` for ``precision_at``
+            Arguments of the measure, e.g. ``k=10`` for ``precision_at``
             (these measures are bootstrapped).
 
         Returns
@@ -799,26 +800,34 @@ class ScoredPrecisionRecallEvaluation:
         """
         return self.r_precision()
 
-    def precision_at(self, rank: int) -> float:
-        """Precision over the top ``rank`` cases: correct cases among them / rank.
+    @renamed_keyword("rank", "k")
+    def precision_at(self, k: int) -> float:
+        """Precision over the top ``k`` cases: correct cases among them / k.
 
-        NaN when fewer than ``rank`` cases were added. With grouped ties, a
-        tie group cut by ``rank`` contributes its expected number of correct
+        NaN when fewer than ``k`` cases were added. With grouped ties, a
+        tie group cut by ``k`` contributes its expected number of correct
         cases.
+
+        Parameters
+        ----------
+        k : int
+            The rank cut-off, >= 1, named ``k`` as in every ``*_at(k)``
+            query. The former keyword ``rank=`` still works and emits a
+            DeprecationWarning.
 
         Raises
         ------
         TypeError, ValueError
-            If ``rank`` is not an int >= 1.
+            If ``k`` is not an int >= 1.
 
         Notes
         -----
         LingPipe name: ``precisionAt(int)`` (which returns NaN for rank 0
-        instead of raising). O(log n) after the first query.
+        instead of raising); trec_eval: ``P_k``. O(log n) after the first query.
         """
         self._unweighted("precision_at")
-        rank = check_positive_int(rank, "precision_at", "rank")
-        return self._cached(("p_at", rank), lambda: K.precision_at(self._points(), self.num_cases, rank))
+        k = check_positive_int(k, "precision_at", "k")
+        return self._cached(("p_at", k), lambda: K.precision_at(self._points(), self.num_cases, k))
 
     def reciprocal_rank(self) -> float:
         """1 / rank (counting from 1) of the first correct case; 0.0 if there is none.

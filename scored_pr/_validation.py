@@ -11,16 +11,52 @@ validates user input; the functional core trusts what it is given.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 TIE_POLICIES = ("stable", "grouped")
+
+_Func = TypeVar("_Func", bound=Callable[..., Any])
+
+
+def renamed_keyword(old: str, new: str) -> Callable[[_Func], _Func]:
+    """Keep accepting the keyword ``old`` of a public function renamed to ``new``, with a DeprecationWarning.
+
+    ``precision_at(rank=5)`` still works and means ``precision_at(k=5)``;
+    passing both names is a TypeError that names them. Positional calls are
+    unaffected and pay one dict lookup.
+    """
+
+    def decorate(func: _Func) -> _Func:
+        name = func.__name__
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if old in kwargs:
+                if new in kwargs:
+                    raise TypeError(
+                        f"{name}: got both '{new}' and its deprecated former name '{old}'; pass only '{new}'."
+                    )
+                warnings.warn(
+                    f"{name}: the argument '{old}' is now called '{new}' (the same number); "
+                    f"'{old}=' will be removed in a future release.",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return cast(_Func, wrapper)
+
+    return decorate
 
 
 def _describe(value: Any) -> str:

@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._kernel import OperatingPoint
-from ._validation import check_batch, check_count, check_pos_label, check_ties, check_weights
+from ._validation import check_batch, check_count, check_pos_label, check_ties, check_weights, renamed_keyword
 
 __all__ = [
     "area_under_pr_curve",
@@ -179,15 +179,17 @@ def pr_breakeven_point(y_true: Any, y_score: Any, *, pos_label: Any = None, samp
     return _evaluation("pr_breakeven_point", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).pr_breakeven_point()
 
 
-def precision_at(y_true: Any, y_score: Any, rank: int, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped") -> float:
-    """Precision over the top ``rank`` cases: ``ScoredPrecisionRecallEvaluation.precision_at``.
+@renamed_keyword("rank", "k")
+def precision_at(y_true: Any, y_score: Any, k: int, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped") -> float:
+    """Precision over the top ``k`` cases: ``ScoredPrecisionRecallEvaluation.precision_at``.
 
-    NaN when fewer than ``rank`` cases are given; grouped ties take the
-    expected count of a tie group cut by ``rank``. LingPipe name:
-    ``precisionAt(int)``; trec_eval: ``P_rank`` (which divides by rank even
-    when fewer cases were returned).
+    NaN when fewer than ``k`` cases are given; grouped ties take the
+    expected count of a tie group cut by ``k``. ``k`` is named as in
+    :func:`recall_at`; the former keyword ``rank=`` still works with a
+    DeprecationWarning. LingPipe name: ``precisionAt(int)``; trec_eval:
+    ``P_k`` (which divides by k even when fewer cases were returned).
     """
-    return _evaluation("precision_at", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).precision_at(rank)
+    return _evaluation("precision_at", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).precision_at(k)
 
 
 def recall_at(y_true: Any, y_score: Any, k: int, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped", misses: int = 0) -> float:

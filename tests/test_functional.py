@@ -76,7 +76,7 @@ def test_bad_input_gets_the_evaluators_checks_in_the_callers_name() -> None:
         scored_pr.average_precision([1, 0], [0.5])
     with pytest.raises(ValueError, match="^average_precision: argument 'misses' must be a non-negative int"):
         scored_pr.average_precision([1, 0], [0.5, 0.2], misses=-1)
-    with pytest.raises(ValueError, match="^precision_at: argument 'rank'"):
+    with pytest.raises(ValueError, match="^precision_at: argument 'k'"):
         scored_pr.precision_at([1, 0], [0.5, 0.2], 0)
 
 
@@ -88,7 +88,7 @@ FUNCTIONS = {
     "area_under_roc_curve": {},
     "maximum_f_measure": {},
     "pr_breakeven_point": {},
-    "precision_at": {"rank": 1},
+    "precision_at": {"k": 1},
     "recall_at": {"k": 1},
     "r_precision": {},
     "reciprocal_rank": {},
@@ -169,3 +169,70 @@ def test_dir_lists_only_the_public_names_and_dunders() -> None:
     assert "__version__" in names and "__name__" in names and "__doc__" in names
     for helper in ("Any", "TYPE_CHECKING", "annotations", "_LAZY", "_evaluation", "_version"):
         assert helper not in names
+
+
+def _rank_queries() -> list[tuple[str, object]]:
+    """Every public callable taking a rank cut-off: functional functions and evaluator methods."""
+    out: list[tuple[str, object]] = [(f"functional.{n}", getattr(F, n)) for n in ("precision_at", "recall_at")]
+    for cls in (E, scored_pr.WindowedEvaluation, scored_pr.BoundedEvaluation, scored_pr.MultiQueryEvaluation):
+        for name in dir(cls):
+            if name.startswith("_") or not callable(getattr(cls, name)):
+                continue
+            if name.endswith("_at") or name.startswith("mean_precision_at"):
+                out.append((f"{cls.__name__}.{name}", getattr(cls, name)))
+    return out
+
+
+def test_every_rank_cut_off_is_called_k() -> None:
+    import inspect
+
+    queries = _rank_queries()
+    assert {"functional.precision_at", "ScoredPrecisionRecallEvaluation.precision_at",
+            "ScoredPrecisionRecallEvaluation.recall_at", "WindowedEvaluation.precision_at",
+            "BoundedEvaluation.precision_at"} <= {q for q, _ in queries}  # fmt: skip
+    for qualname, func in queries:
+        params = [p for p in inspect.signature(func).parameters if p not in ("self", "y_true", "y_score")]
+        assert params and params[0] == "k", (qualname, params)
+
+
+def _evaluators() -> list[object]:
+    y, s = [True, False, True, True, False, False], [0.9, 0.8, 0.8, 0.4, 0.3, 0.1]
+    out: list[object] = []
+    for cls in (E, scored_pr.WindowedEvaluation, scored_pr.BoundedEvaluation):
+        ev = cls() if cls is not scored_pr.WindowedEvaluation else cls(size=100)
+        ev.add_cases(y, s)
+        out.append(ev)
+    return out
+
+
+@pytest.mark.parametrize("ev", _evaluators(), ids=lambda ev: type(ev).__name__)
+def test_the_former_rank_keyword_still_works_with_a_deprecation_warning(ev: object) -> None:
+    want = ev.precision_at(3)  # type: ignore[attr-defined]
+    assert ev.precision_at(k=3) == want  # type: ignore[attr-defined]
+    with pytest.warns(DeprecationWarning, match=r"precision_at: the argument 'rank' is now called 'k'"):
+        assert ev.precision_at(rank=3) == want  # type: ignore[attr-defined]
+    with pytest.raises(TypeError, match="got both 'k' and its deprecated former name 'rank'"):
+        ev.precision_at(k=3, rank=3)  # type: ignore[attr-defined]
+
+
+def test_the_functional_rank_keyword_still_works_with_a_deprecation_warning() -> None:
+    y, s = [1, 0, 1, 1, 0], [0.9, 0.8, 0.7, 0.3, 0.2]
+    want = F.precision_at(y, s, 2)
+    assert F.precision_at(y, s, k=2) == want == 0.5
+    with pytest.warns(DeprecationWarning, match="precision_at: the argument 'rank' is now called 'k'"):
+        assert F.precision_at(y, s, rank=2) == want
+    assert F.recall_at(y, s, k=2) == F.recall_at(y, s, 2)
+
+
+def test_named_interval_measures_use_the_new_keyword() -> None:
+    import warnings
+
+    ev = E()
+    ev.add_cases([True, False, True, False] * 5, np.linspace(1.0, 0.0, 20))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        interval = ev.confidence_interval("precision_at", k=4, n_resamples=50, seed=0)
+        assert interval.estimate == ev.precision_at(4)
+        from scored_pr.testing import assert_metrics
+
+        assert_metrics(ev, precision_at_4=(">=", 0.0), confidence=0.9)
