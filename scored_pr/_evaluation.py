@@ -910,10 +910,14 @@ class ScoredPrecisionRecallEvaluation:
     def k_at_recall(self, recall: float) -> int | float:
         """The smallest number of top cases whose recall is >= ``recall``.
 
-        The comparison TP / num_positive_ref >= recall is exact (integer
-        arithmetic on the binary value of ``recall``). Grouped ties: cut-offs
-        only at the ends of tie groups. Returns NaN when the level is
-        unreachable (misses, or no positive reference at all).
+        Recall is compared as :meth:`pr_curve` reports it: the float64 value
+        of TP / num_positive_ref (correctly rounded) >= ``recall``, so a
+        recall read from the curve and passed back reaches that row (0.2
+        with 5 positives needs 1 correct case: 1/5 rounds to 0.2, although
+        0.2's binary value is slightly above 1/5). Computed in integers, O(log
+        n). Grouped ties: cut-offs only at the ends of tie groups. Returns NaN
+        when the level is unreachable (misses, or no positive reference at
+        all).
 
         Raises
         ------
@@ -937,7 +941,8 @@ class ScoredPrecisionRecallEvaluation:
     def precision_at_recall(self, recall: float) -> float:
         """Precision at ``k_at_recall(recall)``: precision@recall of spec note 000.
 
-        NaN when the level is unreachable.
+        ``recall`` is compared as in :meth:`k_at_recall` (the curve's float64
+        recall). NaN when the level is unreachable.
 
         Examples
         --------
@@ -1086,6 +1091,12 @@ class ScoredPrecisionRecallEvaluation:
         threshold), whatever the tie policy, since a threshold cannot split a
         tie. The lowest qualifying threshold has the highest recall.
 
+        Precision is compared as the curves report it, weighted or not: the
+        float64 value of TP / (TP + FP) >= ``precision``, which is how
+        scikit-learn's ``precision_recall_curve`` computes its rows (equal
+        to them with ``sample_weight``, grouped or stable ties, no misses).
+        An integer weight k gives what k copies of the case give.
+
         Returns
         -------
         OperatingPoint
@@ -1103,7 +1114,24 @@ class ScoredPrecisionRecallEvaluation:
         return K.threshold_at_precision(self._cutoffs(), self._pos_ref(), precision)
 
     def threshold_at_recall(self, recall: float) -> K.OperatingPoint:
-        """The highest score threshold whose recall is >= ``recall`` (exact comparison).
+        """The highest score threshold whose recall is >= ``recall``.
+
+        Thresholds are the distinct scores, as for
+        :meth:`threshold_at_precision`. Recall is compared as the curves
+        report it, weighted or not: the float64 value of TP /
+        num_positive_ref (weighted: TP weight / :attr:`positive_weight`) >=
+        ``recall``, as in scikit-learn's ``precision_recall_curve``. So a
+        recall read from :meth:`pr_curve` or :meth:`pr_score_curve` and
+        passed back returns the threshold of that row (with grouped ties;
+        with stable ties, a row inside a tie group gives its group's
+        threshold), and an integer weight k gives what k copies give.
+        NaN fields (k = 0) with no positive reference or when unreachable
+        (misses).
+
+        Returns
+        -------
+        OperatingPoint
+            (threshold, precision, recall, k).
 
         Examples
         --------

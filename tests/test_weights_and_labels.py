@@ -13,7 +13,7 @@ import pickle
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
@@ -91,6 +91,44 @@ def test_an_integer_weight_is_that_many_copies(cases: list, misses: int, neg_mis
     for p in (0.0, 0.5, 0.9):
         a, b = weighted.threshold_at_precision(p), copies.threshold_at_precision(p)
         assert a[:3] == pytest.approx(b[:3], abs=1e-12, nan_ok=True)
+
+
+def _same_point(a: tuple, b: tuple) -> bool:
+    return all(x == y or (math.isnan(x) and math.isnan(y)) for x, y in zip(a, b))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.integers(-3, 3), st.integers(0, 4)), min_size=1, max_size=40),
+    st.integers(0, 3),
+)
+@example([(True, 3, 2), (True, 2, 2), (True, 1, 2), (True, 0, 2), (True, -1, 2)], 0)  # the issue's example
+def test_level_queries_treat_an_integer_weight_as_that_many_copies(cases: list, misses: int) -> None:
+    weighted, copies = E(ties="grouped"), E(ties="grouped")
+    weighted.add_cases([c for c, _, _ in cases], [float(s) for _, s, _ in cases], sample_weight=[w for *_, w in cases])
+    for c, s, w in cases:
+        copies.add_cases([c] * w, [float(s)] * w)
+    weighted.add_misses(misses)
+    copies.add_misses(misses)
+    # every level a user may read off either curve, plus round numbers
+    curve = copies.pr_curve()
+    recalls = {*curve[:, 0].tolist(), *weighted.pr_curve()[:, 0].tolist(), 0.0, 0.1, 0.2, 0.25, 1 / 3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0}
+    precisions = {*curve[:, 1].tolist(), 0.0, 0.2, 1 / 3, 0.5, 2 / 3, 0.75, 1.0}
+    for r in sorted(recalls):  # the same float64 ratios (integer sums are exact): equal to the bit
+        a, b = weighted.threshold_at_recall(r), copies.threshold_at_recall(r)
+        assert _same_point(a[:3], b[:3]), (r, a, b)
+    for p in sorted(precisions):
+        a, b = weighted.threshold_at_precision(p), copies.threshold_at_precision(p)
+        assert _same_point(a[:3], b[:3]), (p, a, b)
+
+
+def test_threshold_at_recall_is_the_same_with_and_without_weights() -> None:
+    plain, doubled = E(), E()
+    plain.add_cases([True] * 5, [5, 4, 3, 2, 1])
+    doubled.add_cases([True] * 5, [5, 4, 3, 2, 1], sample_weight=[2] * 5)
+    # 1/5 is reported as 0.2 (0.2's binary value is slightly above 1/5): the first case reaches it
+    assert plain.threshold_at_recall(0.2) == doubled.threshold_at_recall(0.2) == (5.0, 1.0, 0.2, 1)
+    assert plain.threshold_at_recall(0.6) == doubled.threshold_at_recall(0.6) == (3.0, 1.0, 0.6, 3)
 
 
 def test_single_weighted_cases_keep_insertion_order_with_stable_ties() -> None:
