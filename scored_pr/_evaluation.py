@@ -87,7 +87,9 @@ class ScoredPrecisionRecallEvaluation:
         ``"stable"`` (LingPipe 3.9.2 order): equal scores keep insertion
         order, there is a cut-off after every case and a curve point after
         every correct case. Results then depend on the order in which tied
-        cases arrive; use it to reproduce LingPipe.
+        cases arrive; use it to reproduce LingPipe. A case with a sample
+        weight is one block here (one cut-off after it, whatever its
+        weight), so an integer weight k is not k copies under this policy.
 
     pos_label : str, number or bool, optional
         The label of the positive class. Without it, labels must be bool, or
@@ -210,7 +212,12 @@ class ScoredPrecisionRecallEvaluation:
             correct weight over accepted weight, and the curves, their areas,
             :meth:`average_precision`, :meth:`maximum_f_measure`,
             :meth:`roc_points` and the threshold queries equal scikit-learn's
-            with ``sample_weight`` (grouped ties, no misses). Rank-based
+            with ``sample_weight`` (grouped ties, no misses). With grouped
+            ties an integer weight k gives what k copies of the case give.
+            With stable ties it does not: a weighted case is one block,
+            with one cut-off and curve point after the whole block, where k
+            copies would give one after each copy (the weighted value is that
+            of the k copies ranked as a tie group of their own). Rank-based
             measures (``precision_at``, ``r_precision``, ...) count cases, not
             weight, and raise ValueError on a weighted evaluator. Nothing is
             stored for weights until one differs from 1.
