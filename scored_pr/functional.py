@@ -151,15 +151,45 @@ def area_under_roc_curve(
     ties: str = "grouped",
     misses: int = 0,
     negative_misses: int = 0,
+    max_fpr: float | None = None,
+    standardized: bool = True,
 ) -> float:
     """ROC area: ``ScoredPrecisionRecallEvaluation.area_under_roc_curve`` of these cases.
 
-    Grouped ties count a tied correct/incorrect pair one half (scikit-learn's
-    ``roc_auc_score``). NaN with one class (no correct or no incorrect case).
-    LingPipe name: ``areaUnderRocCurve(boolean)``.
+    Uninterpolated: the probability that a positive case ranks above a
+    negative one; grouped ties count a tied correct/incorrect pair one half
+    (scikit-learn's ``roc_auc_score``). NaN with one class (no correct or no
+    incorrect case, misses and negative misses included). LingPipe name:
+    ``areaUnderRocCurve(boolean)``.
+
+    Partial AUC: with ``max_fpr`` in (0, 1], the area for false positive
+    rates up to ``max_fpr`` under the curve joining the distinct-score
+    operating points (tied pairs count one half whatever ``ties``; misses
+    rank below every returned case). ``standardized`` (default) applies
+    McClish's correction 0.5 * (1 + (A - max_fpr**2 / 2) / (max_fpr -
+    max_fpr**2 / 2)), which equals scikit-learn's ``roc_auc_score(y_true,
+    y_score, max_fpr=...)``; ``standardized=False`` gives the raw area
+    (pROC's uncorrected partial AUC, at most ``max_fpr``). ``max_fpr=1``
+    gives the full area. NaN with one class; ``interpolate`` must be False.
+    No LingPipe equivalent.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For bad cases (see :func:`evaluation`), or ``max_fpr`` not in (0, 1],
+        ``standardized`` not a bool, or ``interpolate=True`` with ``max_fpr``.
+
+    Examples
+    --------
+    >>> from scored_pr import area_under_roc_curve
+    >>> y, s = [1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]
+    >>> area_under_roc_curve(y, s), area_under_roc_curve(y, s, max_fpr=0.5)
+    (0.75, 0.6666666666666666)
+    >>> area_under_roc_curve(y, s, max_fpr=0.5, standardized=False)
+    0.25
     """
     ev = _evaluation("area_under_roc_curve", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
-    return ev.area_under_roc_curve(interpolate)
+    return ev.area_under_roc_curve(interpolate, max_fpr=max_fpr, standardized=standardized)
 
 
 def maximum_f_measure(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, beta: float = 1.0, ties: str = "grouped", misses: int = 0) -> float:

@@ -236,3 +236,58 @@ def test_named_interval_measures_use_the_new_keyword() -> None:
         from scored_pr.testing import assert_metrics
 
         assert_metrics(ev, precision_at_4=(">=", 0.0), confidence=0.9)
+
+
+@pytest.mark.parametrize("max_fpr", [0.05, 0.2, 0.5, 0.75, 1.0])
+@pytest.mark.parametrize("seed", range(5))
+def test_partial_roc_area_equals_scikit_learns_roc_auc_score_max_fpr(seed: int, max_fpr: float) -> None:
+    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 600))
+    y = rng.random(n) < rng.uniform(0.2, 0.8)
+    y[:2] = [True, False]
+    s = np.round(rng.normal(size=n) + y, int(rng.integers(0, 3)))  # ties
+    w = rng.gamma(1.0, 2.0, n) if seed % 2 else None
+    want = sklearn_metrics.roc_auc_score(y, s, max_fpr=max_fpr, sample_weight=w)
+    got = scored_pr.area_under_roc_curve(y, s, max_fpr=max_fpr, sample_weight=w)
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+    for ties in ("grouped", "stable"):  # a threshold cannot split a tie: the policy does not matter
+        ev = E(ties=ties)
+        ev.add_cases(y, s, sample_weight=w)
+        assert F.area_under_roc_curve(y, s, ties=ties, max_fpr=max_fpr, sample_weight=w) == ev.area_under_roc_curve(max_fpr=max_fpr)
+        raw = F.area_under_roc_curve(y, s, ties=ties, max_fpr=max_fpr, standardized=False, sample_weight=w)
+        assert raw == ev.area_under_roc_curve(max_fpr=max_fpr, standardized=False) and 0.0 <= raw <= max_fpr
+
+
+def test_partial_roc_area_slow_reference_with_misses() -> None:
+    # Literal: positives at 0.9, 0.7 and one miss (below every case), negatives at 0.8, 0.1 and one
+    # negative miss (tied with the miss). ROC points by threshold, fpr then tpr over P = 3, N = 3:
+    # (0, 0) (0, 1/3) (1/3, 1/3) (1/3, 2/3) (2/3, 2/3) then the unreturned tie group to (1, 1).
+    # Area for fpr <= 0.5: 1/3 * 1/3 + (0.5 - 1/3) * 2/3.
+    raw = 1 / 9 + (0.5 - 1 / 3) * 2 / 3
+    got = F.area_under_roc_curve([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], misses=1, negative_misses=1, max_fpr=0.5, standardized=False)
+    assert got == pytest.approx(raw, rel=1e-14)
+    lo, hi = 0.5**2 / 2, 0.5
+    std = F.area_under_roc_curve([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], misses=1, negative_misses=1, max_fpr=0.5)
+    assert std == pytest.approx(0.5 * (1 + (raw - lo) / (hi - lo)), rel=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "message"),
+    [
+        ({"max_fpr": 0.0}, ValueError, "argument 'max_fpr' must be None or a real number in (0, 1]"),
+        ({"max_fpr": 1.5}, ValueError, "argument 'max_fpr' must be None or a real number in (0, 1]"),
+        ({"max_fpr": "0.5"}, ValueError, "argument 'max_fpr'"),
+        ({"max_fpr": 0.5, "standardized": 1}, TypeError, "argument 'standardized' must be a bool"),
+        ({"max_fpr": 0.5, "interpolate": True}, ValueError, "argument 'interpolate' must be False when max_fpr is given"),
+    ],
+)
+def test_partial_roc_area_rejects_bad_options(kwargs: dict[str, object], exc: type[Exception], message: str) -> None:
+    with pytest.raises(exc) as info:
+        F.area_under_roc_curve([1, 0], [0.5, 0.2], **kwargs)
+    assert str(info.value).startswith(f"area_under_roc_curve: {message}")
+
+
+def test_partial_roc_area_of_one_class_is_nan() -> None:
+    assert math.isnan(F.area_under_roc_curve([1, 1], [0.5, 0.2], max_fpr=0.5))
+    assert math.isnan(F.area_under_roc_curve([], [], max_fpr=0.5))
