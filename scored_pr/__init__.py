@@ -112,4 +112,11 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    """The public names (``__all__``) and the module's dunder attributes, nothing else.
+
+    Helpers of this file (``Any``, ``TYPE_CHECKING``, the ``annotations``
+    future flag, ``_LAZY``) and private submodules loaded as a side effect of
+    a lazy import are not part of the API, so tab completion does not offer them.
+    """
+    dunder = (name for name in globals() if name.startswith("__") and name.endswith("__"))
+    return sorted(set(__all__).union(dunder))

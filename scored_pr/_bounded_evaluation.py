@@ -26,6 +26,7 @@ from ._validation import (
     check_weight,
     check_weights,
     _fail,
+    renamed_keyword,
 )
 
 _CLS = "BoundedEvaluation"
@@ -566,13 +567,15 @@ class BoundedEvaluation:
     def _tp_top(self, k: int) -> B.Triple:
         return B.true_positives_at(self._bins, min(k, self._num_cases))
 
-    def precision_at(self, rank: int) -> Bounds:
-        """Precision over the top ``rank`` cases; NaN when fewer cases were added.
+    @renamed_keyword("rank", "k")
+    def precision_at(self, k: int) -> Bounds:
+        """Precision over the top ``k`` cases; NaN when fewer cases were added.
 
         Grouped ties: a tie group cut by the rank contributes its expected
         correct count. Bounds: the range bin holding the rank gives the top
-        ``rank`` between max(0, s - N) and min(P, s) of its cases' correct
-        ones, s the number of its cases in the top ``rank``.
+        ``k`` between max(0, s - N) and min(P, s) of its cases' correct
+        ones, s the number of its cases in the top ``k``. The former
+        keyword ``rank=`` still works and emits a DeprecationWarning.
 
         Raises
         ------
@@ -580,7 +583,7 @@ class BoundedEvaluation:
             On a weighted summary (rank-based measures count cases).
         """
         self._unweighted("precision_at")
-        rank = check_positive_int(rank, "precision_at", "rank")
+        rank = check_positive_int(k, "precision_at", "k")
 
         def build() -> Bounds:
             if rank > self._num_cases:

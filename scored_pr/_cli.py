@@ -89,7 +89,10 @@ def _fmt_value(value: Any) -> str:
 
 
 def _metrics_table(ev: ScoredPrecisionRecallEvaluation) -> str:
-    return _table([(k, _fmt_value(v)) for k, v in ev.summary().items()], ("measure", "value"), names_first=True)
+    from ._report import table_rows
+
+    rows = table_rows(ev.summary())  # the break-even point and R-precision: one row
+    return _table([(k, _fmt_value(v)) for k, v in rows], ("measure", "value"), names_first=True)
 
 
 def _curve(ev: ScoredPrecisionRecallEvaluation, kind: str, interpolate: bool) -> tuple[list[str], Any]:

@@ -33,6 +33,7 @@ from ._validation import (
     check_positive_int,
     check_score,
     check_ties,
+    renamed_keyword,
 )
 
 _T = TypeVar("_T")
@@ -86,7 +87,9 @@ class ScoredPrecisionRecallEvaluation:
         ``"stable"`` (LingPipe 3.9.2 order): equal scores keep insertion
         order, there is a cut-off after every case and a curve point after
         every correct case. Results then depend on the order in which tied
-        cases arrive; use it to reproduce LingPipe.
+        cases arrive; use it to reproduce LingPipe. A case with a sample
+        weight is one block here (one cut-off after it, whatever its
+        weight), so an integer weight k is not k copies under this policy.
 
     pos_label : str, number or bool, optional
         The label of the positive class. Without it, labels must be bool, or
@@ -209,7 +212,12 @@ class ScoredPrecisionRecallEvaluation:
             correct weight over accepted weight, and the curves, their areas,
             :meth:`average_precision`, :meth:`maximum_f_measure`,
             :meth:`roc_points` and the threshold queries equal scikit-learn's
-            with ``sample_weight`` (grouped ties, no misses). Rank-based
+            with ``sample_weight`` (grouped ties, no misses). With grouped
+            ties an integer weight k gives what k copies of the case give.
+            With stable ties it does not: a weighted case is one block,
+            with one cut-off and curve point after the whole block, where k
+            copies would give one after each copy (the weighted value is that
+            of the k copies ranked as a tie group of their own). Rank-based
             measures (``precision_at``, ``r_precision``, ...) count cases, not
             weight, and raise ValueError on a weighted evaluator. Nothing is
             stored for weights until one differs from 1.
@@ -233,8 +241,18 @@ class ScoredPrecisionRecallEvaluation:
         """
         c, s = check_batch(correct, scores, pos_label=self._pos_label)
         w = None if sample_weight is None else check_weights(sample_weight, c.size, "add_cases")
+        self._add_checked(c, s, w, "add_cases")
+
+    def _add_checked(
+        self,
+        c: npt.NDArray[np.bool_],
+        s: npt.NDArray[np.float64],
+        w: npt.NDArray[np.float64] | None,
+        func: str,
+    ) -> None:
+        """Commit a batch already validated (by add_cases or a functional wrapper), all or nothing."""
         if not self._guard.acquire(False):
-            raise _concurrent_use("add_cases")
+            raise _concurrent_use(func)
         try:
             if self._memo and c.size:
                 self._memo = {}
@@ -654,7 +672,7 @@ class ScoredPrecisionRecallEvaluation:
             Resample the correct and the incorrect cases separately, so that
             every resample keeps the class sizes.
         **measure_args
-            Arguments of the measure, e.g. ``rank=10`` for ``precision_at``
+            Arguments of the measure, e.g. ``k=10`` for ``precision_at``
             (these measures are bootstrapped).
 
         Returns
@@ -793,26 +811,34 @@ class ScoredPrecisionRecallEvaluation:
         """
         return self.r_precision()
 
-    def precision_at(self, rank: int) -> float:
-        """Precision over the top ``rank`` cases: correct cases among them / rank.
+    @renamed_keyword("rank", "k")
+    def precision_at(self, k: int) -> float:
+        """Precision over the top ``k`` cases: correct cases among them / k.
 
-        NaN when fewer than ``rank`` cases were added. With grouped ties, a
-        tie group cut by ``rank`` contributes its expected number of correct
+        NaN when fewer than ``k`` cases were added. With grouped ties, a
+        tie group cut by ``k`` contributes its expected number of correct
         cases.
+
+        Parameters
+        ----------
+        k : int
+            The rank cut-off, >= 1, named ``k`` as in every ``*_at(k)``
+            query. The former keyword ``rank=`` still works and emits a
+            DeprecationWarning.
 
         Raises
         ------
         TypeError, ValueError
-            If ``rank`` is not an int >= 1.
+            If ``k`` is not an int >= 1.
 
         Notes
         -----
         LingPipe name: ``precisionAt(int)`` (which returns NaN for rank 0
-        instead of raising). O(log n) after the first query.
+        instead of raising); trec_eval: ``P_k``. O(log n) after the first query.
         """
         self._unweighted("precision_at")
-        rank = check_positive_int(rank, "precision_at", "rank")
-        return self._cached(("p_at", rank), lambda: K.precision_at(self._points(), self.num_cases, rank))
+        k = check_positive_int(k, "precision_at", "k")
+        return self._cached(("p_at", k), lambda: K.precision_at(self._points(), self.num_cases, k))
 
     def reciprocal_rank(self) -> float:
         """1 / rank (counting from 1) of the first correct case; 0.0 if there is none.
@@ -895,10 +921,14 @@ class ScoredPrecisionRecallEvaluation:
     def k_at_recall(self, recall: float) -> int | float:
         """The smallest number of top cases whose recall is >= ``recall``.
 
-        The comparison TP / num_positive_ref >= recall is exact (integer
-        arithmetic on the binary value of ``recall``). Grouped ties: cut-offs
-        only at the ends of tie groups. Returns NaN when the level is
-        unreachable (misses, or no positive reference at all).
+        Recall is compared as :meth:`pr_curve` reports it: the float64 value
+        of TP / num_positive_ref (correctly rounded) >= ``recall``, so a
+        recall read from the curve and passed back reaches that row (0.2
+        with 5 positives needs 1 correct case: 1/5 rounds to 0.2, although
+        0.2's binary value is slightly above 1/5). Computed in integers, O(log
+        n). Grouped ties: cut-offs only at the ends of tie groups. Returns NaN
+        when the level is unreachable (misses, or no positive reference at
+        all).
 
         Raises
         ------
@@ -922,7 +952,8 @@ class ScoredPrecisionRecallEvaluation:
     def precision_at_recall(self, recall: float) -> float:
         """Precision at ``k_at_recall(recall)``: precision@recall of spec note 000.
 
-        NaN when the level is unreachable.
+        ``recall`` is compared as in :meth:`k_at_recall` (the curve's float64
+        recall). NaN when the level is unreachable.
 
         Examples
         --------
@@ -1071,6 +1102,12 @@ class ScoredPrecisionRecallEvaluation:
         threshold), whatever the tie policy, since a threshold cannot split a
         tie. The lowest qualifying threshold has the highest recall.
 
+        Precision is compared as the curves report it, weighted or not: the
+        float64 value of TP / (TP + FP) >= ``precision``, which is how
+        scikit-learn's ``precision_recall_curve`` computes its rows (equal
+        to them with ``sample_weight``, grouped or stable ties, no misses).
+        An integer weight k gives what k copies of the case give.
+
         Returns
         -------
         OperatingPoint
@@ -1088,7 +1125,24 @@ class ScoredPrecisionRecallEvaluation:
         return K.threshold_at_precision(self._cutoffs(), self._pos_ref(), precision)
 
     def threshold_at_recall(self, recall: float) -> K.OperatingPoint:
-        """The highest score threshold whose recall is >= ``recall`` (exact comparison).
+        """The highest score threshold whose recall is >= ``recall``.
+
+        Thresholds are the distinct scores, as for
+        :meth:`threshold_at_precision`. Recall is compared as the curves
+        report it, weighted or not: the float64 value of TP /
+        num_positive_ref (weighted: TP weight / :attr:`positive_weight`) >=
+        ``recall``, as in scikit-learn's ``precision_recall_curve``. So a
+        recall read from :meth:`pr_curve` or :meth:`pr_score_curve` and
+        passed back returns the threshold of that row (with grouped ties;
+        with stable ties, a row inside a tie group gives its group's
+        threshold), and an integer weight k gives what k copies give.
+        NaN fields (k = 0) with no positive reference or when unreachable
+        (misses).
+
+        Returns
+        -------
+        OperatingPoint
+            (threshold, precision, recall, k).
 
         Examples
         --------

@@ -710,15 +710,35 @@ def average_precision_at(points: Points, num_positive_ref: int, k: int) -> float
     return total / den
 
 
+def correct_needed(level: float, num_positive_ref: int) -> int:
+    """The fewest correct cases t whose recall, as the curves report it, is >= ``level``.
+
+    The curves' recall is the float64 value of t / num_positive_ref (correctly
+    rounded; numpy and Python agree), so the test is fl(t / P) >= level, not
+    the exact t / P >= level: a recall read from a curve and passed back
+    reaches that curve's row. Example: 1/5 is not 0.2's binary value (which is
+    slightly larger), but fl(1/5) == 0.2, so level 0.2 with P = 5 needs 1
+    correct case. Computed exactly in O(1): t0 = ceil(level * P) on the binary
+    value of ``level`` satisfies the test (rounding is monotone and ``level``
+    is a float64), and t0 - 1, t0 - 2, ... may round up to ``level`` too.
+    """
+    if num_positive_ref == 0:
+        return 0
+    t = math.ceil(Fraction(level) * num_positive_ref)
+    while t > 0 and (t - 1) / num_positive_ref >= level:
+        t -= 1
+    return t
+
+
 def k_at_recall(points: Points, num_positive_ref: int, level: float) -> tuple[int, int] | None:
     """(k, tp) of the smallest cut-off with recall >= ``level``, or None if unreachable.
 
-    The comparison is exact: tp / num_positive_ref >= level holds iff
-    tp >= ceil(level * num_positive_ref) computed on the exact binary value
-    of ``level`` (so 0.7 * 10 needs 7 correct cases, not 8). Grouped ties:
-    cut-offs fall only at the ends of tie groups.
+    Recall is compared as the curves report it, fl(tp / num_positive_ref)
+    >= level (see :func:`correct_needed`): 0.7 with 10 positives needs 7
+    correct cases, 0.2 with 5 positives needs 1. Grouped ties: cut-offs fall
+    only at the ends of tie groups. O(log n).
     """
-    needed = max(1, math.ceil(Fraction(level) * num_positive_ref))
+    needed = max(1, correct_needed(level, num_positive_ref))
     if num_positive_ref == 0 or needed > points.total_tp:
         return None
     i = int(np.searchsorted(points.tp, needed))  # first point with tp >= needed
@@ -870,15 +890,20 @@ def threshold_at_precision(cut: Cutoffs, num_positive_ref: int | float, target: 
 def threshold_at_recall(cut: Cutoffs, num_positive_ref: int | float, level: float) -> OperatingPoint:
     """The highest threshold whose recall is >= level.
 
-    Unweighted, the comparison is exact (see k_at_recall); weighted, it is
-    tp / num_positive_ref >= level in float64.
+    Weighted or not, recall is compared as the curves and the returned
+    point report it: the float64 value of tp / num_positive_ref >= level
+    (unweighted in O(log n) through :func:`correct_needed`; weighted, tp is
+    already a float64 sum and the recalls are compared directly, O(n)). An
+    integer weight k then gives what k copies give, and the recall of a
+    curve row passed back selects that row.
     """
     if num_positive_ref == 0 or cut.tp.size == 0:
         return _operating_point(cut, num_positive_ref, None)
     if cut.tp.dtype.kind == "f":
-        ok = np.flatnonzero(cut.tp / num_positive_ref >= level)
-        return _operating_point(cut, num_positive_ref, int(ok[0]) if ok.size else None)
-    needed = math.ceil(Fraction(level) * int(num_positive_ref))
+        recall = cut.tp / np.float64(num_positive_ref)  # non-decreasing: the first row reaching level
+        i = int(np.searchsorted(recall, level, side="left"))
+        return _operating_point(cut, num_positive_ref, i if i < recall.size else None)
+    needed = correct_needed(level, int(num_positive_ref))
     if needed > cut.tp[-1]:
         return _operating_point(cut, num_positive_ref, None)
     return _operating_point(cut, num_positive_ref, int(np.searchsorted(cut.tp, needed)))

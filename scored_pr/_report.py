@@ -14,13 +14,23 @@ if TYPE_CHECKING:
 REPORT_RANKS = (5, 10, 25, 100, 500)
 
 
+#: The report's label for the break-even point. It is R-precision by
+#: definition (precision = recall = TP / R at rank R = num_positive_ref, for
+#: both tie policies), so the report prints the number once and says so,
+#: where it used to print two rows with the same number.
+BEP_LABEL = "BEP (Precision-Recall break even point; always equals R-Precision)"
+
+
 def report(ev: ScoredPrecisionRecallEvaluation) -> str:
-    """LingPipe's report lines plus counts and R-precision.
+    """LingPipe's report lines plus counts; the break-even point line is also R-precision.
 
     Unlike LingPipe 3.9.2 (whose inverted loop condition prints the
     precision-at lines only when they are NaN), the lines ``Precision at k``
-    appear for every k in (5, 10, 25, 100, 500) with k <= num_cases. Numbers
-    are Python's shortest round-trip ``repr``.
+    appear for every k in (5, 10, 25, 100, 500) with k <= num_cases. The
+    break-even point and R-precision coincide by definition (see
+    ``pr_breakeven_point``), so one line, labelled :data:`BEP_LABEL`, gives
+    both. Numbers are Python's shortest round-trip ``repr``.
+    ``scored_pr.lingpipe`` keeps LingPipe's own ``toString()`` text.
     """
     lines = [f"  Tie Policy={ev.ties}"]
     if ev.pos_label is not None:
@@ -43,12 +53,29 @@ def report(ev: ScoredPrecisionRecallEvaluation) -> str:
     if ev.weighted:  # rank-based measures count cases, not weight
         return "\n".join(lines)
     lines += [
-        f"  BEP (Precision-Recall break even point)={ev.pr_breakeven_point()!r}",
+        f"  {BEP_LABEL}={ev.pr_breakeven_point()!r}",
         f"  Reciprocal Rank={ev.reciprocal_rank()!r}",
-        f"  R-Precision={ev.r_precision()!r}",
     ]
     lines += [f"  Precision at {k}={ev.precision_at(k)!r}" for k in REPORT_RANKS if k <= ev.num_cases]
     return "\n".join(lines)
+
+
+def table_rows(summary: dict[str, Any]) -> list[tuple[str, Any]]:
+    """``summary()`` as (measure, value) rows for a table, the break-even point once.
+
+    ``pr_breakeven_point`` and ``r_precision`` are one number by definition:
+    they become the single row ``pr_breakeven_point (= r_precision)``. The
+    summary dict itself (and JSON output) keeps both keys, for programs that
+    read either.
+    """
+    rows: list[tuple[str, Any]] = []
+    for key, value in summary.items():
+        if key == "r_precision" and "pr_breakeven_point" in summary:
+            continue
+        if key == "pr_breakeven_point" and "r_precision" in summary:
+            key = "pr_breakeven_point (= r_precision)"
+        rows.append((key, value))
+    return rows
 
 
 def curve_rows(curve: Any, func: str = "print_precision_recall_curve", name: str = "curve") -> np.ndarray:

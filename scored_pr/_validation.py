@@ -11,16 +11,52 @@ validates user input; the functional core trusts what it is given.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 TIE_POLICIES = ("stable", "grouped")
+
+_Func = TypeVar("_Func", bound=Callable[..., Any])
+
+
+def renamed_keyword(old: str, new: str) -> Callable[[_Func], _Func]:
+    """Keep accepting the keyword ``old`` of a public function renamed to ``new``, with a DeprecationWarning.
+
+    ``precision_at(rank=5)`` still works and means ``precision_at(k=5)``;
+    passing both names is a TypeError that names them. Positional calls are
+    unaffected and pay one dict lookup.
+    """
+
+    def decorate(func: _Func) -> _Func:
+        name = func.__name__
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if old in kwargs:
+                if new in kwargs:
+                    raise TypeError(
+                        f"{name}: got both '{new}' and its deprecated former name '{old}'; pass only '{new}'."
+                    )
+                warnings.warn(
+                    f"{name}: the argument '{old}' is now called '{new}' (the same number); "
+                    f"'{old}=' will be removed in a future release.",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+                kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return cast(_Func, wrapper)
+
+    return decorate
 
 
 def _describe(value: Any) -> str:
@@ -270,7 +306,7 @@ def check_flag(value: Any, func: str, name: str) -> bool:
     raise _fail(TypeError, func, name, "a bool", value)
 
 
-def _as_1d(values: Any, func: str, name: str) -> np.ndarray:
+def _as_1d(values: Any, func: str, name: str, labels: bool = False) -> np.ndarray:
     if isinstance(values, (str, bytes)):
         raise _fail(TypeError, func, name, "a 1-dimensional array-like or iterable", values)
     values = _host(values, func, name)
@@ -297,7 +333,7 @@ def _as_1d(values: Any, func: str, name: str) -> np.ndarray:
             arr = np.asarray(values)
         except ValueError:  # ragged nested sequences
             arr = np.asarray(values, dtype=object)
-        if arr.ndim == 1 and _mixed(values, arr.dtype.kind, name):
+        if arr.ndim == 1 and _mixed(values, arr.dtype.kind, labels):
             # numpy would have coerced the odd element (True -> 1.0, 1 -> '1'):
             # keep the originals so that the check reports what the user passed.
             arr = np.empty(len(values), dtype=object)
@@ -314,9 +350,9 @@ def _as_1d(values: Any, func: str, name: str) -> np.ndarray:
 _BOOL_TYPES = {bool, np.bool_}
 
 
-def _mixed(values: list[Any] | tuple[Any, ...], kind: str, name: str) -> bool:
-    """Whether numpy's coercion of a list hid an element of another kind."""
-    if name == "correct":
+def _mixed(values: list[Any] | tuple[Any, ...], kind: str, labels: bool) -> bool:
+    """Whether numpy's coercion of a list (of labels, or of numbers) hid an element of another kind."""
+    if labels:
         if kind in "US":  # numpy turned every element into a str: were they all?
             return not all(isinstance(v, str) for v in values)
         return kind not in "biuf" or not _BOOL_TYPES.isdisjoint(set(map(type, values)))
@@ -330,39 +366,49 @@ def _mixed(values: list[Any] | tuple[Any, ...], kind: str, name: str) -> bool:
 
 
 def check_batch(
-    correct: Any, scores: Any, func: str = "add_cases", pos_label: Any = None
+    correct: Any,
+    scores: Any,
+    func: str = "add_cases",
+    pos_label: Any = None,
+    names: tuple[str, str] = ("correct", "scores"),
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
-    """Validate a batch; return (bool array, float64 array) of equal length."""
-    c = _as_1d(correct, func, "correct")
-    s = _as_1d(scores, func, "scores")
+    """Validate a batch; return (bool array, float64 array) of equal length.
+
+    ``func`` and ``names`` are what the messages call the function and its two
+    arguments: the evaluators' ``("correct", "scores")``, the functional API's
+    ``("y_true", "y_score")``.
+    """
+    label_name, score_name = names
+    c = _as_1d(correct, func, label_name, labels=True)
+    s = _as_1d(scores, func, score_name)
     if len(c) != len(s):
         raise ValueError(
-            f"{func}: arguments 'correct' and 'scores' must have the same length; "
+            f"{func}: arguments '{label_name}' and '{score_name}' must have the same length; "
             f"got {len(c)} and {len(s)} instead."
         )
-    return _batch_correct(c, func, pos_label), _batch_scores(s, func)
+    return _batch_correct(c, func, pos_label, label_name), _batch_scores(s, func, score_name)
 
 
-def _batch_correct(c: np.ndarray, func: str, pos_label: Any = None) -> npt.NDArray[np.bool_]:
+def _batch_correct(c: np.ndarray, func: str, pos_label: Any = None, name: str = "correct") -> npt.NDArray[np.bool_]:
     kind = c.dtype.kind
     if len(c) == 0:
         return np.zeros(0, dtype=bool)
     if kind == "O":
         out = np.fromiter(
-            (check_correct(v, func, "correct", i, pos_label) for i, v in enumerate(c)), dtype=bool, count=len(c)
+            (check_correct(v, func, name, i, pos_label) for i, v in enumerate(c)), dtype=bool, count=len(c)
         )
         if pos_label is None:
-            _no_mixed_negatives(np.array([v == -1 for v in c]), np.array([v == 0 for v in c]), func)
+            _no_mixed_negatives(np.array([v == -1 for v in c]), np.array([v == 0 for v in c]), func, name)
         return out
     if pos_label is not None:
         numeric = not isinstance(pos_label, str)
         if (kind in "biuf") != numeric or kind not in "biufUS":
-            check_correct(c[0], func, "correct", 0, pos_label)  # raises: the label's type cannot match
+            check_correct(c[0], func, name, 0, pos_label)  # raises: the label's type cannot match
         if kind == "f":
             nan = np.isnan(c)
             if nan.any():
                 i = int(np.argmax(nan))
-                raise _fail(ValueError, func, "correct", "a label, not NaN", c[i].item(), i)
+                raise _fail(ValueError, func, name, "a label, not NaN", c[i].item(), i)
         return np.asarray(c == pos_label, dtype=bool)
     if kind == "b":
         return c.astype(bool, copy=False)
@@ -370,30 +416,32 @@ def _batch_correct(c: np.ndarray, func: str, pos_label: Any = None) -> npt.NDArr
         low, high = c.min(), c.max()
         if low >= -1 and high <= 1:
             if low == -1 and (c == 0).any():
-                _no_mixed_negatives(c == -1, c == 0, func)
+                _no_mixed_negatives(c == -1, c == 0, func, name)
             return c == 1
     if kind in "iuf":
         pos, zero, minus = c == 1, c == 0, c == -1
         bad = np.flatnonzero(~(pos | zero | minus))
         if bad.size:
             i = int(bad[0])
-            raise _fail(ValueError, func, "correct", _CORRECT_EXPECTED, c[i].item(), i)
-        _no_mixed_negatives(minus, zero, func)
+            raise _fail(ValueError, func, name, _CORRECT_EXPECTED, c[i].item(), i)
+        _no_mixed_negatives(minus, zero, func, name)
         return pos
-    raise _fail(TypeError, func, "correct", _CORRECT_EXPECTED, c[0].item(), 0)
+    raise _fail(TypeError, func, name, _CORRECT_EXPECTED, c[0].item(), 0)
 
 
-def _no_mixed_negatives(minus: npt.NDArray[np.bool_], zero: npt.NDArray[np.bool_], func: str) -> None:
+def _no_mixed_negatives(
+    minus: npt.NDArray[np.bool_], zero: npt.NDArray[np.bool_], func: str, name: str = "correct"
+) -> None:
     """0/1 and -1/1 are both accepted, but one batch must not use 0 and -1 together."""
     if minus.any() and zero.any():
         i, j = int(np.argmax(zero)), int(np.argmax(minus))
         raise ValueError(
-            f"{func}: argument 'correct' must use one label encoding, 0/1 or -1/1; got 0 at index {i} "
+            f"{func}: argument '{name}' must use one label encoding, 0/1 or -1/1; got 0 at index {i} "
             f"and -1 at index {j}. Pass pos_label= to say which value is the positive class."
         )
 
 
-def _batch_scores(s: np.ndarray, func: str) -> npt.NDArray[np.float64]:
+def _batch_scores(s: np.ndarray, func: str, name: str = "scores") -> npt.NDArray[np.float64]:
     kind = s.dtype.kind
     if kind == "f" and s.dtype.itemsize <= 8:
         out = s.astype(np.float64, copy=False)
@@ -406,20 +454,20 @@ def _batch_scores(s: np.ndarray, func: str) -> npt.NDArray[np.float64]:
             lost &= ~np.isnan(s)
         if lost.any():
             i = int(np.argmax(lost))
-            check_score(s[i], func, "scores", i)  # raises with the precise reason
-            raise _fail(ValueError, func, "scores", _EXACT_EXPECTED, s[i].item(), i)  # pragma: no cover
+            check_score(s[i], func, name, i)  # raises with the precise reason
+            raise _fail(ValueError, func, name, _EXACT_EXPECTED, s[i].item(), i)  # pragma: no cover
     elif kind == "O":
         return np.fromiter(
-            (check_score(v, func, "scores", i) for i, v in enumerate(s)), dtype=np.float64, count=len(s)
+            (check_score(v, func, name, i) for i, v in enumerate(s)), dtype=np.float64, count=len(s)
         )
     elif len(s) == 0:
         return np.zeros(0, dtype=np.float64)
     else:
-        raise _fail(TypeError, func, "scores", _SCORE_EXPECTED, s[0].item(), 0)
+        raise _fail(TypeError, func, name, _SCORE_EXPECTED, s[0].item(), 0)
     nan = np.isnan(out)
     if nan.any():
         i = int(np.argmax(nan))
-        raise _fail(ValueError, func, "scores", _SCORE_EXPECTED, s[i].item(), i)
+        raise _fail(ValueError, func, name, _SCORE_EXPECTED, s[i].item(), i)
     return out
 
 

@@ -56,6 +56,7 @@ from ._validation import (
     check_times,
     check_weight,
     check_weights,
+    renamed_keyword,
 )
 
 __all__ = ["WindowedEvaluation"]
@@ -1079,9 +1080,10 @@ class WindowedEvaluation:
         """As :meth:`ScoredPrecisionRecallEvaluation.pr_breakeven_point`, over the window."""
         return self._evaluation().pr_breakeven_point()
 
-    def precision_at(self, rank: int) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.precision_at`, over the window."""
-        return self._evaluation().precision_at(rank)
+    @renamed_keyword("rank", "k")
+    def precision_at(self, k: int) -> float:
+        """As :meth:`ScoredPrecisionRecallEvaluation.precision_at`, over the window (``rank=`` is deprecated)."""
+        return self._evaluation().precision_at(k)
 
     def reciprocal_rank(self) -> float:
         """As :meth:`ScoredPrecisionRecallEvaluation.reciprocal_rank`, over the window."""

@@ -1,9 +1,10 @@
 """One call per measure: ``average_precision(y_true, y_score)`` and friends.
 
 Each function builds a :class:`~scored_pr.ScoredPrecisionRecallEvaluation`,
-adds the cases with ``add_cases`` (so the validation and its error messages
-are the evaluator's), adds ``misses`` and ``negative_misses``, and returns
-the evaluator's method of the same name: the definitions, the tie handling
+adds the cases, ``misses`` and ``negative_misses`` with the evaluator's
+validation (its error messages name the function you called and its
+arguments: ``average_precision: argument 'y_true' ...``), and returns the
+evaluator's method of the same name: the definitions, the tie handling
 and the values on empty or one-class input are those documented on the
 method. Arguments follow scikit-learn's order, ``(y_true, y_score)``; the
 tie policy defaults to ``"grouped"``, which reproduces scikit-learn's
@@ -31,6 +32,7 @@ import numpy.typing as npt
 
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._kernel import OperatingPoint
+from ._validation import check_batch, check_count, check_pos_label, check_ties, check_weights, renamed_keyword
 
 __all__ = [
     "area_under_pr_curve",
@@ -83,10 +85,39 @@ def evaluation(
     ------
     TypeError, ValueError
         As ``ScoredPrecisionRecallEvaluation.add_cases``, ``add_misses`` and
-        ``add_negative_misses``.
+        ``add_negative_misses``, with messages that name ``evaluation`` (or
+        the function of this module that was called) and its arguments
+        (``y_true``, ``y_score``, ``sample_weight``, ``misses``, ...).
     """
+    return _evaluation(
+        "evaluation", y_true, y_score, ties, pos_label, sample_weight, misses, negative_misses
+    )
+
+
+def _evaluation(
+    func: str,
+    y_true: Any,
+    y_score: Any,
+    ties: Any = "grouped",
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    misses: Any = 0,
+    negative_misses: Any = 0,
+) -> ScoredPrecisionRecallEvaluation:
+    """:func:`evaluation`, its input checked in the name of ``func``, the function the user called.
+
+    Every argument is checked before the evaluator is built, so that an error
+    names ``func`` and this module's argument names, not the evaluator's
+    ``add_cases: argument 'correct'``.
+    """
+    ties = check_ties(ties, func)
+    pos_label = check_pos_label(pos_label, func)
+    correct, scores = check_batch(y_true, y_score, func, pos_label, names=("y_true", "y_score"))
+    weights = None if sample_weight is None else check_weights(sample_weight, correct.size, func)
+    misses = check_count(misses, func, "misses")
+    negative_misses = check_count(negative_misses, func, "negative_misses")
     ev = ScoredPrecisionRecallEvaluation(ties=ties, pos_label=pos_label)
-    ev.add_cases(y_true, y_score, sample_weight=sample_weight)
+    ev._add_checked(correct, scores, weights, func)  # labels already compared with pos_label
     ev.add_misses(misses)
     ev.add_negative_misses(negative_misses)
     return ev
@@ -99,7 +130,7 @@ def average_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sampl
     the end of its tie group), P = correct cases + misses. NaN when P is 0.
     LingPipe name: ``averagePrecision()`` (3.9.2 ignores misses here).
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).average_precision()
+    return _evaluation("average_precision", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).average_precision()
 
 
 def area_under_pr_curve(
@@ -109,7 +140,7 @@ def area_under_pr_curve(
 
     0.0 with no correct case. LingPipe name: ``areaUnderPrCurve(boolean)``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).area_under_pr_curve(interpolate)
+    return _evaluation("area_under_pr_curve", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).area_under_pr_curve(interpolate)
 
 
 def area_under_roc_curve(
@@ -120,15 +151,45 @@ def area_under_roc_curve(
     ties: str = "grouped",
     misses: int = 0,
     negative_misses: int = 0,
+    max_fpr: float | None = None,
+    standardized: bool = True,
 ) -> float:
     """ROC area: ``ScoredPrecisionRecallEvaluation.area_under_roc_curve`` of these cases.
 
-    Grouped ties count a tied correct/incorrect pair one half (scikit-learn's
-    ``roc_auc_score``). NaN with one class (no correct or no incorrect case).
-    LingPipe name: ``areaUnderRocCurve(boolean)``.
+    Uninterpolated: the probability that a positive case ranks above a
+    negative one; grouped ties count a tied correct/incorrect pair one half
+    (scikit-learn's ``roc_auc_score``). NaN with one class (no correct or no
+    incorrect case, misses and negative misses included). LingPipe name:
+    ``areaUnderRocCurve(boolean)``.
+
+    Partial AUC: with ``max_fpr`` in (0, 1], the area for false positive
+    rates up to ``max_fpr`` under the curve joining the distinct-score
+    operating points (tied pairs count one half whatever ``ties``; misses
+    rank below every returned case). ``standardized`` (default) applies
+    McClish's correction 0.5 * (1 + (A - max_fpr**2 / 2) / (max_fpr -
+    max_fpr**2 / 2)), which equals scikit-learn's ``roc_auc_score(y_true,
+    y_score, max_fpr=...)``; ``standardized=False`` gives the raw area
+    (pROC's uncorrected partial AUC, at most ``max_fpr``). ``max_fpr=1``
+    gives the full area. NaN with one class; ``interpolate`` must be False.
+    No LingPipe equivalent.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For bad cases (see :func:`evaluation`), or ``max_fpr`` not in (0, 1],
+        ``standardized`` not a bool, or ``interpolate=True`` with ``max_fpr``.
+
+    Examples
+    --------
+    >>> from scored_pr import area_under_roc_curve
+    >>> y, s = [1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]
+    >>> area_under_roc_curve(y, s), area_under_roc_curve(y, s, max_fpr=0.5)
+    (0.75, 0.6666666666666666)
+    >>> area_under_roc_curve(y, s, max_fpr=0.5, standardized=False)
+    0.25
     """
-    ev = evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
-    return ev.area_under_roc_curve(interpolate)
+    ev = _evaluation("area_under_roc_curve", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
+    return ev.area_under_roc_curve(interpolate, max_fpr=max_fpr, standardized=standardized)
 
 
 def maximum_f_measure(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, beta: float = 1.0, ties: str = "grouped", misses: int = 0) -> float:
@@ -136,7 +197,7 @@ def maximum_f_measure(y_true: Any, y_score: Any, *, pos_label: Any = None, sampl
 
     0.0 with no correct case. LingPipe name: ``maximumFMeasure(double)``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).maximum_f_measure(beta)
+    return _evaluation("maximum_f_measure", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).maximum_f_measure(beta)
 
 
 def pr_breakeven_point(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped", misses: int = 0) -> float:
@@ -145,18 +206,20 @@ def pr_breakeven_point(y_true: Any, y_score: Any, *, pos_label: Any = None, samp
     Where precision equals recall: R-precision. NaN when there is no
     positive reference. LingPipe 4.1 name: ``prBreakevenPoint()``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).pr_breakeven_point()
+    return _evaluation("pr_breakeven_point", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).pr_breakeven_point()
 
 
-def precision_at(y_true: Any, y_score: Any, rank: int, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped") -> float:
-    """Precision over the top ``rank`` cases: ``ScoredPrecisionRecallEvaluation.precision_at``.
+@renamed_keyword("rank", "k")
+def precision_at(y_true: Any, y_score: Any, k: int, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped") -> float:
+    """Precision over the top ``k`` cases: ``ScoredPrecisionRecallEvaluation.precision_at``.
 
-    NaN when fewer than ``rank`` cases are given; grouped ties take the
-    expected count of a tie group cut by ``rank``. LingPipe name:
-    ``precisionAt(int)``; trec_eval: ``P_rank`` (which divides by rank even
-    when fewer cases were returned).
+    NaN when fewer than ``k`` cases are given; grouped ties take the
+    expected count of a tie group cut by ``k``. ``k`` is named as in
+    :func:`recall_at`; the former keyword ``rank=`` still works with a
+    DeprecationWarning. LingPipe name: ``precisionAt(int)``; trec_eval:
+    ``P_k`` (which divides by k even when fewer cases were returned).
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).precision_at(rank)
+    return _evaluation("precision_at", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).precision_at(k)
 
 
 def recall_at(y_true: Any, y_score: Any, k: int, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped", misses: int = 0) -> float:
@@ -164,7 +227,7 @@ def recall_at(y_true: Any, y_score: Any, k: int, *, pos_label: Any = None, sampl
 
     NaN when there is no positive reference. trec_eval name: ``recall_k``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).recall_at(k)
+    return _evaluation("recall_at", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).recall_at(k)
 
 
 def r_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped", misses: int = 0) -> float:
@@ -172,7 +235,7 @@ def r_precision(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weig
 
     Absent ranks count as errors; NaN when R is 0. trec_eval name: ``Rprec``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).r_precision()
+    return _evaluation("r_precision", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).r_precision()
 
 
 def reciprocal_rank(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None, ties: str = "grouped") -> float:
@@ -181,7 +244,7 @@ def reciprocal_rank(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_
     0.0 with no correct case. LingPipe name: ``reciprocalRank()``; trec_eval:
     ``recip_rank``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).reciprocal_rank()
+    return _evaluation("reciprocal_rank", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties).reciprocal_rank()
 
 
 def pr_curve(
@@ -191,7 +254,7 @@ def pr_curve(
 
     LingPipe name: ``prCurve(boolean)``.
     """
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).pr_curve(interpolate)
+    return _evaluation("pr_curve", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses).pr_curve(interpolate)
 
 
 def roc_curve(
@@ -208,7 +271,7 @@ def roc_curve(
     LingPipe's orientation, not scikit-learn's (fpr, tpr). LingPipe name:
     ``rocCurve(boolean)``.
     """
-    ev = evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
+    ev = _evaluation("roc_curve", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
     return ev.roc_curve(interpolate)
 
 
@@ -226,12 +289,13 @@ def roc_points(
     Equal to ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``
     without misses (the first threshold is ``inf``).
     """
-    ev = evaluation(
-        y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses, negative_misses=negative_misses
+    ev = _evaluation(
+        "roc_points", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses,
+        negative_misses=negative_misses,
     )
     return ev.roc_points()
 
 
 def threshold_at_precision(y_true: Any, y_score: Any, precision: float, *, pos_label: Any = None, sample_weight: Any = None, misses: int = 0) -> OperatingPoint:
     """The lowest threshold reaching ``precision``: ``ScoredPrecisionRecallEvaluation.threshold_at_precision``."""
-    return evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses).threshold_at_precision(precision)
+    return _evaluation("threshold_at_precision", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses).threshold_at_precision(precision)

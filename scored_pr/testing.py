@@ -188,7 +188,7 @@ def _interval_spec(name: str) -> tuple[str, dict[str, Any]] | None:
         return spec
     match = _PRECISION_AT.fullmatch(name)
     if match:
-        return "precision_at", {"rank": int(match.group(1))}
+        return "precision_at", {"k": int(match.group(1))}
     return None  # a count: exact, no interval
 
 

@@ -194,7 +194,7 @@ def test_bca_close_to_scipy_unstratified(measure: str) -> None:
 
 
 @pytest.mark.parametrize("measure,args", [("area_under_roc_curve", {}), ("average_precision", {}),
-                                          ("precision_at", {"rank": 10}), ("maximum_f_measure", {}),
+                                          ("precision_at", {"k": 10}), ("maximum_f_measure", {}),
                                           ("area_under_roc_curve", {"max_fpr": 0.2})])
 def test_every_bootstrap_measure_has_bca(measure: str, args: dict) -> None:  # type: ignore[type-arg]
     rng = np.random.default_rng(4)

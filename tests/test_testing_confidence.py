@@ -22,7 +22,7 @@ def test_lower_bound_is_the_low_end_of_the_two_sided_interval() -> None:
     ev = _ev()
     for name, measure, args in [("area_under_roc_curve", "area_under_roc_curve", {}),
                                 ("average_precision", "average_precision", {}),
-                                ("precision_at_50", "precision_at", {"rank": 50}),
+                                ("precision_at_50", "precision_at", {"k": 50}),
                                 ("area_under_pr_curve_interpolated", "area_under_pr_curve", {"interpolate": True})]:
         iv = ev.confidence_interval(measure, 0.9, None, 200, 0, **args)
         assert iv.low < iv.estimate

@@ -59,10 +59,10 @@ BAD_CALLS = [
     ("add_misses", (True,), TypeError, ["'count'", "True"]),
     ("add_negative_misses", (-3,), ValueError, ["'count'", "-3"]),
     ("add_negative_misses", ("2",), TypeError, ["'count'", "'2'"]),
-    ("precision_at", (0,), ValueError, ["'rank'", "0"]),
-    ("precision_at", (-2,), ValueError, ["'rank'", "-2"]),
-    ("precision_at", (2.0,), TypeError, ["'rank'", "2.0"]),
-    ("precision_at", (True,), TypeError, ["'rank'", "True"]),
+    ("precision_at", (0,), ValueError, ["'k'", "0"]),
+    ("precision_at", (-2,), ValueError, ["'k'", "-2"]),
+    ("precision_at", (2.0,), TypeError, ["'k'", "2.0"]),
+    ("precision_at", (True,), TypeError, ["'k'", "True"]),
     ("maximum_f_measure", (0.0,), ValueError, ["'beta'", "0.0"]),
     ("maximum_f_measure", (-1,), ValueError, ["'beta'", "-1"]),
     ("maximum_f_measure", (math.nan,), ValueError, ["'beta'", "nan"]),
@@ -233,3 +233,32 @@ def test_a_rejected_batch_leaves_pending_and_merged_cases_intact() -> None:
         with pytest.raises((TypeError, ValueError)):
             ev.add_cases(*bad)
     assert ev.to_dict() == before
+
+
+def test_scores_float64_cannot_hold_exactly_are_rejected_as_the_readme_says() -> None:
+    import re
+    from pathlib import Path
+
+    import scored_pr
+
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    assert re.search(r"A score that float64 cannot hold exactly is a `ValueError`, not rounded", readme)
+    assert "`2**53 + 1`; `2**60` is fine" in readme
+    inexact = [2**53 + 1, -(2**60) - 1, np.uint64(2**64 - 1)]
+    if np.finfo(np.longdouble).nmant > 52:  # x87 extended precision: 1 + 2**-60 is a long double value
+        inexact.append(np.longdouble(1) + np.longdouble(2) ** -60)
+    for value in inexact:
+        ev = fresh()
+        before = state(ev)
+        with pytest.raises(ValueError, match=r"add_case: argument 'score' must be exactly representable as a float64"):
+            ev.add_case(True, value)
+        with pytest.raises(ValueError, match=r"add_cases: argument 'scores' must be exactly representable as a float64 .* at index 1"):
+            ev.add_cases([True, False], [0.5, value])
+        with pytest.raises(ValueError, match=r"average_precision: argument 'y_score' must be exactly representable"):
+            scored_pr.average_precision([1, 0], [0.5, value])
+        assert state(ev) == before
+    for value in (2**53, 2**60, -(2**60), np.int64(2**62), np.longdouble(0.5)):  # float64 values: accepted as is
+        ev = ScoredPrecisionRecallEvaluation()
+        ev.add_case(True, value)
+        ev.add_cases([False], np.array([value]))
+        assert ev.pr_score_curve()[0, 2] == float(value)

@@ -2,7 +2,8 @@
 
 Weighted measures are held against scikit-learn's ``sample_weight`` and
 against the same cases repeated (an integer weight k is k copies under
-grouped ties); labels against scikit-learn's ``pos_label``.
+grouped ties; under stable ties a weighted case is one block); labels
+against scikit-learn's ``pos_label``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pickle
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
@@ -91,6 +92,107 @@ def test_an_integer_weight_is_that_many_copies(cases: list, misses: int, neg_mis
     for p in (0.0, 0.5, 0.9):
         a, b = weighted.threshold_at_precision(p), copies.threshold_at_precision(p)
         assert a[:3] == pytest.approx(b[:3], abs=1e-12, nan_ok=True)
+
+
+def _same_point(a: tuple, b: tuple) -> bool:
+    return all(x == y or (math.isnan(x) and math.isnan(y)) for x, y in zip(a, b))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.integers(-3, 3), st.integers(0, 4)), min_size=1, max_size=40),
+    st.integers(0, 3),
+)
+@example([(True, 3, 2), (True, 2, 2), (True, 1, 2), (True, 0, 2), (True, -1, 2)], 0)  # the issue's example
+def test_level_queries_treat_an_integer_weight_as_that_many_copies(cases: list, misses: int) -> None:
+    weighted, copies = E(ties="grouped"), E(ties="grouped")
+    weighted.add_cases([c for c, _, _ in cases], [float(s) for _, s, _ in cases], sample_weight=[w for *_, w in cases])
+    for c, s, w in cases:
+        copies.add_cases([c] * w, [float(s)] * w)
+    weighted.add_misses(misses)
+    copies.add_misses(misses)
+    # every level a user may read off either curve, plus round numbers
+    curve = copies.pr_curve()
+    recalls = {*curve[:, 0].tolist(), *weighted.pr_curve()[:, 0].tolist(), 0.0, 0.1, 0.2, 0.25, 1 / 3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0}
+    precisions = {*curve[:, 1].tolist(), 0.0, 0.2, 1 / 3, 0.5, 2 / 3, 0.75, 1.0}
+    for r in sorted(recalls):  # the same float64 ratios (integer sums are exact): equal to the bit
+        a, b = weighted.threshold_at_recall(r), copies.threshold_at_recall(r)
+        assert _same_point(a[:3], b[:3]), (r, a, b)
+    for p in sorted(precisions):
+        a, b = weighted.threshold_at_precision(p), copies.threshold_at_precision(p)
+        assert _same_point(a[:3], b[:3]), (p, a, b)
+
+
+def test_threshold_at_recall_is_the_same_with_and_without_weights() -> None:
+    plain, doubled = E(), E()
+    plain.add_cases([True] * 5, [5, 4, 3, 2, 1])
+    doubled.add_cases([True] * 5, [5, 4, 3, 2, 1], sample_weight=[2] * 5)
+    # 1/5 is reported as 0.2 (0.2's binary value is slightly above 1/5): the first case reaches it
+    assert plain.threshold_at_recall(0.2) == doubled.threshold_at_recall(0.2) == (5.0, 1.0, 0.2, 1)
+    assert plain.threshold_at_recall(0.6) == doubled.threshold_at_recall(0.6) == (3.0, 1.0, 0.6, 3)
+
+
+def test_stable_ties_make_a_weighted_case_one_block_not_k_copies() -> None:
+    # The README's example: distinct scores, so the tie policy matters only through the weights.
+    y, s, w = [1, 0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6, 0.5], [2, 1, 3, 2, 1]
+    weighted = E(ties="stable")
+    weighted.add_cases(y, s, sample_weight=w)
+    copies = E(ties="stable")
+    copies.add_cases(np.repeat(y, w), np.repeat(s, w))
+    # literal: block ends at 2, 3, 6, 8, 9 cases with 2, 2, 5, 5, 6 correct; P = 6
+    assert weighted.average_precision() == pytest.approx((2 * 2 / 2 + 3 * 5 / 6 + 1 * 6 / 9) / 6, rel=1e-15)
+    assert round(weighted.average_precision(), 4) == 0.8611
+    # k copies: a point after every copy, (1/1 + 2/2 + 3/4 + 4/5 + 5/6 + 6/9) / 6
+    assert copies.average_precision() == pytest.approx((1 + 1 + 3 / 4 + 4 / 5 + 5 / 6 + 6 / 9) / 6, rel=1e-15)
+    assert round(copies.average_precision(), 4) == 0.8417
+    assert weighted.pr_curve().shape[0] == 3 and copies.pr_curve().shape[0] == 6
+    # The README promises k copies only where it holds, and quotes these two numbers.
+    import re
+    from pathlib import Path
+
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    assert "integer weight k is the same as k copies" in readme
+    claim = re.search(r'Under `ties="grouped"` \(the default\) an integer weight k is the same as k copies of the case\. '
+                      r'Under `ties="stable"` it is not: .*?AP (0\.\d{4}) weighted, (0\.\d{4}) with the cases repeated', readme)
+    assert claim is not None
+    assert claim.groups() == (f"{weighted.average_precision():.4f}", f"{copies.average_precision():.4f}")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.integers(-3, 3), st.integers(1, 4)), min_size=1, max_size=30),
+    st.integers(0, 2),
+)
+def test_what_an_integer_weight_is_under_each_tie_policy(cases: list, misses: int) -> None:
+    y = np.array([c for c, _, _ in cases], dtype=bool)
+    s = np.array([float(v) for _, v, _ in cases])
+    w = np.array([k for *_, k in cases])
+    # grouped: k copies of the case (test_an_integer_weight_is_that_many_copies checks every measure)
+    # stable: one block per weighted case = its k copies as a tie group of their own, i.e. grouped
+    # copies under scores that keep the stable order (descending score, insertion order among ties)
+    order = np.lexsort((np.arange(len(s)), -s))
+    block_score = np.empty(len(s))
+    block_score[order] = -np.arange(len(s), dtype=float)
+    stable_weighted = E(ties="stable")
+    stable_weighted.add_cases(y, s, sample_weight=w.astype(float))
+    blocks = E(ties="grouped")
+    blocks.add_cases(np.repeat(y, w), np.repeat(block_score, w))
+    stable_copies = E(ties="stable")
+    stable_copies.add_cases(np.repeat(y, w), np.repeat(s, w))
+    for ev in (stable_weighted, blocks, stable_copies):
+        ev.add_misses(misses)
+    for name in ("average_precision", "maximum_f_measure"):
+        a, b = getattr(stable_weighted, name)(), getattr(blocks, name)()
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-15) or (math.isnan(a) and math.isnan(b)), name
+    for interpolate in (False, True):
+        a, b = stable_weighted.area_under_pr_curve(interpolate), blocks.area_under_pr_curve(interpolate)
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-15)
+        np.testing.assert_allclose(stable_weighted.pr_curve(interpolate), blocks.pr_curve(interpolate), rtol=1e-12)
+    # and k copies under stable ties agree only when no weight above 1 splits a block
+    if (w == 1).all():
+        assert stable_copies.average_precision() == stable_weighted.average_precision() or math.isnan(
+            stable_copies.average_precision()
+        )
 
 
 def test_single_weighted_cases_keep_insertion_order_with_stable_ties() -> None:

@@ -84,7 +84,36 @@ def test_print_precision_recall_curve(ev: ScoredPrecisionRecallEvaluation) -> No
 def test_report(ev: ScoredPrecisionRecallEvaluation) -> None:
     text = str(ev)
     assert "  Area Under PR Curve (interpolated)=0.5611111111111111" in text.splitlines()
-    assert "  BEP (Precision-Recall break even point)=0.5" in text.splitlines()
+    assert "  BEP (Precision-Recall break even point; always equals R-Precision)=0.5" in text.splitlines()
     assert "  Precision at 5=0.6" in text.splitlines()
     assert "Precision at 25" not in text  # only 10 cases
     assert repr(ev).startswith("ScoredPrecisionRecallEvaluation(ties='stable', num_cases=10,")
+
+
+@pytest.mark.parametrize("ties", ["stable", "grouped"])
+@pytest.mark.parametrize("seed", range(4))
+def test_reports_give_the_break_even_point_once_as_r_precision(ties: str, seed: int) -> None:
+    from scored_pr import _cli
+    from scored_pr.lingpipe import ScoredPrecisionRecallEvaluation as LingPipe
+
+    rng = np.random.default_rng(seed)
+    y = rng.random(40) < 0.4
+    s = rng.integers(0, 6, 40).astype(float)  # ties cut by rank R
+    e = ScoredPrecisionRecallEvaluation(ties=ties)
+    e.add_cases(y, s)
+    e.add_misses(seed)
+    assert e.pr_breakeven_point() == e.r_precision()  # what lets the report print it once
+    lines = str(e).splitlines()
+    bep = [line for line in lines if "break even" in line or "R-Precision" in line]
+    assert bep == [f"  BEP (Precision-Recall break even point; always equals R-Precision)={e.r_precision()!r}"]
+    table = _cli._metrics_table(e).splitlines()
+    rows = [row for row in table if "breakeven" in row or "r_precision" in row]
+    assert len(rows) == 1 and "pr_breakeven_point (= r_precision)" in rows[0] and repr(e.r_precision()) in rows[0]
+    assert {"pr_breakeven_point", "r_precision"} <= set(e.summary())  # the dict keeps both keys for programs
+    # LingPipe's own toString() text is unchanged: its BEP line, no R-Precision line
+    old = LingPipe()
+    for correct, score in zip(y.tolist(), s.tolist()):
+        old.addCase(correct, score)
+    text = old.toString().splitlines()
+    assert sum(line.startswith("  BEP (Precision-Recall break even point)=") for line in text) == 1
+    assert not any("R-Precision" in line for line in text)
