@@ -196,6 +196,8 @@ def _keyed_rows(
                 obj = json.loads(text)
             except ValueError:
                 raise _io.InputError(source, line, "invalid JSON") from None
+            except RecursionError:  # json's decoder recurses once per nesting level
+                raise _io.InputError(source, line, "invalid JSON (nested too deeply)") from None
             if not isinstance(obj, dict):
                 raise _io.InputError(source, line, "expected a JSON object")
             label_col = next((c for c in correct_names if c in obj), None)

@@ -153,3 +153,13 @@ def test_compare_errors_name_the_ids(tmp_path, files, capsys) -> None:  # type: 
     assert status == 2 and "a class is missing" in err
     status, _, err = run(capsys, "compare", "-", "-")
     assert status == 2 and "only one of A and B" in err
+
+
+def test_compare_rejects_deeply_nested_json_as_report_does(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # json's decoder recurses once per level: 100,000 levels used to escape as a RecursionError traceback
+    deep = '{"id": 2, "label": 1, "score": ' + "[" * 100_000 + "]" * 100_000 + "}\n"
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"id": 1, "label": 1, "score": 0.5}\n' + deep + '{"id": 3, "label": 0, "score": 0.25}\n')
+    status, out, err = run(capsys, "compare", str(path), str(path))
+    assert status == 2 and out == ""
+    assert err.strip() == f"scored-pr: {path}:2: invalid JSON (nested too deeply)"
