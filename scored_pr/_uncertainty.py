@@ -74,13 +74,38 @@ def check_method(method: Any, measure: str, func: str) -> str:
     return method
 
 
+#: The queries of ScoredPrecisionRecallEvaluation that ``confidence_interval``
+#: accepts by name: every read-only query returning one number. Nothing else is
+#: looked up by name, so a mutator (``add_misses``, ``add_cases``, ...) or any
+#: other attribute is refused before the evaluator is touched.
+SCALAR_MEASURES = (
+    "area_under_roc_curve", "average_precision", "area_under_pr_curve", "maximum_f_measure",
+    "pr_breakeven_point", "reciprocal_rank", "r_precision", "precision_at", "recall_at",
+    "average_precision_at", "f_measure_at", "e_measure_at", "precision_at_recall", "k_at_recall",
+)  # fmt: skip
+
+
+def check_measure(measure: Any, func: str) -> str:
+    """``measure`` if it names one of :data:`SCALAR_MEASURES`, else a ValueError naming the choices."""
+    if not isinstance(measure, str) or measure not in SCALAR_MEASURES:
+        raise _fail(ValueError, func, "measure", "one of " + ", ".join(repr(m) for m in SCALAR_MEASURES), measure)
+    return measure
+
+
+def check_seed(seed: Any, func: str) -> int | None:
+    """``seed`` if it is None or a non-negative integer (what ``numpy.random.default_rng`` takes)."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise _fail(TypeError, func, "seed", "None or a non-negative integer", seed)
+    if seed < 0:
+        raise _fail(ValueError, func, "seed", "None or a non-negative integer", seed)
+    return int(seed)
+
+
 def _scalar_measure(ev: Any, measure: Any, measure_args: dict[str, Any], func: str) -> float:
     """Evaluate ``measure`` on ``ev``; raises a clear error for unknown or non-scalar queries."""
-    from ._evaluation import ScoredPrecisionRecallEvaluation
-
-    names = [n for n in dir(ScoredPrecisionRecallEvaluation) if not n.startswith("_")]
-    if not isinstance(measure, str) or measure not in names or not callable(getattr(ev, measure)):
-        raise _fail(ValueError, func, "measure", "the name of a scalar query of ScoredPrecisionRecallEvaluation", measure)
+    check_measure(measure, func)
     try:
         value = getattr(ev, measure)(**measure_args)
     except TypeError as exc:
@@ -218,11 +243,16 @@ def confidence_interval(
 ) -> S.Interval:
     """Confidence interval of a scalar measure of ``ev``; see ``ScoredPrecisionRecallEvaluation.confidence_interval``."""
     func = "confidence_interval"
+    # every argument is checked before the measure is evaluated
+    check_measure(measure, func)
     check_unweighted(ev, func)
-    estimate = _scalar_measure(ev, measure, measure_args, func)
     level = check_level(level, func)
     method = check_method(_default_method(measure, measure_args) if method is None else method, measure, func)
     stratified = check_stratified(stratified, func)
+    seed = check_seed(seed, func)
+    if method in ("bootstrap", "bca"):
+        n_resamples = check_resamples(n_resamples, func)
+    estimate = _scalar_measure(ev, measure, measure_args, func)
     scores, correct = _ranked(ev)
     if method == "delong":
         if measure_args:
@@ -231,7 +261,6 @@ def confidence_interval(
         return iv._replace(estimate=estimate)
     if method == "logit":
         return S.logit_interval(estimate, ev.num_positive_ref, level)
-    n_resamples = check_resamples(n_resamples, func)
     n_unreturned = ev.num_misses + ev.num_negative_misses
     if measure in _VECTORISED and not measure_args:
         key = _VECTORISED[measure]
@@ -335,6 +364,7 @@ def compare(
     check_method(method, measure, func)
     level = check_level(level, func)
     stratified = check_stratified(stratified, func)
+    seed = check_seed(seed, func)
     from ._evaluation import ScoredPrecisionRecallEvaluation
     from ._validation import check_batch
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 import math
 from collections import defaultdict
 from pathlib import Path
@@ -168,3 +169,48 @@ def test_intervals_and_partial_area_rank_misses_as_the_evaluator_does(ties: str)
     assert ev.confidence_interval(method="delong").estimate == pytest.approx(auc, abs=1e-12)
     if ties == "grouped":  # the partial area ranks tied pairs one half, as grouped ties do
         assert ev.area_under_roc_curve(max_fpr=1.0, standardized=False) == pytest.approx(auc, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["add_misses", "add_negative_misses", "add_case", "add_cases", "merge", "save",
+                                  "num_cases", "summary", "to_dict", "pr_curve", "__init__", "_store"])
+def test_only_measures_are_called_by_name(name: str) -> None:
+    """A name that is not a measure is refused before the evaluator is touched (add_misses used to run)."""
+    ev = _ev(np.array([True, False, True, False]), np.array([0.9, 0.8, 0.7, 0.1]))
+    before = ev.to_dict()
+    with pytest.raises(ValueError, match=r"confidence_interval: argument 'measure' must be one of 'area_under_roc_curve'.*; "
+                                         rf"got '{name}' \(str\) instead"):
+        ev.confidence_interval(name, count=5)
+    assert ev.to_dict() == before and ev.num_misses == 0 and ev.num_cases == 4
+
+
+def test_every_listed_measure_is_a_scalar_query() -> None:
+    """Each name the interval accepts is a read-only query of one number, and gets an interval."""
+    from scored_pr._uncertainty import SCALAR_MEASURES
+
+    ev = _ev(np.array([True, False, True, False, True, False]), np.array([0.9, 0.8, 0.7, 0.4, 0.3, 0.1]))
+    args = {"precision_at": {"rank": 2}, "recall_at": {"k": 2}, "average_precision_at": {"k": 2},
+            "f_measure_at": {"k": 2}, "e_measure_at": {"k": 2}, "precision_at_recall": {"recall": 0.5},
+            "k_at_recall": {"recall": 0.5}}
+    before = ev.to_dict()
+    for name in SCALAR_MEASURES:
+        iv = ev.confidence_interval(name, method=None if name == "area_under_roc_curve" else "bootstrap",
+                                    n_resamples=20, seed=0, **args.get(name, {}))
+        assert iv.estimate == pytest.approx(float(getattr(ev, name)(**args.get(name, {}))), nan_ok=True)
+    assert ev.to_dict() == before
+
+
+@pytest.mark.parametrize("seed, exc", [(-1, ValueError), (-(2**70), ValueError), (1.5, TypeError), (2.0, TypeError),
+                                       (True, TypeError), ("3", TypeError)])
+def test_bad_seed_is_our_error_naming_seed(seed: object, exc: type) -> None:
+    ev = _ev(np.array([True, False, True, False]), np.array([0.9, 0.8, 0.7, 0.1]))
+    msg = rf"argument 'seed' must be None or a non-negative integer; got {re.escape(repr(seed))} \("
+    with pytest.raises(exc, match="confidence_interval: " + msg):
+        ev.confidence_interval("average_precision", seed=seed)
+    with pytest.raises(exc, match="compare: " + msg):
+        scored_pr.compare([1, 0, 1, 0], [0.9, 0.8, 0.2, 0.1], [0.1, 0.2, 0.3, 0.4], measure="average_precision", seed=seed)
+    a, b = _ev(np.array([True, False]), np.array([0.9, 0.1])), _ev(np.array([True, False]), np.array([0.2, 0.3]))
+    with pytest.raises(exc, match="compare: " + msg):
+        scored_pr.compare(a, b, method="bootstrap", seed=seed)
+    # numpy's own integer types are integers
+    assert ev.confidence_interval("average_precision", seed=np.uint8(3), n_resamples=20) == ev.confidence_interval(
+        "average_precision", seed=3, n_resamples=20)
