@@ -153,9 +153,11 @@ def placements(pos: FloatArray, neg: FloatArray) -> tuple[float, FloatArray, Flo
     m, n = pos.size, neg.size
     tz = midranks(np.concatenate([pos, neg]))
     tx, ty = midranks(pos), midranks(neg)
-    v10 = (tz[:m] - tx) / n
-    v01 = 1.0 - (tz[m:] - ty) / m
-    auc = float((tz[:m].sum() - m * (m + 1) / 2.0) / (m * n))
+    # without one of the classes every quantity is 0/0: NaN, silently (degenerate states never warn)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v10 = (tz[:m] - tx) / n
+        v01 = 1.0 - (tz[m:] - ty) / m
+        auc = float(np.float64(tz[:m].sum() - m * (m + 1) / 2.0) / np.float64(m * n))
     return auc, v10, v01
 
 
@@ -178,22 +180,56 @@ def delong_interval(pos: FloatArray, neg: FloatArray, level: float) -> Interval:
     return Interval(auc, low, high, level, "delong", se, var)
 
 
+def _ieee_div(a: float, b: float) -> float:
+    # a / b as R and IEEE 754 compute it: x/0 is +-inf, 0/0 and anything with NaN is NaN
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return float(np.float64(a) / np.float64(b))
+
+
+def _ieee_sqrt(x: float) -> float:
+    # sqrt as R computes it: NaN (not an exception) below 0
+    return math.sqrt(x) if x >= 0.0 else math.nan
+
+
+def _cross(x: FloatArray, y: FloatArray, k: int) -> float:
+    # sum(x * y) / (k - 1) as pROC writes its DeLong covariances (x, y centred on
+    # the AUC): with one case the division is 0/0 (NaN) or x/0 (inf), not skipped
+    return _ieee_div(math.fsum(x * y), k - 1)
+
+
 def delong_paired(
     correct: npt.NDArray[np.bool_], scores_a: FloatArray, scores_b: FloatArray, level: float
 ) -> Comparison:
-    """Paired DeLong test of AUC_a - AUC_b on the same cases (pROC ``roc.test(paired=TRUE)``)."""
+    """Paired DeLong test of AUC_a - AUC_b on the same cases (pROC ``roc.test(paired=TRUE)``).
+
+    Z = (AUC_a - AUC_b) / sqrt(L S L'), S the covariance matrix of the two
+    AUCs from the structural components (sums of products centred on each
+    AUC, over m - 1 and n - 1), L = (1, -1), computed in pROC 1.18's order.
+    Degenerate cases follow pROC exactly: with a zero variance and equal AUCs
+    (identical models, one a monotone transform of the other, two perfect
+    rankings) Z = 0 and p = 1 (pROC's special case); with a zero variance and
+    different AUCs Z = +-inf and p = 0; with one case of a class the sums are
+    divided by zero, giving NaN (pROC stops with an error there when the AUCs
+    are equal; we return NaN). The interval is difference +- z_q * sqrt(var),
+    a single point when var = 0.
+    """
     pa, na = scores_a[correct], scores_a[~correct]
     pb, nb = scores_b[correct], scores_b[~correct]
     m, n = pa.size, na.size
     auc_a, v10a, v01a = placements(pa, na)
     auc_b, v10b, v01b = placements(pb, nb)
-    s10 = np.cov(np.vstack([v10a, v10b]), ddof=1)
-    s01 = np.cov(np.vstack([v01a, v01b]), ddof=1)
-    s = s10 / m + s01 / n
-    var = float(s[0, 0] + s[1, 1] - 2.0 * s[0, 1])
+    xa, xb, ya, yb = v10a - auc_a, v10b - auc_b, v01a - auc_a, v01b - auc_b
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        sx = np.array([[_cross(xa, xa, m), _cross(xa, xb, m)], [_cross(xb, xa, m), _cross(xb, xb, m)]])
+        sy = np.array([[_cross(ya, ya, n), _cross(ya, yb, n)], [_cross(yb, ya, n), _cross(yb, yb, n)]])
+        sm = sx / np.float64(m) + sy / np.float64(n)
+        # L S L' with L = (1, -1), in R's matrix-product order: (S11 - S21) - (S12 - S22)
+        var = float((sm[0, 0] - sm[1, 0]) - (sm[0, 1] - sm[1, 1]))
     diff = auc_a - auc_b
-    se = math.sqrt(var) if var > 0 else math.nan
-    z = diff / se if var > 0 else math.nan
+    se = _ieee_sqrt(var)
+    z = _ieee_div(diff, se)
+    if math.isnan(z) and diff == 0.0 and se == 0.0:
+        z = 0.0  # pROC: "no difference between the AUCs produces a NaN", reported as Z = 0
     q = normal_quantile(0.5 + level / 2.0)
     iv = Interval(diff, diff - q * se, diff + q * se, level, "delong", se, var)
     return Comparison(auc_a, auc_b, diff, iv, z, normal_two_sided_p(z), "delong")
@@ -208,16 +244,26 @@ def delong_unpaired(
     degrees of freedom as pROC computes them from the two DeLong variances and
     the total case counts N_a, N_b:
     df = (var_a + var_b)^2 / (var_a^2 / (N_a - 1) + var_b^2 / (N_b - 1)).
+
+    Degenerate cases are computed as pROC 1.18 computes them (IEEE
+    arithmetic, never an exception): with both variances 0 (two perfect
+    rankings) df is 0/0 and t is 0/0 or +-inf, so p is NaN; with one case of
+    a class a variance is x/0 = inf (t = 0 or NaN, df and p NaN) or 0/0 =
+    NaN; an evaluator without both classes (which pROC cannot represent)
+    gives NaN.
     """
-    _, var_a = delong_variance(pos_a, neg_a)
-    _, var_b = delong_variance(pos_b, neg_b)
-    auc_a, auc_b = placements(pos_a, neg_a)[0], placements(pos_b, neg_b)[0]
-    var = var_a + var_b
-    n_a, n_b = pos_a.size + neg_a.size, pos_b.size + neg_b.size
-    df = var * var / (var_a * var_a / (n_a - 1) + var_b * var_b / (n_b - 1))
+    auc_a, v10a, v01a = placements(pos_a, neg_a)
+    auc_b, v10b, v01b = placements(pos_b, neg_b)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        xa, ya, xb, yb = v10a - auc_a, v01a - auc_a, v10b - auc_b, v01b - auc_b
+        var_a = _ieee_div(_cross(xa, xa, pos_a.size), pos_a.size) + _ieee_div(_cross(ya, ya, neg_a.size), neg_a.size)
+        var_b = _ieee_div(_cross(xb, xb, pos_b.size), pos_b.size) + _ieee_div(_cross(yb, yb, neg_b.size), neg_b.size)
+        var = var_a + var_b
+        n_a, n_b = pos_a.size + neg_a.size, pos_b.size + neg_b.size
+        df = _ieee_div(var * var, _ieee_div(var_a * var_a, n_a - 1) + _ieee_div(var_b * var_b, n_b - 1))
     diff = auc_a - auc_b
-    se = math.sqrt(var)
-    stat = diff / se if se > 0 else math.nan
+    se = _ieee_sqrt(var)
+    stat = _ieee_div(diff, se)
     q = normal_quantile(0.5 + level / 2.0)
     iv = Interval(diff, diff - q * se, diff + q * se, level, "delong", se, var)
     return Comparison(auc_a, auc_b, diff, iv, stat, t_two_sided_p(stat, df), "delong", df)

@@ -346,6 +346,13 @@ def compare(
     Ties count one half (grouped ties), whatever the evaluators' tie
     policy. DeLong: O(n log n). Bootstrap: O(n_resamples * n).
 
+    Degenerate cases follow pROC 1.18 and never raise or warn. Paired
+    DeLong: a zero variance with equal AUCs (identical models, a monotone
+    transform, two perfect rankings) gives Z = 0, p = 1 and the interval
+    [0, 0]; a zero variance with different AUCs gives Z = +-inf, p = 0;
+    one case of a class gives NaN. Unpaired DeLong: two zero variances, one
+    case of a class or a missing class give NaN for t, ``df`` or p.
+
     Examples
     --------
     >>> from scored_pr import compare
