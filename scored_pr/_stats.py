@@ -641,7 +641,10 @@ def bootstrap_comparison(
     """Difference a - b with a percentile (or, given ``accel``, BCa) interval of the replicate differences.
 
     The test statistic is D = (a - b) / sd(replicate differences), referred
-    to the standard normal (pROC's bootstrap ``roc.test``).
+    to the standard normal (pROC's bootstrap ``roc.test``). When every
+    replicate difference is equal (sd = 0), D = 0 and p = 1 if the
+    difference is 0 (identical rankings: the convention of pROC's DeLong
+    test), else D = +-inf and p = 0.
     """
     d = reps_a - reps_b
     d = d[~np.isnan(d)]
@@ -653,7 +656,9 @@ def bootstrap_comparison(
         iv = bca_interval(diff, diff if statistic is None else statistic, d, accel, level)
         name = "bca"
     sd = iv.std_error
-    stat = diff / sd if sd > 0 else math.nan
+    stat = _ieee_div(diff, sd)
+    if math.isnan(stat) and diff == 0.0 and sd == 0.0:
+        stat = 0.0  # no difference in any resample: as pROC's DeLong test reports it
     return Comparison(estimate_a, estimate_b, diff, iv, stat, normal_two_sided_p(stat), name)
 
 

@@ -307,11 +307,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
             correct, sa, sb, measure=measure, method=_method(measure, args), level=args.level,
             n_resamples=args.resamples, seed=args.seed,
         )  # fmt: skip
+    same = _same_ranking(sa, sb)
     out = sys.stdout
     if args.format == "json":
         obj = {
             "a": src_a, "b": src_b, "id_col": args.id_col, "num_cases": int(correct.size),
-            "num_correct": int(correct.sum()), "level": args.level,
+            "num_correct": int(correct.sum()), "level": args.level, "same_ranking": same,
             "comparisons": {
                 m: {"a": _finite(r.estimate_a), "b": _finite(r.estimate_b), "difference": _finite(r.difference),
                     "low": _finite(r.interval.low), "high": _finite(r.interval.high),
@@ -331,7 +332,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
         for m, r in results.items()
     ]  # fmt: skip
     print(_markdown(rows, headers), file=out)
+    if same:
+        print("\nA and B rank every case identically (the same scores, or the same order and ties): the models "
+              "are identical for every measure here, so each difference is 0 (statistic 0, p-value 1).", file=out)
     return 0
+
+
+def _same_ranking(sa: np.ndarray, sb: np.ndarray) -> bool:
+    """True when B orders the cases exactly as A, ties included (equal scores or a monotone transform)."""
+    import numpy as np
+
+    ranks_a = np.unique(sa, return_inverse=True)[1]
+    ranks_b = np.unique(sb, return_inverse=True)[1]
+    return bool(np.array_equal(ranks_a, ranks_b))
 
 
 def add_compare_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]

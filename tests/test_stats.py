@@ -309,3 +309,15 @@ def test_degenerate_intervals_and_comparisons_never_warn(c: list[int], s: list[f
             if 0 < sum(c) < len(c):
                 r = scored_pr.compare(c, s, s[::-1], method=method, measure=measure, n_resamples=20, seed=1)
                 assert r.method == method
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "bca"])
+def test_bootstrap_comparison_of_identical_models_is_z_0_p_1(method: str) -> None:
+    """Every replicate difference 0: statistic 0 and p 1 (it was 0/0 = NaN), as pROC's DeLong test reports it."""
+    d = SETS["tied_50"]
+    r = scored_pr.compare(d["correct"], d["a"], d["a"], measure="average_precision", method=method, n_resamples=50)
+    assert (r.difference, r.interval.low, r.interval.high, r.statistic, r.p_value) == (0.0, 0.0, 0.0, 0.0, 1.0)
+    # a perfect ranking against an inverted one differs by the same amount in every stratified resample
+    c = np.array([True, True, False, False])
+    r = scored_pr.compare(c, [4.0, 3.0, 2.0, 1.0], [1.0, 2.0, 3.0, 4.0], method=method, n_resamples=50)
+    assert r.difference == 1.0 and r.statistic == math.inf and r.p_value == 0.0

@@ -163,3 +163,31 @@ def test_compare_rejects_deeply_nested_json_as_report_does(tmp_path, capsys) -> 
     status, out, err = run(capsys, "compare", str(path), str(path))
     assert status == 2 and out == ""
     assert err.strip() == f"scored-pr: {path}:2: invalid JSON (nested too deeply)"
+
+
+def test_compare_a_model_with_itself_says_the_models_are_identical(tmp_path, files, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`compare A A` used to print `+nan +nan nan nan`; pROC's convention is Z = 0, p = 1, and we say why."""
+    pa, pb, c, a, b = files
+    status, out, err = run(capsys, "compare", pa, pa, "--resamples", "100")
+    assert status == 0, err
+    assert "nan" not in out.lower()
+    for measure in ("area_under_roc_curve", "average_precision"):
+        row = next(line for line in out.splitlines() if line.startswith(f"| {measure} "))
+        cells = [x.strip() for x in row.strip("|").split("|")]
+        assert cells[3:8] == ["+0.000000", "+0.000000", "+0.000000", "0.0000", "1"], row
+    assert "A and B rank every case identically" in out and "each difference is 0" in out
+    # a monotone transform of A's scores (two columns of one file) ranks the cases the same way
+    both = tmp_path / "both.csv"
+    both.write_text("id,label,m1,m2\n" + "".join(f"{i},{int(x)},{float(y)!r},{float(3 * y + 1)!r}\n"
+                                                 for i, (x, y) in enumerate(zip(c, a))))
+    status, out, _ = run(capsys, "compare", str(both), str(both), "--score-col", "m1", "--score-col-b", "m2",
+                         "--format", "json", "--resamples", "100")
+    got = json.loads(out)
+    assert status == 0 and got["same_ranking"] is True
+    for r in got["comparisons"].values():
+        assert (r["difference"], r["low"], r["high"], r["statistic"], r["p_value"]) == (0.0, 0.0, 0.0, 0.0, 1.0)
+    # different models: no note, and the flag says so
+    status, out, _ = run(capsys, "compare", pa, pb, "--resamples", "100")
+    assert status == 0 and "rank every case identically" not in out
+    status, out, _ = run(capsys, "compare", pa, pb, "--resamples", "100", "--format", "json")
+    assert json.loads(out)["same_ranking"] is False
