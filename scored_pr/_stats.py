@@ -34,7 +34,9 @@ class Interval(NamedTuple):
     ``method`` is ``"delong"``, ``"logit"``, ``"bootstrap"`` (percentile) or
     ``"bca"``. ``std_error`` and ``variance`` are NaN for methods without one
     (bootstrap intervals, percentile and BCa, report the standard deviation
-    of the replicates as ``std_error``).
+    of the replicates as ``std_error``). ``note`` is empty, or says why the
+    bounds are NaN although the replicates exist (a BCa interval that is
+    undefined for the data, e.g. an inverted ranking).
     """
 
     estimate: float
@@ -44,6 +46,7 @@ class Interval(NamedTuple):
     method: str
     std_error: float = math.nan
     variance: float = math.nan
+    note: str = ""
 
 
 class Comparison(NamedTuple):
@@ -607,30 +610,51 @@ def bca_interval(estimate: float, statistic: float, replicates: FloatArray, acce
     """Bias-corrected and accelerated (BCa) bootstrap interval (Efron 1987).
 
     z0 = Phi^-1(p) with p the share of replicates below ``statistic`` (ties
-    count one half; p is kept within [1/(2B), 1 - 1/(2B)] so that z0 stays
-    finite); the bounds are the replicate quantiles at
+    count one half); the bounds are the replicate quantiles at
     Phi(z0 + (z0 + z_q) / (1 - a (z0 + z_q))) for z_q = Phi^-1((1 -+ level) / 2).
     ``statistic`` is the value the replicates resample (it may differ from
     ``estimate``, the reported point value, only in its tie policy). NaN
     replicates (resamples without a class) are dropped.
+
+    BCa is undefined when ``statistic`` sits at an end of the replicates: p
+    is 0 or 1 (z0 infinite), or z0 is so extreme that both adjusted levels
+    fall within 1/B of the same end, so both bounds would be the extreme
+    replicate and the interval would collapse to zero width although the
+    replicates vary (an inverted ranking does this to AP). The bounds are then
+    NaN and ``note`` says why (``std_error`` is still the replicates' standard
+    deviation); scipy's ``bootstrap(method="BCa")`` also gives NaN there.
+    Replicates that are all equal give the zero-width interval at their value.
     """
     r = replicates[~np.isnan(replicates)]
     if r.size == 0 or math.isnan(statistic):
         return Interval(estimate, math.nan, math.nan, level, "bca")
     b = r.size
-    share = float(np.count_nonzero(r < statistic) + 0.5 * np.count_nonzero(r == statistic)) / b
-    p = min(max(share, 0.5 / b), 1.0 - 0.5 / b)
-    z0 = normal_quantile(p)
-    alpha = (1.0 - level) / 2.0
-    probs = []
-    for q in (alpha, 1.0 - alpha):
-        zq = normal_quantile(q)
-        den = 1.0 - accel * (z0 + zq)
-        # a huge |a| turns the map over; the interval then runs to the end of the replicates
-        adj = _NORMAL.cdf(z0 + (z0 + zq) / den) if den > 0 else (0.0 if q < 0.5 else 1.0)
-        probs.append(min(max(adj, 0.0), 1.0))
-    low, high = np.quantile(r, probs)
     sd = float(np.std(r, ddof=1)) if b > 1 else math.nan
+    below, tied = int(np.count_nonzero(r < statistic)), int(np.count_nonzero(r == statistic))
+    share = (below + 0.5 * tied) / b
+    probs = []
+    if 0.0 < share < 1.0:
+        z0 = normal_quantile(share)
+        alpha = (1.0 - level) / 2.0
+        for q in (alpha, 1.0 - alpha):
+            zq = normal_quantile(q)
+            den = 1.0 - accel * (z0 + zq)
+            # a huge |a| turns the map over; the interval then runs to the end of the replicates
+            adj = _NORMAL.cdf(z0 + (z0 + zq) / den) if den > 0 else (0.0 if q < 0.5 else 1.0)
+            probs.append(min(max(adj, 0.0), 1.0))
+    varies = bool(r.min() < r.max())
+    if varies and (not probs or max(probs) <= 1.0 / b or min(probs) >= 1.0 - 1.0 / b):
+        end = "bottom" if share < 0.5 else "top"
+        note = (
+            f"BCa is undefined here: the estimate is at the {end} of the {b:,} bootstrap replicates ({below:,} "
+            f"below it, {b - below - tied:,} above), so the bias correction would put both bounds on the extreme "
+            "replicate (a degenerate ranking, e.g. an inverted one); use the percentile interval "
+            "(method='bootstrap'; --bootstrap percentile)"
+        )
+        return Interval(estimate, math.nan, math.nan, level, "bca", sd, math.nan, note)
+    if not probs:  # every replicate equal to the statistic's side: nothing to correct
+        probs = [0.0, 1.0]
+    low, high = np.quantile(r, probs)
     return Interval(estimate, float(low), float(high), level, "bca", sd)
 
 

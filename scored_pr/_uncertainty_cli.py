@@ -130,6 +130,8 @@ def intervals_json(intervals: dict[str, Interval]) -> dict[str, Any]:
             "estimate": _finite(iv.estimate), "low": _finite(iv.low), "high": _finite(iv.high),
             "level": iv.level, "method": iv.method, "std_error": _finite(iv.std_error),
         }  # fmt: skip
+        if iv.note:  # why the bounds are null (an undefined BCa interval)
+            obj[name]["note"] = iv.note
     return obj
 
 
@@ -144,9 +146,17 @@ def print_intervals(intervals: dict[str, Interval], args: argparse.Namespace, ou
     rows = [(n, repr(iv.estimate), repr(iv.low), repr(iv.high), iv.method) for n, iv in intervals.items()]
     if args.format == "table":
         print(_markdown(rows, ("measure", "estimate", "low", "high", "method")), file=out)
-        return
-    for name, est, low, high, method in rows:
-        print(f"  {name:<22} {float(est):.6f}  [{float(low):.6f}, {float(high):.6f}]  {method}", file=out)
+    else:
+        for name, est, low, high, method in rows:
+            print(f"  {name:<22} {float(est):.6f}  [{float(low):.6f}, {float(high):.6f}]  {method}", file=out)
+    _print_notes({n: iv.note for n, iv in intervals.items()}, out)
+
+
+def _print_notes(notes: dict[str, str], out: TextIO) -> None:
+    """One line per interval whose bounds are NaN for a stated reason."""
+    for name, note in notes.items():
+        if note:
+            print(f"  note: {name}: {note}", file=out)
 
 
 def _markdown(rows: Sequence[tuple[str, ...]], headers: tuple[str, ...]) -> str:
@@ -316,7 +326,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
             "comparisons": {
                 m: {"a": _finite(r.estimate_a), "b": _finite(r.estimate_b), "difference": _finite(r.difference),
                     "low": _finite(r.interval.low), "high": _finite(r.interval.high),
-                    "statistic": _finite(r.statistic), "p_value": _finite(r.p_value), "method": r.method}
+                    "statistic": _finite(r.statistic), "p_value": _finite(r.p_value), "method": r.method,
+                    **({"note": r.interval.note} if r.interval.note else {})}
                 for m, r in results.items()
             },
         }  # fmt: skip
@@ -332,6 +343,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         for m, r in results.items()
     ]  # fmt: skip
     print(_markdown(rows, headers), file=out)
+    _print_notes({m: r.interval.note for m, r in results.items()}, out)
     if same:
         print("\nA and B rank every case identically (the same scores, or the same order and ties): the models "
               "are identical for every measure here, so each difference is 0 (statistic 0, p-value 1).", file=out)

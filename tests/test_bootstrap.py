@@ -150,10 +150,31 @@ def test_bca_interval_is_the_formula() -> None:
     iv = S.bca_interval(float(np.median(sym)), float(np.median(sym)), sym, 0.0, 0.95)
     pc = S.percentile_interval(float(np.median(sym)), sym, 0.95)
     assert (iv.low, iv.high) == pytest.approx((pc.low, pc.high), abs=1e-9)
-    # an estimate beyond every replicate keeps z0 finite: the interval ends at the extreme replicates
-    iv = S.bca_interval(100.0, 100.0, reps, 0.0, 0.95)
-    assert reps.max() >= iv.high >= iv.low > np.quantile(reps, 0.9)
+    # an estimate beyond every replicate makes z0 infinite: BCa is undefined, NaN bounds with the reason
+    # (this used to clamp z0 and return an interval squeezed onto the extreme replicates)
+    for est, end in ((100.0, "top"), (-100.0, "bottom")):
+        iv = S.bca_interval(est, est, reps, 0.0, 0.95)
+        assert math.isnan(iv.low) and math.isnan(iv.high) and iv.method == "bca"
+        assert iv.note.startswith(f"BCa is undefined here: the estimate is at the {end} of the 999 bootstrap")
+        assert iv.std_error == pytest.approx(np.std(reps, ddof=1))
     assert math.isnan(S.bca_interval(1.0, 1.0, np.full(10, np.nan), 0.0, 0.95).low)
+    # replicates that do not vary give their value, whatever the estimate
+    assert S.bca_interval(0.9, 0.9, np.full(50, 1.0), 0.0, 0.95)[1:3] == (1.0, 1.0)
+    assert S.bca_interval(2.5, 2.5, reps, 0.0, 0.9).note == ""
+
+
+def test_bca_on_an_inverted_ranking_is_reported_undefined_not_zero_width() -> None:
+    """Issue 27 item 13: AP of an inverted ranking had percentile [0.263, 0.302] and BCa [0.258, 0.258]."""
+    for n, npos in ((20, 8), (50, 10), (100, 40)):
+        ev = scored_pr.ScoredPrecisionRecallEvaluation()
+        ev.add_cases(np.arange(n) >= n - npos, np.arange(n, 0, -1).astype(float))  # positives at the bottom
+        pct = ev.confidence_interval("average_precision", method="bootstrap", seed=0)
+        bca = ev.confidence_interval("average_precision", method="bca", seed=0)
+        assert pct.low < pct.high and pct.note == ""
+        assert math.isnan(bca.low) and math.isnan(bca.high), (n, bca)
+        assert "BCa is undefined here" in bca.note and "at the bottom" in bca.note
+        # the replicates exist and vary: the collapse was the bias correction, not the data
+        assert bca.std_error == pytest.approx(pct.std_error) and bca.std_error > 0
 
 
 def _auc_rows(c: np.ndarray, s: np.ndarray, axis: int = -1) -> np.ndarray:

@@ -191,3 +191,16 @@ def test_compare_a_model_with_itself_says_the_models_are_identical(tmp_path, fil
     assert status == 0 and "rank every case identically" not in out
     status, out, _ = run(capsys, "compare", pa, pb, "--resamples", "100", "--format", "json")
     assert json.loads(out)["same_ranking"] is False
+
+
+def test_report_ci_explains_an_undefined_bca_interval(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    n = 20  # an inverted ranking: the 8 correct cases score lowest
+    path = tmp_path / "inverted.csv"
+    path.write_text("id,label,score\n" + "".join(f"{i},{int(i >= 12)},{n - i}\n" for i in range(n)))
+    status, out, err = run(capsys, "report", str(path), "--ci", "--bootstrap", "bca", "--format", "json")
+    assert status == 0, err
+    ap = json.loads(out)["confidence_intervals"]["average_precision"]
+    assert ap["low"] is None and ap["high"] is None and ap["note"].startswith("BCa is undefined here")
+    assert "note" not in json.loads(out)["confidence_intervals"]["area_under_roc_curve"]
+    status, out, _ = run(capsys, "report", str(path), "--ci", "--bootstrap", "bca")
+    assert "  average_precision      0.258207  [nan, nan]  bca\n  note: average_precision: BCa is undefined" in out
