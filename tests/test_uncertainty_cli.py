@@ -204,3 +204,54 @@ def test_report_ci_explains_an_undefined_bca_interval(tmp_path, capsys) -> None:
     assert "note" not in json.loads(out)["confidence_intervals"]["area_under_roc_curve"]
     status, out, _ = run(capsys, "report", str(path), "--ci", "--bootstrap", "bca")
     assert "  average_precision      0.258207  [nan, nan]  bca\n  note: average_precision: BCa is undefined" in out
+
+
+class _Terminal:
+    """A standard error that says it is a terminal and keeps what was written."""
+
+    def __init__(self, tty: bool = True) -> None:
+        self.text, self._tty = "", tty
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+@pytest.mark.parametrize("tty, no_progress", [(True, False), (False, False), (True, True)])
+def test_report_ci_shows_the_bootstrap_progress_on_a_terminal(files, capsys, monkeypatch, tty, no_progress) -> None:  # type: ignore[no-untyped-def]
+    """report --ci on 1.5M rows spent about a minute resampling with nothing on the screen."""
+    import argparse
+    import sys
+
+    from scored_pr import _cli, _uncertainty_cli
+
+    pa, _, c, a, _ = files
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases(c, a)
+    monkeypatch.setattr(_cli, "PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr(_cli, "PROGRESS_INTERVAL", 0.0)
+    err = _Terminal(tty)
+    monkeypatch.setattr(sys, "stderr", err)
+    args = argparse.Namespace(ci=True, level=0.95, bootstrap="percentile", resamples=300, seed=0, no_progress=no_progress)
+    got = _uncertainty_cli.report_intervals(ev, args, "x.csv")
+    # the intervals are the library's, progress or not
+    assert got["average_precision"] == ev.confidence_interval("average_precision", 0.95, "bootstrap", 300, 0)
+    if not tty or no_progress:
+        assert err.text == ""
+        return
+    lines = err.text.split("\r")
+    drawn = [x for x in lines if x.strip()]
+    assert drawn and all(x.startswith("--ci average_precision: [") for x in drawn)
+    assert any("300 of 300 resamples" in x for x in drawn) and "100%" in drawn[-1]
+    assert lines[-1] == "" and lines[-2].strip() == ""  # the line is erased at the end
+    # the whole command: the bar goes to stderr only, stdout is the plain report
+    monkeypatch.setattr(sys, "stderr", _Terminal(tty))
+    status, out, _ = run(capsys, "report", pa, "--ci", "--resamples", "300")
+    assert status == 0 and "\r" not in out and "resamples  " not in out
+    assert "--ci average_precision: [" in sys.stderr.text  # type: ignore[attr-defined]
