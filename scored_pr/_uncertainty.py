@@ -377,8 +377,8 @@ def compare(
         Confidence level of the interval of the difference.
     n_resamples, seed, stratified
         Bootstrap resamples (>= 10), the seed of
-        ``numpy.random.default_rng``, and whether each class is resampled
-        separately (default).
+        ``numpy.random.default_rng`` (None or a non-negative integer), and
+        whether each class is resampled separately (default).
     pos_label : optional
         The label of a correct case in the paired form, as in ``add_cases``.
 
@@ -395,8 +395,8 @@ def compare(
     ------
     ValueError, TypeError
         For a measure or method that does not apply, labels without both
-        classes, arrays of different lengths, or an evaluator with sample
-        weights.
+        classes, arrays of different lengths, an evaluator with sample
+        weights, or a ``seed`` that is not None or a non-negative integer.
 
     Notes
     -----
