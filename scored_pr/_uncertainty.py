@@ -466,7 +466,9 @@ def compare(
         if wa is not None or wb is not None:
             weights = (wa or [np.ones(v.size, np.int64) for v in ja]) + (wb or [np.ones(v.size, np.int64) for v in jb])
         accel = S.acceleration(ja + [-v for v in jb], weights)
-        stat = _unit_statistic(key, rka, pa.size, na.size, ma, pa, na) - _unit_statistic(key, rkb, pb.size, nb.size, mb, pb, nb)
+        stat = _unit_statistic(key, rka, pa.size, na.size, ma, pa, na) - _unit_statistic(
+            key, rkb, pb.size, nb.size, mb, pb, nb
+        )
         return S.bootstrap_comparison(est_a, est_b, ra, rb, level, accel, stat)
     # paired form compare(correct, scores_a, scores_b)
     correct, scores_a = check_batch(a, b, func, pos_label)

@@ -250,7 +250,8 @@ def same(ours: float, theirs: str) -> bool:
 def test_edge_golden_covers_the_degenerate_cases() -> None:
     g = EDGE_GOLDEN
     assert len(EDGE_NAMES) >= 400
-    assert g["perfect_both"]["unpaired_t"] == "NaN" and g["perfect_both"]["unpaired_df"] == "NaN" and g["perfect_both"]["var_a"] == "0"  # both variances 0
+    both_zero = g["perfect_both"]  # its a against perfect_other's b: both variances 0
+    assert both_zero["unpaired_t"] == "NaN" and both_zero["unpaired_df"] == "NaN" and both_zero["var_a"] == "0"
     assert g["identical"]["paired_z"] == "0" and g["identical"]["paired_p"] == "1"
     assert g["one_each_equal"]["paired_z"] == "ERROR"  # pROC stops; we give NaN
     assert g["perfect_vs_inverted"]["paired_z"] == "Inf"
