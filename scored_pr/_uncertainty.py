@@ -10,10 +10,17 @@ case. Negative misses tie with the misses under grouped ties (one bottom tie
 group, as the evaluator's ROC area defines it) and rank between the returned
 cases and the misses under stable ties (a miss is never reached there, so it
 contributes nothing), which reproduces the evaluator's areas.
+
+The misses (and the negative misses) are tied and interchangeable, so each
+kind is one entry with a multiplicity (``counts``), never an array of
+``num_misses`` elements: DeLong's variance, the bootstrap draws (a
+multinomial share per resample) and the jackknife take the multiplicity, so
+time and memory do not grow with the number of misses.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -32,18 +39,32 @@ METHODS = ("delong", "bootstrap", "bca", "logit")
 _VECTORISED = {"area_under_roc_curve": "roc_auc", "average_precision": "average_precision"}
 
 
-def _ranked(ev: ScoredPrecisionRecallEvaluation) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """(rank scores, correct) for every case, misses included (see module doc)."""
+def _ranked(
+    ev: ScoredPrecisionRecallEvaluation,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.int64] | None]:
+    """(rank scores, correct, counts) of every entry (see module doc).
+
+    The entries are the returned cases (count 1 each), then one entry for the
+    negative misses and one for the misses when there are any; ``counts`` is
+    None when there are none (every entry is one case).
+    """
     neg, cor = ev._store.arrays()
     # dense ranks of the returned cases: 2.. (higher score, higher rank)
     _, inv = np.unique(-np.asarray(neg), return_inverse=True)
     ranks = inv.astype(np.float64) + 2.0
     neg_miss_rank = 0.0 if ev.ties == "grouped" else 1.0
-    scores = np.concatenate([ranks, np.full(ev.num_negative_misses, neg_miss_rank), np.zeros(ev.num_misses)])
-    correct = np.concatenate(
-        [np.asarray(cor, dtype=bool), np.zeros(ev.num_negative_misses, bool), np.ones(ev.num_misses, bool)]
-    )
-    return scores, correct
+    blocks = [(n, rank, c) for n, rank, c in ((ev.num_negative_misses, neg_miss_rank, False), (ev.num_misses, 0.0, True)) if n]
+    scores = np.concatenate([ranks, np.array([b[1] for b in blocks], dtype=np.float64)])
+    correct = np.concatenate([np.asarray(cor, dtype=bool), np.array([b[2] for b in blocks], dtype=bool)])
+    if not blocks:
+        return scores, correct, None
+    counts = np.concatenate([np.ones(ranks.size, np.int64), np.array([b[0] for b in blocks], dtype=np.int64)])
+    return scores, correct, counts
+
+
+def _unreturned_entries(ev: Any) -> int:
+    # entries ranked below every returned case (at most two: negative misses, misses)
+    return int(ev.num_negative_misses > 0) + int(ev.num_misses > 0)
 
 
 def check_level(level: Any, func: str) -> float:
@@ -74,13 +95,38 @@ def check_method(method: Any, measure: str, func: str) -> str:
     return method
 
 
+#: The queries of ScoredPrecisionRecallEvaluation that ``confidence_interval``
+#: accepts by name: every read-only query returning one number. Nothing else is
+#: looked up by name, so a mutator (``add_misses``, ``add_cases``, ...) or any
+#: other attribute is refused before the evaluator is touched.
+SCALAR_MEASURES = (
+    "area_under_roc_curve", "average_precision", "area_under_pr_curve", "maximum_f_measure",
+    "pr_breakeven_point", "reciprocal_rank", "r_precision", "precision_at", "recall_at",
+    "average_precision_at", "f_measure_at", "e_measure_at", "precision_at_recall", "k_at_recall",
+)  # fmt: skip
+
+
+def check_measure(measure: Any, func: str) -> str:
+    """``measure`` if it names one of :data:`SCALAR_MEASURES`, else a ValueError naming the choices."""
+    if not isinstance(measure, str) or measure not in SCALAR_MEASURES:
+        raise _fail(ValueError, func, "measure", "one of " + ", ".join(repr(m) for m in SCALAR_MEASURES), measure)
+    return measure
+
+
+def check_seed(seed: Any, func: str) -> int | None:
+    """``seed`` if it is None or a non-negative integer (what ``numpy.random.default_rng`` takes)."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise _fail(TypeError, func, "seed", "None or a non-negative integer", seed)
+    if seed < 0:
+        raise _fail(ValueError, func, "seed", "None or a non-negative integer", seed)
+    return int(seed)
+
+
 def _scalar_measure(ev: Any, measure: Any, measure_args: dict[str, Any], func: str) -> float:
     """Evaluate ``measure`` on ``ev``; raises a clear error for unknown or non-scalar queries."""
-    from ._evaluation import ScoredPrecisionRecallEvaluation
-
-    names = [n for n in dir(ScoredPrecisionRecallEvaluation) if not n.startswith("_")]
-    if not isinstance(measure, str) or measure not in names or not callable(getattr(ev, measure)):
-        raise _fail(ValueError, func, "measure", "the name of a scalar query of ScoredPrecisionRecallEvaluation", measure)
+    check_measure(measure, func)
     try:
         value = getattr(ev, measure)(**measure_args)
     except TypeError as exc:
@@ -103,12 +149,15 @@ def partial_auc(ev: ScoredPrecisionRecallEvaluation, interpolate: bool, max_fpr:
         raise _fail(TypeError, func, "standardized", "a bool", standardized)
     if interpolate:
         raise _fail(ValueError, func, "interpolate", "False when max_fpr is given", interpolate)
-    scores, correct = _ranked(ev)
+    scores, correct, counts = _ranked(ev)
     stored = ev._store.weights()
-    if stored is None:
+    if stored is None and counts is None:
         return S.partial_roc_auc(scores[correct], scores[~correct], float(max_fpr), bool(standardized))
-    # unreturned items weigh 1 each, as in the evaluator's own rates
-    w = np.concatenate([stored, np.ones(ev.num_negative_misses + ev.num_misses)])
+    # unreturned items weigh 1 each, as in the evaluator's own rates: a block of k misses weighs k
+    n_ret = scores.size - _unreturned_entries(ev)
+    w = np.ones(scores.size) if stored is None else np.concatenate([stored, np.ones(scores.size - n_ret)])
+    if counts is not None:
+        w[n_ret:] = counts[n_ret:]
     return S.partial_roc_auc(
         scores[correct], scores[~correct], float(max_fpr), bool(standardized), w[correct], w[~correct]
     )
@@ -145,7 +194,7 @@ def _evaluate_counts(
     from ._evaluation import ScoredPrecisionRecallEvaluation
 
     neg, cor = ev._store.arrays()
-    n_ret, nm = len(neg), ev.num_negative_misses
+    n_ret, nm = len(neg), int(ev.num_negative_misses > 0)  # entries: returned cases, then the miss blocks
     r = ScoredPrecisionRecallEvaluation(ties=ev.ties)
     # the stored arrays are in rank order, so repeated cases keep their tie order
     r.add_cases(np.repeat(np.asarray(cor, dtype=bool), counts[:n_ret]), np.repeat(-np.asarray(neg), counts[:n_ret]))
@@ -163,6 +212,7 @@ def _strata(scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], str
 def _generic_replicates(
     ev: Any, scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], measure: str,
     measure_args: dict[str, Any], n_resamples: int, seed: int | None, stratified: bool,
+    mult: npt.NDArray[np.int64] | None = None,
 ) -> npt.NDArray[np.float64]:
     rng = np.random.default_rng(seed)
     strata = _strata(scores, correct, stratified)
@@ -170,40 +220,63 @@ def _generic_replicates(
     for b in range(n_resamples):
         counts = np.zeros(correct.size, dtype=np.int64)
         for idx in strata:
-            counts[idx] = np.bincount(rng.integers(0, idx.size, idx.size), minlength=idx.size)
+            if mult is None:
+                counts[idx] = np.bincount(rng.integers(0, idx.size, idx.size), minlength=idx.size)
+            else:  # a block of misses gets its multinomial share (S._draw)
+                counts[idx] = S._draw(rng, mult[idx], 1)[0]
         out[b] = _evaluate_counts(ev, counts, measure, measure_args)
     return out
 
 
 def _generic_jackknife(
     ev: Any, scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], measure: str,
-    measure_args: dict[str, Any], stratified: bool,
+    measure_args: dict[str, Any], stratified: bool, mult: npt.NDArray[np.int64] | None = None,
 ) -> list[npt.NDArray[np.float64]]:
+    full = np.ones(correct.size, dtype=np.int64) if mult is None else mult
     out = []
     for idx in _strata(scores, correct, stratified):
-        block = S.jackknife_blocks(idx.size)
-        values = np.empty(int(block.max()) + 1)
-        for g in range(values.size):
-            counts = np.ones(correct.size, dtype=np.int64)
-            counts[idx[block == g]] = 0
-            values[g] = _evaluate_counts(ev, counts, measure, measure_args)
+        g = max(1, min(int(full[idx].sum()), S.JACKKNIFE_BLOCKS))
+        kept = S.jackknife_kept(full[idx], 0, g)
+        values = np.empty(g)
+        for k in range(g):
+            counts = full.copy()
+            counts[idx] = kept[k]
+            values[k] = _evaluate_counts(ev, counts, measure, measure_args)
         out.append(values)
     return out
 
 
 def _vectorised_jackknife(
-    key: str, scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], ranked: S.Ranked, stratified: bool
-) -> list[npt.NDArray[np.float64]]:
+    key: str, scores: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_], ranked: S.Ranked, stratified: bool,
+    mult: npt.NDArray[np.int64] | None = None, pos_cases: Any = None, neg_cases: Any = None,
+) -> tuple[list[npt.NDArray[np.float64]], list[npt.NDArray[np.int64]] | None]:
+    """Jackknife values per stratum and, with multiplicities, how many cases each value stands for."""
     m = int(np.count_nonzero(correct))
     if key == "roc_auc":  # exact leave-one-out from the structural components
-        jp, jn = S.jackknife_roc_auc(scores, correct)
-        return [jp, jn] if stratified else [np.concatenate([jp, jn])]
-    return S.jackknife_measure(key, ranked, m, correct.size - m, stratified)
+        jp, jn = S.jackknife_roc_auc(scores, correct, mult)
+        weights = None if mult is None else [mult[correct], mult[~correct]]
+        if stratified:
+            return [jp, jn], weights
+        return [np.concatenate([jp, jn])], None if weights is None else [np.concatenate(weights)]
+    draw_counts = None if mult is None else np.r_[mult[pos_cases], mult[neg_cases]]
+    values = S.jackknife_measure(key, ranked, m, correct.size - m, stratified, counts=draw_counts)
+    return values, None
 
 
-def _unit_statistic(key: str, ranked: S.Ranked, m: int, n: int) -> float:
+def _unit_statistic(
+    key: str, ranked: S.Ranked, m: int, n: int, mult: npt.NDArray[np.int64] | None = None,
+    pos_cases: Any = None, neg_cases: Any = None,
+) -> float:
     # the statistic the resamples estimate: every case counted once
-    return float(S.resampled_measure(key, ranked, np.ones((1, m), np.int64), np.ones((1, n), np.int64))[0])
+    if mult is None:
+        wp, wn = np.ones((1, m), np.int64), np.ones((1, n), np.int64)
+    else:
+        wp, wn = mult[pos_cases][None, :], mult[neg_cases][None, :]
+    return float(S.resampled_measure(key, ranked, wp, wn)[0])
+
+
+def _accel(jack: tuple[list[npt.NDArray[np.float64]], list[npt.NDArray[np.int64]] | None]) -> float:
+    return S.acceleration(jack[0], jack[1])
 
 
 def confidence_interval(
@@ -214,38 +287,51 @@ def confidence_interval(
     n_resamples: Any = 2000,
     seed: int | None = None,
     stratified: Any = True,
+    *,
+    progress: Callable[[int], None] | None = None,
     **measure_args: Any,
 ) -> S.Interval:
-    """Confidence interval of a scalar measure of ``ev``; see ``ScoredPrecisionRecallEvaluation.confidence_interval``."""
+    """Confidence interval of a scalar measure of ``ev``; see ``ScoredPrecisionRecallEvaluation.confidence_interval``.
+
+    ``progress`` (for the command line) is called with the number of
+    resamples done, for ROC AUC and average precision.
+    """
     func = "confidence_interval"
+    # every argument is checked before the measure is evaluated
+    check_measure(measure, func)
     check_unweighted(ev, func)
-    estimate = _scalar_measure(ev, measure, measure_args, func)
     level = check_level(level, func)
     method = check_method(_default_method(measure, measure_args) if method is None else method, measure, func)
     stratified = check_stratified(stratified, func)
-    scores, correct = _ranked(ev)
+    seed = check_seed(seed, func)
+    if method in ("bootstrap", "bca"):
+        n_resamples = check_resamples(n_resamples, func)
+    estimate = _scalar_measure(ev, measure, measure_args, func)
+    scores, correct, mult = _ranked(ev)
     if method == "delong":
         if measure_args:
             raise _fail(ValueError, func, "method", "'bootstrap' or 'bca' when measure arguments are given", method)
-        iv = S.delong_interval(scores[correct], scores[~correct], level)
+        cp, cn = (None, None) if mult is None else (mult[correct], mult[~correct])
+        iv = S.delong_interval(scores[correct], scores[~correct], level, cp, cn)
         return iv._replace(estimate=estimate)
     if method == "logit":
         return S.logit_interval(estimate, ev.num_positive_ref, level)
-    n_resamples = check_resamples(n_resamples, func)
-    n_unreturned = ev.num_misses + ev.num_negative_misses
+    n_unreturned = _unreturned_entries(ev)
     if measure in _VECTORISED and not measure_args:
         key = _VECTORISED[measure]
-        reps = S.bootstrap_distribution(scores, correct, key, n_resamples, seed, stratified, n_unreturned)
+        reps = S.bootstrap_distribution(
+            scores, correct, key, n_resamples, seed, stratified, n_unreturned, counts=mult, progress=progress
+        )
         if method == "bootstrap":
             return S.percentile_interval(estimate, reps, level)
         ranked, pos_cases, neg_cases = S.rank_positions(scores, correct, n_unreturned)
-        accel = S.acceleration(_vectorised_jackknife(key, scores, correct, ranked, stratified))
-        statistic = _unit_statistic(key, ranked, pos_cases.size, neg_cases.size)
+        accel = _accel(_vectorised_jackknife(key, scores, correct, ranked, stratified, mult, pos_cases, neg_cases))
+        statistic = _unit_statistic(key, ranked, pos_cases.size, neg_cases.size, mult, pos_cases, neg_cases)
         return S.bca_interval(estimate, statistic, reps, accel, level)
-    reps = _generic_replicates(ev, scores, correct, measure, measure_args, n_resamples, seed, stratified)
+    reps = _generic_replicates(ev, scores, correct, measure, measure_args, n_resamples, seed, stratified, mult)
     if method == "bootstrap":
         return S.percentile_interval(estimate, reps, level)
-    accel = S.acceleration(_generic_jackknife(ev, scores, correct, measure, measure_args, stratified))
+    accel = S.acceleration(_generic_jackknife(ev, scores, correct, measure, measure_args, stratified, mult))
     return S.bca_interval(estimate, estimate, reps, accel, level)
 
 
@@ -291,8 +377,8 @@ def compare(
         Confidence level of the interval of the difference.
     n_resamples, seed, stratified
         Bootstrap resamples (>= 10), the seed of
-        ``numpy.random.default_rng``, and whether each class is resampled
-        separately (default).
+        ``numpy.random.default_rng`` (None or a non-negative integer), and
+        whether each class is resampled separately (default).
     pos_label : optional
         The label of a correct case in the paired form, as in ``add_cases``.
 
@@ -309,13 +395,20 @@ def compare(
     ------
     ValueError, TypeError
         For a measure or method that does not apply, labels without both
-        classes, arrays of different lengths, or an evaluator with sample
-        weights.
+        classes, arrays of different lengths, an evaluator with sample
+        weights, or a ``seed`` that is not None or a non-negative integer.
 
     Notes
     -----
     Ties count one half (grouped ties), whatever the evaluators' tie
     policy. DeLong: O(n log n). Bootstrap: O(n_resamples * n).
+
+    Degenerate cases follow pROC 1.18 and never raise or warn. Paired
+    DeLong: a zero variance with equal AUCs (identical models, a monotone
+    transform, two perfect rankings) gives Z = 0, p = 1 and the interval
+    [0, 0]; a zero variance with different AUCs gives Z = +-inf, p = 0;
+    one case of a class gives NaN. Unpaired DeLong: two zero variances, one
+    case of a class or a missing class give NaN for t, ``df`` or p.
 
     Examples
     --------
@@ -335,6 +428,7 @@ def compare(
     check_method(method, measure, func)
     level = check_level(level, func)
     stratified = check_stratified(stratified, func)
+    seed = check_seed(seed, func)
     from ._evaluation import ScoredPrecisionRecallEvaluation
     from ._validation import check_batch
 
@@ -344,27 +438,38 @@ def compare(
             raise _fail(TypeError, func, "b", "a ScoredPrecisionRecallEvaluation (unpaired form compare(ev_a, ev_b))", b)
         check_unweighted(a, func)
         check_unweighted(b, func)
-        sa, ca = _ranked(a)
-        sb, cb = _ranked(b)
+        sa, ca, ma = _ranked(a)
+        sb, cb, mb = _ranked(b)
         if method == "delong":
-            return S.delong_unpaired(sa[ca], sa[~ca], sb[cb], sb[~cb], level)
+            counts = None
+            if ma is not None or mb is not None:
+                fa = np.ones(sa.size, np.int64) if ma is None else ma
+                fb = np.ones(sb.size, np.int64) if mb is None else mb
+                counts = (fa[ca], fa[~ca], fb[cb], fb[~cb])
+            return S.delong_unpaired(sa[ca], sa[~ca], sb[cb], sb[~cb], level, counts)
         n_resamples = check_resamples(n_resamples, func)
         est_a = float(getattr(a, measure)())
         est_b = float(getattr(b, measure)())
         ss = np.random.SeedSequence(seed)
         seed_a, seed_b = (int(x.generate_state(1)[0]) for x in ss.spawn(2))
-        ua, ub = a.num_misses + a.num_negative_misses, b.num_misses + b.num_negative_misses
-        ra = S.bootstrap_distribution(sa, ca, key, n_resamples, seed_a, stratified, ua)
-        rb = S.bootstrap_distribution(sb, cb, key, n_resamples, seed_b, stratified, ub)
+        ua, ub = _unreturned_entries(a), _unreturned_entries(b)
+        ra = S.bootstrap_distribution(sa, ca, key, n_resamples, seed_a, stratified, ua, counts=ma)
+        rb = S.bootstrap_distribution(sb, cb, key, n_resamples, seed_b, stratified, ub, counts=mb)
         if method == "bootstrap":
             return S.bootstrap_comparison(est_a, est_b, ra, rb, level)
         rka, pa, na = S.rank_positions(sa, ca, ua)
         rkb, pb, nb = S.rank_positions(sb, cb, ub)
         # theta = theta_a - theta_b: a case of b moves theta by minus its own effect
-        jack = _vectorised_jackknife(key, sa, ca, rka, stratified)
-        jack += [-v for v in _vectorised_jackknife(key, sb, cb, rkb, stratified)]
-        stat = _unit_statistic(key, rka, pa.size, na.size) - _unit_statistic(key, rkb, pb.size, nb.size)
-        return S.bootstrap_comparison(est_a, est_b, ra, rb, level, S.acceleration(jack), stat)
+        ja, wa = _vectorised_jackknife(key, sa, ca, rka, stratified, ma, pa, na)
+        jb, wb = _vectorised_jackknife(key, sb, cb, rkb, stratified, mb, pb, nb)
+        weights = None
+        if wa is not None or wb is not None:
+            weights = (wa or [np.ones(v.size, np.int64) for v in ja]) + (wb or [np.ones(v.size, np.int64) for v in jb])
+        accel = S.acceleration(ja + [-v for v in jb], weights)
+        stat = _unit_statistic(key, rka, pa.size, na.size, ma, pa, na) - _unit_statistic(
+            key, rkb, pb.size, nb.size, mb, pb, nb
+        )
+        return S.bootstrap_comparison(est_a, est_b, ra, rb, level, accel, stat)
     # paired form compare(correct, scores_a, scores_b)
     correct, scores_a = check_batch(a, b, func, pos_label)
     _, scores_b = check_batch(a, c, func, pos_label)
@@ -383,8 +488,8 @@ def compare(
         return S.bootstrap_comparison(est_a, est_b, reps[0], reps[1], level)
     rka, pos_cases, neg_cases = S.rank_positions(scores_a, correct)
     rkb = S.rank_positions(scores_b, correct, 0, pos_cases, neg_cases)[0]
-    ja = _vectorised_jackknife(key, scores_a, correct, rka, stratified)
-    jb = _vectorised_jackknife(key, scores_b, correct, rkb, stratified)
+    ja = _vectorised_jackknife(key, scores_a, correct, rka, stratified)[0]
+    jb = _vectorised_jackknife(key, scores_b, correct, rkb, stratified)[0]
     # paired: the same case (block) is left out of both models
     accel = S.acceleration([x - y for x, y in zip(ja, jb)])
     m, n = pos_cases.size, neg_cases.size

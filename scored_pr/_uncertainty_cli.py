@@ -17,6 +17,7 @@ import csv
 import json
 import math
 import sys
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 from typing import TYPE_CHECKING
@@ -107,18 +108,70 @@ def _finite(value: float) -> float | None:
 # ----------------------------------------------------------------- report --ci
 
 
+class _ResampleProgress:
+    """The bootstrap's progress on a terminal's standard error, as ``report`` draws its reading progress.
+
+    Drawn only when ``stream.isatty()`` (and not ``--no-progress``), once the
+    resampling has taken more than the command line's PROGRESS_DELAY, so a
+    quick interval, redirected stderr, a pipe or a CI log never see it. The
+    line is erased when the measure is done.
+    """
+
+    def __init__(self, stream: TextIO, measure: str, total: int, enabled: bool) -> None:
+        from ._cli import PROGRESS_DELAY, PROGRESS_INTERVAL
+
+        self._stream, self._measure, self._total = stream, measure, total
+        self._enabled = enabled and bool(getattr(stream, "isatty", lambda: False)())
+        self._start = time.monotonic()
+        self._next = self._start + PROGRESS_DELAY
+        self._interval = PROGRESS_INTERVAL
+        self._width = 0
+
+    def __call__(self, done: int) -> None:
+        if not self._enabled:
+            return
+        now = time.monotonic()
+        if now < self._next:
+            return
+        self._next = now + self._interval
+        frac = min(done / self._total, 1.0)
+        filled = int(30 * frac)
+        rate = done / max(now - self._start, 1e-9)
+        left = (self._total - done) / rate if rate > 0 else math.inf
+        text = (f"--ci {self._measure}: [{'#' * filled}{'.' * (30 - filled)}] {100 * frac:3.0f}%  "
+                f"{done:,} of {self._total:,} resamples  {left:,.0f} s left")  # fmt: skip
+        self._width = max(self._width, len(text))
+        self._stream.write(f"\r{text:<{self._width}}")
+        self._stream.flush()
+
+    def close(self) -> None:
+        if self._enabled and self._width:
+            self._stream.write("\r" + " " * self._width + "\r")
+            self._stream.flush()
+
+
 def report_intervals(ev: ScoredPrecisionRecallEvaluation, args: argparse.Namespace, source: str) -> dict[str, Interval]:
-    """The intervals ``report --ci`` prints (empty without ``--ci``)."""
+    """The intervals ``report --ci`` prints (empty without ``--ci``).
+
+    The bootstrap shows its progress on a terminal's standard error (see
+    :class:`_ResampleProgress`); 2,000 resamples of 1.5 million cases take
+    about a minute.
+    """
     if not getattr(args, "ci", False):
         return {}
+    from ._uncertainty import confidence_interval
+
     out = {}
     for measure in MEASURES:
+        progress = _ResampleProgress(sys.stderr, measure, args.resamples, not getattr(args, "no_progress", False))
         try:
-            out[measure] = ev.confidence_interval(
-                measure, args.level, _method(measure, args), args.resamples, args.seed
+            out[measure] = confidence_interval(
+                ev, measure, args.level, _method(measure, args), args.resamples, args.seed, progress=progress
             )
         except ValueError as exc:  # e.g. sample weights: one clear line, exit status 2
             raise _io.InputError(source, None, f"--ci: {exc}") from None
+        finally:
+            progress.close()
     return out
 
 
@@ -130,6 +183,8 @@ def intervals_json(intervals: dict[str, Interval]) -> dict[str, Any]:
             "estimate": _finite(iv.estimate), "low": _finite(iv.low), "high": _finite(iv.high),
             "level": iv.level, "method": iv.method, "std_error": _finite(iv.std_error),
         }  # fmt: skip
+        if iv.note:  # why the bounds are null (an undefined BCa interval)
+            obj[name]["note"] = iv.note
     return obj
 
 
@@ -144,9 +199,17 @@ def print_intervals(intervals: dict[str, Interval], args: argparse.Namespace, ou
     rows = [(n, repr(iv.estimate), repr(iv.low), repr(iv.high), iv.method) for n, iv in intervals.items()]
     if args.format == "table":
         print(_markdown(rows, ("measure", "estimate", "low", "high", "method")), file=out)
-        return
-    for name, est, low, high, method in rows:
-        print(f"  {name:<22} {float(est):.6f}  [{float(low):.6f}, {float(high):.6f}]  {method}", file=out)
+    else:
+        for name, est, low, high, method in rows:
+            print(f"  {name:<22} {float(est):.6f}  [{float(low):.6f}, {float(high):.6f}]  {method}", file=out)
+    _print_notes({n: iv.note for n, iv in intervals.items()}, out)
+
+
+def _print_notes(notes: dict[str, str], out: TextIO) -> None:
+    """One line per interval whose bounds are NaN for a stated reason."""
+    for name, note in notes.items():
+        if note:
+            print(f"  note: {name}: {note}", file=out)
 
 
 def _markdown(rows: Sequence[tuple[str, ...]], headers: tuple[str, ...]) -> str:
@@ -196,6 +259,8 @@ def _keyed_rows(
                 obj = json.loads(text)
             except ValueError:
                 raise _io.InputError(source, line, "invalid JSON") from None
+            except RecursionError:  # json's decoder recurses once per nesting level
+                raise _io.InputError(source, line, "invalid JSON (nested too deeply)") from None
             if not isinstance(obj, dict):
                 raise _io.InputError(source, line, "expected a JSON object")
             label_col = next((c for c in correct_names if c in obj), None)
@@ -305,15 +370,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
             correct, sa, sb, measure=measure, method=_method(measure, args), level=args.level,
             n_resamples=args.resamples, seed=args.seed,
         )  # fmt: skip
+    same = _same_ranking(sa, sb)
     out = sys.stdout
     if args.format == "json":
         obj = {
             "a": src_a, "b": src_b, "id_col": args.id_col, "num_cases": int(correct.size),
-            "num_correct": int(correct.sum()), "level": args.level,
+            "num_correct": int(correct.sum()), "level": args.level, "same_ranking": same,
             "comparisons": {
                 m: {"a": _finite(r.estimate_a), "b": _finite(r.estimate_b), "difference": _finite(r.difference),
                     "low": _finite(r.interval.low), "high": _finite(r.interval.high),
-                    "statistic": _finite(r.statistic), "p_value": _finite(r.p_value), "method": r.method}
+                    "statistic": _finite(r.statistic), "p_value": _finite(r.p_value), "method": r.method,
+                    **({"note": r.interval.note} if r.interval.note else {})}
                 for m, r in results.items()
             },
         }  # fmt: skip
@@ -329,7 +396,20 @@ def cmd_compare(args: argparse.Namespace) -> int:
         for m, r in results.items()
     ]  # fmt: skip
     print(_markdown(rows, headers), file=out)
+    _print_notes({m: r.interval.note for m, r in results.items()}, out)
+    if same:
+        print("\nA and B rank every case identically (the same scores, or the same order and ties): the models "
+              "are identical for every measure here, so each difference is 0 (statistic 0, p-value 1).", file=out)
     return 0
+
+
+def _same_ranking(sa: np.ndarray, sb: np.ndarray) -> bool:
+    """True when B orders the cases exactly as A, ties included (equal scores or a monotone transform)."""
+    import numpy as np
+
+    ranks_a = np.unique(sa, return_inverse=True)[1]
+    ranks_b = np.unique(sb, return_inverse=True)[1]
+    return bool(np.array_equal(ranks_a, ranks_b))
 
 
 def add_compare_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]

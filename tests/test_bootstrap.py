@@ -47,7 +47,8 @@ def test_resampled_measures_equal_sklearn_on_the_repeated_cases(tied: bool) -> N
 
 
 def test_unreturned_positives_add_no_precision() -> None:
-    """The evaluator's AP with misses equals the resampled AP at unit counts."""
+    """The evaluator's AP with misses equals the resampled AP at unit counts (each block of misses, one
+    entry, counted as often as it has cases)."""
     rng = np.random.default_rng(1)
     for ties in ("stable", "grouped"):
         ev = scored_pr.ScoredPrecisionRecallEvaluation(ties=ties)
@@ -56,9 +57,10 @@ def test_unreturned_positives_add_no_precision() -> None:
         ev.add_negative_misses(3)
         from scored_pr._uncertainty import _ranked
 
-        scores, correct = _ranked(ev)
-        ranked, pc, nc = S.rank_positions(scores, correct, 7)
-        ap = S.resampled_measure("average_precision", ranked, np.ones((1, pc.size), np.int64), np.ones((1, nc.size), np.int64))
+        scores, correct, counts = _ranked(ev)
+        assert scores.size == 52 and counts is not None and list(counts[50:]) == [3, 4]  # two entries, not 7
+        ranked, pc, nc = S.rank_positions(scores, correct, 2)
+        ap = S.resampled_measure("average_precision", ranked, counts[pc][None, :], counts[nc][None, :])
         assert ap[0] == pytest.approx(ev.average_precision(ties="grouped"), abs=1e-12)
 
 
@@ -150,10 +152,31 @@ def test_bca_interval_is_the_formula() -> None:
     iv = S.bca_interval(float(np.median(sym)), float(np.median(sym)), sym, 0.0, 0.95)
     pc = S.percentile_interval(float(np.median(sym)), sym, 0.95)
     assert (iv.low, iv.high) == pytest.approx((pc.low, pc.high), abs=1e-9)
-    # an estimate beyond every replicate keeps z0 finite: the interval ends at the extreme replicates
-    iv = S.bca_interval(100.0, 100.0, reps, 0.0, 0.95)
-    assert reps.max() >= iv.high >= iv.low > np.quantile(reps, 0.9)
+    # an estimate beyond every replicate makes z0 infinite: BCa is undefined, NaN bounds with the reason
+    # (this used to clamp z0 and return an interval squeezed onto the extreme replicates)
+    for est, end in ((100.0, "top"), (-100.0, "bottom")):
+        iv = S.bca_interval(est, est, reps, 0.0, 0.95)
+        assert math.isnan(iv.low) and math.isnan(iv.high) and iv.method == "bca"
+        assert iv.note.startswith(f"BCa is undefined here: the estimate is at the {end} of the 999 bootstrap")
+        assert iv.std_error == pytest.approx(np.std(reps, ddof=1))
     assert math.isnan(S.bca_interval(1.0, 1.0, np.full(10, np.nan), 0.0, 0.95).low)
+    # replicates that do not vary give their value, whatever the estimate
+    assert S.bca_interval(0.9, 0.9, np.full(50, 1.0), 0.0, 0.95)[1:3] == (1.0, 1.0)
+    assert S.bca_interval(2.5, 2.5, reps, 0.0, 0.9).note == ""
+
+
+def test_bca_on_an_inverted_ranking_is_reported_undefined_not_zero_width() -> None:
+    """Issue 27 item 13: AP of an inverted ranking had percentile [0.263, 0.302] and BCa [0.258, 0.258]."""
+    for n, npos in ((20, 8), (50, 10), (100, 40)):
+        ev = scored_pr.ScoredPrecisionRecallEvaluation()
+        ev.add_cases(np.arange(n) >= n - npos, np.arange(n, 0, -1).astype(float))  # positives at the bottom
+        pct = ev.confidence_interval("average_precision", method="bootstrap", seed=0)
+        bca = ev.confidence_interval("average_precision", method="bca", seed=0)
+        assert pct.low < pct.high and pct.note == ""
+        assert math.isnan(bca.low) and math.isnan(bca.high), (n, bca)
+        assert "BCa is undefined here" in bca.note and "at the bottom" in bca.note
+        # the replicates exist and vary: the collapse was the bias correction, not the data
+        assert bca.std_error == pytest.approx(pct.std_error) and bca.std_error > 0
 
 
 def _auc_rows(c: np.ndarray, s: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -246,3 +269,117 @@ def test_weighted_partial_auc_equals_sklearn() -> None:
             assert ev.area_under_roc_curve(max_fpr=f) == pytest.approx(
                 roc_auc_score(c, s, max_fpr=f, sample_weight=w), rel=1e-9)
         assert ev.area_under_roc_curve(max_fpr=1.0, standardized=False) == pytest.approx(ev.area_under_roc_curve(), rel=1e-9)
+
+
+# ----------------------------------------------------------------- misses are counts, not arrays (issue 27, item 9)
+
+
+def _with_misses(ties: str = "grouped", n: int = 120, misses: int = 9, neg_misses: int = 5, seed: int = 4):
+    rng = np.random.default_rng(seed)
+    ev = scored_pr.ScoredPrecisionRecallEvaluation(ties=ties)
+    ev.add_cases(rng.random(n) < 0.4, rng.integers(0, 15, n).astype(float))
+    ev.add_misses(misses)
+    ev.add_negative_misses(neg_misses)
+    return ev
+
+
+def _expanded(ev):  # type: ignore[no-untyped-def]
+    """The literal reference: every miss its own case (what the code did before), as arrays."""
+    from scored_pr._uncertainty import _ranked
+
+    scores, correct, counts = _ranked(ev)
+    if counts is None:
+        return scores, correct, 0
+    return np.repeat(scores, counts), np.repeat(correct, counts), scores.size - 120
+
+
+@pytest.mark.parametrize("ties", ["stable", "grouped"])
+def test_delong_partial_auc_and_jackknife_with_misses_equal_the_expanded_cases(ties: str) -> None:
+    from scored_pr._uncertainty import _ranked, _unit_statistic, _vectorised_jackknife
+
+    ev = _with_misses(ties)
+    scores, correct, counts = _ranked(ev)
+    assert scores.size == 122 and counts is not None  # 120 cases + one entry per kind of miss
+    xs, xc, _ = _expanded(ev)
+    assert xs.size == 134
+    want = S.delong_interval(xs[xc], xs[~xc], 0.9)
+    got = ev.confidence_interval(level=0.9)
+    assert (got.low, got.high, got.variance) == pytest.approx((want.low, want.high, want.variance), rel=1e-12)
+    other = _with_misses(ties, misses=0, neg_misses=0, seed=5)
+    os_, oc, _ = _expanded(other)
+    r = S.delong_unpaired(xs[xc], xs[~xc], os_[oc], os_[~oc], 0.95)
+    u = scored_pr.compare(ev, other)
+    assert (u.statistic, u.df, u.p_value) == pytest.approx((r.statistic, r.df, r.p_value), rel=1e-9)
+    w = np.r_[np.ones(xs.size - 14), np.ones(14)]
+    assert ev.area_under_roc_curve(max_fpr=0.3) == pytest.approx(
+        S.partial_roc_auc(xs[xc], xs[~xc], 0.3, True, w[xc], w[~xc]), rel=1e-12)
+    # the jackknife (AUC exact; AP in blocks dealt over the cases) and the unit statistic
+    for key in ("roc_auc", "average_precision"):
+        ranked, pc, nc = S.rank_positions(scores, correct, 2)
+        jack, weights = _vectorised_jackknife(key, scores, correct, ranked, True, counts, pc, nc)
+        xranked, xpc, xnc = S.rank_positions(xs, xc, 14)
+        xjack, xweights = _vectorised_jackknife(key, xs, xc, xranked, True)
+        assert xweights is None
+        assert S.acceleration(jack, weights) == pytest.approx(S.acceleration(xjack), rel=1e-9, abs=1e-15)
+        assert _unit_statistic(key, ranked, pc.size, nc.size, counts, pc, nc) == pytest.approx(
+            _unit_statistic(key, xranked, xpc.size, xnc.size), rel=1e-12)
+
+
+def test_block_counts_have_the_distribution_of_per_case_draws() -> None:
+    """A block of B of the K cases gets Binomial(K, B/K) of the draws; the unit entries share the rest uniformly."""
+    mult = np.r_[np.ones(30, np.int64), 50, np.ones(20, np.int64), 400]
+    k = int(mult.sum())
+    w = S._draw(np.random.default_rng(0), mult, 20_000)
+    assert np.all(w.sum(axis=1) == k)
+    for j, b in ((30, 50), (51, 400)):
+        p = b / k
+        assert w[:, j].mean() == pytest.approx(k * p, rel=0.01)
+        assert w[:, j].var() == pytest.approx(k * p * (1 - p), rel=0.05)
+    unit = np.flatnonzero(mult == 1)
+    assert w[:, unit].mean() == pytest.approx(1.0, rel=0.01)
+    assert w[:, unit].var() == pytest.approx(1 - 1 / k, rel=0.05)
+    # without blocks the stream is the per-case one (seeded results without misses are unchanged)
+    ones = np.ones(40, np.int64)
+    assert np.array_equal(S._draw(np.random.default_rng(3), ones, 7), S._counts(np.random.default_rng(3), 40, 7))
+
+
+@pytest.mark.parametrize("stratified", [True, False])
+@pytest.mark.parametrize("key", ["roc_auc", "average_precision"])
+def test_bootstrap_with_misses_has_the_distribution_of_the_expanded_cases(key: str, stratified: bool) -> None:
+    from scored_pr._uncertainty import _ranked
+
+    ev = _with_misses(misses=40, neg_misses=25)
+    scores, correct, counts = _ranked(ev)
+    xs, xc, _ = _expanded(ev)
+    ours = S.bootstrap_distribution(scores, correct, key, 4000, 1, stratified, 2, counts=counts)
+    ref = S.bootstrap_distribution(xs, xc, key, 4000, 2, stratified, 65)
+    ours, ref = ours[~np.isnan(ours)], ref[~np.isnan(ref)]
+    assert np.mean(ours) == pytest.approx(np.mean(ref), abs=4 * np.std(ref) / math.sqrt(ref.size) * math.sqrt(2))
+    assert np.std(ours) == pytest.approx(np.std(ref), rel=0.06)
+    assert np.quantile(ours, [0.025, 0.975]) == pytest.approx(np.quantile(ref, [0.025, 0.975]), abs=0.25 * np.std(ref))
+
+
+def test_interval_with_many_misses_does_not_expand_them() -> None:
+    """30 million misses used to become arrays of 30 million entries (35 s at 1M in report --ci); now the
+    memory is that of the returned cases."""
+    import tracemalloc
+
+    ev = _with_misses(misses=30_000_000, neg_misses=1_000_000)
+    calls = [
+        *(lambda m=m: ev.confidence_interval(method=m, n_resamples=200, seed=0) for m in ("delong", "bootstrap", "bca")),
+        *(lambda m=m: ev.confidence_interval("average_precision", method=m, n_resamples=200, seed=0)
+          for m in ("bootstrap", "bca")),
+        lambda: ev.confidence_interval("precision_at", rank=10, method="bca", n_resamples=20, seed=0),
+        lambda: scored_pr.compare(ev, ev, method="bca", measure="average_precision", n_resamples=50),
+        lambda: scored_pr.compare(ev, ev),
+        lambda: ev.area_under_roc_curve(max_fpr=0.5),
+    ]
+    tracemalloc.start()
+    try:
+        for k, call in enumerate(calls):
+            tracemalloc.reset_peak()
+            call()
+            peak = tracemalloc.get_traced_memory()[1]
+            assert peak < 30 * 2**20, (k, peak)  # one float64 per miss would be 240 MB
+    finally:
+        tracemalloc.stop()

@@ -153,3 +153,105 @@ def test_compare_errors_name_the_ids(tmp_path, files, capsys) -> None:  # type: 
     assert status == 2 and "a class is missing" in err
     status, _, err = run(capsys, "compare", "-", "-")
     assert status == 2 and "only one of A and B" in err
+
+
+def test_compare_rejects_deeply_nested_json_as_report_does(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # json's decoder recurses once per level: 100,000 levels used to escape as a RecursionError traceback
+    deep = '{"id": 2, "label": 1, "score": ' + "[" * 100_000 + "]" * 100_000 + "}\n"
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"id": 1, "label": 1, "score": 0.5}\n' + deep + '{"id": 3, "label": 0, "score": 0.25}\n')
+    status, out, err = run(capsys, "compare", str(path), str(path))
+    assert status == 2 and out == ""
+    assert err.strip() == f"scored-pr: {path}:2: invalid JSON (nested too deeply)"
+
+
+def test_compare_a_model_with_itself_says_the_models_are_identical(tmp_path, files, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`compare A A` used to print `+nan +nan nan nan`; pROC's convention is Z = 0, p = 1, and we say why."""
+    pa, pb, c, a, b = files
+    status, out, err = run(capsys, "compare", pa, pa, "--resamples", "100")
+    assert status == 0, err
+    assert "nan" not in out.lower()
+    for measure in ("area_under_roc_curve", "average_precision"):
+        row = next(line for line in out.splitlines() if line.startswith(f"| {measure} "))
+        cells = [x.strip() for x in row.strip("|").split("|")]
+        assert cells[3:8] == ["+0.000000", "+0.000000", "+0.000000", "0.0000", "1"], row
+    assert "A and B rank every case identically" in out and "each difference is 0" in out
+    # a monotone transform of A's scores (two columns of one file) ranks the cases the same way
+    both = tmp_path / "both.csv"
+    both.write_text("id,label,m1,m2\n" + "".join(f"{i},{int(x)},{float(y)!r},{float(3 * y + 1)!r}\n"
+                                                 for i, (x, y) in enumerate(zip(c, a))))
+    status, out, _ = run(capsys, "compare", str(both), str(both), "--score-col", "m1", "--score-col-b", "m2",
+                         "--format", "json", "--resamples", "100")
+    got = json.loads(out)
+    assert status == 0 and got["same_ranking"] is True
+    for r in got["comparisons"].values():
+        assert (r["difference"], r["low"], r["high"], r["statistic"], r["p_value"]) == (0.0, 0.0, 0.0, 0.0, 1.0)
+    # different models: no note, and the flag says so
+    status, out, _ = run(capsys, "compare", pa, pb, "--resamples", "100")
+    assert status == 0 and "rank every case identically" not in out
+    status, out, _ = run(capsys, "compare", pa, pb, "--resamples", "100", "--format", "json")
+    assert json.loads(out)["same_ranking"] is False
+
+
+def test_report_ci_explains_an_undefined_bca_interval(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    n = 20  # an inverted ranking: the 8 correct cases score lowest
+    path = tmp_path / "inverted.csv"
+    path.write_text("id,label,score\n" + "".join(f"{i},{int(i >= 12)},{n - i}\n" for i in range(n)))
+    status, out, err = run(capsys, "report", str(path), "--ci", "--bootstrap", "bca", "--format", "json")
+    assert status == 0, err
+    ap = json.loads(out)["confidence_intervals"]["average_precision"]
+    assert ap["low"] is None and ap["high"] is None and ap["note"].startswith("BCa is undefined here")
+    assert "note" not in json.loads(out)["confidence_intervals"]["area_under_roc_curve"]
+    status, out, _ = run(capsys, "report", str(path), "--ci", "--bootstrap", "bca")
+    assert "  average_precision      0.258207  [nan, nan]  bca\n  note: average_precision: BCa is undefined" in out
+
+
+class _Terminal:
+    """A standard error that says it is a terminal and keeps what was written."""
+
+    def __init__(self, tty: bool = True) -> None:
+        self.text, self._tty = "", tty
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+@pytest.mark.parametrize("tty, no_progress", [(True, False), (False, False), (True, True)])
+def test_report_ci_shows_the_bootstrap_progress_on_a_terminal(files, capsys, monkeypatch, tty, no_progress) -> None:  # type: ignore[no-untyped-def]
+    """report --ci on 1.5M rows spent about a minute resampling with nothing on the screen."""
+    import argparse
+    import sys
+
+    from scored_pr import _cli, _uncertainty_cli
+
+    pa, _, c, a, _ = files
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases(c, a)
+    monkeypatch.setattr(_cli, "PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr(_cli, "PROGRESS_INTERVAL", 0.0)
+    err = _Terminal(tty)
+    monkeypatch.setattr(sys, "stderr", err)
+    args = argparse.Namespace(ci=True, level=0.95, bootstrap="percentile", resamples=300, seed=0, no_progress=no_progress)
+    got = _uncertainty_cli.report_intervals(ev, args, "x.csv")
+    # the intervals are the library's, progress or not
+    assert got["average_precision"] == ev.confidence_interval("average_precision", 0.95, "bootstrap", 300, 0)
+    if not tty or no_progress:
+        assert err.text == ""
+        return
+    lines = err.text.split("\r")
+    drawn = [x for x in lines if x.strip()]
+    assert drawn and all(x.startswith("--ci average_precision: [") for x in drawn)
+    assert any("300 of 300 resamples" in x for x in drawn) and "100%" in drawn[-1]
+    assert lines[-1] == "" and lines[-2].strip() == ""  # the line is erased at the end
+    # the whole command: the bar goes to stderr only, stdout is the plain report
+    monkeypatch.setattr(sys, "stderr", _Terminal(tty))
+    status, out, _ = run(capsys, "report", pa, "--ci", "--resamples", "300")
+    assert status == 0 and "\r" not in out and "resamples  " not in out
+    assert "--ci average_precision: [" in sys.stderr.text  # type: ignore[attr-defined]
