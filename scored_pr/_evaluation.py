@@ -685,10 +685,15 @@ class ScoredPrecisionRecallEvaluation:
         Raises
         ------
         ValueError
-            For an unknown measure, a method that does not apply to it, a bad
-            ``level`` or ``n_resamples``, and for an evaluator with sample
-            weights (the sampling variance of a weighted measure depends on
-            what the weights mean; see ``docs/uncertainty.md``).
+            For a name that is not one of the scalar measures (only the
+            read-only queries that return one number can be named; the
+            evaluator is not touched), a method that does not apply to it, a
+            bad ``level`` or ``n_resamples``, a negative ``seed``, and for an
+            evaluator with sample weights (the sampling variance of a weighted
+            measure depends on what the weights mean; see
+            ``docs/uncertainty.md``).
+        TypeError
+            For a ``seed`` that is not None or an integer (a float, bool or str).
 
         Notes
         -----

@@ -291,3 +291,14 @@ def test_partial_roc_area_rejects_bad_options(kwargs: dict[str, object], exc: ty
 def test_partial_roc_area_of_one_class_is_nan() -> None:
     assert math.isnan(F.area_under_roc_curve([1, 1], [0.5, 0.2], max_fpr=0.5))
     assert math.isnan(F.area_under_roc_curve([], [], max_fpr=0.5))
+
+
+def test_dir_of_the_trec_package_lists_only_its_public_names_and_dunders() -> None:
+    import scored_pr.trec as trec
+
+    assert trec.TrecEval is not None  # load a lazy name first, which imports private modules
+    names = dir(trec)
+    public = {name for name in names if not (name.startswith("__") and name.endswith("__"))}
+    assert public == set(trec.__all__)
+    for helper in ("Any", "TYPE_CHECKING", "annotations", "_LAZY"):
+        assert helper not in names

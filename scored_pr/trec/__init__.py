@@ -73,4 +73,6 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    """The public names (``__all__``) and the module's dunder attributes, as ``dir(scored_pr)``."""
+    dunder = (name for name in globals() if name.startswith("__") and name.endswith("__"))
+    return sorted(set(__all__).union(dunder))
