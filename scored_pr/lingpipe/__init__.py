@@ -85,8 +85,22 @@ The same calls on LingPipe 4.1:
 
 from __future__ import annotations
 
+from ._classifier import Classified, ScoredClassification, ScoredClassifierEvaluator
+from ._confusion import ConfusionMatrix
 from ._evaluation import VERSIONS, ScoredPrecisionRecallEvaluation
+from ._first_best import PrecisionRecallEvaluation
 from ._javafmt import double_to_string, format_fixed
 from ._v41 import RaggedCurve
 
-__all__ = ["VERSIONS", "RaggedCurve", "ScoredPrecisionRecallEvaluation", "double_to_string", "format_fixed"]
+__all__ = [
+    "VERSIONS",
+    "Classified",
+    "ConfusionMatrix",
+    "PrecisionRecallEvaluation",
+    "RaggedCurve",
+    "ScoredClassification",
+    "ScoredClassifierEvaluator",
+    "ScoredPrecisionRecallEvaluation",
+    "double_to_string",
+    "format_fixed",
+]
