@@ -120,7 +120,9 @@ class ConfusionMatrix:
     * ``lambdaA = (sum_j max_i n_ij - max_i row_i)/(total - max_i row_i)``,
       ``lambdaB`` the same with rows and columns swapped.
 
-    An empty matrix gives NaN for every ratio. Two deliberate divergences:
+    There are no scores, hence no ties; every method has LingPipe's name
+    and signature. An empty matrix gives NaN for every ratio. Two
+    deliberate divergences:
     ``chiSquared`` of a one-category matrix is NaN (LingPipe throws
     IllegalArgumentException "Require at least two rows"), and a matrix
     built with initial counts knows its category names (LingPipe 4.1's

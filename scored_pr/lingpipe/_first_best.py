@@ -75,7 +75,8 @@ class PrecisionRecallEvaluation:
       ``phiSquared = chiSquared/total``;
     * ``accuracyDeviation = sqrt(accuracy*(1-accuracy)/total)``.
 
-    No ties (there are no scores). An empty evaluation (or one with no
+    Every method has LingPipe's name and signature. No ties (there are no
+    scores). An empty evaluation (or one with no
     positive reference, no positive response, ...) gives NaN for every
     ratio whose denominator is 0, as LingPipe does.
 
