@@ -29,6 +29,16 @@ are exported for ported code that prints numbers itself:
 :func:`double_to_string` is Java's ``Double.toString`` (what ``"AP=" + ap``
 prints in Java) and :func:`format_fixed` is Java's ``String.format("%W.Pf")``.
 
+Classifier evaluation, as LingPipe 3.9.1 and later do it:
+:class:`ScoredClassifierEvaluator` collects (reference category,
+:class:`ScoredClassification`) cases and answers LingPipe's rank and score
+statistics (``rankCount``, ``averageRank``, ``meanReciprocalRank``, ...), its
+first-best :class:`ConfusionMatrix` and one-versus-all
+:class:`PrecisionRecallEvaluation`, and ``scoredOneVersusAll``, which returns
+a :class:`ScoredPrecisionRecallEvaluation` of the evaluator's ``version``.
+The porting guide's classifier section lists what is covered and where the
+port deliberately differs.
+
 One deliberate divergence from 3.9.2: ``addMisses`` with a negative count
 raises ValueError (as 4.1 does); 3.9.2 accepted it and silently lowered
 every recall denominator.
@@ -85,8 +95,22 @@ The same calls on LingPipe 4.1:
 
 from __future__ import annotations
 
+from ._classifier import Classified, ScoredClassification, ScoredClassifierEvaluator
+from ._confusion import ConfusionMatrix
 from ._evaluation import VERSIONS, ScoredPrecisionRecallEvaluation
+from ._first_best import PrecisionRecallEvaluation
 from ._javafmt import double_to_string, format_fixed
 from ._v41 import RaggedCurve
 
-__all__ = ["VERSIONS", "RaggedCurve", "ScoredPrecisionRecallEvaluation", "double_to_string", "format_fixed"]
+__all__ = [
+    "VERSIONS",
+    "Classified",
+    "ConfusionMatrix",
+    "PrecisionRecallEvaluation",
+    "RaggedCurve",
+    "ScoredClassification",
+    "ScoredClassifierEvaluator",
+    "ScoredPrecisionRecallEvaluation",
+    "double_to_string",
+    "format_fixed",
+]
