@@ -19,13 +19,16 @@ from pathlib import Path
 
 import pytest
 
+from cli_env import clean_env
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 CMD = [sys.executable, "-m", "scored_pr", "stream"]
 
 
 def start(*args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([*CMD, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen([*CMD, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=clean_env())
 
 
 def wait_for_lines(proc: subprocess.Popen[bytes], count: int) -> list[bytes]:
@@ -100,7 +103,7 @@ def test_sigint_at_random_moments_never_loses_or_double_counts_a_case() -> None:
 
 def test_a_malformed_line_stops_after_the_report_of_what_was_read() -> None:
     proc = subprocess.run([*CMD, "--format", "json"], input=b"correct,score\n1,0.5\n0,0.4\nmaybe,0.3\n1,0.2\n",
-                          capture_output=True, timeout=60)
+                          capture_output=True, timeout=60, env=clean_env())
     assert proc.returncode == 2
     assert final_json(proc.stdout)["num_cases"] == 2
     err = proc.stderr.decode()
@@ -112,7 +115,7 @@ def test_a_truncated_gzip_stops_after_the_report_of_what_was_read(tmp_path: Path
     data = gzip.compress(body.encode())
     path = tmp_path / "cut.csv.gz"
     path.write_bytes(data[: len(data) * 2 // 3])
-    proc = subprocess.run([*CMD, str(path), "--format", "json"], capture_output=True, timeout=60)
+    proc = subprocess.run([*CMD, str(path), "--format", "json"], capture_output=True, timeout=60, env=clean_env())
     assert proc.returncode == 2
     n = final_json(proc.stdout)["num_cases"]
     assert isinstance(n, int) and 1000 < n < 20_000
@@ -120,7 +123,7 @@ def test_a_truncated_gzip_stops_after_the_report_of_what_was_read(tmp_path: Path
 
 
 def run_report(*args: str, stdin: bytes | None = None) -> dict[str, object]:
-    proc = subprocess.run([*CMD, *args, "--format", "json"], input=stdin, capture_output=True, timeout=120)
+    proc = subprocess.run([*CMD, *args, "--format", "json"], input=stdin, capture_output=True, timeout=120, env=clean_env())
     assert proc.returncode == 0, proc.stderr
     report = final_json(proc.stdout)
     report.pop("source")
@@ -166,13 +169,13 @@ def test_resume_rejects_what_is_not_a_checkpoint(tmp_path: Path) -> None:
     ScoredPrecisionRecallEvaluation(ties="stable").save(plain)
     for path, message in ((tmp_path / "missing.npz", "no such checkpoint"), (plain, "not a stream checkpoint")):
         proc = subprocess.run([*CMD, "--resume", str(path), "--ties", "stable"], input=b"correct,score\n1,1\n",
-                              capture_output=True, timeout=60)
+                              capture_output=True, timeout=60, env=clean_env())
         assert proc.returncode == 2 and message in proc.stderr.decode(), proc.stderr
         assert b"Traceback" not in proc.stderr
     cp = tmp_path / "cp.npz"
     subprocess.run([*CMD, "--checkpoint", str(cp), "--ties", "grouped"], input=b"correct,score\n1,1\n",
-                   capture_output=True, timeout=60, check=True)
+                   capture_output=True, timeout=60, check=True, env=clean_env())
     proc = subprocess.run([*CMD, "--resume", str(cp), "--ties", "stable"], input=b"correct,score\n1,1\n",
-                          capture_output=True, timeout=60)
+                          capture_output=True, timeout=60, env=clean_env())
     assert proc.returncode == 2 and "--ties grouped" in proc.stderr.decode()
     assert os.path.exists(cp)
