@@ -524,8 +524,19 @@ def _stream_cumulative(args: argparse.Namespace, window: WindowedEvaluation | No
             output.error = exc
         else:
             output.write()  # flush
-    return _stream_status(stopped, failure, checkpoint_error, output.error, source, args.checkpoint,
+    return _stream_status(stopped or _held_stop(stop), failure, checkpoint_error, output.error, source, args.checkpoint,
                           f"the {ev.num_cases} cases read before it", f"after {ev.num_cases} cases", "them", ev.num_cases)
+
+
+def _held_stop(stop: GracefulStop) -> Stopped | None:
+    """The stop signal that arrived after the reading ended (held, not raised), if any.
+
+    The report then covers the whole input, and the status still says that
+    the command was asked to stop (128 + n), whenever the signal came.
+    """
+    from ._stopping import Stopped
+
+    return None if stop.received is None else Stopped(stop.received)
 
 
 def _stream_status(stopped: Stopped | None, failure: BaseException | None, checkpoint_error: OSError | None,
@@ -599,7 +610,7 @@ def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation, stop:
             output.error = exc
         else:
             output.write()  # flush
-    return _stream_status(stopped, failure, None, output.error, source, None,
+    return _stream_status(stopped or _held_stop(stop), failure, None, output.error, source, None,
                           f"{what} of the {seen} cases read before it", f"after {seen} cases", what, seen)
 
 

@@ -16,7 +16,9 @@ is half-added:
   complete;
 * only the first signal counts: a second or third one, whenever it arrives, is
   ignored (the stop it asks for is already under way), so it can never cut
-  the final checkpoint or report short.
+  the final checkpoint or report short; after a stop, leaving the ``with``
+  block leaves the stop signals ignored (the command is about to exit with
+  the first one's status), not restored to a default that would kill it.
 
 The pattern that keeps the stop inside the ``try`` that handles it::
 
@@ -89,7 +91,10 @@ class GracefulStop:
     def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
         self._live = False
         for sig, handler in self._previous.items():
-            signal.signal(sig, handler)  # type: ignore[arg-type]
+            # After a stop the command only returns its status and exits: a
+            # later stop signal must not kill it (with the default action)
+            # between its report and its exit, so stop signals stay ignored.
+            signal.signal(sig, handler if self.received is None else signal.SIG_IGN)  # type: ignore[arg-type]
         self._previous.clear()
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:

@@ -179,3 +179,66 @@ def test_resume_rejects_what_is_not_a_checkpoint(tmp_path: Path) -> None:
                           capture_output=True, timeout=60, env=clean_env())
     assert proc.returncode == 2 and "--ties grouped" in proc.stderr.decode()
     assert os.path.exists(cp)
+
+
+# --------------------------------------------------------------------------- two stop signals at once
+
+
+@pytest.fixture(scope="module")
+def big_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """300,000 cases: long enough that every signal below arrives while the stream reads."""
+    rng = random.Random(27)
+    path = tmp_path_factory.mktemp("big") / "big.csv"
+    path.write_text("correct,score\n" + "".join(f"{int(rng.random() < 0.3)},{rng.random():.6f}\n"
+                                                for _ in range(300_000)))
+    return path
+
+
+def read_checkpoint(path: Path) -> tuple[int, int]:
+    """(num_cases, the input line it continues after) of a stream checkpoint."""
+    from scored_pr import ScoredPrecisionRecallEvaluation
+    from scored_pr._serialization import load_with_extra
+
+    ev, extra = load_with_extra(ScoredPrecisionRecallEvaluation, path, "--resume")
+    return ev.num_cases, extra["line"]
+
+
+TWO_SIGNALS = [(signal.SIGHUP, signal.SIGTERM), (signal.SIGINT, signal.SIGTERM)]
+#: Seconds after the first summary line (reading is under way), and between the two signals: 0 is
+#: two kill(2) calls back to back, the rest put the second signal at different points of the stop.
+DELAYS = (0.0, 0.1)
+GAPS = (0.0, 0.0005, 0.002, 0.01)
+
+
+@pytest.mark.parametrize("window", [False, True], ids=["checkpoint", "window"])
+@pytest.mark.parametrize("first,second", TWO_SIGNALS, ids=[f"{a.name}-{b.name}" for a, b in TWO_SIGNALS])
+def test_two_stop_signals_at_once_still_give_the_report_the_checkpoint_and_128_plus_n(
+    tmp_path: Path, big_csv: Path, first: signal.Signals, second: signal.Signals, window: bool
+) -> None:
+    """A terminal closing (HUP then TERM), Ctrl-C then a supervisor's TERM: whatever arrives, and when,
+    the first signal decides the status, and the report and the exit checkpoint are written."""
+    for trial, (delay, gap) in enumerate((d, g) for d in DELAYS for g in GAPS):
+        cp = tmp_path / f"cp{trial}.npz"
+        extra = ["--window", "5000"] if window else ["--checkpoint", str(cp), "--checkpoint-every", "7000"]
+        proc = subprocess.Popen([*CMD, str(big_csv), "--every", "10000", "--format", "json", *extra],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=clean_env())
+        assert proc.stdout is not None and proc.stderr is not None
+        first_line = proc.stdout.readline()  # the stream is reading (its handlers are in place)
+        time.sleep(delay)
+        proc.send_signal(first)
+        if gap:
+            time.sleep(gap)
+        proc.send_signal(second)
+        out, err = first_line + proc.stdout.read(), proc.stderr.read()
+        status = proc.wait(timeout=60)
+        where = (trial, delay, gap, err.decode()[-1500:])
+        assert b"Traceback" not in err, where
+        assert status == 128 + first, where
+        report = final_json(out)
+        summaries = [json.loads(x) for x in out.splitlines() if x.strip() and not json.loads(x)["final"]]
+        assert summaries and report["cases_read" if window else "num_cases"] >= summaries[-1]["num_cases"], where
+        seen = report["cases_read"] if window else report["num_cases"]
+        assert isinstance(seen, int) and seen < 300_000, where  # stopped part way, as intended
+        assert f"scored-pr: stopped by {first.name} after {seen} cases;" in err.decode(), where
+        if not window:
+            assert read_checkpoint(cp) == (seen, seen + 1), where  # the header is line 1
