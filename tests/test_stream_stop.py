@@ -242,3 +242,50 @@ def test_two_stop_signals_at_once_still_give_the_report_the_checkpoint_and_128_p
         assert f"scored-pr: stopped by {first.name} after {seen} cases;" in err.decode(), where
         if not window:
             assert read_checkpoint(cp) == (seen, seen + 1), where  # the header is line 1
+
+
+# --------------------------------------------------------------------------- checkpoints that cannot be written
+
+
+@pytest.mark.parametrize("where", ["missing-directory", "a-directory"])
+def test_an_unwritable_checkpoint_path_is_a_usage_error_before_any_input_is_read(tmp_path: Path, where: str) -> None:
+    data = tmp_path / "in.csv"
+    data.write_text("correct,score\n" + "1,0.5\n0,0.25\n" * 1500)
+    target = tmp_path / "nonexistent" / "cp.npz" if where == "missing-directory" else tmp_path
+    proc = subprocess.run([*CMD, str(data), "--checkpoint", str(target), "--checkpoint-every", "1000"],
+                          capture_output=True, timeout=60, env=clean_env())
+    err = proc.stderr.decode()
+    assert (proc.returncode, proc.stdout) == (2, b""), err  # nothing read, nothing reported
+    assert err.startswith(f"scored-pr: --checkpoint: expected a file path in a writable directory; got {str(target)!r} (")
+    assert err.count("\n") == 1 and "cannot read input" not in err and str(data) not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.csv"]  # and no probe left behind
+
+
+def test_a_checkpoint_that_fails_later_is_an_output_error_after_the_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The disk fills at the second checkpoint: the stream stops there, reports, and exits 1."""
+    from scored_pr import _serialization
+    from scored_pr._cli import main
+
+    data = tmp_path / "in.csv"
+    data.write_text("correct,score\n" + "".join(f"{i % 2},{i / 1000}\n" for i in range(1000)))
+    cp = tmp_path / "cp.npz"
+    save = _serialization.save
+    calls = []
+
+    def full_disk_at_the_second_call(*args: object, **kwargs: object) -> None:
+        calls.append(args[2] if len(args) > 2 else kwargs.get("extra"))
+        if len(calls) >= 2:
+            raise OSError(28, "No space left on device")
+        save(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_serialization, "save", full_disk_at_the_second_call)
+    status = main(["stream", str(data), "--checkpoint", str(cp), "--checkpoint-every", "100", "--format", "json"])
+    out, err = capsys.readouterr()
+    assert status == 1, err
+    assert final_json(out.encode())["num_cases"] == 200  # it stopped at the failed checkpoint, and reported
+    assert err == (f"scored-pr: --checkpoint {cp}: cannot write the checkpoint: [Errno 28] No space left on device "
+                   "(an output error; the report above covers the 200 cases read)\n")
+    assert read_checkpoint(cp) == (100, 101)  # the last good checkpoint is intact
+    assert len(calls) == 3  # the exit checkpoint was tried too
