@@ -17,7 +17,9 @@ Subcommands:
 
 Exit status: 0 on success, 2 on malformed input or a usage error (one line on
 standard error naming the file, the line and the value; never a traceback),
-1 when an output file cannot be written or matplotlib is missing for --plot.
+1 when an output file cannot be written (standard output, a plot, a stream
+checkpoint) or matplotlib is missing for --plot; ``stream`` stopped by a signal
+exits 128 + its number.
 Parsing lives in :mod:`scored_pr._io`; this module only wires it to the
 evaluator and prints.
 """
@@ -735,7 +737,9 @@ def build_parser() -> argparse.ArgumentParser:
         "json, the summary lines and the report are JSON objects (JSON Lines).",
         epilog="Exit status: 0 at end of input; 2 on malformed or unreadable input (after the report of "
         "the cases read before it); 128 + the signal number on a stop signal (130 SIGINT, 143 SIGTERM, "
-        "129 SIGHUP), also after the report.",
+        "129 SIGHUP; only the first of several counts), also after the report; 1 when standard output "
+        "or the checkpoint cannot be written (the stream stops there: quietly for a closed pipe, after "
+        "the report for a checkpoint).",
     )
     p.add_argument("path", metavar="PATH", nargs="?", default="-", help="input (default: - for standard input)")
     p.add_argument(
@@ -751,7 +755,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "cumulative figures and the window's side by side, and end with the cumulative report")
     g = p.add_argument_group("checkpoints")
     g.add_argument("--checkpoint", metavar="PATH", help="save the state atomically to PATH every "
-                   "--checkpoint-every cases and at exit (also on a signal or malformed input)")
+                   "--checkpoint-every cases and at exit (also on a signal or malformed input); checked "
+                   "before any input is read")
     g.add_argument("--checkpoint-every", type=_positive, default=10_000, metavar="N",
                    help="cases between checkpoints (default: 10000)")
     g.add_argument("--resume", metavar="PATH", help="continue from a checkpoint: its cases are kept and the input "
@@ -817,9 +822,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``scored-pr`` with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
 
     Exit status: 0 on success; 2 on malformed or unreadable input and usage
-    errors; 1 when output cannot be written (a closed pipe, a full disk) or a
-    plot cannot be made; 128 + the signal number when ``stream`` is stopped by
-    a signal, 130 when another command is interrupted.
+    errors; 1 when output cannot be written (a closed pipe, a full disk, a
+    ``stream`` checkpoint) or a plot cannot be made; 128 + the signal number
+    when ``stream`` is stopped by a signal (the first, if several arrive), 130
+    when another command is interrupted.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
