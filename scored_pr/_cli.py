@@ -526,8 +526,9 @@ def _stream_cumulative(args: argparse.Namespace, window: WindowedEvaluation | No
             output.error = exc
         else:
             output.write()  # flush
-    return _stream_status(stopped or _held_stop(stop), failure, checkpoint_error, output.error, source, args.checkpoint,
-                          f"the {ev.num_cases} cases read before it", f"after {ev.num_cases} cases", "them", ev.num_cases)
+    n = ev.num_cases
+    return _stream_status(stopped or _held_stop(stop), failure, checkpoint_error, output.error, source,
+                          args.checkpoint, f"the {n} cases read before it", f"after {n} cases", "them", n)
 
 
 def _held_stop(stop: GracefulStop) -> Stopped | None:

@@ -181,8 +181,8 @@ def test_two_stop_signals_at_any_moment(
         try:
             proc.stdin.write(b"correct,score\n")  # type: ignore[union-attr]
             while True:
-                proc.stdin.write("".join(f"{int(rng.random() < 0.4)},{rng.randrange(1000) / 1000}\n"  # type: ignore[union-attr]
-                                         for _ in range(200)).encode())
+                rows = "".join(f"{int(rng.random() < 0.4)},{rng.randrange(1000) / 1000}\n" for _ in range(200))
+                proc.stdin.write(rows.encode())  # type: ignore[union-attr]
         except (BrokenPipeError, OSError, ValueError):
             pass
 

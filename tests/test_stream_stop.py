@@ -123,7 +123,8 @@ def test_a_truncated_gzip_stops_after_the_report_of_what_was_read(tmp_path: Path
 
 
 def run_report(*args: str, stdin: bytes | None = None) -> dict[str, object]:
-    proc = subprocess.run([*CMD, *args, "--format", "json"], input=stdin, capture_output=True, timeout=120, env=clean_env())
+    proc = subprocess.run([*CMD, *args, "--format", "json"], input=stdin, capture_output=True, timeout=120,
+                          env=clean_env())
     assert proc.returncode == 0, proc.stderr
     report = final_json(proc.stdout)
     report.pop("source")
@@ -256,7 +257,8 @@ def test_an_unwritable_checkpoint_path_is_a_usage_error_before_any_input_is_read
                           capture_output=True, timeout=60, env=clean_env())
     err = proc.stderr.decode()
     assert (proc.returncode, proc.stdout) == (2, b""), err  # nothing read, nothing reported
-    assert err.startswith(f"scored-pr: --checkpoint: expected a file path in a writable directory; got {str(target)!r} (")
+    expected = f"scored-pr: --checkpoint: expected a file path in a writable directory; got {str(target)!r} ("
+    assert err.startswith(expected), err
     assert err.count("\n") == 1 and "cannot read input" not in err and str(data) not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.csv"]  # and no probe left behind
 
