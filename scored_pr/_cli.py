@@ -17,7 +17,9 @@ Subcommands:
 
 Exit status: 0 on success, 2 on malformed input or a usage error (one line on
 standard error naming the file, the line and the value; never a traceback),
-1 when an output file cannot be written or matplotlib is missing for --plot.
+1 when an output file cannot be written (standard output, a plot, a stream
+checkpoint) or matplotlib is missing for --plot; ``stream`` stopped by a signal
+exits 128 + its number.
 Parsing lives in :mod:`scored_pr._io`; this module only wires it to the
 evaluator and prints.
 """
@@ -40,8 +42,10 @@ from ._version import __version__
 # The evaluator, numpy and the rest are imported by the commands that use
 # them, so that `scored-pr --help` starts in less time than `import numpy`.
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ._evaluation import ScoredPrecisionRecallEvaluation
-    from ._stopping import Stopped
+    from ._stopping import GracefulStop, Stopped
     from ._windows import WindowedEvaluation
     from .streaming import Summary
 
@@ -364,141 +368,259 @@ class _UsageError(Exception):
     """Options that do not go together (exit status 2)."""
 
 
+class _StreamOutput:
+    """Where ``stream`` prints: the first write error is kept, and ends the stream.
+
+    A summary line that cannot be written (the reader of the pipe left, the
+    disk is full) stops the reading instead of being retried, and logged, for
+    every later summary; the error is raised again, once, after the exit
+    checkpoint, for :func:`main` to report as an output error.
+    """
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.error: Exception | None = None
+
+    def write(self, *lines: str) -> None:
+        """Print ``lines`` and flush (the reader of a pipe sees each at once); never raises."""
+        if self.error is not None:
+            return
+        try:
+            for line in lines:
+                print(line, file=self.out)
+            self.out.flush()
+        except (BrokenPipeError, OutputError) as exc:
+            self.error = exc
+
+
+def _check_writable(option: str, path: str) -> None:
+    """Raise a usage error unless a file can be written at ``path`` (before any input is read).
+
+    The probe is a uniquely named file created, and removed, where the atomic
+    write of :mod:`scored_pr._statefile` puts its temporary file: beside ``path``.
+    """
+    import secrets
+
+    target = os.path.abspath(path)
+    if os.path.isdir(target):
+        problem = "it is a directory"
+    else:
+        probe = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{secrets.token_hex(6)}.probe")
+        try:
+            os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            os.unlink(probe)
+            return
+        except OSError as exc:
+            problem = f"{exc.strerror or type(exc).__name__}: {os.path.dirname(target)!r}"
+    raise _UsageError(f"{option}: expected a file path in a writable directory; got {path!r} ({problem})")
+
+
+def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int, bool, float], bool]) -> tuple[
+        Stopped | None, BaseException | None]:
+    """Feed each case to ``take`` until the input ends or ``take`` returns False; return ``(stopped, failure)``.
+
+    ``take(line, correct, score)`` runs inside ``stop.critical()``, so a stop
+    signal never cuts a case in half. ``stopped`` is the stop signal that ended
+    the reading, ``failure`` the input error (malformed or truncated input).
+    Signals are held from the moment the reading ends, whatever ends it: what
+    follows (the exit checkpoint, the report) is never cut short by a signal,
+    and only the first signal counts.
+    """
+    from ._stopping import Stopped
+
+    stopped: Stopped | None = None
+    failure: BaseException | None = None
+    try:
+        try:
+            stop.listen()
+            for line, correct, score in reader:
+                with stop.critical():  # a signal waits until the case is in and counted
+                    more = take(line, correct, score)
+                if not more:
+                    break
+        finally:
+            stop.hold()
+    except Stopped as exc:  # Ctrl-C, kill, hang-up: still report what arrived
+        stopped = exc
+    except KeyboardInterrupt:  # raised directly where no handler could be installed
+        stopped = Stopped(signal.SIGINT)
+    except (_io.InputError, OSError, EOFError, zlib.error, UnicodeError) as exc:  # malformed or truncated
+        failure = exc
+    return stopped, failure
+
+
 def cmd_stream(args: argparse.Namespace) -> int:
+    from ._stopping import GracefulStop
+
+    # The handlers go in first: a stop signal that arrives while the command
+    # starts is recorded, and answered by the report of what was read (nothing
+    # yet, or the resumed checkpoint) as soon as reading starts.
+    with GracefulStop() as stop:
+        try:
+            window = _stream_window(args)
+            if args.checkpoint:
+                _check_writable("--checkpoint", args.checkpoint)
+        except _UsageError as exc:
+            _error(str(exc))
+            return 2
+        if window is not None and not args.cumulative:
+            return _stream_windowed(args, window, stop)
+        return _stream_cumulative(args, window, stop)
+
+
+def _stream_cumulative(args: argparse.Namespace, window: WindowedEvaluation | None, stop: GracefulStop) -> int:
     from . import _serialization
-    from ._stopping import GracefulStop, Stopped
     from .streaming import SummaryLogger
 
-    try:
-        window = _stream_window(args)
-    except _UsageError as exc:
-        _error(str(exc))
-        return 2
-    if window is not None and not args.cumulative:
-        return _stream_windowed(args, window)
     ev, skip_to = _resume(args)
     stream, source, _ = _io.open_input(args.path)
     skips = _SkipReporter()
     reader = _reader(args, stream, source, skips)
-    out = sys.stdout
+    output = _StreamOutput(sys.stdout)
 
     def emit(summary: Summary) -> None:
         if args.format == "json":
             obj = {key: _io.finite_or_none(value) for key, value in summary.items()}
-            print(json.dumps({**obj, "final": False}, allow_nan=False), file=out)
+            output.write(json.dumps({**obj, "final": False}, allow_nan=False))
         else:
-            print(summary, file=out)
-        out.flush()  # the reader of a pipe sees each line at once
+            output.write(str(summary))
 
     last_line = skip_to
+    checkpoint_error: OSError | None = None
 
-    def checkpoint() -> None:
-        if args.checkpoint:
+    def checkpoint() -> bool:
+        """Save the state; a failure is an output error (kept, and ends the stream)."""
+        nonlocal checkpoint_error
+        if not args.checkpoint:
+            return True
+        try:
             _serialization.save(ev, args.checkpoint, extra={"line": last_line, "source": source})
+        except OSError as exc:
+            checkpoint_error = exc
+            return False
+        return True
 
     add = SummaryLogger(ev, emit, every=args.every, window=window).add_case
     every_cp = args.checkpoint_every if args.checkpoint else 0
     countdown = every_cp
-    stopped: Stopped | None = None
-    failure: BaseException | None = None
-    with GracefulStop() as stop:
+
+    def take(line: int, correct: bool, score: float) -> bool:
+        nonlocal last_line, countdown
+        if line <= skip_to:  # consumed before the checkpoint we resumed from
+            return True
+        add(correct, score)
+        last_line = line
+        if every_cp:
+            countdown -= 1
+            if countdown == 0:
+                countdown = every_cp
+                if not checkpoint():
+                    return False
+        return output.error is None
+
+    stopped, failure = _read_stream(stop, reader, take)
+    # From here on signals are only recorded: they cannot cut the exit
+    # checkpoint or the report short (they are answered by them).
+    _close(stream, args.path)
+    checkpoint()
+    skips.finish(source)
+    output.write(*([] if args.format == "json" else [""]))
+    if output.error is None:
         try:
-            for line, correct, score in reader:
-                if line <= skip_to:  # consumed before the checkpoint we resumed from
-                    continue
-                with stop.critical():  # a signal waits until the case is in and counted
-                    add(correct, score)
-                    last_line = line
-                    if every_cp:
-                        countdown -= 1
-                        if countdown == 0:
-                            checkpoint()
-                            countdown = every_cp
-        except Stopped as exc:  # Ctrl-C, kill, hang-up: still report what arrived
-            stopped = exc
-        except KeyboardInterrupt:  # raised directly where no handler could be installed
-            stopped = Stopped(signal.SIGINT)
-        except (_io.InputError, OSError, EOFError, zlib.error, UnicodeError) as exc:  # malformed or truncated
-            failure = exc
-        finally:
-            _close(stream, args.path)
-        # The work is done or abandoned; from here on a further signal must not
-        # cut the checkpoint or the report short (it is answered by them).
-        stop.hold()
-        checkpoint()
-        skips.finish(source)
-        if args.format != "json":
-            print(file=out)
-        _print_report(ev, args, source, reader.skipped, final=True)
-        out.flush()
-    if stopped is not None:
-        _error(f"stopped by {stopped.name} after {ev.num_cases} cases; the report above covers them")
-        return stopped.exit_status
-    if failure is not None:
-        if isinstance(failure, _io.InputError):
-            _error(f"{failure} (the report above covers the {ev.num_cases} cases read before it)")
+            _print_report(ev, args, source, reader.skipped, final=True)
+        except (BrokenPipeError, OutputError) as exc:
+            output.error = exc
         else:
-            _error(f"{source}: cannot read input: {type(failure).__name__}: {failure} "
-                   f"(the report above covers the {ev.num_cases} cases read before it)")
-        return 2
-    return 0
+            output.write()  # flush
+    n = ev.num_cases
+    return _stream_status(stopped or _held_stop(stop), failure, checkpoint_error, output.error, source,
+                          args.checkpoint, f"the {n} cases read before it", f"after {n} cases", "them", n)
+
+
+def _held_stop(stop: GracefulStop) -> Stopped | None:
+    """The stop signal that arrived after the reading ended (held, not raised), if any.
+
+    The report then covers the whole input, and the status still says that
+    the command was asked to stop (128 + n), whenever the signal came.
+    """
+    from ._stopping import Stopped
+
+    return None if stop.received is None else Stopped(stop.received)
+
+
+def _stream_status(stopped: Stopped | None, failure: BaseException | None, checkpoint_error: OSError | None,
+                   output_error: Exception | None, source: str, checkpoint: str | None, before: str, after: str,
+                   covered: str, cases: int) -> int:
+    """Say why the stream ended (on stderr) and return its exit status.
+
+    1 when the checkpoint or the output could not be written (an output
+    error, never blamed on the input), else 128 + n for the stop signal n,
+    else 2 for malformed or unreadable input, else 0. A failed standard output
+    is raised again for :func:`main`, which says it (a full disk) or stays
+    quiet (a reader that left the pipe).
+    """
+    reported = output_error is None
+    status = 0
+    if failure is not None and reported:
+        reason = str(failure) if isinstance(failure, _io.InputError) else (
+            f"{source}: cannot read input: {type(failure).__name__}: {failure}")
+        _error(f"{reason} (the report above covers {before})")
+        status = 2
+    if stopped is not None:
+        if reported:
+            _error(f"stopped by {stopped.name} {after}; the report above covers {covered}")
+        status = stopped.exit_status
+    if checkpoint_error is not None:
+        covers = f"; the report above covers the {cases} cases read" if reported else ""
+        _error(f"--checkpoint {checkpoint}: cannot write the checkpoint: {checkpoint_error} (an output error{covers})")
+        status = 1
+    if output_error is not None:
+        raise output_error
+    return status
 
 
 # --------------------------------------------------------------------- parser
 
 
-def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation) -> int:
+def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation, stop: GracefulStop) -> int:
     """``stream --window``: summary lines and the final report of the window only, in bounded memory."""
-    from ._stopping import GracefulStop, Stopped
     from .streaming import SummaryLogger
 
     stream, source, _ = _io.open_input(args.path)
     skips = _SkipReporter()
     reader = _reader(args, stream, source, skips)
-    out = sys.stdout
+    output = _StreamOutput(sys.stdout)
     kind = {"window_size": window.size} if window.size is not None else {"window_seconds": window.seconds}
 
     def emit(summary: Summary) -> None:
         if args.format == "json":
             obj = {key: _io.finite_or_none(value) for key, value in summary.items()}
-            print(json.dumps({**obj, **kind, "final": False}, allow_nan=False), file=out)
+            output.write(json.dumps({**obj, **kind, "final": False}, allow_nan=False))
         else:
-            print(summary, file=out)
-        out.flush()
+            output.write(str(summary))
 
     add = SummaryLogger(window, emit, every=args.every).add_case
-    stopped: Stopped | None = None
-    failure: BaseException | None = None
-    with GracefulStop() as stop:
+
+    def take(line: int, correct: bool, score: float) -> bool:
+        add(correct, score)
+        return output.error is None
+
+    stopped, failure = _read_stream(stop, reader, take)
+    _close(stream, args.path)
+    skips.finish(source)
+    what = f"the last {window.size} cases" if window.size is not None else f"the last {window.seconds:g} seconds"
+    seen = window.num_cases_seen
+    if args.format != "json":
+        output.write(f"\nWindow: {what} ({window.num_cases} of {seen} cases read)")
+    if output.error is None:
         try:
-            for _line, correct, score in reader:
-                with stop.critical():
-                    add(correct, score)
-        except Stopped as exc:
-            stopped = exc
-        except KeyboardInterrupt:
-            stopped = Stopped(signal.SIGINT)
-        except (_io.InputError, OSError, EOFError, zlib.error, UnicodeError) as exc:
-            failure = exc
-        finally:
-            _close(stream, args.path)
-        stop.hold()
-        skips.finish(source)
-        what = f"the last {window.size} cases" if window.size is not None else f"the last {window.seconds:g} seconds"
-        seen = window.num_cases_seen
-        if args.format != "json":
-            print(f"\nWindow: {what} ({window.num_cases} of {seen} cases read)", file=out)
-        _print_report(window.snapshot(), args, source, reader.skipped, final=True, cases_read=seen, **kind)
-        out.flush()
-    if stopped is not None:
-        _error(f"stopped by {stopped.name} after {window.num_cases_seen} cases; the report above covers {what}")
-        return stopped.exit_status
-    if failure is not None:
-        reason = str(failure) if isinstance(failure, _io.InputError) else (
-            f"{source}: cannot read input: {type(failure).__name__}: {failure}")
-        _error(f"{reason} (the report above covers {what} of the {window.num_cases_seen} cases read before it)")
-        return 2
-    return 0
+            _print_report(window.snapshot(), args, source, reader.skipped, final=True, cases_read=seen, **kind)
+        except (BrokenPipeError, OutputError) as exc:
+            output.error = exc
+        else:
+            output.write()  # flush
+    return _stream_status(stopped or _held_stop(stop), failure, None, output.error, source, None,
+                          f"{what} of the {seen} cases read before it", f"after {seen} cases", what, seen)
 
 
 def _non_negative(text: str) -> int:
@@ -622,7 +744,9 @@ def build_parser() -> argparse.ArgumentParser:
         "json, the summary lines and the report are JSON objects (JSON Lines).",
         epilog="Exit status: 0 at end of input; 2 on malformed or unreadable input (after the report of "
         "the cases read before it); 128 + the signal number on a stop signal (130 SIGINT, 143 SIGTERM, "
-        "129 SIGHUP), also after the report.",
+        "129 SIGHUP; only the first of several counts), also after the report; 1 when standard output "
+        "or the checkpoint cannot be written (the stream stops there: quietly for a closed pipe, after "
+        "the report for a checkpoint).",
     )
     p.add_argument("path", metavar="PATH", nargs="?", default="-", help="input (default: - for standard input)")
     p.add_argument(
@@ -638,7 +762,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "cumulative figures and the window's side by side, and end with the cumulative report")
     g = p.add_argument_group("checkpoints")
     g.add_argument("--checkpoint", metavar="PATH", help="save the state atomically to PATH every "
-                   "--checkpoint-every cases and at exit (also on a signal or malformed input)")
+                   "--checkpoint-every cases and at exit (also on a signal or malformed input); checked "
+                   "before any input is read")
     g.add_argument("--checkpoint-every", type=_positive, default=10_000, metavar="N",
                    help="cases between checkpoints (default: 10000)")
     g.add_argument("--resume", metavar="PATH", help="continue from a checkpoint: its cases are kept and the input "
@@ -704,9 +829,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``scored-pr`` with ``argv`` (default: ``sys.argv[1:]``); return the exit status.
 
     Exit status: 0 on success; 2 on malformed or unreadable input and usage
-    errors; 1 when output cannot be written (a closed pipe, a full disk) or a
-    plot cannot be made; 128 + the signal number when ``stream`` is stopped by
-    a signal, 130 when another command is interrupted.
+    errors; 1 when output cannot be written (a closed pipe, a full disk, a
+    ``stream`` checkpoint) or a plot cannot be made; 128 + the signal number
+    when ``stream`` is stopped by a signal (the first, if several arrive), 130
+    when another command is interrupted.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -729,6 +855,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except OutputError as exc:
         _error(f"cannot write output: {exc.args[0]}")
+        # What could not be written is still in stdout's buffer, and Python
+        # flushes it again at exit ("Exception ignored ...", status 120) when
+        # stdout is block-buffered, as it is in a normal shell: drop it.
+        _silence_stdout()
         return 1
     except KeyboardInterrupt:
         _error("interrupted")

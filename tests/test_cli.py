@@ -26,6 +26,8 @@ from scored_pr import _cli, _io
 from scored_pr._cli import main
 from scored_pr._io import CaseReader, InputError, parse_label, parse_score
 
+from cli_env import clean_env
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "scored_pr" / "data" / "sample.csv"
 
@@ -267,13 +269,13 @@ def test_gzip_on_standard_input() -> None:
     """`cat preds.csv.gz | scored-pr report -`: the magic bytes decide, in a real pipe."""
     proc = subprocess.run(
         [sys.executable, "-m", "scored_pr", "report", "-"],
-        input=gzip.compress(csv_text().encode("utf-8")), capture_output=True, timeout=60,
+        input=gzip.compress(csv_text().encode("utf-8")), capture_output=True, timeout=60, env=clean_env(),
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.decode("utf-8").replace("\r\n", "\n") == str(reference()) + "\n"
     plain = subprocess.run(
         [sys.executable, "-m", "scored_pr", "report", "-"],
-        input=csv_text().encode("utf-8"), capture_output=True, timeout=60,
+        input=csv_text().encode("utf-8"), capture_output=True, timeout=60, env=clean_env(),
     )
     assert plain.returncode == 0 and plain.stdout == proc.stdout
 
@@ -536,7 +538,7 @@ def test_stream_reads_lines_as_they_arrive() -> None:
     """`model | scored-pr stream`: a summary is printed before the input ends."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "scored_pr", "stream", "--every", "2"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=clean_env(),
     )  # fmt: skip
     assert proc.stdin is not None and proc.stdout is not None
     lines: queue.Queue[str | None] = queue.Queue()
@@ -654,21 +656,23 @@ def test_subprocess_report_json_and_no_matplotlib_import(tmp_path: Path) -> None
     path = write(tmp_path, "p.csv", csv_text())
     result = subprocess.run(
         [sys.executable, "-m", "scored_pr", "report", path, "--format", "json"],
-        capture_output=True, text=True, timeout=120, cwd=ROOT,
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=clean_env(),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["average_precision"] == reference().average_precision()
     assert result.stderr == ""  # no progress bar on a pipe
     code = "import sys; from scored_pr._cli import main; main(['report', sys.argv[1]]); " \
            "assert 'matplotlib' not in sys.modules, 'matplotlib imported without --plot'"
-    result = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=120,
+                            env=clean_env())
     assert result.returncode == 0, result.stderr
 
 
 def test_subprocess_bad_input(tmp_path: Path) -> None:
     path = write(tmp_path, "p.csv", "correct,score\n1,0.5\nmaybe,0.2\n")
     result = subprocess.run(
-        [sys.executable, "-m", "scored_pr", "report", path], capture_output=True, text=True, timeout=120, cwd=ROOT
+        [sys.executable, "-m", "scored_pr", "report", path], capture_output=True, text=True, timeout=120, cwd=ROOT,
+        env=clean_env(),
     )
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == (
@@ -680,7 +684,7 @@ def test_subprocess_stdin_with_a_bom_and_bad_bytes() -> None:
     data = b"\xef\xbb\xbflabel,score\r\n1,0.9\r\n0,0.5\r\n1,0.\xff\r\n"
     result = subprocess.run(
         [sys.executable, "-m", "scored_pr", "report", "-", "--skip-invalid", "--format", "json"],
-        input=data, capture_output=True, timeout=120, cwd=ROOT,
+        input=data, capture_output=True, timeout=120, cwd=ROOT, env=clean_env(),
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["num_cases"] == 2

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_env import clean_env
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*.py"))
 
@@ -20,7 +22,8 @@ HAS_SPARK = importlib.util.find_spec("pyspark") is not None and shutil.which("ja
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+                          env=clean_env())
 
 
 def example_param(path: Path) -> object:

@@ -1,21 +1,32 @@
-"""Command-line fuzzing: whatever the bytes, exit 0 or 2 with one message, never a traceback or hang.
+"""Command-line fuzzing: whatever the bytes, exit 0 or 2 with one message, never a traceback or hang;
+whatever two stop signals arrive, and when, one report and 128 + n.
 
 Bounded for CI (a few seconds). For a longer run:
-    SCORED_PR_FUZZ_EXAMPLES=20000 python -m pytest tests/test_cli_fuzz.py
+    SCORED_PR_FUZZ_EXAMPLES=20000 SCORED_PR_FUZZ_SIGNAL_EXAMPLES=500 python -m pytest tests/test_cli_fuzz.py
 """
 
 from __future__ import annotations
 
 import io
+import json
 import os
+import random
+import re
 import signal
+import subprocess
 import sys
+import threading
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scored_pr._cli import main
+
+from cli_env import CMD, clean_env
+
+CMD_STREAM = [*CMD, "stream"]
 
 EXAMPLES = int(os.environ.get("SCORED_PR_FUZZ_EXAMPLES", "150"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
@@ -123,3 +134,86 @@ def test_missing_file_and_directory(tmp_path) -> None:
     for target in (tmp_path / "missing.csv", tmp_path):
         status, stderr = run_cli(["report", str(target)])
         assert status == 2 and stderr.startswith("scored-pr: ") and "Traceback" not in stderr
+
+
+# --------------------------------------------------------------------------- two stop signals at once
+
+SIGNAL_EXAMPLES = int(os.environ.get("SCORED_PR_FUZZ_SIGNAL_EXAMPLES", "12"))
+STOPS = [s for s in (getattr(signal, n, None) for n in ("SIGINT", "SIGTERM", "SIGHUP")) if s is not None]
+
+
+def _final_reports(out: bytes, fmt: str) -> list[int]:
+    """num_cases of each final report in ``out`` (a JSON object with "final", or a text report)."""
+    if fmt == "json":
+        objs = [json.loads(line) for line in out.splitlines() if line.strip()]
+        return [o["num_cases"] for o in objs if o["final"]]
+    text = out.decode()
+    return [int(line.split("=", 1)[1]) for line in text.splitlines() if line.startswith("  Number of Cases=")]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@settings(max_examples=SIGNAL_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    signals=st.tuples(st.sampled_from(STOPS), st.sampled_from(STOPS)),
+    delay=st.floats(0.0, 0.2),
+    gap=st.one_of(st.just(0.0), st.floats(0.0, 0.02)),
+    mode=st.sampled_from(["plain", "checkpoint", "window", "window-seconds", "window-cumulative"]),
+    fmt=st.sampled_from(["text", "json"]),
+    every=st.integers(1, 400),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_two_stop_signals_at_any_moment(
+    tmp_path_factory: pytest.TempPathFactory, signals: tuple[int, int], delay: float, gap: float, mode: str,
+    fmt: str, every: int, seed: int,
+) -> None:
+    """`stream` fed without end, stopped by two signals: one report, a checkpoint of exactly it, 128 + n."""
+    first, second = signals
+    cp = tmp_path_factory.mktemp("sig") / "cp.npz"
+    extra = {"plain": [], "checkpoint": ["--checkpoint", str(cp), "--checkpoint-every", "97"],
+             "window": ["--window", "50"], "window-seconds": ["--window-seconds", "0.05"],
+             "window-cumulative": ["--window", "50", "--cumulative"]}[mode]
+    proc = subprocess.Popen([*CMD_STREAM, "--every", str(every), "--format", fmt, *extra], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=clean_env())
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    rng = random.Random(seed)
+
+    def feed() -> None:
+        try:
+            proc.stdin.write(b"correct,score\n")  # type: ignore[union-attr]
+            while True:
+                rows = "".join(f"{int(rng.random() < 0.4)},{rng.randrange(1000) / 1000}\n" for _ in range(200))
+                proc.stdin.write(rows.encode())  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError, ValueError):
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        head = proc.stdout.readline()  # reading is under way
+        time.sleep(delay)
+        proc.send_signal(first)
+        if gap:
+            time.sleep(gap)
+        proc.send_signal(second)
+        out, err = head + proc.stdout.read(), proc.stderr.read().decode()
+        status = proc.wait(timeout=60)
+    finally:
+        proc.kill()
+        writer.join(timeout=60)
+    assert "Traceback" not in err, err[-2000:]
+    # Pending together, Python runs the handlers in signal-number order: the lower one may win the race.
+    allowed = {128 + first} if first <= second else {128 + first, 128 + second}
+    assert status in allowed, (status, err)
+    name = signal.Signals(status - 128).name
+    reports = _final_reports(out, fmt)
+    assert len(reports) == 1, (reports, err)
+    seen = re.fullmatch(rf"scored-pr: stopped by {name} after (\d+) cases; the report above covers .*\n", err)
+    assert seen, err
+    if mode in ("plain", "checkpoint", "window-cumulative"):
+        assert reports[0] == int(seen.group(1))
+    if mode == "checkpoint":
+        from scored_pr import ScoredPrecisionRecallEvaluation
+        from scored_pr._serialization import load_with_extra
+
+        ev, meta = load_with_extra(ScoredPrecisionRecallEvaluation, cp, "--resume")
+        assert (ev.num_cases, meta["line"]) == (reports[0], reports[0] + 1)

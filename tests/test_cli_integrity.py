@@ -8,19 +8,21 @@ from __future__ import annotations
 
 import gzip
 import os
+import shlex
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from scored_pr import MultiQueryEvaluation
 
-CMD = [sys.executable, "-m", "scored_pr"]
+from cli_env import CMD, clean_env
 
 
 def run(*args: str, stdin: bytes | None = None, **kw: object) -> subprocess.CompletedProcess[bytes]:
-    proc = subprocess.run([*CMD, *args], input=stdin, capture_output=True, timeout=120, **kw)  # type: ignore[call-overload]
+    proc = subprocess.run([*CMD, *args], input=stdin, capture_output=True, timeout=120, env=clean_env(), **kw)  # type: ignore[call-overload]
     assert b"Traceback" not in proc.stderr, proc.stderr.decode()[-2000:]
     return proc
 
@@ -35,7 +37,8 @@ def test_deeply_nested_json_is_one_invalid_line() -> None:
 
 
 def test_closed_standard_input() -> None:
-    proc = subprocess.run(f"{sys.executable} -m scored_pr report - <&-", shell=True, capture_output=True, timeout=60)
+    proc = subprocess.run(f"{sys.executable} -m scored_pr report - <&-", shell=True, capture_output=True, timeout=60,
+                          env=clean_env())
     assert proc.returncode == 2 and b"standard input is closed" in proc.stderr
     assert b"Traceback" not in proc.stderr
 
@@ -78,21 +81,98 @@ def test_huge_misses_on_the_command_line() -> None:
     assert proc.returncode == 2 and b"at most 2**53" in proc.stderr
 
 
-def test_a_closed_output_pipe_is_quiet_and_exits_1() -> None:
-    """`scored-pr demo | head -1`: no 'Exception ignored' message, status 1 (the Python docs' recipe)."""
-    proc = subprocess.run(f"{sys.executable} -m scored_pr demo | head -c 10; exit ${{PIPESTATUS[0]}}",
-                          shell=True, executable="/bin/bash", capture_output=True, timeout=60)
+def many_rows(path: Path, n: int) -> Path:
+    """A CSV of ``n`` cases with distinct scores (so its ROC curve has ``n`` + 1 rows)."""
+    path.write_text("correct,score\n" + "".join(f"{i % 3 == 0:d},{i / n!r}\n" for i in range(n)))
+    return path
+
+
+def test_a_closed_output_pipe_is_quiet_and_exits_1(tmp_path: Path) -> None:
+    """`scored-pr report big.csv --curve roc | head -c 10`: no 'Exception ignored' message, status 1.
+
+    The output is more than a pipe's buffer (64 KiB), so the command is surely
+    still writing when ``head`` leaves: the test cannot pass by a race.
+    """
+    data = many_rows(tmp_path / "big.csv", 40_000)
+    whole = run("report", str(data), "--curve", "roc")
+    assert whole.returncode == 0 and len(whole.stdout) > 2 * 65_536
+    proc = subprocess.run(f"{shlex.join([*CMD, 'report', str(data), '--curve', 'roc'])} | head -c 10; "
+                          "exit ${PIPESTATUS[0]}",
+                          shell=True, executable="/bin/bash", capture_output=True, timeout=120, env=clean_env())
+    assert proc.stdout == whole.stdout[:10]
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr == b"", proc.stderr
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_a_full_disk_is_an_output_error_not_an_input_error() -> None:
+    """In a user's environment (stdout block-buffered, no PYTHONUNBUFFERED): one line, status 1."""
     with open("/dev/full", "wb") as full:
-        proc = subprocess.run([*CMD, "demo"], stdout=full, stderr=subprocess.PIPE, timeout=60)
+        proc = subprocess.run([*CMD, "demo"], stdout=full, stderr=subprocess.PIPE, timeout=60, env=clean_env())
     assert proc.returncode == 1
-    assert b"cannot write output: [Errno 28] No space left on device" in proc.stderr
-    assert b"cannot read input" not in proc.stderr and b"Traceback" not in proc.stderr
+    assert proc.stderr == b"scored-pr: cannot write output: [Errno 28] No space left on device\n"
+
+
+@pytest.mark.parametrize("window", [[], ["--window", "500"]], ids=["cumulative", "window"])
+def test_stream_into_a_closed_pipe_stops_quietly_at_the_first_broken_pipe(tmp_path: Path, window: list[str]) -> None:
+    """`scored-pr stream big.csv --every 1000 | head -1`: status 1, nothing on stderr, as `report` does."""
+    data = many_rows(tmp_path / "big.csv", 300_000)
+    err = tmp_path / "err"
+    with open(err, "wb") as err_file:
+        proc = subprocess.Popen([*CMD, "stream", str(data), "--every", "1000", *window],
+                                stdout=subprocess.PIPE, stderr=err_file, env=clean_env())
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()  # `head -1` leaves
+        try:
+            status = proc.wait(timeout=120)
+        finally:
+            proc.kill()
+    assert first.startswith(b"cases=")
+    assert (status, err.read_bytes()) == (1, b"")
+
+
+def test_stream_of_an_endless_input_ends_when_its_reader_leaves(tmp_path: Path) -> None:
+    """`(echo correct,score; yes 1,0.5) | scored-pr stream | head -1` ends: the stream stops reading."""
+    err = tmp_path / "err"
+    with open(err, "wb") as err_file:
+        proc = subprocess.Popen([*CMD, "stream"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err_file,
+                                env=clean_env())
+        assert proc.stdin is not None and proc.stdout is not None
+
+        def yes() -> None:
+            block = b"1,0.5\n" * 4096
+            try:
+                proc.stdin.write(b"correct,score\n")  # type: ignore[union-attr]
+                while True:
+                    proc.stdin.write(block)  # type: ignore[union-attr]
+            except (BrokenPipeError, OSError, ValueError):
+                pass
+
+        writer = threading.Thread(target=yes, daemon=True)
+        writer.start()
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        try:
+            status = proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail("scored-pr stream kept reading an endless input after its reader left")
+        finally:
+            proc.kill()
+            writer.join(timeout=60)
+    assert first.startswith(b"cases=1000 ")
+    assert (status, err.read_bytes()) == (1, b"")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("window", [[], ["--window", "500"]], ids=["cumulative", "window"])
+def test_stream_onto_a_full_disk_is_one_output_error(tmp_path: Path, window: list[str]) -> None:
+    data = many_rows(tmp_path / "big.csv", 30_000)
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([*CMD, "stream", str(data), "--every", "1000", *window], stdout=full,
+                              stderr=subprocess.PIPE, timeout=120, env=clean_env())
+    assert proc.returncode == 1
+    assert proc.stderr == b"scored-pr: cannot write output: [Errno 28] No space left on device\n"
 
 
 def test_a_stray_quote_invalidates_one_physical_line_only() -> None:

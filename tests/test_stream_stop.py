@@ -19,13 +19,16 @@ from pathlib import Path
 
 import pytest
 
+from cli_env import clean_env
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
 CMD = [sys.executable, "-m", "scored_pr", "stream"]
 
 
 def start(*args: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([*CMD, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen([*CMD, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=clean_env())
 
 
 def wait_for_lines(proc: subprocess.Popen[bytes], count: int) -> list[bytes]:
@@ -100,7 +103,7 @@ def test_sigint_at_random_moments_never_loses_or_double_counts_a_case() -> None:
 
 def test_a_malformed_line_stops_after_the_report_of_what_was_read() -> None:
     proc = subprocess.run([*CMD, "--format", "json"], input=b"correct,score\n1,0.5\n0,0.4\nmaybe,0.3\n1,0.2\n",
-                          capture_output=True, timeout=60)
+                          capture_output=True, timeout=60, env=clean_env())
     assert proc.returncode == 2
     assert final_json(proc.stdout)["num_cases"] == 2
     err = proc.stderr.decode()
@@ -112,7 +115,7 @@ def test_a_truncated_gzip_stops_after_the_report_of_what_was_read(tmp_path: Path
     data = gzip.compress(body.encode())
     path = tmp_path / "cut.csv.gz"
     path.write_bytes(data[: len(data) * 2 // 3])
-    proc = subprocess.run([*CMD, str(path), "--format", "json"], capture_output=True, timeout=60)
+    proc = subprocess.run([*CMD, str(path), "--format", "json"], capture_output=True, timeout=60, env=clean_env())
     assert proc.returncode == 2
     n = final_json(proc.stdout)["num_cases"]
     assert isinstance(n, int) and 1000 < n < 20_000
@@ -120,7 +123,8 @@ def test_a_truncated_gzip_stops_after_the_report_of_what_was_read(tmp_path: Path
 
 
 def run_report(*args: str, stdin: bytes | None = None) -> dict[str, object]:
-    proc = subprocess.run([*CMD, *args, "--format", "json"], input=stdin, capture_output=True, timeout=120)
+    proc = subprocess.run([*CMD, *args, "--format", "json"], input=stdin, capture_output=True, timeout=120,
+                          env=clean_env())
     assert proc.returncode == 0, proc.stderr
     report = final_json(proc.stdout)
     report.pop("source")
@@ -166,13 +170,124 @@ def test_resume_rejects_what_is_not_a_checkpoint(tmp_path: Path) -> None:
     ScoredPrecisionRecallEvaluation(ties="stable").save(plain)
     for path, message in ((tmp_path / "missing.npz", "no such checkpoint"), (plain, "not a stream checkpoint")):
         proc = subprocess.run([*CMD, "--resume", str(path), "--ties", "stable"], input=b"correct,score\n1,1\n",
-                              capture_output=True, timeout=60)
+                              capture_output=True, timeout=60, env=clean_env())
         assert proc.returncode == 2 and message in proc.stderr.decode(), proc.stderr
         assert b"Traceback" not in proc.stderr
     cp = tmp_path / "cp.npz"
     subprocess.run([*CMD, "--checkpoint", str(cp), "--ties", "grouped"], input=b"correct,score\n1,1\n",
-                   capture_output=True, timeout=60, check=True)
+                   capture_output=True, timeout=60, check=True, env=clean_env())
     proc = subprocess.run([*CMD, "--resume", str(cp), "--ties", "stable"], input=b"correct,score\n1,1\n",
-                          capture_output=True, timeout=60)
+                          capture_output=True, timeout=60, env=clean_env())
     assert proc.returncode == 2 and "--ties grouped" in proc.stderr.decode()
     assert os.path.exists(cp)
+
+
+# --------------------------------------------------------------------------- two stop signals at once
+
+
+@pytest.fixture(scope="module")
+def big_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """300,000 cases: long enough that every signal below arrives while the stream reads."""
+    rng = random.Random(27)
+    path = tmp_path_factory.mktemp("big") / "big.csv"
+    path.write_text("correct,score\n" + "".join(f"{int(rng.random() < 0.3)},{rng.random():.6f}\n"
+                                                for _ in range(300_000)))
+    return path
+
+
+def read_checkpoint(path: Path) -> tuple[int, int]:
+    """(num_cases, the input line it continues after) of a stream checkpoint."""
+    from scored_pr import ScoredPrecisionRecallEvaluation
+    from scored_pr._serialization import load_with_extra
+
+    ev, extra = load_with_extra(ScoredPrecisionRecallEvaluation, path, "--resume")
+    return ev.num_cases, extra["line"]
+
+
+TWO_SIGNALS = [(signal.SIGHUP, signal.SIGTERM), (signal.SIGINT, signal.SIGTERM)]
+#: Seconds after the first summary line (reading is under way), and between the two signals: 0 is
+#: two kill(2) calls back to back, the rest put the second signal at different points of the stop.
+DELAYS = (0.0, 0.1)
+GAPS = (0.0, 0.0005, 0.002, 0.01)
+
+
+@pytest.mark.parametrize("window", [False, True], ids=["checkpoint", "window"])
+@pytest.mark.parametrize("first,second", TWO_SIGNALS, ids=[f"{a.name}-{b.name}" for a, b in TWO_SIGNALS])
+def test_two_stop_signals_at_once_still_give_the_report_the_checkpoint_and_128_plus_n(
+    tmp_path: Path, big_csv: Path, first: signal.Signals, second: signal.Signals, window: bool
+) -> None:
+    """A terminal closing (HUP then TERM), Ctrl-C then a supervisor's TERM: whatever arrives, and when,
+    the first signal decides the status, and the report and the exit checkpoint are written."""
+    for trial, (delay, gap) in enumerate((d, g) for d in DELAYS for g in GAPS):
+        cp = tmp_path / f"cp{trial}.npz"
+        extra = ["--window", "5000"] if window else ["--checkpoint", str(cp), "--checkpoint-every", "7000"]
+        proc = subprocess.Popen([*CMD, str(big_csv), "--every", "10000", "--format", "json", *extra],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=clean_env())
+        assert proc.stdout is not None and proc.stderr is not None
+        first_line = proc.stdout.readline()  # the stream is reading (its handlers are in place)
+        time.sleep(delay)
+        proc.send_signal(first)
+        if gap:
+            time.sleep(gap)
+        proc.send_signal(second)
+        out, err = first_line + proc.stdout.read(), proc.stderr.read()
+        status = proc.wait(timeout=60)
+        where = (trial, delay, gap, err.decode()[-1500:])
+        assert b"Traceback" not in err, where
+        assert status == 128 + first, where
+        report = final_json(out)
+        summaries = [json.loads(x) for x in out.splitlines() if x.strip() and not json.loads(x)["final"]]
+        assert summaries and report["cases_read" if window else "num_cases"] >= summaries[-1]["num_cases"], where
+        seen = report["cases_read"] if window else report["num_cases"]
+        assert isinstance(seen, int) and seen < 300_000, where  # stopped part way, as intended
+        assert f"scored-pr: stopped by {first.name} after {seen} cases;" in err.decode(), where
+        if not window:
+            assert read_checkpoint(cp) == (seen, seen + 1), where  # the header is line 1
+
+
+# --------------------------------------------------------------------------- checkpoints that cannot be written
+
+
+@pytest.mark.parametrize("where", ["missing-directory", "a-directory"])
+def test_an_unwritable_checkpoint_path_is_a_usage_error_before_any_input_is_read(tmp_path: Path, where: str) -> None:
+    data = tmp_path / "in.csv"
+    data.write_text("correct,score\n" + "1,0.5\n0,0.25\n" * 1500)
+    target = tmp_path / "nonexistent" / "cp.npz" if where == "missing-directory" else tmp_path
+    proc = subprocess.run([*CMD, str(data), "--checkpoint", str(target), "--checkpoint-every", "1000"],
+                          capture_output=True, timeout=60, env=clean_env())
+    err = proc.stderr.decode()
+    assert (proc.returncode, proc.stdout) == (2, b""), err  # nothing read, nothing reported
+    expected = f"scored-pr: --checkpoint: expected a file path in a writable directory; got {str(target)!r} ("
+    assert err.startswith(expected), err
+    assert err.count("\n") == 1 and "cannot read input" not in err and str(data) not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.csv"]  # and no probe left behind
+
+
+def test_a_checkpoint_that_fails_later_is_an_output_error_after_the_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The disk fills at the second checkpoint: the stream stops there, reports, and exits 1."""
+    from scored_pr import _serialization
+    from scored_pr._cli import main
+
+    data = tmp_path / "in.csv"
+    data.write_text("correct,score\n" + "".join(f"{i % 2},{i / 1000}\n" for i in range(1000)))
+    cp = tmp_path / "cp.npz"
+    save = _serialization.save
+    calls = []
+
+    def full_disk_at_the_second_call(*args: object, **kwargs: object) -> None:
+        calls.append(args[2] if len(args) > 2 else kwargs.get("extra"))
+        if len(calls) >= 2:
+            raise OSError(28, "No space left on device")
+        save(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_serialization, "save", full_disk_at_the_second_call)
+    status = main(["stream", str(data), "--checkpoint", str(cp), "--checkpoint-every", "100", "--format", "json"])
+    out, err = capsys.readouterr()
+    assert status == 1, err
+    assert final_json(out.encode())["num_cases"] == 200  # it stopped at the failed checkpoint, and reported
+    assert err == (f"scored-pr: --checkpoint {cp}: cannot write the checkpoint: [Errno 28] No space left on device "
+                   "(an output error; the report above covers the 200 cases read)\n")
+    assert read_checkpoint(cp) == (100, 101)  # the last good checkpoint is intact
+    assert len(calls) == 3  # the exit checkpoint was tried too
