@@ -283,32 +283,7 @@ def test_argument_types() -> None:
         SummaryLogger(ScoredPrecisionRecallEvaluation(), "print", every=1)  # type: ignore[arg-type]
 
 
-# --------------------------------------------------------------------------- cost
-
-
-def test_per_case_overhead_is_small() -> None:
-    """The wrapper adds a method call and a decrement: far below the cost of add_case itself.
-
-    examples/streaming_inference.py prints the measured numbers; here only a
-    loose bound that a busy CI machine still meets.
-    """
-    cases = [(i % 4 == 0, (i * 7919 % 10007) / 10007) for i in range(20_000)]
-
-    def best(make_add) -> float:
-        times = []
-        for _ in range(5):
-            add = make_add()
-            t = time.perf_counter()
-            for c, s in cases:
-                add(c, s)
-            times.append(time.perf_counter() - t)
-        return min(times)
-
-    bare = best(lambda: ScoredPrecisionRecallEvaluation().add_case)
-    wrapped = best(
-        lambda: SummaryLogger(ScoredPrecisionRecallEvaluation(), print, every=10**9, seconds=3600.0).add_case
-    )
-    assert wrapped < 2.0 * bare
+# --------------------------------------------------------------------------- callbacks
 
 
 def test_a_failing_callback_never_makes_a_case_count_twice(caplog: pytest.LogCaptureFixture) -> None:
