@@ -67,7 +67,9 @@ MAX_COUNT = 2**53
 
 
 def _summary_for_json(ev: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
-    return {key: _io.finite_or_none(value) for key, value in ev.summary().items()}
+    from .streaming import json_safe
+
+    return json_safe(ev.summary())
 
 
 def _table(rows: list[tuple[str, ...]], headers: tuple[str, ...], names_first: bool = False) -> str:
@@ -361,11 +363,54 @@ class _UsageError(Exception):
     """Options that do not go together (exit status 2)."""
 
 
+def _port(text: str) -> int:
+    value = _non_negative(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"expected a TCP port (0 to 65535), got {text[:40]!r}")
+    return value
+
+
+def _serve_metrics(args: argparse.Namespace) -> int:
+    """``stream --metrics-port``: serve the summaries as Prometheus gauges while the stream runs.
+
+    The gauges (:class:`scored_pr.integrations.Prometheus`, in a registry of
+    their own) are set at every summary line; the server stops when the
+    command ends.
+    """
+    if args.metrics_port is None:
+        return cmd_stream(args)
+    try:
+        from prometheus_client import CollectorRegistry, start_http_server
+
+        from .integrations import Prometheus
+    except ImportError:
+        _error("--metrics-port needs the prometheus_client package: pip install prometheus-client (or, in a "
+               "checkout of scored_pr, pip install '.[prometheus]')")
+        return 2
+    registry = CollectorRegistry()
+    try:
+        server, thread = start_http_server(args.metrics_port, addr=args.metrics_host, registry=registry)
+    except (OSError, ValueError) as exc:
+        _error(f"--metrics-port: cannot serve on {args.metrics_host}:{args.metrics_port}: {exc}")
+        return 2
+    host, port = server.server_address[:2]
+    _error(f"serving Prometheus metrics on http://{host}:{port}/metrics")
+    sys.stderr.flush()
+    args.metrics_sink = Prometheus(registry)
+    try:
+        return cmd_stream(args)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
 def cmd_stream(args: argparse.Namespace) -> int:
     from . import _serialization
     from ._stopping import GracefulStop, Stopped
-    from .streaming import SummaryLogger
+    from .streaming import SummaryLogger, json_safe
 
+    metrics = getattr(args, "metrics_sink", None)  # --metrics-port (see _serve_metrics)
     try:
         window = _stream_window(args)
     except _UsageError as exc:
@@ -381,11 +426,13 @@ def cmd_stream(args: argparse.Namespace) -> int:
 
     def emit(summary: Summary) -> None:
         if args.format == "json":
-            obj = {key: _io.finite_or_none(value) for key, value in summary.items()}
+            obj = json_safe(summary)
             print(json.dumps({**obj, "final": False}, allow_nan=False), file=out)
         else:
             print(summary, file=out)
         out.flush()  # the reader of a pipe sees each line at once
+        if metrics is not None:
+            metrics.write(summary, ev)
 
     last_line = skip_to
 
@@ -447,8 +494,9 @@ def cmd_stream(args: argparse.Namespace) -> int:
 def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation) -> int:
     """``stream --window``: summary lines and the final report of the window only, in bounded memory."""
     from ._stopping import GracefulStop, Stopped
-    from .streaming import SummaryLogger
+    from .streaming import SummaryLogger, json_safe
 
+    metrics = getattr(args, "metrics_sink", None)
     stream, source, _ = _io.open_input(args.path)
     skips = _SkipReporter()
     reader = _reader(args, stream, source, skips)
@@ -457,11 +505,13 @@ def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation) -> in
 
     def emit(summary: Summary) -> None:
         if args.format == "json":
-            obj = {key: _io.finite_or_none(value) for key, value in summary.items()}
+            obj = json_safe(summary)
             print(json.dumps({**obj, **kind, "final": False}, allow_nan=False), file=out)
         else:
             print(summary, file=out)
         out.flush()
+        if metrics is not None:
+            metrics.write(summary, window)
 
     add = SummaryLogger(window, emit, every=args.every).add_case
     stopped: Stopped | None = None
@@ -642,9 +692,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "lines it had consumed are skipped, so rerunning on the same input continues where it stopped")
     g.add_argument("--no-skip", action="store_true", help="with --resume: the input does not replay what the "
                    "checkpoint consumed (a live feed); skip nothing")
+    g = p.add_argument_group("metrics")
+    g.add_argument("--metrics-port", type=_port, metavar="PORT", help="while streaming, serve the summary "
+                   "figures (cumulative and window side by side) as Prometheus gauges on "
+                   "http://HOST:PORT/metrics, updated at every summary line; 0 picks a free port, printed on "
+                   "stderr (needs prometheus_client: the 'prometheus' extra)")
+    g.add_argument("--metrics-host", default="127.0.0.1", metavar="HOST",
+                   help="the address --metrics-port listens on (default: 127.0.0.1; 0.0.0.0 for every interface)")
     _add_input_options(p)
     _add_eval_options(p)
-    p.set_defaults(run=cmd_stream, curve=None, interpolate=False)
+    p.set_defaults(run=_serve_metrics, curve=None, interpolate=False)
 
     from .trec._command import add_parser as add_trec_parser
 

@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -459,3 +460,59 @@ def test_importing_scored_pr_needs_none_of_the_packages() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------------ scored-pr stream --metrics-port
+
+
+def _scrape(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.read().decode()
+
+
+@pytest.mark.parametrize("window", [[], ["--window", "4"], ["--window", "4", "--cumulative"]], ids=["plain", "window", "both"])
+def test_stream_metrics_port_serves_the_gauges_while_streaming(window: list[str]) -> None:
+    pytest.importorskip("prometheus_client")
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scored_pr", "stream", "--every", "5", "--metrics-port", "0", "--format", "json", *window],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    try:
+        assert proc.stderr is not None and proc.stdin is not None and proc.stdout is not None
+        first = proc.stderr.readline()
+        match = re.search(r"serving Prometheus metrics on (http://127\.0\.0\.1:(\d+)/metrics)", first)
+        assert match, first
+        url = match.group(1)
+        correct, scores = cases(10, seed=6)
+        proc.stdin.write("label,score\n" + "".join(f"{int(c)},{s}\n" for c, s in zip(correct, scores)))
+        proc.stdin.flush()
+        lines = [json.loads(proc.stdout.readline()) for _ in range(2)]  # the summaries at 5 and 10 cases
+        assert [x["step"] for x in lines] == [5, 10]  # cases read
+        ref = E()
+        ref.add_cases(correct, scores)
+        win = E()
+        win.add_cases(correct[-4:], scores[-4:])
+        if not window:
+            expected = {"cumulative": ref}
+        elif window[2:]:
+            expected = {"cumulative": ref, "window": win}
+        else:
+            expected = {"window": win}
+        for _ in range(100):  # the gauges are set right after the line is printed: a bounded wait
+            samples = _families(_scrape(url))
+            if samples.get(("scored_pr_summary_step", ())) == 10:  # the summary after the 10th case
+                break
+            time.sleep(0.05)
+        gauges = {dict(labels)["scope"]: None for (name, labels), _ in samples.items() if name == "scored_pr_num_cases"}
+        assert set(gauges) == set(expected)
+        for scope, evaluation in expected.items():
+            for key in ("num_cases", "average_precision", "area_under_roc_curve", "maximum_f_measure"):
+                got, want = samples[(f"scored_pr_{key}", (("scope", scope),))], evaluation.summary()[key]
+                assert got == want or (math.isnan(got) and math.isnan(want)), (scope, key)
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
