@@ -191,6 +191,32 @@ class Sink:
         """Write what belongs at the end and release resources (nothing by default)."""
 
 
+class _Tee(Sink):
+    """Several callbacks as one: each gets every summary, even when one before it raises."""
+
+    def __init__(self, callbacks: tuple[Callable[..., Any], ...]) -> None:
+        self.callbacks = callbacks
+
+    def write(self, summary: Mapping[str, Any], evaluation: Any = None, window: Any = None) -> None:
+        self._each(lambda c: c.write(summary, evaluation, window) if isinstance(c, Sink) else c(summary))
+
+    def close(self, evaluation: Any = None, window: Any = None) -> None:
+        self._each(lambda c: c.close(evaluation, window) if isinstance(c, Sink) else None)
+
+    def _each(self, call: Callable[[Any], Any]) -> None:
+        error: Exception | None = None
+        for callback in self.callbacks:
+            try:
+                call(callback)
+            except Exception as exc:  # the others still get the summary; the first error is raised after
+                error = error or exc
+        if error is not None:
+            raise error
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(getattr(c, "__qualname__", repr(c)) for c in self.callbacks) + "]"
+
+
 class SummaryLogger:
     """Wrap an evaluator; call ``callback(summary)`` every N cases and/or T seconds.
 
@@ -201,7 +227,7 @@ class SummaryLogger:
         wrapper, which forwards every other attribute to it). A
         :class:`~scored_pr.WindowedEvaluation` makes every summary one of the
         window (the last N cases or T seconds).
-    callback : callable
+    callback : callable or list of callables
         Called with a :class:`Summary` (a ``dict`` of the evaluator's
         ``summary()`` plus ``step`` and ``time``, whose ``str()`` is one
         short line): ``logger.info``, ``print``, ``lambda s:
@@ -209,7 +235,10 @@ class SummaryLogger:
         :mod:`scored_pr.integrations` (TensorBoard, MLflow, Prometheus),
         which is called as ``callback.write(summary, evaluation, window)`` so
         that it can draw the evaluator's curves, and whose
-        ``close(evaluation, window)`` :meth:`close` calls. When a call made
+        ``close(evaluation, window)`` :meth:`close` calls. A list or tuple
+        of callbacks (``[log.info, TensorBoard("runs")]``) calls each in
+        turn; when one raises, the others are still called and the first
+        exception is raised after them. When a call made
         because cases arrived raises, the exception is logged (logger
         ``scored_pr.streaming``) and counted in ``callback_errors``, not
         raised from ``add_case``: the case is already stored, and a retry
@@ -314,6 +343,7 @@ class SummaryLogger:
         "_dirty",
         "_step",
         "_sink",
+        "_sink_open",
         "calls",
         "callback_errors",
     )
@@ -345,9 +375,17 @@ class SummaryLogger:
                 f"SummaryLogger: argument 'window' must have the evaluation's pos_label "
                 f"({evaluation.pos_label!r}); got pos_label={window.pos_label!r} instead."
             )
+        if isinstance(callback, (list, tuple)):
+            for i, each in enumerate(callback):
+                if not callable(each):
+                    raise TypeError(
+                        f"SummaryLogger: argument 'callback' must be callable or a list of callables; got "
+                        f"{each!r:.80} ({type(each).__name__}) at index {i} instead."
+                    )
+            callback = _Tee(tuple(callback))
         if not callable(callback):
             raise TypeError(
-                f"SummaryLogger: argument 'callback' must be callable; got {callback!r:.80} "
+                f"SummaryLogger: argument 'callback' must be callable or a list of callables; got {callback!r:.80} "
                 f"({type(callback).__name__}) instead."
             )
         if step is not None and not callable(step):
@@ -364,6 +402,7 @@ class SummaryLogger:
         self._add = evaluation.add_case if window is None else self._add_both
         self._callback = callback
         self._sink = callback if isinstance(callback, Sink) else None
+        self._sink_open = self._sink is not None
         self._step = step
         self._clock = clock
         #: Number of times the callback was called.
@@ -529,12 +568,18 @@ class SummaryLogger:
         """Call back a last time if anything was added since the last call (its errors propagate).
 
         A :class:`Sink` is then closed with the evaluator and the window
-        (MLflow logs the curves as artifacts, TensorBoard flushes its file).
+        (MLflow logs the curves as artifacts, TensorBoard closes its file),
+        even when the last summary failed; only by the first ``close()``:
+        summaries after it still reach the sink, which may no longer write
+        them.
         """
-        if self._dirty or self.cases_since_log:
-            self.log()
-        if self._sink is not None:
-            self._sink.close(self._evaluation, self._window)
+        try:
+            if self._dirty or self.cases_since_log:
+                self.log()
+        finally:  # a sink is closed (its files written) even when the last summary failed
+            sink, self._sink_open = (self._sink if self._sink_open else None), False
+            if sink is not None:
+                sink.close(self._evaluation, self._window)
 
     def reset(self) -> None:
         """Empty the evaluator and the window (their ``reset()``) and restart both periods.

@@ -144,6 +144,39 @@ def test_a_sink_receives_the_evaluator_and_is_closed() -> None:
     assert sink.writes[-1] == ({"num_cases": 1}, None, None)
 
 
+def test_a_list_of_callbacks_each_gets_every_summary_even_when_one_raises() -> None:
+    first: list[Any] = []
+    last: list[Any] = []
+
+    def broken(summary: Any) -> None:
+        raise RuntimeError("metrics backend down")
+
+    class Closing(Sink):
+        closed = 0
+
+        def write(self, summary: Any, evaluation: Any = None, window: Any = None) -> None:
+            last.append((summary["num_cases"], evaluation))
+
+        def close(self, evaluation: Any = None, window: Any = None) -> None:
+            Closing.closed += 1
+
+    ev = E()
+    logger = SummaryLogger(ev, [first.append, broken, Closing()], every=2)
+    logger.add_cases([True, False], [0.5, 0.4])  # periodic: the error is logged and counted, not raised
+    assert logger.callback_errors == 1
+    assert [s["num_cases"] for s in first] == [2] and last == [(2, ev)]
+    logger.add_case(True, 0.1)
+    with pytest.raises(RuntimeError, match="metrics backend down"):  # close: raised, after the others ran
+        logger.close()
+    assert [s["num_cases"] for s in first] == [2, 3] and last[-1] == (3, ev)
+    assert Closing.closed == 1  # closed although the last summary failed
+    with pytest.raises(RuntimeError):
+        logger.close()  # the failed final summary is tried again; the sinks are closed once
+    assert Closing.closed == 1 and [s["num_cases"] for s in first] == [2, 3, 3]
+    with pytest.raises(TypeError, match="'callback' must be callable or a list of callables; got 3 \\(int\\) at index 1"):
+        SummaryLogger(E(), [print, 3], every=1)
+
+
 # --------------------------------------------------------------------------- reset()
 
 
