@@ -393,8 +393,8 @@ def _serve_metrics(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         _error(f"--metrics-port: cannot serve on {args.metrics_host}:{args.metrics_port}: {exc}")
         return 2
-    host, port = server.server_address[:2]
-    _error(f"serving Prometheus metrics on http://{host}:{port}/metrics")
+    port = server.server_address[1]  # the one picked for --metrics-port 0
+    _error(f"serving Prometheus metrics on http://{args.metrics_host}:{port}/metrics")
     sys.stderr.flush()
     args.metrics_sink = Prometheus(registry)
     try:

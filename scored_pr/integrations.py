@@ -8,8 +8,8 @@ sink is built: the extras ``tensorboard``, ``mlflow`` and ``prometheus``
 (``pip install '.[tensorboard]'`` in a checkout); ``import scored_pr`` never
 needs them.
 
-What each sink writes
----------------------
+What each sink writes:
+
 :class:`TensorBoard`
     Every numeric summary entry as a scalar ``<prefix>/<key>`` (window
     figures as ``<prefix>/window_<key>``) at the summary's ``step`` and
