@@ -273,6 +273,23 @@ class BoundedEvaluation:
         self._memo = {}
         self._negative_misses += count
 
+    def reset(self) -> None:
+        """Remove every case and miss: the summary is as new, with its ``max_bins`` and ``pos_label``.
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation(max_bins=2)
+        >>> s.add_cases([True, False, True], [0.9, 0.5, 0.1]); s.add_misses(1)
+        >>> s.reset()
+        >>> s.num_cases, s.num_misses, s.num_bins, s.max_bins
+        (0, 0, 0, 2)
+        """
+        self._bins = B.empty_bins()
+        self._misses = self._negative_misses = self._num_cases = self._num_correct = 0
+        self._weighted = False
+        self._pending = []
+        self._memo = {}
+
     def _add_arrays(self, c: npt.NDArray[np.bool_], s: npt.NDArray[np.float64], w: npt.NDArray[np.float64] | None) -> None:
         """Bin validated arrays (one chunk) and merge bins down to the budget."""
         s = s + 0.0  # -0.0 ties with 0.0: store one zero

@@ -71,7 +71,9 @@ MAX_COUNT = 2**53
 
 
 def _summary_for_json(ev: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
-    return {key: _io.finite_or_none(value) for key, value in ev.summary().items()}
+    from .streaming import json_safe
+
+    return json_safe(ev.summary())
 
 
 def _table(rows: list[tuple[str, ...]], headers: tuple[str, ...], names_first: bool = False) -> str:
@@ -449,6 +451,48 @@ def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int
     return stopped, failure
 
 
+def _port(text: str) -> int:
+    value = _non_negative(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"expected a TCP port (0 to 65535), got {text[:40]!r}")
+    return value
+
+
+def _serve_metrics(args: argparse.Namespace) -> int:
+    """``stream --metrics-port``: serve the summaries as Prometheus gauges while the stream runs.
+
+    The gauges (:class:`scored_pr.integrations.Prometheus`, in a registry of
+    their own) are set at every summary line; the server stops when the
+    command ends.
+    """
+    if args.metrics_port is None:
+        return cmd_stream(args)
+    try:
+        from prometheus_client import CollectorRegistry, start_http_server
+
+        from .integrations import Prometheus
+    except ImportError:
+        _error("--metrics-port needs the prometheus_client package: pip install prometheus-client (or, in a "
+               "checkout of scored_pr, pip install '.[prometheus]')")
+        return 2
+    registry = CollectorRegistry()
+    try:
+        server, thread = start_http_server(args.metrics_port, addr=args.metrics_host, registry=registry)
+    except (OSError, ValueError) as exc:
+        _error(f"--metrics-port: cannot serve on {args.metrics_host}:{args.metrics_port}: {exc}")
+        return 2
+    port = server.server_address[1]  # the one picked for --metrics-port 0
+    _error(f"serving Prometheus metrics on http://{args.metrics_host}:{port}/metrics")
+    sys.stderr.flush()
+    args.metrics_sink = Prometheus(registry)
+    try:
+        return cmd_stream(args)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
 def cmd_stream(args: argparse.Namespace) -> int:
     from ._stopping import GracefulStop
 
@@ -470,8 +514,9 @@ def cmd_stream(args: argparse.Namespace) -> int:
 
 def _stream_cumulative(args: argparse.Namespace, window: WindowedEvaluation | None, stop: GracefulStop) -> int:
     from . import _serialization
-    from .streaming import SummaryLogger
+    from .streaming import SummaryLogger, json_safe
 
+    metrics = getattr(args, "metrics_sink", None)  # --metrics-port (see _serve_metrics)
     ev, skip_to = _resume(args)
     stream, source, _ = _io.open_input(args.path)
     skips = _SkipReporter()
@@ -480,10 +525,12 @@ def _stream_cumulative(args: argparse.Namespace, window: WindowedEvaluation | No
 
     def emit(summary: Summary) -> None:
         if args.format == "json":
-            obj = {key: _io.finite_or_none(value) for key, value in summary.items()}
+            obj = json_safe(summary)
             output.write(json.dumps({**obj, "final": False}, allow_nan=False))
         else:
             output.write(str(summary))
+        if metrics is not None:
+            metrics.write(summary, ev)
 
     last_line = skip_to
     checkpoint_error: OSError | None = None
@@ -584,8 +631,9 @@ def _stream_status(stopped: Stopped | None, failure: BaseException | None, check
 
 def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation, stop: GracefulStop) -> int:
     """``stream --window``: summary lines and the final report of the window only, in bounded memory."""
-    from .streaming import SummaryLogger
+    from .streaming import SummaryLogger, json_safe
 
+    metrics = getattr(args, "metrics_sink", None)
     stream, source, _ = _io.open_input(args.path)
     skips = _SkipReporter()
     reader = _reader(args, stream, source, skips)
@@ -594,10 +642,12 @@ def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation, stop:
 
     def emit(summary: Summary) -> None:
         if args.format == "json":
-            obj = {key: _io.finite_or_none(value) for key, value in summary.items()}
+            obj = json_safe(summary)
             output.write(json.dumps({**obj, **kind, "final": False}, allow_nan=False))
         else:
             output.write(str(summary))
+        if metrics is not None:
+            metrics.write(summary, window)
 
     add = SummaryLogger(window, emit, every=args.every).add_case
 
@@ -770,9 +820,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "lines it had consumed are skipped, so rerunning on the same input continues where it stopped")
     g.add_argument("--no-skip", action="store_true", help="with --resume: the input does not replay what the "
                    "checkpoint consumed (a live feed); skip nothing")
+    g = p.add_argument_group("metrics")
+    g.add_argument("--metrics-port", type=_port, metavar="PORT", help="while streaming, serve the summary "
+                   "figures (cumulative and window side by side) as Prometheus gauges on "
+                   "http://HOST:PORT/metrics, updated at every summary line; 0 picks a free port, printed on "
+                   "stderr (needs prometheus_client: the 'prometheus' extra)")
+    g.add_argument("--metrics-host", default="127.0.0.1", metavar="HOST",
+                   help="the address --metrics-port listens on (default: 127.0.0.1; 0.0.0.0 for every interface)")
     _add_input_options(p)
     _add_eval_options(p)
-    p.set_defaults(run=cmd_stream, curve=None, interpolate=False)
+    p.set_defaults(run=_serve_metrics, curve=None, interpolate=False)
 
     from .trec._command import add_parser as add_trec_parser
 

@@ -77,6 +77,15 @@ class SynchronizedEvaluation:
         with self._lock:
             return self._ev.merge(ScoredPrecisionRecallEvaluation(ties=self._ev.ties, pos_label=self._ev.pos_label))
 
+    def reset(self) -> None:
+        """Empty the shared evaluator under the lock (see ``ScoredPrecisionRecallEvaluation.reset``).
+
+        Every case added by a call that completed before it is gone; every
+        call after it sees an empty evaluator.
+        """
+        with self._lock:
+            self._ev.reset()
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)

@@ -294,6 +294,26 @@ class WindowedEvaluation:
         self._ranking: _Ranking | None = None
         self._snap: ScoredPrecisionRecallEvaluation | None = None
 
+    def reset(self) -> None:
+        """Empty the window: every case and miss leaves, as if it were new, with its settings.
+
+        ``size``/``seconds``, ``clock``, ``ties`` and ``pos_label`` are
+        kept; ``num_cases_seen`` restarts at 0, and a time window forgets
+        the newest time it has seen (so items may again be added with
+        earlier times). O(1) besides freeing the items.
+
+        Examples
+        --------
+        >>> from scored_pr import WindowedEvaluation
+        >>> w = WindowedEvaluation(size=2)
+        >>> w.add_cases([True, False, True], [0.9, 0.8, 0.7])
+        >>> w.reset()
+        >>> len(w), w.num_cases_seen, w.size
+        (0, 0, 2)
+        """
+        self._init_state()
+        self._lean_if_plain()
+
     # ------------------------------------------------------------------ mutators
 
     def add_case(self, correct: bool, score: float, weight: float = 1.0, *, time: float | None = None) -> None:

@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from types import TracebackType
 from typing import Any, Callable
 
+import numpy as np
+
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._validation import check_beta, check_positive_int
 from ._windows import WindowedEvaluation
@@ -33,7 +35,7 @@ from ._windows import WindowedEvaluation
 #: What SummaryLogger feeds: a plain evaluator or a sliding window.
 Evaluation = ScoredPrecisionRecallEvaluation | WindowedEvaluation
 
-__all__ = ["Summary", "SummaryLogger", "format_summary"]
+__all__ = ["Sink", "Summary", "SummaryLogger", "format_summary", "json_safe"]
 
 #: With ``seconds``, the clock is read at least every this many cases.
 _CLOCK_STRIDE_MAX = 64
@@ -103,6 +105,51 @@ def _fields(summary: Mapping[str, Any], prefix: str, digits: int) -> str:
     return " ".join(parts)
 
 
+def json_safe(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a summary that ``json.dumps`` writes as valid JSON: NaN and infinities as ``None``.
+
+    Parameters
+    ----------
+    summary : mapping
+        A ``summary()`` dict or a :class:`Summary` (any mapping of names to
+        numbers).
+
+    Returns
+    -------
+    dict
+        The same keys in the same order; every float (numpy floats and
+        :class:`~scored_pr.Bounds` included) as a plain ``float``, or
+        ``None`` when it is NaN or infinite (JSON has neither: ``json.dumps``
+        would write the invalid token ``NaN``); numpy integers as ``int``;
+        bools, ints and other values unchanged. This is what
+        ``scored-pr report/stream --format json`` write.
+
+    Examples
+    --------
+    >>> import json
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_cases([True, False, True], [0.9, 0.5, 0.4])
+    >>> json.dumps(json_safe(ev.summary()))[:60]
+    '{"num_cases": 3, "num_positive_ref": 2, "num_negative_ref": '
+    >>> json_safe({"precision_at_10": float("nan"), "average_precision": 0.5})
+    {'precision_at_10': None, 'average_precision': 0.5}
+    """
+    out: dict[str, Any] = {}
+    for key, value in summary.items():
+        if isinstance(value, (bool, int)) and not isinstance(value, float):
+            out[key] = value
+        elif isinstance(value, (float, np.floating)):
+            value = float(value)
+            out[key] = value if math.isfinite(value) else None
+        elif isinstance(value, np.integer):
+            out[key] = int(value)
+        elif isinstance(value, np.bool_):
+            out[key] = bool(value)
+        else:
+            out[key] = value
+    return out
+
+
 class Summary(dict):  # type: ignore[type-arg]
     """A ``summary()`` dict whose ``str()`` is the one-line :func:`format_summary`.
 
@@ -120,6 +167,56 @@ class Summary(dict):  # type: ignore[type-arg]
         return format_summary(self)
 
 
+class Sink:
+    """Base of the destinations in :mod:`scored_pr.integrations`: a callback that may also draw curves.
+
+    A sink is called like any callback, ``sink(summary)``, and then writes
+    the summary's numbers. :class:`SummaryLogger` instead calls
+    ``sink.write(summary, evaluation, window)``, handing over the evaluator
+    (and the window fed beside it, if any) so that a sink can write what a
+    summary cannot hold, such as the exact PR curve; and when the logger
+    closes, ``sink.close(evaluation, window)``. Subclasses override
+    :meth:`write` and, if they keep resources or write at the end,
+    :meth:`close`.
+    """
+
+    def __call__(self, summary: Mapping[str, Any]) -> None:
+        self.write(summary)
+
+    def write(self, summary: Mapping[str, Any], evaluation: Any = None, window: Any = None) -> None:
+        """Write one summary; ``evaluation`` and ``window`` are the logger's, or None."""
+        raise NotImplementedError
+
+    def close(self, evaluation: Any = None, window: Any = None) -> None:
+        """Write what belongs at the end and release resources (nothing by default)."""
+
+
+class _Tee(Sink):
+    """Several callbacks as one: each gets every summary, even when one before it raises."""
+
+    def __init__(self, callbacks: tuple[Callable[..., Any], ...]) -> None:
+        self.callbacks = callbacks
+
+    def write(self, summary: Mapping[str, Any], evaluation: Any = None, window: Any = None) -> None:
+        self._each(lambda c: c.write(summary, evaluation, window) if isinstance(c, Sink) else c(summary))
+
+    def close(self, evaluation: Any = None, window: Any = None) -> None:
+        self._each(lambda c: c.close(evaluation, window) if isinstance(c, Sink) else None)
+
+    def _each(self, call: Callable[[Any], Any]) -> None:
+        error: Exception | None = None
+        for callback in self.callbacks:
+            try:
+                call(callback)
+            except Exception as exc:  # the others still get the summary; the first error is raised after
+                error = error or exc
+        if error is not None:
+            raise error
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(getattr(c, "__qualname__", repr(c)) for c in self.callbacks) + "]"
+
+
 class SummaryLogger:
     """Wrap an evaluator; call ``callback(summary)`` every N cases and/or T seconds.
 
@@ -130,10 +227,18 @@ class SummaryLogger:
         wrapper, which forwards every other attribute to it). A
         :class:`~scored_pr.WindowedEvaluation` makes every summary one of the
         window (the last N cases or T seconds).
-    callback : callable
+    callback : callable or list of callables
         Called with a :class:`Summary` (a ``dict`` of the evaluator's
-        ``summary()``, whose ``str()`` is one short line): ``logger.info``,
-        ``print``, ``lambda s: client.gauge_many(s)``... When a call made
+        ``summary()`` plus ``step`` and ``time``, whose ``str()`` is one
+        short line): ``logger.info``, ``print``, ``lambda s:
+        client.gauge_many(s)``, or a :class:`Sink` from
+        :mod:`scored_pr.integrations` (TensorBoard, MLflow, Prometheus),
+        which is called as ``callback.write(summary, evaluation, window)`` so
+        that it can draw the evaluator's curves, and whose
+        ``close(evaluation, window)`` :meth:`close` calls. A list or tuple
+        of callbacks (``[log.info, TensorBoard("runs")]``) calls each in
+        turn; when one raises, the others are still called and the first
+        exception is raised after them. When a call made
         because cases arrived raises, the exception is logged (logger
         ``scored_pr.streaming``) and counted in ``callback_errors``, not
         raised from ``add_case``: the case is already stored, and a retry
@@ -154,6 +259,16 @@ class SummaryLogger:
         summary then holds the cumulative figures and the window's, the
         latter under keys prefixed ``window_`` (``window_average_precision``
         ...), and its ``str()`` shows both side by side.
+    step : callable, optional
+        Returns the ``step`` each summary carries (e.g. the caller's global
+        step or batch number). By default the step is the number of cases
+        the evaluator has seen (``num_cases``; ``num_cases_seen`` for a
+        window), which restarts at 0 after :meth:`reset`.
+
+    Summaries carry two keys beside the evaluator's: ``step`` (see above)
+    and ``time``, the wall-clock time of the summary in seconds since the
+    epoch (``time.time()``). :func:`json_safe` turns a summary into valid
+    JSON (NaN and infinities as null).
 
     Attributes
     ----------
@@ -167,7 +282,8 @@ class SummaryLogger:
     ValueError
         If neither ``every`` nor ``seconds`` is given, ``every`` is not an int
         >= 1 or ``seconds`` not a finite number > 0 (TypeError for the wrong
-        type, or a ``window`` that is not a WindowedEvaluation).
+        type, a ``window`` that is not a WindowedEvaluation, or a ``step``
+        that is not callable).
 
     Notes
     -----
@@ -225,6 +341,9 @@ class SummaryLogger:
         "_stride",
         "_deadline",
         "_dirty",
+        "_step",
+        "_sink",
+        "_sink_open",
         "calls",
         "callback_errors",
     )
@@ -238,6 +357,7 @@ class SummaryLogger:
         seconds: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         window: WindowedEvaluation | None = None,
+        step: Callable[[], Any] | None = None,
     ) -> None:
         if not isinstance(evaluation, (ScoredPrecisionRecallEvaluation, WindowedEvaluation)):
             raise TypeError(
@@ -255,10 +375,23 @@ class SummaryLogger:
                 f"SummaryLogger: argument 'window' must have the evaluation's pos_label "
                 f"({evaluation.pos_label!r}); got pos_label={window.pos_label!r} instead."
             )
+        if isinstance(callback, (list, tuple)):
+            for i, each in enumerate(callback):
+                if not callable(each):
+                    raise TypeError(
+                        f"SummaryLogger: argument 'callback' must be callable or a list of callables; got "
+                        f"{each!r:.80} ({type(each).__name__}) at index {i} instead."
+                    )
+            callback = _Tee(tuple(callback))
         if not callable(callback):
             raise TypeError(
-                f"SummaryLogger: argument 'callback' must be callable; got {callback!r:.80} "
+                f"SummaryLogger: argument 'callback' must be callable or a list of callables; got {callback!r:.80} "
                 f"({type(callback).__name__}) instead."
+            )
+        if step is not None and not callable(step):
+            raise TypeError(
+                f"SummaryLogger: argument 'step' must be a callable returning the step, or None; got {step!r:.80} "
+                f"({type(step).__name__}) instead."
             )
         if every is None and seconds is None:
             raise ValueError("SummaryLogger: give 'every' (cases), 'seconds' or both; got neither.")
@@ -268,6 +401,9 @@ class SummaryLogger:
         self._window = window
         self._add = evaluation.add_case if window is None else self._add_both
         self._callback = callback
+        self._sink = callback if isinstance(callback, Sink) else None
+        self._sink_open = self._sink is not None
+        self._step = step
         self._clock = clock
         #: Number of times the callback was called.
         self.calls = 0
@@ -332,31 +468,39 @@ class SummaryLogger:
 
     # ------------------------------------------------------------------ feeding
 
-    def add_case(self, correct: bool, score: float) -> None:
-        """Add one case to the evaluator; call back if a period has elapsed.
+    def add_case(self, correct: bool, score: float, weight: float = 1.0) -> None:
+        """Add one case to the evaluator (and the window); call back if a period has elapsed.
 
-        See ``ScoredPrecisionRecallEvaluation.add_case`` for the arguments and
-        errors (a rejected case is not counted).
+        See ``ScoredPrecisionRecallEvaluation.add_case`` for the arguments
+        (``weight`` included) and errors (a rejected case is not counted and
+        reaches neither the evaluator nor the window).
         """
-        self._add(correct, score)
+        self._add(correct, score, weight)
         self._countdown -= 1
         if self._countdown <= 0:
             self._check()
 
-    def _add_both(self, correct: bool, score: float) -> None:
+    def _add_both(self, correct: bool, score: float, weight: float = 1.0) -> None:
         # Validated by the window first, so that a rejected case reaches neither.
         window = self._window
         assert window is not None
-        window.add_case(correct, score)
-        self._evaluation.add_case(correct, score)
+        window.add_case(correct, score, weight)
+        self._evaluation.add_case(correct, score, weight)
 
-    def add_cases(self, correct: Any, scores: Any) -> None:
-        """Add a batch to the evaluator (and the window); call back at most once if a period has elapsed."""
+    def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None) -> None:
+        """Add a batch to the evaluator (and the window); call back at most once if a period has elapsed.
+
+        See ``ScoredPrecisionRecallEvaluation.add_cases`` for the arguments
+        (``sample_weight`` included) and errors; a rejected batch changes
+        nothing.
+        """
         if self._window is not None:
             correct, scores = list(correct), list(scores)  # iterables are read twice
-            self._window.add_cases(correct, scores)
+            if sample_weight is not None:
+                sample_weight = list(sample_weight)
+            self._window.add_cases(correct, scores, sample_weight)
         before = _seen(self._evaluation)
-        self._evaluation.add_cases(correct, scores)
+        self._evaluation.add_cases(correct, scores, sample_weight)
         added = _seen(self._evaluation) - before
         if added:
             self._countdown -= added
@@ -394,7 +538,12 @@ class SummaryLogger:
         summary = Summary(self._evaluation.summary())
         if self._window is not None:
             summary.update((WINDOW_PREFIX + key, value) for key, value in self._window.summary().items())
-        self._callback(summary)
+        summary["step"] = _seen(self._evaluation) if self._step is None else self._step()
+        summary["time"] = time.time()
+        if self._sink is not None:
+            self._sink.write(summary, self._evaluation, self._window)
+        else:
+            self._callback(summary)
         self.calls += 1
         self._restart()
         return summary
@@ -416,9 +565,43 @@ class SummaryLogger:
             self._restart()
 
     def close(self) -> None:
-        """Call back a last time if anything was added since the last call (its errors propagate)."""
-        if self._dirty or self.cases_since_log:
-            self.log()
+        """Call back a last time if anything was added since the last call (its errors propagate).
+
+        A :class:`Sink` is then closed with the evaluator and the window
+        (MLflow logs the curves as artifacts, TensorBoard closes its file),
+        even when the last summary failed; only by the first ``close()``:
+        summaries after it still reach the sink, which may no longer write
+        them.
+        """
+        try:
+            if self._dirty or self.cases_since_log:
+                self.log()
+        finally:  # a sink is closed (its files written) even when the last summary failed
+            sink, self._sink_open = (self._sink if self._sink_open else None), False
+            if sink is not None:
+                sink.close(self._evaluation, self._window)
+
+    def reset(self) -> None:
+        """Empty the evaluator and the window (their ``reset()``) and restart both periods.
+
+        Cases added since the last call are dropped without a callback: call
+        :meth:`log` first to report them. ``calls`` and ``callback_errors``
+        keep counting; the default ``step`` restarts at 0.
+
+        Examples
+        --------
+        >>> ev = SummaryLogger(ScoredPrecisionRecallEvaluation(), print, every=2)
+        >>> ev.add_case(True, 0.5)
+        >>> ev.reset()
+        >>> ev.num_cases, ev.cases_since_log
+        (0, 0)
+        """
+        self._evaluation.reset()
+        if self._window is not None:
+            self._window.reset()
+        self._checked_at = None
+        self._stride = 1
+        self._restart()
 
     def __enter__(self) -> SummaryLogger:
         return self

@@ -94,7 +94,9 @@ def blocks_output(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     workdir = tmp_path_factory.mktemp("readme")  # the plot block writes pr_roc.png here
     # a user's environment: no PYTHONUNBUFFERED, a non-interactive matplotlib backend
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(workdir), "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
-           "PYTHONPATH": str(ROOT)}
+           "PYTHONPATH": str(ROOT),
+           # the reader's MLflow tracking store: a local file store (kept behind this flag from MLflow 3 on)
+           "MLFLOW_TRACKING_URI": (workdir / "mlruns").as_uri(), "MLFLOW_ALLOW_FILE_STORE": "true"}
     run = subprocess.run([sys.executable, "-c", "\n".join(parts)], capture_output=True, text=True, timeout=600,
                          cwd=workdir, env=env)
     assert run.returncode == 0, run.stderr[-3000:]
@@ -104,6 +106,7 @@ def blocks_output(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         for name, text in zip(pieces[1::2], pieces[2::2]):
             out[name.split(": ", 1)[1] if ": " in name else name] = out.get(name.split(": ", 1)[-1], "") + text
     assert "end" in out  # every block ran
+    out["@workdir"] = str(workdir)  # where the blocks wrote their files
     return out
 
 
@@ -131,6 +134,30 @@ def test_the_window_example_logs_the_window_beside_the_cumulative_summary(blocks
     assert len(lines) == 25  # every 1,000 of 25,000 cases; the final summary falls on the last one
     full = [line for line in lines if int(re.search(r"cases=(\d+)", line).group(1)) >= 10_000]
     assert full and all(re.search(r"\| window: cases=10000 .*AP=\S+ AUC=\S+", line) for line in full), full[:2]
+
+
+def test_the_sinks_example_writes_the_exact_curve_to_tensorboard_and_the_run_to_mlflow(
+    blocks_output: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """"the exact curve in the PR Curves tab at every step" and "MLflow logs scored_pr/curves.json and curves.png"."""
+    assert "Sending the numbers somewhere" in [h for h, _ in python_blocks()]
+    pytest.importorskip("tensorboard")
+    mlflow = pytest.importorskip("mlflow")
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    workdir = Path(blocks_output["@workdir"])
+    acc = EventAccumulator(str(workdir / "runs" / "eval"), size_guidance={"scalars": 0, "tensors": 0})
+    acc.Reload()
+    steps = [5_000, 10_000, 15_000, 20_000, 25_000]  # every 5,000 of the 25,000 requests
+    assert [t.step for t in acc.Tensors("scored_pr/pr_curve/pr_curves")] == steps
+    assert [e.step for e in acc.Scalars("scored_pr/average_precision")] == steps
+    monkeypatch.setenv("MLFLOW_ALLOW_FILE_STORE", "true")
+    client = mlflow.MlflowClient(tracking_uri=(workdir / "mlruns").as_uri())
+    (run,) = client.search_runs(experiment_ids=["0"])
+    assert [m.step for m in client.get_metric_history(run.info.run_id, "average_precision")] == steps
+    assert sorted(a.path for a in client.list_artifacts(run.info.run_id, "scored_pr")) == [
+        "scored_pr/curves.json", "scored_pr/curves.png"
+    ]
 
 
 def test_the_bounded_example_prints_an_interval_that_holds_the_estimate(blocks_output: dict[str, str]) -> None:

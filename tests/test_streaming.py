@@ -52,7 +52,10 @@ def test_every_n_cases() -> None:
 def test_summary_is_the_evaluators_summary() -> None:
     logger, calls = make(every=4)
     feed(logger, 4)
-    assert dict(calls[0]) == logger.evaluation.summary()
+    # the evaluator's summary, plus the step (cases seen) and the wall-clock time
+    summary = dict(calls[0])
+    assert summary.pop("step") == 4 and isinstance(summary.pop("time"), float)
+    assert summary == logger.evaluation.summary()
     assert isinstance(calls[0], dict) and isinstance(calls[0], Summary)
 
 

@@ -1,0 +1,554 @@
+"""Sinks that send streaming summaries to TensorBoard, MLflow and Prometheus.
+
+Each sink is a :class:`~scored_pr.streaming.Sink`: pass it to
+:class:`~scored_pr.streaming.SummaryLogger` as the callback (it then also
+receives the evaluator, and draws its exact curves), or call it with any
+``summary()`` dict. The packages are optional extras, imported only when a
+sink is built: the extras ``tensorboard``, ``mlflow`` and ``prometheus``
+(``pip install '.[tensorboard]'`` in a checkout); ``import scored_pr`` never
+needs them.
+
+What each sink writes:
+
+:class:`TensorBoard`
+    Every numeric summary entry as a scalar ``<prefix>/<key>`` (window
+    figures as ``<prefix>/window_<key>``) at the summary's ``step`` and
+    ``time``; and, when it receives the evaluator, the exact PR curve as a
+    ``pr_curves`` plugin entry ``<prefix>/pr_curve/pr_curves`` (the window's
+    as ``<prefix>/window_pr_curve/pr_curves``): at most ``max_points``
+    operating points, each a point of the evaluator's ``pr_curve()``, with
+    its TP, FP, TN, FN, precision and recall.
+:class:`MLflow`
+    Every finite numeric entry with ``mlflow.log_metrics`` at the summary's
+    ``step`` (and ``time`` as timestamp) into the active run; on close, the
+    curves as artifacts: ``<artifact_path>/curves.json`` (summary, PR curve
+    with scores, ROC curve) and ``<artifact_path>/curves.png`` (PR and ROC
+    side by side), and ``window_curves.json``/``.png`` for a window.
+:class:`Prometheus`
+    One gauge per measure, ``<namespace>_<key>``, with the label ``scope``
+    ``"cumulative"`` or ``"window"`` (side by side in one metric family) and
+    the constant ``labels``; and ``<namespace>_last_summary_timestamp_seconds``
+    and ``<namespace>_summary_step`` (the summary's ``time`` and ``step``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time as _time
+import weakref
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ._concurrency import SynchronizedEvaluation
+from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._windows import WindowedEvaluation
+from .streaming import WINDOW_PREFIX, Sink, json_safe
+
+__all__ = ["MLflow", "Prometheus", "TensorBoard", "curves_json", "exact_pr_points"]
+
+#: Summary keys that are not measures: the step and time a summary was made at.
+_NOT_MEASURES = frozenset({"step", "time"})
+
+
+def _need(package: str, extra: str, sink: str) -> Any:
+    """Import an optional package or explain which extra installs it."""
+    import importlib
+
+    try:
+        return importlib.import_module(package)
+    except ImportError as exc:
+        raise ImportError(
+            f"scored_pr.integrations.{sink} needs the '{package}' package: the '{extra}' extra of scored-pr "
+            f"(pip install '.[{extra}]' in a checkout of scored_pr)"
+        ) from exc
+
+
+def _exact(evaluation: Any) -> ScoredPrecisionRecallEvaluation | None:
+    """The exact evaluator behind ``evaluation``, or None where there is none (a bounded summary)."""
+    if isinstance(evaluation, ScoredPrecisionRecallEvaluation):
+        return evaluation
+    if isinstance(evaluation, (WindowedEvaluation, SynchronizedEvaluation)):
+        return evaluation.snapshot()
+    return None
+
+
+def _numbers(summary: Mapping[str, Any]) -> dict[str, float]:
+    """The measures of a summary as floats (bools, strings, step and time left out)."""
+    out = {}
+    for key, value in summary.items():
+        if key in _NOT_MEASURES or isinstance(value, (bool, np.bool_)):
+            continue
+        if isinstance(value, (int, float, np.integer, np.floating)):
+            out[key] = float(value)
+    return out
+
+
+def _step_and_time(summary: Mapping[str, Any], count: int) -> tuple[int, float]:
+    step = summary.get("step")
+    when = summary.get("time")
+    return (count if step is None else int(step)), (_time.time() if when is None else float(when))
+
+
+def exact_pr_points(evaluation: Any, max_points: int | None = None) -> dict[str, npt.NDArray[np.float64]]:
+    """Operating points of the exact PR curve with their confusion counts, at most ``max_points`` of them.
+
+    Parameters
+    ----------
+    evaluation : ScoredPrecisionRecallEvaluation, WindowedEvaluation or SynchronizedEvaluation
+        The evaluator (a window or a shared evaluator is read through its
+        ``snapshot()``).
+    max_points : int, optional
+        The most points to return (>= 2); all of them by default. When the
+        curve has more, points evenly spaced in rank along the curve are
+        kept, always with both ends.
+
+    Returns
+    -------
+    dict of numpy.ndarray (float64), each of shape (k,)
+        ``tp``, ``fp``, ``tn``, ``fn``, ``precision``, ``recall`` and
+        ``threshold`` (the score of the cut-off), in decreasing recall order
+        (increasing threshold, the order of TensorBoard's ``pr_curves``
+        plugin). Every ``(recall, precision)`` is a row of
+        ``evaluation.pr_curve()`` and every threshold the score of
+        ``pr_score_curve()``; ``tp + fn`` is ``num_positive_ref`` (misses
+        included) and ``fp + tn`` ``num_negative_ref``. With sample weights
+        the counts are weights. Empty arrays when no correct case was added.
+
+    Raises
+    ------
+    TypeError
+        If ``evaluation`` has no exact curve (a BoundedEvaluation or another
+        object), or ``max_points`` is not an int.
+    ValueError
+        If ``max_points`` < 2.
+
+    Examples
+    --------
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+    >>> p = exact_pr_points(ev)
+    >>> p["recall"].tolist(), p["precision"].tolist(), p["tp"].tolist(), p["tn"].tolist()
+    ([1.0, 0.5], [0.6666666666666666, 1.0], [2.0, 1.0], [1.0, 2.0])
+    """
+    if max_points is not None:
+        if isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer)):
+            raise TypeError(
+                f"exact_pr_points: argument 'max_points' must be an int >= 2 or None; got {max_points!r:.40} "
+                f"({type(max_points).__name__}) instead."
+            )
+        if max_points < 2:
+            raise ValueError(f"exact_pr_points: argument 'max_points' must be an int >= 2; got {max_points!r} instead.")
+    ev = _exact(evaluation)
+    if ev is None:
+        raise TypeError(
+            "exact_pr_points: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation, WindowedEvaluation "
+            f"or SynchronizedEvaluation (an exact curve); got {type(evaluation).__name__} instead."
+        )
+    curve = ev.pr_score_curve()  # rows (recall, precision, score), increasing recall
+    points = ev._points()
+    tp = np.asarray(points.tp, dtype=np.float64)
+    fp = np.asarray(points.fp, dtype=np.float64)
+    assert tp.shape[0] == curve.shape[0]  # one operating point per curve row
+    n = curve.shape[0]
+    if max_points is not None and n > max_points:
+        keep = np.unique(np.rint(np.linspace(0, n - 1, int(max_points))).astype(np.int64))
+    else:
+        keep = np.arange(n)
+    keep = keep[::-1]  # decreasing recall: TensorBoard's increasing threshold
+    pos, neg = float(ev._pos_ref()), float(ev._neg_ref())
+    return {
+        "tp": tp[keep],
+        "fp": fp[keep],
+        "tn": neg - fp[keep],
+        "fn": pos - tp[keep],
+        "precision": curve[keep, 1].astype(np.float64),
+        "recall": curve[keep, 0].astype(np.float64),
+        "threshold": curve[keep, 2].astype(np.float64),
+    }
+
+
+# --------------------------------------------------------------------- TensorBoard
+
+
+class _EventWriter:
+    """The two calls the sink needs (``add_scalar``, ``add_pr_curve_raw``), on tensorboard's own writer.
+
+    Written with the ``tensorboard`` package's event file writer and
+    protocol buffers: no TensorFlow, no torch, no tensorboardX.
+    """
+
+    def __init__(self, logdir: str, flush_secs: float) -> None:
+        from tensorboard.summary.writer.event_file_writer import EventFileWriter
+
+        self._file = EventFileWriter(logdir, flush_secs=flush_secs)
+
+    def _add(self, summary: Any, step: int, walltime: float) -> None:
+        from tensorboard.compat.proto import event_pb2
+
+        self._file.add_event(event_pb2.Event(summary=summary, step=step, wall_time=walltime))
+
+    def add_scalar(self, tag: str, value: float, global_step: int, walltime: float) -> None:
+        from tensorboard.compat.proto import summary_pb2
+
+        value_pb = summary_pb2.Summary.Value(tag=tag, simple_value=value)
+        self._add(summary_pb2.Summary(value=[value_pb]), global_step, walltime)
+
+    def add_pr_curve_raw(
+        self, tag: str, tp: Any, fp: Any, tn: Any, fn: Any, precision: Any, recall: Any,
+        global_step: int, num_thresholds: int, walltime: float, description: str = "",
+    ) -> None:
+        from tensorboard.compat.proto import summary_pb2
+        from tensorboard.plugins.pr_curve import metadata
+        from tensorboard.util import tensor_util
+
+        # The layout of tensorboard.plugins.pr_curve.summary.raw_data_pb, which needs TensorFlow.
+        meta = metadata.create_summary_metadata(display_name=tag, description=description, num_thresholds=num_thresholds)
+        data = np.stack((tp, fp, tn, fn, precision, recall)).astype(np.float32)
+        value_pb = summary_pb2.Summary.Value(
+            tag=f"{tag}/pr_curves", metadata=meta, tensor=tensor_util.make_tensor_proto(data)
+        )
+        self._add(summary_pb2.Summary(value=[value_pb]), global_step, walltime)
+
+    def flush(self) -> None:
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class TensorBoard(Sink):
+    """Write summaries and the exact PR curve to TensorBoard event files.
+
+    Parameters
+    ----------
+    target : str, os.PathLike or writer
+        A log directory (an event file is created in it, written with the
+        ``tensorboard`` package alone: no TensorFlow), or a writer that has
+        ``add_scalar`` and ``add_pr_curve_raw`` such as
+        ``torch.utils.tensorboard.SummaryWriter`` or tensorboardX's (its
+        file is flushed, not closed, by :meth:`close`).
+    prefix : str, default "scored_pr"
+        Tag prefix: scalars are ``<prefix>/<key>``.
+    max_points : int, default 127
+        The most operating points per PR curve entry (>= 2), chosen from the
+        exact curve (see :func:`exact_pr_points`); 127 is TensorBoard's own
+        default number of thresholds.
+    curves : bool, default True
+        Write the PR curve when the evaluator is handed over (by
+        :class:`~scored_pr.streaming.SummaryLogger`).
+    flush_secs : float, default 10.0
+        How often a log directory's file is flushed (also at :meth:`close`).
+
+    Notes
+    -----
+    TensorBoard's own ``pr_curve`` summary bins predictions into evenly
+    spaced thresholds in [0, 1]; this sink writes the exact curve's points
+    instead, in the plugin's raw format (TP, FP, TN, FN, precision, recall
+    per point, stored as float32). TensorBoard labels the points with
+    "thresholds" i / (k - 1): read them as the points' order, not as scores
+    (:func:`exact_pr_points` gives the scores). Each summary writes one PR
+    curve entry at its step, so the step slider walks through the stream;
+    a bounded evaluator (no exact curve) writes scalars only. Cost: O(n)
+    per summary for n cases, what the summary itself costs.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from scored_pr import ScoredPrecisionRecallEvaluation
+    >>> from scored_pr.streaming import SummaryLogger
+    >>> from scored_pr.integrations import TensorBoard
+    >>> logdir = tempfile.mkdtemp()
+    >>> with SummaryLogger(ScoredPrecisionRecallEvaluation(), TensorBoard(logdir), every=2) as ev:
+    ...     ev.add_cases([True, False, True, True], [0.9, 0.8, 0.4, 0.3])
+    """
+
+    def __init__(
+        self, target: Any, *, prefix: str = "scored_pr", max_points: int = 127, curves: bool = True,
+        flush_secs: float = 10.0,
+    ) -> None:
+        if not isinstance(prefix, str):
+            raise TypeError(f"TensorBoard: argument 'prefix' must be a str; got {prefix!r:.40} instead.")
+        if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
+            raise ValueError(f"TensorBoard: argument 'max_points' must be an int >= 2; got {max_points!r:.40} instead.")
+        if isinstance(target, (str, os.PathLike)):
+            _need("tensorboard", "tensorboard", "TensorBoard")
+            self._writer: Any = _EventWriter(os.fspath(target), flush_secs)
+            self._own = True
+        elif callable(getattr(target, "add_scalar", None)) and callable(getattr(target, "add_pr_curve_raw", None)):
+            self._writer = target
+            self._own = False
+        else:
+            raise TypeError(
+                "TensorBoard: argument 'target' must be a log directory (str or path) or a writer with add_scalar "
+                f"and add_pr_curve_raw (torch's or tensorboardX's SummaryWriter); got {target!r:.80} "
+                f"({type(target).__name__}) instead."
+            )
+        self.prefix = prefix
+        self.max_points = max_points
+        self.curves = bool(curves)
+        self._count = 0
+
+    @property
+    def writer(self) -> Any:
+        """The writer: the one given, or the sink's own on a log directory."""
+        return self._writer
+
+    def write(self, summary: Mapping[str, Any], evaluation: Any = None, window: Any = None) -> None:
+        """Write the scalars of ``summary`` and, given an evaluator, its exact PR curve (and the window's)."""
+        self._count += 1
+        step, when = _step_and_time(summary, self._count)
+        for key, value in _numbers(summary).items():
+            self._writer.add_scalar(f"{self.prefix}/{key}", value, global_step=step, walltime=when)
+        if not self.curves:
+            return
+        for ev, name in ((evaluation, "pr_curve"), (window, WINDOW_PREFIX + "pr_curve")):
+            if _exact_kind(ev):
+                self._write_curve(f"{self.prefix}/{name}", ev, step, when)
+
+    def _write_curve(self, tag: str, evaluation: Any, step: int, when: float) -> None:
+        p = exact_pr_points(evaluation, self.max_points)
+        k = p["tp"].shape[0]
+        if k == 0:  # no correct case yet: no curve
+            return
+        description = (
+            f"Exact PR curve (scored_pr): {k} operating points of the exact curve. The plugin's threshold axis "
+            "is the points' order, not their scores."
+        )
+        if self._own:
+            self._writer.add_pr_curve_raw(
+                tag, p["tp"], p["fp"], p["tn"], p["fn"], p["precision"], p["recall"],
+                global_step=step, num_thresholds=k, walltime=when, description=description,
+            )
+        else:
+            self._writer.add_pr_curve_raw(
+                tag, p["tp"], p["fp"], p["tn"], p["fn"], p["precision"], p["recall"],
+                global_step=step, num_thresholds=k, walltime=when,
+            )
+
+    def flush(self) -> None:
+        """Write what is buffered to the event file."""
+        self._writer.flush()
+
+    def close(self, evaluation: Any = None, window: Any = None) -> None:
+        """Flush; close the event file if the sink opened it (a writer given to it stays open)."""
+        if self._own:
+            self._writer.close()
+        else:
+            self._writer.flush()
+
+    def __repr__(self) -> str:
+        return f"TensorBoard(prefix={self.prefix!r}, max_points={self.max_points})"
+
+
+def _exact_kind(evaluation: Any) -> bool:
+    return isinstance(evaluation, (ScoredPrecisionRecallEvaluation, WindowedEvaluation, SynchronizedEvaluation))
+
+
+# ------------------------------------------------------------------------- MLflow
+
+
+class MLflow(Sink):
+    """Log summaries to the active MLflow run, and the curves as artifacts when the logger closes.
+
+    Parameters
+    ----------
+    prefix : str, default ""
+        Prepended to every metric name (``"val/"`` gives ``val/average_precision``).
+    artifact_path : str, default "scored_pr"
+        The run's artifact directory for the curves.
+    curves : bool, default True
+        On :meth:`close` with an evaluator, log ``curves.json`` and
+        ``curves.png`` (PR and ROC side by side; needs matplotlib), and
+        ``window_curves.*`` for a window.
+
+    Notes
+    -----
+    Metrics go to ``mlflow.log_metrics(metrics, step=summary["step"],
+    timestamp=summary["time"] in ms)``: by default the step is the number of
+    cases seen, or what ``SummaryLogger(step=...)`` returns. ``mlflow``
+    starts a run if none is active. NaN and infinite values (a measure not
+    defined yet, such as ``precision_at_10`` before 10 cases) are not
+    logged: the metric's history simply starts later. The JSON artifact
+    holds the summary (:func:`~scored_pr.streaming.json_safe`), the PR curve
+    as ``[recall, precision, score]`` rows and the ROC curve as ``[recall,
+    rejection_recall]`` rows (non-finite scores as null). ``mlflow-skinny``
+    suffices; a local file store needs ``MLFLOW_ALLOW_FILE_STORE=true`` from
+    MLflow 3 on (or use ``sqlite:///mlflow.db`` with full ``mlflow``).
+    """
+
+    def __init__(self, *, prefix: str = "", artifact_path: str = "scored_pr", curves: bool = True) -> None:
+        for name, value in (("prefix", prefix), ("artifact_path", artifact_path)):
+            if not isinstance(value, str):
+                raise TypeError(f"MLflow: argument '{name}' must be a str; got {value!r:.40} instead.")
+        self._mlflow = _need("mlflow", "mlflow", "MLflow")
+        self.prefix = prefix
+        self.artifact_path = artifact_path.strip("/")
+        self.curves = bool(curves)
+        self._count = 0
+
+    def write(self, summary: Mapping[str, Any], evaluation: Any = None, window: Any = None) -> None:
+        """``log_metrics`` of the finite measures in ``summary`` at its step and time."""
+        self._count += 1
+        step, when = _step_and_time(summary, self._count)
+        metrics = {self.prefix + k: v for k, v in _numbers(summary).items() if math.isfinite(v)}
+        self._mlflow.log_metrics(metrics, step=step, timestamp=int(when * 1000))
+
+    def close(self, evaluation: Any = None, window: Any = None) -> None:
+        """Log the evaluator's (and the window's) curves as JSON and PNG artifacts."""
+        if not self.curves:
+            return
+        for ev, name in ((evaluation, "curves"), (window, WINDOW_PREFIX + "curves")):
+            exact = _exact(ev) if _exact_kind(ev) else None
+            if exact is None:
+                continue
+            self._mlflow.log_dict(curves_json(exact), f"{self.artifact_path}/{name}.json")
+            try:
+                from matplotlib.figure import Figure
+            except ImportError:  # the JSON holds the same numbers
+                continue
+            from .plot import plot_pr_roc
+
+            figure = plot_pr_roc(exact, figure=Figure())
+            self._mlflow.log_figure(figure, f"{self.artifact_path}/{name}.png")
+
+    def __repr__(self) -> str:
+        return f"MLflow(prefix={self.prefix!r}, artifact_path={self.artifact_path!r})"
+
+
+def curves_json(evaluation: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
+    """The summary and the exact PR and ROC curves as a JSON-safe dict (what :class:`MLflow` logs).
+
+    Examples
+    --------
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_cases([True, False, True], [0.9, 0.5, float("inf")])
+    >>> d = curves_json(ev)
+    >>> d["pr_curve"], d["roc_curve"]
+    ([[0.5, 1.0, None], [1.0, 1.0, 0.9]], [[0.5, 1.0], [1.0, 1.0]])
+    """
+
+    def rows(a: npt.NDArray[np.float64]) -> list[list[float | None]]:
+        return [[float(x) if math.isfinite(x) else None for x in row] for row in a.tolist()]
+
+    return {
+        "summary": json_safe(evaluation.summary()),
+        "pr_curve_columns": ["recall", "precision", "score"],
+        "pr_curve": rows(evaluation.pr_score_curve()),
+        "roc_curve_columns": ["recall", "rejection_recall"],
+        "roc_curve": rows(evaluation.roc_curve()),
+    }
+
+
+# --------------------------------------------------------------------- Prometheus
+
+#: Gauges already made, per registry: sinks with the same namespace and label
+#: names share them (one per model or shard, told apart by label values).
+_GAUGES: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+class Prometheus(Sink):
+    """Keep the latest summary in Prometheus gauges: one per measure, window and cumulative side by side.
+
+    Parameters
+    ----------
+    registry : prometheus_client.CollectorRegistry, optional
+        Where the gauges are registered; ``prometheus_client.REGISTRY`` (the
+        one ``start_http_server(port)`` serves) by default.
+    namespace : str, default "scored_pr"
+        Metric name prefix: ``<namespace>_average_precision``.
+    labels : mapping of str to str, optional
+        Constant labels of every gauge this sink sets (``{"model": "v2"}``).
+        Several sinks may share a registry and namespace when they have the
+        same label names (one per model, told apart by the values).
+
+    Notes
+    -----
+    Every summary entry ``key`` (except ``step`` and ``time``) sets the
+    gauge ``<namespace>_<key>`` with ``scope="cumulative"``, and every
+    ``window_<key>`` the same gauge with ``scope="window"``; when the
+    evaluator handed over is itself a window, its figures are
+    ``scope="window"``. NaN (a measure not defined yet) is exported as NaN.
+    ``<namespace>_last_summary_timestamp_seconds`` holds the summary's
+    ``time``, to alert on a stalled stream, and ``<namespace>_summary_step``
+    its ``step`` (cases seen, by default). The gauges hold the latest
+    summary: Prometheus samples them when it scrapes.
+
+    Examples
+    --------
+    >>> from prometheus_client import CollectorRegistry, generate_latest
+    >>> from scored_pr import ScoredPrecisionRecallEvaluation, WindowedEvaluation
+    >>> from scored_pr.streaming import SummaryLogger
+    >>> from scored_pr.integrations import Prometheus
+    >>> registry = CollectorRegistry()
+    >>> sink = Prometheus(registry, labels={"model": "v2"})
+    >>> ev = SummaryLogger(ScoredPrecisionRecallEvaluation(), sink, every=4, window=WindowedEvaluation(size=2))
+    >>> ev.add_cases([True, False, False, True], [0.9, 0.8, 0.3, 0.2])
+    >>> [line for line in generate_latest(registry).decode().splitlines() if "_under_roc_curve{" in line]
+    ['scored_pr_area_under_roc_curve{model="v2",scope="cumulative"} 0.5', 'scored_pr_area_under_roc_curve{model="v2",scope="window"} 0.0']
+    """
+
+    def __init__(self, registry: Any = None, *, namespace: str = "scored_pr", labels: Mapping[str, str] | None = None) -> None:
+        client = _need("prometheus_client", "prometheus", "Prometheus")
+        if registry is None:
+            registry = client.REGISTRY
+        elif not isinstance(registry, client.CollectorRegistry):
+            raise TypeError(
+                "Prometheus: argument 'registry' must be a prometheus_client.CollectorRegistry or None; got "
+                f"{registry!r:.80} ({type(registry).__name__}) instead."
+            )
+        if not isinstance(namespace, str) or not namespace.replace("_", "a").isalnum() or namespace[:1].isdigit():
+            raise ValueError(
+                f"Prometheus: argument 'namespace' must be a metric name prefix (letters, digits, '_'); "
+                f"got {namespace!r:.40} instead."
+            )
+        labels = dict(labels or {})
+        for key, value in labels.items():
+            if not isinstance(key, str) or not isinstance(value, str) or key == "scope":
+                raise ValueError(
+                    "Prometheus: argument 'labels' must map label names (str, not 'scope') to str values; "
+                    f"got {key!r:.40}: {value!r:.40} instead."
+                )
+        self._client = client
+        self.registry = registry
+        self.namespace = namespace
+        self.labels = labels
+        self._names = sorted(labels)
+
+    def _gauge(self, key: str, help_text: str, scoped: bool = True) -> Any:
+        gauges = _GAUGES.setdefault(self.registry, {})
+        name = f"{self.namespace}_{key}"
+        names = tuple(self._names + (["scope"] if scoped else []))
+        gauge = gauges.get(name)
+        if gauge is None:
+            gauge = gauges[name] = self._client.Gauge(name, help_text, labelnames=names, registry=self.registry)
+        elif tuple(gauge._labelnames) != names:
+            raise ValueError(
+                f"Prometheus: the gauge {name!r} exists in this registry with the labels "
+                f"{list(gauge._labelnames)}; this sink has {list(names)}: give it the same label names or "
+                "another namespace."
+            )
+        return gauge
+
+    def write(self, summary: Mapping[str, Any], evaluation: Any = None, window: Any = None) -> None:
+        """Set the gauges to the figures of ``summary``."""
+        plain_scope = "window" if isinstance(evaluation, WindowedEvaluation) else "cumulative"
+        for key, value in _numbers(summary).items():
+            if key.startswith(WINDOW_PREFIX):
+                key, scope = key[len(WINDOW_PREFIX):], "window"
+            else:
+                scope = plain_scope
+            gauge = self._gauge(key, f"scored_pr summary: {key} (scope: cumulative or window)")
+            gauge.labels(**self.labels, scope=scope).set(value)
+        when, step = summary.get("time"), summary.get("step")
+        stamp = self._gauge("last_summary_timestamp_seconds", "Time of the latest scored_pr summary.", scoped=False)
+        (stamp.labels(**self.labels) if self._names else stamp).set(_time.time() if when is None else float(when))
+        if step is not None:
+            gauge = self._gauge("summary_step", "Step of the latest scored_pr summary (default: cases seen).", scoped=False)
+            (gauge.labels(**self.labels) if self._names else gauge).set(float(step))
+
+    def __repr__(self) -> str:
+        return f"Prometheus(namespace={self.namespace!r}, labels={self.labels!r})"
