@@ -178,6 +178,10 @@ class BoundedEvaluation:
     :meth:`reciprocal_rank`) count cases, not weight, and raise ValueError on
     a weighted summary, exactly as the evaluator does.
 
+    Exception safety: every mutator and query either fully applies or
+    changes nothing (a query whose binning of the :meth:`add_case` buffer
+    fails keeps the buffer), as for the evaluator.
+
     Not thread-safe: give each thread (process, partition) its own summary
     and :meth:`merge` them.
 
@@ -241,7 +245,10 @@ class BoundedEvaluation:
     def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None) -> None:
         """Add a batch of cases, vectorised; the arguments are those of ``ScoredPrecisionRecallEvaluation.add_cases``.
 
-        Either every case is added or none is (validation happens first).
+        Either every case is added or none is: validation happens first, and
+        the chunks are binned into a staged copy of the bins that replaces the
+        summary's in one step, so an exception part way (KeyboardInterrupt,
+        MemoryError) leaves the summary exactly as it was.
 
         Notes
         -----
@@ -256,9 +263,13 @@ class BoundedEvaluation:
         if c.size == 0:
             return
         self._flush()
-        self._memo = {}
+        # Stage every chunk into local bins, then commit once: an exception
+        # (MemoryError, KeyboardInterrupt) part way leaves the summary as it was.
+        bins, weighted = self._bins, self._weighted
         for i in range(0, c.size, CHUNK):
-            self._add_arrays(c[i : i + CHUNK], s[i : i + CHUNK], None if w is None else w[i : i + CHUNK])
+            bins, weighted = self._binned(bins, weighted, c[i : i + CHUNK], s[i : i + CHUNK], None if w is None else w[i : i + CHUNK])
+        num_cases, num_correct = self._num_cases + int(c.size), self._num_correct + int(np.count_nonzero(c))
+        self._bins, self._weighted, self._num_cases, self._num_correct, self._memo = bins, weighted, num_cases, num_correct, {}  # commit: one line, no call
 
     def add_misses(self, count: int) -> None:
         """Count positive reference cases never returned (see the evaluator's ``add_misses``)."""
@@ -273,23 +284,28 @@ class BoundedEvaluation:
         self._negative_misses += count
 
     def _add_arrays(self, c: npt.NDArray[np.bool_], s: npt.NDArray[np.float64], w: npt.NDArray[np.float64] | None) -> None:
-        """Bin validated arrays (one chunk) and merge bins down to the budget."""
+        """Bin validated arrays (one chunk), merge bins down to the budget, and commit (all or nothing)."""
+        bins, weighted = self._binned(self._bins, self._weighted, c, s, w)
+        num_cases, num_correct = self._num_cases + int(c.size), self._num_correct + int(np.count_nonzero(c))
+        self._bins, self._weighted, self._num_cases, self._num_correct, self._memo = bins, weighted, num_cases, num_correct, {}  # commit: one line, no call
+
+    def _binned(
+        self, bins: B.Bins, weighted: bool, c: npt.NDArray[np.bool_], s: npt.NDArray[np.float64], w: npt.NDArray[np.float64] | None
+    ) -> tuple[B.Bins, bool]:
+        """``bins`` with validated arrays added and merged down to the budget; changes nothing."""
         s = s + 0.0  # -0.0 ties with 0.0: store one zero
-        self._num_cases += int(c.size)
-        self._num_correct += int(np.count_nonzero(c))
         if w is None:
             sp, sn = np.sort(s[c]), np.sort(s[~c])
             wp = wn = None
         else:
-            self._weighted = True
+            weighted = True
             keep = w > 0.0  # a case of weight 0 changes no measure
             cp, cn = c & keep, ~c & keep
             op = np.argsort(s[cp])
             on = np.argsort(s[cn])
             sp, wp = s[cp][op], w[cp][op]
             sn, wn = s[cn][on], w[cn][on]
-        bins = B.add_sorted(self._bins, sp, wp, sn, wn, self._max_bins)
-        self._bins = self._compress(bins)
+        return self._compress(B.add_sorted(bins, sp, wp, sn, wn, self._max_bins)), weighted
 
     def _compress(self, bins: B.Bins) -> B.Bins:
         pos_ref = float(bins.pos.sum()) + self._misses
@@ -297,14 +313,16 @@ class BoundedEvaluation:
         return B.compress(bins, self._max_bins, pos_ref, neg_ref)
 
     def _flush(self) -> None:
-        """Bin the cases waiting in the add_case buffer."""
-        if not self._pending:
+        """Bin the cases waiting in the add_case buffer; on an exception the buffer and bins stay as they were."""
+        pending = self._pending
+        if not pending:
             return
-        pending, self._pending = self._pending, []
         c = np.fromiter((p[0] for p in pending), dtype=bool, count=len(pending))
         s = np.fromiter((p[1] for p in pending), dtype=np.float64, count=len(pending))
         w = np.fromiter((p[2] for p in pending), dtype=np.float64, count=len(pending))
-        self._add_arrays(c, s, None if (w == 1.0).all() else w)
+        bins, weighted = self._binned(self._bins, self._weighted, c, s, None if (w == 1.0).all() else w)
+        num_cases, num_correct = self._num_cases + int(c.size), self._num_correct + int(np.count_nonzero(c))
+        self._bins, self._weighted, self._num_cases, self._num_correct, self._pending, self._memo = bins, weighted, num_cases, num_correct, [], {}  # commit: one line, no call
 
     # ------------------------------------------------------------ conversion
 
