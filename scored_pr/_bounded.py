@@ -604,14 +604,80 @@ def true_positives_at(b: Bins, k: int) -> Triple:
     return Triple(c + max(0.0, s - n), est, c + min(p, s))
 
 
+#: Terms of the expected reciprocal rank of a tie group summed one by one; past
+#: them the rest of the sum is bounded in O(1), so a query never costs more than
+#: this many operations however many cases a bin holds.
+RR_TERMS = 4096
+
+
+def expected_reciprocal_rank(t: float, p: int, n: int) -> Triple:
+    """E[1 / rank of the first correct case] in a tie group of p correct and n incorrect cases below t cases.
+
+    With J the number of incorrect cases before the first correct one,
+    P(J >= j) = prod_{i<j} (n - i) / (p + n - i) and
+    P(J = j) = P(J >= j) p / (p + n - j); the value is
+    sum_{j=0..n} P(J = j) / (t + j + 1). While n < :data:`RR_TERMS` it is
+    summed term by term in the order of the evaluator's kernel
+    (:func:`scored_pr._kernel.reciprocal_rank`), so the result is the same
+    float, exact. Otherwise the first RR_TERMS terms are summed and the rest,
+    T = P(J >= K) (K = RR_TERMS), is bounded two ways, and the tighter
+    bound of each side kept:
+
+    * P(J = j) and 1 / (t + j + 1) both fall with j, so the tail lies between
+      T (H(t + n + 1) - H(t + K)) / (n - K + 1) (Chebyshev's sum inequality)
+      and min(T / (t + K + 1), P(J = K) (H(t + n + 1) - H(t + K))); both are
+      the exact value when p = 1.
+    * The ranks K .. n are cut into blocks growing by a factor 1 + 1/128; over
+      a block [a, b) the survival falls by a factor between
+      (1 - p / (m - b + 1))^(b - a) and (1 - p / (m - a))^(b - a), m = p + n,
+      which bounds the probability mass of every block, and its terms lie
+      between mass / (t + b) and mass / (t + a + 1).
+
+    The bounds are widened by the rounding of the products. O(RR_TERMS +
+    128 log(n / RR_TERMS)) (at most about 7,000 blocks).
+    """
+    size = p + n
+    k = min(n + 1, RR_TERMS)
+    j = np.arange(k, dtype=np.float64)
+    stay = np.concatenate(([1.0], np.cumprod((n - j[:-1]) / (size - j[:-1]))))
+    head = K.seqsum(stay * p / (size - j) / (t + j + 1.0))
+    if k == n + 1:
+        return Triple(head, head, head)
+    last = float(stay[-1]) * (n - k + 1) / (size - k + 1)  # P(J >= K)
+    h = float(harmonic_diff(np.float64(t + k), np.float64(t + n + 1)))
+    low = last * h / (n - k + 1)
+    high = min(last / (t + k + 1.0), last * p / (size - k) * h)
+    # geometric blocks [a, b) covering K .. n
+    steps = int(math.ceil(math.log((n + 1.0) / k) / math.log1p(1.0 / 128))) + 1
+    edges = np.unique(np.minimum(np.floor(k * (1.0 + 1.0 / 128) ** np.arange(steps + 1)), n + 1.0))
+    edges = np.unique(np.concatenate(([float(k)], edges, [n + 1.0])))
+    a, b = edges[:-1], edges[1:]
+    length = b - a
+    with np.errstate(divide="ignore"):
+        fall_hi = np.exp(length * np.log1p(-p / (size - a)))
+        fall_lo = np.exp(length * np.log1p(-p / (size - b + 1.0)))
+    s_hi = last * np.concatenate(([1.0], np.cumprod(fall_hi)))
+    s_lo = last * np.concatenate(([1.0], np.cumprod(fall_lo)))
+    mass_lo = np.maximum(s_lo[:-1] - s_hi[1:], 0.0)
+    mass_hi = s_hi[:-1] - s_lo[1:]
+    low = max(low, float(np.sum(mass_lo / (t + b))))
+    high = min(high, float(np.sum(mass_hi / (t + a + 1.0))))
+    slack = 16.0 * (k + edges.size + 16) * _EPS
+    lower, upper = (head + low) * (1.0 - slack), (head + high) * (1.0 + slack)
+    return Triple(lower, min(max(head + (low + high) / 2.0, lower), upper), upper)
+
+
 def reciprocal_rank(b: Bins) -> Triple:
     """1 / rank of the first correct case, grouped ties (expected over a tie group).
 
     The first bin holding a correct case has t cases above it. Exact bin: the
-    expected 1 / rank over the orderings of the group. Range bin: the first
-    correct case is at rank t + 1 at best and t + N + 1 at worst (any tie
-    group inside gives an expectation in between); estimate as if the bin
-    were one tie group. 0.0 (exact) without a correct case.
+    expected 1 / rank over the orderings of the group
+    (:func:`expected_reciprocal_rank`: exact while the bin has fewer than
+    :data:`RR_TERMS` incorrect cases, tightly bounded beyond). Range bin: the
+    first correct case is at rank t + 1 at best and t + N + 1 at worst (any
+    tie group inside gives an expectation in between); estimate as if the
+    bin were one tie group. 0.0 (exact) without a correct case. O(bins + RR_TERMS)
+    whatever the number of cases.
     """
     has = np.flatnonzero(b.pos > 0)
     if has.size == 0:
@@ -619,13 +685,11 @@ def reciprocal_rank(b: Bins) -> Triple:
     i = int(has[0])
     t = float((b.pos + b.neg)[:i].sum())
     p, n = int(b.pos[i]), int(b.neg[i])
-    size = p + n
-    j = np.arange(n + 1, dtype=np.float64)
-    stay = np.concatenate(([1.0], np.cumprod((n - j[:-1]) / (size - j[:-1]))))
-    est = K.seqsum(stay * p / (size - j) / (t + j + 1.0))
+    group = expected_reciprocal_rank(t, p, n)
     if b.lo[i] == b.hi[i]:
-        return Triple(est, est, est)
-    return Triple(1.0 / (t + n + 1.0), est, 1.0 / (t + 1.0))
+        return group
+    lower, upper = 1.0 / (t + n + 1.0), 1.0 / (t + 1.0)
+    return Triple(lower, min(max(group.estimate, lower), upper), upper)
 
 
 def accepted_at(b: Bins, threshold: float) -> tuple[Triple, Triple, float, float]:

@@ -650,8 +650,17 @@ class BoundedEvaluation:
         """1 / rank of the first correct case (expected over its tie group); 0.0 if none.
 
         Bounds: in a range bin with t cases above it and N incorrect cases,
-        the first correct case ranks between t + 1 and t + N + 1.
-        ValueError on a weighted summary.
+        the first correct case ranks between t + 1 and t + N + 1. In an
+        exact bin (one tie group) the expectation is summed term by term,
+        as the evaluator does, while N < 4096 (exact, the evaluator's float);
+        past that the remaining terms are bounded, so the value comes back
+        with bounds a fraction of a percent wide. ValueError on a weighted
+        summary. trec_eval name: ``recip_rank``.
+
+        Notes
+        -----
+        O(bins + 4096) time and memory whatever the number of cases (a
+        one-bin summary of 10**9 tied cases answers in about a millisecond).
         """
         self._unweighted("reciprocal_rank")
         return self._cached("rr", lambda: self._result(B.reciprocal_rank(self._bins)))

@@ -461,3 +461,51 @@ def test_load_refuses_foreign_and_oversized_files(tmp_path: Path) -> None:
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     with pytest.raises(ValueError, match="not a scored_pr state file"):
         BoundedEvaluation.load(tmp_path / "junk.npz")
+
+
+# ------------------------------------------------------- cost independent of the cases
+
+
+def one_bin_state(p: int, n: int) -> dict:
+    """The state of a summary whose cases all share one score: p correct, n incorrect."""
+    return {
+        "format": "scored_pr.BoundedEvaluation", "version": 1, "max_bins": 4096, "hi": [0.5], "lo": [0.5],
+        "pos": [float(p)], "neg": [float(n)], "level": [0], "num_cases": p + n, "num_correct": p,
+        "misses": 0, "negative_misses": 0, "weighted": False,
+    }
+
+
+def test_a_billion_tied_cases_answer_every_query_in_bounded_memory(tmp_path: Path) -> None:
+    """A hand-made 1e9-case, one-bin state file: every query without per-case memory, RR bounds hold the closed form."""
+    import tracemalloc
+
+    m = 10**9
+    BoundedEvaluation.from_dict(one_bin_state(1, m - 1)).save(tmp_path / "big.npz")
+    tracemalloc.start()
+    try:
+        s = BoundedEvaluation.load(tmp_path / "big.npz")
+        rr = s.reciprocal_rank()
+        others = [s.precision_at(m // 3), s.recall_at(m // 2), s.r_precision(), *s.summary().values(),
+                  s.precision_at_threshold(0.5), s.maximum_f_measure()]
+        s.pr_band(), s.roc_band()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20, peak  # one float per case would be 7.45 GiB
+    assert others[0] == 1 / m and others[1] == 0.5  # the expected count of a cut tie group: s p / (p + n)
+    # one correct case among m tied ones: E[1 / rank] = H(m) / m
+    exact = (math.log(m) + 0.5772156649015329 + 1 / (2 * m) - 1 / (12 * m * m)) / m
+    assert rr.lower <= exact <= rr.upper and rr.width < 1e-5 * exact, repr(rr)
+
+
+@pytest.mark.parametrize(("p", "n"), [(1, 5000), (2, 4095), (2, 4096), (3, 20_000), (40, 30_000), (7, 9000), (5000, 60_000)])
+def test_reciprocal_rank_of_a_big_tie_group_holds_the_evaluators_value(p: int, n: int) -> None:
+    """Past RR_TERMS incorrect cases the expectation is bounded, not summed; below it, it is the evaluator's float."""
+    ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+    ev.add_cases([False] * 3 + [True] * p + [False] * n, [2.0] * 3 + [1.0] * (p + n))
+    s = BoundedEvaluation.from_evaluation(ev)
+    rr, exact = s.reciprocal_rank(), ev.reciprocal_rank()
+    if n < B.RR_TERMS:
+        assert rr.exact and float(rr).hex() == exact.hex()
+    else:
+        assert rr.lower <= exact <= rr.upper and rr.width < 0.02 * exact, (exact, repr(rr))
