@@ -33,10 +33,14 @@ keys (see :func:`keys`), so that summaries built apart merge block by block
 (:func:`merge_bins`); :func:`compress` merges adjacent bins, cheapest first
 by :func:`merge_costs`, while there are more than the budget.
 
-Floating-point rounding: sums over the bins are accurate to a few ulps per
-bin; :func:`widen` moves a non-degenerate interval outward by a margin of
-8 * (number of bins + 8) * 2**-52 (relative), which covers the rounding of
-both this module and the exact evaluator's computation.
+Floating-point rounding: a value the summary determines exactly (an exact
+bin, or bounds that meet) is computed with the evaluator's formula and
+operation order, or from exact integer counts rounded once, so it is the
+evaluator's float bit for bit (unweighted; weighted sums are rounded bin by
+bin here and case by case there, so weighted results always carry bounds).
+:func:`widen` moves every other interval outward by a margin of
+8 * (number of bins + number of cases + 8) * 2**-52 (relative), which covers
+the rounding of both this module and the evaluator's computation.
 """
 
 from __future__ import annotations
@@ -97,15 +101,22 @@ def _before(x: FloatArray) -> FloatArray:
     return out
 
 
-def widen(t: Triple, num_bins: int, low: float = 0.0, high: float = 1.0) -> Triple:
+def widen(t: Triple, terms: int, low: float = 0.0, high: float = 1.0, force: bool = False, relative: bool = False) -> Triple:
     """Move the bounds outward by the rounding margin, clamped to [low, high].
 
-    A degenerate interval (lower == upper) is an exactly determined value and
-    is returned unchanged.
+    The margin is 8 * (terms + 8) * 2**-52 relative, ``terms`` the number of
+    rounded terms either computation sums (bins here, cases in the
+    evaluator). A degenerate interval (lower == upper) is an exactly
+    determined value, computed as the evaluator computes it, and is returned
+    unchanged unless ``force`` (a weighted summary: its bin weights are sums
+    the evaluator rounds differently, case by case). NaN stays NaN. The
+    margin is relative to max(1, |bound|), or to |bound| alone when
+    ``relative`` (a measure that is a sum of positive terms, such as the
+    reciprocal rank, whose rounding scales with its value).
     """
-    if not t.lower < t.upper:
+    if not t.lower < t.upper and not (force and math.isfinite(t.lower) and math.isfinite(t.upper)):
         return t
-    margin = 8.0 * (num_bins + 8) * _EPS * max(1.0, abs(t.lower), abs(t.upper))
+    margin = 8.0 * (terms + 8) * _EPS * max(0.0 if relative else 1.0, abs(t.lower), abs(t.upper))
     return Triple(max(low, t.lower - margin), t.estimate, min(high, t.upper + margin))
 
 
@@ -523,7 +534,7 @@ def average_precision(b: Bins, pos_ref: float, integer: bool) -> Triple:
     return Triple(K.seqsum(lower) / pos_ref, K.seqsum(est) / pos_ref, K.seqsum(upper) / pos_ref)
 
 
-def roc_area(b: Bins, misses: float, negative_misses: float, pos_ref: float, neg_ref: float) -> Triple:
+def roc_area(b: Bins, misses: float, negative_misses: float, pos_ref: float, neg_ref: float, integer: bool = False) -> Triple:
     """ROC AUC, grouped ties: the Mann-Whitney statistic over R * Q pairs.
 
     A pair (correct, incorrect) counts 1 when the correct case ranks above,
@@ -539,13 +550,34 @@ def roc_area(b: Bins, misses: float, negative_misses: float, pos_ref: float, neg
     if pos_ref == 0 or neg_ref == 0:
         return Triple(math.nan, math.nan, math.nan)
     pos, neg = b.pos, b.neg
-    below = float(neg.sum()) - _before(neg) - neg + negative_misses
     exact = _exact_mask(b)
+    if integer:  # whole counts: twice the pair count as an exact integer, divided once
+        return _roc_area_counts(b, exact, int(misses), int(negative_misses), int(pos_ref), int(neg_ref))
+    below = float(neg.sum()) - _before(neg) - neg + negative_misses
     inside = pos * neg
     base = K.seqsum(pos * below + np.where(exact, inside / 2.0, 0.0)) + misses * negative_misses / 2.0
     open_pairs = K.seqsum(np.where(exact, 0.0, inside))
     den = pos_ref * neg_ref
     return Triple(base / den, (base + open_pairs / 2.0) / den, (base + open_pairs) / den)
+
+
+def _roc_area_counts(b: Bins, exact: BoolArray, misses: int, negative_misses: int, pos_ref: int, neg_ref: int) -> Triple:
+    """The unweighted ROC area from integer pair counts, each bound a ratio rounded once.
+
+    2 R Q * area = sum over bins of P (2 * (incorrect cases below) + N if
+    the bin is exact), plus misses * negative misses: the integer the
+    evaluator divides (:func:`scored_pr._kernel.roc_rows_area_exact`), so
+    the exact value is its float bit for bit. A range bin's P N pairs add 0
+    (lower), P N (estimate) or 2 P N (upper) to it.
+    """
+    pos = b.pos.astype(np.int64)
+    neg = b.neg.astype(np.int64)
+    below = int(neg.sum()) - np.cumsum(neg) + negative_misses  # incorrect cases below each bin, misses included
+    den = 2 * pos_ref * neg_ref
+    inside = np.where(exact, neg, 0)
+    base = K._exact_dot(pos, 2 * below + inside, den) + misses * negative_misses
+    open_pairs = K._exact_dot(pos, np.where(exact, 0, neg), den)
+    return Triple(base / den, (base + open_pairs) / den, (base + 2 * open_pairs) / den)
 
 
 def maximum_f_measure(b: Bins, pos_ref: float, beta: float) -> Triple:
@@ -593,15 +625,30 @@ def true_positives_at(b: Bins, k: int) -> Triple:
     the tie groups, the count (or its expectation inside a cut group) is
     between c + max(0, s - N) and c + min(P, s); estimate c + s P / (P + N).
     """
+    return top_ratio(b, k, 1)
+
+
+def top_ratio(b: Bins, k: int, den: int) -> Triple:
+    """:func:`true_positives_at` divided by ``den``, each value an exact ratio of integers rounded once.
+
+    The exact bin's value is (c (P + N) + s P) / ((P + N) den), the
+    evaluator's fraction (:func:`scored_pr._kernel.true_positives_at`) and
+    division, so precision_at, recall_at and r_precision equal its floats
+    bit for bit. The bounds, integer counts over ``den``, round the same way
+    as the exact value would (correct rounding is monotone), so they hold it.
+    Unweighted counts only.
+    """
     if k <= 0 or b.pos.size == 0:
         return Triple(0.0, 0.0, 0.0)
-    i, c, t = _locate(b, k)
-    p, n = float(b.pos[i]), float(b.neg[i])
+    i, cf, tf = _locate(b, k)
+    c, t = int(cf), int(tf)
+    p, n = int(b.pos[i]), int(b.neg[i])
     s = k - t
-    est = c + s * p / (p + n)
+    size = p + n
+    est = (c * size + s * p) / (size * den)  # int / int: correctly rounded
     if b.lo[i] == b.hi[i]:
         return Triple(est, est, est)
-    return Triple(c + max(0.0, s - n), est, c + min(p, s))
+    return Triple((c + max(0, s - n)) / den, est, (c + min(p, s)) / den)
 
 
 #: Terms of the expected reciprocal rank of a tie group summed one by one; past

@@ -47,7 +47,8 @@ class Bounds(float):
     value, which the full :class:`~scored_pr.ScoredPrecisionRecallEvaluation`
     with grouped ties would compute on the same cases:
     ``lower <= exact <= upper``. When ``exact`` is True, lower, estimate and
-    upper are all equal to that value (NaN included).
+    upper are all equal to that value, the evaluator's float bit for bit
+    (NaN included).
 
     Arithmetic on a Bounds gives a plain float (the estimate's).
 
@@ -107,7 +108,9 @@ class CurveBand(NamedTuple):
     (x_low, x_high, y_low, y_high) per bin: every point of the exact curve
     lies in at least one box (for the ROC curve, every point of the segments
     that join its operating points as well). Boxes of exact bins are single
-    points on the PR curve.
+    points on the PR curve (widened by the rounding margin). ``exact``: every
+    bin exact and no sample weights, so ``estimate`` is the evaluator's
+    curve bit for bit.
     """
 
     estimate: npt.NDArray[np.float64]
@@ -137,7 +140,11 @@ class BoundedEvaluation:
     correct and of the incorrect cases in it, at most ``max_bins`` bins. While
     the cases have at most ``max_bins`` distinct scores, every bin holds one
     score and every measure equals that of
-    ``ScoredPrecisionRecallEvaluation(ties="grouped")`` on the same cases.
+    ``ScoredPrecisionRecallEvaluation(ties="grouped")`` on the same cases,
+    bit for bit: each is computed with the evaluator's formula and operation
+    order, or as an exact integer ratio rounded once (with sample weights,
+    which the summary sums bin by bin and the evaluator case by case, the
+    result is instead a :class:`Bounds` a few ulps wide, never ``exact``).
     Past that, adjacent bins merge (choosing the merges that widen the bounds
     least) and every measure is returned as a :class:`Bounds`: a float (the
     estimate, as if each bin were one tie group) whose ``lower`` and
@@ -380,7 +387,11 @@ class BoundedEvaluation:
 
     @property
     def exact(self) -> bool:
-        """True while every bin holds one distinct score: every measure is then exact."""
+        """True while every bin holds one distinct score: every measure is then determined.
+
+        Unweighted, every result is then ``exact`` and the evaluator's float;
+        weighted, results carry bounds a few ulps wide (see the class notes).
+        """
         self._flush()
         return bool((self._bins.lo == self._bins.hi).all())
 
@@ -460,8 +471,14 @@ class BoundedEvaluation:
     def _refs(self) -> tuple[float, float]:
         return self.positive_weight, self.negative_weight
 
-    def _result(self, t: B.Triple, low: float = 0.0, high: float = 1.0) -> Bounds:
-        t = B.widen(t, int(self._bins.hi.size), low, high)
+    def _terms(self) -> int:
+        """Rounded terms either computation may sum: the bins here, the cases in the evaluator."""
+        return int(self._bins.hi.size) + self._num_cases
+
+    def _result(self, t: B.Triple, low: float = 0.0, high: float = 1.0, relative: bool = False) -> Bounds:
+        # A weighted value is never reported exact: the summary sums weights
+        # bin by bin, the evaluator case by case, and the two may differ in ulps.
+        t = B.widen(t, self._terms(), low, high, force=self._weighted, relative=relative)
         return Bounds(t.estimate, t.lower, t.upper)
 
     def _unweighted(self, func: str) -> None:
@@ -525,7 +542,9 @@ class BoundedEvaluation:
         """
         def build() -> Bounds:
             pos_ref, neg_ref = self._refs()
-            return self._result(B.roc_area(self._bins, self._misses, self._negative_misses, pos_ref, neg_ref))
+            return self._result(
+                B.roc_area(self._bins, self._misses, self._negative_misses, pos_ref, neg_ref, not self.weighted)
+            )
 
         return self._cached("auc", build)
 
@@ -581,8 +600,9 @@ class BoundedEvaluation:
 
         return self._cached(("r_thr", threshold), build)
 
-    def _tp_top(self, k: int) -> B.Triple:
-        return B.true_positives_at(self._bins, min(k, self._num_cases))
+    def _tp_top(self, k: int, den: int) -> B.Triple:
+        """Correct cases among the top min(k, num_cases), over ``den``, each an exact ratio rounded once."""
+        return B.top_ratio(self._bins, min(k, self._num_cases), den)
 
     def precision_at(self, rank: int) -> Bounds:
         """Precision over the top ``rank`` cases; NaN when fewer cases were added.
@@ -603,8 +623,7 @@ class BoundedEvaluation:
         def build() -> Bounds:
             if rank > self._num_cases:
                 return Bounds(math.nan, math.nan, math.nan)
-            t = self._tp_top(rank)
-            return self._result(B.Triple(t.lower / rank, t.estimate / rank, t.upper / rank))
+            return self._result(self._tp_top(rank, rank))
 
         return self._cached(("p_at", rank), build)
 
@@ -620,8 +639,7 @@ class BoundedEvaluation:
             r = self.num_positive_ref
             if r == 0:
                 return Bounds(math.nan, math.nan, math.nan)
-            t = self._tp_top(k)
-            return self._result(B.Triple(t.lower / r, t.estimate / r, t.upper / r))
+            return self._result(self._tp_top(k, r))
 
         return self._cached(("r_at", k), build)
 
@@ -637,8 +655,7 @@ class BoundedEvaluation:
             r = self.num_positive_ref
             if r == 0:
                 return Bounds(math.nan, math.nan, math.nan)
-            t = self._tp_top(r)
-            return self._result(B.Triple(t.lower / r, t.estimate / r, t.upper / r))
+            return self._result(self._tp_top(r, r))
 
         return self._cached("r_prec", build)
 
@@ -663,7 +680,7 @@ class BoundedEvaluation:
         one-bin summary of 10**9 tied cases answers in about a millisecond).
         """
         self._unweighted("reciprocal_rank")
-        return self._cached("rr", lambda: self._result(B.reciprocal_rank(self._bins)))
+        return self._cached("rr", lambda: self._result(B.reciprocal_rank(self._bins), relative=True))
 
     # -------------------------------------------------------------------- curves
 
@@ -674,8 +691,9 @@ class BoundedEvaluation:
             pr_box, roc_box = B.curve_boxes(
                 self._bins, pos_ref, neg_ref, self._misses, self._negative_misses, not self.weighted
             )
-            exact = bool((self._bins.lo == self._bins.hi).all())
-            margin = 8.0 * (self._bins.hi.size + 8) * 2.0**-52
+            # weighted: the evaluator sums weights case by case, the summary bin by bin
+            exact = bool((self._bins.lo == self._bins.hi).all()) and not self._weighted
+            margin = 8.0 * (self._terms() + 8) * 2.0**-52
             for box in (pr_box, roc_box):
                 box[:, 0::2] -= margin
                 box[:, 1::2] += margin
@@ -689,16 +707,18 @@ class BoundedEvaluation:
         """The PR curve: (recall, precision) rows, one per bin holding a correct case.
 
         Equal to ``ScoredPrecisionRecallEvaluation(ties="grouped").pr_curve()``
-        when :attr:`exact`; otherwise the estimate (each bin one tie group).
-        :meth:`pr_band` gives the boxes that hold the exact curve.
+        bit for bit when ``pr_band().exact`` (every bin exact, no weights);
+        otherwise the estimate (each bin one tie group). :meth:`pr_band`
+        gives the boxes that hold the exact curve.
         """
         return self._curves()[0].estimate
 
     def roc_curve(self) -> npt.NDArray[np.float64]:
         """The ROC curve: (recall, rejection recall) rows, the evaluator's grouped layout.
 
-        Equal to the grouped evaluator's ``roc_curve()`` when :attr:`exact`;
-        otherwise the estimate. :meth:`roc_band` gives the boxes.
+        Equal to the grouped evaluator's ``roc_curve()`` bit for bit when
+        ``roc_band().exact``; otherwise the estimate. :meth:`roc_band` gives
+        the boxes.
         """
         return self._curves()[1].estimate
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import pickle
+import struct
 from fractions import Fraction
 from pathlib import Path
 
@@ -44,13 +45,18 @@ def close(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
 
 
+def same(a: float, b: float) -> bool:
+    """The same float64, bit for bit (any NaN equals any NaN)."""
+    return (math.isnan(a) and math.isnan(b)) or struct.pack("<d", float(a)) == struct.pack("<d", float(b))
+
+
 def assert_within(bound: Bounds, exact: float, what: str) -> None:
     assert isinstance(bound, Bounds), what
     if math.isnan(exact):
         assert math.isnan(bound) and math.isnan(bound.lower) and math.isnan(bound.upper), (what, bound)
         return
-    if bound.exact:  # a determined value: the exact one, up to the rounding of either computation
-        assert close(float(bound), exact), (what, exact, repr(bound))
+    if bound.exact:  # a determined value: the evaluator's float, bit for bit
+        assert same(float(bound), exact) and same(bound.lower, exact), (what, exact, repr(bound))
         return
     assert bound.lower <= exact <= bound.upper, (what, exact, repr(bound))
     assert bound.lower <= float(bound) <= bound.upper, (what, repr(bound))
@@ -109,14 +115,18 @@ def check_all(s: BoundedEvaluation, ev: ScoredPrecisionRecallEvaluation, cases: 
             checks.append((f"r@{k}", s.recall_at(k), ev.recall_at(k)))
     for what, bound, value in checks:
         assert_within(bound, value, what)
-        if exact:
-            assert bound.exact and close(float(bound), value), (what, value, repr(bound))
+        if exact and not s.weighted:  # weighted results always carry (ulp-wide) bounds
+            assert bound.exact and same(float(bound), value), (what, value, repr(bound))
     pr, roc = s.pr_band(), s.roc_band()
     exact_pr = ev.pr_curve()
     assert pr.contains(exact_pr).all(), (exact_pr, pr.boxes)
     if ev.negative_weight > 0:  # otherwise rejection recall is NaN (0/0)
         assert roc.contains(roc_vertices(ev)).all(), (roc_vertices(ev), roc.boxes)
-    if exact:
+    assert pr.exact == roc.exact == (exact and not s.weighted)
+    if pr.exact:
+        assert s.pr_curve().tobytes() == exact_pr.tobytes(), (s.pr_curve(), exact_pr)
+        assert s.roc_curve().tobytes() == ev.roc_curve().tobytes(), (s.roc_curve(), ev.roc_curve())
+    elif exact:
         np.testing.assert_allclose(s.pr_curve(), exact_pr, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(s.roc_curve(), ev.roc_curve(), rtol=1e-12, atol=1e-12)
 
@@ -509,3 +519,49 @@ def test_reciprocal_rank_of_a_big_tie_group_holds_the_evaluators_value(p: int, n
         assert rr.exact and float(rr).hex() == exact.hex()
     else:
         assert rr.lower <= exact <= rr.upper and rr.width < 0.02 * exact, (exact, repr(rr))
+
+
+# ------------------------------------------------------- exact means equal
+
+
+def test_a_rank_that_cuts_a_tie_group_is_the_evaluators_float() -> None:
+    """The issue's reproducer: precision_at(3) was 0.5555555555555555 with .exact True, the evaluator 0.5555555555555556."""
+    c, sc = [False, True, True, False], [1.0, 1.0, 2.0, 1.0]
+    ev = reference(list(zip(c, sc)), None, 0, 0)
+    s = BoundedEvaluation()
+    s.add_cases(c, sc)
+    for k in range(1, 6):
+        for bound, value in ((s.precision_at(k), ev.precision_at(k)), (s.recall_at(k), ev.recall_at(k))):
+            assert bound.exact and same(bound, value), (k, repr(bound), value)
+    assert same(s.precision_at(3), 0.5555555555555556) and same(s.r_precision(), ev.r_precision())
+
+
+tied_cases_st = st.lists(st.tuples(st.booleans(), st.integers(0, 5).map(float)), max_size=30)
+#: arbitrary float weights (not subnormal: products of those lose the relative precision the margin assumes)
+weight_st = st.one_of(st.just(0.0), st.floats(1e-3, 10.0))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tied_cases_st,
+    st.one_of(st.none(), st.lists(weight_st, min_size=30, max_size=30)),
+    st.integers(0, 3),
+    st.integers(0, 3),
+    st.lists(st.integers(1, 8), min_size=1, max_size=3),
+    st.integers(0, 4),
+)
+def test_exact_results_are_the_evaluators_floats_and_bounds_hold_them(cases, weights, misses, negative_misses, shards, singles) -> None:
+    """Where a result says exact it is the evaluator's float bit for bit; otherwise lower <= evaluator <= upper.
+
+    Heavy ties (six distinct scores), arbitrary float weights, misses and
+    shards with budgets below and above the distinct scores: every measure,
+    both curves.
+    """
+    w = None if weights is None else weights[: len(cases)]
+    if w is not None and all(wi == 1.0 for wi in w):
+        w = None
+    s = build(cases, w, misses, negative_misses, shards, singles)
+    ev = reference(cases, w, misses, negative_misses)
+    check_all(s, ev, cases, w)
+    if s.weighted:  # weights are summed bin by bin here, case by case there: never claimed exact
+        assert not s.average_precision().exact or math.isnan(s.average_precision())
