@@ -538,7 +538,9 @@ class BoundedEvaluation:
         pairs inside a range bin count anywhere from 0 (incorrect cases
         first) to P N (correct cases first), P N / 2 in the estimate. So the
         width is sum over range bins of P N / (num_positive_ref *
-        num_negative_ref), which is what merging minimises.
+        num_negative_ref), which is what merging minimises. Unweighted, each
+        of the three is twice its pair count, an exact integer, divided by
+        2 R Q once, as the evaluator divides it: exact results are its float.
         """
         def build() -> Bounds:
             pos_ref, neg_ref = self._refs()
@@ -608,9 +610,12 @@ class BoundedEvaluation:
         """Precision over the top ``rank`` cases; NaN when fewer cases were added.
 
         Grouped ties: a tie group cut by the rank contributes its expected
-        correct count. Bounds: the range bin holding the rank gives the top
-        ``rank`` between max(0, s - N) and min(P, s) of its cases' correct
-        ones, s the number of its cases in the top ``rank``.
+        correct count. When the bin holding the rank is exact the value is
+        the evaluator's float: the integer fraction (c (P + N) + s P) /
+        ((P + N) rank) rounded once. Bounds: the range bin holding the rank
+        gives the top ``rank`` between max(0, s - N) and min(P, s) of its
+        cases' correct ones, s the number of its cases in the top ``rank``.
+        LingPipe name: ``precisionAt(int)``; trec_eval: ``P_k``.
 
         Raises
         ------

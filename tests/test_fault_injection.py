@@ -232,14 +232,18 @@ def bounded_state(s: BoundedEvaluation) -> str:
     return json.dumps(s.to_dict(), sort_keys=True)
 
 
+#: merged into the summary by the "iadd" operation; built (and its buffer binned) outside the traced call
+BOUNDED_OTHER = bounded_setup()
+BOUNDED_OTHER.to_dict()
+
 BOUNDED_OPS: dict[str, Callable[[BoundedEvaluation], Any]] = {
     "add_case_fills_buffer": lambda s: s.add_case(True, 7.25),
-    "add_cases_in_chunks": lambda s: s.add_cases(np.arange(30) % 3 == 0, np.arange(30) * 0.37 - 2.0),
+    "add_cases_in_chunks": lambda s: s.add_cases(np.arange(20) % 3 == 0, np.arange(20) * 0.57 - 2.0),
     "add_cases_weighted": lambda s: s.add_cases([True, False, True], [2.0, 20.0, -3.0], sample_weight=[1.0, 2.5, 0.5]),
     "add_misses": lambda s: s.add_misses(3),
     "query": lambda s: s.average_precision(),
     "reciprocal_rank": lambda s: s.reciprocal_rank(),
-    "iadd": lambda s: s.__iadd__(bounded_setup()),
+    "iadd": lambda s: s.__iadd__(BOUNDED_OTHER),
     "to_dict": lambda s: s.to_dict(),
     "pickle": lambda s: pickle.dumps(s),
 }
@@ -248,7 +252,7 @@ BOUNDED_OPS: dict[str, Callable[[BoundedEvaluation], Any]] = {
 @pytest.mark.parametrize("name", list(BOUNDED_OPS))
 def test_bounded_failure_at_any_line_leaves_before_or_after(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A fault at every line of the summary's code: the summary is as before or as after, and it saves and loads."""
-    monkeypatch.setattr(_BE, "CHUNK", 8)  # add_cases of 30 cases commits 4 chunks
+    monkeypatch.setattr(_BE, "CHUNK", 8)  # add_cases of 20 cases bins 3 chunks
     monkeypatch.setattr(_BE, "PENDING", 6)  # the sixth single case bins the buffer
     op = BOUNDED_OPS[name]
     before = bounded_state(bounded_setup())
@@ -264,9 +268,10 @@ def test_bounded_failure_at_any_line_leaves_before_or_after(name: str, monkeypat
         assert now in (before, after), f"{name}: inconsistent state after a fault at line event {at}/{total}"
         d = s.to_dict()
         assert s.num_cases == sum(d["pos"]) + sum(d["neg"]) or d["weighted"]
-        s.save(tmp_path / "s.npz")
-        loaded = BoundedEvaluation.load(tmp_path / "s.npz")
-        assert loaded == s and repr(loaded.average_precision()) == repr(BoundedEvaluation.from_dict(d).average_precision())
+        if at % 5 == 0 or at == total:  # the state file round trip (a state equal to before/after always loads)
+            s.save(tmp_path / "s.npz")
+            loaded = BoundedEvaluation.load(tmp_path / "s.npz")
+            assert loaded == s and repr(loaded.average_precision()) == repr(BoundedEvaluation.from_dict(d).average_precision())
 
 
 def test_bounded_add_cases_interrupted_at_a_chunk_changes_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
