@@ -30,7 +30,7 @@ import math
 import time as _time
 from bisect import bisect_left, bisect_right, insort
 from collections import deque
-from itertools import islice
+from itertools import islice, takewhile
 from typing import Any, Callable, NamedTuple, TextIO
 
 import numpy as np
@@ -504,9 +504,9 @@ class WindowedEvaluation:
 
         Notes
         -----
-        O(k log W) for k cases, plus O(W) to keep the window's state for
-        that rollback. Cases of a batch larger than a size window enter and
-        leave in turn, as in a loop.
+        O(k) for k cases (plus the items that leave); what the batch changes
+        is saved as it goes, in O(k), for that rollback. Cases of a batch
+        larger than a size window enter and leave in turn, as in a loop.
         """
         c, s = check_batch(correct, scores, pos_label=self._pos_label)
         w = None if sample_weight is None else check_weights(sample_weight, c.size, "add_cases")
@@ -531,18 +531,90 @@ class WindowedEvaluation:
         ws = None if w is None else w.tolist()
         ts = None if t is None else t.tolist()
         # Validated: from here on nothing can fail but memory or an interrupt
-        # (KeyboardInterrupt); either puts the window back as it was.
-        saved = self.__getstate__()
+        # (KeyboardInterrupt), and either puts the window back as it was. The
+        # batch enters in two phases, each undone in O(its own work): every
+        # case joins the deques at their right end (undone by popping the right
+        # end back to its length), then the oldest items leave, as they would
+        # one by one in a loop of add_case (undone by putting back the left
+        # prefix saved before, as far as each deque lost it).
+        scalars = self._scalars()
+        deques = [d for d in (self._scores, self._correct, self._times, self._weights) if d is not None]
+        lengths = [len(d) for d in deques]
+        weights0, gone0, runs0 = self._weights, len(self._gone), len(self._runs)
+        left: list[tuple[deque[Any], int, list[Any]]] = []
+        saved_runs: list[list[Any]] = []
         try:
             if self._times is not None:
                 self._settle(times is not None)
             self._cool()
-            add = self._add_checked
-            for i in range(len(cs)):
-                add(cs[i], ss[i], 1.0 if ws is None else ws[i], None if ts is None else ts[i])
+            self._snap = None
+            self._eager = False  # the cases enter the sorted containers at the next _sync
+            if self._times is not None:
+                self._times.extend(ts)  # type: ignore[arg-type]
+            self._scores.extend(ss)
+            self._correct.extend(cs)
+            self._n_correct += int(np.count_nonzero(c))
+            if ws is not None and (self._weights is not None or any(x != 1.0 for x in ws)):
+                if self._weights is None:
+                    self._weights = deque([1.0] * (len(self._scores) - len(ss)))
+                self._weights.extend(ws)
+                self._unit_off += int(np.count_nonzero(w != 1.0))
+            elif self._weights is not None:
+                self._weights.extend([1.0] * len(ss))
+            # Phase 2: what leaves. Save what may leave first.
+            leaving, touched = self._leaving(None if ts is None else ts[-1])
+            left = [(d, len(d), list(islice(d, leaving))) for d in (self._scores, self._correct, self._times, self._weights) if d is not None]
+            saved_runs = [list(r) for r in islice(self._runs, touched)]
+            if ts is not None:
+                self._advance(ts[-1])
+            else:
+                self._expire_size()
         except BaseException:
-            self.__setstate__(saved)
+            for d, n, prefix in left:  # phase 2: the left prefix back, as far as each deque lost it
+                d.extendleft(reversed(prefix[: n - len(d)]))
+            for d, n in zip(deques, lengths):  # phase 1: the right end back to its length
+                while len(d) > n:
+                    d.pop()
+            runs = self._runs
+            if saved_runs:
+                while len(runs) > runs0 - len(saved_runs):
+                    runs.popleft()
+                runs.extendleft(reversed(saved_runs))
+            while len(self._gone) > gone0:
+                self._gone.pop()
+            self._weights = weights0  # None again if this batch made it
+            self._restore_scalars(scalars)
             raise
+
+    _SCALARS = (
+        "_clock", "_clock_auto", "_first_id", "_pairs2", "_s_lo", "_s_hi", "_valid", "_n_correct", "_eager",
+        "_hot", "_unit_off", "_misses", "_negative_misses", "_now", "_snap",
+    )  # fmt: skip
+
+    def _scalars(self) -> tuple[Any, ...]:
+        """The window's plain fields (add_cases puts them back if interrupted)."""
+        return tuple(getattr(self, name) for name in self._SCALARS)
+
+    def _restore_scalars(self, values: tuple[Any, ...]) -> None:
+        for name, value in zip(self._SCALARS, values):
+            setattr(self, name, value)
+
+    def _leaving(self, now: float | None) -> tuple[int, int]:
+        """How many cases may leave the deques, and how many leading runs of misses may change, at most.
+
+        Size windows: the items beyond ``size``, oldest first (each run of
+        misses it reaches changes). Time windows (``now``, the newest time):
+        the cases and runs timed before ``now - seconds``.
+        """
+        if now is None:
+            assert self._size is not None
+            excess = max(0, len(self._scores) + self._misses + self._negative_misses - self._size)
+            return min(excess, len(self._scores)), min(excess + 1, len(self._runs))
+        assert self._seconds is not None and self._times is not None
+        cutoff = now - self._seconds
+        cases = sum(1 for _ in takewhile(lambda x: x < cutoff, self._times))
+        runs = sum(1 for _ in takewhile(lambda r: r[0] < cutoff, self._runs))
+        return cases, runs
 
     def _cool(self) -> None:
         """Leave the short paths' states (see _hot), writing back the range the rank sum counts if in sync."""
@@ -550,22 +622,6 @@ class WindowedEvaluation:
             lo = self._first_id
             self._s_lo, self._s_hi = lo, lo + len(self._scores)
         self._hot = 0
-
-    def _add_checked(self, correct: bool, score: float, weight: float, t: float | None) -> None:
-        if t is not None:
-            self._advance(t)
-            assert self._times is not None
-            self._times.append(t)
-        self._snap = None
-        self._scores.append(score)
-        self._correct.append(correct)
-        if correct:
-            self._n_correct += 1
-        if self._weights is not None or weight != 1.0:
-            self._add_weight(weight)
-        self._eager = False  # the case enters the sorted containers at the next _sync
-        if self._size is not None:
-            self._expire_size()
 
     def _add_weight(self, weight: float) -> None:
         weights = self._weights
