@@ -691,7 +691,7 @@ def expected_reciprocal_rank(t: float, p: int, n: int) -> Triple:
     if k == n + 1:
         return Triple(head, head, head)
     last = float(stay[-1]) * (n - k + 1) / (size - k + 1)  # P(J >= K)
-    h = float(harmonic_diff(np.float64(t + k), np.float64(t + n + 1)))
+    h = float(harmonic_diff(np.array([t + k], dtype=np.float64), np.array([t + n + 1.0]))[0])
     low = last * h / (n - k + 1)
     high = min(last / (t + k + 1.0), last * p / (size - k) * h)
     # geometric blocks [a, b) covering K .. n
