@@ -110,7 +110,7 @@ def widen(t: Triple, terms: int, low: float = 0.0, high: float = 1.0, force: boo
     determined value, computed as the evaluator computes it, and is returned
     unchanged unless ``force`` (a weighted summary: its bin weights are sums
     the evaluator rounds differently, case by case). NaN stays NaN. The
-    margin is relative to max(1, |bound|), or to |bound| alone when
+    margin is relative to max(1, abs(bound)), or to abs(bound) alone when
     ``relative`` (a measure that is a sum of positive terms, such as the
     reciprocal rank, whose rounding scales with its value).
     """
