@@ -33,10 +33,14 @@ keys (see :func:`keys`), so that summaries built apart merge block by block
 (:func:`merge_bins`); :func:`compress` merges adjacent bins, cheapest first
 by :func:`merge_costs`, while there are more than the budget.
 
-Floating-point rounding: sums over the bins are accurate to a few ulps per
-bin; :func:`widen` moves a non-degenerate interval outward by a margin of
-8 * (number of bins + 8) * 2**-52 (relative), which covers the rounding of
-both this module and the exact evaluator's computation.
+Floating-point rounding: a value the summary determines exactly (an exact
+bin, or bounds that meet) is computed with the evaluator's formula and
+operation order, or from exact integer counts rounded once, so it is the
+evaluator's float bit for bit (unweighted; weighted sums are rounded bin by
+bin here and case by case there, so weighted results always carry bounds).
+:func:`widen` moves every other interval outward by a margin of
+8 * (number of bins + number of cases + 8) * 2**-52 (relative), which covers
+the rounding of both this module and the evaluator's computation.
 """
 
 from __future__ import annotations
@@ -97,15 +101,22 @@ def _before(x: FloatArray) -> FloatArray:
     return out
 
 
-def widen(t: Triple, num_bins: int, low: float = 0.0, high: float = 1.0) -> Triple:
+def widen(t: Triple, terms: int, low: float = 0.0, high: float = 1.0, force: bool = False, relative: bool = False) -> Triple:
     """Move the bounds outward by the rounding margin, clamped to [low, high].
 
-    A degenerate interval (lower == upper) is an exactly determined value and
-    is returned unchanged.
+    The margin is 8 * (terms + 8) * 2**-52 relative, ``terms`` the number of
+    rounded terms either computation sums (bins here, cases in the
+    evaluator). A degenerate interval (lower == upper) is an exactly
+    determined value, computed as the evaluator computes it, and is returned
+    unchanged unless ``force`` (a weighted summary: its bin weights are sums
+    the evaluator rounds differently, case by case). NaN stays NaN. The
+    margin is relative to max(1, abs(bound)), or to abs(bound) alone when
+    ``relative`` (a measure that is a sum of positive terms, such as the
+    reciprocal rank, whose rounding scales with its value).
     """
-    if not t.lower < t.upper:
+    if not t.lower < t.upper and not (force and math.isfinite(t.lower) and math.isfinite(t.upper)):
         return t
-    margin = 8.0 * (num_bins + 8) * _EPS * max(1.0, abs(t.lower), abs(t.upper))
+    margin = 8.0 * (terms + 8) * _EPS * max(0.0 if relative else 1.0, abs(t.lower), abs(t.upper))
     return Triple(max(low, t.lower - margin), t.estimate, min(high, t.upper + margin))
 
 
@@ -523,7 +534,7 @@ def average_precision(b: Bins, pos_ref: float, integer: bool) -> Triple:
     return Triple(K.seqsum(lower) / pos_ref, K.seqsum(est) / pos_ref, K.seqsum(upper) / pos_ref)
 
 
-def roc_area(b: Bins, misses: float, negative_misses: float, pos_ref: float, neg_ref: float) -> Triple:
+def roc_area(b: Bins, misses: float, negative_misses: float, pos_ref: float, neg_ref: float, integer: bool = False) -> Triple:
     """ROC AUC, grouped ties: the Mann-Whitney statistic over R * Q pairs.
 
     A pair (correct, incorrect) counts 1 when the correct case ranks above,
@@ -539,13 +550,34 @@ def roc_area(b: Bins, misses: float, negative_misses: float, pos_ref: float, neg
     if pos_ref == 0 or neg_ref == 0:
         return Triple(math.nan, math.nan, math.nan)
     pos, neg = b.pos, b.neg
-    below = float(neg.sum()) - _before(neg) - neg + negative_misses
     exact = _exact_mask(b)
+    if integer:  # whole counts: twice the pair count as an exact integer, divided once
+        return _roc_area_counts(b, exact, int(misses), int(negative_misses), int(pos_ref), int(neg_ref))
+    below = float(neg.sum()) - _before(neg) - neg + negative_misses
     inside = pos * neg
     base = K.seqsum(pos * below + np.where(exact, inside / 2.0, 0.0)) + misses * negative_misses / 2.0
     open_pairs = K.seqsum(np.where(exact, 0.0, inside))
     den = pos_ref * neg_ref
     return Triple(base / den, (base + open_pairs / 2.0) / den, (base + open_pairs) / den)
+
+
+def _roc_area_counts(b: Bins, exact: BoolArray, misses: int, negative_misses: int, pos_ref: int, neg_ref: int) -> Triple:
+    """The unweighted ROC area from integer pair counts, each bound a ratio rounded once.
+
+    2 R Q * area = sum over bins of P (2 * (incorrect cases below) + N if
+    the bin is exact), plus misses * negative misses: the integer the
+    evaluator divides (:func:`scored_pr._kernel.roc_rows_area_exact`), so
+    the exact value is its float bit for bit. A range bin's P N pairs add 0
+    (lower), P N (estimate) or 2 P N (upper) to it.
+    """
+    pos = b.pos.astype(np.int64)
+    neg = b.neg.astype(np.int64)
+    below = int(neg.sum()) - np.cumsum(neg) + negative_misses  # incorrect cases below each bin, misses included
+    den = 2 * pos_ref * neg_ref
+    inside = np.where(exact, neg, 0)
+    base = K._exact_dot(pos, 2 * below + inside, den) + misses * negative_misses
+    open_pairs = K._exact_dot(pos, np.where(exact, 0, neg), den)
+    return Triple(base / den, (base + open_pairs) / den, (base + 2 * open_pairs) / den)
 
 
 def maximum_f_measure(b: Bins, pos_ref: float, beta: float) -> Triple:
@@ -593,25 +625,106 @@ def true_positives_at(b: Bins, k: int) -> Triple:
     the tie groups, the count (or its expectation inside a cut group) is
     between c + max(0, s - N) and c + min(P, s); estimate c + s P / (P + N).
     """
+    return top_ratio(b, k, 1)
+
+
+def top_ratio(b: Bins, k: int, den: int) -> Triple:
+    """:func:`true_positives_at` divided by ``den``, each value an exact ratio of integers rounded once.
+
+    The exact bin's value is (c (P + N) + s P) / ((P + N) den), the
+    evaluator's fraction (:func:`scored_pr._kernel.true_positives_at`) and
+    division, so precision_at, recall_at and r_precision equal its floats
+    bit for bit. The bounds, integer counts over ``den``, round the same way
+    as the exact value would (correct rounding is monotone), so they hold it.
+    Unweighted counts only.
+    """
     if k <= 0 or b.pos.size == 0:
         return Triple(0.0, 0.0, 0.0)
-    i, c, t = _locate(b, k)
-    p, n = float(b.pos[i]), float(b.neg[i])
+    i, cf, tf = _locate(b, k)
+    c, t = int(cf), int(tf)
+    p, n = int(b.pos[i]), int(b.neg[i])
     s = k - t
-    est = c + s * p / (p + n)
+    size = p + n
+    est = (c * size + s * p) / (size * den)  # int / int: correctly rounded
     if b.lo[i] == b.hi[i]:
         return Triple(est, est, est)
-    return Triple(c + max(0.0, s - n), est, c + min(p, s))
+    return Triple((c + max(0, s - n)) / den, est, (c + min(p, s)) / den)
+
+
+#: Terms of the expected reciprocal rank of a tie group summed one by one; past
+#: them the rest of the sum is bounded in O(1), so a query never costs more than
+#: this many operations however many cases a bin holds.
+RR_TERMS = 4096
+
+
+def expected_reciprocal_rank(t: float, p: int, n: int) -> Triple:
+    """E[1 / rank of the first correct case] in a tie group of p correct and n incorrect cases below t cases.
+
+    With J the number of incorrect cases before the first correct one,
+    P(J >= j) = prod_{i<j} (n - i) / (p + n - i) and
+    P(J = j) = P(J >= j) p / (p + n - j); the value is
+    sum_{j=0..n} P(J = j) / (t + j + 1). While n < :data:`RR_TERMS` it is
+    summed term by term in the order of the evaluator's kernel
+    (:func:`scored_pr._kernel.reciprocal_rank`), so the result is the same
+    float, exact. Otherwise the first RR_TERMS terms are summed and the rest,
+    T = P(J >= K) (K = RR_TERMS), is bounded two ways, and the tighter
+    bound of each side kept:
+
+    * P(J = j) and 1 / (t + j + 1) both fall with j, so the tail lies between
+      T (H(t + n + 1) - H(t + K)) / (n - K + 1) (Chebyshev's sum inequality)
+      and min(T / (t + K + 1), P(J = K) (H(t + n + 1) - H(t + K))); both are
+      the exact value when p = 1.
+    * The ranks K .. n are cut into blocks growing by a factor 1 + 1/128; over
+      a block [a, b) the survival falls by a factor between
+      (1 - p / (m - b + 1))^(b - a) and (1 - p / (m - a))^(b - a), m = p + n,
+      which bounds the probability mass of every block, and its terms lie
+      between mass / (t + b) and mass / (t + a + 1).
+
+    The bounds are widened by the rounding of the products. O(RR_TERMS +
+    128 log(n / RR_TERMS)) (at most about 7,000 blocks).
+    """
+    size = p + n
+    k = min(n + 1, RR_TERMS)
+    j = np.arange(k, dtype=np.float64)
+    stay = np.concatenate(([1.0], np.cumprod((n - j[:-1]) / (size - j[:-1]))))
+    head = K.seqsum(stay * p / (size - j) / (t + j + 1.0))
+    if k == n + 1:
+        return Triple(head, head, head)
+    last = float(stay[-1]) * (n - k + 1) / (size - k + 1)  # P(J >= K)
+    h = float(harmonic_diff(np.array([t + k], dtype=np.float64), np.array([t + n + 1.0]))[0])
+    low = last * h / (n - k + 1)
+    high = min(last / (t + k + 1.0), last * p / (size - k) * h)
+    # geometric blocks [a, b) covering K .. n
+    steps = int(math.ceil(math.log((n + 1.0) / k) / math.log1p(1.0 / 128))) + 1
+    edges = np.unique(np.minimum(np.floor(k * (1.0 + 1.0 / 128) ** np.arange(steps + 1)), n + 1.0))
+    edges = np.unique(np.concatenate(([float(k)], edges, [n + 1.0])))
+    a, b = edges[:-1], edges[1:]
+    length = b - a
+    with np.errstate(divide="ignore"):
+        fall_hi = np.exp(length * np.log1p(-p / (size - a)))
+        fall_lo = np.exp(length * np.log1p(-p / (size - b + 1.0)))
+    s_hi = last * np.concatenate(([1.0], np.cumprod(fall_hi)))
+    s_lo = last * np.concatenate(([1.0], np.cumprod(fall_lo)))
+    mass_lo = np.maximum(s_lo[:-1] - s_hi[1:], 0.0)
+    mass_hi = s_hi[:-1] - s_lo[1:]
+    low = max(low, float(np.sum(mass_lo / (t + b))))
+    high = min(high, float(np.sum(mass_hi / (t + a + 1.0))))
+    slack = 16.0 * (k + edges.size + 16) * _EPS
+    lower, upper = (head + low) * (1.0 - slack), (head + high) * (1.0 + slack)
+    return Triple(lower, min(max(head + (low + high) / 2.0, lower), upper), upper)
 
 
 def reciprocal_rank(b: Bins) -> Triple:
     """1 / rank of the first correct case, grouped ties (expected over a tie group).
 
     The first bin holding a correct case has t cases above it. Exact bin: the
-    expected 1 / rank over the orderings of the group. Range bin: the first
-    correct case is at rank t + 1 at best and t + N + 1 at worst (any tie
-    group inside gives an expectation in between); estimate as if the bin
-    were one tie group. 0.0 (exact) without a correct case.
+    expected 1 / rank over the orderings of the group
+    (:func:`expected_reciprocal_rank`: exact while the bin has fewer than
+    :data:`RR_TERMS` incorrect cases, tightly bounded beyond). Range bin: the
+    first correct case is at rank t + 1 at best and t + N + 1 at worst (any
+    tie group inside gives an expectation in between); estimate as if the
+    bin were one tie group. 0.0 (exact) without a correct case. O(bins + RR_TERMS)
+    whatever the number of cases.
     """
     has = np.flatnonzero(b.pos > 0)
     if has.size == 0:
@@ -619,13 +732,11 @@ def reciprocal_rank(b: Bins) -> Triple:
     i = int(has[0])
     t = float((b.pos + b.neg)[:i].sum())
     p, n = int(b.pos[i]), int(b.neg[i])
-    size = p + n
-    j = np.arange(n + 1, dtype=np.float64)
-    stay = np.concatenate(([1.0], np.cumprod((n - j[:-1]) / (size - j[:-1]))))
-    est = K.seqsum(stay * p / (size - j) / (t + j + 1.0))
+    group = expected_reciprocal_rank(t, p, n)
     if b.lo[i] == b.hi[i]:
-        return Triple(est, est, est)
-    return Triple(1.0 / (t + n + 1.0), est, 1.0 / (t + 1.0))
+        return group
+    lower, upper = 1.0 / (t + n + 1.0), 1.0 / (t + 1.0)
+    return Triple(lower, min(max(group.estimate, lower), upper), upper)
 
 
 def accepted_at(b: Bins, threshold: float) -> tuple[Triple, Triple, float, float]:

@@ -30,7 +30,7 @@ import math
 import time as _time
 from bisect import bisect_left, bisect_right, insort
 from collections import deque
-from itertools import islice
+from itertools import islice, takewhile
 from typing import Any, Callable, NamedTuple, TextIO
 
 import numpy as np
@@ -82,6 +82,16 @@ class _Ranking(NamedTuple):
     end: int  #: the id of the first case not in this ranking
 
 
+def _default_clock() -> float:
+    """``time.monotonic()``: the clock of a time window created without ``clock=``.
+
+    A distinct function, so that the window can tell the default from a
+    clock the caller chose: a window on the default clock whose first item
+    comes with an explicit time runs on explicit times (no clock) instead.
+    """
+    return _time.monotonic()
+
+
 class WindowedEvaluation:
     """Exact precision-recall and ROC evaluation of a sliding window of cases.
 
@@ -106,7 +116,15 @@ class WindowedEvaluation:
         Time windows only: the time of an item added without ``time=``, and
         read at every query, so that a window that receives nothing still
         expires. ``None``: every item needs an explicit ``time=`` and a query
-        expires by the newest time added.
+        expires by the newest time added. Left at its default, the first
+        item decides: given with ``time=`` (or ``times=``), the window runs
+        on explicit times exactly as with ``clock=None`` (its current time is
+        the newest time given, never ``time.monotonic()``, which is on another
+        scale), and every later item needs a time too; given without one,
+        the window reads ``time.monotonic`` and a later explicit time is a
+        ValueError (pass ``clock=`` to mix times on that clock's scale). A
+        clock reading earlier than the window's current time (a clock that
+        stepped back) counts as the current time, in additions as in queries.
     ties : {"grouped", "stable"}, default "grouped"
         The tie policy, as for :class:`~scored_pr.ScoredPrecisionRecallEvaluation`.
     pos_label : str, number or bool, optional
@@ -193,6 +211,7 @@ class WindowedEvaluation:
         "_size",
         "_seconds",
         "_clock",
+        "_clock_auto",
         "_ties",
         "_grouped",
         "_pos_label",
@@ -225,7 +244,7 @@ class WindowedEvaluation:
         size: int | None = None,
         *,
         seconds: float | None = None,
-        clock: Callable[[], float] | None = _time.monotonic,
+        clock: Callable[[], float] | None = _default_clock,
         ties: str = "grouped",
         pos_label: Any = None,
     ) -> None:
@@ -242,6 +261,9 @@ class WindowedEvaluation:
                 f"got {clock!r:.80} ({type(clock).__name__}) instead."
             )
         self._clock = clock if seconds is not None else None
+        #: True while a time window on the default clock has received no item: the
+        #: first one settles whether it runs on the clock or on explicit times
+        self._clock_auto = self._clock is _default_clock
         self._ties: str = check_ties(ties, _CLS)
         self._grouped = self._ties == "grouped"
         self._pos_label: Any = check_pos_label(pos_label, _CLS)
@@ -424,6 +446,7 @@ class WindowedEvaluation:
             weight = check_weight(weight, "add_case")
         if self._times is not None:
             t = self._time_of(time, "add_case")
+            self._settle(time is not None)
             self._advance(t)
             self._times.append(t)
         elif time is not None:
@@ -496,12 +519,15 @@ class WindowedEvaluation:
         ------
         TypeError, ValueError
             As the main evaluator's ``add_cases`` and :meth:`add_case`; either
-            every case is added or none is.
+            every case is added or none is, also when the batch is
+            interrupted part way (KeyboardInterrupt, MemoryError): the window
+            is then put back as it was.
 
         Notes
         -----
-        O(k log W) for k cases. Cases of a batch larger than a size window
-        enter and leave in turn, as in a loop.
+        O(k) for k cases (plus the items that leave); what the batch changes
+        is saved as it goes, in O(k), for that rollback. Cases of a batch
+        larger than a size window enter and leave in turn, as in a loop.
         """
         c, s = check_batch(correct, scores, pos_label=self._pos_label)
         w = None if sample_weight is None else check_weights(sample_weight, c.size, "add_cases")
@@ -512,6 +538,8 @@ class WindowedEvaluation:
                 t = np.full(c.size, self._time_of(None, "add_cases"))
             else:
                 t = check_times(times, c.size, "add_cases")
+                if c.size:
+                    self._check_explicit("add_cases", "times", float(t[0]))
                 if c.size and t[0] < self._now:
                     raise self._backwards("add_cases", "times", float(t[0]), index=0)
         elif times is not None:
@@ -523,11 +551,91 @@ class WindowedEvaluation:
         cs, ss = c.tolist(), s.tolist()
         ws = None if w is None else w.tolist()
         ts = None if t is None else t.tolist()
-        # Validated: from here on nothing can fail (but memory), as in a loop of add_case.
-        self._cool()
-        add = self._add_checked
-        for i in range(len(cs)):
-            add(cs[i], ss[i], 1.0 if ws is None else ws[i], None if ts is None else ts[i])
+        # Validated: from here on nothing can fail but memory or an interrupt
+        # (KeyboardInterrupt), and either puts the window back as it was. The
+        # batch enters in two phases, each undone in O(its own work): every
+        # case joins the deques at their right end (undone by popping the right
+        # end back to its length), then the oldest items leave, as they would
+        # one by one in a loop of add_case (undone by putting back the left
+        # prefix saved before, as far as each deque lost it).
+        scalars = self._scalars()
+        deques = [d for d in (self._scores, self._correct, self._times, self._weights) if d is not None]
+        lengths = [len(d) for d in deques]
+        weights0, gone0, runs0 = self._weights, len(self._gone), len(self._runs)
+        left: list[tuple[deque[Any], int, list[Any]]] = []
+        saved_runs: list[list[Any]] = []
+        try:
+            if self._times is not None:
+                self._settle(times is not None)
+            self._cool()
+            self._snap = None
+            self._eager = False  # the cases enter the sorted containers at the next _sync
+            if self._times is not None:
+                self._times.extend(ts)  # type: ignore[arg-type]
+            self._scores.extend(ss)
+            self._correct.extend(cs)
+            self._n_correct += int(np.count_nonzero(c))
+            if ws is not None and (self._weights is not None or any(x != 1.0 for x in ws)):
+                if self._weights is None:
+                    self._weights = deque([1.0] * (len(self._scores) - len(ss)))
+                self._weights.extend(ws)
+                self._unit_off += int(np.count_nonzero(w != 1.0))
+            elif self._weights is not None:
+                self._weights.extend([1.0] * len(ss))
+            # Phase 2: what leaves. Save what may leave first.
+            leaving, touched = self._leaving(None if ts is None else ts[-1])
+            left = [(d, len(d), list(islice(d, leaving))) for d in (self._scores, self._correct, self._times, self._weights) if d is not None]
+            saved_runs = [list(r) for r in islice(self._runs, touched)]
+            if ts is not None:
+                self._advance(ts[-1])
+            else:
+                self._expire_size()
+        except BaseException:
+            for d, n, prefix in left:  # phase 2: the left prefix back, as far as each deque lost it
+                d.extendleft(reversed(prefix[: n - len(d)]))
+            for d, n in zip(deques, lengths):  # phase 1: the right end back to its length
+                while len(d) > n:
+                    d.pop()
+            runs = self._runs
+            if saved_runs:
+                while len(runs) > runs0 - len(saved_runs):
+                    runs.popleft()
+                runs.extendleft(reversed(saved_runs))
+            while len(self._gone) > gone0:
+                self._gone.pop()
+            self._weights = weights0  # None again if this batch made it
+            self._restore_scalars(scalars)
+            raise
+
+    _SCALARS = (
+        "_clock", "_clock_auto", "_first_id", "_pairs2", "_s_lo", "_s_hi", "_valid", "_n_correct", "_eager",
+        "_hot", "_unit_off", "_misses", "_negative_misses", "_now", "_snap",
+    )  # fmt: skip
+
+    def _scalars(self) -> tuple[Any, ...]:
+        """The window's plain fields (add_cases puts them back if interrupted)."""
+        return tuple(getattr(self, name) for name in self._SCALARS)
+
+    def _restore_scalars(self, values: tuple[Any, ...]) -> None:
+        for name, value in zip(self._SCALARS, values):
+            setattr(self, name, value)
+
+    def _leaving(self, now: float | None) -> tuple[int, int]:
+        """How many cases may leave the deques, and how many leading runs of misses may change, at most.
+
+        Size windows: the items beyond ``size``, oldest first (each run of
+        misses it reaches changes). Time windows (``now``, the newest time):
+        the cases and runs timed before ``now - seconds``.
+        """
+        if now is None:
+            assert self._size is not None
+            excess = max(0, len(self._scores) + self._misses + self._negative_misses - self._size)
+            return min(excess, len(self._scores)), min(excess + 1, len(self._runs))
+        assert self._seconds is not None and self._times is not None
+        cutoff = now - self._seconds
+        cases = sum(1 for _ in takewhile(lambda x: x < cutoff, self._times))
+        runs = sum(1 for _ in takewhile(lambda r: r[0] < cutoff, self._runs))
+        return cases, runs
 
     def _cool(self) -> None:
         """Leave the short paths' states (see _hot), writing back the range the rank sum counts if in sync."""
@@ -535,22 +643,6 @@ class WindowedEvaluation:
             lo = self._first_id
             self._s_lo, self._s_hi = lo, lo + len(self._scores)
         self._hot = 0
-
-    def _add_checked(self, correct: bool, score: float, weight: float, t: float | None) -> None:
-        if t is not None:
-            self._advance(t)
-            assert self._times is not None
-            self._times.append(t)
-        self._snap = None
-        self._scores.append(score)
-        self._correct.append(correct)
-        if correct:
-            self._n_correct += 1
-        if self._weights is not None or weight != 1.0:
-            self._add_weight(weight)
-        self._eager = False  # the case enters the sorted containers at the next _sync
-        if self._size is not None:
-            self._expire_size()
 
     def _add_weight(self, weight: float) -> None:
         weights = self._weights
@@ -590,6 +682,7 @@ class WindowedEvaluation:
             return
         self._cool()
         if self._times is not None:
+            self._settle(time is not None)
             self._advance(t)
             key: float = t
         else:
@@ -615,15 +708,33 @@ class WindowedEvaluation:
             clock = self._clock
             if clock is None:
                 raise ValueError(
-                    f"{func}: argument 'time' must be given, since this window has no clock (clock=None); "
-                    "got None instead."
+                    f"{func}: argument 'time' must be given, since this window has no clock (clock=None, or "
+                    "created without clock= and its first item came with a time); got None instead."
                 )
-            t = check_time(clock(), func, "clock()")
-        else:
-            t = check_time(time, func)
+            # A clock that stepped back (a reading before the window's current
+            # time) counts as the current time, as at a query: never an error
+            # about a 'time' the caller did not pass.
+            return max(check_time(clock(), func, "clock()"), self._now)
+        t = check_time(time, func)
+        self._check_explicit(func, "time", t)
         if t < self._now:
             raise self._backwards(func, "time", t)
         return t
+
+    def _check_explicit(self, func: str, name: str, t: float) -> None:
+        """An explicit time may not join items timed by the default clock (another scale)."""
+        if self._clock is _default_clock and not self._clock_auto:
+            raise ValueError(
+                f"{func}: argument '{name}' was given, but this window times the items added without one by "
+                "its default clock, time.monotonic, and a time on another scale would expire them at once; "
+                "give every item a time (the first item with a time makes a window run on explicit times), "
+                f"or create the window with clock= the clock your times come from; got {t!r} instead."
+            )
+
+    def _settle(self, explicit: bool) -> None:
+        """The first item of a window on the default clock: explicit times mean no clock."""
+        if self._clock_auto:
+            self._clock, self._clock_auto = (None if explicit else self._clock), False
 
     def _backwards(self, func: str, name: str, t: float, index: int | None = None) -> ValueError:
         where = "" if index is None else f" at index {index}"
@@ -654,7 +765,7 @@ class WindowedEvaluation:
     def _expire_clock(self) -> None:
         """At a query: expire by the clock (time windows with a clock)."""
         clock = self._clock
-        if clock is not None:
+        if clock is not None and not self._clock_auto:  # an undecided window holds nothing to expire
             now = check_time(clock(), "WindowedEvaluation", "clock()")
             if now > self._now:
                 self._advance(now)
@@ -833,8 +944,12 @@ class WindowedEvaluation:
 
     @property
     def clock(self) -> Callable[[], float] | None:
-        """The clock of a time window (None: explicit times only, or a size window)."""
-        return self._clock
+        """The clock of a time window (None: explicit times only, or a size window).
+
+        ``time.monotonic`` for a window created without ``clock=`` until its
+        first item; None from then on if that item came with a time.
+        """
+        return _time.monotonic if self._clock is _default_clock else self._clock
 
     @property
     def now(self) -> float:
@@ -1238,6 +1353,7 @@ class WindowedEvaluation:
             "size": self._size,
             "seconds": self._seconds,
             "clock": self._clock,
+            "clock_auto": self._clock_auto,
             "ties": self._ties,
             "pos_label": self._pos_label,
             "first_id": self._first_id,
@@ -1253,6 +1369,7 @@ class WindowedEvaluation:
         self._size = state["size"]
         self._seconds = state["seconds"]
         self._clock = state["clock"]
+        self._clock_auto = state.get("clock_auto", False)  # states pickled before it existed: settled
         self._ties = state["ties"]
         self._grouped = self._ties == "grouped"
         self._pos_label = state["pos_label"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import pickle
+import struct
 from fractions import Fraction
 from pathlib import Path
 
@@ -44,13 +45,18 @@ def close(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
 
 
+def same(a: float, b: float) -> bool:
+    """The same float64, bit for bit (any NaN equals any NaN)."""
+    return (math.isnan(a) and math.isnan(b)) or struct.pack("<d", float(a)) == struct.pack("<d", float(b))
+
+
 def assert_within(bound: Bounds, exact: float, what: str) -> None:
     assert isinstance(bound, Bounds), what
     if math.isnan(exact):
         assert math.isnan(bound) and math.isnan(bound.lower) and math.isnan(bound.upper), (what, bound)
         return
-    if bound.exact:  # a determined value: the exact one, up to the rounding of either computation
-        assert close(float(bound), exact), (what, exact, repr(bound))
+    if bound.exact:  # a determined value: the evaluator's float, bit for bit
+        assert same(float(bound), exact) and same(bound.lower, exact), (what, exact, repr(bound))
         return
     assert bound.lower <= exact <= bound.upper, (what, exact, repr(bound))
     assert bound.lower <= float(bound) <= bound.upper, (what, repr(bound))
@@ -109,14 +115,18 @@ def check_all(s: BoundedEvaluation, ev: ScoredPrecisionRecallEvaluation, cases: 
             checks.append((f"r@{k}", s.recall_at(k), ev.recall_at(k)))
     for what, bound, value in checks:
         assert_within(bound, value, what)
-        if exact:
-            assert bound.exact and close(float(bound), value), (what, value, repr(bound))
+        if exact and not s.weighted:  # weighted results always carry (ulp-wide) bounds
+            assert bound.exact and same(float(bound), value), (what, value, repr(bound))
     pr, roc = s.pr_band(), s.roc_band()
     exact_pr = ev.pr_curve()
     assert pr.contains(exact_pr).all(), (exact_pr, pr.boxes)
     if ev.negative_weight > 0:  # otherwise rejection recall is NaN (0/0)
         assert roc.contains(roc_vertices(ev)).all(), (roc_vertices(ev), roc.boxes)
-    if exact:
+    assert pr.exact == roc.exact == (exact and not s.weighted)
+    if pr.exact:
+        assert s.pr_curve().tobytes() == exact_pr.tobytes(), (s.pr_curve(), exact_pr)
+        assert s.roc_curve().tobytes() == ev.roc_curve().tobytes(), (s.roc_curve(), ev.roc_curve())
+    elif exact:
         np.testing.assert_allclose(s.pr_curve(), exact_pr, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(s.roc_curve(), ev.roc_curve(), rtol=1e-12, atol=1e-12)
 
@@ -461,3 +471,97 @@ def test_load_refuses_foreign_and_oversized_files(tmp_path: Path) -> None:
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     with pytest.raises(ValueError, match="not a scored_pr state file"):
         BoundedEvaluation.load(tmp_path / "junk.npz")
+
+
+# ------------------------------------------------------- cost independent of the cases
+
+
+def one_bin_state(p: int, n: int) -> dict:
+    """The state of a summary whose cases all share one score: p correct, n incorrect."""
+    return {
+        "format": "scored_pr.BoundedEvaluation", "version": 1, "max_bins": 4096, "hi": [0.5], "lo": [0.5],
+        "pos": [float(p)], "neg": [float(n)], "level": [0], "num_cases": p + n, "num_correct": p,
+        "misses": 0, "negative_misses": 0, "weighted": False,
+    }
+
+
+def test_a_billion_tied_cases_answer_every_query_in_bounded_memory(tmp_path: Path) -> None:
+    """A hand-made 1e9-case, one-bin state file: every query without per-case memory, RR bounds hold the closed form."""
+    import tracemalloc
+
+    m = 10**9
+    BoundedEvaluation.from_dict(one_bin_state(1, m - 1)).save(tmp_path / "big.npz")
+    tracemalloc.start()
+    try:
+        s = BoundedEvaluation.load(tmp_path / "big.npz")
+        rr = s.reciprocal_rank()
+        others = [s.precision_at(m // 3), s.recall_at(m // 2), s.r_precision(), *s.summary().values(),
+                  s.precision_at_threshold(0.5), s.maximum_f_measure()]
+        s.pr_band(), s.roc_band()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20, peak  # one float per case would be 7.45 GiB
+    assert others[0] == 1 / m and others[1] == 0.5  # the expected count of a cut tie group: s p / (p + n)
+    # one correct case among m tied ones: E[1 / rank] = H(m) / m
+    exact = (math.log(m) + 0.5772156649015329 + 1 / (2 * m) - 1 / (12 * m * m)) / m
+    assert rr.lower <= exact <= rr.upper and rr.width < 1e-5 * exact, repr(rr)
+
+
+@pytest.mark.parametrize(("p", "n"), [(1, 5000), (2, 4095), (2, 4096), (3, 20_000), (40, 30_000), (7, 9000), (5000, 60_000)])
+def test_reciprocal_rank_of_a_big_tie_group_holds_the_evaluators_value(p: int, n: int) -> None:
+    """Past RR_TERMS incorrect cases the expectation is bounded, not summed; below it, it is the evaluator's float."""
+    ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+    ev.add_cases([False] * 3 + [True] * p + [False] * n, [2.0] * 3 + [1.0] * (p + n))
+    s = BoundedEvaluation.from_evaluation(ev)
+    rr, exact = s.reciprocal_rank(), ev.reciprocal_rank()
+    if n < B.RR_TERMS:
+        assert rr.exact and float(rr).hex() == exact.hex()
+    else:
+        assert rr.lower <= exact <= rr.upper and rr.width < 0.02 * exact, (exact, repr(rr))
+
+
+# ------------------------------------------------------- exact means equal
+
+
+def test_a_rank_that_cuts_a_tie_group_is_the_evaluators_float() -> None:
+    """The issue's reproducer: precision_at(3) was 0.5555555555555555 with .exact True, the evaluator 0.5555555555555556."""
+    c, sc = [False, True, True, False], [1.0, 1.0, 2.0, 1.0]
+    ev = reference(list(zip(c, sc)), None, 0, 0)
+    s = BoundedEvaluation()
+    s.add_cases(c, sc)
+    for k in range(1, 6):
+        for bound, value in ((s.precision_at(k), ev.precision_at(k)), (s.recall_at(k), ev.recall_at(k))):
+            assert bound.exact and same(bound, value), (k, repr(bound), value)
+    assert same(s.precision_at(3), 0.5555555555555556) and same(s.r_precision(), ev.r_precision())
+
+
+tied_cases_st = st.lists(st.tuples(st.booleans(), st.integers(0, 5).map(float)), max_size=30)
+#: arbitrary float weights (not subnormal: products of those lose the relative precision the margin assumes)
+weight_st = st.one_of(st.just(0.0), st.floats(1e-3, 10.0))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tied_cases_st,
+    st.one_of(st.none(), st.lists(weight_st, min_size=30, max_size=30)),
+    st.integers(0, 3),
+    st.integers(0, 3),
+    st.lists(st.integers(1, 8), min_size=1, max_size=3),
+    st.integers(0, 4),
+)
+def test_exact_results_are_the_evaluators_floats_and_bounds_hold_them(cases, weights, misses, negative_misses, shards, singles) -> None:
+    """Where a result says exact it is the evaluator's float bit for bit; otherwise lower <= evaluator <= upper.
+
+    Heavy ties (six distinct scores), arbitrary float weights, misses and
+    shards with budgets below and above the distinct scores: every measure,
+    both curves.
+    """
+    w = None if weights is None else weights[: len(cases)]
+    if w is not None and all(wi == 1.0 for wi in w):
+        w = None
+    s = build(cases, w, misses, negative_misses, shards, singles)
+    ev = reference(cases, w, misses, negative_misses)
+    check_all(s, ev, cases, w)
+    if s.weighted:  # weights are summed bin by bin here, case by case there: never claimed exact
+        assert not s.average_precision().exact or math.isnan(s.average_precision())

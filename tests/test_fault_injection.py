@@ -180,3 +180,135 @@ def test_real_memory_errors_lose_nothing(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
     failures = int(proc.stdout.split("memory errors:")[1])
     assert failures >= 5, proc.stdout  # the limit really bit, at several points of the merge
+
+
+# ------------------------------------------------------------ BoundedEvaluation
+
+import json  # noqa: E402
+
+from scored_pr import BoundedEvaluation  # noqa: E402
+from scored_pr import _bounded as _B  # noqa: E402
+from scored_pr import _bounded_evaluation as _BE  # noqa: E402
+
+BOUNDED_WATCHED = {str(PACKAGE / name) for name in ("_bounded.py", "_bounded_evaluation.py", "_bounded_state.py")}
+
+
+def run_bounded_with_fault(op: Callable[[], Any], at: int | None, exc: type[BaseException] = InjectedFault) -> int:
+    """As run_with_fault, over the summary's modules; ``exc`` is raised (KeyboardInterrupt too)."""
+    seen = 0
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        nonlocal seen
+        if frame.f_code.co_filename not in BOUNDED_WATCHED:
+            return None
+        if event == "line":
+            seen += 1
+            if at is not None and seen == at:
+                raise exc(at)
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        op()
+    finally:
+        sys.settrace(None)
+    return seen
+
+
+def bounded_setup() -> BoundedEvaluation:
+    """A summary over its budget (range bins), with misses, a warm cache and single cases in the buffer."""
+    rng = np.random.default_rng(3)
+    s = BoundedEvaluation(max_bins=6)
+    s.add_cases(rng.random(40) < 0.4, rng.integers(0, 12, 40).astype(float))
+    s.add_misses(2)
+    s.average_precision()
+    for i in range(5):
+        s.add_case(bool(i % 2), float(i) + 0.5)
+    return s
+
+
+def bounded_state(s: BoundedEvaluation) -> str:
+    """The full state (to_dict bins the buffer first; binning is deterministic)."""
+    return json.dumps(s.to_dict(), sort_keys=True)
+
+
+#: merged into the summary by the "iadd" operation; built (and its buffer binned) outside the traced call
+BOUNDED_OTHER = bounded_setup()
+BOUNDED_OTHER.to_dict()
+
+BOUNDED_OPS: dict[str, Callable[[BoundedEvaluation], Any]] = {
+    "add_case_fills_buffer": lambda s: s.add_case(True, 7.25),
+    "add_cases_in_chunks": lambda s: s.add_cases(np.arange(20) % 3 == 0, np.arange(20) * 0.57 - 2.0),
+    "add_cases_weighted": lambda s: s.add_cases([True, False, True], [2.0, 20.0, -3.0], sample_weight=[1.0, 2.5, 0.5]),
+    "add_misses": lambda s: s.add_misses(3),
+    "query": lambda s: s.average_precision(),
+    "reciprocal_rank": lambda s: s.reciprocal_rank(),
+    "iadd": lambda s: s.__iadd__(BOUNDED_OTHER),
+    "to_dict": lambda s: s.to_dict(),
+    "pickle": lambda s: pickle.dumps(s),
+}
+
+
+@pytest.mark.parametrize("name", list(BOUNDED_OPS))
+def test_bounded_failure_at_any_line_leaves_before_or_after(name: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A fault at every line of the summary's code: the summary is as before or as after, and it saves and loads."""
+    monkeypatch.setattr(_BE, "CHUNK", 8)  # add_cases of 20 cases bins 3 chunks
+    monkeypatch.setattr(_BE, "PENDING", 6)  # the sixth single case bins the buffer
+    op = BOUNDED_OPS[name]
+    before = bounded_state(bounded_setup())
+    after_s = bounded_setup()
+    total = run_bounded_with_fault(lambda: op(after_s), None)
+    after = bounded_state(after_s)
+    assert total > 0
+    for at in range(1, total + 1):
+        s = bounded_setup()
+        with pytest.raises(InjectedFault):
+            run_bounded_with_fault(lambda: op(s), at)
+        now = bounded_state(s)
+        assert now in (before, after), f"{name}: inconsistent state after a fault at line event {at}/{total}"
+        d = s.to_dict()
+        assert s.num_cases == sum(d["pos"]) + sum(d["neg"]) or d["weighted"]
+        if at % 5 == 0 or at == total:  # the state file round trip (a state equal to before/after always loads)
+            s.save(tmp_path / "s.npz")
+            loaded = BoundedEvaluation.load(tmp_path / "s.npz")
+            assert loaded == s and repr(loaded.average_precision()) == repr(BoundedEvaluation.from_dict(d).average_precision())
+
+
+def test_bounded_add_cases_interrupted_at_a_chunk_changes_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Ctrl-C while the third chunk of a batch is binned: no case of the batch is counted, the state still loads."""
+    monkeypatch.setattr(_BE, "CHUNK", 1000)
+    s = bounded_setup()
+    before = bounded_state(s)
+    real = _B.add_sorted
+    calls = 0
+
+    def interrupted(*args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(_B, "add_sorted", interrupted)
+    rng = np.random.default_rng(0)
+    with pytest.raises(KeyboardInterrupt):
+        s.add_cases(rng.random(3500) < 0.5, rng.normal(size=3500))
+    assert calls == 3
+    assert bounded_state(s) == before and s.num_cases == 45
+    s.save(tmp_path / "s.npz")
+    assert BoundedEvaluation.load(tmp_path / "s.npz") == s
+
+
+def test_bounded_query_whose_flush_fails_keeps_the_buffer(monkeypatch: pytest.MonkeyPatch) -> None:
+    s = bounded_setup()
+    before = bounded_state(bounded_setup())
+
+    def fail(*args: Any) -> Any:
+        raise MemoryError
+
+    monkeypatch.setattr(_B, "add_sorted", fail)
+    with pytest.raises(MemoryError):
+        s.area_under_roc_curve()
+    assert s.num_cases == 45
+    monkeypatch.undo()
+    assert bounded_state(s) == before

@@ -660,3 +660,200 @@ def test_the_state_machine_took_the_short_paths() -> None:
         pytest.skip("run together with TestWindowMachine")
     print(f"window state machine: {STEPS}")
     assert STEPS["short"] > 0, STEPS  # the lean path: also test_auc_after_every_case_equals_the_lazy_and_rebuilt_paths
+
+
+# ------------------------------------------------------------- explicit times and the clock
+
+
+def fresh(cases: list[tuple[bool, float]], ties: str = "grouped") -> E:
+    ev = E(ties=ties)
+    if cases:
+        ev.add_cases([c for c, _ in cases], [s for _, s in cases])
+    return ev
+
+
+def test_explicit_times_without_a_clock_argument_run_on_those_times() -> None:
+    """The issue's reproducer: seconds=10 fed times 0, 5, 12 held 0 cases (the queries read time.monotonic)."""
+    w = WindowedEvaluation(seconds=10)
+    w.add_case(True, 0.9, time=0.0)
+    w.add_case(False, 0.4, time=5.0)
+    w.add_case(True, 0.2, time=12.0)
+    assert (len(w), w.now, w.clock) == (2, 12.0, None)  # time 0 is more than 10 s before 12
+    assert w.area_under_roc_curve() == fresh([(False, 0.4), (True, 0.2)]).area_under_roc_curve()
+    before = pickle.dumps(w)
+    with pytest.raises(ValueError, match="argument 'time' must be given.*first item came with a time"):
+        w.add_case(True, 0.5)
+    assert pickle.dumps(w) == before
+    w2 = pickle.loads(before)
+    w2.add_cases([True, False], [0.3, 0.1], times=[20.0, 21.0])
+    assert (len(w2), w2.now) == (3, 21.0)  # 12, 20, 21
+    w3 = WindowedEvaluation(seconds=10)
+    w3.add_misses(2, time=3.0)
+    assert w3.clock is None and w3.num_misses == 2
+
+
+def test_an_explicit_time_after_default_clock_times_is_a_clear_error() -> None:
+    w = WindowedEvaluation(seconds=10)
+    assert w.clock is __import__("time").monotonic
+    w.add_case(True, 0.9)  # timed by time.monotonic: the window runs on that clock now
+    before = pickle.dumps(w)
+    for bad in (lambda: w.add_case(False, 0.1, time=5.0), lambda: w.add_cases([False], [0.1], times=[5.0]),
+                lambda: w.add_misses(1, time=5.0)):
+        with pytest.raises(ValueError, match="argument 'times?' was given, but this window times .* default clock"):
+            bad()
+        assert pickle.dumps(w) == before
+    assert len(w) == 1
+
+
+def test_a_clock_that_steps_back_is_tolerated_in_additions() -> None:
+    """Queries already tolerated it; additions raised, naming a 'time' argument the caller never passed."""
+    now = [100.0]
+    w = WindowedEvaluation(seconds=10.0, clock=lambda: now[0])
+    w.add_case(True, 0.9)
+    now[0] = 50.0  # NTP step, a VM restore: the clock goes back
+    w.add_case(False, 0.5)
+    w.add_cases([True, False], [0.3, 0.2])
+    w.add_misses(1)
+    w.add_negative_misses(1)
+    assert (len(w), w.now, w.num_misses, w.num_negative_misses) == (4, 100.0, 1, 1)
+    w._check()
+    now[0] = 110.0  # every item took the window's current time, 100: still in
+    assert len(w) == 4
+    now[0] = 110.5
+    assert len(w) == 0
+    explicit = WindowedEvaluation(seconds=10.0, clock=lambda: now[0])
+    explicit.add_case(True, 0.9, time=200.0)
+    with pytest.raises(ValueError, match="argument 'time' must not be earlier"):  # the caller's own time: an error
+        explicit.add_case(True, 0.9, time=150.0)
+
+
+# ------------------------------------------------------------- add_cases under Ctrl-C
+
+
+def window_setup(kind: str) -> WindowedEvaluation:
+    """A window with cases, a miss and a ROC AUC query behind it (sorted containers in sync)."""
+    if kind == "size":
+        w = WindowedEvaluation(size=6)
+        w.add_cases([True, False, True, False], [0.5, 0.4, 0.4, 0.1])
+        w.add_misses(1)
+    else:
+        w = WindowedEvaluation(seconds=3.0, clock=None)
+        w.add_cases([True, False, True, False], [0.5, 0.4, 0.4, 0.1], times=[0.0, 1.0, 2.0, 2.5])
+        w.add_misses(1, time=2.5)
+    w.area_under_roc_curve()
+    w.add_case(False, 0.45, **({} if kind == "size" else {"time": 2.5}))
+    w.area_under_roc_curve()
+    return w
+
+
+def window_batch(kind: str) -> dict[str, Any]:
+    batch: dict[str, Any] = {"correct": [True, False, False, True, True], "scores": [0.3, 0.45, 0.2, 0.9, 0.4]}
+    if kind == "time":
+        batch["times"] = [3.0, 4.0, 4.5, 6.0, 6.0]
+    return batch
+
+
+def window_answers(w: WindowedEvaluation) -> list[Any]:
+    values = [w.area_under_roc_curve(), w.average_precision(), w.num_positive_ref, w.num_negative_ref, w.num_cases]
+    return ["nan" if v != v else v for v in values]
+
+
+@pytest.mark.parametrize("kind", ["size", "time"])
+@pytest.mark.parametrize(("where", "at"), [("_leaving", 1), ("_drop_oldest", 1), ("_drop_oldest", 2), ("_drop_oldest", 4)])
+def test_add_cases_interrupted_part_way_changes_nothing(kind: str, where: str, at: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a batch goes in (the at-th oldest item leaving it): the window is as before, consistent, and answers as before."""
+    w = window_setup(kind)
+    before = w.__getstate__()
+    answers = window_answers(window_setup(kind))
+    real = getattr(WindowedEvaluation, where)
+    calls = 0
+
+    def interrupted(self: WindowedEvaluation, *args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == at:
+            raise KeyboardInterrupt
+        return real(self, *args)
+
+    monkeypatch.setattr(WindowedEvaluation, where, interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        w.add_cases(**window_batch(kind))
+    monkeypatch.undo()
+    assert w.__getstate__() == before
+    w._check()
+    assert window_answers(w) == answers
+    w.add_cases(**window_batch(kind))  # and it goes on as the untouched window does
+    other = window_setup(kind)
+    other.add_cases(**window_batch(kind))
+    assert w == other and window_answers(w) == window_answers(other)
+
+
+@pytest.mark.parametrize("kind", ["size", "time"])
+def test_add_cases_is_add_case_in_a_loop(kind: str) -> None:
+    """The batch path gives the window a loop of add_case gives, weights and misses included."""
+    rng = np.random.default_rng(4)
+    for trial in range(30):
+        a = WindowedEvaluation(size=7) if kind == "size" else WindowedEvaluation(seconds=2.0, clock=None)
+        b = copy.copy(a)
+        now = 0.0
+        for step in range(6):
+            n = int(rng.integers(0, 6))
+            y, s = (rng.random(n) < 0.5).tolist(), rng.integers(0, 4, n).astype(float).tolist()
+            wts = rng.choice([1.0, 0.5, 2.0], n).tolist() if trial % 2 else None
+            ts = (now + np.cumsum(rng.random(n))).tolist() if kind == "time" else None
+            a.add_cases(y, s, wts, **({"times": ts} if ts is not None else {}))
+            for i in range(n):
+                b.add_case(y[i], s[i], 1.0 if wts is None else wts[i], **({"time": ts[i]} if ts is not None else {}))
+            if ts:
+                now = ts[-1]
+            if step % 2:
+                a.add_misses(1, **({"time": now} if kind == "time" else {}))
+                b.add_misses(1, **({"time": now} if kind == "time" else {}))
+            a._check()
+            assert a == b and window_answers(a) == window_answers(b), (trial, step)
+
+
+class _Fault(Exception):
+    pass
+
+
+@pytest.mark.parametrize("kind", ["size", "time"])
+def test_add_cases_failing_at_any_line_leaves_the_window_as_before_or_after(kind: str) -> None:
+    watched = {W.__file__, SB.__file__}
+    seen = 0
+
+    def run(op: Any, at: int | None) -> int:
+        nonlocal seen
+        seen = 0
+
+        def tracer(frame: Any, event: str, arg: Any) -> Any:
+            nonlocal seen
+            if frame.f_code.co_filename not in watched:
+                return None
+            if event == "line":
+                seen += 1
+                if seen == at:
+                    raise _Fault(at)
+            return tracer
+
+        sys.settrace(tracer)
+        try:
+            op()
+        finally:
+            sys.settrace(None)
+        return seen
+
+    before = window_setup(kind).__getstate__()
+    after_w = window_setup(kind)
+    total = run(lambda: after_w.add_cases(**window_batch(kind)), None)
+    after = after_w.__getstate__()
+    assert total > 20
+    for at in range(1, total + 1):
+        w = window_setup(kind)
+        with pytest.raises(_Fault):
+            run(lambda: w.add_cases(**window_batch(kind)), at)
+        state = w.__getstate__()
+        assert state in (before, after), f"inconsistent window after a fault at line event {at}/{total}"
+        w._check()
+        expect = after_w if state == after else window_setup(kind)
+        assert window_answers(w) == window_answers(expect), at
