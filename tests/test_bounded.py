@@ -328,9 +328,8 @@ def test_merge_of_exact_summaries_stays_exact() -> None:
     assert m.exact and m.bins()[0].tolist() == [0.3, 0.2, 0.1] and m.bins()[3].tolist() == [0.0, 2.0, 0.0]
 
 
-def test_merging_a_thousand_summaries_is_fast() -> None:
-    import time
-
+def test_merging_a_thousand_summaries_keeps_the_bin_limit_and_every_case() -> None:
+    """1,000 merges of 4,096-bin summaries (benchmarks/bounded.py times them)."""
     rng = np.random.default_rng(0)
     parts = []
     for _ in range(20):
@@ -338,13 +337,10 @@ def test_merging_a_thousand_summaries_is_fast() -> None:
         y = rng.random(20_000) < 0.3
         s.add_cases(y, rng.normal(size=y.size) + y)
         parts.append(s)
-    start = time.perf_counter()
     total = parts[0]
     for i in range(1, 1000):
         total = total + parts[i % 20]
-    elapsed = time.perf_counter() - start
     assert total.num_bins <= 4096 and total.num_cases == 1000 * 20_000
-    assert elapsed < 10.0  # the benchmark measures it (well under 1 s on an idle core); this only catches blow-ups
 
 
 # --------------------------------------------------------------- API details
