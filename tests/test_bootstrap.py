@@ -369,7 +369,7 @@ def test_interval_with_many_misses_does_not_expand_them() -> None:
         *(lambda m=m: ev.confidence_interval(method=m, n_resamples=200, seed=0) for m in ("delong", "bootstrap", "bca")),
         *(lambda m=m: ev.confidence_interval("average_precision", method=m, n_resamples=200, seed=0)
           for m in ("bootstrap", "bca")),
-        lambda: ev.confidence_interval("precision_at", rank=10, method="bca", n_resamples=20, seed=0),
+        lambda: ev.confidence_interval("precision_at", k=10, method="bca", n_resamples=20, seed=0),
         lambda: scored_pr.compare(ev, ev, method="bca", measure="average_precision", n_resamples=50),
         lambda: scored_pr.compare(ev, ev),
         lambda: ev.area_under_roc_curve(max_fpr=0.5),

@@ -188,7 +188,7 @@ def test_every_listed_measure_is_a_scalar_query() -> None:
     from scored_pr._uncertainty import SCALAR_MEASURES
 
     ev = _ev(np.array([True, False, True, False, True, False]), np.array([0.9, 0.8, 0.7, 0.4, 0.3, 0.1]))
-    args = {"precision_at": {"rank": 2}, "recall_at": {"k": 2}, "average_precision_at": {"k": 2},
+    args = {"precision_at": {"k": 2}, "recall_at": {"k": 2}, "average_precision_at": {"k": 2},
             "f_measure_at": {"k": 2}, "e_measure_at": {"k": 2}, "precision_at_recall": {"recall": 0.5},
             "k_at_recall": {"recall": 0.5}}
     before = ev.to_dict()
