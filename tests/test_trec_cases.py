@@ -143,6 +143,25 @@ def test_nothing_retrieved_after_judged_only_gives_trec_eval_nan() -> None:
     ]
 
 
+def test_11pt_avg_rounds_recall_levels_with_lround_as_trec_eval_10() -> None:
+    """R = 4, ranking a b x y z c (a, b, c relevant; d never retrieved): precision 1, 1, 2/3, 2/4, 2/5, 3/6,
+    interpolated: 1 up to the 2nd relevant document, 1/2 at the 3rd, 0 for a 4th (never retrieved).
+
+    trec_eval 10 (m_11pt_avg.c) needs lround(x * 4) relevant documents at level x = 0, .1, ..., 1:
+    0 0 1 1 2 2 2 3 3 4 4, so seven levels at 1, two at 1/2, two at 0: 8/11. trec_eval 9's
+    (long)(x * 4 + 0.9) gives 0 1 1 2 2 2 3 3 4 4 4: six at 1, two at 1/2, three at 0: 7/11.
+    """
+    qrels = {"q1": {"a": 1, "b": 1, "c": 1, "d": 1}}
+    run = {"q1": {"a": 6.0, "b": 5.0, "x": 4.0, "y": 3.0, "z": 2.0, "c": 1.0}}
+    assert value("11pt_avg", qrels, run) == (7 * 1.0 + 2 * 0.5) / 11
+    # Levels in the order given: trec_eval walks up the ranking crediting the last level first.
+    # 0.2, 0.8 (counts 1, 3): 0.8 is credited 1/2 at the 3rd relevant document, then 0.2 gets 1 at the 1st.
+    assert value("11pt_avg.0.2,0.8", qrels, run) == (0.5 + 1.0) / 2
+    # 0.8, 0.2 (counts 3, 1): 0.2 is credited 1 at the 1st relevant document; the walk is then past
+    # 0.8's count 3, so 0.8 takes the final interpolated precision (1) instead of 1/2.
+    assert value("11pt_avg.0.8,0.2", qrels, run) == (1.0 + 1.0) / 2
+
+
 def test_measure_specifications() -> None:
     names = lambda *specs: [n for s in parse_measures(specs) for n in s.names]  # noqa: E731
     assert names("P.10,5") == ["P_5", "P_10"]

@@ -148,14 +148,51 @@ def interpolated_precision_at_recall_v9(r: RankedRels, levels: Sequence[float]) 
 
 
 def eleven_point_average(r: RankedRels, levels: Sequence[float]) -> float:
-    """``11pt_avg``: the mean of the interpolated precisions at ``levels``, counts ``(long)(x * R + 0.9)``.
+    """``11pt_avg``: interpolated precision averaged over the recall ``levels``, as trec_eval 10 computes it.
 
-    trec_eval 10 kept the +0.9 truncation here (only iprec_at_recall moved to
-    ``lround``). The levels are taken in the order given, and summed from
-    the last to the first, as trec_eval does.
+    Formula: each level x becomes a count of relevant documents c = lround(x * R)
+    (trec_eval 10's ``m_11pt_avg.c``, like ``iprec_at_recall``; trec_eval 9
+    used ``(long)(x * R + 0.9)``). Walking the ranking from the last retrieved
+    document up, with ``int_prec`` the best precision P(j) seen so far
+    (starting at num_rel_ret / num_ret), the level in hand is credited
+    ``int_prec`` when the c-th relevant document is reached; levels with
+    c > num_rel_ret get 0 and the levels never reached (c <= 0, or out of
+    order) get the final ``int_prec``. The sum, in the order credited, is
+    divided by the number of levels.
+
+    For levels in increasing order (the default 0.0, 0.1, ..., 1.0) this is
+    the mean of ``iprec_at_recall`` at the same levels. The levels are taken
+    as given, not sorted; with levels out of increasing order the walk
+    credits them as trec_eval's loop does (a level can take the final value
+    although its count is reached). Ties: the ranking is trec_eval's (score
+    descending, docno descending). Empty ranking: 0/0, printed ``-nan`` as
+    glibc prints it, for the levels with c <= 0; a query with R = 0: every
+    count is 0, the value is num_rel_ret / num_ret = 0.
     """
-    values = _interpolated(r, [trunc_long(x * r.num_rel + 0.9) for x in levels])
-    return seq_sum(reversed(values)) / len(levels)
+    counts = [lround(x * r.num_rel) for x in levels]
+    num_ret, num_rel_ret = r.num_ret, r.num_rel_ret
+    cut = len(counts) - 1
+    while cut >= 0 and counts[cut] > num_rel_ret:  # never reached: credited nothing
+        cut -= 1
+    credited: list[float] = []
+    if num_ret == 0:
+        final = -math.nan  # trec_eval divides 0 by 0; glibc prints the x86 result as "-nan"
+    else:
+        hits = np.flatnonzero(r.relevant)
+        prec = _tp(r) / np.arange(1, num_ret + 1, dtype=np.float64)
+        # int_prec when rank i + 1 is reached walking up: max(P(num_ret), max P(j) over j >= i + 1)
+        suffix_max = np.maximum.accumulate(prec[::-1])[::-1]
+        final = float(suffix_max[hits[0]]) if hits.size else float(prec[-1])
+        # The walk meets the relevant documents in decreasing order c = num_rel_ret .. 1 and credits
+        # counts[cut] only when it equals the c in hand; a count it has walked past (or <= 0) stops the
+        # crediting until the end, where every level left takes the final int_prec.
+        reached = num_rel_ret
+        while cut >= 0 and 1 <= counts[cut] <= reached:
+            reached = counts[cut]
+            credited.append(float(suffix_max[hits[reached - 1]]))
+            cut -= 1
+    credited.extend([final] * (cut + 1))
+    return seq_sum(credited) / len(levels)
 
 
 def precision_at_r_multiple(r: RankedRels, multiples: Sequence[float]) -> list[float]:
