@@ -127,6 +127,30 @@ def test_max_docs_judged_only_relevance_level_and_collection_size() -> None:
     assert TrecEval(QRELS, RUN, num_docs_in_coll=100).measure("utility.0,0,0,1").mean == 100 + 2 - 5 - 2
 
 
+def test_complete_resets_only_the_names_trec_eval_resets_and_recounts_num_rel() -> None:
+    """-c, as trec_eval 10's main loop and m_num_rel.c do it.
+
+    A judged query without a run is scored against one bogus document, not in the pool; trec_eval then
+    resets the values *printed* as num_ret, utility, relstring, rbp_resid (not utility_1,-1,0,0,
+    relstring_3 or rbp_resid_p=0.5, which keep the bogus document's values) and every unj_k.
+    num_rel's ``all`` line is recounted from the qrels: every judgement with a grade > 0, whatever -l.
+    """
+    qrels = {"q1": {"a": 1, "b": 2, "c": 0}, "q2": {"z": 1, "y": 0}}
+    run = {"q1": {"a": 2.0, "b": 1.0}}
+    te = TrecEval(qrels, run, complete=True, relevance_level=2)
+    full = te.evaluate(["num_rel", "utility", "relstring", "rbp_resid", "unj.5"])
+    with_params = te.evaluate(["utility.1,-1,0,0", "relstring.3", "rbp_resid.p=0.5"]).per_query["q2"]
+    q2 = full.per_query["q2"]
+    # the bogus document: not relevant, retrieved -> utility 1*0 - 1*1; relstring '-' (not in the pool);
+    # rbp_resid: rank 1 unjudged (1 - p) plus the weight beyond the ranking p = 0.5 + 0.5
+    assert (q2["utility"], with_params["utility_1,-1,0,0"]) == (0.0, -1.0)
+    assert (q2["relstring"], with_params["relstring_3"]) == ("", "-")
+    assert (q2["rbp_resid"], with_params["rbp_resid_p=0.5"], q2["unj_5"]) == (0.0, 1.0, 0.0)
+    assert (full.per_query["q1"]["num_rel"], q2["num_rel"]) == (1, 0)  # -l 2: only b
+    assert full.summary["num_rel"] == 3  # a, b, z: grades > 0
+    assert TrecEval(qrels, run, relevance_level=2).evaluate(["num_rel"]).summary["num_rel"] == 1  # no -c: the sum
+
+
 def test_nothing_retrieved_after_judged_only_gives_trec_eval_nan() -> None:
     """trec_eval divides 0 by 0 for iprec_at_recall_0.00 (and 11pt_avg) when -J leaves nothing; glibc prints -nan."""
     te = TrecEval({"q1": {"a": 1}}, {"q1": {"x": 1.0}}, judged_only=True)

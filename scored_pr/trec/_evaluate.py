@@ -164,7 +164,10 @@ class TrecEval:
         r = self.ranked(query)
         values = s.measure.compute(r, s.params, self.env)
         if self.missing(query) and s.measure.name in _RESET_WHEN_MISSING:
-            values = [_RESET_WHEN_MISSING[s.measure.name]] * len(values)
+            # trec_eval resets by printed name: num_ret, utility, relstring and rbp_resid only when
+            # printed without parameters (utility_2,-1,0,0 keeps its value), every unj_k.
+            reset = _RESET_WHEN_MISSING[s.measure.name]
+            values = [reset if name == s.measure.name or name.startswith("unj") else v for name, v in zip(s.names, values)]
         return values
 
     def evaluate(self, measures: Iterable[str] | str = ("official",)) -> TrecResults:
@@ -193,6 +196,10 @@ class TrecEval:
                 value = _summarise(s.measure.average, column, self.run.run_id)
                 if value is not _NONE:
                     summary[name] = value
+            if s.measure.name == "num_rel" and self.complete:
+                # trec_eval 10 (m_num_rel.c, te_calc_avg_num_rel) recounts the qrels under -c: every
+                # judgement with a grade > 0, whatever the relevance level -l says.
+                summary["num_rel"] = sum(int(r.rel_levels[1:].sum()) for r in map(self.ranked, queries))
         return TrecResults(selection, per_query, summary, queries, self.run.run_id)
 
     def measure(self, spec: str) -> TrecMeasure:
@@ -221,7 +228,8 @@ class TrecEval:
         )
 
 
-#: Values trec_eval 10 resets for a query without a run under ``-c`` (its "clean up leftovers").
+#: Values trec_eval 10 resets for a query without a run under ``-c`` (its "clean up leftovers"): by the
+#: printed name, so only the measures printed under their own name, and unj_k (a prefix match).
 _RESET_WHEN_MISSING: dict[str, Any] = {"num_ret": 0, "utility": 0.0, "relstring": "", "unj": 0.0, "rbp_resid": 0.0}
 
 _NONE = object()
