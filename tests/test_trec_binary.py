@@ -12,6 +12,9 @@ queries with nothing relevant, lines in shuffled order. Every option the README 
 (``-q -m -c -l -M -J -n -N``) and every measure of ``all_trec``, with and without parameters, plus
 the measures outside it (``dcg``, ``ideal_dcg``) is compared on stdout and exit status.
 
+The binary is built with ``-ftrivial-auto-var-init=zero``: trec_eval's ``rbp`` reads two
+uninitialised variables, and zero makes its output determinate (and what scored_pr computes).
+
 trec_eval 10.0 exits with status 4 ("result qid ... not found in qrels") when, without ``-c``, a
 query of the qrels has no results; scored-pr evaluates the queries it has (as trec_eval 9 and
 pytrec_eval do). Inputs compared without ``-c`` therefore give every judged query a ranking.
@@ -61,10 +64,18 @@ def trec_eval(tmp_path_factory: pytest.TempPathFactory) -> Path:
     src = next((p.parent for p in build.rglob("Makefile")), None)
     if src is None:
         pytest.fail(f"{TARBALL} holds no Makefile")
-    made = subprocess.run(["make", "-s", "-C", str(src)], capture_output=True, text=True, timeout=300)
+    # rbp reads two uninitialised doubles (m_rbp.c: min, max); zero-initialised locals make the binary
+    # deterministic and give the values scored_pr documents (both start at 0).
+    cc = next(c for c in ("cc", "gcc", "clang") if shutil.which(c))
+    made = subprocess.run(
+        ["make", "-s", "-C", str(src), f"CC={cc} -ftrivial-auto-var-init=zero"], capture_output=True, text=True, timeout=300
+    )
     binary = src / "trec_eval"
     if made.returncode != 0 or not binary.is_file():
-        pytest.skip(f"building trec_eval failed (exit {made.returncode}): {made.stderr[-500:]}")
+        pytest.skip(
+            f"building trec_eval with {cc} -ftrivial-auto-var-init=zero (gcc >= 12, clang >= 16) failed "
+            f"(exit {made.returncode}): {made.stderr[-500:]}"
+        )
     return binary
 
 
@@ -106,7 +117,7 @@ PARAMS = [
     "-m", "success.2,4", "-m", "iprec_at_recall.0.05,.33,.5", "-m", "Rprec_mult.0.5,1.5,3",
     "-m", "11pt_avg.0.25,0.5,0.75", "-m", "utility.2,-1,0.5,0.25", "-m", "relstring.20", "-m", "set_F.0.5",
     "-m", "ndcg.1=3,2=9,4=0.5", "-m", "G.1=2", "-m", "ndcg_rel.2=0.5",
-    "-m", "Rndcg.0=1", "-m", "rbp.p=0.8", "-m", "rbp_resid.p=0.95", "-m", "unj.3,30", "-m", "binG",
+    "-m", "Rndcg.0=1", "-m", "rbp.p=0.8,0=4,2=-1", "-m", "rbp_resid.p=0.95", "-m", "unj.3,30", "-m", "binG",
 ]  # fmt: skip
 
 #: (options, whether the options include -c): every option of the README, alone and combined.
@@ -168,3 +179,26 @@ def test_11pt_avg_matches_the_binary_where_trec_eval_9_rounding_differs(
     for spec in ("11pt_avg", "11pt_avg.0.1,0.3,0.6", "11pt_avg.0.8,0.2", "11pt_avg.0.2,0.8", "11pt_avg.0.5,-1,3"):
         args = ["-m", spec, str(qp), str(rp)]
         assert scored_pr_trec(capsys, args) == reference(trec_eval, args), spec
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_grades_past_the_dense_gain_table_match_the_binary(
+    trec_eval: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int
+) -> None:
+    """Grades up to 6,001: scored_pr keeps a gain level per grade present past 4,096 grades
+    (scored_pr.trec._graded.DENSE_GRADES), trec_eval one per grade up to the highest; the same output."""
+    qrels, run = collection(500 + seed, every_judged_query_run=True)
+    rng = np.random.default_rng(seed)
+    big = {"3": "5000", "4": "6001", "12": "4097"}
+    lines = []
+    for line in qrels.splitlines(keepends=True):
+        q, it, d, g = line.split()
+        lines.append(f"{q} {it} {d} {big.get(g, g) if rng.random() < 0.5 else g}\n")
+    qp, rp = tmp_path / "qrels", tmp_path / "run"
+    qp.write_text("".join(lines))
+    rp.write_text(run)
+    for options in (["-q", "-m", "all_trec"], ["-c", "-l", "5000", "-m", "all_trec"],
+                    ["-q", "-m", "ndcg.1=3,6001=2", "-m", "G.5000=7", "-m", "rbp.p=0.5,0=2", "-m", "Rndcg.4097=1",
+                     "-m", "ndcg_rel.2=9000", "-m", "ndcg_cut.3,7", "-m", "relstring.30"]):  # fmt: skip
+        args = [*options, str(qp), str(rp)]
+        assert scored_pr_trec(capsys, args) == reference(trec_eval, args), args

@@ -151,6 +151,53 @@ def test_complete_resets_only_the_names_trec_eval_resets_and_recounts_num_rel() 
     assert TrecEval(qrels, run, relevance_level=2).evaluate(["num_rel"]).summary["num_rel"] == 1  # no -c: the sum
 
 
+@pytest.mark.parametrize("grade", [3_000_000_000, 2**62, 2**63 - 1])
+def test_huge_grades_take_memory_by_documents_not_by_grade(grade: int) -> None:
+    """Grades up to a C long's maximum: the values follow from the definitions, memory stays small.
+
+    q1: d2 (grade 1) at rank 1, d1 (grade G) at rank 2, x (not in the pool) at rank 3; d3 judged 0.
+    trec_eval itself allocates a counter per grade up to G and fails ("Can't calculate measure") or
+    crashes there; scored_pr kept the same dense table and aborted the interpreter at G = 2**63 - 1.
+    """
+    import tracemalloc
+
+    qrels = {"q1": {"d1": grade, "d2": 1, "d3": 0}}
+    run = {"q1": {"d2": 0.5, "d1": 0.4, "x": 0.3}}
+    tracemalloc.start()
+    try:
+        results = TrecEval(qrels, run).evaluate("all_trec")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50 * 2**20, peak
+    q = results.per_query["q1"]
+    g = float(grade)
+    assert (q["num_rel"], q["num_rel_ret"], q["map"], q["P_5"]) == (2, 2, 1.0, 0.4)
+    assert q["relstring"] == "1>-"  # trec_eval's '>' for a grade above 9
+    dcg = 1.0 / math.log2(2) + g / math.log2(3)
+    ideal = g / math.log2(2) + 1.0 / math.log2(3)
+    assert q["ndcg"] == pytest.approx(dcg / ideal, rel=1e-15)
+    assert TrecEval(qrels, run).measure("ndcg_cut.1").mean == pytest.approx(1.0 / g, rel=1e-15)
+    # rbp rescales gains to [0, 1] by the highest grade: (1 - p)(1/G + p G/G)
+    assert q["rbp"] == pytest.approx(0.1 * (1.0 / g + 0.9), rel=1e-12)
+    assert TrecEval(qrels, run, relevance_level=grade).measure("num_rel").mean == 1
+
+
+def test_grades_beyond_a_c_long_are_refused_with_the_line(tmp_path, capsys) -> None:
+    qp, rp = tmp_path / "q", tmp_path / "r"
+    rp.write_text("1 Q0 d1 1 0.5 r\n")
+    for grade in ("9223372036854775808", "-9223372036854775809", "1" + "0" * 400):
+        qp.write_text(f"1 0 d2 0\n1 0 d1 {grade}\n")
+        assert main(["trec", "-m", "all_trec", str(qp), str(rp)]) == 2
+        err = capsys.readouterr().err
+        assert f"{qp}:2: grade {grade[:20]!r}" in err and "out of range" in err and "C long" in err, err
+        with pytest.raises(ValueError, match="argument 'qrels'.*out of range"):
+            TrecEval({"1": {"d1": int(grade)}}, {"1": {"d1": 0.5}})
+    qp.write_text("1 0 d2 0\n1 0 d1 -9223372036854775808\n")  # the least long: pooled, unjudged
+    assert main(["trec", "-m", "relstring", "-m", "num_rel", str(qp), str(rp)]) == 0
+    assert capsys.readouterr().out == "num_rel               \tall\t0\n"
+
+
 def test_nothing_retrieved_after_judged_only_gives_trec_eval_nan() -> None:
     """trec_eval divides 0 by 0 for iprec_at_recall_0.00 (and 11pt_avg) when -J leaves nothing; glibc prints -nan."""
     te = TrecEval({"q1": {"a": 1}}, {"q1": {"x": 1.0}}, judged_only=True)

@@ -13,7 +13,11 @@ import math
 import re
 from collections.abc import Iterable
 
-__all__ = ["atof", "atol", "lround", "trunc_long", "seq_sum"]
+__all__ = ["LONG_MAX", "LONG_MIN", "atof", "atol", "c_int", "lround", "trunc_long", "seq_sum"]
+
+#: The range of a C ``long`` on the 64-bit platforms trec_eval is built for: grades, cutoffs and
+#: options (``-l``, ``-M``, ``-N``) are ``long`` there.
+LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 
 _FLOAT = re.compile(
     r"\s*([+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))", re.IGNORECASE
@@ -34,25 +38,33 @@ def atof(text: str) -> float:
 
 
 def atol(text: str) -> int:
-    """C ``atol``: the longest leading integer of ``text``; 0 if there is none.
+    """C ``atol``: the longest leading integer of ``text``; 0 if there is none; clamped to a long.
+
+    glibc's ``atol`` is ``strtol``, which returns LONG_MAX or LONG_MIN for a
+    number beyond the range of ``long``.
 
     Examples
     --------
-    >>> atol("23.4"), atol("-7"), atol("x")
-    (23, -7, 0)
+    >>> atol("23.4"), atol("-7"), atol("x"), atol("99999999999999999999") == LONG_MAX
+    (23, -7, 0, True)
     """
     m = _INT.match(text)
-    return int(m.group(1)) if m else 0
+    return min(max(int(m.group(1)), LONG_MIN), LONG_MAX) if m else 0
 
 
 def lround(x: float) -> int:
     """C ``lround``: nearest integer, halves away from zero, decided on the exact binary value.
 
+    Beyond the range of ``long`` (and for NaN) glibc returns ``(long) x``,
+    which is LONG_MIN on x86-64 (:func:`trunc_long`).
+
     Examples
     --------
-    >>> lround(0.5), lround(2.4999999999999996), lround(-1.5), lround(0.7 * 3)
-    (1, 2, -2, 2)
+    >>> lround(0.5), lround(2.4999999999999996), lround(-1.5), lround(0.7 * 3), lround(math.inf) == LONG_MIN
+    (1, 2, -2, 2, True)
     """
+    if not abs(x) < 2.0**63:  # out of range or NaN: glibc returns (long) x, LONG_MIN on x86-64
+        return LONG_MIN
     a = abs(x)
     f = math.floor(a)
     n = int(f) + (1 if a - f >= 0.5 else 0)  # a - f is exact for a double
@@ -60,13 +72,36 @@ def lround(x: float) -> int:
 
 
 def trunc_long(x: float) -> int:
-    """C ``(long) x``: truncation toward zero.
+    """C ``(long) x``: truncation toward zero; LONG_MIN where the result is not a long.
+
+    C leaves a double outside the range of ``long`` (or NaN) undefined; the
+    x86-64 conversion trec_eval is built with (``cvttsd2si``) gives LONG_MIN,
+    the "integer indefinite" value, and so does this.
 
     Examples
     --------
-    >>> trunc_long(0.7 * 3 + 0.9), trunc_long(-0.5)
-    (2, 0)
+    >>> trunc_long(0.7 * 3 + 0.9), trunc_long(-0.5), trunc_long(1e308) == LONG_MIN == trunc_long(math.nan)
+    (2, 0, True)
     """
+    if not -(2.0**63) <= x < 2.0**63:  # also NaN
+        return LONG_MIN
+    return int(x)
+
+
+def c_int(x: float) -> int:
+    """C ``(int) x`` for a double: truncation toward zero; INT_MIN where the result is not a 32-bit int.
+
+    As for :func:`trunc_long`, an out-of-range or NaN double gives INT_MIN, what
+    x86-64's ``cvttsd2si`` gives. trec_eval's gain comparator returns ``(int)``
+    of a difference of gains, so huge or infinite gains compare as x86 makes them.
+
+    Examples
+    --------
+    >>> c_int(-0.5), c_int(2.9), c_int(math.inf), c_int(3e9), c_int(math.nan)
+    (0, 2, -2147483648, -2147483648, -2147483648)
+    """
+    if not -(2.0**31) - 1.0 < x < 2.0**31:  # also NaN
+        return -(2**31)
     return int(x)
 
 

@@ -8,9 +8,9 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Union
 
-from ._cnum import seq_sum
+from ._cnum import LONG_MAX, LONG_MIN, seq_sum
 from ._format import format_lines
-from ._parse import Qrels, Run, read_qrels, read_run
+from ._parse import GRADE_RANGE, Qrels, Run, read_qrels, read_run
 from ._ranking import RankedRels, rank_query
 from ._registry import Env, Selected, parse_measures
 
@@ -65,7 +65,13 @@ def _as_qrels(qrels: QrelsLike) -> Qrels:
     if isinstance(qrels, (str, os.PathLike)):
         return read_qrels(qrels)
     if isinstance(qrels, Mapping):
-        return Qrels({str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in qrels.items()})
+        judgements = {str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in qrels.items()}
+        for q, docs in judgements.items():
+            for d, g in docs.items():
+                if not LONG_MIN <= g <= LONG_MAX:
+                    raise ValueError(f"TrecEval: argument 'qrels': the grade of {d!r} for query {q!r} is out of range "
+                                     f"({GRADE_RANGE}); got {g!r}")  # fmt: skip
+        return Qrels(judgements)
     raise TypeError(f"TrecEval: argument 'qrels' must be a path, a Qrels or a mapping; got {type(qrels).__name__}")
 
 
@@ -131,8 +137,13 @@ class TrecEval:
         for name, value in (("relevance_level", relevance_level), ("num_docs_in_coll", num_docs_in_coll)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"TrecEval: argument {name!r} must be an int; got {value!r}")
-        if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 0):
-            raise ValueError(f"TrecEval: argument 'max_docs' must be None or an int >= 0; got {max_docs!r}")
+            if not LONG_MIN <= value <= LONG_MAX:
+                raise ValueError(f"TrecEval: argument {name!r} must be an int from {LONG_MIN} to {LONG_MAX} "
+                                 f"(a C long, as trec_eval reads it); got {value!r}")  # fmt: skip
+        if max_docs is not None and (
+            isinstance(max_docs, bool) or not isinstance(max_docs, int) or not 0 <= max_docs <= LONG_MAX
+        ):
+            raise ValueError(f"TrecEval: argument 'max_docs' must be None or an int from 0 to {LONG_MAX}; got {max_docs!r}")
         self.qrels = _as_qrels(qrels)
         self.run = _as_run(run)
         self.relevance_level = relevance_level
@@ -199,7 +210,7 @@ class TrecEval:
             if s.measure.name == "num_rel" and self.complete:
                 # trec_eval 10 (m_num_rel.c, te_calc_avg_num_rel) recounts the qrels under -c: every
                 # judgement with a grade > 0, whatever the relevance level -l says.
-                summary["num_rel"] = sum(int(r.rel_levels[1:].sum()) for r in map(self.ranked, queries))
+                summary["num_rel"] = sum(int(r.grade_counts[r.grades > 0].sum()) for r in map(self.ranked, queries))
         return TrecResults(selection, per_query, summary, queries, self.run.run_id)
 
     def measure(self, spec: str) -> TrecMeasure:

@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._io import InputError, parse_score
+from ._cnum import LONG_MAX, LONG_MIN
+
+#: What a grade may be, as error messages say it (trec_eval reads a grade into a C ``long``).
+GRADE_RANGE = f"trec_eval reads grades as a C long, {LONG_MIN} to {LONG_MAX}"
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run"]
 
@@ -98,7 +103,8 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
         The file. Blank lines and lines whose first field starts with ``#``
         are skipped; every other line must have exactly four
         whitespace-separated fields (as trec_eval requires), the grade an
-        integer (negative grades mark pooled but unjudged documents).
+        integer from -2**63 to 2**63 - 1, a C ``long`` as trec_eval reads it
+        (negative grades mark pooled but unjudged documents).
 
     Returns
     -------
@@ -108,8 +114,10 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     ------
     scored_pr._io.InputError
         ``file:line: message`` on a malformed line, a grade that is not an
-        integer, or a document judged twice for one query (trec_eval stops
-        on the latter too, with "duplicate docs").
+        integer or is out of a C long's range (trec_eval's ``atol`` would
+        read ``1.5`` as 1, ``x`` as 0 and clamp ``2**63`` to 2**63 - 1), or a
+        document judged twice for one query (trec_eval stops on the latter
+        too, with "duplicate docs").
     """
     source = _source(path)
     data = _read(path)
@@ -119,6 +127,25 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     if columns is not None:  # a regular file: read with numpy, the same values
         return Qrels(QrelsView(columns), source, columns)  # type: ignore[arg-type]
     return _qrels_by_line(data, source)
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _shown(text: str) -> str:
+    """``repr`` of a field, cut short when it is long."""
+    return repr(text) if len(text) <= 40 else f"{text[:20]!r}... ({len(text)} characters)"
+
+
+def _grade(text: str, source: str, lineno: int) -> int:
+    """A grade field as an int: ASCII digits with an optional sign, within a C long."""
+    if not _INTEGER.fullmatch(text):
+        raise InputError(source, lineno, f"grade {_shown(text)} is not an integer")
+    # more than 19 significant digits cannot be a long; do not make int() read thousands of them
+    value = int(text) if len(text.lstrip("+-").lstrip("0")) <= 19 else LONG_MAX + 1
+    if not LONG_MIN <= value <= LONG_MAX:
+        raise InputError(source, lineno, f"grade {_shown(text)} is out of range: {GRADE_RANGE}")
+    return value
 
 
 def _qrels_by_line(data: bytes, source: str) -> Qrels:
@@ -131,10 +158,7 @@ def _qrels_by_line(data: bytes, source: str) -> Qrels:
                 source, lineno, f"expected 4 whitespace-separated fields (query iteration docno grade); got {len(fields)}"
             )
         query, _, docno, grade = fields
-        try:
-            value = int(grade)
-        except ValueError:
-            raise InputError(source, lineno, f"grade {grade!r} is not an integer") from None
+        value = _grade(grade, source, lineno)
         docs = judgements.setdefault(query, {})
         if docno in docs:
             raise InputError(
