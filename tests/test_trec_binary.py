@@ -202,3 +202,33 @@ def test_grades_past_the_dense_gain_table_match_the_binary(
                      "-m", "ndcg_rel.2=9000", "-m", "ndcg_cut.3,7", "-m", "relstring.30"]):  # fmt: skip
         args = [*options, str(qp), str(rp)]
         assert scored_pr_trec(capsys, args) == reference(trec_eval, args), args
+
+
+#: Measure parameters C reads with atof/atol into values it cannot convert or sort sanely: a level of
+#: 1e308 or NaN whose count (long)(x * R) is out of range (x86-64 gives LONG_MIN), infinite gains,
+#: hexadecimal numbers (glibc's atof reads them), cutoffs clamped by atol.
+HOSTILE = [
+    "Rprec_mult.1e308", "Rprec_mult.-1e308", "Rprec_mult.1.5e2,1e400,nan", "Rprec_mult..5,2147483648,9223372036854775807",
+    "iprec_at_recall.1e308", "iprec_at_recall.-1e308,inf", "iprec_at_recall.3,inf", "iprec_at_recall.nan,0.5",
+    "iprec_at_recall.1e-400,7,0x10", "11pt_avg.1e308", "11pt_avg.nan,inf", "11pt_avg.0x1p-1,1e400",
+    "ndcg.1=1e400", "ndcg.1=-1e400,2=1e308", "ndcg.1=nan", "G.1=1e400", "G.1=-1e400", "ndcg_rel.1=1e400",
+    "Rndcg.1=1e400", "ideal_dcg.1=2147483648,0=nan", "ndcg.99999999999999999999=5", "rbp.p=1e400", "rbp.p=nan",
+    "rbp.1=1e400", "rbp_resid.p=1e400", "P.99999999999999999999", "P.9223372036854775807", "success.16x",
+    "relstring.1e308", "relstring.9223372036854775807", "relstring.nan", "relstring.-5", "set_F.1e400", "set_F.0x10",
+    "utility.1e308,-1e308,1e308,1e308", "utility.inf,0,0,0", "Rprec_mult.0x10",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("options", [["-q"], ["-c", "-q", "-J"]])
+def test_hostile_measure_parameters_print_what_the_binary_prints(
+    trec_eval: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str]
+) -> None:
+    qrels, run = collection(7, every_judged_query_run="-c" not in options)
+    qp, rp = tmp_path / "qrels", tmp_path / "run"
+    qp.write_text(qrels)
+    rp.write_text(run)
+    for spec in HOSTILE:
+        args = [*options, "-m", spec, str(qp), str(rp)]
+        want = reference(trec_eval, args)
+        assert want[0] == 0, spec
+        assert scored_pr_trec(capsys, args) == want, spec

@@ -198,6 +198,31 @@ def test_grades_beyond_a_c_long_are_refused_with_the_line(tmp_path, capsys) -> N
     assert capsys.readouterr().out == "num_rel               \tall\t0\n"
 
 
+def test_overflowing_measure_parameters_follow_trec_eval_not_a_traceback(tmp_path, capsys) -> None:
+    """C converts (long)(1e308 * R + 0.9) and lround(1e308 * R) to LONG_MIN on x86-64; trec_eval's walks
+    then never meet that count. q1 ranks a x c b d (a, d relevant): precision 1, 1/2, 1/3, 1/4, 2/5."""
+    qp, rp = tmp_path / "q", tmp_path / "r"
+    qp.write_text("".join(f"q1 0 {d} {g}\n" for d, g in QRELS["q1"].items()))
+    rp.write_text("".join(f"q1 Q0 {d} {i} {s} r\n" for i, (d, s) in enumerate(RUN["q1"].items())))
+
+    def trec(*args: str) -> tuple[int, str]:
+        status = main(["trec", *args, str(qp), str(rp)])
+        return status, capsys.readouterr().out
+
+    # Rprec_mult: the walk is stuck at LONG_MIN from the start: the value stays 0; the name is cut as
+    # trec_eval's 10-byte buffer cuts "%3.2f" of 1e308
+    assert trec("-m", "Rprec_mult.1e308") == (0, "Rprec_mult_10000000   \tall\t0.0000\n")
+    # iprec_at_recall: a count never met takes the best precision from the first relevant document on: 1
+    assert trec("-m", "iprec_at_recall.1e308") == (0, "iprec_at_recall_10000000\tall\t1.0000\n")
+    # An infinite gain for grade 1 (d): trec_eval sorts gain levels by (int)(a - b), INT_MIN for an infinite
+    # difference, so it sorts lowest and the ideal ranking stops before it: ideal DCG 2 (a), DCG inf.
+    assert trec("-m", "ndcg.1=1e400") == (0, "ndcg_1=1e400          \tall\t   inf\n")
+    assert trec("-m", "relstring.1e308", "-q") == (0, "relstring_1e308       \tq1\t''\n")  # (long) 1e308 < 0
+    # cutoffs trec_eval would sort by a truncated 32-bit difference: refused, naming -m
+    assert main(["trec", "-m", "P.5,9223372036854775807", str(qp), str(rp)]) == 2
+    assert "-m: measure 'P.5,9223372036854775807': cutoffs more than 2147483647 apart" in capsys.readouterr().err
+
+
 def test_nothing_retrieved_after_judged_only_gives_trec_eval_nan() -> None:
     """trec_eval divides 0 by 0 for iprec_at_recall_0.00 (and 11pt_avg) when -J leaves nothing; glibc prints -nan."""
     te = TrecEval({"q1": {"a": 1}}, {"q1": {"x": 1.0}}, judged_only=True)

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
-__all__ = ["LONG_MAX", "LONG_MIN", "atof", "atol", "c_int", "lround", "trunc_long", "seq_sum"]
+T = TypeVar("T")
+
+__all__ = ["LONG_MAX", "LONG_MIN", "atof", "atol", "c_int", "lround", "msort", "trunc_long", "seq_sum"]
 
 #: The range of a C ``long`` on the 64-bit platforms trec_eval is built for: grades, cutoffs and
 #: options (``-l``, ``-M``, ``-N``) are ``long`` there.
@@ -22,6 +25,8 @@ LONG_MIN, LONG_MAX = -(2**63), 2**63 - 1
 _FLOAT = re.compile(
     r"\s*([+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))", re.IGNORECASE
 )
+#: strtod's hexadecimal form (glibc): 0x, hex digits with an optional point, an optional binary exponent.
+_HEX = re.compile(r"\s*([+-]?)0x((?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?\d+)?)", re.IGNORECASE)
 _INT = re.compile(r"\s*([+-]?\d+)")
 
 
@@ -30,9 +35,16 @@ def atof(text: str) -> float:
 
     Examples
     --------
-    >>> atof(".25"), atof("2x"), atof("x"), atof("1e-1,")
-    (0.25, 2.0, 0.0, 0.1)
+    >>> atof(".25"), atof("2x"), atof("x"), atof("1e-1,"), atof("0x10"), atof("-0x1.8p1"), atof("0x")
+    (0.25, 2.0, 0.0, 0.1, 16.0, -3.0, 0.0)
     """
+    h = _HEX.match(text)
+    if h:  # glibc's atof reads hexadecimal floats ("0x10" is 16)
+        try:
+            value = float.fromhex("0x" + h.group(2))
+        except OverflowError:
+            value = math.inf
+        return -value if h.group(1) == "-" else value
     m = _FLOAT.match(text)
     return float(m.group(1)) if m else 0.0
 
@@ -103,6 +115,29 @@ def c_int(x: float) -> int:
     if not -(2.0**31) - 1.0 < x < 2.0**31:  # also NaN
         return -(2**31)
     return int(x)
+
+
+def msort(items: Sequence[T], cmp: Callable[[T, T], int]) -> list[T]:
+    """glibc's ``qsort`` (its ``msort``): top-down merge sort, left half of n // 2, the left item first unless cmp > 0.
+
+    trec_eval's comparators are not always consistent orders (differences
+    truncated to an int, NaN equal to everything), so the result depends on
+    the algorithm; this is the one glibc uses.
+    """
+    n = len(items)
+    if n <= 1:
+        return list(items)
+    left, right = msort(items[: n // 2], cmp), msort(items[n // 2 :], cmp)
+    out: list[T] = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if cmp(left[i], right[j]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out + left[i:] + right[j:]
 
 
 def seq_sum(values: Iterable[float]) -> float:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._cnum import atol, c_int, seq_sum
+from ._cnum import atol, c_int, msort, seq_sum
 from ._ranking import RankedRels
 
 #: ``-m measure.name=value,...`` parameters, in the order given.
@@ -41,25 +41,6 @@ class GainLevel:
 def _valid_int(text: str) -> bool:
     body = text[1:] if text[:1] in "+-" else text
     return body.isdigit() and body.isascii()
-
-
-def _msort(items: list[GainLevel], cmp: Callable[[GainLevel, GainLevel], int]) -> list[GainLevel]:
-    """glibc's ``msort``: top-down merge sort, left half of n // 2, left wins unless cmp > 0."""
-    n = len(items)
-    if n <= 1:
-        return list(items)
-    n1 = n // 2
-    left, right = _msort(items[:n1], cmp), _msort(items[n1:], cmp)
-    out: list[GainLevel] = []
-    i = j = 0
-    while i < len(left) and j < len(right):
-        if cmp(left[i], right[j]) <= 0:
-            out.append(left[i])
-            i += 1
-        else:
-            out.append(right[j])
-            j += 1
-    return out + left[i:] + right[j:]
 
 
 #: Up to this many grades (0 .. the highest judged), the gain levels are trec_eval's: one per grade,
@@ -92,7 +73,7 @@ def gain_levels(r: RankedRels, pairs: Pairs = ()) -> list[GainLevel]:
             param.count = counts.get(grade, 0)
         else:
             levels.append(GainLevel(grade, float(grade), counts.get(grade, 0)))
-    return _msort(levels, lambda a, b: c_int(a.gain - b.gain))  # C: (int)(a - b), truncated
+    return msort(levels, lambda a, b: c_int(a.gain - b.gain))  # C: (int)(a - b), truncated
 
 
 def _unmapped_extremes(r: RankedRels, pairs: Pairs) -> list[float]:
@@ -136,13 +117,13 @@ def _gains(r: RankedRels, levels: Sequence[GainLevel]) -> np.ndarray:
 
 def ideal_gains(levels: Sequence[GainLevel]) -> list[float]:
     """The gains of the ideal ranking: levels from the last down, each repeated by its count, up to the first non-positive gain."""
-    if not levels or levels[-1].gain <= 0.0:
+    if not levels or not levels[-1].gain > 0.0:  # (NaN stops it, as C's gain > 0.0 does)
         return []
     out: list[float] = []
     for level in reversed(levels):
         if level.count == 0:
             continue
-        if level.gain <= 0.0:
+        if not level.gain > 0.0:
             break
         out.extend([level.gain] * level.count)
     return out
@@ -165,10 +146,15 @@ def _discounts(n: int) -> np.ndarray:
 
 
 def _log2(x: float) -> float:
-    """C ``log2``: -inf at 0, NaN below (``math.log2`` raises)."""
+    """C ``log2``: -inf at 0; below 0 the x86 default NaN (printed "-nan"); a NaN is returned as is.
+
+    (``math.log2`` raises below 0 and at 0.)
+    """
     if x > 0.0:
         return math.log2(x)
-    return -math.inf if x == 0.0 else math.nan
+    if x != x:
+        return x
+    return -math.inf if x == 0.0 else -math.nan
 
 
 def _dcg_terms(gains: np.ndarray) -> np.ndarray:
