@@ -232,3 +232,28 @@ def test_hostile_measure_parameters_print_what_the_binary_prints(
         want = reference(trec_eval, args)
         assert want[0] == 0, spec
         assert scored_pr_trec(capsys, args) == want, spec
+
+
+def test_ids_with_unicode_and_control_separators_match_the_binary(
+    trec_eval: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Fields split on C's isspace only: U+2003, U+00A0, U+0085, \\x1c-\\x1f stay inside ids."""
+    qrels, run = collection(11, every_judged_query_run=True)
+    odd = ["\u2003", "\x1c", "\xa0", "\x85", "\x1f", "\u3000"]
+
+    def odd_in(text: str) -> str:  # the same odd character for the same id, in both files
+        return text[:1] + odd[sum(map(ord, text)) % len(odd)] + text[1:]
+
+    def twist(text: str, docno_field: int, separators: str) -> str:
+        out = []
+        for line in text.splitlines():
+            fields = line.split()
+            fields[0], fields[docno_field] = odd_in(fields[0]), odd_in(fields[docno_field])
+            out.append(fields[0] + "".join(sep + f for sep, f in zip(separators, fields[1:])) + "\n")
+        return "".join(out)
+
+    qp, rp = tmp_path / "qrels", tmp_path / "run"
+    qp.write_text(twist(qrels, 2, "   "), encoding="utf-8")
+    rp.write_text(twist(run, 2, "\t\x0b \f  \r"), encoding="utf-8")
+    args = ["-q", "-c", "-m", "all_trec", str(qp), str(rp)]
+    assert scored_pr_trec(capsys, args) == reference(trec_eval, args)

@@ -223,6 +223,27 @@ def test_overflowing_measure_parameters_follow_trec_eval_not_a_traceback(tmp_pat
     assert "-m: measure 'P.5,9223372036854775807': cutoffs more than 2147483647 apart" in capsys.readouterr().err
 
 
+def test_ids_split_only_on_the_whitespace_trec_eval_splits_on(tmp_path, capsys) -> None:
+    """trec_eval splits fields with C's isspace (C locale): space, tab, \\n, \\v, \\f, \\r. U+2003 (em space),
+    U+00A0, U+0085 and \\x1c, which Python's str.split() splits on, are parts of ids."""
+    qp, rp = tmp_path / "q", tmp_path / "r"
+    qp.write_bytes("q1 0 a\u2003b 1\nq1 0 c\x1cd 2\nq1 0 e\xa0f 0\nq1 0 g\x85h 1\nq\u2003x 0 z 1\n".encode())
+    rp.write_bytes("q1 Q0 a\u2003b 1 3 r\u2003un\nq1\tQ0\x0bc\x1cd\x0c2 2 r\u2003un\r\n"
+                   "q1 Q0 g\x85h 3 1 r\u2003un\nq\u2003x Q0 z 1 1 r\u2003un\n".encode())  # fmt: skip
+    assert main(["trec", "-q", "-m", "num_rel", "-m", "num_rel_ret", "-m", "relstring", "-m", "runid", str(qp), str(rp)]) == 0
+    assert capsys.readouterr().out == (
+        "num_rel               \tq1\t3\n"
+        "num_rel_ret           \tq1\t3\n"
+        "relstring             \tq1\t'121'\n"
+        "num_rel               \tq\u2003x\t1\n"
+        "num_rel_ret           \tq\u2003x\t1\n"
+        "relstring             \tq\u2003x\t'1'\n"
+        "runid                 \tall\tr\u2003un\n"
+        "num_rel               \tall\t4\n"
+        "num_rel_ret           \tall\t4\n"
+    )
+
+
 def test_nothing_retrieved_after_judged_only_gives_trec_eval_nan() -> None:
     """trec_eval divides 0 by 0 for iprec_at_recall_0.00 (and 11pt_avg) when -J leaves nothing; glibc prints -nan."""
     te = TrecEval({"q1": {"a": 1}}, {"q1": {"x": 1.0}}, judged_only=True)

@@ -83,15 +83,18 @@ def _lines(data: bytes, source: str) -> Iterator[tuple[int, list[str]]]:
 def _fields(fh: Any, source: str) -> Iterator[tuple[int, list[str]]]:
     for lineno, raw in enumerate(fh, 1):
         try:
-            line = raw.decode("utf-8")
+            raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InputError(
                 source, lineno, f"not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
             ) from None
-        fields = line.split()
-        if not fields or fields[0].startswith("#"):
+        # Split the bytes, as trec_eval does with C's isspace in the C locale: space, \t, \n, \v, \f,
+        # \r only. str.split() would also split on U+2003, U+00A0, \x1c-\x1f, \x85: parts of ids for
+        # trec_eval. (Cutting valid UTF-8 at ASCII bytes leaves valid UTF-8.)
+        parts = raw.split()
+        if not parts or parts[0].startswith(b"#"):
             continue
-        yield lineno, fields
+        yield lineno, [p.decode("utf-8") for p in parts]
 
 
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:
