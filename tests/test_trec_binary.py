@@ -60,7 +60,10 @@ def trec_eval(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip("no C compiler (cc, gcc, clang): cannot build trec_eval")
     build = tmp_path_factory.mktemp("trec_eval")
     with tarfile.open(ref / TARBALL) as tar:
-        tar.extractall(build, filter="data")
+        try:
+            tar.extractall(build, filter="data")
+        except TypeError:  # a Python without extraction filters (before 3.10.12 / 3.11.4)
+            tar.extractall(build)
     src = next((p.parent for p in build.rglob("Makefile")), None)
     if src is None:
         pytest.fail(f"{TARBALL} holds no Makefile")

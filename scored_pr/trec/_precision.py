@@ -180,7 +180,10 @@ def interpolated_precision_at_recall(r: RankedRels, levels: Sequence[float]) -> 
     trec_eval 9 used ``(long)(x * R + 0.9)`` (see
     :func:`interpolated_precision_at_recall_v9`). Levels are those ``-m``
     sorted; a level whose count C cannot hold (1e308, inf, NaN) ends the
-    walk as in trec_eval (:func:`_recall_walk`).
+    walk as in trec_eval (:func:`_recall_walk`). Ties: trec_eval's ranking
+    (score descending, docno descending). Nothing retrieved: -nan (0/0) at
+    counts <= 0, else 0; no relevant document (R = 0): every count is 0 and
+    the value is 0.
     """
     return _recall_walk(r, [lround(x * r.num_rel) for x in levels])
 
@@ -227,6 +230,7 @@ def precision_at_r_multiple(r: RankedRels, multiples: Sequence[float]) -> list[f
     levels this is P(c) for every c; a count the walk never meets (c <= 0,
     or a level of 1e308 or NaN, which C's conversion turns into LONG_MIN)
     keeps 0, and so does every count below it. An empty ranking gives 0.
+    Ties: trec_eval's ranking (score descending, docno descending).
     """
     counts = [trunc_long(x * r.num_rel + 0.9) for x in multiples]
     values = [0.0] * len(counts)
