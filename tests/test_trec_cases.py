@@ -127,6 +127,123 @@ def test_max_docs_judged_only_relevance_level_and_collection_size() -> None:
     assert TrecEval(QRELS, RUN, num_docs_in_coll=100).measure("utility.0,0,0,1").mean == 100 + 2 - 5 - 2
 
 
+def test_complete_resets_only_the_names_trec_eval_resets_and_recounts_num_rel() -> None:
+    """-c, as trec_eval 10's main loop and m_num_rel.c do it.
+
+    A judged query without a run is scored against one bogus document, not in the pool; trec_eval then
+    resets the values *printed* as num_ret, utility, relstring, rbp_resid (not utility_1,-1,0,0,
+    relstring_3 or rbp_resid_p=0.5, which keep the bogus document's values) and every unj_k.
+    num_rel's ``all`` line is recounted from the qrels: every judgement with a grade > 0, whatever -l.
+    """
+    qrels = {"q1": {"a": 1, "b": 2, "c": 0}, "q2": {"z": 1, "y": 0}}
+    run = {"q1": {"a": 2.0, "b": 1.0}}
+    te = TrecEval(qrels, run, complete=True, relevance_level=2)
+    full = te.evaluate(["num_rel", "utility", "relstring", "rbp_resid", "unj.5"])
+    with_params = te.evaluate(["utility.1,-1,0,0", "relstring.3", "rbp_resid.p=0.5"]).per_query["q2"]
+    q2 = full.per_query["q2"]
+    # the bogus document: not relevant, retrieved -> utility 1*0 - 1*1; relstring '-' (not in the pool);
+    # rbp_resid: rank 1 unjudged (1 - p) plus the weight beyond the ranking p = 0.5 + 0.5
+    assert (q2["utility"], with_params["utility_1,-1,0,0"]) == (0.0, -1.0)
+    assert (q2["relstring"], with_params["relstring_3"]) == ("", "-")
+    assert (q2["rbp_resid"], with_params["rbp_resid_p=0.5"], q2["unj_5"]) == (0.0, 1.0, 0.0)
+    assert (full.per_query["q1"]["num_rel"], q2["num_rel"]) == (1, 0)  # -l 2: only b
+    assert full.summary["num_rel"] == 3  # a, b, z: grades > 0
+    assert TrecEval(qrels, run, relevance_level=2).evaluate(["num_rel"]).summary["num_rel"] == 1  # no -c: the sum
+
+
+@pytest.mark.parametrize("grade", [3_000_000_000, 2**62, 2**63 - 1])
+def test_huge_grades_take_memory_by_documents_not_by_grade(grade: int) -> None:
+    """Grades up to a C long's maximum: the values follow from the definitions, memory stays small.
+
+    q1: d2 (grade 1) at rank 1, d1 (grade G) at rank 2, x (not in the pool) at rank 3; d3 judged 0.
+    trec_eval itself allocates a counter per grade up to G and fails ("Can't calculate measure") or
+    crashes there; scored_pr kept the same dense table and aborted the interpreter at G = 2**63 - 1.
+    """
+    import tracemalloc
+
+    qrels = {"q1": {"d1": grade, "d2": 1, "d3": 0}}
+    run = {"q1": {"d2": 0.5, "d1": 0.4, "x": 0.3}}
+    tracemalloc.start()
+    try:
+        results = TrecEval(qrels, run).evaluate("all_trec")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50 * 2**20, peak
+    q = results.per_query["q1"]
+    g = float(grade)
+    assert (q["num_rel"], q["num_rel_ret"], q["map"], q["P_5"]) == (2, 2, 1.0, 0.4)
+    assert q["relstring"] == "1>-"  # trec_eval's '>' for a grade above 9
+    dcg = 1.0 / math.log2(2) + g / math.log2(3)
+    ideal = g / math.log2(2) + 1.0 / math.log2(3)
+    assert q["ndcg"] == pytest.approx(dcg / ideal, rel=1e-15)
+    assert TrecEval(qrels, run).measure("ndcg_cut.1").mean == pytest.approx(1.0 / g, rel=1e-15)
+    # rbp rescales gains to [0, 1] by the highest grade: (1 - p)(1/G + p G/G)
+    assert q["rbp"] == pytest.approx(0.1 * (1.0 / g + 0.9), rel=1e-12)
+    assert TrecEval(qrels, run, relevance_level=grade).measure("num_rel").mean == 1
+
+
+def test_grades_beyond_a_c_long_are_refused_with_the_line(tmp_path, capsys) -> None:
+    qp, rp = tmp_path / "q", tmp_path / "r"
+    rp.write_text("1 Q0 d1 1 0.5 r\n")
+    for grade in ("9223372036854775808", "-9223372036854775809", "1" + "0" * 400):
+        qp.write_text(f"1 0 d2 0\n1 0 d1 {grade}\n")
+        assert main(["trec", "-m", "all_trec", str(qp), str(rp)]) == 2
+        err = capsys.readouterr().err
+        assert f"{qp}:2: grade {grade[:20]!r}" in err and "out of range" in err and "C long" in err, err
+        with pytest.raises(ValueError, match="argument 'qrels'.*out of range"):
+            TrecEval({"1": {"d1": int(grade)}}, {"1": {"d1": 0.5}})
+    qp.write_text("1 0 d2 0\n1 0 d1 -9223372036854775808\n")  # the least long: pooled, unjudged
+    assert main(["trec", "-m", "relstring", "-m", "num_rel", str(qp), str(rp)]) == 0
+    assert capsys.readouterr().out == "num_rel               \tall\t0\n"
+
+
+def test_overflowing_measure_parameters_follow_trec_eval_not_a_traceback(tmp_path, capsys) -> None:
+    """C converts (long)(1e308 * R + 0.9) and lround(1e308 * R) to LONG_MIN on x86-64; trec_eval's walks
+    then never meet that count. q1 ranks a x c b d (a, d relevant): precision 1, 1/2, 1/3, 1/4, 2/5."""
+    qp, rp = tmp_path / "q", tmp_path / "r"
+    qp.write_text("".join(f"q1 0 {d} {g}\n" for d, g in QRELS["q1"].items()))
+    rp.write_text("".join(f"q1 Q0 {d} {i} {s} r\n" for i, (d, s) in enumerate(RUN["q1"].items())))
+
+    def trec(*args: str) -> tuple[int, str]:
+        status = main(["trec", *args, str(qp), str(rp)])
+        return status, capsys.readouterr().out
+
+    # Rprec_mult: the walk is stuck at LONG_MIN from the start: the value stays 0; the name is cut as
+    # trec_eval's 10-byte buffer cuts "%3.2f" of 1e308
+    assert trec("-m", "Rprec_mult.1e308") == (0, "Rprec_mult_10000000   \tall\t0.0000\n")
+    # iprec_at_recall: a count never met takes the best precision from the first relevant document on: 1
+    assert trec("-m", "iprec_at_recall.1e308") == (0, "iprec_at_recall_10000000\tall\t1.0000\n")
+    # An infinite gain for grade 1 (d): trec_eval sorts gain levels by (int)(a - b), INT_MIN for an infinite
+    # difference, so it sorts lowest and the ideal ranking stops before it: ideal DCG 2 (a), DCG inf.
+    assert trec("-m", "ndcg.1=1e400") == (0, "ndcg_1=1e400          \tall\t   inf\n")
+    assert trec("-m", "relstring.1e308", "-q") == (0, "relstring_1e308       \tq1\t''\n")  # (long) 1e308 < 0
+    # cutoffs trec_eval would sort by a truncated 32-bit difference: refused, naming -m
+    assert main(["trec", "-m", "P.5,9223372036854775807", str(qp), str(rp)]) == 2
+    assert "-m: measure 'P.5,9223372036854775807': cutoffs more than 2147483647 apart" in capsys.readouterr().err
+
+
+def test_ids_split_only_on_the_whitespace_trec_eval_splits_on(tmp_path, capsys) -> None:
+    """trec_eval splits fields with C's isspace (C locale): space, tab, \\n, \\v, \\f, \\r. U+2003 (em space),
+    U+00A0, U+0085 and \\x1c, which Python's str.split() splits on, are parts of ids."""
+    qp, rp = tmp_path / "q", tmp_path / "r"
+    qp.write_bytes("q1 0 a\u2003b 1\nq1 0 c\x1cd 2\nq1 0 e\xa0f 0\nq1 0 g\x85h 1\nq\u2003x 0 z 1\n".encode())
+    rp.write_bytes("q1 Q0 a\u2003b 1 3 r\u2003un\nq1\tQ0\x0bc\x1cd\x0c2 2 r\u2003un\r\n"
+                   "q1 Q0 g\x85h 3 1 r\u2003un\nq\u2003x Q0 z 1 1 r\u2003un\n".encode())  # fmt: skip
+    assert main(["trec", "-q", "-m", "num_rel", "-m", "num_rel_ret", "-m", "relstring", "-m", "runid", str(qp), str(rp)]) == 0
+    assert capsys.readouterr().out == (
+        "num_rel               \tq1\t3\n"
+        "num_rel_ret           \tq1\t3\n"
+        "relstring             \tq1\t'121'\n"
+        "num_rel               \tq\u2003x\t1\n"
+        "num_rel_ret           \tq\u2003x\t1\n"
+        "relstring             \tq\u2003x\t'1'\n"
+        "runid                 \tall\tr\u2003un\n"
+        "num_rel               \tall\t4\n"
+        "num_rel_ret           \tall\t4\n"
+    )
+
+
 def test_nothing_retrieved_after_judged_only_gives_trec_eval_nan() -> None:
     """trec_eval divides 0 by 0 for iprec_at_recall_0.00 (and 11pt_avg) when -J leaves nothing; glibc prints -nan."""
     te = TrecEval({"q1": {"a": 1}}, {"q1": {"x": 1.0}}, judged_only=True)
@@ -141,6 +258,25 @@ def test_nothing_retrieved_after_judged_only_gives_trec_eval_nan() -> None:
         "P_1                   \tall\t0.0000",
         "11pt_avg              \tall\t  -nan",
     ]
+
+
+def test_11pt_avg_rounds_recall_levels_with_lround_as_trec_eval_10() -> None:
+    """R = 4, ranking a b x y z c (a, b, c relevant; d never retrieved): precision 1, 1, 2/3, 2/4, 2/5, 3/6,
+    interpolated: 1 up to the 2nd relevant document, 1/2 at the 3rd, 0 for a 4th (never retrieved).
+
+    trec_eval 10 (m_11pt_avg.c) needs lround(x * 4) relevant documents at level x = 0, .1, ..., 1:
+    0 0 1 1 2 2 2 3 3 4 4, so seven levels at 1, two at 1/2, two at 0: 8/11. trec_eval 9's
+    (long)(x * 4 + 0.9) gives 0 1 1 2 2 2 3 3 4 4 4: six at 1, two at 1/2, three at 0: 7/11.
+    """
+    qrels = {"q1": {"a": 1, "b": 1, "c": 1, "d": 1}}
+    run = {"q1": {"a": 6.0, "b": 5.0, "x": 4.0, "y": 3.0, "z": 2.0, "c": 1.0}}
+    assert value("11pt_avg", qrels, run) == (7 * 1.0 + 2 * 0.5) / 11
+    # Levels in the order given: trec_eval walks up the ranking crediting the last level first.
+    # 0.2, 0.8 (counts 1, 3): 0.8 is credited 1/2 at the 3rd relevant document, then 0.2 gets 1 at the 1st.
+    assert value("11pt_avg.0.2,0.8", qrels, run) == (0.5 + 1.0) / 2
+    # 0.8, 0.2 (counts 3, 1): 0.2 is credited 1 at the 1st relevant document; the walk is then past
+    # 0.8's count 3, so 0.8 takes the final interpolated precision (1) instead of 1/2.
+    assert value("11pt_avg.0.8,0.2", qrels, run) == (1.0 + 1.0) / 2
 
 
 def test_measure_specifications() -> None:

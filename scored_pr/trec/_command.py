@@ -9,11 +9,20 @@ import sys
 __all__ = ["add_parser", "run"]
 
 
+#: trec_eval reads -l, -M and -N into a C long.
+_LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
+
+
 def _int(text: str) -> int:
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer; got {text!r}") from None
+    if not _LONG_MIN <= value <= _LONG_MAX:
+        raise argparse.ArgumentTypeError(
+            f"expected an integer from {_LONG_MIN} to {_LONG_MAX} (a C long, as trec_eval reads it); got {text!r}"
+        )
+    return value
 
 
 def _count(text: str) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ._cnum import trunc_long
 from ._ranking import NONPOOL, UNJUDGED, RankedRels
 
 
@@ -42,7 +43,7 @@ def relevance_string(r: RankedRels, params: Sequence[float] = (10.0,)) -> str:
     >>> relevance_string(rank_query({"a": 2, "b": 12, "c": -1}, [("a", 4.0), ("b", 3.0), ("c", 2.0), ("x", 1.0)]))
     '2>.-'
     """
-    length = max(min(int(params[0]), r.num_ret), 0)
+    length = max(min(trunc_long(params[0]), r.num_ret), 0)  # C: (long) of the parameter, LONG_MIN if out of range
     chars = []
     for rel in r.rels[:length].tolist():
         if rel > 9:

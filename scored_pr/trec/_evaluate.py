@@ -8,9 +8,9 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Union
 
-from ._cnum import seq_sum
+from ._cnum import LONG_MAX, LONG_MIN, seq_sum
 from ._format import format_lines
-from ._parse import Qrels, Run, read_qrels, read_run
+from ._parse import GRADE_RANGE, Qrels, Run, read_qrels, read_run
 from ._ranking import RankedRels, rank_query
 from ._registry import Env, Selected, parse_measures
 
@@ -65,7 +65,13 @@ def _as_qrels(qrels: QrelsLike) -> Qrels:
     if isinstance(qrels, (str, os.PathLike)):
         return read_qrels(qrels)
     if isinstance(qrels, Mapping):
-        return Qrels({str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in qrels.items()})
+        judgements = {str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in qrels.items()}
+        for q, docs in judgements.items():
+            for d, g in docs.items():
+                if not LONG_MIN <= g <= LONG_MAX:
+                    raise ValueError(f"TrecEval: argument 'qrels': the grade of {d!r} for query {q!r} is out of range "
+                                     f"({GRADE_RANGE}); got {g!r}")  # fmt: skip
+        return Qrels(judgements)
     raise TypeError(f"TrecEval: argument 'qrels' must be a path, a Qrels or a mapping; got {type(qrels).__name__}")
 
 
@@ -131,8 +137,13 @@ class TrecEval:
         for name, value in (("relevance_level", relevance_level), ("num_docs_in_coll", num_docs_in_coll)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"TrecEval: argument {name!r} must be an int; got {value!r}")
-        if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, int) or max_docs < 0):
-            raise ValueError(f"TrecEval: argument 'max_docs' must be None or an int >= 0; got {max_docs!r}")
+            if not LONG_MIN <= value <= LONG_MAX:
+                raise ValueError(f"TrecEval: argument {name!r} must be an int from {LONG_MIN} to {LONG_MAX} "
+                                 f"(a C long, as trec_eval reads it); got {value!r}")  # fmt: skip
+        if max_docs is not None and (
+            isinstance(max_docs, bool) or not isinstance(max_docs, int) or not 0 <= max_docs <= LONG_MAX
+        ):
+            raise ValueError(f"TrecEval: argument 'max_docs' must be None or an int from 0 to {LONG_MAX}; got {max_docs!r}")
         self.qrels = _as_qrels(qrels)
         self.run = _as_run(run)
         self.relevance_level = relevance_level
@@ -164,7 +175,10 @@ class TrecEval:
         r = self.ranked(query)
         values = s.measure.compute(r, s.params, self.env)
         if self.missing(query) and s.measure.name in _RESET_WHEN_MISSING:
-            values = [_RESET_WHEN_MISSING[s.measure.name]] * len(values)
+            # trec_eval resets by printed name: num_ret, utility, relstring and rbp_resid only when
+            # printed without parameters (utility_2,-1,0,0 keeps its value), every unj_k.
+            reset = _RESET_WHEN_MISSING[s.measure.name]
+            values = [reset if name == s.measure.name or name.startswith("unj") else v for name, v in zip(s.names, values)]
         return values
 
     def evaluate(self, measures: Iterable[str] | str = ("official",)) -> TrecResults:
@@ -193,6 +207,10 @@ class TrecEval:
                 value = _summarise(s.measure.average, column, self.run.run_id)
                 if value is not _NONE:
                     summary[name] = value
+            if s.measure.name == "num_rel" and self.complete:
+                # trec_eval 10 (m_num_rel.c, te_calc_avg_num_rel) recounts the qrels under -c: every
+                # judgement with a grade > 0, whatever the relevance level -l says.
+                summary["num_rel"] = sum(int(r.grade_counts[r.grades > 0].sum()) for r in map(self.ranked, queries))
         return TrecResults(selection, per_query, summary, queries, self.run.run_id)
 
     def measure(self, spec: str) -> TrecMeasure:
@@ -221,7 +239,8 @@ class TrecEval:
         )
 
 
-#: Values trec_eval 10 resets for a query without a run under ``-c`` (its "clean up leftovers").
+#: Values trec_eval 10 resets for a query without a run under ``-c`` (its "clean up leftovers"): by the
+#: printed name, so only the measures printed under their own name, and unj_k (a prefix match).
 _RESET_WHEN_MISSING: dict[str, Any] = {"num_ret": 0, "utility": 0.0, "relstring": "", "unj": 0.0, "rbp_resid": 0.0}
 
 _NONE = object()

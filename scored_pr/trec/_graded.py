@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._cnum import atol, seq_sum
+from ._cnum import atol, c_int, msort, seq_sum
 from ._ranking import RankedRels
 
 #: ``-m measure.name=value,...`` parameters, in the order given.
@@ -43,36 +43,52 @@ def _valid_int(text: str) -> bool:
     return body.isdigit() and body.isascii()
 
 
-def _msort(items: list[GainLevel], cmp: Callable[[GainLevel, GainLevel], int]) -> list[GainLevel]:
-    """glibc's ``msort``: top-down merge sort, left half of n // 2, left wins unless cmp > 0."""
-    n = len(items)
-    if n <= 1:
-        return list(items)
-    n1 = n // 2
-    left, right = _msort(items[:n1], cmp), _msort(items[n1:], cmp)
-    out: list[GainLevel] = []
-    i = j = 0
-    while i < len(left) and j < len(right):
-        if cmp(left[i], right[j]) <= 0:
-            out.append(left[i])
-            i += 1
-        else:
-            out.append(right[j])
-            j += 1
-    return out + left[i:] + right[j:]
+#: Up to this many grades (0 .. the highest judged), the gain levels are trec_eval's: one per grade,
+#: judged or not. Beyond, only the grades some document has get a level (see :func:`gain_levels`).
+DENSE_GRADES = 4096
 
 
 def gain_levels(r: RankedRels, pairs: Pairs = ()) -> list[GainLevel]:
-    """trec_eval's ``setup_gains``: the gain of each grade, in increasing order of gain (see the module notes)."""
+    """trec_eval's ``setup_gains``: the gain of each grade, in increasing order of gain (see the module notes).
+
+    trec_eval makes a level for every grade from 0 to the highest judged, with
+    or without documents, so its memory and time grow with the highest grade.
+    Here that holds up to :data:`DENSE_GRADES` grades; past it, only the grades
+    some judged document has get a level. Levels without documents add nothing
+    to any gain; they can only move other levels in the sort, and only where
+    the comparator is not a consistent order: a fractional gain parameter
+    within 1 of two levels, or gains 2**31 or more apart. trec_eval cannot
+    evaluate such grades at all (it allocates a counter per grade, 8 bytes
+    each, and fails or crashes).
+    """
     levels = [GainLevel(atol(name), float(value), 0) for name, value in pairs if _valid_int(name)]
-    for grade in range(r.num_rel_levels):
-        for level in levels:
-            if level.rel_level == grade:
-                level.count = int(r.rel_levels[grade])
-                break
+    by_grade: dict[int, GainLevel] = {}
+    for level in reversed(levels):  # trec_eval updates the first level of a grade
+        by_grade[level.rel_level] = level
+    counts = dict(zip(r.grades.tolist(), r.grade_counts.tolist()))
+    grades = range(r.num_rel_levels) if r.num_rel_levels <= DENSE_GRADES else counts
+    for grade in grades:
+        param = by_grade.get(grade)
+        if param is not None:
+            param.count = counts.get(grade, 0)
         else:
-            levels.append(GainLevel(grade, float(grade), int(r.rel_levels[grade])))
-    return _msort(levels, lambda a, b: int(a.gain - b.gain))  # C: (int)(a - b), truncated
+            levels.append(GainLevel(grade, float(grade), counts.get(grade, 0)))
+    return msort(levels, lambda a, b: c_int(a.gain - b.gain))  # C: (int)(a - b), truncated
+
+
+def _unmapped_extremes(r: RankedRels, pairs: Pairs) -> list[float]:
+    """The gains (their own values) of the lowest and highest grades in 0 .. highest judged that no parameter maps.
+
+    trec_eval has a gain level for each of them; O(number of parameters).
+    """
+    mapped = {atol(name) for name, _ in pairs if _valid_int(name)}
+    n = r.num_rel_levels
+    lo, hi = 0, n - 1
+    while lo < n and lo in mapped:
+        lo += 1
+    while hi >= 0 and hi in mapped:
+        hi -= 1
+    return [float(g) for g in (lo, hi) if 0 <= g < n]
 
 
 def gain_of(levels: Sequence[GainLevel], rel: int) -> float:
@@ -101,13 +117,13 @@ def _gains(r: RankedRels, levels: Sequence[GainLevel]) -> np.ndarray:
 
 def ideal_gains(levels: Sequence[GainLevel]) -> list[float]:
     """The gains of the ideal ranking: levels from the last down, each repeated by its count, up to the first non-positive gain."""
-    if not levels or levels[-1].gain <= 0.0:
+    if not levels or not levels[-1].gain > 0.0:  # (NaN stops it, as C's gain > 0.0 does)
         return []
     out: list[float] = []
     for level in reversed(levels):
         if level.count == 0:
             continue
-        if level.gain <= 0.0:
+        if not level.gain > 0.0:
             break
         out.extend([level.gain] * level.count)
     return out
@@ -130,10 +146,15 @@ def _discounts(n: int) -> np.ndarray:
 
 
 def _log2(x: float) -> float:
-    """C ``log2``: -inf at 0, NaN below (``math.log2`` raises)."""
+    """C ``log2``: -inf at 0; below 0 the x86 default NaN (printed "-nan"); a NaN is returned as is.
+
+    (``math.log2`` raises below 0 and at 0.)
+    """
     if x > 0.0:
         return math.log2(x)
-    return -math.inf if x == 0.0 else math.nan
+    if x != x:
+        return x
+    return -math.inf if x == 0.0 else -math.nan
 
 
 def _dcg_terms(gains: np.ndarray) -> np.ndarray:
@@ -166,9 +187,8 @@ def ndcg_cut(r: RankedRels, cutoffs: Sequence[int]) -> list[float]:
     """
     gains = np.where(r.rels > 0, r.rels, 0).astype(np.float64)
     running = np.cumsum(_dcg_terms(gains))
-    ideal = np.array(
-        [g for g in range(r.num_rel_levels - 1, 0, -1) for _ in range(int(r.rel_levels[g]))], dtype=np.float64
-    )
+    positive = r.grades > 0
+    ideal = np.repeat(r.grades[positive][::-1].astype(np.float64), r.grade_counts[positive][::-1])
     ideal_running = np.cumsum(ideal / _discounts(ideal.size))
     out = []
     for k in cutoffs:
@@ -355,9 +375,11 @@ def rank_biased_precision(r: RankedRels, pairs: Pairs = ()) -> float:
     """``rbp``: (1 - p) Σ gain(rank i) p^(i-1), p = 0.9 unless given as ``p=...`` (Moffat and Zobel 2008).
 
     The gains are rescaled to [0, 1] by (g - min) / (max - min) when one lies
-    outside. trec_eval 10 compares against uninitialised ``min``/``max``
-    variables there; this takes them over the gain levels, which is what the
-    code means to do.
+    outside. trec_eval 10 starts ``min`` and ``max`` uninitialised there
+    (undefined behaviour: whatever the stack holds); this starts both at 0,
+    as trec_eval built with ``-ftrivial-auto-var-init=zero`` does, so min is
+    at most 0 and max at least 0. With the default gains (grade 0 gains 0)
+    that is the minimum and maximum over the gain levels.
     """
     p = 0.9
     for name, value in pairs:
@@ -365,7 +387,11 @@ def rank_biased_precision(r: RankedRels, pairs: Pairs = ()) -> float:
             p = value
     levels = gain_levels(r, pairs)
     if levels:
-        lo, hi = min(lv.gain for lv in levels), max(lv.gain for lv in levels)
+        # trec_eval has a level for every grade 0 .. the highest; gain_levels may leave out the ones
+        # without documents (past DENSE_GRADES), so add the lowest and highest such grade back here.
+        # min and max start at 0: trec_eval leaves them uninitialised (see the docstring)
+        every = [0.0] + [lv.gain for lv in levels] + _unmapped_extremes(r, pairs)
+        lo, hi = min(every), max(every)
         if lo < 0 or hi > 1:
             for lv in levels:
                 lv.gain = (lv.gain - lo) / (hi - lo)

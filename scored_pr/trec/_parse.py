@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._io import InputError, parse_score
+from ._cnum import LONG_MAX, LONG_MIN
+
+#: What a grade may be, as error messages say it (trec_eval reads a grade into a C ``long``).
+GRADE_RANGE = f"trec_eval reads grades as a C long, {LONG_MIN} to {LONG_MAX}"
 
 __all__ = ["Qrels", "Run", "read_qrels", "read_run"]
 
@@ -78,15 +83,18 @@ def _lines(data: bytes, source: str) -> Iterator[tuple[int, list[str]]]:
 def _fields(fh: Any, source: str) -> Iterator[tuple[int, list[str]]]:
     for lineno, raw in enumerate(fh, 1):
         try:
-            line = raw.decode("utf-8")
+            raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise InputError(
                 source, lineno, f"not valid UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
             ) from None
-        fields = line.split()
-        if not fields or fields[0].startswith("#"):
+        # Split the bytes, as trec_eval does with C's isspace in the C locale: space, \t, \n, \v, \f,
+        # \r only. str.split() would also split on U+2003, U+00A0, \x1c-\x1f, \x85: parts of ids for
+        # trec_eval. (Cutting valid UTF-8 at ASCII bytes leaves valid UTF-8.)
+        parts = raw.split()
+        if not parts or parts[0].startswith(b"#"):
             continue
-        yield lineno, fields
+        yield lineno, [p.decode("utf-8") for p in parts]
 
 
 def read_qrels(path: str | os.PathLike[str]) -> Qrels:
@@ -98,7 +106,8 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
         The file. Blank lines and lines whose first field starts with ``#``
         are skipped; every other line must have exactly four
         whitespace-separated fields (as trec_eval requires), the grade an
-        integer (negative grades mark pooled but unjudged documents).
+        integer from -2**63 to 2**63 - 1, a C ``long`` as trec_eval reads it
+        (negative grades mark pooled but unjudged documents).
 
     Returns
     -------
@@ -108,8 +117,10 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     ------
     scored_pr._io.InputError
         ``file:line: message`` on a malformed line, a grade that is not an
-        integer, or a document judged twice for one query (trec_eval stops
-        on the latter too, with "duplicate docs").
+        integer or is out of a C long's range (trec_eval's ``atol`` would
+        read ``1.5`` as 1, ``x`` as 0 and clamp ``2**63`` to 2**63 - 1), or a
+        document judged twice for one query (trec_eval stops on the latter
+        too, with "duplicate docs").
     """
     source = _source(path)
     data = _read(path)
@@ -119,6 +130,25 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
     if columns is not None:  # a regular file: read with numpy, the same values
         return Qrels(QrelsView(columns), source, columns)  # type: ignore[arg-type]
     return _qrels_by_line(data, source)
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _shown(text: str) -> str:
+    """``repr`` of a field, cut short when it is long."""
+    return repr(text) if len(text) <= 40 else f"{text[:20]!r}... ({len(text)} characters)"
+
+
+def _grade(text: str, source: str, lineno: int) -> int:
+    """A grade field as an int: ASCII digits with an optional sign, within a C long."""
+    if not _INTEGER.fullmatch(text):
+        raise InputError(source, lineno, f"grade {_shown(text)} is not an integer")
+    # more than 19 significant digits cannot be a long; do not make int() read thousands of them
+    value = int(text) if len(text.lstrip("+-").lstrip("0")) <= 19 else LONG_MAX + 1
+    if not LONG_MIN <= value <= LONG_MAX:
+        raise InputError(source, lineno, f"grade {_shown(text)} is out of range: {GRADE_RANGE}")
+    return value
 
 
 def _qrels_by_line(data: bytes, source: str) -> Qrels:
@@ -131,10 +161,7 @@ def _qrels_by_line(data: bytes, source: str) -> Qrels:
                 source, lineno, f"expected 4 whitespace-separated fields (query iteration docno grade); got {len(fields)}"
             )
         query, _, docno, grade = fields
-        try:
-            value = int(grade)
-        except ValueError:
-            raise InputError(source, lineno, f"grade {grade!r} is not an integer") from None
+        value = _grade(grade, source, lineno)
         docs = judgements.setdefault(query, {})
         if docno in docs:
             raise InputError(

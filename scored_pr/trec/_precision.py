@@ -133,13 +133,59 @@ def _interpolated(r: RankedRels, counts: Sequence[int]) -> list[float]:
     return out
 
 
+def _recall_walk(r: RankedRels, counts: Sequence[int]) -> list[float]:
+    """trec_eval 10's walk of m_iprec_at_recall.c and m_11pt_avg.c: a value per count of relevant documents.
+
+    Counts above num_rel_ret get 0. Walking up from the last retrieved
+    document with ``int_prec`` the best precision P(j) so far (starting at
+    num_rel_ret / num_ret), the count in hand (taken from the last) gets
+    ``int_prec`` when the c-th relevant document is reached; a count the walk
+    has passed or cannot reach (c <= 0, LONG_MIN from a level of 1e308 or
+    NaN) stops the crediting, and it and every count before it get the final
+    ``int_prec``: the best precision from the first relevant document on. For
+    counts in increasing order this is each count's interpolated precision.
+    An empty ranking divides 0 by 0: NaN (glibc prints the x86 result "-nan").
+    """
+    values = [0.0] * len(counts)
+    num_ret, num_rel_ret = r.num_ret, r.num_rel_ret
+    cut = len(counts) - 1
+    while cut >= 0 and counts[cut] > num_rel_ret:  # never reached
+        cut -= 1
+    if num_ret == 0:
+        final = -math.nan  # trec_eval divides 0 by 0; glibc prints the x86 result as "-nan"
+    else:
+        hits = np.flatnonzero(r.relevant)
+        prec = _tp(r) / np.arange(1, num_ret + 1, dtype=np.float64)
+        # int_prec when rank i + 1 is reached walking up: max(P(num_ret), max P(j) over j >= i + 1)
+        suffix_max = np.maximum.accumulate(prec[::-1])[::-1]
+        final = float(suffix_max[hits[0]]) if hits.size else float(prec[-1])
+        # The walk meets the relevant documents in decreasing order c = num_rel_ret .. 1 and credits
+        # counts[cut] only when it equals the c in hand.
+        reached = num_rel_ret
+        while cut >= 0 and 1 <= counts[cut] <= reached:
+            reached = counts[cut]
+            values[cut] = float(suffix_max[hits[reached - 1]])
+            cut -= 1
+    for i in range(cut + 1):
+        values[i] = final
+    return values
+
+
 def interpolated_precision_at_recall(r: RankedRels, levels: Sequence[float]) -> list[float]:
     """``iprec_at_recall_x``: interpolated precision once lround(x * R) relevant documents are retrieved.
 
-    trec_eval 10 rounds with ``lround``; trec_eval 9 used ``(long)(x * R + 0.9)``
-    (see :func:`interpolated_precision_at_recall_v9`).
+    max P(j) over ranks j from the lround(x * R)-th relevant document on; 0
+    when that many are not retrieved; for a count of 0 the best precision
+    from the first relevant document on. trec_eval 10 rounds with ``lround``;
+    trec_eval 9 used ``(long)(x * R + 0.9)`` (see
+    :func:`interpolated_precision_at_recall_v9`). Levels are those ``-m``
+    sorted; a level whose count C cannot hold (1e308, inf, NaN) ends the
+    walk as in trec_eval (:func:`_recall_walk`). Ties: trec_eval's ranking
+    (score descending, docno descending). Nothing retrieved: -nan (0/0) at
+    counts <= 0, else 0; no relevant document (R = 0): every count is 0 and
+    the value is 0.
     """
-    return _interpolated(r, [lround(x * r.num_rel) for x in levels])
+    return _recall_walk(r, [lround(x * r.num_rel) for x in levels])
 
 
 def interpolated_precision_at_recall_v9(r: RankedRels, levels: Sequence[float]) -> list[float]:
@@ -148,26 +194,62 @@ def interpolated_precision_at_recall_v9(r: RankedRels, levels: Sequence[float]) 
 
 
 def eleven_point_average(r: RankedRels, levels: Sequence[float]) -> float:
-    """``11pt_avg``: the mean of the interpolated precisions at ``levels``, counts ``(long)(x * R + 0.9)``.
+    """``11pt_avg``: interpolated precision averaged over the recall ``levels``, as trec_eval 10 computes it.
 
-    trec_eval 10 kept the +0.9 truncation here (only iprec_at_recall moved to
-    ``lround``). The levels are taken in the order given, and summed from
-    the last to the first, as trec_eval does.
+    Formula: each level x becomes a count of relevant documents c = lround(x * R)
+    (trec_eval 10's ``m_11pt_avg.c``, like ``iprec_at_recall``; trec_eval 9
+    used ``(long)(x * R + 0.9)``). Walking the ranking from the last retrieved
+    document up, with ``int_prec`` the best precision P(j) seen so far
+    (starting at num_rel_ret / num_ret), the level in hand is credited
+    ``int_prec`` when the c-th relevant document is reached; levels with
+    c > num_rel_ret get 0 and the levels never reached (c <= 0, or out of
+    order) get the final ``int_prec``. The sum, in the order credited, is
+    divided by the number of levels.
+
+    For levels in increasing order (the default 0.0, 0.1, ..., 1.0) this is
+    the mean of ``iprec_at_recall`` at the same levels. The levels are taken
+    as given, not sorted; with levels out of increasing order the walk
+    credits them as trec_eval's loop does (a level can take the final value
+    although its count is reached). Ties: the ranking is trec_eval's (score
+    descending, docno descending). Empty ranking: 0/0, printed ``-nan`` as
+    glibc prints it, for the levels with c <= 0; a query with R = 0: every
+    count is 0, the value is num_rel_ret / num_ret = 0.
     """
-    values = _interpolated(r, [trunc_long(x * r.num_rel + 0.9) for x in levels])
+    values = _recall_walk(r, [lround(x * r.num_rel) for x in levels])
+    # trec_eval adds the credited values in the order credited: from the last level to the first
     return seq_sum(reversed(values)) / len(levels)
 
 
 def precision_at_r_multiple(r: RankedRels, multiples: Sequence[float]) -> list[float]:
-    """``Rprec_mult_x``: P(c) at c = (long)(x * R + 0.9) documents; 0 when c = 0."""
+    """``Rprec_mult_x``: P(c) at c = (long)(x * R + 0.9) documents; 0 when c <= 0.
+
+    trec_eval's m_Rprec_mult.c, step for step: counts beyond the ranking get
+    num_rel_ret / c; then, walking up from the last retrieved document while
+    relevant documents remain, the value P(i) is given to the count in hand
+    when i equals it. Levels arrive sorted (``-m`` sorts them), so for sane
+    levels this is P(c) for every c; a count the walk never meets (c <= 0,
+    or a level of 1e308 or NaN, which C's conversion turns into LONG_MIN)
+    keeps 0, and so does every count below it. An empty ranking gives 0.
+    Ties: trec_eval's ranking (score descending, docno descending).
+    """
+    counts = [trunc_long(x * r.num_rel + 0.9) for x in multiples]
+    values = [0.0] * len(counts)
+    n, num_rel_ret = r.num_ret, r.num_rel_ret
+    cut = len(counts) - 1
+    while cut >= 0 and counts[cut] > n:
+        values[cut] = num_rel_ret / counts[cut]
+        cut -= 1
+    if n == 0 or num_rel_ret == 0:
+        return values
     tp = _tp(r)
-    out = []
-    for x in multiples:
-        c = trunc_long(x * r.num_rel + 0.9)
-        if c > r.num_ret:
-            out.append(r.num_rel_ret / c)
-        elif c <= 0:
-            out.append(0.0)
-        else:
-            out.append(int(tp[c - 1]) / c)
-    return out
+    hits = np.flatnonzero(r.relevant)
+    # The walk goes down i = n .. first relevant rank (hits[0] + 1), where rel_so_far reaches 0;
+    # it meets counts[cut] when i == counts[cut], so a count outside that range stops it for good.
+    lowest = int(hits[0]) + 1
+    reached = n
+    while cut >= 0 and lowest <= counts[cut] <= reached:
+        c = counts[cut]
+        values[cut] = int(tp[c - 1]) / c
+        reached = c
+        cut -= 1
+    return values

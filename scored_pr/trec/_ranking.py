@@ -38,9 +38,14 @@ class RankedRels:
     rels : numpy.ndarray of int64
         ``rels[i]`` is the relevance value of the document at rank ``i + 1``:
         a grade >= 0, :data:`NONPOOL` or :data:`UNJUDGED`. Read-only.
-    rel_levels : numpy.ndarray of int64
-        ``rel_levels[g]`` counts the documents of the query judged with grade
-        ``g`` (retrieved or not), for g = 0 .. the highest grade judged.
+    grades : numpy.ndarray of int64
+        The distinct grades >= 0 of the query's judged documents (retrieved
+        or not), ascending. Read-only.
+    grade_counts : numpy.ndarray of int64
+        ``grade_counts[i]`` counts the documents judged with ``grades[i]``.
+        Read-only. (trec_eval keeps one counter per grade from 0 to the
+        highest, ``rel_levels``; these hold the same counts in memory that
+        does not depend on how large a grade is.)
     relevance_level : int
         The least grade that counts as relevant (trec_eval's ``-l``).
     num_rel : int
@@ -51,7 +56,8 @@ class RankedRels:
     """
 
     rels: np.ndarray
-    rel_levels: np.ndarray
+    grades: np.ndarray
+    grade_counts: np.ndarray
     relevance_level: int
     num_rel: int
     num_ret: int
@@ -62,8 +68,18 @@ class RankedRels:
     @property
     def num_rel_levels(self) -> int:
         """One more than the highest grade that some judged document has (0 if none)."""
-        nonzero = np.flatnonzero(self.rel_levels)
-        return int(nonzero[-1]) + 1 if nonzero.size else 0
+        return int(self.grades[-1]) + 1 if self.grades.size else 0
+
+    @property
+    def rel_levels(self) -> np.ndarray:
+        """trec_eval's dense ``rel_levels``: ``rel_levels[g]`` judged documents of grade g, g = 0 .. highest.
+
+        Memory O(highest grade): for grades of any size use :attr:`grades`
+        and :attr:`grade_counts`.
+        """
+        dense = np.zeros(self.num_rel_levels, dtype=np.int64)
+        dense[self.grades] = self.grade_counts
+        return dense
 
     @property
     def relevant(self) -> np.ndarray:
@@ -72,7 +88,7 @@ class RankedRels:
 
     def num_nonrel(self) -> int:
         """Judged non-relevant documents of the query: grades 0 .. relevance_level - 1 (bpref's N)."""
-        return int(self.rel_levels[: max(self.relevance_level, 0)].sum())
+        return int(self.grade_counts[self.grades < self.relevance_level].sum())
 
 
 def trec_order(docs: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -132,16 +148,21 @@ def rank_query(
     )
     if judged_only:
         rels = rels[rels >= 0]
-    grades = np.fromiter((g for g in judgements.values() if g >= 0), dtype=np.int64)
-    rel_levels = np.bincount(grades) if grades.size else np.zeros(0, dtype=np.int64)
+    # The distinct grades present and their counts: memory O(judged documents), whatever the grades
+    # (np.bincount over the raw grades, like trec_eval's rel_levels, is O(highest grade)).
+    grades, grade_counts = np.unique(
+        np.fromiter((g for g in judgements.values() if g >= 0), dtype=np.int64), return_counts=True
+    )
+    grade_counts = grade_counts.astype(np.int64, copy=False)
     level = int(relevance_level)
-    rels.setflags(write=False)
-    rel_levels.setflags(write=False)
+    for a in (rels, grades, grade_counts):
+        a.setflags(write=False)
     return RankedRels(
         rels=rels,
-        rel_levels=rel_levels,
+        grades=grades,
+        grade_counts=grade_counts,
         relevance_level=level,
-        num_rel=int(rel_levels[max(level, 0):].sum()),
+        num_rel=int(grade_counts[grades >= level].sum()),
         num_ret=int(rels.size),
         num_rel_ret=int(np.count_nonzero((rels >= 0) & (rels >= level))),
         num_nonpool=int(np.count_nonzero(rels == NONPOOL)),

@@ -17,16 +17,18 @@ under ``name_cutoff`` each, fractions as ``name_%3.2f``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import _counts, _graded, _judged, _precision, _set
-from ._cnum import atof, atol
+from ._cnum import atof, atol, msort
 from ._ranking import RankedRels
 
 __all__ = ["MEASURES", "NICKNAMES", "MeasureDef", "Selection", "parse_measures"]
 
+_INT_MAX = 2**31 - 1
 _DEFAULT_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 _RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
@@ -179,13 +181,19 @@ def _parse_params(m: MeasureDef, text: str, spec: str) -> tuple[Any, ...]:
     parts = text.split(",")
     if m.params == "cutoffs":
         cutoffs = sorted(atol(p) for p in parts)
+        if cutoffs[-1] - cutoffs[0] > _INT_MAX:
+            # trec_eval sorts cutoffs by (int)(a - b): values this far apart come out in a wrong order and
+            # its measures then walk the ranking past them; refuse rather than print its arbitrary numbers
+            raise ValueError(f"measure {spec!r}: cutoffs more than {_INT_MAX} apart, which trec_eval 10 "
+                             f"sorts wrongly (it compares them by a 32-bit difference); got {text!r}")  # fmt: skip
         if cutoffs[0] <= 0:
             raise ValueError(f"measure {spec!r}: cutoffs must be positive integers; got {text!r}")
         if len(set(cutoffs)) != len(cutoffs):
             raise ValueError(f"measure {spec!r}: duplicate cutoffs in {text!r}")
         return tuple(cutoffs)
     if m.params == "fractions":
-        levels = sorted(atof(p) for p in parts)
+        # glibc's qsort with trec_eval's comp_double (a NaN compares equal to everything)
+        levels = msort([atof(p) for p in parts], lambda a, b: -1 if a < b else (1 if a > b else 0))
         if len(set(levels)) != len(levels):
             raise ValueError(f"measure {spec!r}: duplicate cutoffs in {text!r}")
         return tuple(levels)
@@ -205,11 +213,20 @@ def _parse_params(m: MeasureDef, text: str, spec: str) -> tuple[Any, ...]:
     raise ValueError(f"measure {spec!r}: {m.name} takes no parameters")
 
 
+def _fraction_name(name: str, value: float) -> str:
+    """trec_eval's ``append_double``: ``name_%3.2f`` in a buffer of len(name) + 10 bytes, so cut there.
+
+    (``iprec_at_recall.1e308`` prints as ``iprec_at_recall_10000000``.)
+    """
+    text = ("-nan" if math.copysign(1.0, value) < 0 else "nan") if math.isnan(value) else f"{value:3.2f}"
+    return f"{name}_{text}"[: len(name) + 9]
+
+
 def _names(m: MeasureDef, params: tuple[Any, ...], printable: str | None) -> tuple[str, ...]:
     if m.params == "cutoffs":
         return tuple(f"{m.name}_{c}" for c in params)
     if m.params == "fractions":
-        return tuple(f"{m.name}_{c:3.2f}" for c in params)
+        return tuple(_fraction_name(m.name, c) for c in params)
     return (m.name if printable is None else f"{m.name}_{printable}",)
 
 
