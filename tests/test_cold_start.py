@@ -117,3 +117,20 @@ def test_the_declared_floor_is_what_ci_tests() -> None:
     assert f"find_python {oldest[1]}" in run and "-c .ci/floor.txt" in run
     readme = (ROOT / "README.md").read_text()
     assert f"`numpy` >= {declared['numpy']}" in readme and f"Python >= {oldest[1]}" in readme
+
+
+def test_ci_installs_what_the_array_and_spark_tests_need() -> None:
+    """The pandas, polars, torch input tests and the Spark example skip without their packages.
+
+    They skipped in CI (none was installed), so the README's array-type and
+    Spark claims were checked by no one: pandas, polars and pyspark are test
+    extras; torch, never a declared dependency, is installed by .ci/run.
+    """
+    project = _pyproject()["project"]
+    names = {re.match(r"[A-Za-z0-9_.-]+", r)[0].lower() for r in project["optional-dependencies"]["test"]}
+    assert {"pandas", "polars", "pyspark"} <= names
+    # the bench extra may name torch; the runtime and test dependencies never do
+    assert not any(r.startswith("torch") for r in project["dependencies"] + project["optional-dependencies"]["test"])
+    run = (ROOT / ".ci" / "run").read_text()
+    assert "pip install --quiet torch==" in run
+    assert "preflight .venv pandas polars pyspark torch" in run
