@@ -360,14 +360,14 @@ def _digits(
     a: U8, at: I64, count: I64, first: npt.NDArray[np.uint64] | None = None
 ) -> npt.NDArray[np.uint64]:
     """The integer written by ``count`` (at most 19) ASCII digits from ``at``; ``first``: the word at ``at``, if read."""
-    unaligned = np.ndarray(shape=(a.size - 7,), dtype="<u8", buffer=a, strides=(1,))
+    unaligned: npt.NDArray[np.uint64] = np.ndarray(shape=(a.size - 7,), dtype="<u8", buffer=a, strides=(1,))
     words = -(-int(count.max()) // 8) if count.size else 0
     total = np.zeros(at.size, dtype=np.uint64)
     for w in range(words):
-        k = np.clip(count - 8 * w, 0, 8).astype(np.uint64)
+        n = np.clip(count - 8 * w, 0, 8)  # digits in this word; int64: numpy < 2 refuses uint64 indices
         x = first if (w == 0 and first is not None) else unaligned[at + 8 * w]
-        value = _eight_digits(x, k)
-        total = value if w == 0 else total * np.take(_POW10_U64, k) + value
+        value = _eight_digits(x, n.astype(np.uint64))
+        total = value if w == 0 else total * np.take(_POW10_U64, n) + value
     return total
 
 
@@ -405,7 +405,7 @@ def _plain_decimals(a: U8, starts: I64, lengths: I64) -> tuple[npt.NDArray[np.ui
     frac_digits = np.where(ok, frac_digits, 0)
     integer = _digits(a, at, int_digits, words[:, 0] if nwords else None)
     frac_at = at + int_digits + 1
-    unaligned = np.ndarray(shape=(a.size - 7,), dtype="<u8", buffer=a, strides=(1,))
+    unaligned: npt.NDArray[np.uint64] = np.ndarray(shape=(a.size - 7,), dtype="<u8", buffer=a, strides=(1,))
     first_frac = unaligned[frac_at]
     fraction = _digits(a, frac_at, frac_digits, first_frac)
     # Significant digits: without the leading zeros of "0.000123" (up to 8 of them).
@@ -517,7 +517,7 @@ def field_words(a: U8, starts: I64, lengths: I64, nwords: int) -> npt.NDArray[np
     >>> [int(x).to_bytes(8, "little") for x in w[:, 0]]
     [b'doc12\\x00\\x00\\x00', b'd\\x00\\x00\\x00\\x00\\x00\\x00\\x00']
     """
-    unaligned = np.ndarray(shape=(a.size - 7,), dtype="<u8", buffer=a, strides=(1,))  # a word at every byte
+    unaligned: npt.NDArray[np.uint64] = np.ndarray(shape=(a.size - 7,), dtype="<u8", buffer=a, strides=(1,))  # a word at every byte
     out = np.empty((starts.size, nwords), dtype=np.uint64)
     keep = np.array([0] + [(1 << (8 * k)) - 1 for k in range(1, 8)] + [(1 << 64) - 1], dtype=np.uint64)
     for w in range(nwords):

@@ -949,7 +949,7 @@ def sample_path() -> Path:
     from importlib import resources
     from pathlib import Path
 
-    return Path(str(resources.files("scored_pr").joinpath("data", "sample.csv")))
+    return Path(str(resources.files("scored_pr") / "data" / "sample.csv"))
 
 
 def read_sample() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:

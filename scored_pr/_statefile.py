@@ -23,6 +23,7 @@ file safe to use as a checkpoint:
 
 from __future__ import annotations
 
+import io
 import os
 import secrets
 import struct
@@ -57,7 +58,7 @@ def write_npz(path: str | os.PathLike[str], arrays: dict[str, npt.NDArray[Any]])
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, allow_pickle=False, **arrays)  # type: ignore[arg-type]  # numpy types **kwds loosely
+            _write_members(fh, arrays)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
@@ -77,6 +78,22 @@ def write_npz(path: str | os.PathLike[str], arrays: dict[str, npt.NDArray[Any]])
         pass
     finally:
         os.close(dir_fd)
+
+
+def _write_members(fh: IO[bytes], arrays: dict[str, npt.NDArray[Any]]) -> None:
+    """Write ``arrays`` into ``fh`` as the stored (uncompressed) members of an ``.npz``.
+
+    This is what ``np.savez`` writes, done here because ``np.savez`` takes
+    ``allow_pickle`` only from numpy 2.1 on: before that it stores the keyword
+    as an array named ``allow_pickle``, and the file would not load. Each
+    member is written with ``allow_pickle=False`` on every numpy, so an object
+    array raises ``ValueError`` instead of being pickled.
+    """
+    with zipfile.ZipFile(fh, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, array in arrays.items():
+            # force_zip64 as np.savez does: the member's size is not known before it is written
+            with zf.open(name + ".npy", mode="w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(array), allow_pickle=False)
 
 
 class _StateFileError(ValueError):
@@ -187,12 +204,23 @@ class NpzReader:
     def _header(self, member: IO[bytes], name: str) -> tuple[tuple[int, ...], np.dtype[Any]]:
         try:
             major, _ = np.lib.format.read_magic(member)
-            if major == 1:
-                shape, fortran, dtype = np.lib.format.read_array_header_1_0(member, max_header_size=_MAX_HEADER)
-            elif major in (2, 3):
-                shape, fortran, dtype = np.lib.format.read_array_header_2_0(member, max_header_size=_MAX_HEADER)
-            else:
+            if major not in (1, 2, 3):
                 raise ValueError(f"unknown .npy version {major}")
+            # The header's length is bounded here rather than with numpy's
+            # max_header_size, which numpy < 1.24 does not take: numpy then
+            # parses a header of at most _MAX_HEADER bytes held in memory.
+            length_format = "<H" if major == 1 else "<I"
+            raw_length = member.read(struct.calcsize(length_format))
+            if len(raw_length) != struct.calcsize(length_format):
+                raise EOFError("the header length is cut short")
+            (length,) = struct.unpack(length_format, raw_length)
+            if length > _MAX_HEADER:
+                raise ValueError(f"the header declares {length} bytes, more than {_MAX_HEADER}")
+            header = io.BytesIO(raw_length + member.read(length))
+            if major == 1:
+                shape, fortran, dtype = np.lib.format.read_array_header_1_0(header)
+            else:
+                shape, fortran, dtype = np.lib.format.read_array_header_2_0(header)
         except (ValueError, TypeError, SyntaxError, EOFError) as exc:
             raise self.error(f"array {name!r} has a malformed header ({exc}).") from None
         if fortran and len(shape) > 1:

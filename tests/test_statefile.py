@@ -83,6 +83,11 @@ def bombs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "huge meta": (archive(tmp_path / "d.npz", {
             "meta": npy(declare=((GIB,), "|u1"), data=b"{}"), "neg_scores": small, "correct": packed,
         }), "at most"),
+        # a version 2.0 .npy header that declares itself 1 GiB long (scored_pr bounds it, on every numpy)
+        "huge npy header": (archive(tmp_path / "f.npz", {
+            "meta": meta(3), "neg_scores": b"\x93NUMPY\x02\x00" + (GIB).to_bytes(4, "little") + b"{" * 5000,
+            "correct": packed,
+        }), "malformed header"),
         # an object array would need pickle
         "object dtype": (archive(tmp_path / "e.npz", {
             "meta": meta(3), "neg_scores": npy(declare=((3,), "|O"), data=bytes(24)), "correct": packed,
@@ -130,6 +135,43 @@ def test_save_replaces_atomically_and_leaves_no_temporary(tmp_path: Path) -> Non
     ev.save(path)
     assert E.load(path) == ev
     assert sorted(p.name for p in tmp_path.iterdir()) == ["state.npz"]
+
+
+@pytest.mark.parametrize("kind", ["exact", "bounded", "weighted"])
+def test_a_saved_state_holds_only_its_arrays_and_loads_on_every_numpy(tmp_path: Path, kind: str) -> None:
+    """Before numpy 2.1, ``np.savez(f, allow_pickle=False)`` stored an array named 'allow_pickle'.
+
+    ``load`` then refused every file ``save`` wrote (on numpy 1.23 to 2.0, which
+    scored_pr supports); CI's dependency-floor run holds this on the oldest numpy.
+    """
+    from scored_pr import BoundedEvaluation
+
+    path = tmp_path / "state.npz"
+    if kind == "bounded":
+        ev: E | BoundedEvaluation = BoundedEvaluation(max_bins=64)
+        ev.add_cases([True, False, True, False], [0.9, 0.5, 0.5, 0.1])
+    else:
+        ev = E(ties="stable")
+        weights = [1.0, 2.5, 1.0, 3.0] if kind == "weighted" else None
+        ev.add_cases([True, False, True, False], [0.9, 0.5, 0.5, 0.1], sample_weight=weights)
+    ev.save(path)
+    with zipfile.ZipFile(path) as zf:
+        members = zf.infolist()
+    assert all(m.filename.endswith(".npy") and m.compress_type == zipfile.ZIP_STORED for m in members)
+    assert "allow_pickle.npy" not in {m.filename for m in members}
+    loaded = type(ev).load(path)
+    assert loaded == ev
+    with np.load(path, allow_pickle=False) as npz:  # still an ordinary .npz for numpy itself
+        assert sorted(npz.files) == sorted(m.filename[:-4] for m in members)
+
+
+def test_saving_an_object_array_is_refused_not_pickled(tmp_path: Path) -> None:
+    from scored_pr import _statefile
+
+    path = tmp_path / "state.npz"
+    with pytest.raises(ValueError, match="pickle"):
+        _statefile.write_npz(path, {"bad": np.array([{"a": 1}], dtype=object)})
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_failed_save_keeps_the_previous_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
