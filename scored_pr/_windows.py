@@ -584,8 +584,15 @@ class WindowedEvaluation:
                 self._weights.extend([1.0] * len(ss))
             # Phase 2: what leaves. Save what may leave first.
             leaving, touched = self._leaving(None if ts is None else ts[-1])
-            left = [(d, len(d), list(islice(d, leaving))) for d in (self._scores, self._correct, self._times, self._weights) if d is not None]
-            saved_runs = [list(r) for r in islice(self._runs, touched)]
+            # Plain loops, not comprehensions: from Python 3.12 a comprehension is
+            # inlined, and an exception raised at one of its loop's line starts
+            # (a trace function's, as the fault-injection tests raise) skips
+            # this handler. A partly built list is safe: nothing has left yet.
+            for d in (self._scores, self._correct, self._times, self._weights):
+                if d is not None:
+                    left.append((d, len(d), list(islice(d, leaving))))
+            for r in islice(self._runs, touched):
+                saved_runs.append(list(r))
             if ts is not None:
                 self._advance(ts[-1])
             else:
