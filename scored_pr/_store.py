@@ -288,6 +288,10 @@ _SMALL = 2048
 #: Largest table (entries) of the tie-group hash of :func:`_grouped_order`.
 _HASH_BITS = 24
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: Mixed tie groups holding more than 1/_MIXED_LIMIT of the cases go to _tie_order (a key sort of every case).
+_MIXED_LIMIT = 2
+#: Cases hashed per block by :func:`_mixed_group_order` (its buffers stay in the L2 cache).
+_HASH_BLOCK = 1 << 15
 
 
 def _frozen(a: npt.NDArray[Any], dtype: Any) -> npt.NDArray[Any]:
@@ -314,10 +318,16 @@ def rank_order(
     needs insertion order. So each class's scores are sorted with
     ``np.sort`` and the correct ones are merged in by one ``searchsorted``
     (scores with few distinct values skip the float sort:
-    :func:`_few_values_order`); when there is a mixed tie group,
-    :func:`_tie_order` restores insertion order inside the groups. The one
-    other difference between equal scores, the sign of a zero, is restored
-    by copying the zeros in insertion order. O(n log n).
+    :func:`_few_values_order`). When there are mixed tie groups, insertion
+    order is restored inside them only: the merged order shows them (a
+    correct case next to an equal incorrect one), and
+    :func:`_mixed_group_order` finds their cases with one hash pass and
+    orders those few, so scores with scattered ties (float32 outputs,
+    rounded probabilities) cost little more than distinct ones. When more
+    than half of the cases are in mixed groups, :func:`_tie_order` sorts
+    every case by key instead. The one other difference between equal
+    scores, the sign of a zero, is restored by copying the zeros in
+    insertion order. O(n log n).
     """
     n = neg.size
     if n < _SMALL or n >= 2**31:
@@ -342,11 +352,20 @@ def rank_order(
     np.place(out, ~cor, other)
     same = out[1:] == out[:-1]
     if same.any():
-        # A mixed tie group puts a correct case next to an incorrect one of equal score.
+        # A mixed tie group puts a correct case next to an incorrect one of equal score:
+        # the merge put its correct cases first, so it has exactly one such edge.
         edge = cor[1:] != cor[:-1]
         edge &= same
-        if edge.any():
-            return _tie_order(neg, correct, out, ~same)
+        mixed = np.flatnonzero(edge)
+        if mixed.size:
+            values = out[mixed]  # one per mixed group, ascending
+            start = np.searchsorted(out, values, side="left")
+            end = np.searchsorted(out, values, side="right")
+            if _MIXED_LIMIT * int((end - start).sum()) > n:  # many cases in mixed groups: key sort of every case
+                return _tie_order(neg, correct, out, ~same)
+            del same, edge
+            if not _mixed_group_order(neg, correct, cor, values, start, end):
+                return _tie_order(neg, correct, out, out[1:] != out[:-1])
         _restore_zero_signs(neg, out)
     return out, cor
 
@@ -416,6 +435,84 @@ def _hash_ranks(
             return table, mult, shift
         mult = np.uint64((int(mult) + 0x632BE59BD9B4E01A) % 2**64)
     return None
+
+
+def _mixed_group_order(
+    neg: npt.NDArray[np.float64],
+    correct: npt.NDArray[np.bool_],
+    cor: npt.NDArray[np.bool_],
+    values: npt.NDArray[np.float64],
+    start: npt.NDArray[np.intp],
+    end: npt.NDArray[np.intp],
+) -> bool:
+    """Put the labels of the few mixed tie groups in insertion order (``cor`` in place); False if not done.
+
+    ``values`` are the scores of the mixed tie groups (ascending, one per
+    group) and ``[start, end)`` their ranks in the sorted order. Only the
+    cases of those groups need their insertion order, so only they are
+    looked for: a bit table, indexed by a multiplicative hash of the score's
+    bits, marks the slots of ``values``; one O(n) pass over ``neg`` keeps the
+    cases whose slot is marked (the mixed groups' cases and a few others,
+    about ``len(values) / 64`` of the rest), a ``searchsorted`` in ``values``
+    keeps those whose score is one of them and names their group, and a
+    stable sort by group of these few cases, already in insertion order,
+    gives each group's labels in insertion order. Scores that are not tied
+    (the float32 scores of a model, rounded probabilities) then cost one
+    hash pass more than distinct ones, instead of a key sort of every case.
+
+    The multiplier is even, so the sign bit does not reach the slot: -0.0
+    and 0.0 (one tie group) share a slot. Returns False, changing nothing,
+    if the cases found do not fill the groups exactly (they always do).
+    """
+    d = int(values.size)
+    bits = min(max(d.bit_length() + 7, 10), 22)  # at most 1/128 of the slots marked; a table of <= 4 MiB
+    shift = np.uint64(64 - bits)
+    mult = np.uint64((int(_GOLDEN) << 1) % 2**64)  # even: bit 63 (the sign) drops out
+    table = np.zeros(1 << bits, dtype=bool)
+    table[(values.view(np.uint64) * mult) >> shift] = True
+    # In blocks that stay in the cache: the candidates' scores are read there, not by a
+    # gather from the whole array later, and no array of n slots is allocated.
+    bits_of = neg.view(np.uint64)
+    n = bits_of.size
+    block = min(n, _HASH_BLOCK)
+    slot = np.empty(block, dtype=np.uint64)
+    marked = np.empty(block, dtype=bool)
+    found_parts, score_parts = [], []
+    for lo in range(0, n, block):
+        chunk = bits_of[lo : lo + block]
+        k = chunk.size
+        np.multiply(chunk, mult, out=slot[:k])
+        slot[:k] >>= shift
+        np.take(table, slot[:k], out=marked[:k])
+        hits = np.flatnonzero(marked[:k])
+        if hits.size:
+            score_parts.append(neg[lo : lo + block][hits])
+            hits += lo
+            found_parts.append(hits)
+    if not found_parts:  # pragma: no cover (the mixed groups' cases are always found)
+        return False
+    found, score = np.concatenate(found_parts), np.concatenate(score_parts)
+    group = np.searchsorted(values, score)
+    np.minimum(group, d - 1, out=group)
+    hit = values[group] == score  # -0.0 == 0.0: the zeros are one group, as in the sort
+    found, group = found[hit], group[hit]
+    size = end - start
+    if found.size != int(size.sum()):  # pragma: no cover (the groups hold exactly these cases)
+        return False
+    # by group, then insertion order: one sort of integer keys (group, position in found), packed
+    # into int64 (found is ascending, so its positions are insertion order)
+    index_bits = max(int(found.size - 1).bit_length(), 1)
+    key = group.astype(np.int64)
+    key <<= index_bits
+    key |= np.arange(found.size, dtype=np.int64)
+    key.sort()
+    key &= (1 << index_bits) - 1
+    found = found[key]
+    # the ranks of the groups' cases, group after group: start[g], start[g] + 1, ..., end[g] - 1
+    first = np.cumsum(size) - size
+    ranks = np.arange(found.size, dtype=np.intp) + np.repeat(start - first, size)
+    cor[ranks] = correct[found]
+    return True
 
 
 def _restore_zero_signs(neg: npt.NDArray[np.float64], out: npt.NDArray[np.float64]) -> None:

@@ -24,12 +24,17 @@ from scored_pr import _kernel as K
 from scored_pr._store import rank_order
 
 
-def _data(seed: int, n: int, distinct: int, p_correct: float, zeros: float, infs: float) -> tuple[Any, Any]:
+def _data(
+    seed: int, n: int, distinct: int, p_correct: float, zeros: float, infs: float, scatter: float = 0.0
+) -> tuple[Any, Any]:
     rng = np.random.default_rng(seed)
     if distinct == 0:
         scores = rng.normal(size=n)
     else:
         scores = rng.choice(rng.normal(size=distinct), size=n)
+    if scatter:  # scattered ties: a few cases take the score of another case, as float32 scores do
+        tied = rng.random(n) < scatter
+        scores[tied] = scores[rng.integers(0, n, int(tied.sum()))]
     z = rng.random(n) < zeros
     scores[z] = np.where(rng.random(int(z.sum())) < 0.5, 0.0, -0.0)
     scores[rng.random(n) < infs] = np.inf
@@ -47,6 +52,7 @@ params = st.tuples(
     st.sampled_from([0.0, 0.01, 0.3, 0.9, 1.0]),
     st.sampled_from([0.0, 0.0, 0.05, 0.5]),
     st.sampled_from([0.0, 0.001, 0.05]),
+    st.sampled_from([0.0, 0.0, 0.001, 0.02, 0.2]),
 )
 
 
@@ -151,3 +157,50 @@ def test_few_distinct_values_take_the_radix_path_even_when_the_sample_misses_som
     np.testing.assert_array_equal(got[1], correct[o])
     # many distinct values: not this path
     assert _few_values_order(-rng.normal(size=50_000), correct[:50_000]) is None
+
+
+def _assert_stable_argsort(neg: Any, correct: Any) -> None:
+    o = np.argsort(neg, kind="stable")
+    out, cor = rank_order(neg, correct)
+    assert out.tobytes() == neg[o].tobytes()
+    np.testing.assert_array_equal(cor, correct[o])
+
+
+def _binormal(n: int, seed: int = 0) -> tuple[Any, Any]:
+    rng = np.random.default_rng(seed)
+    correct = rng.random(n) < 0.3
+    return rng.normal(size=n) + correct, correct
+
+
+def _scattered_ties() -> dict[str, tuple[Any, Any]]:
+    """1M binormal cases as the scores users meet: float32 outputs and rounded probabilities."""
+    scores, correct = _binormal(1_000_000)
+    prob = 1.0 / (1.0 + np.exp(-scores))
+    return {
+        "float32": (np.float64(scores.astype(np.float32)), correct),  # ~7,000 tie groups, 2,800 mixed
+        "float32 probabilities": (np.float64(prob.astype(np.float32)), correct),
+        "probabilities rounded to 7 digits": (np.round(prob, 7), correct),
+        "probabilities rounded to 6 digits": (np.round(prob, 6), correct),  # a third of the cases in mixed groups
+    }
+
+
+@pytest.mark.parametrize("kind", list(_scattered_ties()))
+def test_rank_order_with_scattered_ties_at_scale_is_a_stable_argsort(kind: str) -> None:
+    scores, correct = _scattered_ties()[kind]
+    _assert_stable_argsort(-scores, correct)
+    signed = -scores
+    signed[::1000] = np.where(np.arange(signed[::1000].size) % 2, 0.0, -0.0)  # a mixed tie group of signed zeros
+    _assert_stable_argsort(signed, correct)
+
+
+@pytest.mark.parametrize("kind", list(_scattered_ties()))
+def test_scattered_ties_order_only_the_mixed_groups(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scores with scattered ties are not key-sorted case by case: only the mixed groups' cases are ordered."""
+    import scored_pr._store as store
+
+    def refuse(*args: Any) -> Any:
+        raise AssertionError("every case was key-sorted or argsorted for a few scattered ties")
+
+    monkeypatch.setattr(store, "_tie_order", refuse)
+    scores, correct = _scattered_ties()[kind]
+    _assert_stable_argsort(-scores, correct)
