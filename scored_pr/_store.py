@@ -451,14 +451,15 @@ def _mixed_group_order(
     group) and ``[start, end)`` their ranks in the sorted order. Only the
     cases of those groups need their insertion order, so only they are
     looked for: a bit table, indexed by a multiplicative hash of the score's
-    bits, marks the slots of ``values``; one O(n) pass over ``neg`` keeps the
-    cases whose slot is marked (the mixed groups' cases and a few others,
-    about ``len(values) / 64`` of the rest), a ``searchsorted`` in ``values``
-    keeps those whose score is one of them and names their group, and a
-    stable sort by group of these few cases, already in insertion order,
-    gives each group's labels in insertion order. Scores that are not tied
-    (the float32 scores of a model, rounded probabilities) then cost one
-    hash pass more than distinct ones, instead of a key sort of every case.
+    bits, marks the slots of ``values``; one O(n) pass over ``neg``, block
+    by block, keeps the cases whose slot is marked (the mixed groups' cases
+    and a few others: under 1/128 of the rest while the table has room), a
+    ``searchsorted`` in ``values`` keeps those whose score is one of them
+    and names their group, and one sort of integer keys (group, then
+    insertion order) gives each group's labels in insertion order. Scores
+    with scattered ties (the float32 scores of a model, rounded
+    probabilities) then cost one hash pass more than distinct ones, instead
+    of a key sort of every case. O(n + m log m) for m cases in mixed groups.
 
     The multiplier is even, so the sign bit does not reach the slot: -0.0
     and 0.0 (one tie group) share a slot. Returns False, changing nothing,
