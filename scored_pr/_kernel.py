@@ -62,14 +62,15 @@ class Points:
 
     Grouped points of scores with scattered ties (a few small tie groups,
     as float32 scores have) also keep ``_tied``, the indices of the few
-    points whose tie group holds more than one case, and no true positive
-    counts when every point adds one correct case: the points in between
-    are read as the untied ones are, and only those few are looked up.
+    points whose tie group holds more than one case, and ``_tied_start``,
+    the first rank of each one's group, and no true positive counts when
+    every point adds one correct case: the other points read as untied ones
+    do, and only those few are patched.
     """
 
     __slots__ = (
         "grouped", "total_tp", "total_fp", "neg_scores", "untied",
-        "_idx", "_ret", "_tp", "_fp", "_fp_before", "_neg_score", "_tied",
+        "_idx", "_ret", "_tp", "_fp", "_fp_before", "_neg_score", "_tied", "_tied_start",
     )  # fmt: skip
 
     grouped: bool  #: whether cut-offs fall only at the ends of tie groups
@@ -93,9 +94,10 @@ class Points:
         neg_score: FloatArray | None = None,
         untied: bool = False,
         tied: IntArray | None = None,
+        tied_start: IntArray | None = None,
     ) -> None:
         self.neg_scores, self.grouped, self.total_tp, self.total_fp = neg_scores, grouped, total_tp, total_fp
-        self.untied, self._tied = untied, tied
+        self.untied, self._tied, self._tied_start = untied, tied, tied_start
         self._idx, self._ret, self._tp, self._fp = correct_idx, retrieved, tp, fp
         self._fp_before, self._neg_score = fp_before, neg_score
 
@@ -134,26 +136,21 @@ class Points:
             return self._fp_before
         if not self.grouped or self.untied:
             return self.fp
-        tied = self._tied
-        if tied is not None:  # scattered ties: fp everywhere but at the few points of a tie group
+        if self._tied is not None:  # scattered ties: fp everywhere but at the few points of a tie group
             fp = self.fp  # a fresh array (no _fp is kept here)
-            fp[tied] = self.fp_before_at(tied)
+            fp[self._tied] = self.tied_fp_before()
             return fp
         start = tie_group_edges(self.neg_scores, self.retrieved - 1, "left")
         tp = self.tp
         return start - np.concatenate(([0], tp[:-1])).astype(np.int64, copy=False)
 
-    def fp_before_at(self, j: IntArray) -> IntArray:
-        """``fp_before[j]`` for point indices ``j`` (unweighted grouped points), in O(len(j) log n)."""
-        j = j.astype(np.int64, copy=False)
-        assert self._ret is not None
-        end = self._ret[j].astype(np.int64)
-        start = np.searchsorted(self.neg_scores, self.neg_scores[end - 1], side="left")
+    def tied_fp_before(self) -> IntArray:
+        """``fp_before`` at the points ``_tied`` (scattered ties only). O(len(_tied))."""
+        j, start = self._tied, self._tied_start
+        assert j is not None and start is not None
         if self._tp is None:  # point i holds i + 1 correct cases
-            tp_prev = j
-        else:
-            tp_prev = np.where(j > 0, self._tp[np.maximum(j - 1, 0)], 0).astype(np.int64)
-        return start - tp_prev
+            return start - j
+        return start - np.where(j > 0, self._tp[np.maximum(j - 1, 0)], 0).astype(np.int64)
 
     @property
     def neg_score(self) -> FloatArray:
@@ -280,28 +277,55 @@ def operating_points(
             neg_scores, True, n_correct, n - n_correct, retrieved=_compact(group_end[has_point]), tp=_compact(tp_end[has_point])
         )
     # Scattered ties: a correct case alone in its group is its own point (as untied); only the
-    # few correct cases with an equal neighbour are looked up (their group's end, O(log n) each).
+    # few correct cases with an equal neighbour are looked up (their group's end).
     starts = np.ones(n + 1, dtype=bool)  # starts[i]: case i starts a tie group (i = n: the end)
     starts[1:n] = differs
     retrieved = correct_idx + 1
     tied = np.flatnonzero(~(starts[correct_idx] & starts[retrieved]))
     if not tied.size:  # the ties are all among incorrect cases: the points are the untied ones
         return Points(neg_scores, True, n_correct, n - n_correct, correct_idx=_compact(correct_idx), untied=True)
-    end = np.searchsorted(neg_scores, neg_scores[correct_idx[tied]], side="right")
+    end = _group_edges(neg_scores, starts, correct_idx[tied], "right")
     retrieved[tied] = end
     # a point only at the last correct case of a group
     shared = end[1:] == end[:-1]
     if not shared.any():  # one correct case per group: point i holds i + 1 correct cases
-        return Points(neg_scores, True, n_correct, n - n_correct, retrieved=_compact(retrieved), tied=tied)
+        start = _group_edges(neg_scores, starts, correct_idx[tied], "left")
+        return Points(
+            neg_scores, True, n_correct, n - n_correct, retrieved=_compact(retrieved), tied=tied, tied_start=start
+        )
     last = np.ones(n_correct, dtype=bool)
-    last[tied[:-1][shared]] = False
+    dropped = tied[:-1][shared]  # correct cases followed by another of their group (few)
+    last[dropped] = False
     kept = tied[np.append(~shared, True)]
+    start = _group_edges(neg_scores, starts, correct_idx[kept], "left")
     tp = np.flatnonzero(last)
-    tied = np.searchsorted(tp, kept)  # the kept tied cases' indices among the points
+    tied = kept - np.searchsorted(dropped, kept)  # the kept tied cases' indices among the points
     tp += 1
     return Points(
-        neg_scores, True, n_correct, n - n_correct, retrieved=_compact(retrieved[last]), tp=_compact(tp), tied=tied
-    )
+        neg_scores, True, n_correct, n - n_correct,
+        retrieved=_compact(retrieved[last]), tp=_compact(tp), tied=tied, tied_start=start,
+    )  # fmt: skip
+
+
+def _group_edges(neg_scores: FloatArray, starts: BoolArray, idx: IntArray, side: Literal["left", "right"]) -> IntArray:
+    """Start (``"left"``) or exclusive end (``"right"``) of the tie group of each rank in ``idx``.
+
+    ``starts[i]`` tells whether rank i starts a tie group (``starts[n]`` is
+    True). Steps from every rank at once, so small tie groups cost a few
+    O(len(idx)) passes and no binary search of the whole ranking (whose
+    cache misses cost more); groups longer than 16 are finished by
+    ``searchsorted``.
+    """
+    edge, step = (idx + 1, 1) if side == "right" else (idx.copy(), -1)
+    active = np.flatnonzero(~starts[edge])
+    for _ in range(16):
+        if not active.size:
+            return edge
+        edge[active] += step
+        active = active[~starts[edge[active]]]
+    if active.size:
+        edge[active] = np.searchsorted(neg_scores, neg_scores[idx[active]], side=side)
+    return edge
 
 
 def _weighted_points(neg_scores: FloatArray, correct: BoolArray, ties: str, weight: FloatArray) -> Points:
@@ -461,7 +485,7 @@ def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: in
         rr_start, fp_start = rr_end, fp
     elif points._tied is not None:  # scattered ties: vertical steps but at the few tied points
         tied = points._tied
-        fp_before = points.fp_before_at(tied)
+        fp_before = points.tied_fp_before()
         rr_start, fp_start = rr_end.copy(), fp.copy()
         rr_start[tied] = 1.0 - _ratio(fp_before, num_negative_ref)
         fp_start[tied] = fp_before
@@ -616,6 +640,13 @@ def average_precision(points: Points, num_positive_ref: int | float) -> float:
         return float("nan")
     if points.unit_tp:  # every point adds one correct case: dtp = 1 and x * 1 == x
         return seqsum(precision(points)) / num_positive_ref
+    if points._tied is not None:  # scattered ties: dtp = 1 but at the few points of a tie group
+        prec = precision(points)
+        j = points._tied
+        tp = points._tp
+        assert tp is not None
+        prec[j] *= tp[j].astype(np.int64) - np.where(j > 0, tp[np.maximum(j - 1, 0)], 0)
+        return seqsum(prec) / num_positive_ref
     dtp = np.diff(points.tp, prepend=0)
     return seqsum(precision(points) * dtp) / num_positive_ref
 

@@ -293,6 +293,8 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIXED_LIMIT = 2
 #: Cases hashed per block by :func:`_mixed_group_order` (its buffers stay in the L2 cache).
 _HASH_BLOCK = 1 << 15
+#: Largest bit table (entries) of the filter of _mixed_group_order: 512 KiB, within the L2 cache.
+_FILTER_BITS = 19
 
 
 def _frozen(a: npt.NDArray[Any], dtype: Any) -> npt.NDArray[Any]:
@@ -360,8 +362,7 @@ def rank_order(
         mixed = np.flatnonzero(edge)
         if mixed.size:
             values = out[mixed]  # one per mixed group, ascending
-            start = np.searchsorted(out, values, side="left")
-            end = np.searchsorted(out, values, side="right")
+            start, end = _run_bounds(out, same, mixed)
             if _MIXED_LIMIT * int((end - start).sum()) > n:  # many cases in mixed groups: key sort of every case
                 return _tie_order(neg, correct, out, ~same)
             del same, edge
@@ -467,7 +468,7 @@ def _mixed_group_order(
     if the cases found do not fill the groups exactly (they always do).
     """
     d = int(values.size)
-    bits = min(max(d.bit_length() + 7, 10), 22)  # at most 1/128 of the slots marked; a table of <= 4 MiB
+    bits = min(max(d.bit_length() + 7, 10), _FILTER_BITS)  # at most 1/128 of the slots marked, if it fits
     shift = np.uint64(64 - bits)
     mult = np.uint64((int(_GOLDEN) << 1) % 2**64)  # even: bit 63 (the sign) drops out
     table = np.zeros(1 << bits, dtype=bool)
@@ -494,27 +495,66 @@ def _mixed_group_order(
     if not found_parts:  # pragma: no cover (the mixed groups' cases are always found)
         return False
     found, score = np.concatenate(found_parts), np.concatenate(score_parts)
+    # The candidates' groups: a search of sorted keys is several times faster than of random
+    # ones, so sort them first (any order of equal scores: the key sort below decides).
+    by_score = np.argsort(score)
+    score = score[by_score]
     group = np.searchsorted(values, score)
     np.minimum(group, d - 1, out=group)
     hit = values[group] == score  # -0.0 == 0.0: the zeros are one group, as in the sort
-    found, group = found[hit], group[hit]
+    found, group = found[by_score[hit]], group[hit]
     size = end - start
     if found.size != int(size.sum()):  # pragma: no cover (the groups hold exactly these cases)
         return False
-    # by group, then insertion order: one sort of integer keys (group, position in found), packed
-    # into int64 (found is ascending, so its positions are insertion order)
-    index_bits = max(int(found.size - 1).bit_length(), 1)
+    # by group, then insertion order: one sort of integer keys (group, index), packed into int64
+    index_bits = max(int(n - 1).bit_length(), 1)
+    if d.bit_length() + index_bits > 63:  # pragma: no cover (more than 2**31 cases)
+        return False
     key = group.astype(np.int64)
     key <<= index_bits
-    key |= np.arange(found.size, dtype=np.int64)
+    key |= found
     key.sort()
     key &= (1 << index_bits) - 1
-    found = found[key]
+    found = key
     # the ranks of the groups' cases, group after group: start[g], start[g] + 1, ..., end[g] - 1
     first = np.cumsum(size) - size
     ranks = np.arange(found.size, dtype=np.intp) + np.repeat(start - first, size)
     cor[ranks] = correct[found]
     return True
+
+
+def _run_bounds(
+    out: npt.NDArray[np.float64], same: npt.NDArray[np.bool_], pos: npt.NDArray[np.intp]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """[start, end) of the run of equal values of the sorted ``out`` around each ``pos`` (``same``: out[1:] == out[:-1]).
+
+    Steps outwards from every position at once, one case per step, so small
+    tie groups cost a few O(len(pos)) passes and no binary search of the
+    whole array (whose cache misses cost more); runs still growing after 16
+    steps are finished by ``searchsorted``.
+    """
+    m = same.size
+    start, end = pos.copy(), pos + 1
+    # start moves left while same[start - 1]; end moves right while same[end - 1]
+    active = np.flatnonzero(start > 0)
+    for _ in range(16):
+        if not active.size:
+            break
+        active = active[same[start[active] - 1]]
+        start[active] -= 1
+        active = active[start[active] > 0]
+    if active.size:
+        start[active] = np.searchsorted(out, out[pos[active]], side="left")
+    active = np.flatnonzero(end <= m)
+    for _ in range(16):
+        if not active.size:
+            break
+        active = active[same[end[active] - 1]]
+        end[active] += 1
+        active = active[end[active] <= m]
+    if active.size:
+        end[active] = np.searchsorted(out, out[pos[active]], side="right")
+    return start, end
 
 
 def _restore_zero_signs(neg: npt.NDArray[np.float64], out: npt.NDArray[np.float64]) -> None:

@@ -222,6 +222,10 @@ def test_grouped_points_of_scattered_ties_look_up_only_the_tied_points(kind: str
     assert rows.fp_start.tobytes() == expected["fp_before"].astype(np.float64).tobytes()
     assert rows.rr_start.tobytes() == (1.0 - expected["fp_before"] / np.float64(n)).tobytes()
     assert rows.rr_end.tobytes() == (1.0 - expected["fp"] / np.float64(n)).tobytes()
+    # average precision: the sum of precision * (correct cases added) over the points, bit for bit
+    dtp = np.diff(expected["tp"], prepend=0)
+    want = K.seqsum(expected["tp"] / expected["retrieved"].astype(np.float64) * dtp) / p
+    assert K.average_precision(points, p) == want
 
 
 def test_scattered_ties_match_scikit_learn() -> None:
