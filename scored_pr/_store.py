@@ -289,6 +289,8 @@ _SMALL = 2048
 #: Largest table (entries) of the tie-group hash of :func:`_grouped_order`.
 _HASH_BITS = 24
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: A second odd multiplier (another hash of the same bits) for _mixed_group_order.
+_GOLDEN2 = 0xD6E8FEB86659FD93
 #: Mixed tie groups holding more than 1/_MIXED_LIMIT of the cases go to _tie_order (a key sort of every case).
 _MIXED_LIMIT = 2
 #: Cases hashed per block by :func:`_mixed_group_order` (its buffers stay in the L2 cache).
@@ -455,10 +457,12 @@ def _mixed_group_order(
     looked for: a bit table, indexed by a multiplicative hash of the score's
     bits, marks the slots of ``values``; one O(n) pass over ``neg``, block
     by block, keeps the cases whose slot is marked (the mixed groups' cases
-    and a few others: under 1/128 of the rest while the table has room), a
-    ``searchsorted`` in ``values`` keeps those whose score is one of them
-    and names their group, and one sort of integer keys (group, then
-    insertion order) gives each group's labels in insertion order. Scores
+    and a few others: under 1/128 of the rest while the table has room); a
+    second table, under another hash, names the one value of each slot (a
+    ``searchsorted`` settles the few slots that several values share), which
+    keeps the candidates whose score is that value and gives their group;
+    and one sort of integer keys (group, then insertion order) gives each
+    group's labels in insertion order. Scores
     with scattered ties (the float32 scores of a model, rounded
     probabilities) then cost one hash pass more than distinct ones, instead
     of a key sort of every case. O(n + m log m) for m cases in mixed groups.
@@ -495,14 +499,27 @@ def _mixed_group_order(
     if not found_parts:  # pragma: no cover (the mixed groups' cases are always found)
         return False
     found, score = np.concatenate(found_parts), np.concatenate(score_parts)
-    # The candidates' groups: a search of sorted keys is several times faster than of random
-    # ones, so sort them first (any order of equal scores: the key sort below decides).
-    by_score = np.argsort(score)
-    score = score[by_score]
-    group = np.searchsorted(values, score)
-    np.minimum(group, d - 1, out=group)
-    hit = values[group] == score  # -0.0 == 0.0: the zeros are one group, as in the sort
-    found, group = found[by_score[hit]], group[hit]
+    # The candidates' groups, from a second, larger table under another hash: each slot holds
+    # the index of the one value of ``values`` in it, -1 if none, -2 if several (those few
+    # candidates are searched for). A candidate is in the group its slot names iff its score
+    # is that group's: -0.0 == 0.0, so the zeros are one group, as in the sort.
+    bits2 = min(max(d.bit_length() + 4, 10), 22)  # >= 16 slots per value: few shared slots
+    shift2 = np.uint64(64 - bits2)
+    mult2 = np.uint64((_GOLDEN2 << 1) % 2**64)  # even, as above
+    value_slot = (values.view(np.uint64) * mult2) >> shift2
+    owner = np.full(1 << bits2, -1, dtype=np.int32)
+    ids = np.arange(d, dtype=np.int32)
+    owner[value_slot] = ids
+    owner[value_slot[owner[value_slot] != ids]] = -2
+    group = owner[(score.view(np.uint64) * mult2) >> shift2].astype(np.int64)
+    shared_slot = np.flatnonzero(group == -2)
+    if shared_slot.size:
+        g = np.searchsorted(values, score[shared_slot])
+        np.minimum(g, d - 1, out=g)
+        group[shared_slot] = g
+    hit = group >= 0
+    hit[hit] = values[group[hit]] == score[hit]
+    found, group = found[hit], group[hit]
     size = end - start
     if found.size != int(size.sum()):  # pragma: no cover (the groups hold exactly these cases)
         return False

@@ -236,3 +236,33 @@ def test_scattered_ties_match_scikit_learn() -> None:
     ev.add_cases(correct, scores)
     assert ev.average_precision() == pytest.approx(average_precision_score(correct, scores), rel=1e-12)
     assert ev.area_under_roc_curve(False) == pytest.approx(roc_auc_score(correct, scores), rel=1e-12)
+
+
+@pytest.mark.parametrize("golden", ["_GOLDEN", "_GOLDEN2"])
+def test_mixed_group_order_is_exact_when_every_score_shares_a_hash_slot(golden: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hash collisions only cost time: with a multiplier of 0 every case is a candidate, or every group is searched for."""
+    import scored_pr._store as store
+
+    monkeypatch.setattr(store, golden, np.uint64(0) if golden == "_GOLDEN" else 0)
+    monkeypatch.setattr(store, "_tie_order", lambda *a: pytest.fail("the scattered ties were not ordered by _mixed_group_order"))
+    for seed in range(3):
+        neg, correct = _data(seed, 20_000, 0, 0.3, 0.002, 0.001, scatter=0.01)
+        _assert_stable_argsort(neg, correct)
+
+
+def test_tie_group_edges_by_stepping_match_a_binary_search() -> None:
+    """Groups longer than the 16 steps are finished by searchsorted; every edge equals the binary search's."""
+    from scored_pr._store import _run_bounds
+
+    rng = np.random.default_rng(4)
+    out = np.sort(np.repeat(rng.normal(size=300), rng.integers(1, 40, 300)))
+    same = out[1:] == out[:-1]
+    ranks = np.sort(rng.choice(out.size, 200, replace=False))
+    start, end = _run_bounds(out, same, ranks)
+    np.testing.assert_array_equal(start, np.searchsorted(out, out[ranks], side="left"))
+    np.testing.assert_array_equal(end, np.searchsorted(out, out[ranks], side="right"))
+    starts = np.ones(out.size + 1, dtype=bool)
+    starts[1 : out.size] = ~same
+    for side in ("left", "right"):
+        got = K._group_edges(out, starts, ranks, side)
+        np.testing.assert_array_equal(got, np.searchsorted(out, out[ranks], side=side))
