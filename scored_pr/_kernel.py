@@ -303,7 +303,7 @@ def operating_points(
     tp += 1
     return Points(
         neg_scores, True, n_correct, n - n_correct,
-        retrieved=_compact(retrieved[last]), tp=_compact(tp), tied=tied, tied_start=start,
+        retrieved=_compact(np.compress(last, retrieved)), tp=_compact(tp), tied=tied, tied_start=start,
     )  # fmt: skip
 
 

@@ -517,9 +517,9 @@ def _mixed_group_order(
         g = np.searchsorted(values, score[shared_slot])
         np.minimum(g, d - 1, out=g)
         group[shared_slot] = g
-    hit = group >= 0
-    hit[hit] = values[group[hit]] == score[hit]
-    found, group = found[hit], group[hit]
+    hit = values[np.maximum(group, 0)] == score
+    hit &= group >= 0
+    found, group = np.compress(hit, found), np.compress(hit, group)  # a third of a boolean index's time
     size = end - start
     if found.size != int(size.sum()):  # pragma: no cover (the groups hold exactly these cases)
         return False
