@@ -33,6 +33,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import importlib.util
 import os
@@ -46,7 +47,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 import numpy as np
-from sortedcontainers import SortedList
+from sortedcontainers import SortedList  # type: ignore[import-untyped]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
@@ -283,19 +284,17 @@ def ties_section(pkgs: dict[str, ModuleType], args: Any, out: Callable[..., None
     header = "| scores | ties | " + " | ".join(f"{p} | {p} ratio" for p in pkgs) + " |"
     out(header)
     out("|---|---|" + "---|---|" * len(pkgs))
-    results: dict[tuple[str, str, str], float] = {}
     for ties in ("grouped", "stable"):
-        fns = {}
+        fns: dict[str, Callable[[], Any]] = {}
         for pname, pkg in pkgs.items():
             for kname, s in kinds.items():
-                fns[f"{pname}|{kname}"] = (lambda pkg=pkg, s=s: full(pkg, y, s, ties))
+                fns[f"{pname}|{kname}"] = functools.partial(full, pkg, y, s, ties)
         times = interleaved(fns, args.reps)
         for kname in kinds:
             cells = []
             for pname in pkgs:
                 t = times[f"{pname}|{kname}"]
                 ratio = t / times[f"{pname}|float64 (distinct)"]
-                results[(pname, ties, kname)] = ratio
                 judged = kname not in ("float64 (distinct)",) and "info" not in kname
                 cells.append(f"{ms(t)} | {ratio:.2f}x" + (f" {verdict(ratio, 1.3)}" if judged and pname == "after" else ""))
             out(f"| {kname} | {ties} | " + " | ".join(cells) + " |")
@@ -308,9 +307,9 @@ def add_case_section(pkgs: dict[str, ModuleType], args: Any, out: Callable[..., 
     out("## 2. add_case against a bare SortedList.add\n")
     yy, ss = binormal(100_000, seed=1)
     yl, sl = yy.tolist(), ss.tolist()
-    fns = {"SortedList.add": lambda: sortedlist_loop(sl)}
+    fns: dict[str, Callable[[], Any]] = {"SortedList.add": functools.partial(sortedlist_loop, sl)}
     for pname, pkg in pkgs.items():
-        fns[pname] = lambda pkg=pkg: add_case_loop(pkg, yl, sl)
+        fns[pname] = functools.partial(add_case_loop, pkg, yl, sl)
     t = interleaved(fns, args.reps)
     floor = t["SortedList.add"]
     out("| loop (100,000 calls, no query) | median | per call | vs SortedList.add (target <= 1.5x) |")
@@ -344,6 +343,8 @@ def memory_section(pkgs: dict[str, ModuleType], args: Any, out: Callable[..., No
         (f"add_cases of {mem_n:,} + full report", batch, True, None),
     ]
     for label, maker, query, limit in rows:
+        for pkg in pkgs.values():
+            maker(pkg, 1000, query)()  # warm up: first-call imports are not the evaluator's memory
         vals = {p: held_bytes(maker(pkg, mem_n, query), mem_n) for p, pkg in pkgs.items()}
         cells = [f"{v:.2f} B" for v in vals.values()]
         target = "info" if limit is None else f"<= {limit} B {verdict(vals['after'], limit)}"
