@@ -77,7 +77,7 @@ class Points:
     total_tp: int | float  #: correct cases (weight) returned
     total_fp: int | float  #: incorrect cases (weight) returned
     neg_scores: FloatArray  #: the ranking's negated scores (shared, not copied)
-    untied: bool  #: no two cases share a score (grouped points are then the stable ones)
+    untied: bool  #: no correct case shares its score with another case (grouped points are then the stable ones)
 
     def __init__(
         self,
