@@ -356,18 +356,24 @@ def rank_order(
     out[at] = pos
     np.place(out, ~cor, other)
     same = out[1:] == out[:-1]
-    if same.any():
+    tied = int(np.count_nonzero(same))
+    if tied:
         # A mixed tie group puts a correct case next to an incorrect one of equal score:
         # the merge put its correct cases first, so it has exactly one such edge.
-        edge = cor[1:] != cor[:-1]
-        edge &= same
-        mixed = np.flatnonzero(edge)
+        if 8 * tied < n:  # scattered ties: look at the few tied neighbours only
+            at = np.flatnonzero(same)
+            mixed = at[cor[at] != cor[at + 1]]
+        else:
+            edge = cor[1:] != cor[:-1]
+            edge &= same
+            mixed = np.flatnonzero(edge)
+            del edge
         if mixed.size:
             values = out[mixed]  # one per mixed group, ascending
             start, end = _run_bounds(out, same, mixed)
             if _MIXED_LIMIT * int((end - start).sum()) > n:  # many cases in mixed groups: key sort of every case
                 return _tie_order(neg, correct, out, ~same)
-            del same, edge
+            del same
             if not _mixed_group_order(neg, correct, cor, values, start, end):
                 return _tie_order(neg, correct, out, out[1:] != out[:-1])
         _restore_zero_signs(neg, out)
