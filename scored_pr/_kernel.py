@@ -59,18 +59,25 @@ class Points:
     point (grouped), as int32 when they fit; every other field is derived
     from it and the ranking's scores when read (O(P) or O(P log n), P points).
     Sample weights, and :func:`every_rank`, keep every field.
+
+    Grouped points of scores with scattered ties (a few small tie groups,
+    as float32 scores have) also keep ``_tied``, the indices of the few
+    points whose tie group holds more than one case, and ``_tied_start``,
+    the first rank of each one's group, and no true positive counts when
+    every point adds one correct case: the other points read as untied ones
+    do, and only those few are patched.
     """
 
     __slots__ = (
         "grouped", "total_tp", "total_fp", "neg_scores", "untied",
-        "_idx", "_ret", "_tp", "_fp", "_fp_before", "_neg_score",
+        "_idx", "_ret", "_tp", "_fp", "_fp_before", "_neg_score", "_tied", "_tied_start",
     )  # fmt: skip
 
     grouped: bool  #: whether cut-offs fall only at the ends of tie groups
     total_tp: int | float  #: correct cases (weight) returned
     total_fp: int | float  #: incorrect cases (weight) returned
     neg_scores: FloatArray  #: the ranking's negated scores (shared, not copied)
-    untied: bool  #: no two cases share a score (grouped points are then the stable ones)
+    untied: bool  #: no correct case shares its score with another case (grouped points are then the stable ones)
 
     def __init__(
         self,
@@ -86,9 +93,11 @@ class Points:
         fp_before: npt.NDArray[Any] | None = None,
         neg_score: FloatArray | None = None,
         untied: bool = False,
+        tied: IntArray | None = None,
+        tied_start: IntArray | None = None,
     ) -> None:
         self.neg_scores, self.grouped, self.total_tp, self.total_fp = neg_scores, grouped, total_tp, total_fp
-        self.untied = untied
+        self.untied, self._tied, self._tied_start = untied, tied, tied_start
         self._idx, self._ret, self._tp, self._fp = correct_idx, retrieved, tp, fp
         self._fp_before, self._neg_score = fp_before, neg_score
 
@@ -127,9 +136,21 @@ class Points:
             return self._fp_before
         if not self.grouped or self.untied:
             return self.fp
+        if self._tied is not None:  # scattered ties: fp everywhere but at the few points of a tie group
+            fp = self.fp  # a fresh array (no _fp is kept here)
+            fp[self._tied] = self.tied_fp_before()
+            return fp
         start = tie_group_edges(self.neg_scores, self.retrieved - 1, "left")
         tp = self.tp
         return start - np.concatenate(([0], tp[:-1])).astype(np.int64, copy=False)
+
+    def tied_fp_before(self) -> IntArray:
+        """``fp_before`` at the points ``_tied`` (scattered ties only). O(len(_tied))."""
+        j, start = self._tied, self._tied_start
+        assert j is not None and start is not None
+        if self._tp is None:  # point i holds i + 1 correct cases
+            return start - j
+        return start - np.where(j > 0, self._tp[np.maximum(j - 1, 0)], 0).astype(np.int64)
 
     @property
     def neg_score(self) -> FloatArray:
@@ -140,8 +161,13 @@ class Points:
 
     @property
     def unit_steps(self) -> bool:
-        """Whether point i holds exactly i correct cases (unweighted stable, or no ties)."""
+        """Whether point i holds exactly i correct cases and the correct case ranks are kept (stable, or no ties)."""
         return self._tp is None and self._ret is None
+
+    @property
+    def unit_tp(self) -> bool:
+        """Whether point i (from 1) holds exactly i correct cases: every point adds one correct case."""
+        return self._tp is None
 
     @property
     def correct_idx_raw(self) -> npt.NDArray[Any]:
@@ -165,8 +191,10 @@ class Points:
         """Correct cases among the top ``k`` (unweighted; grouped: ``k`` must end a tie group). O(log n)."""
         if not self.grouped or self.untied:
             return int(np.searchsorted(self.correct_idx, k))
-        assert self._ret is not None and self._tp is not None
+        assert self._ret is not None
         i = int(np.searchsorted(self._ret, k, side="right"))
+        if self._tp is None:  # point i - 1 holds i correct cases
+            return i
         return int(self._tp[i - 1]) if i else 0
 
 
@@ -225,9 +253,9 @@ def operating_points(
 ) -> Points:
     """The kernel: cut-offs with a curve point and the counts there.
 
-    Complexity O(n) for ``"stable"``, O(n + c log n) for ``"grouped"`` with c
-    correct cases. ``weight`` (None: every case weighs 1) turns every count into
-    a sum of weights.
+    Complexity O(n) for ``"stable"``, O(n + t log n) for ``"grouped"`` with t
+    correct cases that share their score with another case. ``weight``
+    (None: every case weighs 1) turns every count into a sum of weights.
     """
     n = neg_scores.size
     if weight is not None:
@@ -248,12 +276,56 @@ def operating_points(
         return Points(
             neg_scores, True, n_correct, n - n_correct, retrieved=_compact(group_end[has_point]), tp=_compact(tp_end[has_point])
         )
-    ends = tie_group_edges(neg_scores, correct_idx, "right")
+    # Scattered ties: a correct case alone in its group is its own point (as untied); only the
+    # few correct cases with an equal neighbour are looked up (their group's end).
+    starts = np.ones(n + 1, dtype=bool)  # starts[i]: case i starts a tie group (i = n: the end)
+    starts[1:n] = differs
+    retrieved = correct_idx + 1
+    tied = np.flatnonzero(~(starts[correct_idx] & starts[retrieved]))
+    if not tied.size:  # the ties are all among incorrect cases: the points are the untied ones
+        return Points(neg_scores, True, n_correct, n - n_correct, correct_idx=_compact(correct_idx), untied=True)
+    end = _group_edges(neg_scores, starts, correct_idx[tied], "right")
+    retrieved[tied] = end
+    # a point only at the last correct case of a group
+    shared = end[1:] == end[:-1]
+    if not shared.any():  # one correct case per group: point i holds i + 1 correct cases
+        start = _group_edges(neg_scores, starts, correct_idx[tied], "left")
+        return Points(
+            neg_scores, True, n_correct, n - n_correct, retrieved=_compact(retrieved), tied=tied, tied_start=start
+        )
     last = np.ones(n_correct, dtype=bool)
-    last[:-1] = ends[1:] != ends[:-1]
-    retrieved = ends[last]
-    tp = np.flatnonzero(last) + 1
-    return Points(neg_scores, True, n_correct, n - n_correct, retrieved=_compact(retrieved), tp=_compact(tp))
+    dropped = tied[:-1][shared]  # correct cases followed by another of their group (few)
+    last[dropped] = False
+    kept = tied[np.append(~shared, True)]
+    start = _group_edges(neg_scores, starts, correct_idx[kept], "left")
+    tp = np.flatnonzero(last)
+    tied = kept - np.searchsorted(dropped, kept)  # the kept tied cases' indices among the points
+    tp += 1
+    return Points(
+        neg_scores, True, n_correct, n - n_correct,
+        retrieved=_compact(np.compress(last, retrieved)), tp=_compact(tp), tied=tied, tied_start=start,
+    )  # fmt: skip
+
+
+def _group_edges(neg_scores: FloatArray, starts: BoolArray, idx: IntArray, side: Literal["left", "right"]) -> IntArray:
+    """Start (``"left"``) or exclusive end (``"right"``) of the tie group of each rank in ``idx``.
+
+    ``starts[i]`` tells whether rank i starts a tie group (``starts[n]`` is
+    True). Steps from every rank at once, so small tie groups cost a few
+    O(len(idx)) passes and no binary search of the whole ranking (whose
+    cache misses cost more); groups longer than 16 are finished by
+    ``searchsorted``.
+    """
+    edge, step = (idx + 1, 1) if side == "right" else (idx.copy(), -1)
+    active = np.flatnonzero(~starts[edge])
+    for _ in range(16):
+        if not active.size:
+            return edge
+        edge[active] += step
+        active = active[~starts[edge[active]]]
+    if active.size:
+        edge[active] = np.searchsorted(neg_scores, neg_scores[idx[active]], side=side)
+    return edge
 
 
 def _weighted_points(neg_scores: FloatArray, correct: BoolArray, ties: str, weight: FloatArray) -> Points:
@@ -411,6 +483,12 @@ def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: in
     # untied: every segment is a vertical step, as under the stable policy
     if points.untied:
         rr_start, fp_start = rr_end, fp
+    elif points._tied is not None:  # scattered ties: vertical steps but at the few tied points
+        tied = points._tied
+        fp_before = points.tied_fp_before()
+        rr_start, fp_start = rr_end.copy(), fp.copy()
+        rr_start[tied] = 1.0 - _ratio(fp_before, num_negative_ref)
+        fp_start[tied] = fp_before
     else:
         fp_before = points.fp_before
         rr_start, fp_start = 1.0 - _ratio(fp_before, num_negative_ref), fp_before.astype(np.float64)
@@ -560,8 +638,15 @@ def average_precision(points: Points, num_positive_ref: int | float) -> float:
     """
     if num_positive_ref == 0:
         return float("nan")
-    if points.unit_steps:  # every point adds one correct case: dtp = 1 and x * 1 == x
+    if points.unit_tp:  # every point adds one correct case: dtp = 1 and x * 1 == x
         return seqsum(precision(points)) / num_positive_ref
+    if points._tied is not None:  # scattered ties: dtp = 1 but at the few points of a tie group
+        prec = precision(points)
+        j = points._tied
+        tp = points._tp
+        assert tp is not None
+        prec[j] *= tp[j].astype(np.int64) - np.where(j > 0, tp[np.maximum(j - 1, 0)], 0)
+        return seqsum(prec) / num_positive_ref
     dtp = np.diff(points.tp, prepend=0)
     return seqsum(precision(points) * dtp) / num_positive_ref
 

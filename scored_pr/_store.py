@@ -1,24 +1,24 @@
-"""The case store: a sorted container for arriving cases, numpy for the rest.
+"""The case store: a Python list for arriving cases, numpy for the rest.
 
 Cases are kept in two tiers:
 
 * ``merged``: every case seen by the last query, as two numpy arrays in rank
   order: ``neg`` (float64 negated scores, ascending) and ``correct`` (bool).
   Equal scores are in insertion order. 9 bytes per case.
-* pending: cases added since. Single cases go into a
-  :class:`sortedcontainers.SortedList` of negated scores, so they are kept in
-  rank order as they arrive; a correct case is stored as an instance of the
-  float subclass :class:`_Correct`, which compares like its value, so the list
-  needs no second array and no tuple per case. ``SortedList.add`` inserts
-  after equal values, which keeps equal scores in insertion order. Batches
-  from ``add_cases`` (and the list's contents whenever a batch follows them)
-  become numpy runs, in insertion order.
+* pending: cases added since. Single cases are appended to a Python list of
+  negated scores, in insertion order (O(1): the sort waits for the query,
+  where numpy does it); a correct case is stored as an instance of the float
+  subclass :class:`_Correct`, so the list needs no second array and no tuple
+  per case, and one append stores the whole case. Batches from
+  ``add_cases`` (and the list's contents whenever a batch follows them, or
+  when it reaches :data:`PENDING_LIMIT` cases) become numpy runs, in
+  insertion order.
 
 Sample weights cost nothing until a weight other than 1 arrives: then the
 merged arrays gain a float64 ``weight`` array (17 bytes per case), a run may
 carry one (``None`` means all ones), and single cases go to an append buffer
-in insertion order instead of the sorted list (whose floats have no room for
-a weight). A store with any weight array or buffered case is *weighted*.
+in insertion order instead of the list (whose floats have no room for a
+weight). A store with any weight array or buffered case is *weighted*.
 
 A query calls :meth:`CaseStore.arrays`, which sorts only the pending cases
 (O(k log k)) and merges them into the merged arrays in one O(n + k) pass,
@@ -33,15 +33,14 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from sortedcontainers import SortedList
 
 
-#: Most single cases kept in the sorted list; more become a sorted numpy run.
+#: Most single cases kept in the pending list (32 bytes each); more become a numpy run (9 bytes each).
 PENDING_LIMIT = 1 << 14
 
 
 class _Correct(float):
-    """A negated score whose case was correct (compares as a plain float)."""
+    """A negated score whose case was correct (equal to a plain float of its value)."""
 
     __slots__ = ()
 
@@ -69,9 +68,10 @@ class CaseStore:
     __slots__ = ("_pending", "_buf", "_runs", "_neg", "_correct", "_weight", "_merged_correct", "_weight_hint")
 
     def __init__(self) -> None:
-        self._pending: SortedList = SortedList()
+        #: unweighted single cases, in insertion order: negated scores, _Correct if correct
+        self._pending: list[float] = []
         #: True once a weight other than 1 may have arrived. It only routes single cases (to
-        #: the buffer instead of the sorted list, which is always correct); results never
+        #: the buffer instead of the pending list, which is always correct); results never
         #: depend on it, so it may be set before the weighted case is stored.
         self._weight_hint = False
         #: weighted single cases, in insertion order: (negated score, correct, weight)
@@ -91,25 +91,27 @@ class CaseStore:
         return bool(self._buf) or self._weight is not None or any(r[3] is not None for r in self._runs)
 
     def add(self, correct: bool, score: float, weight: float = 1.0) -> None:
-        """Add one validated case. O(log k) amortised with k <= PENDING_LIMIT pending cases; O(1) weighted.
+        """Add one validated case. O(1) amortised.
 
-        The sorted list holds at most :data:`PENDING_LIMIT` cases: when full, its
-        contents become a run that is already in rank order (so the next query
-        merges it instead of sorting it), and the cost of a call does not grow
-        with the number of cases added since the last query.
+        An unweighted case is one ``list.append`` (the commit: a case is
+        stored whole or not at all). The list holds at most
+        :data:`PENDING_LIMIT` cases: when full, its contents become a numpy
+        run (9 bytes per case instead of 32), so neither the cost of a call
+        nor the memory per case grows with the number of cases added since
+        the last query. The sort happens at the next query, in numpy.
         """
         if weight == 1.0 and not self._weight_hint:
             pending = self._pending
-            pending.add(_Correct(-score) if correct else -score)
+            pending.append(_Correct(-score) if correct else -score)
             if len(pending) >= PENDING_LIMIT:
-                runs, fresh = (*self._runs, self._pending_run()), SortedList()
+                runs, fresh = (*self._runs, self._pending_run()), []  # type: ignore[var-annotated]
                 self._runs, self._pending = runs, fresh  # commit: one line, no call
             return
         self._weight_hint = True
         if self._pending:
-            # The sorted list's cases were added first: they become a run, so
+            # The list's cases were added first: they become a run, so
             # that equal scores keep insertion order.
-            runs, fresh = (*self._runs, self._pending_run()), SortedList()
+            runs, fresh = (*self._runs, self._pending_run()), []  # type: ignore[var-annotated]
             self._runs, self._pending = runs, fresh  # commit: one line, no call
         self._buf.append((-score, correct, weight))
 
@@ -129,7 +131,7 @@ class CaseStore:
             # The single cases were added before this batch: they become runs
             # first, so that equal scores keep insertion order.
             runs = (*self._runs, *self._single_runs(), run)
-            fresh, empty = SortedList(), []  # type: ignore[var-annotated]
+            fresh, empty = [], []  # type: ignore[var-annotated]
             hint = self._weight_hint or w is not None
             self._runs, self._pending, self._buf, self._weight_hint = runs, fresh, empty, hint  # commit: one line, no call
         else:
@@ -137,15 +139,15 @@ class CaseStore:
             self._runs, self._weight_hint = runs, hint  # commit: one line, no call
 
     def _pending_run(self) -> Run:
-        """The pending cases as a run, in rank order (the list is not changed)."""
+        """The pending cases as a run, in insertion order (the list is not changed)."""
         pending = self._pending
         k = len(pending)
         neg = np.fromiter(pending, dtype=np.float64, count=k)
-        cor = np.fromiter((type(v) is _Correct for v in pending), dtype=bool, count=k)
+        cor = np.fromiter(map(_Correct.__instancecheck__, pending), dtype=bool, count=k)
         return neg, cor, int(np.count_nonzero(cor)), None
 
     def _single_runs(self) -> tuple[Run, ...]:
-        """The single cases not yet in a run (sorted list first, then the buffer), as runs."""
+        """The single cases not yet in a run (the list first, then the buffer), as runs."""
         out: tuple[Run, ...] = ()
         if self._pending:
             out = (self._pending_run(),)
@@ -165,7 +167,7 @@ class CaseStore:
         for run in self._runs:
             n += run[2]
         if self._pending:
-            n += sum(1 for v in self._pending if type(v) is _Correct)
+            n += sum(map(_Correct.__instancecheck__, self._pending))
         if self._buf:
             n += sum(1 for b in self._buf if b[1])
         return n
@@ -207,7 +209,7 @@ class CaseStore:
         if w is not None:
             w.setflags(write=False)
         merged_correct = self._merged_correct + sum(r[2] for r in runs)
-        fresh, empty = SortedList(), []  # type: ignore[var-annotated]
+        fresh, empty = [], []  # type: ignore[var-annotated]
         # commit: one line that calls nothing, so no exception can split it
         self._neg, self._correct, self._weight, self._merged_correct, self._runs, self._pending, self._buf = neg, cor, w, merged_correct, (), fresh, empty
         return neg, cor
@@ -266,16 +268,15 @@ class CaseStore:
             assert neg.shape == cor.shape and neg.dtype == np.float64 and cor.dtype == np.bool_
             assert n == int(np.count_nonzero(cor)), "run correct count"
             assert w is None or (w.shape == neg.shape and (w >= 0).all())
-        self._pending._check()
-        assert all(type(v) in (float, _Correct) for v in self._pending)
+        assert isinstance(self._pending, list) and all(type(v) in (float, _Correct) for v in self._pending)
         assert not (self._pending and self._buf), "single cases in both the list and the buffer"
-        assert len(self._pending) < PENDING_LIMIT, "the sorted list outgrew its bound"
+        assert len(self._pending) < PENDING_LIMIT, "the pending list outgrew its bound"
         if not self._weight_hint:
             assert self._weight is None and not self._buf and all(r[3] is None for r in self._runs)
 
     def copy(self) -> CaseStore:
         other = CaseStore()
-        other._pending = self._pending.copy()
+        other._pending = list(self._pending)
         other._buf = list(self._buf)
         other._runs = self._runs
         other._neg, other._correct, other._weight = self._neg, self._correct, self._weight
@@ -288,6 +289,14 @@ _SMALL = 2048
 #: Largest table (entries) of the tie-group hash of :func:`_grouped_order`.
 _HASH_BITS = 24
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: A second odd multiplier (another hash of the same bits) for _mixed_group_order.
+_GOLDEN2 = 0xD6E8FEB86659FD93
+#: Mixed tie groups holding more than 1/_MIXED_LIMIT of the cases go to _tie_order (a key sort of every case).
+_MIXED_LIMIT = 2
+#: Cases hashed per block by :func:`_mixed_group_order` (its buffers stay in the L2 cache).
+_HASH_BLOCK = 1 << 15
+#: Largest bit table (entries) of the filter of _mixed_group_order: 512 KiB, within the L2 cache.
+_FILTER_BITS = 19
 
 
 def _frozen(a: npt.NDArray[Any], dtype: Any) -> npt.NDArray[Any]:
@@ -314,10 +323,16 @@ def rank_order(
     needs insertion order. So each class's scores are sorted with
     ``np.sort`` and the correct ones are merged in by one ``searchsorted``
     (scores with few distinct values skip the float sort:
-    :func:`_few_values_order`); when there is a mixed tie group,
-    :func:`_tie_order` restores insertion order inside the groups. The one
-    other difference between equal scores, the sign of a zero, is restored
-    by copying the zeros in insertion order. O(n log n).
+    :func:`_few_values_order`). When there are mixed tie groups, insertion
+    order is restored inside them only: the merged order shows them (a
+    correct case next to an equal incorrect one), and
+    :func:`_mixed_group_order` finds their cases with one hash pass and
+    orders those few, so scores with scattered ties (float32 outputs,
+    rounded probabilities) cost little more than distinct ones. When more
+    than half of the cases are in mixed groups, :func:`_tie_order` sorts
+    every case by key instead. The one other difference between equal
+    scores, the sign of a zero, is restored by copying the zeros in
+    insertion order. O(n log n).
     """
     n = neg.size
     if n < _SMALL or n >= 2**31:
@@ -341,12 +356,26 @@ def rank_order(
     out[at] = pos
     np.place(out, ~cor, other)
     same = out[1:] == out[:-1]
-    if same.any():
-        # A mixed tie group puts a correct case next to an incorrect one of equal score.
-        edge = cor[1:] != cor[:-1]
-        edge &= same
-        if edge.any():
-            return _tie_order(neg, correct, out, ~same)
+    tied = int(np.count_nonzero(same))
+    if tied:
+        # A mixed tie group puts a correct case next to an incorrect one of equal score:
+        # the merge put its correct cases first, so it has exactly one such edge.
+        if 8 * tied < n:  # scattered ties: look at the few tied neighbours only
+            at = np.flatnonzero(same)
+            mixed = at[cor[at] != cor[at + 1]]
+        else:
+            edge = cor[1:] != cor[:-1]
+            edge &= same
+            mixed = np.flatnonzero(edge)
+            del edge
+        if mixed.size:
+            values = out[mixed]  # one per mixed group, ascending
+            start, end = _run_bounds(out, same, mixed)
+            if _MIXED_LIMIT * int((end - start).sum()) > n:  # many cases in mixed groups: key sort of every case
+                return _tie_order(neg, correct, out, ~same)
+            del same
+            if not _mixed_group_order(neg, correct, cor, values, start, end):
+                return _tie_order(neg, correct, out, out[1:] != out[:-1])
         _restore_zero_signs(neg, out)
     return out, cor
 
@@ -416,6 +445,139 @@ def _hash_ranks(
             return table, mult, shift
         mult = np.uint64((int(mult) + 0x632BE59BD9B4E01A) % 2**64)
     return None
+
+
+def _mixed_group_order(
+    neg: npt.NDArray[np.float64],
+    correct: npt.NDArray[np.bool_],
+    cor: npt.NDArray[np.bool_],
+    values: npt.NDArray[np.float64],
+    start: npt.NDArray[np.intp],
+    end: npt.NDArray[np.intp],
+) -> bool:
+    """Put the labels of the few mixed tie groups in insertion order (``cor`` in place); False if not done.
+
+    ``values`` are the scores of the mixed tie groups (ascending, one per
+    group) and ``[start, end)`` their ranks in the sorted order. Only the
+    cases of those groups need their insertion order, so only they are
+    looked for: a bit table, indexed by a multiplicative hash of the score's
+    bits, marks the slots of ``values``; one O(n) pass over ``neg``, block
+    by block, keeps the cases whose slot is marked (the mixed groups' cases
+    and a few others: under 1/128 of the rest while the table has room); a
+    second table, under another hash, names the one value of each slot (a
+    ``searchsorted`` settles the few slots that several values share), which
+    keeps the candidates whose score is that value and gives their group;
+    and one sort of integer keys (group, then insertion order) gives each
+    group's labels in insertion order. Scores
+    with scattered ties (the float32 scores of a model, rounded
+    probabilities) then cost one hash pass more than distinct ones, instead
+    of a key sort of every case. O(n + m log m) for m cases in mixed groups.
+
+    The multiplier is even, so the sign bit does not reach the slot: -0.0
+    and 0.0 (one tie group) share a slot. Returns False, changing nothing,
+    if the cases found do not fill the groups exactly (they always do).
+    """
+    d = int(values.size)
+    bits = min(max(d.bit_length() + 7, 10), _FILTER_BITS)  # at most 1/128 of the slots marked, if it fits
+    shift = np.uint64(64 - bits)
+    mult = np.uint64((int(_GOLDEN) << 1) % 2**64)  # even: bit 63 (the sign) drops out
+    table = np.zeros(1 << bits, dtype=bool)
+    table[(values.view(np.uint64) * mult) >> shift] = True
+    # In blocks that stay in the cache: the candidates' scores are read there, not by a
+    # gather from the whole array later, and no array of n slots is allocated.
+    bits_of = neg.view(np.uint64)
+    n = bits_of.size
+    block = min(n, _HASH_BLOCK)
+    slot = np.empty(block, dtype=np.uint64)
+    marked = np.empty(block, dtype=bool)
+    found_parts, score_parts = [], []
+    for lo in range(0, n, block):
+        chunk = bits_of[lo : lo + block]
+        k = chunk.size
+        np.multiply(chunk, mult, out=slot[:k])
+        slot[:k] >>= shift
+        np.take(table, slot[:k], out=marked[:k])
+        hits = np.flatnonzero(marked[:k])
+        if hits.size:
+            score_parts.append(neg[lo : lo + block][hits])
+            hits += lo
+            found_parts.append(hits)
+    if not found_parts:  # pragma: no cover (the mixed groups' cases are always found)
+        return False
+    found, score = np.concatenate(found_parts), np.concatenate(score_parts)
+    # The candidates' groups, from a second, larger table under another hash: each slot holds
+    # the index of the one value of ``values`` in it, -1 if none, -2 if several (those few
+    # candidates are searched for). A candidate is in the group its slot names iff its score
+    # is that group's: -0.0 == 0.0, so the zeros are one group, as in the sort.
+    bits2 = min(max(d.bit_length() + 4, 10), 22)  # >= 16 slots per value: few shared slots
+    shift2 = np.uint64(64 - bits2)
+    mult2 = np.uint64((_GOLDEN2 << 1) % 2**64)  # even, as above
+    value_slot = (values.view(np.uint64) * mult2) >> shift2
+    owner = np.full(1 << bits2, -1, dtype=np.int32)
+    ids = np.arange(d, dtype=np.int32)
+    owner[value_slot] = ids
+    owner[value_slot[owner[value_slot] != ids]] = -2
+    group = owner[(score.view(np.uint64) * mult2) >> shift2].astype(np.int64)
+    shared_slot = np.flatnonzero(group == -2)
+    if shared_slot.size:
+        g = np.searchsorted(values, score[shared_slot])
+        np.minimum(g, d - 1, out=g)
+        group[shared_slot] = g
+    hit = values[np.maximum(group, 0)] == score
+    hit &= group >= 0
+    found, group = np.compress(hit, found), np.compress(hit, group)  # a third of a boolean index's time
+    size = end - start
+    if found.size != int(size.sum()):  # pragma: no cover (the groups hold exactly these cases)
+        return False
+    # by group, then insertion order: one sort of integer keys (group, index), packed into int64
+    index_bits = max(int(n - 1).bit_length(), 1)
+    if d.bit_length() + index_bits > 63:  # pragma: no cover (more than 2**31 cases)
+        return False
+    key = group.astype(np.int64)
+    key <<= index_bits
+    key |= found
+    key.sort()
+    key &= (1 << index_bits) - 1
+    found = key
+    # the ranks of the groups' cases, group after group: start[g], start[g] + 1, ..., end[g] - 1
+    first = np.cumsum(size) - size
+    ranks = np.arange(found.size, dtype=np.intp) + np.repeat(start - first, size)
+    cor[ranks] = correct[found]
+    return True
+
+
+def _run_bounds(
+    out: npt.NDArray[np.float64], same: npt.NDArray[np.bool_], pos: npt.NDArray[np.intp]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """[start, end) of the run of equal values of the sorted ``out`` around each ``pos`` (``same``: out[1:] == out[:-1]).
+
+    Steps outwards from every position at once, one case per step, so small
+    tie groups cost a few O(len(pos)) passes and no binary search of the
+    whole array (whose cache misses cost more); runs still growing after 16
+    steps are finished by ``searchsorted``.
+    """
+    m = same.size
+    start, end = pos.copy(), pos + 1
+    # start moves left while same[start - 1]; end moves right while same[end - 1]
+    active = np.flatnonzero(start > 0)
+    for _ in range(16):
+        if not active.size:
+            break
+        active = active[same[start[active] - 1]]
+        start[active] -= 1
+        active = active[start[active] > 0]
+    if active.size:
+        start[active] = np.searchsorted(out, out[pos[active]], side="left")
+    active = np.flatnonzero(end <= m)
+    for _ in range(16):
+        if not active.size:
+            break
+        active = active[same[end[active] - 1]]
+        end[active] += 1
+        active = active[end[active] <= m]
+    if active.size:
+        end[active] = np.searchsorted(out, out[pos[active]], side="right")
+    return start, end
 
 
 def _restore_zero_signs(neg: npt.NDArray[np.float64], out: npt.NDArray[np.float64]) -> None:

@@ -24,12 +24,17 @@ from scored_pr import _kernel as K
 from scored_pr._store import rank_order
 
 
-def _data(seed: int, n: int, distinct: int, p_correct: float, zeros: float, infs: float) -> tuple[Any, Any]:
+def _data(
+    seed: int, n: int, distinct: int, p_correct: float, zeros: float, infs: float, scatter: float = 0.0
+) -> tuple[Any, Any]:
     rng = np.random.default_rng(seed)
     if distinct == 0:
         scores = rng.normal(size=n)
     else:
         scores = rng.choice(rng.normal(size=distinct), size=n)
+    if scatter:  # scattered ties: a few cases take the score of another case, as float32 scores do
+        tied = rng.random(n) < scatter
+        scores[tied] = scores[rng.integers(0, n, int(tied.sum()))]
     z = rng.random(n) < zeros
     scores[z] = np.where(rng.random(int(z.sum())) < 0.5, 0.0, -0.0)
     scores[rng.random(n) < infs] = np.inf
@@ -47,6 +52,7 @@ params = st.tuples(
     st.sampled_from([0.0, 0.01, 0.3, 0.9, 1.0]),
     st.sampled_from([0.0, 0.0, 0.05, 0.5]),
     st.sampled_from([0.0, 0.001, 0.05]),
+    st.sampled_from([0.0, 0.0, 0.001, 0.02, 0.2]),
 )
 
 
@@ -151,3 +157,112 @@ def test_few_distinct_values_take_the_radix_path_even_when_the_sample_misses_som
     np.testing.assert_array_equal(got[1], correct[o])
     # many distinct values: not this path
     assert _few_values_order(-rng.normal(size=50_000), correct[:50_000]) is None
+
+
+def _assert_stable_argsort(neg: Any, correct: Any) -> None:
+    o = np.argsort(neg, kind="stable")
+    out, cor = rank_order(neg, correct)
+    assert out.tobytes() == neg[o].tobytes()
+    np.testing.assert_array_equal(cor, correct[o])
+
+
+def _binormal(n: int, seed: int = 0) -> tuple[Any, Any]:
+    rng = np.random.default_rng(seed)
+    correct = rng.random(n) < 0.3
+    return rng.normal(size=n) + correct, correct
+
+
+def _scattered_ties() -> dict[str, tuple[Any, Any]]:
+    """1M binormal cases as the scores users meet: float32 outputs and rounded probabilities."""
+    scores, correct = _binormal(1_000_000)
+    prob = 1.0 / (1.0 + np.exp(-scores))
+    return {
+        "float32": (np.float64(scores.astype(np.float32)), correct),  # ~7,000 tie groups, 2,800 mixed
+        "float32 probabilities": (np.float64(prob.astype(np.float32)), correct),
+        "probabilities rounded to 7 digits": (np.round(prob, 7), correct),
+        "probabilities rounded to 6 digits": (np.round(prob, 6), correct),  # a third of the cases in mixed groups
+    }
+
+
+@pytest.mark.parametrize("kind", list(_scattered_ties()))
+def test_rank_order_with_scattered_ties_at_scale_is_a_stable_argsort(kind: str) -> None:
+    scores, correct = _scattered_ties()[kind]
+    _assert_stable_argsort(-scores, correct)
+    signed = -scores
+    signed[::1000] = np.where(np.arange(signed[::1000].size) % 2, 0.0, -0.0)  # a mixed tie group of signed zeros
+    _assert_stable_argsort(signed, correct)
+
+
+@pytest.mark.parametrize("kind", list(_scattered_ties()))
+def test_scattered_ties_order_only_the_mixed_groups(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scores with scattered ties are not key-sorted case by case: only the mixed groups' cases are ordered."""
+    import scored_pr._store as store
+
+    def refuse(*args: Any) -> Any:
+        raise AssertionError("every case was key-sorted or argsorted for a few scattered ties")
+
+    monkeypatch.setattr(store, "_tie_order", refuse)
+    scores, correct = _scattered_ties()[kind]
+    _assert_stable_argsort(-scores, correct)
+
+
+@pytest.mark.parametrize("kind", list(_scattered_ties()))
+def test_grouped_points_of_scattered_ties_look_up_only_the_tied_points(kind: str) -> None:
+    """The kernel reads the few points of a tie group apart; every field still equals the full construction."""
+    scores, correct = _scattered_ties()[kind]
+    neg, cor = rank_order(-scores, correct)
+    points = K.operating_points(neg, cor, "grouped")
+    few = points.size if "6 digits" in kind else points.size // 10  # rounding to 6 digits ties a third of the cases
+    assert points._tied is not None and 0 < points._tied.size < few
+    expected = _reference_points(neg, cor, "grouped")
+    for field, want in expected.items():
+        assert getattr(points, field).tobytes() == want.astype(getattr(points, field).dtype).tobytes(), field
+    p, n = int(cor.sum()), int((~cor).sum())
+    rows = K.roc_rows(points, p, n)
+    assert rows.fp_start.tobytes() == expected["fp_before"].astype(np.float64).tobytes()
+    assert rows.rr_start.tobytes() == (1.0 - expected["fp_before"] / np.float64(n)).tobytes()
+    assert rows.rr_end.tobytes() == (1.0 - expected["fp"] / np.float64(n)).tobytes()
+    # average precision: the sum of precision * (correct cases added) over the points, bit for bit
+    dtp = np.diff(expected["tp"], prepend=0)
+    want = K.seqsum(expected["tp"] / expected["retrieved"].astype(np.float64) * dtp) / p
+    assert K.average_precision(points, p) == want
+
+
+def test_scattered_ties_match_scikit_learn() -> None:
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    scores, correct = _scattered_ties()["float32"]
+    ev = E(ties="grouped")
+    ev.add_cases(correct, scores)
+    assert ev.average_precision() == pytest.approx(average_precision_score(correct, scores), rel=1e-12)
+    assert ev.area_under_roc_curve(False) == pytest.approx(roc_auc_score(correct, scores), rel=1e-12)
+
+
+@pytest.mark.parametrize("golden", ["_GOLDEN", "_GOLDEN2"])
+def test_mixed_group_order_is_exact_when_every_score_shares_a_hash_slot(golden: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hash collisions only cost time: with a multiplier of 0 every case is a candidate, or every group is searched for."""
+    import scored_pr._store as store
+
+    monkeypatch.setattr(store, golden, np.uint64(0) if golden == "_GOLDEN" else 0)
+    monkeypatch.setattr(store, "_tie_order", lambda *a: pytest.fail("the scattered ties were not ordered by _mixed_group_order"))
+    for seed in range(3):
+        neg, correct = _data(seed, 20_000, 0, 0.3, 0.002, 0.001, scatter=0.01)
+        _assert_stable_argsort(neg, correct)
+
+
+def test_tie_group_edges_by_stepping_match_a_binary_search() -> None:
+    """Groups longer than the 16 steps are finished by searchsorted; every edge equals the binary search's."""
+    from scored_pr._store import _run_bounds
+
+    rng = np.random.default_rng(4)
+    out = np.sort(np.repeat(rng.normal(size=300), rng.integers(1, 40, 300)))
+    same = out[1:] == out[:-1]
+    ranks = np.sort(rng.choice(out.size, 200, replace=False))
+    start, end = _run_bounds(out, same, ranks)
+    np.testing.assert_array_equal(start, np.searchsorted(out, out[ranks], side="left"))
+    np.testing.assert_array_equal(end, np.searchsorted(out, out[ranks], side="right"))
+    starts = np.ones(out.size + 1, dtype=bool)
+    starts[1 : out.size] = ~same
+    for side in ("left", "right"):
+        got = K._group_edges(out, starts, ranks, side)
+        np.testing.assert_array_equal(got, np.searchsorted(out, out[ranks], side=side))
