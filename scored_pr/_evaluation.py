@@ -113,9 +113,8 @@ class ScoredPrecisionRecallEvaluation:
     Not thread-safe: share one instance between threads only behind a lock.
 
     Storage: 9 bytes per case once queried (a float64 score and a bool), plus
-    the derived arrays of the last query; single cases added since the last
-    query wait unsorted in a list (at most 16,384 of them; beyond that they
-    become numpy arrays of 9 bytes per case) and are ranked at the next one.
+    the derived arrays of the last query; cases added since the last query sit
+    in a ``sortedcontainers.SortedList`` until the next one.
 
     Examples
     --------
@@ -174,9 +173,8 @@ class ScoredPrecisionRecallEvaluation:
 
         Notes
         -----
-        LingPipe name: ``addCase(boolean, double)``. O(1) amortised: one list
-        append; the case is ranked, with the others added since, at the next
-        query (numpy's sort, O(k log k) for k new cases).
+        LingPipe name: ``addCase(boolean, double)``. O(log n) amortised: one
+        ``SortedList.add``.
         """
         # Fast path for the common types; anything else goes through the checks.
         if type(correct) is not bool or self._pos_label is not None:

@@ -1,24 +1,24 @@
-"""The case store: a Python list for arriving cases, numpy for the rest.
+"""The case store: a sorted container for arriving cases, numpy for the rest.
 
 Cases are kept in two tiers:
 
 * ``merged``: every case seen by the last query, as two numpy arrays in rank
   order: ``neg`` (float64 negated scores, ascending) and ``correct`` (bool).
   Equal scores are in insertion order. 9 bytes per case.
-* pending: cases added since. Single cases are appended to a Python list of
-  negated scores, in insertion order (O(1): the sort waits for the query,
-  where numpy does it); a correct case is stored as an instance of the float
-  subclass :class:`_Correct`, so the list needs no second array and no tuple
-  per case, and one append stores the whole case. Batches from
-  ``add_cases`` (and the list's contents whenever a batch follows them, or
-  when it reaches :data:`PENDING_LIMIT` cases) become numpy runs, in
-  insertion order.
+* pending: cases added since. Single cases go into a
+  :class:`sortedcontainers.SortedList` of negated scores, so they are kept in
+  rank order as they arrive; a correct case is stored as an instance of the
+  float subclass :class:`_Correct`, which compares like its value, so the list
+  needs no second array and no tuple per case. ``SortedList.add`` inserts
+  after equal values, which keeps equal scores in insertion order. Batches
+  from ``add_cases`` (and the list's contents whenever a batch follows them)
+  become numpy runs, in insertion order.
 
 Sample weights cost nothing until a weight other than 1 arrives: then the
 merged arrays gain a float64 ``weight`` array (17 bytes per case), a run may
 carry one (``None`` means all ones), and single cases go to an append buffer
-in insertion order instead of the list (whose floats have no room for a
-weight). A store with any weight array or buffered case is *weighted*.
+in insertion order instead of the sorted list (whose floats have no room for
+a weight). A store with any weight array or buffered case is *weighted*.
 
 A query calls :meth:`CaseStore.arrays`, which sorts only the pending cases
 (O(k log k)) and merges them into the merged arrays in one O(n + k) pass,
@@ -33,14 +33,15 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from sortedcontainers import SortedList
 
 
-#: Most single cases kept in the pending list (32 bytes each); more become a numpy run (9 bytes each).
+#: Most single cases kept in the sorted list; more become a sorted numpy run.
 PENDING_LIMIT = 1 << 14
 
 
 class _Correct(float):
-    """A negated score whose case was correct (equal to a plain float of its value)."""
+    """A negated score whose case was correct (compares as a plain float)."""
 
     __slots__ = ()
 
@@ -68,10 +69,9 @@ class CaseStore:
     __slots__ = ("_pending", "_buf", "_runs", "_neg", "_correct", "_weight", "_merged_correct", "_weight_hint")
 
     def __init__(self) -> None:
-        #: unweighted single cases, in insertion order: negated scores, _Correct if correct
-        self._pending: list[float] = []
+        self._pending: SortedList = SortedList()
         #: True once a weight other than 1 may have arrived. It only routes single cases (to
-        #: the buffer instead of the pending list, which is always correct); results never
+        #: the buffer instead of the sorted list, which is always correct); results never
         #: depend on it, so it may be set before the weighted case is stored.
         self._weight_hint = False
         #: weighted single cases, in insertion order: (negated score, correct, weight)
@@ -91,27 +91,25 @@ class CaseStore:
         return bool(self._buf) or self._weight is not None or any(r[3] is not None for r in self._runs)
 
     def add(self, correct: bool, score: float, weight: float = 1.0) -> None:
-        """Add one validated case. O(1) amortised.
+        """Add one validated case. O(log k) amortised with k <= PENDING_LIMIT pending cases; O(1) weighted.
 
-        An unweighted case is one ``list.append`` (the commit: a case is
-        stored whole or not at all). The list holds at most
-        :data:`PENDING_LIMIT` cases: when full, its contents become a numpy
-        run (9 bytes per case instead of 32), so neither the cost of a call
-        nor the memory per case grows with the number of cases added since
-        the last query. The sort happens at the next query, in numpy.
+        The sorted list holds at most :data:`PENDING_LIMIT` cases: when full, its
+        contents become a run that is already in rank order (so the next query
+        merges it instead of sorting it), and the cost of a call does not grow
+        with the number of cases added since the last query.
         """
         if weight == 1.0 and not self._weight_hint:
             pending = self._pending
-            pending.append(_Correct(-score) if correct else -score)
+            pending.add(_Correct(-score) if correct else -score)
             if len(pending) >= PENDING_LIMIT:
-                runs, fresh = (*self._runs, self._pending_run()), []  # type: ignore[var-annotated]
+                runs, fresh = (*self._runs, self._pending_run()), SortedList()
                 self._runs, self._pending = runs, fresh  # commit: one line, no call
             return
         self._weight_hint = True
         if self._pending:
-            # The list's cases were added first: they become a run, so
+            # The sorted list's cases were added first: they become a run, so
             # that equal scores keep insertion order.
-            runs, fresh = (*self._runs, self._pending_run()), []  # type: ignore[var-annotated]
+            runs, fresh = (*self._runs, self._pending_run()), SortedList()
             self._runs, self._pending = runs, fresh  # commit: one line, no call
         self._buf.append((-score, correct, weight))
 
@@ -131,7 +129,7 @@ class CaseStore:
             # The single cases were added before this batch: they become runs
             # first, so that equal scores keep insertion order.
             runs = (*self._runs, *self._single_runs(), run)
-            fresh, empty = [], []  # type: ignore[var-annotated]
+            fresh, empty = SortedList(), []  # type: ignore[var-annotated]
             hint = self._weight_hint or w is not None
             self._runs, self._pending, self._buf, self._weight_hint = runs, fresh, empty, hint  # commit: one line, no call
         else:
@@ -139,15 +137,15 @@ class CaseStore:
             self._runs, self._weight_hint = runs, hint  # commit: one line, no call
 
     def _pending_run(self) -> Run:
-        """The pending cases as a run, in insertion order (the list is not changed)."""
+        """The pending cases as a run, in rank order (the list is not changed)."""
         pending = self._pending
         k = len(pending)
         neg = np.fromiter(pending, dtype=np.float64, count=k)
-        cor = np.fromiter(map(_Correct.__instancecheck__, pending), dtype=bool, count=k)
+        cor = np.fromiter((type(v) is _Correct for v in pending), dtype=bool, count=k)
         return neg, cor, int(np.count_nonzero(cor)), None
 
     def _single_runs(self) -> tuple[Run, ...]:
-        """The single cases not yet in a run (the list first, then the buffer), as runs."""
+        """The single cases not yet in a run (sorted list first, then the buffer), as runs."""
         out: tuple[Run, ...] = ()
         if self._pending:
             out = (self._pending_run(),)
@@ -167,7 +165,7 @@ class CaseStore:
         for run in self._runs:
             n += run[2]
         if self._pending:
-            n += sum(map(_Correct.__instancecheck__, self._pending))
+            n += sum(1 for v in self._pending if type(v) is _Correct)
         if self._buf:
             n += sum(1 for b in self._buf if b[1])
         return n
@@ -209,7 +207,7 @@ class CaseStore:
         if w is not None:
             w.setflags(write=False)
         merged_correct = self._merged_correct + sum(r[2] for r in runs)
-        fresh, empty = [], []  # type: ignore[var-annotated]
+        fresh, empty = SortedList(), []  # type: ignore[var-annotated]
         # commit: one line that calls nothing, so no exception can split it
         self._neg, self._correct, self._weight, self._merged_correct, self._runs, self._pending, self._buf = neg, cor, w, merged_correct, (), fresh, empty
         return neg, cor
@@ -268,15 +266,16 @@ class CaseStore:
             assert neg.shape == cor.shape and neg.dtype == np.float64 and cor.dtype == np.bool_
             assert n == int(np.count_nonzero(cor)), "run correct count"
             assert w is None or (w.shape == neg.shape and (w >= 0).all())
-        assert isinstance(self._pending, list) and all(type(v) in (float, _Correct) for v in self._pending)
+        self._pending._check()
+        assert all(type(v) in (float, _Correct) for v in self._pending)
         assert not (self._pending and self._buf), "single cases in both the list and the buffer"
-        assert len(self._pending) < PENDING_LIMIT, "the pending list outgrew its bound"
+        assert len(self._pending) < PENDING_LIMIT, "the sorted list outgrew its bound"
         if not self._weight_hint:
             assert self._weight is None and not self._buf and all(r[3] is None for r in self._runs)
 
     def copy(self) -> CaseStore:
         other = CaseStore()
-        other._pending = list(self._pending)
+        other._pending = self._pending.copy()
         other._buf = list(self._buf)
         other._runs = self._runs
         other._neg, other._correct, other._weight = self._neg, self._correct, self._weight
