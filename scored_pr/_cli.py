@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import os
 import signal
 import sys
@@ -180,19 +181,26 @@ def _write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inte
 class _Progress:
     """A one-line progress bar on a terminal's standard error.
 
-    Drawn only when ``stream.isatty()``, and only once the input has taken
+    Drawn only when ``stream.isatty()``, and only once the work has taken
     more than PROGRESS_DELAY seconds, so short inputs and redirected stderr
     (files, pipes, CI logs) never see it. With a known size it shows a bar
-    and a percentage, otherwise the number of rows; always the rate.
+    and a percentage, otherwise the number of rows; always the rate. A
+    ``label`` (``report --ci``'s resampling) replaces the rows and rate with
+    ``done of total UNITS`` and the time left.
     """
 
-    def __init__(self, stream: TextIO, total: int | None, enabled: bool) -> None:
+    def __init__(self, stream: TextIO, total: int | None, enabled: bool, label: tuple[str, str] | None = None) -> None:
         self._stream = stream
         self._total = total
+        self._label = label  # (prefix, units)
         self._enabled = enabled and bool(getattr(stream, "isatty", lambda: False)())
         self._start = time.monotonic()
         self._next = self._start + PROGRESS_DELAY
         self._width = 0
+
+    def __call__(self, done: int) -> None:
+        """``update(done, done)``: the callback form the bootstrap calls."""
+        self.update(done, done)
 
     def update(self, done: int, rows: int) -> None:
         if not self._enabled:
@@ -205,7 +213,13 @@ class _Progress:
         if self._total:
             frac = min(done / self._total, 1.0)
             filled = int(30 * frac)
-            text = f"[{'#' * filled}{'.' * (30 - filled)}] {100 * frac:3.0f}%  {rows:,} rows  {rate:,.0f} rows/s"
+            bar = f"[{'#' * filled}{'.' * (30 - filled)}] {100 * frac:3.0f}%  "
+            if self._label is not None:
+                prefix, units = self._label
+                left = (self._total - done) / rate if rate > 0 else math.inf
+                text = f"{prefix}{bar}{done:,} of {self._total:,} {units}  {left:,.0f} s left"
+            else:
+                text = f"{bar}{rows:,} rows  {rate:,.0f} rows/s"
         else:
             text = f"{rows:,} rows  {rate:,.0f} rows/s"
         self._width = max(self._width, len(text))

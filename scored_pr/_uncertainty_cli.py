@@ -17,7 +17,6 @@ import csv
 import json
 import math
 import sys
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 from typing import TYPE_CHECKING
@@ -108,62 +107,24 @@ def _finite(value: float) -> float | None:
 # ----------------------------------------------------------------- report --ci
 
 
-class _ResampleProgress:
-    """The bootstrap's progress on a terminal's standard error, as ``report`` draws its reading progress.
-
-    Drawn only when ``stream.isatty()`` (and not ``--no-progress``), once the
-    resampling has taken more than the command line's PROGRESS_DELAY, so a
-    quick interval, redirected stderr, a pipe or a CI log never see it. The
-    line is erased when the measure is done.
-    """
-
-    def __init__(self, stream: TextIO, measure: str, total: int, enabled: bool) -> None:
-        from ._cli import PROGRESS_DELAY, PROGRESS_INTERVAL
-
-        self._stream, self._measure, self._total = stream, measure, total
-        self._enabled = enabled and bool(getattr(stream, "isatty", lambda: False)())
-        self._start = time.monotonic()
-        self._next = self._start + PROGRESS_DELAY
-        self._interval = PROGRESS_INTERVAL
-        self._width = 0
-
-    def __call__(self, done: int) -> None:
-        if not self._enabled:
-            return
-        now = time.monotonic()
-        if now < self._next:
-            return
-        self._next = now + self._interval
-        frac = min(done / self._total, 1.0)
-        filled = int(30 * frac)
-        rate = done / max(now - self._start, 1e-9)
-        left = (self._total - done) / rate if rate > 0 else math.inf
-        text = (f"--ci {self._measure}: [{'#' * filled}{'.' * (30 - filled)}] {100 * frac:3.0f}%  "
-                f"{done:,} of {self._total:,} resamples  {left:,.0f} s left")  # fmt: skip
-        self._width = max(self._width, len(text))
-        self._stream.write(f"\r{text:<{self._width}}")
-        self._stream.flush()
-
-    def close(self) -> None:
-        if self._enabled and self._width:
-            self._stream.write("\r" + " " * self._width + "\r")
-            self._stream.flush()
-
-
 def report_intervals(ev: ScoredPrecisionRecallEvaluation, args: argparse.Namespace, source: str) -> dict[str, Interval]:
     """The intervals ``report --ci`` prints (empty without ``--ci``).
 
-    The bootstrap shows its progress on a terminal's standard error (see
-    :class:`_ResampleProgress`); 2,000 resamples of 1.5 million cases take
-    about a minute.
+    The bootstrap shows its progress on a terminal's standard error, as
+    ``report`` shows its reading (the command line's progress bar: only on a
+    terminal, not with ``--no-progress``, after a short delay, erased when
+    the measure is done); 2,000 resamples of 1.5 million cases take about a
+    minute.
     """
     if not getattr(args, "ci", False):
         return {}
+    from ._cli import _Progress
     from ._uncertainty import confidence_interval
 
     out = {}
     for measure in MEASURES:
-        progress = _ResampleProgress(sys.stderr, measure, args.resamples, not getattr(args, "no_progress", False))
+        progress = _Progress(sys.stderr, args.resamples, not getattr(args, "no_progress", False),
+                             label=(f"--ci {measure}: ", "resamples"))
         try:
             out[measure] = confidence_interval(
                 ev, measure, args.level, _method(measure, args), args.resamples, args.seed, progress=progress
