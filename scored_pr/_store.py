@@ -495,7 +495,7 @@ def _mixed_group_order(
         k = chunk.size
         np.multiply(chunk, mult, out=slot[:k])
         slot[:k] >>= shift
-        np.take(table, slot[:k], out=marked[:k])
+        np.take(table, slot[:k].view(np.int64), out=marked[:k])  # < 2**bits: the same index as int64 (numpy 1.x takes no uint64)
         hits = np.flatnonzero(marked[:k])
         if hits.size:
             score_parts.append(neg[lo : lo + block][hits])

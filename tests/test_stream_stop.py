@@ -234,13 +234,17 @@ def test_two_stop_signals_at_once_still_give_the_report_the_checkpoint_and_128_p
         status = proc.wait(timeout=60)
         where = (trial, delay, gap, err.decode()[-1500:])
         assert b"Traceback" not in err, where
-        assert status == 128 + first, where
+        # Sent back to back (gap 0), both signals can be pending when the interpreter runs its
+        # handlers, and which it runs first is not the sender's order (seen on Python 3.13): either
+        # may then be "the first"; what holds is that exactly one decides the status and the message.
+        decided = signal.Signals(status - 128) if gap == 0 and status in (128 + first, 128 + second) else first
+        assert status == 128 + decided, where
         report = final_json(out)
         summaries = [json.loads(x) for x in out.splitlines() if x.strip() and not json.loads(x)["final"]]
         assert summaries and report["cases_read" if window else "num_cases"] >= summaries[-1]["num_cases"], where
         seen = report["cases_read"] if window else report["num_cases"]
         assert isinstance(seen, int) and seen < 300_000, where  # stopped part way, as intended
-        assert f"scored-pr: stopped by {first.name} after {seen} cases;" in err.decode(), where
+        assert f"scored-pr: stopped by {decided.name} after {seen} cases;" in err.decode(), where
         if not window:
             assert read_checkpoint(cp) == (seen, seen + 1), where  # the header is line 1
 
