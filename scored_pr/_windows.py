@@ -17,6 +17,8 @@ How it works
   and leave, so :meth:`WindowedEvaluation.area_under_roc_curve` costs
   O(log W) per case and O(1) per query. ``add_case`` has two short paths
   for plain cases in a plain size window (see ``WindowedEvaluation._hot``).
+  A ROC AUC query that finds the window's evaluator already built (another
+  query asked first) and many changes pending asks that evaluator instead.
 * Every other query goes to a plain evaluator of the window, built at the
   first query after a change and cached until the next one: the window's
   ranking (``WindowedEvaluation._ranking_now``) is kept from the last query
@@ -70,6 +72,10 @@ _LEAN = -1
 
 #: _sync rebuilds from the ranking rather than replaying more changes than this (and W / 8).
 _REBUILD_MIN = 256
+
+#: A ROC AUC query that finds the window's evaluator up to date asks it rather than
+#: move more than this many cases through the sorted containers (see area_under_roc_curve).
+_REPLAY_MAX = 64
 
 
 class _Ranking(NamedTuple):
@@ -850,6 +856,14 @@ class WindowedEvaluation:
             n = 2 * self._n_correct
             self._pairs2 -= n - lt - le if self._grouped else n - 2 * le
 
+    def _changes(self) -> int:
+        """How many cases _sync would have to move through the containers (all the window's if not valid)."""
+        lo = self._first_id
+        hi = lo + len(self._scores)
+        if not self._valid:
+            return hi - lo
+        return len(self._gone) + hi - max(self._s_hi, lo)
+
     def _many_changes(self) -> bool:
         """Whether the containers are further from the window than _sync should replay (see there)."""
         lo = self._first_id
@@ -1146,7 +1160,12 @@ class WindowedEvaluation:
         NaN when P or N is 0.
 
         The interpolated area, ``max_fpr`` and weighted windows are computed
-        on the window's evaluator (O(W) after a change).
+        on the window's evaluator (O(W) after a change). So is the plain
+        area when another query has already built that evaluator for the
+        window as it is and more than a few dozen cases entered or left
+        since the last ROC AUC query (periodic queries on batches): one
+        vectorised pass over its ranking costs less than moving each case
+        through the sorted containers, and gives the same exact ratio.
 
         Examples
         --------
@@ -1167,6 +1186,12 @@ class WindowedEvaluation:
             self._expire_clock()
         lo = self._first_id
         if not self._valid or self._s_lo != lo or self._s_hi != lo + len(self._scores):
+            if self._snap is not None and self._changes() > _REPLAY_MAX:
+                # The window's evaluator is up to date (another query of this state
+                # built it): its area costs one vectorised pass, far less than
+                # replaying the changes through the containers case by case.
+                self._drop_containers()
+                return self._snap.area_under_roc_curve()
             if self._many_changes():
                 self._drop_containers()
                 if self._size is not None and not self._runs and self._pos_label is None:

@@ -445,6 +445,44 @@ def test_auc_after_every_case_equals_the_lazy_and_rebuilt_paths(monkeypatch: pyt
         assert eager.area_under_roc_curve() == mann_whitney(items, 0, 0, ties)
 
 
+def test_periodic_queries_on_batches_reuse_the_windows_evaluator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """AP, then ROC AUC, after each batch: the AUC comes from the evaluator the AP built, not a case-by-case replay.
+
+    The workload of benchmarks/bench_windows.py's "batches" section, scaled
+    down: replaying the 2 x 100 cases that entered and left through the
+    sorted containers cost more than all three queries together.
+    """
+    moved = {"n": 0}
+    enter, leave = PairedBlocks.enter, PairedBlocks.leave
+
+    def counting_enter(self: PairedBlocks, x: float, correct: bool) -> tuple[int, int]:
+        moved["n"] += 1
+        return enter(self, x, correct)
+
+    def counting_leave(self: PairedBlocks, x: float, correct: bool) -> tuple[int, int]:
+        moved["n"] += 1
+        return leave(self, x, correct)
+
+    monkeypatch.setattr(PairedBlocks, "enter", counting_enter)
+    monkeypatch.setattr(PairedBlocks, "leave", counting_leave)
+    rng = np.random.default_rng(11)
+    y = rng.random(3000) < 0.3
+    s = np.round(rng.normal(size=3000) + y, 2)  # ties, both classes in some groups
+    for ties in ("grouped", "stable"):
+        w = WindowedEvaluation(size=1000, ties=ties)
+        w.add_cases(y[:1000], s[:1000])
+        w.area_under_roc_curve()  # the containers in sync: the next AUC could replay
+        moved["n"] = 0
+        for i in range(1000, 3000, 100):
+            w.add_cases(y[i : i + 100], s[i : i + 100])
+            ref = fresh(list(zip(y[i - 900 : i + 100].tolist(), s[i - 900 : i + 100].tolist())), ties)
+            assert same(w.average_precision(), ref.average_precision())
+            assert same(w.area_under_roc_curve(), ref.area_under_roc_curve())
+            assert same(w.maximum_f_measure(), ref.maximum_f_measure())
+        assert moved["n"] == 0, moved
+        w._check()
+
+
 def test_memory_is_bounded_by_the_window() -> None:
     def retained(adds: int) -> int:
         gc.collect()
@@ -560,10 +598,12 @@ class WindowMachine(RuleBasedStateMachine):
         ties=st.sampled_from(["grouped", "stable"]),
         load=st.sampled_from([2, 4, 1000]),
         rebuild=st.sampled_from([0, 4, 10**9]),
+        replay=st.sampled_from([0, 2, 10**9]),
     )
-    def start(self, kind: str, size: int, seconds: float, ties: str, load: int, rebuild: int) -> None:
-        self._saved = (set_load(load), W._REBUILD_MIN)
+    def start(self, kind: str, size: int, seconds: float, ties: str, load: int, rebuild: int, replay: int) -> None:
+        self._saved = (set_load(load), W._REBUILD_MIN, W._REPLAY_MAX)
         W._REBUILD_MIN = rebuild
+        W._REPLAY_MAX = replay
         self.kind, self.size, self.seconds, self.ties = kind, size, seconds, ties
         self.clock = 0.0
         if kind == "size":
@@ -579,6 +619,7 @@ class WindowMachine(RuleBasedStateMachine):
         if hasattr(self, "_saved"):
             restore_load(self._saved[0])
             W._REBUILD_MIN = self._saved[1]
+            W._REPLAY_MAX = self._saved[2]
 
     def _t(self) -> dict[str, float]:
         return {}
