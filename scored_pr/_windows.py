@@ -70,8 +70,13 @@ _NAN = math.nan
 #: WindowedEvaluation._hot: the lean short path of add_case (see there)
 _LEAN = -1
 
-#: _sync rebuilds from the ranking rather than replaying more changes than this (and W / 8).
+#: A ROC AUC query asks the window's evaluator rather than replay through the sorted
+#: containers more changes than this and than W >> _REBUILD_SHIFT (see _many_changes):
+#: a replayed change costs about 5 to 10 µs (two rank queries in Python), the
+#: evaluator about 15 ns per case in the window (its ranking updated, then one
+#: vectorised pass), so past about W / 500 changes the evaluator is cheaper.
 _REBUILD_MIN = 256
+_REBUILD_SHIFT = 9
 
 #: A ROC AUC query that finds the window's evaluator up to date asks it rather than
 #: move more than this many cases through the sorted containers (see area_under_roc_curve).
@@ -168,8 +173,9 @@ class WindowedEvaluation:
     of the same scores (``benchmarks/results-windows.md``). Asked less
     often, adding a case is O(1) (two deque appends, and two pops when the
     oldest leaves); the next ROC AUC query catches up in O(k log W) for k
-    changes, or, when k > W / 8, asks the window's evaluator (O(W + k log
-    k)) and leaves the containers empty until a query finds few changes.
+    changes, or, when k > max(256, W / 512), asks the window's evaluator
+    (O(W + k log k), cheaper than the case-by-case catch-up past that
+    point; the same when another query has just built it) and leaves the containers empty until a query finds few changes.
     Any other query after a change costs O(W + k log k) (the ranking is
     updated, not rebuilt) and then its own O(W); repeated queries with
     nothing changed are cached.
@@ -868,7 +874,7 @@ class WindowedEvaluation:
         """Whether the containers are further from the window than _sync should replay (see there)."""
         lo = self._first_id
         hi = lo + len(self._scores)
-        limit = max(_REBUILD_MIN, (hi - lo) >> 3)
+        limit = max(_REBUILD_MIN, (hi - lo) >> _REBUILD_SHIFT)
         if not self._valid:
             return lo - self._s_lo + hi - self._s_hi > limit
         return len(self._gone) + hi - max(self._s_hi, lo) > limit
@@ -891,7 +897,7 @@ class WindowedEvaluation:
         add_case: O(k log W). With the containers dropped, they are rebuilt
         from the window's ranking and the rank sum computed from it,
         vectorised: O(W + k log k). A ROC AUC query that finds more than
-        W / 8 (and more than _REBUILD_MIN) changes does neither: it drops
+        W >> _REBUILD_SHIFT (and more than _REBUILD_MIN) changes does neither: it drops
         the containers and asks the window's evaluator, whose unweighted
         area is the same exact ratio (see area_under_roc_curve), so a stream
         queried now and then pays nothing per case for them. Every add_case

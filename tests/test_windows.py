@@ -420,6 +420,7 @@ def test_auc_after_every_case_equals_the_lazy_and_rebuilt_paths(monkeypatch: pyt
     monkeypatch.setattr(W, "_HALF", 4)
     monkeypatch.setattr(W, "_TWICE", 16)
     monkeypatch.setattr(W, "_REBUILD_MIN", 0)  # rebuild beyond 200 / 8 = 25 changes
+    monkeypatch.setattr(W, "_REBUILD_SHIFT", 3)
     rng = np.random.default_rng(5)
     y = rng.random(3000) < 0.4
     s = np.round(rng.normal(size=3000), 1)  # many ties
@@ -445,12 +446,14 @@ def test_auc_after_every_case_equals_the_lazy_and_rebuilt_paths(monkeypatch: pyt
         assert eager.area_under_roc_curve() == mann_whitney(items, 0, 0, ties)
 
 
-def test_periodic_queries_on_batches_reuse_the_windows_evaluator(monkeypatch: pytest.MonkeyPatch) -> None:
-    """AP, then ROC AUC, after each batch: the AUC comes from the evaluator the AP built, not a case-by-case replay.
+@pytest.mark.parametrize("first", ["average_precision", "area_under_roc_curve"])
+def test_periodic_queries_on_batches_reuse_the_windows_evaluator(first: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Queries after each add_cases batch: the ROC AUC comes from the window's evaluator, not a case-by-case replay.
 
     The workload of benchmarks/bench_windows.py's "batches" section, scaled
-    down: replaying the 2 x 100 cases that entered and left through the
-    sorted containers cost more than all three queries together.
+    down: replaying the 2 x 1,000 cases that entered and left through the
+    sorted containers cost more than all three queries together, whether the
+    AP query had just built the evaluator or the ROC AUC was asked first.
     """
     moved = {"n": 0}
     enter, leave = PairedBlocks.enter, PairedBlocks.leave
@@ -466,19 +469,21 @@ def test_periodic_queries_on_batches_reuse_the_windows_evaluator(monkeypatch: py
     monkeypatch.setattr(PairedBlocks, "enter", counting_enter)
     monkeypatch.setattr(PairedBlocks, "leave", counting_leave)
     rng = np.random.default_rng(11)
-    y = rng.random(3000) < 0.3
-    s = np.round(rng.normal(size=3000) + y, 2)  # ties, both classes in some groups
+    size, batch, n = 20_000, 1_000, 24_000
+    y = rng.random(n) < 0.3
+    s = np.round(rng.normal(size=n) + y, 2)  # ties, both classes in some groups
+    others = [q for q in ("average_precision", "area_under_roc_curve", "maximum_f_measure") if q != first]
     for ties in ("grouped", "stable"):
-        w = WindowedEvaluation(size=1000, ties=ties)
-        w.add_cases(y[:1000], s[:1000])
-        w.area_under_roc_curve()  # the containers in sync: the next AUC could replay
+        w = WindowedEvaluation(size=size, ties=ties)
+        w.add_cases(y[:size], s[:size])
+        w.area_under_roc_curve()  # the containers in sync: the next ROC AUC query could replay
         moved["n"] = 0
-        for i in range(1000, 3000, 100):
-            w.add_cases(y[i : i + 100], s[i : i + 100])
-            ref = fresh(list(zip(y[i - 900 : i + 100].tolist(), s[i - 900 : i + 100].tolist())), ties)
-            assert same(w.average_precision(), ref.average_precision())
-            assert same(w.area_under_roc_curve(), ref.area_under_roc_curve())
-            assert same(w.maximum_f_measure(), ref.maximum_f_measure())
+        for i in range(size, n, batch):
+            w.add_cases(y[i : i + batch], s[i : i + batch])
+            lo = i + batch - size
+            ref = fresh(list(zip(y[lo : i + batch].tolist(), s[lo : i + batch].tolist())), ties)
+            for q in (first, *others):
+                assert same(getattr(w, q)(), getattr(ref, q)()), q
         assert moved["n"] == 0, moved
         w._check()
 
