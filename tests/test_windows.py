@@ -420,6 +420,7 @@ def test_auc_after_every_case_equals_the_lazy_and_rebuilt_paths(monkeypatch: pyt
     monkeypatch.setattr(W, "_HALF", 4)
     monkeypatch.setattr(W, "_TWICE", 16)
     monkeypatch.setattr(W, "_REBUILD_MIN", 0)  # rebuild beyond 200 / 8 = 25 changes
+    monkeypatch.setattr(W, "_REBUILD_SHIFT", 3)
     rng = np.random.default_rng(5)
     y = rng.random(3000) < 0.4
     s = np.round(rng.normal(size=3000), 1)  # many ties
@@ -443,6 +444,48 @@ def test_auc_after_every_case_equals_the_lazy_and_rebuilt_paths(monkeypatch: pyt
         assert eager._valid and paths["replayed"] > 50 and paths["rebuilt"] > 20 and paths["lean"] > 100, paths
         items = list(zip(y[-200:].tolist(), s[-200:].tolist()))
         assert eager.area_under_roc_curve() == mann_whitney(items, 0, 0, ties)
+
+
+@pytest.mark.parametrize("first", ["average_precision", "area_under_roc_curve"])
+def test_periodic_queries_on_batches_reuse_the_windows_evaluator(first: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Queries after each add_cases batch: the ROC AUC comes from the window's evaluator, not a case-by-case replay.
+
+    The workload of benchmarks/bench_windows.py's "batches" section, scaled
+    down: replaying the 2 x 1,000 cases that entered and left through the
+    sorted containers cost more than all three queries together, whether the
+    AP query had just built the evaluator or the ROC AUC was asked first.
+    """
+    moved = {"n": 0}
+    enter, leave = PairedBlocks.enter, PairedBlocks.leave
+
+    def counting_enter(self: PairedBlocks, x: float, correct: bool) -> tuple[int, int]:
+        moved["n"] += 1
+        return enter(self, x, correct)
+
+    def counting_leave(self: PairedBlocks, x: float, correct: bool) -> tuple[int, int]:
+        moved["n"] += 1
+        return leave(self, x, correct)
+
+    monkeypatch.setattr(PairedBlocks, "enter", counting_enter)
+    monkeypatch.setattr(PairedBlocks, "leave", counting_leave)
+    rng = np.random.default_rng(11)
+    size, batch, n = 20_000, 1_000, 24_000
+    y = rng.random(n) < 0.3
+    s = np.round(rng.normal(size=n) + y, 2)  # ties, both classes in some groups
+    others = [q for q in ("average_precision", "area_under_roc_curve", "maximum_f_measure") if q != first]
+    for ties in ("grouped", "stable"):
+        w = WindowedEvaluation(size=size, ties=ties)
+        w.add_cases(y[:size], s[:size])
+        w.area_under_roc_curve()  # the containers in sync: the next ROC AUC query could replay
+        moved["n"] = 0
+        for i in range(size, n, batch):
+            w.add_cases(y[i : i + batch], s[i : i + batch])
+            lo = i + batch - size
+            ref = fresh(list(zip(y[lo : i + batch].tolist(), s[lo : i + batch].tolist())), ties)
+            for q in (first, *others):
+                assert same(getattr(w, q)(), getattr(ref, q)()), q
+        assert moved["n"] == 0, moved
+        w._check()
 
 
 def test_memory_is_bounded_by_the_window() -> None:
@@ -560,10 +603,12 @@ class WindowMachine(RuleBasedStateMachine):
         ties=st.sampled_from(["grouped", "stable"]),
         load=st.sampled_from([2, 4, 1000]),
         rebuild=st.sampled_from([0, 4, 10**9]),
+        replay=st.sampled_from([0, 2, 10**9]),
     )
-    def start(self, kind: str, size: int, seconds: float, ties: str, load: int, rebuild: int) -> None:
-        self._saved = (set_load(load), W._REBUILD_MIN)
+    def start(self, kind: str, size: int, seconds: float, ties: str, load: int, rebuild: int, replay: int) -> None:
+        self._saved = (set_load(load), W._REBUILD_MIN, W._REPLAY_MAX)
         W._REBUILD_MIN = rebuild
+        W._REPLAY_MAX = replay
         self.kind, self.size, self.seconds, self.ties = kind, size, seconds, ties
         self.clock = 0.0
         if kind == "size":
@@ -579,6 +624,7 @@ class WindowMachine(RuleBasedStateMachine):
         if hasattr(self, "_saved"):
             restore_load(self._saved[0])
             W._REBUILD_MIN = self._saved[1]
+            W._REPLAY_MAX = self._saved[2]
 
     def _t(self) -> dict[str, float]:
         return {}
