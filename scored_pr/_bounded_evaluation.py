@@ -37,6 +37,8 @@ _T = TypeVar("_T")
 CHUNK = 1 << 20
 #: Single cases (add_case) wait in a buffer of at most this many before they are binned.
 PENDING = 4096
+#: An unweighted chunk of more cases than this (and than 16 * max_bins) is binned without a sort
+UNSORTED_MIN = 1 << 16
 #: Largest bin budget (a summary of 2**24 bins is already 512 MiB).
 MAX_BINS = 1 << 24
 
@@ -319,6 +321,13 @@ class BoundedEvaluation:
     ) -> tuple[B.Bins, bool]:
         """``bins`` with validated arrays added and merged down to the budget; changes nothing."""
         s = s + 0.0  # -0.0 ties with 0.0: store one zero
+        if w is None and c.size > max(16 * self._max_bins, UNSORTED_MIN):
+            # A large batch with many distinct scores is binned without a sort (keys and
+            # bincounts), then merged into the bins as another summary would be. Below
+            # UNSORTED_MIN cases a sort is cheap and the batch goes through add_sorted.
+            fresh = B.unsorted_block_bins(c, s, 4 * self._max_bins)
+            if fresh is not None:
+                return self._compress(B.merge_bins(bins, fresh)), weighted
         if w is None:
             sp, sn = np.sort(s[c]), np.sort(s[~c])
             wp = wn = None
