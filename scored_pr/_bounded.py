@@ -140,8 +140,11 @@ def keys(x: FloatArray) -> KeyArray:
     """Order-preserving uint64 keys of float64 scores (no NaN; -0.0 must already be 0.0)."""
     bits = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
     # negative scores: flip every bit; others: set the sign bit
-    flip = np.negative(bits >> np.uint64(63))  # 0 or all ones
-    return bits ^ (flip | _SIGN)
+    out = bits >> np.uint64(63)
+    np.negative(out, out=out)  # 0 or all ones
+    out |= _SIGN
+    out ^= bits  # in place: one temporary for the whole key computation
+    return out
 
 
 def bit_length(x: KeyArray) -> IntArray:
@@ -310,7 +313,8 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     span = int(ck.max() - base) + 1
     if span > 64 * target:
         return None
-    cid = (ck - base).astype(np.intp)
+    ck -= base
+    cid = ck.view(np.int64)  # coarse slot of every case, < span
     ccount = np.bincount(cid, minlength=span).astype(np.float64)
     # the splitting mass of block_bins, over every coarse slot (empty slots get no bins)
     above = n - np.cumsum(ccount)  # cases in higher blocks
@@ -321,19 +325,25 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     drop[ccount == 0] = 0
     width = np.left_shift(1, drop)  # fine blocks per coarse slot
     offset = np.concatenate(([0], np.cumsum(width)[:-1]))
-    d = drop.astype(np.uint64)[cid]
-    # fine block of a case inside its coarse block: the `drop` key bits below the coarse prefix
-    sub = ((k >> (c64 - d)) & ((_ONE << d) - _ONE)).astype(np.intp)
-    bid = offset[cid] + sub  # ascending with the key
+    # A case's fine block is k >> (coarse - drop); the first fine block of coarse slot j
+    # is (base + j) << drop, so its bin is k >> shift[j] + adjust[j] (uint64, modulo 2**64).
+    shift = (coarse - drop).astype(np.uint64)
+    adjust = offset.astype(np.uint64) - ((np.arange(span, dtype=np.uint64) + base) << drop.astype(np.uint64))
+    j = k >> shift[cid]
+    j += adjust[cid]  # the bin, ascending with the key
+    j <<= _ONE
+    j += correct  # 2 * bin + label: one index serves the counts and the extremes of both classes
+    idx = j.view(np.int64)
     slots = int(offset[-1] + width[-1])
-    both = np.bincount(2 * bid + correct, minlength=2 * slots)
+    both = np.bincount(idx, minlength=2 * slots)
     wneg, wpos = both[0::2], both[1::2]
     used = np.flatnonzero(wneg + wpos)
-    lo_k = np.full(slots, _ALL)
-    hi_k = np.zeros(slots, dtype=np.uint64)
-    np.minimum.at(lo_k, bid, k)
-    np.maximum.at(hi_k, bid, k)
-    lo_k, hi_k = lo_k[used], hi_k[used]
+    lo2 = np.full(2 * slots, _ALL)
+    hi2 = np.zeros(2 * slots, dtype=np.uint64)
+    np.minimum.at(lo2, idx, k)
+    np.maximum.at(hi2, idx, k)
+    lo_k = np.minimum(lo2[0::2], lo2[1::2])[used]
+    hi_k = np.maximum(hi2[0::2], hi2[1::2])[used]
     lo, hi = _from_keys(lo_k), _from_keys(hi_k)
     lv = bit_length(lo_k ^ hi_k)
     return make(hi[::-1], lo[::-1], wpos[used][::-1].astype(np.float64), wneg[used][::-1].astype(np.float64), lv[::-1])
