@@ -262,10 +262,17 @@ class BoundedEvaluation:
 
         Notes
         -----
-        O(n log n) numpy work and no Python loop per case: the batch is
-        sorted per class in chunks of 2**20 cases; cases whose score falls
-        inside an existing bin's range join it (a binary search of the bin
-        edges), the others become new bins, and bins merge while there are
+        No Python loop per case; the batch is binned in chunks of 2**20
+        cases. An unweighted chunk of more than 65,536 cases (and more than
+        16 * ``max_bins``) whose sample shows many distinct scores is binned
+        without a sort, in O(n): one order-preserving key per case, the
+        counts of its blocks by ``np.bincount`` and each bin's least and
+        greatest score by ``np.minimum.at`` / ``np.maximum.at``; its bins
+        then merge with the existing ones as another summary's would. Other
+        chunks (weighted, small, or with few distinct scores, which may be
+        binned exactly) are sorted per class, O(n log n): cases whose score
+        falls inside an existing bin's range join it (a binary search of the
+        bin edges), the others become new bins. Bins merge while there are
         more than ``max_bins``.
         """
         c, s = check_batch(correct, scores, pos_label=self._pos_label)
