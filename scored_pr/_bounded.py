@@ -280,7 +280,7 @@ def _from_keys(k: KeyArray) -> FloatArray:
 
 
 def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coarse_level: int | None = None) -> Bins | None:
-    """:func:`block_bins` of an unsorted, unweighted batch without sorting it, or None.
+    """:func:`block_bins` of an unsorted, unweighted batch (no NaN, no -0.0) without sorting it, or None.
 
     The same two-level blocks as :func:`block_bins`: with the same coarse
     level, the bins are the same, bit for bit. Only the coarse level is
@@ -299,7 +299,11 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     n = scores.size
     if n == 0:
         return None
-    k = keys(scores)
+    ends = keys(np.array([scores.min(), scores.max()]))  # keys are monotone: the least and greatest key
+    if ends[0] >= _SIGN:  # no negative score: every key is the bits with the sign bit set, in one pass
+        k = np.ascontiguousarray(scores, dtype=np.float64).view(np.uint64) | _SIGN
+    else:
+        k = keys(scores)
     stride = max(1, n // (8 * target))
     sample = np.sort(k[::stride])
     # add_sorted bins a batch exactly while it has at most 16 * max_bins = 4 * target
@@ -309,8 +313,8 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     coarse = _level_for(sample, max(2, target // 8)) if coarse_level is None else coarse_level
     c64 = np.uint64(coarse)
     ck = k >> c64
-    base = ck.min()
-    span = int(ck.max() - base) + 1
+    base, top = ends >> c64
+    span = int(top - base) + 1
     if span > 64 * target:
         return None
     ck -= base
