@@ -342,12 +342,12 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     both = np.bincount(idx, minlength=2 * slots)
     wneg, wpos = both[0::2], both[1::2]
     used = np.flatnonzero(wneg + wpos)
-    lo2 = np.full(2 * slots, _ALL)
-    hi2 = np.zeros(2 * slots, dtype=np.uint64)
+    lo2: KeyArray = np.full(2 * slots, _ALL, dtype=np.uint64)
+    hi2: KeyArray = np.zeros(2 * slots, dtype=np.uint64)
     np.minimum.at(lo2, idx, k)
     np.maximum.at(hi2, idx, k)
-    lo_k = np.minimum(lo2[0::2], lo2[1::2])[used]
-    hi_k = np.maximum(hi2[0::2], hi2[1::2])[used]
+    lo_k: KeyArray = np.minimum(lo2[0::2], lo2[1::2])[used]
+    hi_k: KeyArray = np.maximum(hi2[0::2], hi2[1::2])[used]
     lo, hi = _from_keys(lo_k), _from_keys(hi_k)
     lv = bit_length(lo_k ^ hi_k)
     return make(hi[::-1], lo[::-1], wpos[used][::-1].astype(np.float64), wneg[used][::-1].astype(np.float64), lv[::-1])
