@@ -140,8 +140,11 @@ def keys(x: FloatArray) -> KeyArray:
     """Order-preserving uint64 keys of float64 scores (no NaN; -0.0 must already be 0.0)."""
     bits = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
     # negative scores: flip every bit; others: set the sign bit
-    flip = np.negative(bits >> np.uint64(63))  # 0 or all ones
-    return bits ^ (flip | _SIGN)
+    out = bits >> np.uint64(63)
+    np.negative(out, out=out)  # 0 or all ones
+    out |= _SIGN
+    out ^= bits  # in place: one temporary for the whole key computation
+    return out
 
 
 def bit_length(x: KeyArray) -> IntArray:
@@ -222,7 +225,7 @@ def _level_for(sample: KeyArray, target: int) -> int:
     return low
 
 
-def block_bins(sp: FloatArray, wp: FloatArray | None, sn: FloatArray, wn: FloatArray | None, target: int) -> Bins:
+def block_bins(sp: FloatArray, wp: FloatArray | None, sn: FloatArray, wn: FloatArray | None, target: int, coarse_level: int | None = None) -> Bins:
     """Ascending scores of both classes grouped into about ``target`` blocks, in O(n).
 
     Two levels of blocks: a coarse level chosen on a strided sample so that
@@ -244,7 +247,7 @@ def block_bins(sp: FloatArray, wp: FloatArray | None, sn: FloatArray, wn: FloatA
     k = keys(values)
     n = k.size
     stride = max(1, n // (8 * target))
-    coarse = np.uint64(_level_for(k[::stride], max(2, target // 8)))
+    coarse = np.uint64(_level_for(k[::stride], max(2, target // 8)) if coarse_level is None else coarse_level)
     ck = k >> coarse
     cstart = np.flatnonzero(np.concatenate(([True], ck[1:] != ck[:-1])))
     ccount = np.diff(np.append(cstart, n)).astype(np.float64)
@@ -268,6 +271,86 @@ def block_bins(sp: FloatArray, wp: FloatArray | None, sn: FloatArray, wn: FloatA
         wneg = _segment_sums(np.where(is_pos, 0.0, weight), bounds)
     lv = bit_length(keys(lo) ^ keys(hi))
     return make(hi[::-1], lo[::-1], wpos[::-1], wneg[::-1], lv[::-1])
+
+
+def _from_keys(k: KeyArray) -> FloatArray:
+    """The float64 scores whose :func:`keys` are ``k`` (the inverse of :func:`keys`)."""
+    flip = np.negative((k >> np.uint64(63)) ^ _ONE)  # sign bit clear (a negative score): all ones
+    return (k ^ (flip | _SIGN)).view(np.float64)
+
+
+def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coarse_level: int | None = None) -> Bins | None:
+    """:func:`block_bins` of an unsorted, unweighted batch (no NaN, no -0.0) without sorting it, or None.
+
+    The same two-level blocks as :func:`block_bins`: with the same coarse
+    level, the bins are the same, bit for bit. Only the coarse level is
+    chosen on a sorted strided sample of the batch as it comes (a sort of
+    about 8 * target keys) instead of on a strided sample of the sorted batch.
+    Every case then costs one key, two shifts and a few bincount-like
+    reductions (counts per block, and the least and greatest key per bin by
+    ``np.minimum.at`` / ``np.maximum.at``): O(n + B) with no sort of the batch.
+
+    Returns None, for :func:`add_sorted` to bin the batch instead, when the
+    sample has at most 16 * target / 4 distinct scores (the batch might then
+    be binned exactly) or the coarse blocks between the least and greatest
+    key are too many to count in an array (scores spread over many binades
+    with outliers).
+    """
+    n = scores.size
+    if n == 0:
+        return None
+    ends = keys(np.array([scores.min(), scores.max()]))  # keys are monotone: the least and greatest key
+    if ends[0] >= _SIGN:  # no negative score: every key is the bits with the sign bit set, in one pass
+        k = np.ascontiguousarray(scores, dtype=np.float64).view(np.uint64) | _SIGN
+    else:
+        k = keys(scores)
+    stride = max(1, n // (8 * target))
+    sample = np.sort(k[::stride])
+    # add_sorted bins a batch exactly while it has at most 16 * max_bins = 4 * target
+    # distinct scores: only a sample with more than that proves the batch has more.
+    if _distinct(sample) <= 4 * target:
+        return None
+    coarse = _level_for(sample, max(2, target // 8)) if coarse_level is None else coarse_level
+    c64 = np.uint64(coarse)
+    ck = k >> c64
+    base, top = ends >> c64
+    span = int(top - base) + 1
+    if span > 64 * target:
+        return None
+    ck -= base
+    cid = ck.view(np.int64)  # coarse slot of every case, < span
+    ccount = np.bincount(cid, minlength=span).astype(np.float64)
+    # the splitting mass of block_bins, over every coarse slot (empty slots get no bins)
+    above = n - np.cumsum(ccount)  # cases in higher blocks
+    g = 1.0 / math.log(2.0 + target)
+    mass = ccount / n + g * (np.log1p(above + ccount) - np.log1p(above))
+    pieces = np.maximum(1.0, np.ceil(mass / (1.0 + g * math.log1p(n)) * target))
+    drop = np.minimum(np.ceil(np.log2(pieces)).astype(np.int64), coarse)
+    drop[ccount == 0] = 0
+    width = np.left_shift(1, drop)  # fine blocks per coarse slot
+    offset = np.concatenate(([0], np.cumsum(width)[:-1]))
+    # A case's fine block is k >> (coarse - drop); the first fine block of coarse slot j
+    # is (base + j) << drop, so its bin is k >> shift[j] + adjust[j] (uint64, modulo 2**64).
+    shift = (coarse - drop).astype(np.uint64)
+    adjust = offset.astype(np.uint64) - ((np.arange(span, dtype=np.uint64) + base) << drop.astype(np.uint64))
+    j = k >> shift[cid]
+    j += adjust[cid]  # the bin, ascending with the key
+    j <<= _ONE
+    j += correct  # 2 * bin + label: one index serves the counts and the extremes of both classes
+    idx = j.view(np.int64)
+    slots = int(offset[-1] + width[-1])
+    both = np.bincount(idx, minlength=2 * slots)
+    wneg, wpos = both[0::2], both[1::2]
+    used = np.flatnonzero(wneg + wpos)
+    lo2: KeyArray = np.full(2 * slots, _ALL, dtype=np.uint64)
+    hi2: KeyArray = np.zeros(2 * slots, dtype=np.uint64)
+    np.minimum.at(lo2, idx, k)
+    np.maximum.at(hi2, idx, k)
+    lo_k: KeyArray = np.minimum(lo2[0::2], lo2[1::2])[used]
+    hi_k: KeyArray = np.maximum(hi2[0::2], hi2[1::2])[used]
+    lo, hi = _from_keys(lo_k), _from_keys(hi_k)
+    lv = bit_length(lo_k ^ hi_k)
+    return make(hi[::-1], lo[::-1], wpos[used][::-1].astype(np.float64), wneg[used][::-1].astype(np.float64), lv[::-1])
 
 
 def _split(values: FloatArray, weight: FloatArray | None, start_asc: KeyArray, end_asc: KeyArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray | None]:

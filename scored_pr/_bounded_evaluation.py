@@ -37,6 +37,8 @@ _T = TypeVar("_T")
 CHUNK = 1 << 20
 #: Single cases (add_case) wait in a buffer of at most this many before they are binned.
 PENDING = 4096
+#: An unweighted chunk of more cases than this (and than 16 * max_bins) is binned without a sort
+UNSORTED_MIN = 1 << 16
 #: Largest bin budget (a summary of 2**24 bins is already 512 MiB).
 MAX_BINS = 1 << 24
 
@@ -260,10 +262,17 @@ class BoundedEvaluation:
 
         Notes
         -----
-        O(n log n) numpy work and no Python loop per case: the batch is
-        sorted per class in chunks of 2**20 cases; cases whose score falls
-        inside an existing bin's range join it (a binary search of the bin
-        edges), the others become new bins, and bins merge while there are
+        No Python loop per case; the batch is binned in chunks of 2**20
+        cases. An unweighted chunk of more than 65,536 cases (and more than
+        16 * ``max_bins``) whose sample shows many distinct scores is binned
+        without a sort, in O(n): one order-preserving key per case, the
+        counts of its blocks by ``np.bincount`` and each bin's least and
+        greatest score by ``np.minimum.at`` / ``np.maximum.at``; its bins
+        then merge with the existing ones as another summary's would. Other
+        chunks (weighted, small, or with few distinct scores, which may be
+        binned exactly) are sorted per class, O(n log n): cases whose score
+        falls inside an existing bin's range join it (a binary search of the
+        bin edges), the others become new bins. Bins merge while there are
         more than ``max_bins``.
         """
         c, s = check_batch(correct, scores, pos_label=self._pos_label)
@@ -319,6 +328,13 @@ class BoundedEvaluation:
     ) -> tuple[B.Bins, bool]:
         """``bins`` with validated arrays added and merged down to the budget; changes nothing."""
         s = s + 0.0  # -0.0 ties with 0.0: store one zero
+        if w is None and c.size > max(16 * self._max_bins, UNSORTED_MIN):
+            # A large batch with many distinct scores is binned without a sort (keys and
+            # bincounts), then merged into the bins as another summary would be. Below
+            # UNSORTED_MIN cases a sort is cheap and the batch goes through add_sorted.
+            fresh = B.unsorted_block_bins(c, s, 4 * self._max_bins)
+            if fresh is not None:
+                return self._compress(B.merge_bins(bins, fresh)), weighted
         if w is None:
             sp, sn = np.sort(s[c]), np.sort(s[~c])
             wp = wn = None

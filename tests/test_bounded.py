@@ -561,3 +561,106 @@ def test_exact_results_are_the_evaluators_floats_and_bounds_hold_them(cases, wei
     check_all(s, ev, cases, w)
     if s.weighted:  # weights are summed bin by bin here, case by case there: never claimed exact
         assert not s.average_precision().exact or math.isnan(s.average_precision())
+
+
+# ------------------------------------------------- the sort-free batch kernel
+
+
+def _batch(kind: str, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    z = rng.normal(size=n) + 1.2 * y
+    if kind == "binormal":
+        return y, 1.0 / (1.0 + np.exp(-z))
+    if kind == "signed":  # negative and positive scores, -0.0 and 0.0 among them
+        z[:50] = 0.0
+        z[50:100] = -0.0
+        return y, z * 1e3
+    if kind == "float32":  # scattered ties
+        return y, (1.0 / (1.0 + np.exp(-z))).astype(np.float32).astype(np.float64)
+    raise AssertionError(kind)
+
+
+@pytest.mark.parametrize("kind", ["binormal", "signed", "float32"])
+@pytest.mark.parametrize("target", [64, 1024, 16384])
+def test_unsorted_block_bins_are_the_sorted_block_bins_bit_for_bit(kind: str, target: int) -> None:
+    """At every coarse level, the sort-free kernel makes exactly the bins of block_bins over the sorted classes."""
+    y, s = _batch(kind, 300_000, target)
+    s = s + 0.0
+    sp, sn = np.sort(s[y]), np.sort(s[~y])
+    k = np.sort(B.keys(s))
+    chosen = B._level_for(k[:: max(1, k.size // (8 * target))], max(2, target // 8))
+    for coarse in sorted({chosen, max(chosen - 2, 0), chosen + 3}):
+        new = B.unsorted_block_bins(y, s, target, coarse_level=coarse)
+        if new is None:  # too many coarse blocks to count in an array at this level
+            assert coarse < chosen
+            continue
+        old = B.block_bins(sp, None, sn, None, target, coarse_level=coarse)
+        for name, a, b in zip(B.Bins._fields, new, old):
+            assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), f"{kind}, target {target}, level {coarse}: {name} differs"
+
+
+def test_unsorted_block_bins_leave_few_distinct_scores_to_the_exact_path() -> None:
+    """A batch whose sample shows few distinct scores may be binned exactly: the kernel declines it."""
+    rng = np.random.default_rng(1)
+    y = rng.random(200_000) < 0.5
+    assert B.unsorted_block_bins(y, np.round(rng.normal(size=y.size), 2), 4 * 64) is None
+    assert B.unsorted_block_bins(y[:0], np.zeros(0), 4 * 64) is None
+    s = BoundedEvaluation(4096)  # 16 * 4096 > 801 distinct scores: every bin exact
+    s.add_cases(y, np.round(rng.normal(size=y.size), 2))
+    assert s.exact
+
+
+@pytest.mark.parametrize("kind", ["binormal", "signed", "float32"])
+def test_large_batches_binned_without_a_sort_keep_the_bounds(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Large unweighted batches never reach the sorting path, and every bound holds the evaluator's value."""
+    import scored_pr._bounded_evaluation as BE
+
+    def no_sort(*args: object) -> object:
+        raise AssertionError("a large unweighted batch was sorted")
+
+    monkeypatch.setattr(BE, "CHUNK", 90_000)  # 250,000 cases: three chunks, the later ones beside existing bins
+    monkeypatch.setattr(B, "add_sorted", no_sort)
+    ev, summary = ScoredPrecisionRecallEvaluation(), BoundedEvaluation(256)
+    for seed in range(2):
+        y, s = _batch(kind, 250_000, seed)
+        summary.add_cases(y, s)
+        ev.add_cases(y, s)
+    assert summary.num_bins <= 256 and summary.num_cases == ev.num_cases == 500_000
+    assert int(summary.bins()[2].sum()) == ev.num_positive_ref
+    for what, bound, exact in (
+        ("ap", summary.average_precision(), ev.average_precision()),
+        ("auc", summary.area_under_roc_curve(), ev.area_under_roc_curve()),
+        ("f1", summary.maximum_f_measure(), ev.maximum_f_measure()),
+        ("rprec", summary.r_precision(), ev.r_precision()),
+        *((f"p@{k}", summary.precision_at(k), ev.precision_at(k)) for k in (1, 10, 1000, 100_000)),
+    ):
+        assert_within(bound, exact, what)
+    assert summary.pr_band().contains(ev.pr_curve()).all()
+    assert summary.roc_band().contains(roc_vertices(ev)).all()
+
+
+def test_sort_free_batch_interrupted_at_a_chunk_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while the third chunk is binned without a sort: no case of the batch is counted."""
+    import scored_pr._bounded_evaluation as BE
+
+    monkeypatch.setattr(BE, "CHUNK", 2000)
+    monkeypatch.setattr(BE, "UNSORTED_MIN", 1000)
+    rng = np.random.default_rng(0)
+    s = BoundedEvaluation(4)
+    s.add_cases(rng.random(3000) < 0.5, rng.normal(size=3000))
+    before = json.dumps(s.to_dict(), sort_keys=True)
+    real, calls = B.unsorted_block_bins, 0
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(B, "unsorted_block_bins", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        s.add_cases(rng.random(7000) < 0.5, rng.normal(size=7000))
+    assert calls == 3
+    assert json.dumps(s.to_dict(), sort_keys=True) == before and s.num_cases == 3000

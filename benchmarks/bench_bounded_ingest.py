@@ -1,0 +1,133 @@
+"""Bounded ingestion and merging against the exact evaluator, before and after a change, in one process.
+
+    python benchmarks/bench_bounded_ingest.py                          # this tree only
+    python benchmarks/bench_bounded_ingest.py --before /tmp/main-tree  # also the scored_pr of another tree
+    python benchmarks/bench_bounded_ingest.py --md out.md              # also write the table
+
+Workloads (binormal scores as in benchmarks/bounded.py: 30 % positive,
+sigmoid(N(0, 1) + 1.2 * label), seed 1):
+
+* ``BoundedEvaluation(4096).add_cases(y, s)`` + ``average_precision()`` at
+  1M and 4M cases, against ``ScoredPrecisionRecallEvaluation().add_cases(y, s)``
+  + ``average_precision()`` of this tree on the same arrays, timed in the
+  same rounds (target: <= 0.5x).
+* 1,000 merges (``a + b``, left to right) of 4,096-bin summaries of 50,000
+  cases each (target: < 0.3 s).
+
+Best of ``--reps`` runs of each, the runs of the two trees interleaved. The
+other tree's package is imported under its own ``sys.modules`` entries, which
+are swapped in around each of its runs. This 2-core machine is shared: quote
+ratios measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+def load(tree: Path) -> dict[str, Any]:
+    """The scored_pr modules of ``tree``, imported fresh, then taken out of sys.modules."""
+    for name in [m for m in sys.modules if m == "scored_pr" or m.startswith("scored_pr.")]:
+        del sys.modules[name]
+    sys.path.insert(0, str(tree))
+    try:
+        import scored_pr  # noqa: F401
+        import scored_pr._bounded_evaluation  # noqa: F401
+    finally:
+        sys.path.remove(str(tree))
+    mods = {m: sys.modules.pop(m) for m in list(sys.modules) if m == "scored_pr" or m.startswith("scored_pr.")}
+    return mods
+
+
+def data(n: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    z = rng.normal(size=n) + 1.2 * y
+    return y, 1.0 / (1.0 + np.exp(-z))
+
+
+def timed(mods: dict[str, Any], fn: Callable[[Any], None]) -> float:
+    sys.modules.update(mods)  # lazy imports inside the package resolve to this tree
+    try:
+        t0 = time.perf_counter()
+        fn(mods["scored_pr"])
+        return time.perf_counter() - t0
+    finally:
+        for m in mods:
+            sys.modules.pop(m, None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--before", type=Path, help="a tree whose scored_pr is timed beside this one")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--md", type=Path)
+    args = ap.parse_args(argv)
+    trees = {"after": load(HERE)}
+    if args.before:
+        trees = {"before": load(args.before), **trees}
+    rows = []
+    for n in (1_000_000, 4_000_000):
+        y, s = data(n)
+        best: dict[str, float] = {}
+
+        def exact(sp: Any) -> None:
+            e = sp.ScoredPrecisionRecallEvaluation()
+            e.add_cases(y, s)
+            e.average_precision()
+
+        def bounded(sp: Any) -> None:
+            b = sp.BoundedEvaluation(4096)
+            b.add_cases(y, s)
+            b.average_precision()
+
+        names = list(trees)
+        for rep in range(args.reps):
+            best["exact"] = min(best.get("exact", 1e9), timed(trees["after"], exact))  # the anchor: this tree's evaluator
+            for name in names[rep % len(names):] + names[: rep % len(names)]:  # alternate which tree runs first
+                best[name] = min(best.get(name, 1e9), timed(trees[name], bounded))
+        te = best["exact"]
+        for name in names:
+            t = best[name]
+            rows.append([f"add_cases + average_precision, {n:,} cases", name, f"{t * 1e3:.0f} ms",
+                         f"{te * 1e3:.0f} ms", f"{t / te:.2f}x", "<= 0.5x"])
+    merges: dict[str, float] = {}
+    for name, mods in trees.items():
+        sys.modules.update(mods)
+        try:
+            parts = []
+            for i in range(20):
+                yy, ss = data(50_000, seed=100 + i)
+                p = mods["scored_pr"].BoundedEvaluation(4096)
+                p.add_cases(yy, ss)
+                parts.append(p)
+        finally:
+            for m in mods:
+                sys.modules.pop(m, None)
+
+        def merge_1000(sp: Any, parts: list[Any] = parts) -> None:
+            total = parts[0]
+            for i in range(1, 1000):
+                total = total + parts[i % 20]
+
+        merges[name] = min(timed(mods, merge_1000) for _ in range(max(1, args.reps // 2)))
+        rows.append(["merge 1,000 summaries of 4,096 bins (a + b)", name, f"{merges[name] * 1e3:.0f} ms", "", "", "< 300 ms"])
+    head = ["workload", "tree", "BoundedEvaluation", "exact evaluator (this tree)", "ratio", "target"]
+    table = "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(r) + " |" for r in rows])
+    text = f"### Bounded ingestion, best of {args.reps} (numpy {np.__version__})\n\n{table}\n"
+    print(text)
+    if args.md:
+        args.md.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
