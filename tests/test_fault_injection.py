@@ -26,35 +26,16 @@ import pytest
 
 import scored_pr
 from scored_pr import ScoredPrecisionRecallEvaluation as E
+import faults
+from faults import InjectedFault
 
 PACKAGE = Path(scored_pr.__file__).resolve().parent
 WATCHED = {str(PACKAGE / name) for name in ("_store.py", "_kernel.py", "_evaluation.py", "_serialization.py")}
 
 
-class InjectedFault(Exception):
-    pass
-
-
 def run_with_fault(op: Callable[[], Any], at: int | None) -> int:
     """Run ``op``, raising InjectedFault at the ``at``-th watched line event; return the events seen."""
-    seen = 0
-
-    def tracer(frame: Any, event: str, arg: Any) -> Any:
-        nonlocal seen
-        if frame.f_code.co_filename not in WATCHED:
-            return None
-        if event == "line":
-            seen += 1
-            if at is not None and seen == at:
-                raise InjectedFault(at)
-        return tracer
-
-    sys.settrace(tracer)
-    try:
-        op()
-    finally:
-        sys.settrace(None)
-    return seen
+    return faults.run_with_fault(op, at, WATCHED)
 
 
 def state(ev: E) -> tuple[Any, ...]:
@@ -195,24 +176,7 @@ BOUNDED_WATCHED = {str(PACKAGE / name) for name in ("_bounded.py", "_bounded_eva
 
 def run_bounded_with_fault(op: Callable[[], Any], at: int | None, exc: type[BaseException] = InjectedFault) -> int:
     """As run_with_fault, over the summary's modules; ``exc`` is raised (KeyboardInterrupt too)."""
-    seen = 0
-
-    def tracer(frame: Any, event: str, arg: Any) -> Any:
-        nonlocal seen
-        if frame.f_code.co_filename not in BOUNDED_WATCHED:
-            return None
-        if event == "line":
-            seen += 1
-            if at is not None and seen == at:
-                raise exc(at)
-        return tracer
-
-    sys.settrace(tracer)
-    try:
-        op()
-    finally:
-        sys.settrace(None)
-    return seen
+    return faults.run_with_fault(op, at, BOUNDED_WATCHED, exc)
 
 
 def bounded_setup() -> BoundedEvaluation:

@@ -30,6 +30,7 @@ from scored_pr import ScoredPrecisionRecallEvaluation as E
 from scored_pr import WindowedEvaluation
 import scored_pr._sortedblocks as SB
 from scored_pr._sortedblocks import PairedBlocks
+from faults import run_with_fault
 
 
 def set_load(load: int) -> tuple[int, int, int]:
@@ -866,28 +867,9 @@ class _Fault(Exception):
 @pytest.mark.parametrize("kind", ["size", "time"])
 def test_add_cases_failing_at_any_line_leaves_the_window_as_before_or_after(kind: str) -> None:
     watched = {W.__file__, SB.__file__}
-    seen = 0
 
     def run(op: Any, at: int | None) -> int:
-        nonlocal seen
-        seen = 0
-
-        def tracer(frame: Any, event: str, arg: Any) -> Any:
-            nonlocal seen
-            if frame.f_code.co_filename not in watched:
-                return None
-            if event == "line":
-                seen += 1
-                if seen == at:
-                    raise _Fault(at)
-            return tracer
-
-        sys.settrace(tracer)
-        try:
-            op()
-        finally:
-            sys.settrace(None)
-        return seen
+        return run_with_fault(op, at, watched, _Fault)
 
     before = window_setup(kind).__getstate__()
     after_w = window_setup(kind)
