@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._multi import MultiQueryEvaluation
     from ._stats import Comparison, Interval
     from ._uncertainty import compare
+    from ._validation import UnsupportedQuery
     from ._windows import WindowedEvaluation
     from .functional import (
         area_under_pr_curve,
@@ -55,6 +56,7 @@ _LAZY = {
     "Comparison": "._stats",
     "Interval": "._stats",
     "compare": "._uncertainty",
+    "UnsupportedQuery": "._validation",
     "area_under_pr_curve": ".functional",
     "area_under_roc_curve": ".functional",
     "average_precision": ".functional",
@@ -93,6 +95,7 @@ __all__ = [
     "OperatingPoint",
     "ScoredPrecisionRecallEvaluation",
     "SynchronizedEvaluation",
+    "UnsupportedQuery",
     "WindowedEvaluation",
     "__version__",
     "compare",

@@ -27,6 +27,21 @@ TIE_POLICIES = ("stable", "grouped")
 _Func = TypeVar("_Func", bound=Callable[..., Any])
 
 
+class UnsupportedQuery(NotImplementedError):
+    """A query this evaluator kind cannot answer, with the reason in the message.
+
+    Every evaluator kind answers the same queries (:class:`scored_pr.Evaluation`);
+    where one kind cannot answer a query at all (for example a confidence
+    interval from a bounded summary, which no longer holds the cases a
+    resampling needs), it raises this error, never ``AttributeError``. The
+    message names the kind, the query and why, and what to use instead.
+    Subclasses :class:`NotImplementedError`, so ``except NotImplementedError``
+    also catches it.
+    """
+
+    __module__ = "scored_pr"
+
+
 def renamed_keyword(old: str, new: str) -> Callable[[_Func], _Func]:
     """Keep accepting the keyword ``old`` of a public function renamed to ``new``, with a DeprecationWarning.
 
