@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 if TYPE_CHECKING:
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 
 #: The precision-at ranks of every output: summary(), the text report (which
 #: prints those not beyond the number of cases), JSON and table.

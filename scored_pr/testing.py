@@ -40,7 +40,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._report import curve_rows
 
 __all__ = ["assert_metrics", "assert_curve_close", "assert_not_worse", "metric_value"]

@@ -22,9 +22,10 @@ import numpy as np
 import pytest
 
 from scored_pr import ScoredPrecisionRecallEvaluation
-from scored_pr import _cli, _io
-from scored_pr._cli import main
-from scored_pr._io import CaseReader, InputError, parse_label, parse_score
+from scored_pr._cli import main as _cli
+from scored_pr._io import cases as _io
+from scored_pr._cli.main import main
+from scored_pr._io.cases import CaseReader, InputError, parse_label, parse_score
 
 from cli_env import clean_env
 
@@ -661,7 +662,7 @@ def test_subprocess_report_json_and_no_matplotlib_import(tmp_path: Path) -> None
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["average_precision"] == reference().average_precision()
     assert result.stderr == ""  # no progress bar on a pipe
-    code = "import sys; from scored_pr._cli import main; main(['report', sys.argv[1]]); " \
+    code = "import sys; from scored_pr._cli.main import main; main(['report', sys.argv[1]]); " \
            "assert 'matplotlib' not in sys.modules, 'matplotlib imported without --plot'"
     result = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=120,
                             env=clean_env())

@@ -13,14 +13,14 @@ Subcommands:
     trec_eval 10: its measures, options and output (:mod:`scored_pr.trec`).
 ``compare A B``
     Two models' predictions joined on an id column, compared paired
-    (:mod:`scored_pr._uncertainty_cli`, which also gives ``report --ci``).
+    (:mod:`scored_pr._cli.compare`, which also gives ``report --ci``).
 
 Exit status: 0 on success, 2 on malformed input or a usage error (one line on
 standard error naming the file, the line and the value; never a traceback),
 1 when an output file cannot be written (standard output, a plot, a stream
 checkpoint) or matplotlib is missing for --plot; ``stream`` stopped by a signal
 exits 128 + its number.
-Parsing lives in :mod:`scored_pr._io`; this module only wires it to the
+Parsing lives in :mod:`scored_pr._io.cases`; this module only wires it to the
 evaluator and prints.
 """
 
@@ -37,18 +37,19 @@ import time
 import zlib
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import _io, _uncertainty_cli
-from ._version import __version__
+from .._io import cases as _io
+from . import compare as _uncertainty_cli
+from .._version import __version__
 
 # The evaluator, numpy and the rest are imported by the commands that use
 # them, so that `scored-pr --help` starts in less time than `import numpy`.
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ._evaluation import ScoredPrecisionRecallEvaluation
-    from ._stopping import GracefulStop, Stopped
-    from ._windows import WindowedEvaluation
-    from .streaming import Summary
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
+    from .stopping import GracefulStop, Stopped
+    from .._evaluators.windowed import WindowedEvaluation
+    from ..streaming import Summary
 
 PROG = "scored-pr"
 
@@ -72,7 +73,7 @@ MAX_COUNT = 2**53
 
 
 def _summary_for_json(ev: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
-    from .streaming import json_safe
+    from ..streaming import json_safe
 
     return json_safe(ev.summary())
 
@@ -96,7 +97,7 @@ def _fmt_value(value: Any) -> str:
 
 
 def _metrics_table(ev: ScoredPrecisionRecallEvaluation) -> str:
-    from ._report import table_rows
+    from .._report import table_rows
 
     rows = table_rows(ev.summary())  # the break-even point and R-precision: one row
     return _table([(k, _fmt_value(v)) for k, v in rows], ("measure", "value"), names_first=True)
@@ -160,7 +161,7 @@ def _write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inte
             "pip install matplotlib (or, in a checkout of scored_pr, pip install '.[plot]')"
         )
         return 1
-    from .plot import plot_pr_roc
+    from ..plot import plot_pr_roc
 
     fig = plot_pr_roc(ev, interpolate=interpolate, title=title, figure=Figure())
     # matplotlib appends ".png" to a name without a suffix; say the format so
@@ -281,8 +282,8 @@ def _reader(args: argparse.Namespace, stream: Any, source: str, skips: _SkipRepo
 
 def demo(out: TextIO) -> None:
     """Print the worked example's report and tables, then the bundled sample's report."""
-    from ._demo import worked_example
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from .demo import worked_example
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
     ev = worked_example()
     print("scored_pr demo: the worked example of LingPipe 3.9.2's ScoredPrecisionRecallEvaluation", file=out)
@@ -312,7 +313,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
     stream, source, size = _io.open_input(args.path, binary=True)  # parsed in blocks
     skips = _SkipReporter()
@@ -341,8 +342,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, int]:
     """The evaluator and the input line to continue after, from ``--resume`` (or a fresh start)."""
-    from . import _serialization
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from .._state import exact as _serialization
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
     if not args.resume:
         ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
@@ -364,7 +365,7 @@ def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, 
 
 
 def _stream_window(args: argparse.Namespace) -> WindowedEvaluation | None:
-    from ._windows import WindowedEvaluation
+    from .._evaluators.windowed import WindowedEvaluation
 
     """The window of ``stream --window/--window-seconds``, after checking the options that go with it."""
     if args.window is None and args.window_seconds is None:
@@ -413,7 +414,7 @@ def _check_writable(option: str, path: str) -> None:
     """Raise a usage error unless a file can be written at ``path`` (before any input is read).
 
     The probe is a uniquely named file created, and removed, where the atomic
-    write of :mod:`scored_pr._statefile` puts its temporary file: beside ``path``.
+    write of :mod:`scored_pr._state.statefile` puts its temporary file: beside ``path``.
     """
     import secrets
 
@@ -442,7 +443,7 @@ def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int
     follows (the exit checkpoint, the report) is never cut short by a signal,
     and only the first signal counts.
     """
-    from ._stopping import Stopped
+    from .stopping import Stopped
 
     stopped: Stopped | None = None
     failure: BaseException | None = None
@@ -484,7 +485,7 @@ def _serve_metrics(args: argparse.Namespace) -> int:
     try:
         from prometheus_client import CollectorRegistry, start_http_server
 
-        from .integrations import Prometheus
+        from ..integrations import Prometheus
     except ImportError:
         _error("--metrics-port needs the prometheus_client package: pip install prometheus-client (or, in a "
                "checkout of scored_pr, pip install '.[prometheus]')")
@@ -508,7 +509,7 @@ def _serve_metrics(args: argparse.Namespace) -> int:
 
 
 def cmd_stream(args: argparse.Namespace) -> int:
-    from ._stopping import GracefulStop
+    from .stopping import GracefulStop
 
     # The handlers go in first: a stop signal that arrives while the command
     # starts is recorded, and answered by the report of what was read (nothing
@@ -527,8 +528,8 @@ def cmd_stream(args: argparse.Namespace) -> int:
 
 
 def _stream_cumulative(args: argparse.Namespace, window: WindowedEvaluation | None, stop: GracefulStop) -> int:
-    from . import _serialization
-    from .streaming import SummaryLogger, json_safe
+    from .._state import exact as _serialization
+    from ..streaming import SummaryLogger, json_safe
 
     metrics = getattr(args, "metrics_sink", None)  # --metrics-port (see _serve_metrics)
     ev, skip_to = _resume(args)
@@ -604,7 +605,7 @@ def _held_stop(stop: GracefulStop) -> Stopped | None:
     The report then covers the whole input, and the status still says that
     the command was asked to stop (128 + n), whenever the signal came.
     """
-    from ._stopping import Stopped
+    from .stopping import Stopped
 
     return None if stop.received is None else Stopped(stop.received)
 
@@ -645,7 +646,7 @@ def _stream_status(stopped: Stopped | None, failure: BaseException | None, check
 
 def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation, stop: GracefulStop) -> int:
     """``stream --window``: summary lines and the final report of the window only, in bounded memory."""
-    from .streaming import SummaryLogger, json_safe
+    from ..streaming import SummaryLogger, json_safe
 
     metrics = getattr(args, "metrics_sink", None)
     stream, source, _ = _io.open_input(args.path)
@@ -845,7 +846,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_eval_options(p)
     p.set_defaults(run=_serve_metrics, curve=None, interpolate=False)
 
-    from .trec._command import add_parser as add_trec_parser
+    from ..trec._command import add_parser as add_trec_parser
 
     add_trec_parser(commands)
     _uncertainty_cli.add_compare_parser(commands)

@@ -1,8 +1,8 @@
 """Uncertainty on the command line: ``scored-pr report --ci`` and ``scored-pr compare A B``.
 
-Kept apart from :mod:`scored_pr._cli` (which only calls :func:`add_ci_options`,
+Kept apart from :mod:`scored_pr._cli.main` (which only calls :func:`add_ci_options`,
 :func:`report_intervals`, :func:`print_intervals` and :func:`add_compare_parser`)
-and from :mod:`scored_pr._io`, whose label and score parsing it reuses.
+and from :mod:`scored_pr._io.cases`, whose label and score parsing it reuses.
 
 ``compare`` reads two prediction files with an id column, joins them on the
 ids (which must match one to one, with the same label on both sides) and
@@ -21,15 +21,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 from typing import TYPE_CHECKING
 
-from . import _io
+from .._io import cases as _io
 
 # numpy and the evaluator are imported where they are used, so that building the
 # command line's parser (`scored-pr --help`) does not import them.
 if TYPE_CHECKING:
     import numpy as np
 
-    from ._evaluation import ScoredPrecisionRecallEvaluation
-    from ._stats import Comparison, Interval
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
+    from .._core.stats import Comparison, Interval
 
 __all__ = ["add_ci_options", "add_compare_parser", "print_intervals", "report_intervals"]
 
@@ -118,8 +118,8 @@ def report_intervals(ev: ScoredPrecisionRecallEvaluation, args: argparse.Namespa
     """
     if not getattr(args, "ci", False):
         return {}
-    from ._cli import _Progress
-    from ._uncertainty import confidence_interval
+    from .main import _Progress
+    from .._uncertainty import confidence_interval
 
     out = {}
     for measure in MEASURES:
@@ -316,7 +316,7 @@ def _join(a: dict[str, tuple[bool, float]], b: dict[str, tuple[bool, float]], sr
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Join the two files on their ids and compare the models paired; print the table."""
-    from ._uncertainty import compare
+    from .._uncertainty import compare
 
     if args.path_a == "-" and args.path_b == "-":
         raise _io.InputError("<stdin>", None, "only one of A and B can be standard input")
