@@ -234,12 +234,13 @@ def test_report_ci_shows_the_bootstrap_progress_on_a_terminal(files, capsys, mon
     from scored_pr._cli import main as _cli
 
     from scored_pr._cli import compare as _uncertainty_cli
+    from scored_pr._cli import output as _cli_output
 
     pa, _, c, a, _ = files
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases(c, a)
-    monkeypatch.setattr(_cli, "PROGRESS_DELAY", 0.0)
-    monkeypatch.setattr(_cli, "PROGRESS_INTERVAL", 0.0)
+    monkeypatch.setattr(_cli_output, "PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr(_cli_output, "PROGRESS_INTERVAL", 0.0)
     err = _Terminal(tty)
     monkeypatch.setattr(sys, "stderr", err)
     args = argparse.Namespace(ci=True, level=0.95, bootstrap="percentile", resamples=300, seed=0, no_progress=no_progress)

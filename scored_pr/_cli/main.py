@@ -29,16 +29,16 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import math
 import os
 import signal
 import sys
-import time
 import zlib
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .._io import cases as _io
 from . import compare as _uncertainty_cli
+from . import options
+from .output import Progress, table
 from .._version import __version__
 
 # The evaluator, numpy and the rest are imported by the commands that use
@@ -53,21 +53,11 @@ if TYPE_CHECKING:
 
 PROG = "scored-pr"
 
-#: Seconds before the progress bar appears (short inputs never show one), and
-#: between two redraws.
-PROGRESS_DELAY = 0.5
-PROGRESS_INTERVAL = 0.1
-
 #: Rows per ``add_cases`` call when reading a file; also the progress granularity.
 CHUNK_ROWS = 16_384
 
 #: Skipped lines whose message is printed (then only the count).
 MAX_SKIP_MESSAGES = 5
-
-#: The largest count accepted by --misses (the evaluator's limit: counts stay
-#: exact in float64); ``_validation.MAX_COUNT``, which imports numpy.
-MAX_COUNT = 2**53
-
 
 # --------------------------------------------------------------------- output
 
@@ -76,18 +66,6 @@ def _summary_for_json(ev: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
     from ..streaming import json_safe
 
     return json_safe(ev.summary())
-
-
-def _table(rows: list[tuple[str, ...]], headers: tuple[str, ...], names_first: bool = False) -> str:
-    """A Markdown table that reads well in a terminal: numbers right-aligned, names left-aligned."""
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
-    left = [names_first and i == 0 for i in range(len(widths))]
-
-    def line(cells: tuple[str, ...]) -> str:
-        return "| " + " | ".join(f"{c:<{w}}" if a else f"{c:>{w}}" for c, w, a in zip(cells, widths, left)) + " |"
-
-    rule = "|" + "|".join(":" + "-" * (w + 1) if a else "-" * (w + 1) + ":" for w, a in zip(widths, left)) + "|"
-    return "\n".join([line(headers), rule, *(line(r) for r in rows)])
 
 
 def _fmt_value(value: Any) -> str:
@@ -100,7 +78,7 @@ def _metrics_table(ev: ScoredPrecisionRecallEvaluation) -> str:
     from .._report import table_rows
 
     rows = table_rows(ev.summary())  # the break-even point and R-precision: one row
-    return _table([(k, _fmt_value(v)) for k, v in rows], ("measure", "value"), names_first=True)
+    return table([(k, _fmt_value(v)) for k, v in rows], ("measure", "value"), names_first=True)
 
 
 def _curve(ev: ScoredPrecisionRecallEvaluation, kind: str, interpolate: bool) -> tuple[list[str], Any]:
@@ -122,7 +100,7 @@ def _print_curve(ev: ScoredPrecisionRecallEvaluation, kind: str, interpolate: bo
                 print("%8.6f %8.6f" % (r, rr), file=out)
         return
     print(f"\n{title}:\n", file=out)
-    print(_table([tuple(repr(v) for v in row) for row in curve.tolist()], tuple(columns)), file=out)
+    print(table([tuple(repr(v) for v in row) for row in curve.tolist()], tuple(columns)), file=out)
 
 
 def _print_report(
@@ -177,60 +155,6 @@ def _write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inte
 
 
 # ------------------------------------------------------------------- progress
-
-
-class _Progress:
-    """A one-line progress bar on a terminal's standard error.
-
-    Drawn only when ``stream.isatty()``, and only once the work has taken
-    more than PROGRESS_DELAY seconds, so short inputs and redirected stderr
-    (files, pipes, CI logs) never see it. With a known size it shows a bar
-    and a percentage, otherwise the number of rows; always the rate. A
-    ``label`` (``report --ci``'s resampling) replaces the rows and rate with
-    ``done of total UNITS`` and the time left.
-    """
-
-    def __init__(self, stream: TextIO, total: int | None, enabled: bool, label: tuple[str, str] | None = None) -> None:
-        self._stream = stream
-        self._total = total
-        self._label = label  # (prefix, units)
-        self._enabled = enabled and bool(getattr(stream, "isatty", lambda: False)())
-        self._start = time.monotonic()
-        self._next = self._start + PROGRESS_DELAY
-        self._width = 0
-
-    def __call__(self, done: int) -> None:
-        """``update(done, done)``: the callback form the bootstrap calls."""
-        self.update(done, done)
-
-    def update(self, done: int, rows: int) -> None:
-        if not self._enabled:
-            return
-        now = time.monotonic()
-        if now < self._next:
-            return
-        self._next = now + PROGRESS_INTERVAL
-        rate = rows / max(now - self._start, 1e-9)
-        if self._total:
-            frac = min(done / self._total, 1.0)
-            filled = int(30 * frac)
-            bar = f"[{'#' * filled}{'.' * (30 - filled)}] {100 * frac:3.0f}%  "
-            if self._label is not None:
-                prefix, units = self._label
-                left = (self._total - done) / rate if rate > 0 else math.inf
-                text = f"{prefix}{bar}{done:,} of {self._total:,} {units}  {left:,.0f} s left"
-            else:
-                text = f"{bar}{rows:,} rows  {rate:,.0f} rows/s"
-        else:
-            text = f"{rows:,} rows  {rate:,.0f} rows/s"
-        self._width = max(self._width, len(text))
-        self._stream.write(f"\r{text:<{self._width}}")
-        self._stream.flush()
-
-    def close(self) -> None:
-        if self._enabled and self._width:
-            self._stream.write("\r" + " " * self._width + "\r")
-            self._stream.flush()
 
 
 # ------------------------------------------------------------------- commands
@@ -319,7 +243,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     skips = _SkipReporter()
     ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
     reader = _reader(args, stream, source, skips)
-    progress = _Progress(sys.stderr, size, enabled=not args.no_progress)
+    progress = Progress(sys.stderr, size, enabled=not args.no_progress)
     try:
         for correct, scores in reader.chunks(CHUNK_ROWS):
             ev.add_cases(correct, scores)
@@ -464,13 +388,6 @@ def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int
     except (_io.InputError, OSError, EOFError, zlib.error, UnicodeError) as exc:  # malformed or truncated
         failure = exc
     return stopped, failure
-
-
-def _port(text: str) -> int:
-    value = _non_negative(text)
-    if value > 65535:
-        raise argparse.ArgumentTypeError(f"expected a TCP port (0 to 65535), got {text[:40]!r}")
-    return value
 
 
 def _serve_metrics(args: argparse.Namespace) -> int:
@@ -688,35 +605,6 @@ def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation, stop:
                           f"{what} of the {seen} cases read before it", f"after {seen} cases", what, seen)
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    if value > MAX_COUNT:
-        raise argparse.ArgumentTypeError(f"expected an integer of at most 2**53, got {text[:40]!r}")
-    return value
-
-
-def _positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}") from None
-    if not (value > 0 and value != float("inf")):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = _non_negative(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
 def _add_input_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("input")
     g.add_argument(
@@ -753,7 +641,7 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
         "stable: equal scores keep file order (LingPipe 3.9.2)",
     )
     g.add_argument(
-        "--misses", type=_non_negative, default=0, metavar="N", help="relevant items the system never returned (default: 0)"
+        "--misses", type=options.non_negative, default=0, metavar="N", help="relevant items the system never returned (default: 0)"
     )
     g.add_argument(
         "--format",
@@ -815,13 +703,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("path", metavar="PATH", nargs="?", default="-", help="input (default: - for standard input)")
     p.add_argument(
-        "--every", type=_positive, default=1000, metavar="N", help="cases between summary lines (default: 1000)"
+        "--every", type=options.positive, default=1000, metavar="N", help="cases between summary lines (default: 1000)"
     )
     g = p.add_argument_group("sliding window")
     wg = g.add_mutually_exclusive_group()
-    wg.add_argument("--window", type=_positive, metavar="N", help="summary lines and report of the last N cases only, "
+    wg.add_argument("--window", type=options.positive, metavar="N", help="summary lines and report of the last N cases only, "
                     "in memory bounded by N (scored_pr.WindowedEvaluation)")
-    wg.add_argument("--window-seconds", type=_positive_seconds, metavar="T",
+    wg.add_argument("--window-seconds", type=options.positive_seconds, metavar="T",
                     help="summary lines and report of the cases read in the last T seconds only")
     g.add_argument("--cumulative", action="store_true", help="with a window: also keep every case, print the "
                    "cumulative figures and the window's side by side, and end with the cumulative report")
@@ -829,14 +717,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--checkpoint", metavar="PATH", help="save the state atomically to PATH every "
                    "--checkpoint-every cases and at exit (also on a signal or malformed input); checked "
                    "before any input is read")
-    g.add_argument("--checkpoint-every", type=_positive, default=10_000, metavar="N",
+    g.add_argument("--checkpoint-every", type=options.positive, default=10_000, metavar="N",
                    help="cases between checkpoints (default: 10000)")
     g.add_argument("--resume", metavar="PATH", help="continue from a checkpoint: its cases are kept and the input "
                    "lines it had consumed are skipped, so rerunning on the same input continues where it stopped")
     g.add_argument("--no-skip", action="store_true", help="with --resume: the input does not replay what the "
                    "checkpoint consumed (a live feed); skip nothing")
     g = p.add_argument_group("metrics")
-    g.add_argument("--metrics-port", type=_port, metavar="PORT", help="while streaming, serve the summary "
+    g.add_argument("--metrics-port", type=options.port, metavar="PORT", help="while streaming, serve the summary "
                    "figures (cumulative and window side by side) as Prometheus gauges on "
                    "http://HOST:PORT/metrics, updated at every summary line; 0 picks a free port, printed on "
                    "stderr (needs prometheus_client: the 'prometheus' extra)")
