@@ -27,16 +27,18 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _stats as S
+from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query
 from ._validation import _fail
 
 if TYPE_CHECKING:
     from ._evaluation import ScoredPrecisionRecallEvaluation
 
-METHODS = ("delong", "bootstrap", "bca", "logit")
+METHODS = INTERVAL_METHODS
 
-# Measures with a vectorised bootstrap; every other scalar query is
-# bootstrapped by re-evaluating the resampled cases one resample at a time.
-_VECTORISED = {"area_under_roc_curve": "roc_auc", "average_precision": "average_precision"}
+# Measures with a vectorised bootstrap (scored_pr._measures: ``resampled``); every
+# other scalar query is bootstrapped by re-evaluating the resampled cases one
+# resample at a time.
+_VECTORISED = {m.name: m.resampled for m in MEASURES if m.resampled is not None}
 
 
 def _ranked(
@@ -82,28 +84,23 @@ def check_resamples(n: Any, func: str) -> int:
 
 
 def check_method(method: Any, measure: str, func: str) -> str:
+    """``method`` if it applies to ``measure`` (the table's ``intervals``), else a ValueError naming why."""
     if not isinstance(method, str) or method not in METHODS:
         raise _fail(ValueError, func, "method", "one of " + ", ".join(repr(m) for m in METHODS), method)
-    if method == "delong" and measure != "area_under_roc_curve":
+    if method not in query(measure).intervals:
+        owners = " and ".join(m.name for m in MEASURES if method in m.intervals and m.kind != "count" and not m.args)
         raise _fail(
-            ValueError, func, "method", f"'bootstrap' or 'bca' for measure {measure!r} ('delong' is for area_under_roc_curve only)", method
-        )
-    if method == "logit" and measure != "average_precision":
-        raise _fail(
-            ValueError, func, "method", f"'bootstrap' or 'bca' for measure {measure!r} ('logit' is for average_precision only)", method
+            ValueError, func, "method", f"'bootstrap' or 'bca' for measure {measure!r} ({method!r} is for {owners} only)", method
         )
     return method
 
 
 #: The queries of ScoredPrecisionRecallEvaluation that ``confidence_interval``
-#: accepts by name: every read-only query returning one number. Nothing else is
+#: accepts by name: every read-only query returning one number (the methods of
+#: the measures of scored_pr._measures with an interval). Nothing else is
 #: looked up by name, so a mutator (``add_misses``, ``add_cases``, ...) or any
 #: other attribute is refused before the evaluator is touched.
-SCALAR_MEASURES = (
-    "area_under_roc_curve", "average_precision", "area_under_pr_curve", "maximum_f_measure",
-    "pr_breakeven_point", "reciprocal_rank", "r_precision", "precision_at", "recall_at",
-    "average_precision_at", "f_measure_at", "e_measure_at", "precision_at_recall", "k_at_recall",
-)  # fmt: skip
+SCALAR_MEASURES = interval_queries()
 
 
 def check_measure(measure: Any, func: str) -> str:
@@ -164,7 +161,8 @@ def partial_auc(ev: ScoredPrecisionRecallEvaluation, interpolate: bool, max_fpr:
 
 
 def _default_method(measure: str, measure_args: dict[str, Any]) -> str:
-    return "delong" if measure == "area_under_roc_curve" and not measure_args else "bootstrap"
+    # the table's first method; with measure arguments (an interpolated area, k...) a bootstrap
+    return query(measure).intervals[0] if not measure_args else "bootstrap"
 
 
 def check_unweighted(ev: Any, func: str) -> None:
@@ -335,7 +333,7 @@ def confidence_interval(
     return S.bca_interval(estimate, estimate, reps, accel, level)
 
 
-_COMPARABLE = ("area_under_roc_curve", "average_precision")
+_COMPARABLE = comparable_measures()
 
 
 def compare(
