@@ -31,6 +31,7 @@ from ._validation import (
     check_count,
     check_flag,
     check_fraction,
+    check_partial_auc,
     check_positive_int,
     check_score,
     check_ties,
@@ -651,9 +652,12 @@ class ScoredPrecisionRecallEvaluation:
         """
         interpolate = check_flag(interpolate, "area_under_roc_curve", "interpolate")
         if max_fpr is not None:
-            from ._uncertainty import partial_auc
-
-            return partial_auc(self, interpolate, max_fpr, standardized)
+            max_fpr, standardized = check_partial_auc(interpolate, max_fpr, standardized)
+            neg, cor = self._store.arrays()
+            return K.partial_roc_area(
+                neg, cor, self._store.weights(), self.num_negative_misses, self.num_misses, self._ties, max_fpr,
+                standardized,
+            )
         if self._pos_ref() == 0 or self._neg_ref() == 0:
             return float("nan")
         if self._store.weighted:

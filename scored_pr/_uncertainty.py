@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from . import _kernel as K
 from . import _stats as S
 from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query
 from ._validation import _fail
@@ -51,17 +52,7 @@ def _ranked(
     None when there are none (every entry is one case).
     """
     neg, cor = ev._store.arrays()
-    # dense ranks of the returned cases: 2.. (higher score, higher rank)
-    _, inv = np.unique(-np.asarray(neg), return_inverse=True)
-    ranks = inv.astype(np.float64) + 2.0
-    neg_miss_rank = 0.0 if ev.ties == "grouped" else 1.0
-    blocks = [(n, rank, c) for n, rank, c in ((ev.num_negative_misses, neg_miss_rank, False), (ev.num_misses, 0.0, True)) if n]
-    scores = np.concatenate([ranks, np.array([b[1] for b in blocks], dtype=np.float64)])
-    correct = np.concatenate([np.asarray(cor, dtype=bool), np.array([b[2] for b in blocks], dtype=bool)])
-    if not blocks:
-        return scores, correct, None
-    counts = np.concatenate([np.ones(ranks.size, np.int64), np.array([b[0] for b in blocks], dtype=np.int64)])
-    return scores, correct, counts
+    return K.ranked_entries(neg, cor, ev.num_negative_misses, ev.num_misses, ev.ties)
 
 
 def _unreturned_entries(ev: Any) -> int:
@@ -131,33 +122,6 @@ def _scalar_measure(ev: Any, measure: Any, measure_args: dict[str, Any], func: s
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise _fail(ValueError, func, "measure", "a query returning one number", measure)
     return float(value)
-
-
-def partial_auc(ev: ScoredPrecisionRecallEvaluation, interpolate: bool, max_fpr: Any, standardized: Any) -> float:
-    """Validated partial ROC area of ``ev`` (see ``area_under_roc_curve``)."""
-    func = "area_under_roc_curve"
-    if (
-        isinstance(max_fpr, bool)
-        or not isinstance(max_fpr, (int, float, np.integer, np.floating))
-        or not (0.0 < float(max_fpr) <= 1.0)
-    ):
-        raise _fail(ValueError, func, "max_fpr", "None or a real number in (0, 1]", max_fpr)
-    if not isinstance(standardized, (bool, np.bool_)):
-        raise _fail(TypeError, func, "standardized", "a bool", standardized)
-    if interpolate:
-        raise _fail(ValueError, func, "interpolate", "False when max_fpr is given", interpolate)
-    scores, correct, counts = _ranked(ev)
-    stored = ev._store.weights()
-    if stored is None and counts is None:
-        return S.partial_roc_auc(scores[correct], scores[~correct], float(max_fpr), bool(standardized))
-    # unreturned items weigh 1 each, as in the evaluator's own rates: a block of k misses weighs k
-    n_ret = scores.size - _unreturned_entries(ev)
-    w = np.ones(scores.size) if stored is None else np.concatenate([stored, np.ones(scores.size - n_ret)])
-    if counts is not None:
-        w[n_ret:] = counts[n_ret:]
-    return S.partial_roc_auc(
-        scores[correct], scores[~correct], float(max_fpr), bool(standardized), w[correct], w[~correct]
-    )
 
 
 def _default_method(measure: str, measure_args: dict[str, Any]) -> str:
@@ -495,4 +459,4 @@ def compare(
     return S.bootstrap_comparison(est_a, est_b, reps[0], reps[1], level, accel, stat)
 
 
-__all__ = ["compare", "confidence_interval", "partial_auc"]
+__all__ = ["compare", "confidence_interval"]
