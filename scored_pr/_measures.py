@@ -16,6 +16,19 @@ the evaluators; it imports nothing else from scored_pr.
 The definitions (formula, tie handling, the value on empty and one-class
 input, the LingPipe name) are in each query's docstring on
 :class:`~scored_pr.ScoredPrecisionRecallEvaluation`; ``Measure.method`` names it.
+
+Examples
+--------
+>>> from scored_pr import ScoredPrecisionRecallEvaluation
+>>> ev = ScoredPrecisionRecallEvaluation()
+>>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+>>> m = by_name("area_under_roc_curve_interpolated")
+>>> m.method, m.kwargs, m.label, m.intervals
+('area_under_roc_curve', {'interpolate': True}, 'Area Under ROC Curve (interpolated)', ('bootstrap', 'bca'))
+>>> m.compute(ev) == ev.summary()["area_under_roc_curve_interpolated"]
+True
+>>> by_name("precision_at_<k>").keys()
+('precision_at_5', 'precision_at_10', 'precision_at_25', 'precision_at_100', 'precision_at_500')
 """
 
 from __future__ import annotations
