@@ -178,12 +178,6 @@ def _write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inte
 # ------------------------------------------------------------------- progress
 
 
-def ci_progress(args: argparse.Namespace) -> Callable[[str, int], _Progress]:
-    """``report --ci``'s progress bars: ``(label, total) -> _Progress`` on standard error (see ``report_intervals``)."""
-    enabled = not getattr(args, "no_progress", False)
-    return lambda label, total: _Progress(sys.stderr, total, enabled, label=(label, "resamples"))
-
-
 class _Progress:
     """A one-line progress bar on a terminal's standard error.
 
@@ -335,7 +329,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.misses:
         ev.add_misses(args.misses)
     skips.finish(source)
-    intervals = _uncertainty_cli.report_intervals(ev, args, source, ci_progress(args))
+    intervals = _uncertainty_cli.report_intervals(ev, args, source)
     extra = {"confidence_intervals": _uncertainty_cli.intervals_json(intervals)} if intervals else {}
     _print_report(ev, args, source, reader.skipped, **extra)
     if args.format != "json":

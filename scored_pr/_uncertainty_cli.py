@@ -17,7 +17,7 @@ import csv
 import json
 import math
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, TextIO
 from typing import TYPE_CHECKING
 
@@ -110,28 +110,24 @@ def _finite(value: float) -> float | None:
 # ----------------------------------------------------------------- report --ci
 
 
-def report_intervals(
-    ev: ScoredPrecisionRecallEvaluation, args: argparse.Namespace, source: str,
-    progress_bar: Callable[[str, int], Any] | None = None,
-) -> dict[str, Interval]:
+def report_intervals(ev: ScoredPrecisionRecallEvaluation, args: argparse.Namespace, source: str) -> dict[str, Interval]:
     """The intervals ``report --ci`` prints (empty without ``--ci``).
 
-    ``progress_bar(label, total)``, when given, makes the progress display of
-    one measure's resampling: a callable taking the number of resamples done,
-    with a ``close()``. The command line passes its progress bar (on a
-    terminal's standard error, as ``report`` shows its reading: only on a
+    The bootstrap shows its progress on a terminal's standard error, as
+    ``report`` shows its reading (the command line's progress bar: only on a
     terminal, not with ``--no-progress``, after a short delay, erased when
     the measure is done); 2,000 resamples of 1.5 million cases take about a
-    minute. It is passed in, not imported, so this module does not import
-    the command line's main module, which imports it.
+    minute.
     """
     if not getattr(args, "ci", False):
         return {}
+    from ._cli import _Progress
     from ._uncertainty import confidence_interval
 
     out = {}
     for measure in MEASURES:
-        progress = None if progress_bar is None else progress_bar(f"--ci {measure}: ", args.resamples)
+        progress = _Progress(sys.stderr, args.resamples, not getattr(args, "no_progress", False),
+                             label=(f"--ci {measure}: ", "resamples"))
         try:
             out[measure] = confidence_interval(
                 ev, measure, args.level, _method(measure, args), args.resamples, args.seed, progress=progress
@@ -139,8 +135,7 @@ def report_intervals(
         except ValueError as exc:  # e.g. sample weights: one clear line, exit status 2
             raise _io.InputError(source, None, f"--ci: {exc}") from None
         finally:
-            if progress is not None:
-                progress.close()
+            progress.close()
     return out
 
 

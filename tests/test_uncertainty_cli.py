@@ -239,7 +239,7 @@ def test_report_ci_shows_the_bootstrap_progress_on_a_terminal(files, capsys, mon
     err = _Terminal(tty)
     monkeypatch.setattr(sys, "stderr", err)
     args = argparse.Namespace(ci=True, level=0.95, bootstrap="percentile", resamples=300, seed=0, no_progress=no_progress)
-    got = _uncertainty_cli.report_intervals(ev, args, "x.csv", _cli.ci_progress(args))
+    got = _uncertainty_cli.report_intervals(ev, args, "x.csv")
     # the intervals are the library's, progress or not
     assert got["average_precision"] == ev.confidence_interval("average_precision", 0.95, "bootstrap", 300, 0)
     if not tty or no_progress:
