@@ -9,7 +9,7 @@ import numpy as np
 from ._measures import BEP_LABEL, MEASURES, REPORT_LINES, REPORT_RANKS, by_name
 
 if TYPE_CHECKING:
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 
 __all__ = ["BEP_LABEL", "REPORT_RANKS", "curve_rows", "print_curve", "report", "table_rows"]
 

@@ -1,6 +1,6 @@
 """Confidence intervals and comparisons of evaluators (validation and dispatch).
 
-The math is in :mod:`scored_pr._stats`; this module turns an evaluator's
+The math is in :mod:`scored_pr._core.stats`; this module turns an evaluator's
 stored cases into the class-wise rank arrays those functions take, validates
 the public arguments and picks the method.
 
@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _kernel as K
-from . import _stats as S
+from ._core import kernel as K
+from ._core import stats as S
 from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query
 from ._validation import _fail
 
 if TYPE_CHECKING:
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 
 METHODS = INTERVAL_METHODS
 
@@ -153,7 +153,7 @@ def _evaluate_counts(
     # ``measure`` on the cases of ``ev`` repeated ``counts`` times (counts in
     # the case order of ``_ranked``): a fresh evaluator per call, for measures
     # without a vectorised resampled form (precision_at, maximum F, ...).
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 
     neg, cor = ev._store.arrays()
     n_ret, nm = len(neg), int(ev.num_negative_misses > 0)  # entries: returned cases, then the miss blocks
@@ -391,7 +391,7 @@ def compare(
     level = check_level(level, func)
     stratified = check_stratified(stratified, func)
     seed = check_seed(seed, func)
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
     from ._validation import check_batch
 
     key = _VECTORISED[measure]

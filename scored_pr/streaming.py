@@ -28,10 +28,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._measures import LINE_RANKS, MEASURES
 from ._validation import check_beta, check_positive_int
-from ._windows import WindowedEvaluation
+from ._evaluators.windowed import WindowedEvaluation
 
 #: What SummaryLogger feeds: a plain evaluator or a sliding window.
 Evaluation = ScoredPrecisionRecallEvaluation | WindowedEvaluation

@@ -40,7 +40,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._measures import MEASURES, Measure
 from ._report import curve_rows
 

@@ -10,6 +10,8 @@ below, or the 0.1.0 golden summaries (tests/data/golden-0.1.0).
 from __future__ import annotations
 
 import ast
+import importlib
+import importlib.util
 import json
 import math
 import subprocess
@@ -23,8 +25,9 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 from scored_pr import BoundedEvaluation, ScoredPrecisionRecallEvaluation, WindowedEvaluation, compare, testing
 from scored_pr import _measures as T
-from scored_pr import _report, _uncertainty, _uncertainty_cli, streaming
-from scored_pr._cli import main
+from scored_pr import _report, _uncertainty, streaming
+from scored_pr._cli import compare as _uncertainty_cli
+from scored_pr._cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "data" / "golden-0.1.0"
@@ -360,11 +363,21 @@ def test_report_table_and_json_rows_come_from_the_table(tmp_path: Path, capsys: 
 # ------------------------------------------------------------------ layering and import cycles
 
 
-def _runtime_imports(path: Path) -> set[str]:
-    """Modules of scored_pr that ``path`` imports at run time (function-level too, TYPE_CHECKING not)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = "scored_pr"
+def _runtime_imports(module: str) -> set[str]:
+    """Modules of scored_pr that ``module`` imports at run time (function-level too, TYPE_CHECKING not).
+
+    Read from the module's source with ``ast``, located through the import system (so the
+    check follows the module if its file moves).
+    """
+    path = Path(importlib.import_module(module).__file__ or "")
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     found: set[str] = set()
+
+    def target(node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+        return ".".join(base + ([node.module] if node.module else []))
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
@@ -372,35 +385,51 @@ def _runtime_imports(path: Path) -> set[str]:
                 for stmt in child.orelse:
                     visit(stmt)
                 continue
-            if isinstance(child, ast.ImportFrom) and child.level == 1:
-                base = f"{package}.{child.module}" if child.module else package
-                found.update(f"{base}.{a.name}" if not child.module else base for a in child.names)
-            elif isinstance(child, ast.ImportFrom) and (child.module or "").startswith(package):
-                found.add(child.module or "")
+            if isinstance(child, ast.ImportFrom):
+                base = target(child)
+                for alias in child.names:  # ``from . import x``: x may be a module
+                    sub = f"{base}.{alias.name}"
+                    found.add(sub if _is_module(sub) else base)
             elif isinstance(child, ast.Import):
-                found.update(a.name for a in child.names if a.name.startswith(package))
+                found.update(a.name for a in child.names)
             visit(child)
 
-    visit(tree)
-    return found
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return {m for m in found if m == "scored_pr" or m.startswith("scored_pr.")}
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:  # a name inside a module, not a submodule
+        return False
 
 
 def test_the_table_sits_above_the_kernel_and_imports_nothing_of_scored_pr() -> None:
-    pkg = ROOT / "scored_pr"
-    assert _runtime_imports(pkg / "_measures.py") == set()
-    for core in ("_kernel.py", "_stats.py"):
-        assert not {m for m in _runtime_imports(pkg / core) if m != "scored_pr._kernel"}, core
+    assert _runtime_imports("scored_pr._measures") == set()
+    for core in ("scored_pr._core.kernel", "scored_pr._core.stats"):
+        assert _runtime_imports(core) <= {"scored_pr._core", "scored_pr._core.kernel"}, core
+    for reader in ("scored_pr._evaluators.exact", "scored_pr._evaluators.bounded", "scored_pr._report",
+                   "scored_pr.testing", "scored_pr.streaming", "scored_pr._uncertainty", "scored_pr._cli.compare"):  # fmt: skip
+        assert "scored_pr._measures" in _runtime_imports(reader), reader
 
 
-def test_the_interval_cli_does_not_import_the_cli_main_module() -> None:
-    assert "scored_pr._cli" not in _runtime_imports(ROOT / "scored_pr" / "_uncertainty_cli.py")
+def test_the_exact_evaluator_does_not_import_the_interval_module_for_a_point_measure() -> None:
+    """Only ``confidence_interval`` (a method that delegates to the interval code) imports it."""
+    source = Path(importlib.import_module("scored_pr._evaluators.exact").__file__ or "").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    users = [
+        f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+        for node in ast.walk(f) if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("_uncertainty")
+    ]  # fmt: skip
+    assert users == ["confidence_interval"]
 
 
 def test_partial_auc_does_not_load_the_interval_module() -> None:
     """The partial ROC area is a point measure: computing it imports no interval code."""
     code = (
         "import sys\n"
-        "from scored_pr._evaluation import ScoredPrecisionRecallEvaluation as E\n"
+        "from scored_pr import ScoredPrecisionRecallEvaluation as E\n"
         "ev = E(); ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1]); ev.add_misses(1)\n"
         "print(ev.area_under_roc_curve(max_fpr=0.5, standardized=False), 'scored_pr._uncertainty' in sys.modules)\n"
     )

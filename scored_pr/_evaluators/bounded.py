@@ -1,7 +1,7 @@
 """BoundedEvaluation: a summary of a few kilobytes with exact values or certified bounds.
 
-The class validates input, keeps the bins (:mod:`scored_pr._bounded`), caches
-what queries derive and delegates every number to :mod:`scored_pr._bounded`.
+The class validates input, keeps the bins (:mod:`scored_pr._core.bins`), caches
+what queries derive and delegates every number to :mod:`scored_pr._core.bins`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from typing import Any, Callable, NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from . import _bounded as B
-from . import _bounded_state
-from ._measures import MEASURES
-from ._validation import (
+from .._core import bins as B
+from .._measures import MEASURES
+from .._state import bounded as _bounded_state
+from .._validation import (
     check_batch,
     check_beta,
     check_correct,
@@ -154,7 +154,7 @@ class BoundedEvaluation:
     estimate, as if each bin were one tie group) whose ``lower`` and
     ``upper`` are guaranteed to contain the exact grouped value, derived from
     the best and the worst orderings of the cases inside each bin (see
-    :mod:`scored_pr._bounded`).
+    :mod:`scored_pr._core.bins`).
 
     Parameters
     ----------
@@ -392,7 +392,7 @@ class BoundedEvaluation:
         >>> s.average_precision() == ev.average_precision()
         True
         """
-        from ._evaluation import ScoredPrecisionRecallEvaluation
+        from .exact import ScoredPrecisionRecallEvaluation
 
         if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
             raise _fail(TypeError, "from_evaluation", "evaluation", "a ScoredPrecisionRecallEvaluation", evaluation)
@@ -539,7 +539,7 @@ class BoundedEvaluation:
         incorrect cases first, then the correct ones one at a time), or the
         integral P - (t + N - c) ln(1 + P / (t + N)) with sample weights;
         estimate P (c + P) / (t + P + N) (the bin as one tie group). The
-        derivation is in :func:`scored_pr._bounded.average_precision`.
+        derivation is in :func:`scored_pr._core.bins.average_precision`.
 
         Examples
         --------
@@ -592,7 +592,7 @@ class BoundedEvaluation:
         the bin ends, since every bin holding a correct case has an operating
         point at least that good; upper bound: the F of accepting each range
         bin's correct cases before its incorrect ones. See
-        :func:`scored_pr._bounded.maximum_f_measure`.
+        :func:`scored_pr._core.bins.maximum_f_measure`.
         """
         beta = check_beta(beta, "maximum_f_measure")
 
@@ -608,7 +608,7 @@ class BoundedEvaluation:
         Exact when no range bin straddles the threshold. NaN when no case is
         accepted; when the threshold falls in the top bin, the bounds cover
         the values the precision takes when at least one case is accepted.
-        See :func:`scored_pr._bounded.precision_at_threshold`.
+        See :func:`scored_pr._core.bins.precision_at_threshold`.
 
         Examples
         --------
@@ -771,7 +771,7 @@ class BoundedEvaluation:
         A range bin with P correct and N incorrect cases below c correct of t
         cases has its points at recall in [(c + 1) / R, (c + P) / R] (c / R
         with weights) and precision in [(c + 1) / (t + N + 1), (c + P) / (t + P)]
-        (see :func:`scored_pr._bounded.curve_boxes`).
+        (see :func:`scored_pr._core.bins.curve_boxes`).
 
         Examples
         --------

@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from . import _kernel
+from . import kernel as _kernel
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

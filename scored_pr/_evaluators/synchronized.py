@@ -6,7 +6,7 @@ import functools
 import threading
 from typing import Any
 
-from ._evaluation import ScoredPrecisionRecallEvaluation
+from .exact import ScoredPrecisionRecallEvaluation
 
 
 class SynchronizedEvaluation:

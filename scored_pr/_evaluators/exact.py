@@ -1,7 +1,7 @@
 """ScoredPrecisionRecallEvaluation: the stateful shell around the kernel.
 
-The class validates input, stores cases (:mod:`scored_pr._store`), caches what
-queries derive, and delegates every number to :mod:`scored_pr._kernel`.
+The class validates input, stores cases (:mod:`scored_pr._evaluators.store`), caches what
+queries derive, and delegates every number to :mod:`scored_pr._core.kernel`.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from typing import Any, Callable, TextIO, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from . import _kernel as K
-from . import _report, _serialization
-from ._measures import MEASURES, REPORT_RANKS
-from ._store import CaseStore
-from ._stats import Interval
-from ._validation import (
+from .._core import kernel as K
+from .. import _report
+from .._measures import MEASURES, REPORT_RANKS
+from .._state import exact as _serialization
+from .store import CaseStore
+from .._core.stats import Interval
+from .._validation import (
     check_batch,
     check_beta,
     check_choice,
@@ -481,7 +482,7 @@ class ScoredPrecisionRecallEvaluation:
         return self._cached_weak((name, interpolate), build)
 
     def _roc_rows(self, interpolate: bool) -> K.RocRows:
-        """The ROC rows with their segments (see :class:`scored_pr._kernel.RocRows`); not cached, O(P)."""
+        """The ROC rows with their segments (see :class:`scored_pr._core.kernel.RocRows`); not cached, O(P)."""
 
         def build() -> K.RocRows:
             if not interpolate:
@@ -748,7 +749,7 @@ class ScoredPrecisionRecallEvaluation:
         >>> ev.confidence_interval("average_precision", method="bca", seed=0).method
         'bca'
         """
-        from ._uncertainty import confidence_interval
+        from .._uncertainty import confidence_interval
 
         return confidence_interval(
             self, measure, level, method, n_resamples, seed, stratified=stratified, **measure_args

@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from . import _kernel as K
+from . import kernel as K
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -649,7 +649,7 @@ def _roc_area_counts(b: Bins, exact: BoolArray, misses: int, negative_misses: in
 
     2 R Q * area = sum over bins of P (2 * (incorrect cases below) + N if
     the bin is exact), plus misses * negative misses: the integer the
-    evaluator divides (:func:`scored_pr._kernel.roc_rows_area_exact`), so
+    evaluator divides (:func:`scored_pr._core.kernel.roc_rows_area_exact`), so
     the exact value is its float bit for bit. A range bin's P N pairs add 0
     (lower), P N (estimate) or 2 P N (upper) to it.
     """
@@ -715,7 +715,7 @@ def top_ratio(b: Bins, k: int, den: int) -> Triple:
     """:func:`true_positives_at` divided by ``den``, each value an exact ratio of integers rounded once.
 
     The exact bin's value is (c (P + N) + s P) / ((P + N) den), the
-    evaluator's fraction (:func:`scored_pr._kernel.true_positives_at`) and
+    evaluator's fraction (:func:`scored_pr._core.kernel.true_positives_at`) and
     division, so precision_at, recall_at and r_precision equal its floats
     bit for bit. The bounds, integer counts over ``den``, round the same way
     as the exact value would (correct rounding is monotone), so they hold it.
@@ -748,7 +748,7 @@ def expected_reciprocal_rank(t: float, p: int, n: int) -> Triple:
     P(J = j) = P(J >= j) p / (p + n - j); the value is
     sum_{j=0..n} P(J = j) / (t + j + 1). While n < :data:`RR_TERMS` it is
     summed term by term in the order of the evaluator's kernel
-    (:func:`scored_pr._kernel.reciprocal_rank`), so the result is the same
+    (:func:`scored_pr._core.kernel.reciprocal_rank`), so the result is the same
     float, exact. Otherwise the first RR_TERMS terms are summed and the rest,
     T = P(J >= K) (K = RR_TERMS), is bounded two ways, and the tighter
     bound of each side kept:

@@ -1,0 +1,2 @@
+"""The stateful evaluators: validate -> store -> cache -> delegate to :mod:`scored_pr._core`.
+"""
