@@ -77,7 +77,10 @@ class Measure:
     method : str
         The evaluator attribute: a property for a count, else a query method.
     args : tuple of (str, value) pairs
-        Fixed keyword arguments of ``method`` (``interpolate=True``).
+        Fixed keyword arguments of ``method`` (``interpolate=True``). The
+        uninterpolated areas take none (the query's default), so the entry
+        also calls a :class:`~scored_pr.BoundedEvaluation`, whose areas have
+        no ``interpolate`` argument.
     kind : {"count", "measure", "per_rank", "query"}
         A count (an int property, exact, no interval); a measure (one float,
         no free argument); a measure at every rank k (``precision_at(k)``:
@@ -175,8 +178,7 @@ MEASURES: tuple[Measure, ...] = (
     _count("num_negative_misses", summary=False),
     Measure("average_precision", "average_precision", label="Average Precision", bounded=True, short="AP",
             intervals=("bootstrap", "bca", "logit"), resampled="average_precision"),
-    Measure("area_under_pr_curve", "area_under_pr_curve", (("interpolate", False),),
-            label="Area Under PR Curve (uninterpolated)"),
+    Measure("area_under_pr_curve", "area_under_pr_curve", label="Area Under PR Curve (uninterpolated)"),
     Measure("area_under_pr_curve_interpolated", "area_under_pr_curve", (("interpolate", True),),
             label="Area Under PR Curve (interpolated)"),
     Measure("area_under_roc_curve", "area_under_roc_curve",
