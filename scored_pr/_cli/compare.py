@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from typing import TYPE_CHECKING
 
 from .._io import cases as _io
+from .._measures import comparable_measures, query
 from . import options
 from .output import Progress, table
 
@@ -36,8 +37,9 @@ if TYPE_CHECKING:
 __all__ = ["add_ci_options", "add_compare_parser", "print_intervals", "report_intervals"]
 
 #: Measures with an interval in ``report --ci`` and a test in ``compare``:
-#: both have a closed-form or vectorised interval, fast on millions of cases.
-MEASURES = ("area_under_roc_curve", "average_precision")
+#: those of scored_pr._measures with a closed-form or vectorised interval,
+#: fast on millions of cases.
+MEASURES = comparable_measures()
 
 
 # ----------------------------------------------------------------- options
@@ -67,8 +69,9 @@ def add_ci_options(p: argparse.ArgumentParser) -> None:
 
 
 def _method(measure: str, args: argparse.Namespace) -> str:
-    if measure == "area_under_roc_curve":
-        return "delong"
+    default = query(measure).intervals[0]  # DeLong for ROC AUC; else the bootstrap --bootstrap names
+    if default != "bootstrap":
+        return default
     return "bca" if args.bootstrap == "bca" else "bootstrap"
 
 

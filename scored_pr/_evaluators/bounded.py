@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import bins as B
+from .._measures import MEASURES
 from .._state import bounded as _bounded_state
 from .._validation import (
     check_batch,
@@ -802,24 +803,19 @@ class BoundedEvaluation:
         num_bins, exact, and for average_precision, area_under_roc_curve,
         maximum_f_measure and (unweighted only; NaN otherwise) r_precision:
         the estimate under the measure's name plus ``<name>_lower`` and
-        ``<name>_upper``.
+        ``<name>_upper``: the entries of ``scored_pr._measures.MEASURES``
+        marked ``bounded``, in that order.
         """
-        out: dict[str, float] = {
-            "num_cases": self.num_cases,
-            "num_positive_ref": self.num_positive_ref,
-            "num_negative_ref": self.num_negative_ref,
-            "num_misses": self.num_misses,
-            "num_bins": self.num_bins,
-            "exact": float(self.exact),
-        }
+        table = [m for m in MEASURES if m.bounded]  # scored_pr._measures: counts, then measures
+        out: dict[str, float] = {m.name: m.compute(self) for m in table if m.kind == "count"}
+        out["num_bins"] = self.num_bins
+        out["exact"] = float(self.exact)
         nan = Bounds(math.nan, math.nan, math.nan)
-        for name, value in (
-            ("average_precision", self.average_precision()),
-            ("area_under_roc_curve", self.area_under_roc_curve()),
-            ("maximum_f_measure", self.maximum_f_measure()),
-            ("r_precision", nan if self.weighted else self.r_precision()),
-        ):
-            out[name], out[name + "_lower"], out[name + "_upper"] = float(value), value.lower, value.upper
+        for m in table:
+            if m.kind == "count":
+                continue
+            value = nan if m.rank_based and self.weighted else m.compute(self)
+            out[m.name], out[m.name + "_lower"], out[m.name + "_upper"] = float(value), value.lower, value.upper
         return out
 
     def __repr__(self) -> str:

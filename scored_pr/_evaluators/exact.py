@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from .._core import kernel as K
 from .. import _report
+from .._measures import MEASURES, REPORT_RANKS
 from .._state import exact as _serialization
 from .store import CaseStore
 from .._core.stats import Interval
@@ -31,6 +32,7 @@ from .._validation import (
     check_count,
     check_flag,
     check_fraction,
+    check_partial_auc,
     check_positive_int,
     check_score,
     check_ties,
@@ -651,9 +653,12 @@ class ScoredPrecisionRecallEvaluation:
         """
         interpolate = check_flag(interpolate, "area_under_roc_curve", "interpolate")
         if max_fpr is not None:
-            from .._uncertainty import partial_auc
-
-            return partial_auc(self, interpolate, max_fpr, standardized)
+            max_fpr, standardized = check_partial_auc(interpolate, max_fpr, standardized)
+            neg, cor = self._store.arrays()
+            return K.partial_roc_area(
+                neg, cor, self._store.weights(), self.num_negative_misses, self.num_misses, self._ties, max_fpr,
+                standardized,
+            )
         if self._pos_ref() == 0 or self._neg_ref() == 0:
             return float("nan")
         if self._store.weighted:
@@ -1366,30 +1371,26 @@ class ScoredPrecisionRecallEvaluation:
         area_under_pr_curve_interpolated, area_under_roc_curve,
         area_under_roc_curve_interpolated, maximum_f_measure,
         pr_breakeven_point, reciprocal_rank, r_precision, and precision_at_k
-        for every k in ``scored_pr._report.REPORT_RANKS`` (5, 10, 25, 100,
-        500: the same ranks as the text report, JSON and table outputs). Degenerate values are NaN or 0.0 as
+        for every k in ``scored_pr._measures.REPORT_RANKS`` (5, 10, 25, 100,
+        500: the same ranks as the text report, JSON and table outputs): the
+        entries of ``scored_pr._measures.MEASURES`` marked ``summary``, in
+        that order. Degenerate values are NaN or 0.0 as
         documented per method; nothing raises. With sample weights, the
         rank-based entries (break-even point, reciprocal rank, R-precision,
         precision at k) are NaN.
         """
         nan = float("nan")
         ranked = not self._store.weighted  # rank-based measures are NaN for weighted cases
-        return {
-            "num_cases": self.num_cases,
-            "num_positive_ref": self.num_positive_ref,
-            "num_negative_ref": self.num_negative_ref,
-            "num_misses": self.num_misses,
-            "average_precision": self.average_precision(),
-            "area_under_pr_curve": self.area_under_pr_curve(False),
-            "area_under_pr_curve_interpolated": self.area_under_pr_curve(True),
-            "area_under_roc_curve": self.area_under_roc_curve(False),
-            "area_under_roc_curve_interpolated": self.area_under_roc_curve(True),
-            "maximum_f_measure": self.maximum_f_measure(),
-            "pr_breakeven_point": self.pr_breakeven_point() if ranked else nan,
-            "reciprocal_rank": self.reciprocal_rank() if ranked else nan,
-            "r_precision": self.r_precision() if ranked else nan,
-            **{f"precision_at_{k}": self.precision_at(k) if ranked else nan for k in _report.REPORT_RANKS},
-        }
+        out: dict[str, float] = {}
+        for m in MEASURES:
+            if not m.summary:
+                continue
+            if m.kind == "per_rank":
+                for k in REPORT_RANKS:
+                    out[m.key(k)] = m.compute(self, k=k) if ranked else nan
+            else:
+                out[m.name] = m.compute(self) if ranked or not m.rank_based else nan
+        return out
 
     def __str__(self) -> str:
         """A LingPipe-style text report (see :func:`scored_pr._report.report`)."""
