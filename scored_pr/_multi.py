@@ -59,6 +59,8 @@ class MultiQueryEvaluation:
     0.5
     """
 
+    __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
+
     __slots__ = ("_ties", "_pos_label", "_queries", "_trec")
 
     def __init__(self, ties: str = "grouped", *, pos_label: Any = None) -> None:
@@ -354,3 +356,8 @@ class MultiQueryEvaluation:
             measure.
         """
         return self.trec.measure(spec)
+
+
+# MultiQueryEvaluation report the public module (pickles, reprs); __test__ keeps the doctests
+# of the class collected from this file.
+__test__ = {"MultiQueryEvaluation": MultiQueryEvaluation}
