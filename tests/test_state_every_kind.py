@@ -598,3 +598,122 @@ def test_a_multi_query_file_is_refused_when_its_arrays_disagree(tmp_path: Path) 
     np.savez(tmp_path / "bad2.npz", **{**arrays, "meta": np.frombuffer(json.dumps(meta).encode(), np.uint8)})
     with pytest.raises(ValueError, match="array 'neg_scores' declares shape"):
         MultiQueryEvaluation.load(tmp_path / "bad2.npz")
+
+
+# ------------------------------------------------------------- scored-pr report STATEFILE
+
+
+def _run_report(*args: str, clean: bool = True) -> Any:
+    import subprocess
+
+    from cli_env import CMD, ROOT, clean_env
+
+    if clean:  # the environment a user's shell gives, built from nothing
+        return subprocess.run([*CMD, "report", *args], capture_output=True, text=True, env=clean_env(), timeout=120)
+    import os
+
+    shell = ["env", "-i", f"PATH={os.environ['PATH']}", f"HOME={os.environ.get('HOME', ROOT)}", "LANG=C.UTF-8",
+             f"PYTHONPATH={ROOT}"]
+    return subprocess.run([*shell, *CMD, "report", *args], capture_output=True, text=True, timeout=120)
+
+
+def _json_floats(obj: dict[str, Any]) -> dict[str, Any]:
+    from scored_pr.streaming import json_safe
+
+    return json.loads(json.dumps(json_safe(obj), allow_nan=False))
+
+
+def test_report_of_an_exact_state_file_is_the_report_of_its_cases(tmp_path: Path) -> None:
+    ev = make_exact("stable", True)
+    ev.save(tmp_path / "ev.npz")
+    cases = tmp_path / "cases.csv"  # the same cases as a text file: the reports must agree
+    scores, correct, weights = ev.to_dict()["scores"], ev.to_dict()["correct"], ev.to_dict()["weights"]
+    assert ev.weighted and weights
+    plain = ScoredPrecisionRecallEvaluation(ties="stable")
+    plain.add_cases(correct, scores)
+    plain.add_misses(ev.num_misses)
+    plain.add_negative_misses(ev.num_negative_misses)
+    plain.save(tmp_path / "plain.npz")
+    cases.write_text("correct,score\n" + "".join(f"{int(c)},{s!r}\n" for c, s in zip(correct, scores)))
+    from_text = _run_report(str(cases), "--ties", "stable", "--misses", str(ev.num_misses), "--format", "json")
+    from_state = _run_report(str(tmp_path / "plain.npz"), "--format", "json")
+    assert from_text.returncode == from_state.returncode == 0, from_state.stderr
+    text_obj, state_obj = json.loads(from_text.stdout), json.loads(from_state.stdout)
+    assert state_obj.pop("kind") == "exact" and state_obj.pop("source").endswith("plain.npz")
+    text_obj.pop("source")
+    text_obj.pop("num_negative_ref"), state_obj.pop("num_negative_ref")  # the state also has 1 negative miss
+    for key in ("area_under_roc_curve", "area_under_roc_curve_interpolated"):  # so ROC differs: checked below
+        text_obj.pop(key), state_obj.pop(key)
+    assert state_obj == text_obj
+    # against the evaluator itself: weights, negative misses and all
+    weighted = _run_report(str(tmp_path / "ev.npz"), "--format", "json", "--curve", "roc")
+    obj = json.loads(weighted.stdout)
+    assert {k: obj[k] for k in ev.summary()} == _json_floats(ev.summary())
+    assert obj["curve"]["points"] == ev.roc_curve().tolist()
+    text = _run_report(str(tmp_path / "ev.npz"), clean=False)
+    assert text.returncode == 0 and text.stdout == str(ev) + "\n"
+
+
+def test_report_of_a_window_state_file_is_the_report_of_the_window_as_saved(tmp_path: Path) -> None:
+    w = make_window("time-explicit")  # explicit times: reported as saved, nothing expires
+    w.save(tmp_path / "w.npz")
+    for clean in (True, False):
+        out = _run_report(str(tmp_path / "w.npz"), "--format", "json", clean=clean)
+        assert out.returncode == 0, out.stderr
+        obj = json.loads(out.stdout)
+        assert obj["kind"] == "windowed" and obj["window"] == {"size": None, "seconds": 10.0, "num_cases_seen": 30}
+        assert {k: obj[k] for k in w.summary()} == _json_floats(w.summary())
+    text = _run_report(str(tmp_path / "w.npz"))
+    assert text.stdout == "  Window=the last 10.0 seconds, as saved (30 cases seen)\n" + str(w.snapshot()) + "\n"
+
+
+def test_report_of_a_bounded_state_file_is_its_summary(tmp_path: Path) -> None:
+    b = make_bounded()
+    b.save(tmp_path / "b.npz")
+    out = _run_report(str(tmp_path / "b.npz"), "--format", "json", clean=False)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"source": str(tmp_path / "b.npz"), "kind": "bounded", "ties": "grouped",
+                                      **_json_floats(b.summary())}
+    table = _run_report(str(tmp_path / "b.npz"))
+    assert table.returncode == 0
+    rows = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in table.stdout.splitlines()[2:]}
+    assert rows["kind"] == "bounded"
+    assert rows["average_precision_lower"] == repr(b.average_precision().lower)
+
+
+def test_report_of_a_multi_query_state_file_is_its_means_over_queries(tmp_path: Path) -> None:
+    multi = make_multi(True, tmp_path)
+    multi.save(tmp_path / "m.npz")
+    out = _run_report(str(tmp_path / "m.npz"), "--format", "json", clean=False)
+    assert out.returncode == 0, out.stderr
+    obj = json.loads(out.stdout)
+    evs = [multi[q] for q in multi]
+    # against the trec_eval measures of the same files, and the per-query evaluators
+    assert obj["mean_average_precision"] == multi.measure("map").mean
+    assert obj["mean_reciprocal_rank"] == multi.measure("recip_rank").mean
+    assert obj["mean_r_precision"] == multi.measure("Rprec").mean
+    assert obj["mean_precision_at_5"] == multi.measure("P.5").mean
+    assert obj["mean_precision_at_10"] == multi.measure("P.10").mean
+    assert (obj["kind"], obj["ties"], obj["num_queries"], obj["num_cases"], obj["num_misses"]) == (
+        "multi", "stable", 2, sum(ev.num_cases for ev in evs), sum(ev.num_misses for ev in evs))
+    weighted = make_multi()  # a weighted query has no reciprocal rank: that mean is NaN, null in JSON
+    weighted.save(tmp_path / "w.npz")
+    obj = json.loads(_run_report(str(tmp_path / "w.npz"), "--format", "json").stdout)
+    assert obj["mean_reciprocal_rank"] is None
+    assert obj["mean_average_precision"] == weighted.mean_average_precision()
+
+
+def test_report_of_a_state_file_refuses_options_that_do_not_apply(tmp_path: Path) -> None:
+    make_exact().save(tmp_path / "ev.npz")
+    make_multi().save(tmp_path / "m.npz")
+    make_bounded().save(tmp_path / "b.npz")
+    out = _run_report(str(tmp_path / "ev.npz"), "--ties", "stable", "--score-col", "p")
+    assert out.returncode == 2 and out.stdout == ""
+    assert "--score-col, --ties: not for a state file" in out.stderr
+    for name in ("m", "b"):
+        out = _run_report(str(tmp_path / f"{name}.npz"), "--curve", "pr")
+        assert out.returncode == 2 and "--curve: not available for a" in out.stderr, out.stderr
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes((tmp_path / "ev.npz").read_bytes()[:200])  # a zip cut short
+    out = _run_report(str(broken))
+    assert out.returncode == 2 and "broken.npz" in out.stderr and "Traceback" not in out.stderr
