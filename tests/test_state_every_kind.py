@@ -717,3 +717,22 @@ def test_report_of_a_state_file_refuses_options_that_do_not_apply(tmp_path: Path
     broken.write_bytes((tmp_path / "ev.npz").read_bytes()[:200])  # a zip cut short
     out = _run_report(str(broken))
     assert out.returncode == 2 and "broken.npz" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("route", ["dict", "npz", "pickle"])
+def test_a_synchronized_evaluator_round_trips_as_the_evaluator_it_shares(route: str, tmp_path: Path) -> None:
+    shared = make_synchronized()
+    if route == "dict":
+        restored = SynchronizedEvaluation.from_dict(json.loads(json.dumps(shared.to_dict(), allow_nan=False)))
+    elif route == "npz":
+        shared.save(tmp_path / "s.npz")
+        restored = SynchronizedEvaluation.load(tmp_path / "s.npz")
+    else:
+        restored = pickle.loads(pickle.dumps(shared))
+    assert type(restored) is SynchronizedEvaluation and restored == shared
+    assert answers(restored.snapshot()) == answers(shared.snapshot())
+    for ev in (shared, restored):
+        ev.add_cases([True, False], [0.5, 0.5])
+    assert answers(restored.snapshot()) == answers(shared.snapshot())
+    with pytest.raises(ValueError, match="field 'ties'"):
+        SynchronizedEvaluation.from_dict({**shared.to_dict(), "ties": "x"})
