@@ -205,9 +205,11 @@ def every_kind() -> list[Any]:
 
 
 @pytest.mark.parametrize("make", every_kind())
-@pytest.mark.parametrize("protocol", range(2, pickle.HIGHEST_PROTOCOL + 1))  # GLOBAL (2, 3), STACK_GLOBAL (4, 5)
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))  # GLOBAL (0-3), STACK_GLOBAL (4, 5)
 def test_no_pickle_names_a_private_module(make: Callable[[], Any], protocol: int, tmp_path: Path) -> None:
     ev = make()
+    if isinstance(ev, lingpipe.ScoredPrecisionRecallEvaluation) and protocol < 2:
+        pytest.skip("the LingPipe class pickles from protocol 2 on (a __slots__ class), as in 0.1.0")
     data = pickle.dumps(ev, protocol)
     names = pickle_globals(data)
     ours = {(m, n) for m, n in names if m.split(".")[0] == "scored_pr"}
