@@ -18,6 +18,8 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import scored_pr
 from scored_pr import (
@@ -738,3 +740,47 @@ def test_a_synchronized_evaluator_round_trips_as_the_evaluator_it_shares(route: 
     assert answers(restored.snapshot()) == answers(shared.snapshot())
     with pytest.raises(ValueError, match="field 'ties'"):
         SynchronizedEvaluation.from_dict({**shared.to_dict(), "ties": "x"})
+
+
+# ------------------------------------------------ a window restored anywhere in any stream
+
+_OPS = st.lists(
+    st.one_of(
+        st.tuples(st.just("case"), st.booleans(), st.sampled_from([0.1, 0.5, 0.5, 0.9, float("inf")]),
+                  st.sampled_from([1.0, 1.0, 2.5]), st.floats(0.0, 3.0)),
+        st.tuples(st.just("miss"), st.booleans(), st.integers(1, 3), st.floats(0.0, 3.0)),
+        st.tuples(st.just("auc")),
+        st.tuples(st.just("save")),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops=_OPS, timed=st.booleans(), ties=st.sampled_from(["grouped", "stable"]), size=st.integers(1, 6))
+def test_a_window_saved_at_any_point_of_any_stream_goes_on_as_the_original(
+    ops: list[Any], timed: bool, ties: str, size: int
+) -> None:
+    """Round trips (dict, and pickle) at random points leave every answer and every later answer unchanged."""
+    def new() -> WindowedEvaluation:
+        return WindowedEvaluation(seconds=float(size), clock=None, ties=ties) if timed else WindowedEvaluation(size, ties=ties)
+
+    original, copy = new(), new()
+    now = 0.0
+    for n, op in enumerate(ops):
+        if op[0] == "case" or op[0] == "miss":
+            now += op[-1]
+            at = {"time": now} if timed else {}
+        for w in (original, copy):
+            if op[0] == "case":
+                w.add_case(op[1], op[2], weight=op[3], **at)
+            elif op[0] == "miss":
+                (w.add_misses if op[1] else w.add_negative_misses)(op[2], **at)
+            elif op[0] == "auc":
+                w.area_under_roc_curve()
+        if op[0] == "save":
+            copy = WindowedEvaluation.from_dict(json.loads(json.dumps(copy.to_dict()))) if n % 2 else pickle.loads(
+                pickle.dumps(copy))
+            copy._check()
+        assert copy == original
+        assert window_answers(copy) == window_answers(original)
