@@ -109,7 +109,7 @@ class Measure:
         The field's name in a streaming summary line (``AP``); ``{k}`` is the
         rank, shown at :data:`LINE_RANKS`.
     resampled : str or None
-        The vectorised bootstrap statistic of :mod:`scored_pr._stats`
+        The vectorised bootstrap statistic of :mod:`scored_pr._core.stats`
         (``"roc_auc"``, ``"average_precision"``): such a measure has a fast
         interval, so ``report --ci`` shows it and ``compare`` accepts it.
     equals : str or None

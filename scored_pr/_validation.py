@@ -281,6 +281,13 @@ def check_count(value: Any, func: str, name: str = "count", already: int = 0) ->
     return int(value)
 
 
+def check_clock(value: Any, func: str) -> Any:
+    """A window's ``clock``: a callable returning the time, or None."""
+    if value is not None and not callable(value):
+        raise _fail(TypeError, func, "clock", "a callable returning the time, or None", value)
+    return value
+
+
 def check_positive_int(value: Any, func: str, name: str) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise _fail(TypeError, func, name, "an int >= 1", value)

@@ -453,7 +453,8 @@ def test_load_refuses_foreign_and_oversized_files(tmp_path: Path) -> None:
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases([True], [0.5])
     ev.save(tmp_path / "ev.npz")
-    with pytest.raises(ValueError, match="not a scored_pr summary state file"):
+    # an evaluator's file read as a summary: the message names the kind found and who reads it
+    with pytest.raises(ValueError, match=r"kind 'exact'\), not of a BoundedEvaluation; read it with ScoredPrecisionRecallEvaluation.load"):
         BoundedEvaluation.load(tmp_path / "ev.npz")
     s = sample_summary()
     s.save(tmp_path / "s.npz")

@@ -25,7 +25,9 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 from scored_pr import BoundedEvaluation, ScoredPrecisionRecallEvaluation, WindowedEvaluation, compare, testing
 from scored_pr import _measures as T
-from scored_pr import _report, _uncertainty, streaming
+from scored_pr import _report
+from scored_pr import _uncertainty
+from scored_pr import streaming
 from scored_pr._cli import compare as _uncertainty_cli
 from scored_pr._cli.main import main
 

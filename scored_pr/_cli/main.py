@@ -239,6 +239,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
+    if _is_state_file(args.path):
+        return _report_state(args)
     stream, source, size = _io.open_input(args.path, binary=True)  # parsed in blocks
     skips = _SkipReporter()
     ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
@@ -261,6 +263,136 @@ def cmd_report(args: argparse.Namespace) -> int:
         _uncertainty_cli.print_intervals(intervals, args, sys.stdout)
     if args.plot:
         return _write_plot(ev, args.plot, os.path.basename(source), args.interpolate)
+    return 0
+
+
+#: The first bytes of a zip archive, which every state file is (an ``.npz``); no CSV, TSV
+#: or JSON Lines file starts with them.
+_ZIP_MAGIC = b"PK\x03\x04"
+
+#: ``report``'s options that read cases from text, with their defaults: a state file holds its cases,
+#: tie policy and misses, so giving one of these with a state file is an error, not silently ignored.
+_TEXT_ONLY = {"input_format": None, "correct_col": None, "positive_label": None, "score_col": "score",
+              "skip_invalid": False, "ties": "grouped", "misses": 0}
+
+
+def _is_state_file(path: str) -> bool:
+    """Whether ``path`` is a zip archive (a state file saved by ``save()`` or ``--checkpoint``)."""
+    if path == "-":
+        return False
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == _ZIP_MAGIC
+    except OSError:  # reported as a missing or unreadable input by the text path
+        return False
+
+
+def _multi_means(multi: Any) -> dict[str, Any]:
+    """The figures ``report`` prints for a multi-query state: totals and means over queries.
+
+    Means over every query, a query without a relevant document counting 0
+    (trec_eval's convention, ``MultiQueryEvaluation``'s default); NaN for a
+    mean that a weighted query cannot give (the rank-based ones).
+    """
+    from .._report import REPORT_RANKS
+
+    evs = [multi[q] for q in multi]
+    out: dict[str, Any] = {
+        "num_queries": len(evs),
+        "num_cases": sum(ev.num_cases for ev in evs),
+        "num_positive_ref": sum(ev.num_positive_ref for ev in evs),
+        "num_misses": sum(ev.num_misses for ev in evs),
+    }
+    means: list[tuple[str, Any]] = [
+        ("mean_average_precision", multi.mean_average_precision),
+        ("mean_reciprocal_rank", multi.mean_reciprocal_rank),
+        ("mean_r_precision", multi.mean_r_precision),
+        *((f"mean_precision_at_{k}", lambda k=k: multi.mean_precision_at(k)) for k in REPORT_RANKS),
+    ]
+    for name, call in means:
+        try:
+            out[name] = call()
+        except (ValueError, NotImplementedError):  # a weighted query has no rank-based measure
+            out[name] = math.nan
+    return out
+
+
+def _report_state(args: argparse.Namespace) -> int:
+    """``report`` of a saved state file of any kind (exact, bounded, windowed, multi-query).
+
+    An exact state is reported as a text file of its cases would be (every
+    output option applies); a window as its contents when saved (no clock is
+    read, so nothing expires), also with every option; a bounded summary as
+    its ``summary()`` (estimates and certified bounds); a multi-query state
+    as its totals and means over queries (:func:`_multi_means`). Curves,
+    plots and intervals need one ranking: refused for the last two kinds.
+    """
+    from .._state import statefile as _statefile
+
+    source = args.path
+    given = [name for name, default in _TEXT_ONLY.items() if getattr(args, name) != default]
+    if given:
+        options = ", ".join("--" + name.replace("_", "-") for name in given)
+        _error(f"{source}: {options}: not for a state file, which holds its cases, tie policy and misses "
+               "(these options read cases from CSV, TSV or JSON Lines)")
+        return 2
+    try:
+        kind = _statefile.kind_of(source, "report")
+        if kind in ("bounded", "multi"):
+            wanted = [opt for opt, on in (("--curve", args.curve), ("--plot", args.plot), ("--ci", getattr(args, "ci", False))) if on]
+            if wanted:
+                _error(f"{source}: {', '.join(wanted)}: not available for a {kind} state file "
+                       f"({'a summary in bins' if kind == 'bounded' else 'one ranking per query'}; "
+                       "curves, plots and intervals need one exact ranking)")
+                return 2
+        if kind == "exact":
+            from .._evaluators.exact import ScoredPrecisionRecallEvaluation
+
+            ev = ScoredPrecisionRecallEvaluation.load(source)
+            info: dict[str, Any] = {"kind": kind}
+        elif kind == "windowed":
+            from .._evaluators.windowed import WindowedEvaluation
+
+            window = WindowedEvaluation.load(source, clock=None)
+            ev = window.snapshot()
+            info = {"kind": kind, "window": {"size": window.size, "seconds": window.seconds,
+                                             "num_cases_seen": window.num_cases_seen}}
+        elif kind == "bounded":
+            from .._evaluators.bounded import BoundedEvaluation
+
+            summary = BoundedEvaluation.load(source).summary()
+            return _print_state_summary(args, source, kind, "grouped", summary)
+        else:
+            from .._evaluators.multi import MultiQueryEvaluation
+
+            multi = MultiQueryEvaluation.load(source)
+            return _print_state_summary(args, source, kind, multi.ties, _multi_means(multi))
+    except ValueError as exc:  # not a state file, corrupted, inconsistent: named by load
+        _error(str(exc))
+        return 2
+    if args.format == "text" and kind == "windowed":
+        w = info["window"]
+        length = f"the last {w['size']} items" if w["size"] is not None else f"the last {w['seconds']!r} seconds"
+        print(f"  Window={length}, as saved ({w['num_cases_seen']} cases seen)", file=sys.stdout)
+    intervals = _uncertainty_cli.report_intervals(ev, args, source)
+    extra = {"confidence_intervals": _uncertainty_cli.intervals_json(intervals)} if intervals else {}
+    _print_report(ev, args, source, 0, **info, **extra)
+    if args.format != "json":
+        _uncertainty_cli.print_intervals(intervals, args, sys.stdout)
+    if args.plot:
+        return _write_plot(ev, args.plot, os.path.basename(source), args.interpolate)
+    return 0
+
+
+def _print_state_summary(args: argparse.Namespace, source: str, kind: str, ties: str, summary: dict[str, Any]) -> int:
+    """A bounded or multi-query state's figures: one JSON object, or a table (text and table formats)."""
+    from ..streaming import json_safe
+
+    if args.format == "json":
+        print(json.dumps({"source": source, "kind": kind, "ties": ties, **json_safe(summary)}, allow_nan=False))
+        return 0
+    rows = [(k, _fmt_value(v)) for k, v in summary.items()]
+    print(_table([("kind", kind), ("ties", ties), *rows], ("measure", "value"), names_first=True))
     return 0
 
 
@@ -674,9 +806,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="evaluate a CSV, TSV or JSON Lines file of scored predictions",
         description="Evaluate a file of scored predictions: one case per line, with a correctness "
         "column and a score column. CSV and TSV need a header line.",
-        epilog="Malformed input stops with status 2 and one line naming the file, the line and the value.",
+        epilog="Malformed input stops with status 2 and one line naming the file, the line and the value. "
+        "A state file: an exact evaluator's or a window's is reported like a file of its cases (a window as "
+        "saved, no clock read); a BoundedEvaluation's as its summary with certified bounds; a "
+        "MultiQueryEvaluation's as its totals and means over queries (MAP, MRR, mean R-precision, mean "
+        "P@k, a query without relevant documents counting 0). The input options, --ties and --misses do "
+        "not apply to a state file; --curve, --plot and --ci need an exact or windowed one.",
     )
-    p.add_argument("path", metavar="PATH", help="the file ('.gz' allowed), or - for standard input")
+    p.add_argument("path", metavar="PATH", help="the file ('.gz' allowed), or - for standard input; or a state "
+                   "file saved by save() of any evaluator kind or by --checkpoint (a .npz), reported as saved")
     _add_input_options(p)
     _add_eval_options(p)
     p.add_argument("--curve", choices=("pr", "roc"), help="also print the PR or the ROC curve")

@@ -1119,3 +1119,9 @@ def f_measure(tp: float, retrieved: int, num_positive_ref: int | float, beta: fl
         return (c + 1.0) * tp / den if den else float("nan")
     den = (1.0 + b2) * tp + b2 * fn + fp
     return (1.0 + b2) * tp / den if den else float("nan")
+
+
+# OperatingPoint report the public module (pickles, reprs); __test__ keeps the doctests
+# of the class collected from this file.
+OperatingPoint.__module__ = "scored_pr"
+__test__ = {"OperatingPoint": OperatingPoint}

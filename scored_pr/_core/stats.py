@@ -803,3 +803,10 @@ def percentile_interval(estimate: float, replicates: FloatArray, level: float) -
     alpha = (1.0 - level) / 2.0
     low, high = np.quantile(r, [alpha, 1.0 - alpha])
     return Interval(estimate, float(low), float(high), level, "bootstrap", float(np.std(r, ddof=1)) if r.size > 1 else math.nan)
+
+
+# Interval and Comparison report the public module (pickles, reprs); __test__ keeps the doctests
+# of these classes collected from this file.
+Interval.__module__ = "scored_pr"
+Comparison.__module__ = "scored_pr"
+__test__ = {"Interval": Interval, "Comparison": Comparison}

@@ -16,6 +16,7 @@ import numpy.typing as npt
 from .._core import bins as B
 from .._measures import MEASURES
 from .._state import bounded as _bounded_state
+from .._state.bounded import MAX_BINS
 from .._validation import (
     check_batch,
     check_beta,
@@ -40,8 +41,6 @@ CHUNK = 1 << 20
 PENDING = 4096
 #: An unweighted chunk of more cases than this (and than 16 * max_bins) is binned without a sort
 UNSORTED_MIN = 1 << 16
-#: Largest bin budget (a summary of 2**24 bins is already 512 MiB).
-MAX_BINS = 1 << 24
 
 
 class Bounds(float):
@@ -66,6 +65,8 @@ class Bounds(float):
     >>> Bounds(0.5, 0.5, 0.5)
     0.5
     """
+
+    __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
     __slots__ = ("lower", "upper")
     lower: float
@@ -209,6 +210,8 @@ class BoundedEvaluation:
     >>> s.area_under_roc_curve()
     0.75
     """
+
+    __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
     __slots__ = (
         "_max_bins", "_pos_label", "_bins", "_misses", "_negative_misses", "_num_cases", "_num_correct",
@@ -909,7 +912,7 @@ class BoundedEvaluation:
         True
         """
         self._flush()
-        return _bounded_state.to_dict(self)
+        return _bounded_state.to_dict(self._state())
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> BoundedEvaluation:
@@ -923,7 +926,7 @@ class BoundedEvaluation:
             ``max_bins``, negative or non-integer counts on an unweighted
             summary, NaN).
         """
-        return _bounded_state.from_dict(cls, d)
+        return cls._from_state(_bounded_state.from_dict(d))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the state to ``path`` as an uncompressed ``.npz`` (no pickle), atomically.
@@ -932,7 +935,7 @@ class BoundedEvaluation:
         of cases. The write is atomic as for the evaluator's ``save``.
         """
         self._flush()
-        _bounded_state.save(self, path)
+        _bounded_state.save(self._state(), path)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> BoundedEvaluation:
@@ -947,13 +950,37 @@ class BoundedEvaluation:
             If ``path`` does not exist.
         ValueError
             If the file is not a summary state file or is corrupted or
-            inconsistent.
+            inconsistent, or holds another kind of state (the message names
+            the kind found).
         """
-        return _bounded_state.load(cls, path)
+        return cls._from_state(_bounded_state.load(path))
 
     def __reduce__(self) -> tuple[Any, ...]:
         self._flush()
-        return (_bounded_state.restore, (type(self), _bounded_state.pickle_state(self)))
+        # Restored through a classmethod of the public class: the pickle names only scored_pr.BoundedEvaluation.
+        return (type(self)._from_pickle, (_bounded_state.pickle_state(self._state()),))
+
+    @classmethod
+    def _from_pickle(cls, state: Any) -> BoundedEvaluation:
+        """Unpickling entry point: the summary of a pickled state (validated like every loader)."""
+        return cls._from_state(_bounded_state.from_pickle(state))
+
+    def _state(self) -> _bounded_state.BoundedState:
+        """The bins and counters as plain data (for the state formats); flush first."""
+        return _bounded_state.BoundedState(
+            self._max_bins, self._bins, self._num_cases, self._num_correct, self._misses, self._negative_misses,
+            self._weighted, self._pos_label,
+        )
+
+    @classmethod
+    def _from_state(cls, st: _bounded_state.BoundedState) -> BoundedEvaluation:
+        """The summary holding a validated state (from the state formats)."""
+        ev = cls(st.max_bins, pos_label=st.pos_label)
+        ev._bins = st.bins
+        ev._num_cases, ev._num_correct = st.num_cases, st.num_correct
+        ev._misses, ev._negative_misses = st.misses, st.negative_misses
+        ev._weighted = st.weighted
+        return ev
 
 
 def _check_max_bins(value: Any, func: str) -> int:
@@ -962,3 +989,9 @@ def _check_max_bins(value: Any, func: str) -> int:
     if not 1 <= value <= MAX_BINS:
         raise _fail(ValueError, func, "max_bins", f"an int between 1 and {MAX_BINS}", value)
     return int(value)
+
+
+# Bounds, CurveBand and BoundedEvaluation report the public module (pickles, reprs); __test__ keeps the doctests
+# of these classes collected from this file.
+CurveBand.__module__ = "scored_pr"
+__test__ = {"Bounds": Bounds, "CurveBand": CurveBand, "BoundedEvaluation": BoundedEvaluation}

@@ -133,6 +133,8 @@ class ScoredPrecisionRecallEvaluation:
     0.5
     """
 
+    __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
+
     __slots__ = ("_ties", "_pos_label", "_store", "_misses", "_negative_misses", "_memo", "_guard")
 
     def __init__(self, ties: str = "grouped", *, pos_label: Any = None) -> None:
@@ -1301,7 +1303,7 @@ class ScoredPrecisionRecallEvaluation:
         >>> ScoredPrecisionRecallEvaluation.from_dict(ev.to_dict()) == ev
         True
         """
-        return _serialization.to_dict(self)
+        return _serialization.state_to_dict(self._state())
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ScoredPrecisionRecallEvaluation:
@@ -1315,7 +1317,7 @@ class ScoredPrecisionRecallEvaluation:
             scores out of rank order, NaN, negative counts). Nothing is built
             then.
         """
-        return _serialization.from_dict(cls, d)
+        return cls._from_state(_serialization.state_from_dict(d))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the state to ``path`` in numpy's ``.npz`` format (no pickle).
@@ -1330,7 +1332,7 @@ class ScoredPrecisionRecallEvaluation:
         previous file (or none, if there was none) or the complete new one;
         on an exception the temporary file is removed.
         """
-        _serialization.save(self, path)
+        _serialization.write(path, self._state())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> ScoredPrecisionRecallEvaluation:
@@ -1342,7 +1344,9 @@ class ScoredPrecisionRecallEvaluation:
             If ``path`` does not exist.
         ValueError
             If the file is not a scored_pr state file, or is truncated,
-            corrupted, of another format version, or inconsistent.
+            corrupted, of another format version, or inconsistent, or holds
+            another kind of state (a ``BoundedEvaluation``'s, a
+            ``WindowedEvaluation``'s...: the message names the kind found).
 
         Notes
         -----
@@ -1356,10 +1360,33 @@ class ScoredPrecisionRecallEvaluation:
         code from the data it reads: never unpickle data you do not trust.
         ``load`` and ``from_dict`` are safe on untrusted input.
         """
-        return _serialization.load(cls, path)
+        return cls._from_state(_serialization.read(path)[0])
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_serialization.restore, (type(self), _serialization.pickle_state(self)))
+        # Restored through a classmethod of the public class, so a pickle names only
+        # scored_pr.ScoredPrecisionRecallEvaluation, wherever the private modules move.
+        return (type(self)._from_pickle, (_serialization.state_to_pickle(self._state()),))
+
+    @classmethod
+    def _from_pickle(cls, state: Any) -> ScoredPrecisionRecallEvaluation:
+        """Unpickling entry point: the evaluator of a pickled state (validated like every loader)."""
+        return cls._from_state(_serialization.state_from_pickle(state))
+
+    def _state(self) -> _serialization.ExactState:
+        """What every answer depends on, as plain arrays and counts (for the state formats)."""
+        neg, correct = self._store.arrays()
+        return _serialization.ExactState(
+            self._ties, neg, correct, self._store.weights(), self._misses, self._negative_misses, self._pos_label
+        )
+
+    @classmethod
+    def _from_state(cls, st: _serialization.ExactState) -> ScoredPrecisionRecallEvaluation:
+        """The evaluator holding a validated state (from the state formats)."""
+        ev = cls(ties=st.ties, pos_label=st.pos_label)
+        ev._store = CaseStore.from_sorted(st.neg, st.correct, st.weights)
+        ev._misses = st.misses
+        ev._negative_misses = st.negative_misses
+        return ev
 
     # ------------------------------------------------------------------ reports
 
@@ -1428,3 +1455,8 @@ class ScoredPrecisionRecallEvaluation:
         0.500000 1.000000 0.666667
         """
         _report.print_curve(curve, sys.stdout if file is None else file)
+
+
+# ScoredPrecisionRecallEvaluation report the public module (pickles, reprs); __test__ keeps the doctests
+# of the class collected from this file.
+__test__ = {"ScoredPrecisionRecallEvaluation": ScoredPrecisionRecallEvaluation}

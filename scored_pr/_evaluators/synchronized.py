@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import threading
 from typing import Any
 
@@ -51,6 +52,8 @@ class SynchronizedEvaluation:
     >>> shared.num_cases, shared.num_positive_ref
     (4000, 2000)
     """
+
+    __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
     __slots__ = ("_ev", "_lock")
 
@@ -145,6 +148,19 @@ class SynchronizedEvaluation:
     def __reduce__(self) -> tuple[Any, ...]:
         return (SynchronizedEvaluation, (self.snapshot(),))
 
+    # State: to_dict() and save() are the shared evaluator's (read under the lock), so a
+    # saved SynchronizedEvaluation is an exact evaluator's state, of kind "exact".
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SynchronizedEvaluation:
+        """A shared evaluator holding ``ScoredPrecisionRecallEvaluation.from_dict(d)`` (validated the same way)."""
+        return cls(ScoredPrecisionRecallEvaluation.from_dict(d))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> SynchronizedEvaluation:
+        """A shared evaluator holding ``ScoredPrecisionRecallEvaluation.load(path)`` (any exact state file)."""
+        return cls(ScoredPrecisionRecallEvaluation.load(path))
+
     def __str__(self) -> str:
         with self._lock:
             return str(self._ev)
@@ -152,3 +168,8 @@ class SynchronizedEvaluation:
     def __repr__(self) -> str:
         with self._lock:
             return f"SynchronizedEvaluation({self._ev!r})"
+
+
+# SynchronizedEvaluation report the public module (pickles, reprs); __test__ keeps the doctests
+# of the class collected from this file.
+__test__ = {"SynchronizedEvaluation": SynchronizedEvaluation}

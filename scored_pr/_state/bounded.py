@@ -4,6 +4,12 @@ The state is the bins (score ranges and the weight of each class in them),
 the counters, the budget and the positive label. Every loader validates
 everything before it builds anything: a bad input raises ValueError or
 TypeError and never yields a half-built summary.
+
+This module knows no evaluator class: it checks a :class:`BoundedState` (the
+bins and counters as plain arrays and numbers) on the way in and out; the
+summary gives its state (``BoundedEvaluation._state``) and builds itself from
+one (``_from_state``). :func:`restore` is the name pickles of scored_pr 0.1.0
+call, kept for them.
 """
 
 from __future__ import annotations
@@ -11,17 +17,17 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from .._core import bins as B
 from . import statefile as _statefile
-from .exact import _NONFINITE, _bad, _count  # the evaluator's state checks, shared
+from .exact import _bad, _count, check_pos_label, decode_numbers  # the evaluator's state checks, shared
 
-if TYPE_CHECKING:
-    from .._evaluators.bounded import BoundedEvaluation
+#: Largest bin budget (a summary of 2**24 bins is already 512 MiB).
+MAX_BINS = 1 << 24
 
 FORMAT = "scored_pr.BoundedEvaluation"
 VERSION = 1
@@ -29,25 +35,30 @@ _KEYS = {"format", "version", "max_bins", "hi", "lo", "pos", "neg", "level", "nu
          "misses", "negative_misses", "weighted"}
 _OPTIONAL = {"pos_label"}
 _ARRAYS = ("hi", "lo", "pos", "neg", "level")
-#: Largest JSON header a state file may carry (ours are about 250 bytes).
-_MAX_META_BYTES = 1 << 16
 
 
-def build(cls: type[BoundedEvaluation], meta: dict[str, Any], arrays: dict[str, npt.NDArray[np.float64]], func: str) -> BoundedEvaluation:
-    """Validate a state (header fields and the four bin arrays) and build the summary."""
-    from .._evaluators.bounded import MAX_BINS
+class BoundedState(NamedTuple):
+    """Everything a bounded summary's answers depend on, as plain data."""
 
+    max_bins: int
+    bins: B.Bins
+    num_cases: int
+    num_correct: int
+    misses: int
+    negative_misses: int
+    weighted: bool
+    pos_label: Any = None
+
+
+def check(meta: dict[str, Any], arrays: dict[str, npt.NDArray[np.float64]], func: str) -> BoundedState:
+    """Validate a state (header fields and the bin arrays); the state they make."""
     max_bins = meta.get("max_bins")
     if isinstance(max_bins, bool) or not isinstance(max_bins, int) or not 1 <= max_bins <= MAX_BINS:
         raise _bad(func, f"field 'max_bins' must be an int between 1 and {MAX_BINS}; got {max_bins!r:.60} instead.")
     weighted = meta.get("weighted")
     if not isinstance(weighted, bool):
         raise TypeError(f"{func}: field 'weighted' must be a bool; got {weighted!r:.60} instead.")
-    pos_label = meta.get("pos_label")
-    if pos_label is not None and not isinstance(pos_label, (str, int, float)) or (
-        isinstance(pos_label, float) and math.isnan(pos_label)
-    ):
-        raise _bad(func, f"field 'pos_label' must be a str, number or bool; got {pos_label!r:.60} instead.")
+    pos_label = check_pos_label(meta.get("pos_label"), func)
     num_cases = _count(meta.get("num_cases"), func, "num_cases")
     num_correct = _count(meta.get("num_correct"), func, "num_correct")
     misses = _count(meta.get("misses"), func, "misses")
@@ -81,22 +92,17 @@ def build(cls: type[BoundedEvaluation], meta: dict[str, Any], arrays: dict[str, 
             raise _bad(func, "an unweighted summary must hold whole counts.")
         if float(pos.sum()) != num_correct or float(pos.sum() + neg.sum()) != num_cases:
             raise _bad(func, "the bin counts disagree with 'num_cases' and 'num_correct'.")
-    ev = cls(max_bins, pos_label=pos_label)
-    ev._bins = bins
-    ev._num_cases, ev._num_correct = num_cases, num_correct
-    ev._misses, ev._negative_misses = misses, negative_misses
-    ev._weighted = weighted
-    return ev
+    return BoundedState(max_bins, bins, num_cases, num_correct, misses, negative_misses, weighted, pos_label)
 
 
-def _meta(ev: BoundedEvaluation) -> dict[str, Any]:
+def _meta(st: BoundedState) -> dict[str, Any]:
     meta: dict[str, Any] = {
-        "format": FORMAT, "version": VERSION, "max_bins": ev._max_bins, "num_cases": ev._num_cases,
-        "num_correct": ev._num_correct, "misses": ev._misses, "negative_misses": ev._negative_misses,
-        "weighted": ev._weighted,
+        "format": FORMAT, "version": VERSION, "max_bins": st.max_bins, "num_cases": st.num_cases,
+        "num_correct": st.num_correct, "misses": st.misses, "negative_misses": st.negative_misses,
+        "weighted": st.weighted,
     }
-    if ev.pos_label is not None:
-        meta["pos_label"] = ev.pos_label
+    if st.pos_label is not None:
+        meta["pos_label"] = st.pos_label
     return meta
 
 
@@ -104,31 +110,14 @@ def _encode(values: npt.NDArray[np.float64]) -> list[Any]:
     return [v if math.isfinite(v) else ("Infinity" if v > 0 else "-Infinity") for v in values.tolist()]
 
 
-def to_dict(ev: BoundedEvaluation) -> dict[str, Any]:
-    d = _meta(ev)
-    b = ev._bins
+def to_dict(st: BoundedState) -> dict[str, Any]:
+    d = _meta(st)
+    b = st.bins
     d.update(hi=_encode(b.hi), lo=_encode(b.lo), pos=b.pos.tolist(), neg=b.neg.tolist(), level=b.level.tolist())
     return d
 
 
-def _decode(values: Any, func: str, name: str, scores: bool) -> npt.NDArray[np.float64]:
-    if not isinstance(values, list):
-        raise TypeError(f"{func}: field '{name}' must be a list.")
-    out = []
-    for i, v in enumerate(values):
-        if scores and isinstance(v, str) and v in _NONFINITE:
-            v = _NONFINITE[v]
-        elif isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise TypeError(f"{func}: field '{name}' must hold numbers; got {v!r:.60} at index {i}.")
-        out.append(v)
-    try:
-        return np.array(out, dtype=np.float64)
-    except OverflowError:
-        raise _bad(func, f"field '{name}' holds a number too large for float64.") from None
-
-
-def from_dict(cls: type[BoundedEvaluation], d: Any) -> BoundedEvaluation:
-    func = "from_dict"
+def from_dict(d: Any, func: str = "from_dict") -> BoundedState:
     if not isinstance(d, dict):
         raise TypeError(f"{func}: argument 'd' must be a dict from to_dict(); got {type(d).__name__} instead.")
     if not _KEYS <= set(d) <= _KEYS | _OPTIONAL:
@@ -138,19 +127,19 @@ def from_dict(cls: type[BoundedEvaluation], d: Any) -> BoundedEvaluation:
         raise _bad(func, f"field 'format' must be {FORMAT!r}; got {d['format']!r:.60} instead.")
     if isinstance(d["version"], bool) or d["version"] != VERSION:
         raise _bad(func, f"field 'version' must be {VERSION}; got {d['version']!r:.60} instead.")
-    arrays = {k: _decode(d[k], func, k, k in ("hi", "lo")) for k in _ARRAYS}
-    return build(cls, d, arrays, func)
+    arrays = {k: decode_numbers(d[k], func, k, nonfinite=k in ("hi", "lo")) for k in _ARRAYS}
+    return check(d, arrays, func)
 
 
-def _count_dtype(ev: BoundedEvaluation) -> str:
+def _count_dtype(st: BoundedState) -> str:
     """The narrowest exact dtype for the bin weights: whole counts fit uint32 or uint64."""
-    if ev._weighted:
+    if st.weighted:
         return "float64"
-    top = max(float(ev._bins.pos.max(initial=0.0)), float(ev._bins.neg.max(initial=0.0)))
+    top = max(float(st.bins.pos.max(initial=0.0)), float(st.bins.neg.max(initial=0.0)))
     return "uint32" if top < 2**32 else "uint64"
 
 
-def pack(ev: BoundedEvaluation) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+def pack(st: BoundedState) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """The compact binary state: header fields and arrays.
 
     ``hi`` (float64, one per bin), ``exact`` (one bit per bin, packed),
@@ -158,10 +147,10 @@ def pack(ev: BoundedEvaluation) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     ``pos``/``neg`` as uint32 (unweighted, counts below 2**32), uint64 or
     float64 (weighted): 25 bytes per range bin unweighted, 33 weighted.
     """
-    b = ev._bins
-    meta = _meta(ev)
+    b = st.bins
+    meta = _meta(st)
     exact = b.lo == b.hi
-    dtype = _count_dtype(ev)
+    dtype = _count_dtype(st)
     meta.update(num_bins=int(b.hi.size), num_range=int(np.count_nonzero(~exact)), count_dtype=dtype)
     arrays = {
         "hi": b.hi, "lo": b.lo[~exact], "level": b.level[~exact].astype(np.uint8), "exact": np.packbits(exact),
@@ -201,42 +190,35 @@ def unpack(meta: dict[str, Any], read: Any, func: str) -> dict[str, npt.NDArray[
     return {"hi": hi, "lo": lo, "pos": pos, "neg": neg, "level": level}
 
 
-def save(ev: BoundedEvaluation, path: str | os.PathLike[str]) -> None:
-    meta, arrays = pack(ev)
-    arrays["meta"] = np.frombuffer(json.dumps(meta, allow_nan=False).encode("utf-8"), dtype=np.uint8)
+def save(st: BoundedState, path: str | os.PathLike[str]) -> None:
+    meta, arrays = pack(st)
+    arrays["meta"] = _statefile.encode_meta({**meta, "kind": "bounded"})
     _statefile.write_npz(path, arrays)
 
 
-def load(cls: type[BoundedEvaluation], path: str | os.PathLike[str]) -> BoundedEvaluation:
-    func = "load"
+def load(path: str | os.PathLike[str], func: str = "load") -> BoundedState:
     with _statefile.NpzReader(path, func) as npz:
+        meta = _statefile.read_meta(npz, "bounded")
         if npz.names != {"meta", *_PACKED}:
             raise npz.error(f"is not a scored_pr summary state file (arrays {sorted(npz.names)}).")
-        raw = npz.read("meta", np.uint8, max_items=_MAX_META_BYTES)
-        try:
-            meta = json.loads(raw.tobytes().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise npz.error("has a corrupted header.") from None
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise npz.error("is not a scored_pr summary state file.")
+        meta.pop("kind", None)
         if isinstance(meta.get("version"), bool) or meta.get("version") != VERSION:
             raise npz.error(f"has state format version {meta.get('version')!r:.60}; this scored_pr reads {VERSION}.")
         try:
             arrays = unpack(meta, lambda name, dtype, shape: npz.read(name, dtype, shape=shape), func)
         except ValueError as exc:
             raise npz.error(str(exc).split(": ", 1)[-1]) from None
-    return build(cls, meta, arrays, func)
+    return check(meta, arrays, func)
 
 
-def pickle_state(ev: BoundedEvaluation) -> dict[str, Any]:
-    meta, arrays = pack(ev)
+def pickle_state(st: BoundedState) -> dict[str, Any]:
+    meta, arrays = pack(st)
     meta.update(arrays)
     return meta
 
 
-def restore(cls: type[BoundedEvaluation], state: Any) -> BoundedEvaluation:
-    """Unpickling entry point (validated like every other loader)."""
-    func = "unpickle"
+def from_pickle(state: Any, func: str = "unpickle") -> BoundedState:
+    """The state of a pickled state dict (validated like every other loader)."""
     keys = _KEYS - set(_ARRAYS) | _PACKED | {"num_bins", "num_range", "count_dtype"}
     if not isinstance(state, dict) or not keys <= set(state) <= keys | _OPTIONAL:
         raise _bad(func, "the pickled state is not a scored_pr BoundedEvaluation's.")
@@ -251,4 +233,9 @@ def restore(cls: type[BoundedEvaluation], state: Any) -> BoundedEvaluation:
         return a
 
     arrays = unpack(state, read, func)
-    return build(cls, state, arrays, func)
+    return check(state, arrays, func)
+
+
+def restore(cls: Any, state: Any) -> Any:
+    """The unpickling entry point of scored_pr 0.1.0's pickles: ``cls`` built from ``state``."""
+    return cls._from_state(from_pickle(state))

@@ -8,6 +8,15 @@ label; format 2 adds both (optional). An evaluator without either is written
 as format 1, which every scored_pr reads. Every
 loader validates everything before it builds anything: a bad input raises
 ValueError or TypeError and never yields a half-built evaluator.
+
+This module knows no evaluator class: it turns an :class:`ExactState` (plain
+arrays and counts) into a dict, a file or a pickled state and back, checking
+everything on the way in; the evaluator gives its state
+(``ScoredPrecisionRecallEvaluation._state``) and builds itself from one
+(``_from_state``). The functions that take an evaluator or a class
+(:func:`save`, :func:`load_with_extra`, :func:`pickle_state`, :func:`restore`)
+only go through those two methods; :func:`restore` is the name pickles of
+scored_pr 0.1.0 call, kept for them.
 """
 
 from __future__ import annotations
@@ -15,17 +24,13 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from . import statefile as _statefile
-from .._evaluators.store import CaseStore
 from .._validation import MAX_COUNT, TIE_POLICIES
-
-if TYPE_CHECKING:
-    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
 FORMAT = "scored_pr.ScoredPrecisionRecallEvaluation"
 VERSION = 2
@@ -33,6 +38,18 @@ VERSIONS = (1, 2)
 _KEYS = {"format", "version", "ties", "scores", "correct", "misses", "negative_misses"}
 _OPTIONAL = {"weights", "pos_label"}  # format 2
 _NONFINITE = {"Infinity": math.inf, "-Infinity": -math.inf}
+
+
+class ExactState(NamedTuple):
+    """Everything an exact evaluator's answers depend on, as plain data."""
+
+    ties: str
+    neg: npt.NDArray[np.float64]  #: negated scores, ascending (rank order), ties in insertion order
+    correct: npt.NDArray[np.bool_]
+    weights: npt.NDArray[np.float64] | None
+    misses: int
+    negative_misses: int
+    pos_label: Any = None
 
 
 def _bad(func: str, what: str) -> ValueError:
@@ -47,18 +64,20 @@ def _count(value: Any, func: str, name: str) -> int:
     return int(value)
 
 
-def _version_of(ev: ScoredPrecisionRecallEvaluation) -> int:
-    return 2 if ev.weighted or ev.pos_label is not None else 1
+def _version_of(st: ExactState) -> int:
+    return 2 if st.weights is not None or st.pos_label is not None else 1
 
 
-def _check_version(version: Any, where: str, func: str) -> int:
-    if isinstance(version, bool) or not isinstance(version, int) or version not in VERSIONS:
-        raise _bad(func, f"{where} has state format version {version!r:.60}; this scored_pr reads {VERSIONS}.")
-    return version
+def check_pos_label(pos_label: Any, func: str) -> Any:
+    """A saved positive label: None, a str, a number or a bool (not NaN)."""
+    if pos_label is not None and not isinstance(pos_label, (str, int, float)) or (
+        isinstance(pos_label, float) and math.isnan(pos_label)
+    ):
+        raise _bad(func, f"field 'pos_label' must be a str, number or bool; got {pos_label!r:.60} instead.")
+    return pos_label
 
 
-def build(
-    cls: type[ScoredPrecisionRecallEvaluation],
+def check(
     ties: Any,
     neg: npt.NDArray[np.float64],
     correct: npt.NDArray[np.bool_],
@@ -67,14 +86,11 @@ def build(
     func: str,
     weights: npt.NDArray[np.float64] | None = None,
     pos_label: Any = None,
-) -> ScoredPrecisionRecallEvaluation:
-    """Validate a ranking and build the evaluator holding it."""
+) -> ExactState:
+    """Validate a ranking and the counts; the state they make."""
     if not isinstance(ties, str) or ties not in TIE_POLICIES:
         raise _bad(func, f"field 'ties' must be one of {TIE_POLICIES}; got {ties!r:.60} instead.")
-    if pos_label is not None and not isinstance(pos_label, (str, int, float)) or (
-        isinstance(pos_label, float) and math.isnan(pos_label)
-    ):
-        raise _bad(func, f"field 'pos_label' must be a str, number or bool; got {pos_label!r:.60} instead.")
+    check_pos_label(pos_label, func)
     misses = _count(misses, func, "misses")
     negative_misses = _count(negative_misses, func, "negative_misses")
     if neg.ndim != 1 or correct.ndim != 1 or neg.shape != correct.shape:
@@ -91,35 +107,60 @@ def build(
         bad = ~(np.isfinite(weights) & (weights >= 0.0))
         if bad.any():
             raise _bad(func, f"weights must be finite and >= 0 (index {int(np.argmax(bad))}).")
-    ev = cls(ties=ties, pos_label=pos_label)
-    ev._store = CaseStore.from_sorted(neg, correct, weights)
-    ev._misses = misses
-    ev._negative_misses = negative_misses
-    return ev
+    return ExactState(ties, neg, correct, weights, misses, negative_misses, pos_label)
 
 
-def to_dict(ev: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
-    neg, correct = ev._store.arrays()
-    scores = [-v if math.isfinite(v) else ("-Infinity" if v > 0 else "Infinity") for v in neg.tolist()]
+def encode_scores(neg: npt.NDArray[np.float64]) -> list[Any]:
+    """Negated scores as the JSON list of scores (infinities as strings)."""
+    return [-v if math.isfinite(v) else ("-Infinity" if v > 0 else "Infinity") for v in neg.tolist()]
+
+
+def state_to_dict(st: ExactState) -> dict[str, Any]:
+    """The JSON-safe dict of a state (``to_dict``)."""
     d = {
         "format": FORMAT,
-        "version": _version_of(ev),
-        "ties": ev.ties,
-        "scores": scores,
-        "correct": correct.tolist(),
-        "misses": ev.num_misses,
-        "negative_misses": ev.num_negative_misses,
+        "version": _version_of(st),
+        "ties": st.ties,
+        "scores": encode_scores(st.neg),
+        "correct": st.correct.tolist(),
+        "misses": st.misses,
+        "negative_misses": st.negative_misses,
     }
-    weights = ev._store.weights()
-    if weights is not None:
-        d["weights"] = weights.tolist()
-    if ev.pos_label is not None:
-        d["pos_label"] = ev.pos_label
+    if st.weights is not None:
+        d["weights"] = st.weights.tolist()
+    if st.pos_label is not None:
+        d["pos_label"] = st.pos_label
     return d
 
 
-def from_dict(cls: type[ScoredPrecisionRecallEvaluation], d: Any) -> ScoredPrecisionRecallEvaluation:
-    func = "from_dict"
+def decode_numbers(values: Any, func: str, name: str, nonfinite: bool = True) -> npt.NDArray[np.float64]:
+    """A JSON list of numbers as float64 (``"Infinity"``/``"-Infinity"`` too if ``nonfinite``)."""
+    if not isinstance(values, list):
+        raise TypeError(f"{func}: field {name!r} must be a list.")
+    out = []
+    for i, v in enumerate(values):
+        if nonfinite and isinstance(v, str) and v in _NONFINITE:
+            v = _NONFINITE[v]
+        elif isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise TypeError(f"{func}: field {name!r} must hold numbers; got {v!r:.60} at index {i}.")
+        out.append(v)
+    try:
+        return np.array(out, dtype=np.float64)
+    except OverflowError:
+        raise _bad(func, f"field {name!r} holds a number too large for float64.") from None
+
+
+def decode_bools(values: Any, func: str, name: str) -> npt.NDArray[np.bool_]:
+    if not isinstance(values, list):
+        raise TypeError(f"{func}: field {name!r} must be a list.")
+    for i, v in enumerate(values):
+        if not isinstance(v, bool):
+            raise TypeError(f"{func}: field {name!r} must hold bools; got {v!r:.60} at index {i}.")
+    return np.array(values, dtype=bool)
+
+
+def state_from_dict(d: Any, func: str = "from_dict") -> ExactState:
+    """The state of a dict from ``to_dict``, every field checked."""
     if not isinstance(d, dict):
         raise TypeError(f"{func}: argument 'd' must be a dict from to_dict(); got {type(d).__name__} instead.")
     allowed = _KEYS | (_OPTIONAL if d.get("version") == 2 else set())
@@ -139,68 +180,40 @@ def from_dict(cls: type[ScoredPrecisionRecallEvaluation], d: Any) -> ScoredPreci
     scores, correct = d["scores"], d["correct"]
     if not isinstance(scores, list) or not isinstance(correct, list):
         raise TypeError(f"{func}: fields 'scores' and 'correct' must be lists.")
-    for i, v in enumerate(correct):
-        if not isinstance(v, bool):
-            raise TypeError(f"{func}: field 'correct' must hold bools; got {v!r:.60} at index {i}.")
-    values = []
-    for i, v in enumerate(scores):
-        if isinstance(v, str) and v in _NONFINITE:
-            v = _NONFINITE[v]
-        elif isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise TypeError(f"{func}: field 'scores' must hold numbers; got {v!r:.60} at index {i}.")
-        values.append(v)
-    try:
-        neg = -np.array(values, dtype=np.float64)
-    except OverflowError:
-        raise _bad(func, "field 'scores' holds a number too large for float64.") from None
-    return build(
-        cls, d["ties"], neg, np.array(correct, dtype=bool), d["misses"], d["negative_misses"], func, weights,
-        d.get("pos_label"),
-    )
+    flags = decode_bools(correct, func, "correct")
+    neg = -decode_numbers(scores, func, "scores")
+    return check(d["ties"], neg, flags, d["misses"], d["negative_misses"], func, weights, d.get("pos_label"))
 
 
-def save(ev: ScoredPrecisionRecallEvaluation, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> None:
-    """Write ``ev`` to ``path`` atomically; ``extra`` (JSON-safe) rides in the header (checkpoints)."""
-    neg, correct = ev._store.arrays()
-    weights = ev._store.weights()
-    meta: dict[str, Any] = {"format": FORMAT, "version": _version_of(ev), "ties": ev.ties, "num_cases": int(neg.size),
-                            "misses": ev.num_misses, "negative_misses": ev.num_negative_misses}
-    if ev.pos_label is not None:
-        meta["pos_label"] = ev.pos_label
+def state_arrays(st: ExactState, extra: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
+    """The members of a state file holding ``st`` (``extra``, JSON-safe, rides in the header)."""
+    meta: dict[str, Any] = {"format": FORMAT, "kind": "exact", "version": _version_of(st), "ties": st.ties,
+                            "num_cases": int(st.neg.size), "misses": st.misses, "negative_misses": st.negative_misses}
+    if st.pos_label is not None:
+        meta["pos_label"] = st.pos_label
     if extra is not None:
         meta["extra"] = extra
     arrays: dict[str, np.ndarray] = {
-        "meta": np.frombuffer(json.dumps(meta, allow_nan=False).encode("utf-8"), dtype=np.uint8),
-        "neg_scores": neg,
-        "correct": np.packbits(correct),
+        "meta": _statefile.encode_meta(meta),
+        "neg_scores": st.neg,
+        "correct": np.packbits(st.correct),
     }
-    if weights is not None:
-        arrays["weights"] = weights
-    _statefile.write_npz(path, arrays)
+    if st.weights is not None:
+        arrays["weights"] = st.weights
+    return arrays
 
 
-#: Largest JSON header a state file may carry (ours are about 200 bytes).
-_MAX_META_BYTES = 1 << 16
+def write(path: str | os.PathLike[str], st: ExactState, extra: dict[str, Any] | None = None) -> None:
+    """Write ``st`` to ``path`` atomically; ``extra`` (JSON-safe) rides in the header (checkpoints)."""
+    _statefile.write_npz(path, state_arrays(st, extra))
 
 
-def load(cls: type[ScoredPrecisionRecallEvaluation], path: str | os.PathLike[str]) -> ScoredPrecisionRecallEvaluation:
-    return load_with_extra(cls, path)[0]
-
-
-def load_with_extra(
-    cls: type[ScoredPrecisionRecallEvaluation], path: str | os.PathLike[str], func: str = "load"
-) -> tuple[ScoredPrecisionRecallEvaluation, Any]:
-    """The evaluator saved at ``path`` and the ``extra`` header it was saved with (None if none)."""
+def read(path: str | os.PathLike[str], func: str = "load") -> tuple[ExactState, Any]:
+    """The state saved at ``path`` and the ``extra`` header it was saved with (None if none)."""
     with _statefile.NpzReader(path, func) as npz:
+        meta = _statefile.read_meta(npz, "exact")
         if npz.names not in ({"meta", "neg_scores", "correct"}, {"meta", "neg_scores", "correct", "weights"}):
             raise npz.error(f"is not a scored_pr state file (arrays {sorted(npz.names)}).")
-        meta_raw = npz.read("meta", np.uint8, max_items=_MAX_META_BYTES)
-        try:
-            meta = json.loads(meta_raw.tobytes().decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise npz.error("has a corrupted header.") from None
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise npz.error("is not a scored_pr state file.")
         version = meta.get("version")
         if isinstance(version, bool) or not isinstance(version, int) or version not in VERSIONS:
             raise npz.error(f"has state format version {version!r}; this scored_pr reads {VERSIONS}.")
@@ -215,37 +228,34 @@ def load_with_extra(
         packed = npz.read("correct", np.uint8, shape=((n + 7) // 8,))
         weights = npz.read("weights", np.float64, shape=(n,)) if "weights" in npz.names else None
     correct = np.unpackbits(packed, count=n).astype(bool)
-    ev = build(
-        cls, meta.get("ties"), neg, correct, meta.get("misses"), meta.get("negative_misses"), func, weights,
+    st = check(
+        meta.get("ties"), neg, correct, meta.get("misses"), meta.get("negative_misses"), func, weights,
         meta.get("pos_label"),
     )
-    return ev, meta.get("extra")
+    return st, meta.get("extra")
 
 
 _PICKLE_KEYS = {"ties", "neg_scores", "correct", "misses", "negative_misses"}
 
 
-def pickle_state(ev: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
+def state_to_pickle(st: ExactState) -> dict[str, Any]:
     """What ``__reduce__`` pickles: the ranking, the counts and the format version."""
-    neg, correct = ev._store.arrays()
     state = {
-        "version": _version_of(ev), "ties": ev.ties, "neg_scores": neg, "correct": correct,
-        "misses": ev.num_misses, "negative_misses": ev.num_negative_misses,
+        "version": _version_of(st), "ties": st.ties, "neg_scores": st.neg, "correct": st.correct,
+        "misses": st.misses, "negative_misses": st.negative_misses,
     }
-    weights = ev._store.weights()
-    if weights is not None:
-        state["weights"] = weights
-    if ev.pos_label is not None:
-        state["pos_label"] = ev.pos_label
+    if st.weights is not None:
+        state["weights"] = st.weights
+    if st.pos_label is not None:
+        state["pos_label"] = st.pos_label
     return state
 
 
-def restore(cls: type[ScoredPrecisionRecallEvaluation], state: Any) -> ScoredPrecisionRecallEvaluation:
-    """Unpickling entry point (validated like every other loader).
+def state_from_pickle(state: Any, func: str = "unpickle") -> ExactState:
+    """The state of a pickled state dict (validated like every other loader).
 
     States pickled before the version field existed are format 1.
     """
-    func = "unpickle"
     if not isinstance(state, dict):
         raise TypeError(f"{func}: the pickled state must be a dict; got {type(state).__name__} instead.")
     version = state.get("version", 1)
@@ -262,7 +272,30 @@ def restore(cls: type[ScoredPrecisionRecallEvaluation], state: Any) -> ScoredPre
         weights = np.asarray(state["weights"], dtype=np.float64) if "weights" in state else None
     except (TypeError, ValueError) as exc:
         raise _bad(func, f"the pickled scores, labels or weights are not numeric arrays ({exc}).") from None
-    return build(
-        cls, state["ties"], neg, correct, state["misses"], state["negative_misses"], func, weights,
+    return check(
+        state["ties"], neg, correct, state["misses"], state["negative_misses"], func, weights,
         state.get("pos_label"),
     )
+
+
+# ------------------------------------------- through an evaluator's _state / _from_state
+
+def save(ev: Any, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> None:
+    """Write evaluator ``ev`` to ``path`` atomically, with ``extra`` in the header (the CLI's checkpoints)."""
+    write(path, ev._state(), extra)
+
+
+def load_with_extra(cls: Any, path: str | os.PathLike[str], func: str = "load") -> tuple[Any, Any]:
+    """The evaluator of class ``cls`` saved at ``path`` and the ``extra`` header it was saved with."""
+    st, extra = read(path, func)
+    return cls._from_state(st), extra
+
+
+def pickle_state(ev: Any) -> dict[str, Any]:
+    """What pickling ``ev`` stores (see :func:`state_to_pickle`)."""
+    return state_to_pickle(ev._state())
+
+
+def restore(cls: Any, state: Any) -> Any:
+    """The unpickling entry point of scored_pr 0.1.0's pickles: ``cls`` built from ``state``."""
+    return cls._from_state(state_from_pickle(state))

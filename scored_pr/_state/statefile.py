@@ -117,6 +117,8 @@ class NpzReader:
         self.name = repr(os.fspath(path))
         self._fh: IO[bytes] = open(path, "rb")
         try:
+            #: the file's size in bytes: no array read from it can be larger
+            self.size = os.fstat(self._fh.fileno()).st_size
             self._zip = zipfile.ZipFile(self._fh)
             self._members = {info.filename: info for info in self._zip.infolist()}
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError,
@@ -229,3 +231,65 @@ class NpzReader:
             raise self.error(f"array {name!r} holds Python objects (dtype {dtype}); scored_pr state files never do.")
         return tuple(int(d) for d in shape), dtype
 
+
+
+# ----------------------------------------------------------------- headers and kinds
+
+#: The ``format`` field of every kind of state (the field a file has carried since
+#: format 1) -> the kind's short name, which the header's ``kind`` field repeats.
+KINDS = {
+    "scored_pr.ScoredPrecisionRecallEvaluation": "exact",
+    "scored_pr.BoundedEvaluation": "bounded",
+    "scored_pr.WindowedEvaluation": "windowed",
+    "scored_pr.MultiQueryEvaluation": "multi",
+}
+#: Each kind's public class, for messages that say which ``load`` reads a file.
+CLASSES = {kind: fmt.split(".", 1)[1] for fmt, kind in KINDS.items()}
+#: Largest JSON header a state file may carry (ours are a few hundred bytes).
+MAX_META_BYTES = 1 << 16
+
+
+def encode_meta(meta: dict[str, Any]) -> npt.NDArray[np.uint8]:
+    """The header as the ``meta`` member: UTF-8 JSON (no NaN) as bytes."""
+    import json
+
+    return np.frombuffer(json.dumps(meta, allow_nan=False).encode("utf-8"), dtype=np.uint8)
+
+
+def read_meta(npz: NpzReader, kind: str | None = None) -> dict[str, Any]:
+    """The JSON header of the state file open in ``npz``, checked to be of ``kind``.
+
+    The one place a state file's header is read. The header must be a JSON
+    object whose ``format`` names a kind of scored_pr state (:data:`KINDS`);
+    a file of another kind than ``kind`` (None: any) raises a ValueError that
+    names the kind found and the class whose ``load`` reads it.
+    """
+    import json
+
+    if "meta" not in npz.names:
+        raise npz.error(f"is not a scored_pr state file (arrays {sorted(npz.names)}).")
+    raw = npz.read("meta", np.uint8, max_items=MAX_META_BYTES)
+    try:
+        meta = json.loads(raw.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise npz.error("has a corrupted header.") from None
+    fmt = meta.get("format") if isinstance(meta, dict) else None
+    found = KINDS.get(fmt) if isinstance(fmt, str) else None
+    if found is None:
+        raise npz.error("is not a scored_pr state file.")
+    if kind is not None and found != kind:
+        raise npz.error(
+            f"holds the state of a {CLASSES[found]} (kind {found!r}), not of a {CLASSES[kind]}; "
+            f"read it with {CLASSES[found]}.load()."
+        )
+    return meta
+
+
+def kind_of(path: str | os.PathLike[str], func: str) -> str:
+    """The kind of state (``"exact"``, ``"bounded"``, ``"windowed"``, ``"multi"``) saved at ``path``.
+
+    Raises FileNotFoundError for a missing file and ValueError for a file
+    that is not a scored_pr state file, as every ``load`` does.
+    """
+    with NpzReader(path, func) as npz:
+        return KINDS[read_meta(npz)["format"]]

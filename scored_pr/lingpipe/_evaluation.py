@@ -91,6 +91,8 @@ class ScoredPrecisionRecallEvaluation:
     [[0.0, 1.0], [0.5, 0.5], [0.5, 0.3333333333333333], [1.0, 0.5], [1.0, 0.0]]
     """
 
+    __module__ = "scored_pr.lingpipe"  # pickles and reprs name the public module, wherever this file moves
+
     __slots__ = ("_ev", "_version")
 
     def __init__(self, version: str = "3.9.2") -> None:
@@ -767,3 +769,8 @@ def _print_columns(header: tuple[str, str, str], columns: tuple[FloatArray, ...]
     lines = ["%8s %8s %8s\n" % header]
     lines += [" ".join(format_fixed(v) for v in row) + "\n" for row in zip(*(c.tolist() for c in columns))]
     pw.write("".join(lines))
+
+
+# ScoredPrecisionRecallEvaluation report the public module (pickles, reprs); __test__ keeps the doctests
+# of the class collected from this file.
+__test__ = {"ScoredPrecisionRecallEvaluation": ScoredPrecisionRecallEvaluation}
