@@ -1,0 +1,191 @@
+"""Every consumer accepts every evaluator kind (issue 24, item 3).
+
+The consumers (``scored_pr.testing``, ``scored_pr.plot``,
+``scored_pr.streaming.SummaryLogger``, the integrations' sinks,
+``confidence_interval``/``compare``) are handed each kind fed the same cases:
+the exact evaluator, a window holding every case, a shared (synchronized)
+evaluator and a bounded summary, exact (enough bins) and coarse (few bins).
+What they assert, log or plot is compared with what the exact evaluator of the
+same cases gives; a bounded summary within its bounds. A kind a consumer
+cannot serve raises ``UnsupportedQuery`` naming why.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+from scored_pr import (
+    BoundedEvaluation,
+    MultiQueryEvaluation,
+    ScoredPrecisionRecallEvaluation,
+    SynchronizedEvaluation,
+    UnsupportedQuery,
+    WindowedEvaluation,
+    compare,
+)
+from scored_pr._uncertainty import confidence_interval
+
+
+def cases(seed: int = 0, n: int = 120) -> tuple[np.ndarray, np.ndarray]:
+    """Labels and scores with ties (scores rounded to one decimal)."""
+    rng = np.random.default_rng(seed)
+    correct = rng.random(n) < 0.4
+    scores = np.round(rng.normal(size=n) + correct, 1)
+    return correct, scores
+
+
+MISSES, NEGATIVE_MISSES = 3, 2
+
+
+def feed(ev: Any, correct: np.ndarray, scores: np.ndarray, misses: bool = True) -> Any:
+    ev.add_cases(correct, scores)
+    if misses:
+        ev.add_misses(MISSES)
+        ev.add_negative_misses(NEGATIVE_MISSES)
+    return ev
+
+
+def exact_of(correct: np.ndarray, scores: np.ndarray, ties: str = "grouped", misses: bool = True) -> ScoredPrecisionRecallEvaluation:
+    return feed(ScoredPrecisionRecallEvaluation(ties=ties), correct, scores, misses)
+
+
+#: kind name -> how to build it of the given cases (and tie policy).
+SINGLE_KINDS: dict[str, Callable[..., Any]] = {
+    "exact": lambda c, s, ties="grouped", misses=True: exact_of(c, s, ties, misses),
+    "windowed": lambda c, s, ties="grouped", misses=True: feed(WindowedEvaluation(size=10_000, ties=ties), c, s, misses),
+    "synchronized": lambda c, s, ties="grouped", misses=True: feed(SynchronizedEvaluation(ties=ties), c, s, misses),
+}
+BOUNDED_KINDS: dict[str, Callable[..., Any]] = {
+    "bounded_exact": lambda c, s, misses=True: feed(BoundedEvaluation(max_bins=4096), c, s, misses),
+    "bounded_coarse": lambda c, s, misses=True: feed(BoundedEvaluation(max_bins=6), c, s, misses),
+}
+
+
+def multi_query() -> MultiQueryEvaluation:
+    mq = MultiQueryEvaluation()
+    c, s = cases(1, 30)
+    mq.add_cases("q1", c, s)
+    c, s = cases(2, 40)
+    mq.add_cases("q2", c, s)
+    return mq
+
+
+def within(value: Any, exact: float, tol: float = 1e-12) -> bool:
+    """Whether the exact evaluator's value lies within a Bounds (or equals a float)."""
+    if math.isnan(exact):
+        return math.isnan(float(value))
+    lower, upper = getattr(value, "lower", float(value)), getattr(value, "upper", float(value))
+    return lower - tol <= exact <= upper + tol
+
+
+# ---------------------------------------------------------------------------
+# ScoredPrecisionRecallEvaluation.ranked_cases: the public view of the cases
+
+
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_ranked_cases_is_the_stable_descending_order(ties: str, weighted: bool) -> None:
+    correct, scores = cases(3, 200)
+    scores[:5] = [0.0, -0.0, 0.0, np.inf, -np.inf]
+    weights = np.random.default_rng(3).uniform(0.5, 2.0, scores.size) if weighted else None
+    ev = ScoredPrecisionRecallEvaluation(ties=ties)
+    half = scores.size // 2  # two batches and single cases: the ranking merges runs
+    ev.add_cases(correct[:half], scores[:half], None if weights is None else weights[:half])
+    for i in range(half, scores.size):
+        ev.add_case(bool(correct[i]), float(scores[i]), 1.0 if weights is None else float(weights[i]))
+    ev.add_misses(4)
+    # slow literal reference: sort by score descending, insertion order among equal scores
+    order = sorted(range(scores.size), key=lambda i: (-scores[i], i))
+    got_scores, got_correct, got_weights = ev.ranked_cases()
+    assert got_scores.tolist() == [scores[i] for i in order]
+    assert got_correct.tolist() == [bool(correct[i]) for i in order]
+    if weights is None:
+        assert got_weights is None
+    else:
+        assert got_weights.tolist() == [weights[i] for i in order]
+    for a in (got_scores, got_correct):
+        assert not a.flags.writeable
+    again = ev.ranked_cases()
+    assert again[0] is got_scores and again[1] is got_correct  # O(1) while held and unchanged
+    ev.add_case(True, 99.0)
+    assert ev.ranked_cases()[0].tolist() == [np.inf, 99.0] + [scores[i] for i in order][1:]
+    assert got_scores.tolist() == [scores[i] for i in order]  # the arrays held stay unchanged
+
+
+# ---------------------------------------------------------------------------
+# confidence_interval / compare
+
+
+@pytest.mark.parametrize("kind", list(SINGLE_KINDS))
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+@pytest.mark.parametrize(
+    "measure, method, args",
+    [
+        ("area_under_roc_curve", None, {}),
+        ("average_precision", "bca", {}),
+        ("precision_at", "bootstrap", {"k": 10}),
+    ],
+)
+def test_confidence_interval_of_every_kind_equals_the_exact_evaluator(
+    kind: str, ties: str, measure: str, method: str | None, args: dict[str, Any]
+) -> None:
+    c, s = cases()
+    exact = exact_of(c, s, ties)
+    ev = SINGLE_KINDS[kind](c, s, ties)
+    expected = exact.confidence_interval(measure, 0.9, method, 50, 7, **args)
+    assert confidence_interval(ev, measure, 0.9, method, 50, 7, **args) == expected
+    if kind != "exact":  # the kind's own method
+        assert ev.confidence_interval(measure, 0.9, method, 50, 7, **args) == expected
+
+
+@pytest.mark.parametrize("kind", list(SINGLE_KINDS))
+@pytest.mark.parametrize("method", ["delong", "bootstrap", "bca"])
+def test_compare_of_every_kind_equals_the_exact_evaluators(kind: str, method: str) -> None:
+    c, s = cases()
+    c2, s2 = cases(5, 90)
+    expected = compare(exact_of(c, s), exact_of(c2, s2), method=method, n_resamples=40, seed=3)
+    got = compare(SINGLE_KINDS[kind](c, s), SINGLE_KINDS[kind](c2, s2), method=method, n_resamples=40, seed=3)
+    assert got == expected
+    mixed = compare(SINGLE_KINDS[kind](c, s), exact_of(c2, s2), method=method, n_resamples=40, seed=3)
+    assert mixed == expected
+
+
+def test_a_window_is_compared_on_the_cases_in_it() -> None:
+    c, s = cases()
+    window = WindowedEvaluation(size=50)
+    window.add_cases(c, s)
+    last = exact_of(c[-50:], s[-50:], misses=False)
+    assert confidence_interval(window, "average_precision", seed=1, n_resamples=30) == last.confidence_interval(
+        "average_precision", seed=1, n_resamples=30
+    )
+    other = exact_of(*cases(9), misses=False)
+    assert compare(window, other) == compare(last, other)
+
+
+@pytest.mark.parametrize("kind", list(BOUNDED_KINDS))
+def test_intervals_of_a_bounded_summary_are_unsupported(kind: str) -> None:
+    c, s = cases()
+    bounded = BOUNDED_KINDS[kind](c, s)
+    exact = exact_of(c, s)
+    for call in (
+        lambda: confidence_interval(bounded),
+        lambda: compare(bounded, exact),
+        lambda: compare(exact, bounded),
+    ):
+        with pytest.raises(UnsupportedQuery, match=r"BoundedEvaluation.*cases.*exact ScoredPrecisionRecallEvaluation"):
+            call()
+    assert bounded.num_cases == c.size  # nothing changed
+
+
+def test_intervals_of_a_multi_query_evaluation_are_unsupported_and_junk_is_a_type_error() -> None:
+    with pytest.raises(UnsupportedQuery, match=r"MultiQueryEvaluation.*evaluation\[query\]"):
+        confidence_interval(multi_query())
+    with pytest.raises(TypeError, match=r"confidence_interval: argument 'evaluation' must be an evaluator.*got 'x'"):
+        confidence_interval("x")
+    exact = exact_of(*cases())
+    with pytest.raises(TypeError, match=r"compare: argument 'b' must be an evaluator like 'a'.*got \[1, 2\]"):
+        compare(exact, [1, 2])
