@@ -534,8 +534,8 @@ def check_times(values: Any, size: int, func: str, name: str = "times") -> npt.N
 EVALUATION_KINDS = ("single", "bounded", "multi")
 
 _EVALUATION_EXPECTED = (
-    "an evaluator: ScoredPrecisionRecallEvaluation, WindowedEvaluation, BoundedEvaluation, "
-    "SynchronizedEvaluation (any object with the queries of scored_pr.Evaluation)"
+    "a ScoredPrecisionRecallEvaluation, WindowedEvaluation, BoundedEvaluation or SynchronizedEvaluation "
+    "(an evaluator: any object with the queries of scored_pr.Evaluation)"
 )
 _SINGLE_QUERIES = ("pr_curve", "roc_curve", "average_precision", "area_under_roc_curve", "summary")
 _BOUNDED_QUERIES = ("pr_band", "roc_band", "bins")
@@ -574,6 +574,7 @@ def check_evaluation(
     *,
     bounded: str | None = None,
     multi: str | None = None,
+    expected: str = _EVALUATION_EXPECTED,
 ) -> tuple[str, Any]:
     """(kind, view) of an evaluator handed to ``func``; the view answers every query of one moment.
 
@@ -586,11 +587,12 @@ def check_evaluation(
     ``bounded`` / ``multi``: None when ``func`` serves that kind, otherwise why
     it cannot and what to use instead; that kind then raises
     :class:`UnsupportedQuery` with the reason. Anything that is not an
-    evaluator raises TypeError. Nothing is read or changed before the checks.
+    evaluator raises TypeError (``expected`` says what would do). Nothing is
+    read or changed before the checks.
     """
     kind = evaluation_kind(value)
     if kind is None:
-        raise _fail(TypeError, func, name, _EVALUATION_EXPECTED, value)
+        raise _fail(TypeError, func, name, expected, value)
     reason = {"bounded": bounded, "multi": multi}.get(kind)
     if reason is not None:
         raise UnsupportedQuery(f"{func}: {type(value).__name__} is not supported here: {reason}")

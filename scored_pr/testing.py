@@ -42,6 +42,7 @@ import numpy as np
 
 from ._evaluation import ScoredPrecisionRecallEvaluation
 from ._report import curve_rows
+from ._validation import check_evaluation
 
 __all__ = ["assert_metrics", "assert_curve_close", "assert_not_worse", "metric_value"]
 
@@ -62,9 +63,9 @@ _METRICS: dict[str, Callable[[ScoredPrecisionRecallEvaluation], float]] = {
     "num_misses": lambda ev: ev.num_misses,
     "num_negative_misses": lambda ev: ev.num_negative_misses,
     "average_precision": lambda ev: ev.average_precision(),
-    "area_under_pr_curve": lambda ev: ev.area_under_pr_curve(False),
+    "area_under_pr_curve": lambda ev: ev.area_under_pr_curve(),
     "area_under_pr_curve_interpolated": lambda ev: ev.area_under_pr_curve(True),
-    "area_under_roc_curve": lambda ev: ev.area_under_roc_curve(False),
+    "area_under_roc_curve": lambda ev: ev.area_under_roc_curve(),
     "area_under_roc_curve_interpolated": lambda ev: ev.area_under_roc_curve(True),
     "maximum_f_measure": lambda ev: ev.maximum_f_measure(),
     "pr_breakeven_point": lambda ev: ev.pr_breakeven_point(),
@@ -91,22 +92,73 @@ def _metric_names() -> str:
     return ", ".join([*_METRICS, "precision_at_<k>"])
 
 
-def metric_value(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any], name: str) -> float:
+#: The measures of a MultiQueryEvaluation: its means over the queries.
+_MULTI_METRICS: dict[str, Callable[[Any], float]] = {
+    "num_queries": len,
+    "mean_average_precision": lambda mq: mq.mean_average_precision(),
+    "mean_reciprocal_rank": lambda mq: mq.mean_reciprocal_rank(),
+    "mean_r_precision": lambda mq: mq.mean_r_precision(),
+}
+_MEAN_PRECISION_AT = re.compile(r"mean_precision_at_([1-9][0-9]*)")
+
+_EVALUATION_OR_MAPPING = (
+    "a ScoredPrecisionRecallEvaluation or a mapping of metric values (such as a summary()), or another "
+    "evaluator: WindowedEvaluation, BoundedEvaluation, SynchronizedEvaluation, MultiQueryEvaluation"
+)
+_NO_CASES = (
+    "'confidence' resamples the cases, and a bounded summary keeps the weight of each score range, not "
+    "the cases; keep an exact ScoredPrecisionRecallEvaluation of the cases for confidence bounds, or "
+    "check the summary's certified bounds without 'confidence'."
+)
+_PER_QUERY = (
+    "'confidence' resamples one ranking; check one query's evaluator (evaluation[query]) instead."
+)
+
+
+def _view(evaluation: Any, func: str) -> tuple[str, Any]:
+    """(kind, what to read) of an evaluator or a mapping; see :func:`scored_pr._validation.check_evaluation`."""
+    if isinstance(evaluation, Mapping):
+        return "mapping", evaluation
+    return check_evaluation(evaluation, func, expected=_EVALUATION_OR_MAPPING)
+
+
+def _multi_value(mq: Any, name: str) -> float:
+    compute = _MULTI_METRICS.get(name)
+    if compute is not None:
+        return compute(mq)
+    match = _MEAN_PRECISION_AT.fullmatch(name)
+    if match:
+        return float(mq.mean_precision_at(int(match.group(1))))
+    raise ValueError(
+        f"unknown metric {name!r} of a MultiQueryEvaluation; expected one of "
+        f"{', '.join([*_MULTI_METRICS, 'mean_precision_at_<k>'])} (or check one query: evaluation[query])"
+    )
+
+
+def metric_value(evaluation: Any, name: str) -> float:
     """The value of one named metric of an evaluator (or of a summary dict).
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation or mapping
-        An evaluator, or a mapping such as ``summary()`` (e.g. one logged
-        earlier), looked up by key.
+    evaluation : evaluator or mapping
+        Any evaluator kind: :class:`~scored_pr.ScoredPrecisionRecallEvaluation`,
+        :class:`~scored_pr.WindowedEvaluation` (the cases in the window now),
+        :class:`~scored_pr.SynchronizedEvaluation` (read under its lock),
+        :class:`~scored_pr.BoundedEvaluation` (the value is a
+        :class:`~scored_pr.Bounds`), :class:`~scored_pr.MultiQueryEvaluation`
+        (its means over the queries); or a mapping such as ``summary()``
+        (e.g. one logged earlier), looked up by key.
     name : str
         A key of ``summary()`` (``average_precision``, ``area_under_roc_curve``,
         ``num_cases``...), ``num_negative_misses``, or ``precision_at_<k>``
-        for any k >= 1.
+        for any k >= 1. For a MultiQueryEvaluation: ``num_queries``,
+        ``mean_average_precision``, ``mean_reciprocal_rank``,
+        ``mean_r_precision`` or ``mean_precision_at_<k>``.
 
     Returns
     -------
     float or int
+        A :class:`~scored_pr.Bounds` for a bounded summary.
 
     Raises
     ------
@@ -114,6 +166,8 @@ def metric_value(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any]
         If ``name`` is not a metric (or not a key of the mapping).
     TypeError
         If ``evaluation`` is neither an evaluator nor a mapping.
+    UnsupportedQuery
+        If the evaluator kind cannot answer the metric at all.
 
     Examples
     --------
@@ -122,32 +176,59 @@ def metric_value(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any]
     >>> metric_value(ev, "precision_at_2"), metric_value(ev.summary(), "num_cases")
     (0.5, 3)
     """
-    if isinstance(evaluation, ScoredPrecisionRecallEvaluation):
-        compute = _METRICS.get(name)
-        if compute is not None:
-            return compute(evaluation)
-        match = _PRECISION_AT.fullmatch(name)
-        if match:
-            return evaluation.precision_at(int(match.group(1)))
-        raise ValueError(f"unknown metric {name!r}; expected one of {_metric_names()}")
-    if isinstance(evaluation, Mapping):
-        if name not in evaluation:
-            raise ValueError(f"unknown metric {name!r}; the mapping has {', '.join(map(str, evaluation))}")
-        return evaluation[name]  # type: ignore[no-any-return]
-    raise TypeError(
-        "argument 'evaluation' must be a ScoredPrecisionRecallEvaluation or a mapping of metric values; "
-        f"got {evaluation!r:.80} ({type(evaluation).__name__}) instead."
-    )
+    kind, ev = _view(evaluation, "metric_value")
+    if kind == "mapping":
+        if name not in ev:
+            raise ValueError(f"unknown metric {name!r}; the mapping has {', '.join(map(str, ev))}")
+        return ev[name]  # type: ignore[no-any-return]
+    if kind == "multi":
+        return _multi_value(ev, name)
+    compute = _METRICS.get(name)
+    if compute is not None:
+        return compute(ev)
+    match = _PRECISION_AT.fullmatch(name)
+    if match:
+        return ev.precision_at(int(match.group(1)))  # type: ignore[no-any-return]
+    raise ValueError(f"unknown metric {name!r}; expected one of {_metric_names()}")
 
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
+def _range(value: Any) -> tuple[Any, Any]:
+    """(lower, upper) of a :class:`~scored_pr.Bounds`; (value, value) for any other value."""
+    lower, upper = getattr(value, "lower", None), getattr(value, "upper", None)
+    if isinstance(lower, float) and isinstance(upper, float):
+        return lower, upper
+    return value, value
+
+
+def _matches(bound: Any, value: Any) -> bool:
+    """``bound == value`` for a value or, for Bounds, for some value within them."""
+    lower, upper = _range(value)
+    if bool(bound == value) or bool(bound == lower) or bool(bound == upper):
+        return True
+    expected = getattr(bound, "expected", None)  # pytest.approx: its value lies within the bounds
+    return _is_number(expected) and lower <= expected <= upper
+
+
+def _order(op: str, limit: Any) -> Callable[[Any], bool]:
+    """The predicate ``value op limit``; for Bounds, true when some value within them meets it."""
+    compare = _OPERATORS[op]
+    if op in (">=", ">"):
+        return lambda v: bool(compare(_range(v)[1], limit))
+    if op in ("<=", "<"):
+        return lambda v: bool(compare(_range(v)[0], limit))
+    if op == "==":
+        return lambda v: bool(_range(v)[0] <= limit <= _range(v)[1])
+    return lambda v: not (_range(v)[0] == limit == _range(v)[1])  # "!=": unless it is exactly the limit
+
+
 def _bound_check(name: str, bound: Any) -> tuple[str, Callable[[Any], bool]]:
     """(how to print the bound, predicate on the value)."""
     if _is_number(bound):  # a plain number is a lower bound
-        return f">= {bound!r}", lambda v: v >= bound
+        return f">= {bound!r}", _order(">=", bound)
     if isinstance(bound, tuple) and len(bound) == 2 and isinstance(bound[0], str):
         op, limit = bound
         if op not in _OPERATORS or not _is_number(limit):
@@ -156,8 +237,7 @@ def _bound_check(name: str, bound: Any) -> tuple[str, Callable[[Any], bool]]:
                 f"operator one of {', '.join(_OPERATORS)}, or an object compared with == such as "
                 f"pytest.approx(...); got {bound!r} instead."
             )
-        compare = _OPERATORS[op]
-        return f"{op} {limit!r}", lambda v: bool(compare(v, limit))
+        return f"{op} {limit!r}", _order(op, limit)
     if isinstance(bound, (str, bytes, tuple, list, dict, set, type(None), bool, np.bool_)):
         raise ValueError(
             f"assert_metrics: the bound of {name!r} must be a number, an (operator, number) pair with "
@@ -165,12 +245,15 @@ def _bound_check(name: str, bound: Any) -> tuple[str, Callable[[Any], bool]]:
             f"pytest.approx(...); got {bound!r} instead."
         )
     # anything else: equality with the object itself (pytest.approx, a custom matcher)
-    return f"== {bound!r}", lambda v: bool(bound == v)
+    return f"== {bound!r}", lambda v: _matches(bound, v)
 
 
 def _show_value(value: Any) -> str:
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return str(int(value))
+    lower, upper = _range(value)
+    if lower is not value and not (lower == upper or (math.isnan(lower) and math.isnan(upper))):
+        return f"{float(value)!r} [{lower!r}, {upper!r}]"  # a Bounds: the estimate and its bounds
     return repr(float(value))
 
 
@@ -201,7 +284,7 @@ def _check_confidence(confidence: Any, func: str) -> float:
 
 
 def assert_metrics(
-    evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any],
+    evaluation: Any,
     *,
     confidence: float | None = None,
     method: str | None = None,
@@ -213,8 +296,10 @@ def assert_metrics(
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation or mapping
-        An evaluator, or a ``summary()`` dict.
+    evaluation : evaluator or mapping
+        Any evaluator kind (see :func:`metric_value`), or a ``summary()``
+        dict. A window or a shared evaluator is read through one
+        ``snapshot()``, so every bound is checked on the same cases.
     confidence : float in [0.5, 1), optional
         Check each order bound against a one-sided confidence bound instead
         of the point value: ``metric=0.80`` with ``confidence=0.95`` asserts
@@ -223,7 +308,8 @@ def assert_metrics(
         metric is at least 0.80 at 95 % confidence. ``("<=", x)`` and
         ``("<", x)`` use the upper bound. Counts (``num_cases`` ...), ``==``,
         ``!=`` and ``pytest.approx`` bounds are checked on the value. Needs an
-        unweighted evaluator, not a mapping.
+        unweighted evaluator that holds its cases (not a mapping, not a
+        BoundedEvaluation).
     method : {None, "delong", "bootstrap", "bca", "logit"}
         The interval's method (see
         :meth:`~scored_pr.ScoredPrecisionRecallEvaluation.confidence_interval`);
@@ -244,6 +330,16 @@ def assert_metrics(
         NaN (an undefined metric, e.g. ``precision_at_100`` with fewer than
         100 cases) meets no bound except ``("!=", x)``.
 
+        A :class:`~scored_pr.BoundedEvaluation` answers with
+        :class:`~scored_pr.Bounds` (``lower <= exact value <= upper``); a
+        bound is met when some value within them meets it, i.e. unless the
+        bounds prove the exact evaluator would miss it: ``x`` (``>=``) when
+        ``upper >= x``, ``("<=", x)`` when ``lower <= x``, ``("==", x)``
+        when ``lower <= x <= upper``, ``pytest.approx(x, abs=tol)`` when
+        ``x`` lies within ``[lower - tol, upper + tol]``. Exact bounds
+        (``lower == upper``) are the value itself. The failure message shows
+        the estimate and ``[lower, upper]``. For a certified pass, bound the
+        Bounds' ``lower`` yourself (:func:`metric_value`).
     Raises
     ------
     AssertionError
@@ -255,6 +351,10 @@ def assert_metrics(
         If a name is not a metric, a bound is malformed, or ``confidence`` is
         given with a mapping or a weighted evaluator (never an AssertionError:
         a typo is not a model failure).
+    UnsupportedQuery
+        If ``confidence`` is given with a BoundedEvaluation or a
+        MultiQueryEvaluation (neither keeps one ranking's cases), or the kind
+        cannot answer a metric.
 
     Notes
     -----
@@ -296,6 +396,7 @@ def assert_metrics(
     if confidence is not None:
         _confidence_metrics(evaluation, _check_confidence(confidence, "assert_metrics"), method, n_resamples, seed, bounds)
         return
+    evaluation = _view(evaluation, "assert_metrics")[1]  # one snapshot for every bound
     rows: list[tuple[str, str, str, bool]] = []
     for name, bound in bounds.items():
         shown, ok = _bound_check(name, bound)
@@ -322,11 +423,14 @@ def _confidence_metrics(
     evaluation: Any, confidence: float, method: str | None, n_resamples: int, seed: int | None, bounds: dict[str, Any]
 ) -> None:
     __tracebackhide__ = True
-    if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
+    if isinstance(evaluation, Mapping):
         raise ValueError(
             "assert_metrics: 'confidence' needs a ScoredPrecisionRecallEvaluation (a summary dict has no cases "
             f"to resample); got {type(evaluation).__name__} instead."
         )
+    _, evaluation = check_evaluation(
+        evaluation, "assert_metrics", bounded=_NO_CASES, multi=_PER_QUERY, expected=_EVALUATION_OR_MAPPING
+    )
     two_sided = 2.0 * confidence - 1.0  # its low (high) end is the one-sided lower (upper) bound
     rows: list[tuple[str, str, str, str, str, bool]] = []
     for name, bound in bounds.items():

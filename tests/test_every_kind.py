@@ -184,8 +184,142 @@ def test_intervals_of_a_bounded_summary_are_unsupported(kind: str) -> None:
 def test_intervals_of_a_multi_query_evaluation_are_unsupported_and_junk_is_a_type_error() -> None:
     with pytest.raises(UnsupportedQuery, match=r"MultiQueryEvaluation.*evaluation\[query\]"):
         confidence_interval(multi_query())
-    with pytest.raises(TypeError, match=r"confidence_interval: argument 'evaluation' must be an evaluator.*got 'x'"):
+    with pytest.raises(TypeError, match=r"confidence_interval: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation.*got 'x'"):
         confidence_interval("x")
     exact = exact_of(*cases())
     with pytest.raises(TypeError, match=r"compare: argument 'b' must be an evaluator like 'a'.*got \[1, 2\]"):
         compare(exact, [1, 2])
+
+
+# ---------------------------------------------------------------------------
+# scored_pr.testing
+
+from scored_pr.testing import assert_metrics, metric_value  # noqa: E402
+
+#: Metrics every single-ranking kind answers, and those a bounded summary answers.
+METRICS = [
+    "num_cases", "num_positive_ref", "num_negative_ref", "num_misses", "num_negative_misses",
+    "average_precision", "area_under_pr_curve", "area_under_pr_curve_interpolated", "area_under_roc_curve",
+    "area_under_roc_curve_interpolated", "maximum_f_measure", "pr_breakeven_point", "reciprocal_rank",
+    "r_precision", "precision_at_1", "precision_at_10", "precision_at_500",
+]  # fmt: skip
+BOUNDED_METRICS = [m for m in METRICS if not m.endswith("_interpolated")]
+
+
+def failure(call: Callable[[], Any]) -> str:
+    with pytest.raises(AssertionError) as info:
+        call()
+    return str(info.value)
+
+
+@pytest.mark.parametrize("kind", list(SINGLE_KINDS))
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+def test_metric_value_of_every_kind_equals_the_exact_evaluator(kind: str, ties: str) -> None:
+    c, s = cases()
+    exact = exact_of(c, s, ties)
+    ev = SINGLE_KINDS[kind](c, s, ties)
+    for name in METRICS:
+        expected = metric_value(exact, name)
+        got = metric_value(ev, name)
+        assert got == expected or (math.isnan(got) and math.isnan(expected)), name
+
+
+@pytest.mark.parametrize("kind", list(SINGLE_KINDS))
+def test_assert_metrics_of_every_kind_passes_and_fails_as_for_the_exact_evaluator(kind: str) -> None:
+    c, s = cases()
+    exact, ev = exact_of(c, s), SINGLE_KINDS[kind](c, s)
+    good = {name: pytest.approx(metric_value(exact, name), nan_ok=True) for name in METRICS}
+    assert_metrics(exact, **good)
+    assert_metrics(ev, **good)
+    bad = {"average_precision": metric_value(exact, "average_precision") + 0.01, "precision_at_10": ("<", 0.0)}
+    assert failure(lambda: assert_metrics(ev, **bad)) == failure(lambda: assert_metrics(exact, **bad))
+
+
+@pytest.mark.parametrize("kind", list(SINGLE_KINDS))
+def test_assert_metrics_with_confidence_on_every_kind_equals_the_exact_evaluator(kind: str) -> None:
+    c, s = cases()
+    exact, ev = exact_of(c, s), SINGLE_KINDS[kind](c, s)
+    bounds = {"area_under_roc_curve": 0.99, "average_precision": ("<=", 0.2), "precision_at_5": 0.1}
+    kwargs = {"confidence": 0.9, "n_resamples": 40, "seed": 2}
+    assert failure(lambda: assert_metrics(ev, **kwargs, **bounds)) == failure(
+        lambda: assert_metrics(exact, **kwargs, **bounds)
+    )
+    assert_metrics(ev, **kwargs, area_under_roc_curve=0.5)
+
+
+@pytest.mark.parametrize("kind", list(BOUNDED_KINDS))
+@pytest.mark.parametrize("misses", [True, False])
+def test_metric_value_of_a_bounded_summary_holds_the_exact_value(kind: str, misses: bool) -> None:
+    c, s = cases()
+    exact, bounded = exact_of(c, s, "grouped", misses), BOUNDED_KINDS[kind](c, s, misses)
+    for name in BOUNDED_METRICS:
+        value, expected = metric_value(bounded, name), metric_value(exact, name)
+        assert within(value, expected), (name, value, expected)
+        if kind == "bounded_exact" and name != "area_under_pr_curve":  # one score per bin: the evaluator's float
+            # (the summary's PR area is its average precision, which may differ from the area in the last bit)
+            assert value == expected or (math.isnan(value) and math.isnan(expected)), name
+    if kind == "bounded_coarse":
+        assert not metric_value(bounded, "area_under_roc_curve").exact  # the bounds below are really tested
+
+
+def meets_literally(op: str, limit: float, lower: float, upper: float) -> bool:
+    """Slow reference: does some value in [lower, upper] (a fine grid and both ends) satisfy ``value op limit``?"""
+    grid = np.concatenate((np.linspace(lower, upper, 2001), [lower, upper, limit if lower <= limit <= upper else lower]))
+    ops = {">=": np.greater_equal, ">": np.greater, "<=": np.less_equal, "<": np.less, "==": np.equal}
+    if op == "!=":
+        return not (lower == upper == limit)
+    return bool(ops[op](grid, limit).any())
+
+
+def test_assert_metrics_on_bounds_passes_unless_the_bounds_rule_the_bound_out() -> None:
+    c, s = cases()
+    bounded, exact = BOUNDED_KINDS["bounded_coarse"](c, s), exact_of(c, s)
+    for name in ("average_precision", "area_under_roc_curve", "maximum_f_measure", "precision_at_10"):
+        value = metric_value(bounded, name)
+        lower, upper = value.lower, value.upper
+        assert lower < upper
+        limits = [lower - 0.01, lower, (lower + upper) / 2, upper, upper + 0.01, metric_value(exact, name)]
+        for op in (">=", ">", "<=", "<", "==", "!="):
+            for limit in limits:
+                expected = meets_literally(op, limit, lower, upper)
+                try:
+                    assert_metrics(bounded, **{name: (op, limit)})
+                    passed = True
+                except AssertionError as exc:
+                    passed = False
+                    assert f"{float(value)!r} [{lower!r}, {upper!r}]" in str(exc)  # the bounds are shown
+                assert passed == expected, (name, op, limit, lower, upper)
+        # the exact evaluator's value always passes an equality check, with or without a tolerance
+        assert_metrics(bounded, **{name: pytest.approx(metric_value(exact, name))})
+        assert_metrics(bounded, **{name: ("==", metric_value(exact, name))})
+        assert_metrics(bounded, **{name: pytest.approx(upper + 0.01, abs=0.011)})  # within upper + tol
+        message = failure(lambda: assert_metrics(bounded, **{name: pytest.approx(upper + 0.01, abs=0.009)}))
+        assert f"[{lower!r}, {upper!r}]" in message
+
+
+def test_assert_metrics_with_confidence_on_a_bounded_summary_is_unsupported() -> None:
+    bounded = BOUNDED_KINDS["bounded_coarse"](*cases())
+    with pytest.raises(UnsupportedQuery, match=r"assert_metrics: BoundedEvaluation .*'confidence' resamples the cases"):
+        assert_metrics(bounded, confidence=0.9, average_precision=0.5)
+
+
+def test_metric_value_of_a_multi_query_evaluation_is_its_mean_over_the_queries() -> None:
+    mq = multi_query()
+    per_query = [mq[q] for q in mq]
+    assert metric_value(mq, "num_queries") == 2
+    assert metric_value(mq, "mean_average_precision") == pytest.approx(np.mean([e.average_precision() for e in per_query]))
+    assert metric_value(mq, "mean_reciprocal_rank") == pytest.approx(np.mean([e.reciprocal_rank() for e in per_query]))
+    assert metric_value(mq, "mean_r_precision") == pytest.approx(np.mean([e.r_precision() for e in per_query]))
+    assert metric_value(mq, "mean_precision_at_5") == pytest.approx(np.mean([e.precision_at(5) for e in per_query]))
+    assert_metrics(mq, mean_average_precision=("<=", 1.0), num_queries=("==", 2))
+    with pytest.raises(ValueError, match=r"unknown metric 'average_precision' of a MultiQueryEvaluation.*evaluation\[query\]"):
+        metric_value(mq, "average_precision")
+    with pytest.raises(UnsupportedQuery, match=r"MultiQueryEvaluation.*evaluation\[query\]"):
+        assert_metrics(mq, confidence=0.9, mean_average_precision=0.5)
+
+
+def test_assert_metrics_rejects_what_is_not_an_evaluator() -> None:
+    with pytest.raises(TypeError, match=r"assert_metrics: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation or a mapping.*BoundedEvaluation.*got \[0.5\]"):
+        assert_metrics([0.5], average_precision=0.1)
+    with pytest.raises(TypeError, match=r"metric_value: argument 'evaluation' must be .*got 'x' \(str\)"):
+        metric_value("x", "average_precision")
