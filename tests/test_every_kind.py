@@ -323,3 +323,201 @@ def test_assert_metrics_rejects_what_is_not_an_evaluator() -> None:
         assert_metrics([0.5], average_precision=0.1)
     with pytest.raises(TypeError, match=r"metric_value: argument 'evaluation' must be .*got 'x' \(str\)"):
         metric_value("x", "average_precision")
+
+
+class PublicOnly:
+    """An evaluator kind known only by its public methods: every name without a leading underscore
+    is the wrapped exact evaluator's. A consumer that reaches into private state fails on it."""
+
+    def __init__(self, ev: ScoredPrecisionRecallEvaluation) -> None:
+        self.__dict__["wrapped"] = ev
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.__dict__["wrapped"], name)
+
+
+ALL_SINGLE_KINDS = {**SINGLE_KINDS, "public_only": lambda c, s, ties="grouped", misses=True: PublicOnly(exact_of(c, s, ties, misses))}
+
+
+def test_public_only_kind_is_served_by_testing() -> None:
+    c, s = cases()
+    exact, ev = exact_of(c, s), ALL_SINGLE_KINDS["public_only"](c, s)
+    for name in METRICS:
+        expected, got = metric_value(exact, name), metric_value(ev, name)
+        assert got == expected or (math.isnan(got) and math.isnan(expected)), name
+    bad = {"average_precision": 0.99}
+    assert failure(lambda: assert_metrics(ev, **bad)) == failure(lambda: assert_metrics(exact, **bad))
+
+
+# ---------------------------------------------------------------------------
+# scored_pr.plot
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+from matplotlib.collections import PolyCollection  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from scored_pr.plot import plot_pr, plot_pr_roc, plot_roc, pr_steps, roc_steps  # noqa: E402
+
+
+def line_of(ax: Any) -> np.ndarray:
+    return ax.get_lines()[0].get_xydata()
+
+
+def band_of(ax: Any) -> list[np.ndarray]:
+    """The shaded boxes as (x_low, x_high, y_low, y_high) rows."""
+    bands = [c for c in ax.collections if isinstance(c, PolyCollection) and c.get_label() == "bounds"]
+    assert len(bands) == 1
+    boxes = []
+    for path in bands[0].get_paths():
+        v = path.vertices
+        boxes.append((v[:, 0].min(), v[:, 0].max(), v[:, 1].min(), v[:, 1].max()))
+    return np.array(boxes)
+
+
+def in_some_box(points: np.ndarray, boxes: np.ndarray, tol: float = 1e-12) -> np.ndarray:
+    x, y = points[:, :1], points[:, 1:]
+    inside = (boxes[:, 0] - tol <= x) & (x <= boxes[:, 1] + tol) & (boxes[:, 2] - tol <= y) & (y <= boxes[:, 3] + tol)
+    return inside.any(axis=1)
+
+
+@pytest.mark.parametrize("kind", list(ALL_SINGLE_KINDS))
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+@pytest.mark.parametrize("interpolate", [False, True])
+def test_plots_of_every_kind_draw_the_exact_evaluators_curves(kind: str, ties: str, interpolate: bool) -> None:
+    c, s = cases()
+    exact, ev = exact_of(c, s, ties), ALL_SINGLE_KINDS[kind](c, s, ties)
+    ax = plot_pr(ev, Figure().add_subplot(), interpolate)
+    pr = exact.pr_curve(interpolate)
+    xy = line_of(ax)
+    assert np.array_equal(xy[1::2, 0], pr[:, 0]) and np.array_equal(xy[::2, 1], pr[:, 1])  # the drawn steps
+    assert ax.get_legend_handles_labels()[1] == plot_pr(exact, Figure().add_subplot(), interpolate).get_legend_handles_labels()[1]
+    ax = plot_roc(ev, Figure().add_subplot(), interpolate)
+    roc = exact.roc_curve(interpolate)
+    xy = line_of(ax)
+    # the vertex at each row is (false positive rate, recall) = (1 - rejection recall, recall)
+    assert np.array_equal(xy[2:-2:2, 0], 1.0 - roc[:, 1]) and np.array_equal(xy[2:-2:2, 1], roc[:, 0])
+    assert ax.get_legend_handles_labels()[1] == plot_roc(exact, Figure().add_subplot(), interpolate).get_legend_handles_labels()[1]
+    for steps in (pr_steps, roc_steps):
+        got, expected = steps(ev, interpolate), steps(exact, interpolate)
+        assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])
+    fig = plot_pr_roc(ev, figure=Figure(), interpolate=interpolate)
+    assert fig._suptitle.get_text() == plot_pr_roc(exact, figure=Figure(), interpolate=interpolate)._suptitle.get_text()
+
+
+def literal_grouped_roc(correct: np.ndarray, scores: np.ndarray, weights: np.ndarray | None, misses: int, negative_misses: int) -> tuple[list[float], list[float]]:
+    """Slow reference: the grouped ROC polyline, one straight segment per tie group of the cases, (fpr, tpr)."""
+    w = np.ones(scores.size) if weights is None else weights
+    pos_ref, neg_ref = w[correct].sum() + misses, w[~correct].sum() + negative_misses
+    tp = fp = 0.0
+    xs, ys = [0.0], [0.0]
+    for score in sorted(set(scores.tolist()), reverse=True):
+        group = scores == score
+        tp += w[group & correct].sum()
+        fp += w[group & ~correct].sum()
+        xs.append(fp / neg_ref)
+        ys.append(tp / pos_ref)
+    xs.append(1.0)  # the misses and negative misses: one bottom tie group
+    ys.append(1.0)
+    return xs, ys
+
+
+def on_polyline(px: np.ndarray, py: np.ndarray, xs: list[float], ys: list[float], tol: float = 1e-9) -> bool:
+    """Whether every (px, py) lies on one of the segments of the polyline (xs, ys)."""
+    for x, y in zip(px.tolist(), py.tolist()):
+        ok = False
+        for (x0, y0, x1, y1) in zip(xs, ys, xs[1:], ys[1:]):
+            if min(x0, x1) - tol <= x <= max(x0, x1) + tol and min(y0, y1) - tol <= y <= max(y0, y1) + tol:
+                cross = (x1 - x0) * (y - y0) - (y1 - y0) * (x - x0)
+                if abs(cross) <= tol:
+                    ok = True
+                    break
+        if not ok:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_grouped_roc_steps_lie_on_the_literal_tie_group_polyline(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 40))
+    correct = rng.random(n) < 0.5
+    scores = rng.integers(0, 6, n).astype(float)
+    weights = rng.choice([0.0, 0.5, 1.0, 3.0], n) if seed % 2 else None
+    misses, negative_misses = int(rng.integers(0, 3)), int(rng.integers(0, 3))
+    ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+    ev.add_cases(correct, scores, weights)
+    ev.add_misses(misses)
+    ev.add_negative_misses(negative_misses)
+    x, y = roc_steps(PublicOnly(ev))  # public queries only
+    if ev.num_negative_ref == 0:
+        assert x.size == 0
+        return
+    xs, ys = literal_grouped_roc(correct, scores, weights, misses, negative_misses)
+    assert on_polyline(x, y, xs, ys)
+    assert x[0] == y[0] == 0.0 and x[-1] == y[-1] == 1.0
+
+
+@pytest.mark.parametrize("kind", list(BOUNDED_KINDS))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_bounded_plot_draws_its_estimate_with_a_band_that_holds_the_exact_curve(kind: str, weighted: bool) -> None:
+    c, s = cases()
+    w = np.random.default_rng(4).uniform(0.2, 3.0, c.size) if weighted else None
+    exact = ScoredPrecisionRecallEvaluation(ties="grouped")
+    bounded = BOUNDED_KINDS[kind](c[:0], s[:0], False)
+    for ev in (exact, bounded):
+        ev.add_cases(c, s, w)
+        ev.add_misses(MISSES)
+        ev.add_negative_misses(NEGATIVE_MISSES)
+    ax = plot_pr(bounded, Figure().add_subplot())
+    xy = line_of(ax)
+    estimate = bounded.pr_curve()
+    assert np.array_equal(xy[1::2, 0], estimate[:, 0]) and np.array_equal(xy[::2, 1], estimate[:, 1])
+    assert in_some_box(exact.pr_curve(), band_of(ax)).all()  # the band holds every exact operating point
+    ap = bounded.average_precision()
+    label = ax.get_legend_handles_labels()[1][0]
+    if ap.exact:
+        assert label == f"AP = {ap:.3f}"
+    else:
+        assert label == f"AP = {ap:.3f} [{ap.lower:.3f}, {ap.upper:.3f}]"
+        assert ap.lower <= exact.average_precision() <= ap.upper
+
+    ax = plot_roc(bounded, Figure().add_subplot())
+    xy = line_of(ax)
+    roc = bounded.roc_curve()
+    assert np.allclose(xy[2:-2:2, 0], 1.0 - roc[:, 1], rtol=0, atol=1e-12) and np.array_equal(xy[2:-2:2, 1], roc[:, 0])
+    ex, ey = roc_steps(exact)
+    assert in_some_box(np.column_stack((ex, ey)), band_of(ax), tol=1e-9).all()  # every exact vertex
+    if kind == "bounded_exact" and not weighted:  # one score per bin: the exact evaluator's polyline
+        bx, by = roc_steps(bounded)
+        assert np.allclose(bx, ex, rtol=0, atol=1e-12) and np.allclose(by, ey, rtol=0, atol=1e-12)
+    if kind == "bounded_coarse":
+        assert not bounded.roc_band().exact
+    plot_pr_roc(bounded, figure=Figure())
+
+
+def test_plots_refuse_what_they_cannot_draw() -> None:
+    bounded = BOUNDED_KINDS["bounded_coarse"](*cases())
+    for func in (plot_pr, plot_roc, pr_steps, roc_steps):
+        with pytest.raises(UnsupportedQuery, match=rf"{func.__name__}: a BoundedEvaluation has no interpolated curve"):
+            func(bounded, interpolate=True)
+        with pytest.raises(UnsupportedQuery, match=rf"{func.__name__}: MultiQueryEvaluation .*evaluation\[query\]"):
+            func(multi_query())
+        with pytest.raises(TypeError, match=rf"{func.__name__}: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation"):
+            func([(True, 0.5)])
+
+
+@pytest.mark.parametrize("kind", ["exact", "bounded_exact"])
+def test_plots_of_weighted_cases_leave_out_the_breakeven_point(kind: str) -> None:
+    # the break-even point counts cases by rank: a weighted evaluator refuses it, and the plot must not fail
+    c, s = cases()
+    ev = ScoredPrecisionRecallEvaluation() if kind == "exact" else BoundedEvaluation()
+    ev.add_cases(c, s, np.linspace(0.5, 2.0, c.size))
+    with pytest.raises(ValueError, match="sample weights"):
+        ev.pr_breakeven_point()
+    labels = plot_pr(ev, Figure().add_subplot()).get_legend_handles_labels()[1]
+    assert not any(label.startswith("BEP") for label in labels)
+    fig = plot_pr_roc(ev, figure=Figure())
+    assert [a.get_title() for a in fig.axes] == ["Precision-recall", "ROC"]
