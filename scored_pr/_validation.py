@@ -575,6 +575,7 @@ def check_evaluation(
     bounded: str | None = None,
     multi: str | None = None,
     expected: str = _EVALUATION_EXPECTED,
+    snapshot: bool = True,
 ) -> tuple[str, Any]:
     """(kind, view) of an evaluator handed to ``func``; the view answers every query of one moment.
 
@@ -588,7 +589,8 @@ def check_evaluation(
     it cannot and what to use instead; that kind then raises
     :class:`UnsupportedQuery` with the reason. Anything that is not an
     evaluator raises TypeError (``expected`` says what would do). Nothing is
-    read or changed before the checks.
+    read or changed before the checks. ``snapshot=False``: the view is
+    ``value`` itself (for a consumer that feeds the evaluator).
     """
     kind = evaluation_kind(value)
     if kind is None:
@@ -596,6 +598,6 @@ def check_evaluation(
     reason = {"bounded": bounded, "multi": multi}.get(kind)
     if reason is not None:
         raise UnsupportedQuery(f"{func}: {type(value).__name__} is not supported here: {reason}")
-    if kind == "single" and callable(getattr(value, "snapshot", None)):
+    if snapshot and kind == "single" and callable(getattr(value, "snapshot", None)):
         return kind, value.snapshot()
     return kind, value

@@ -521,3 +521,163 @@ def test_plots_of_weighted_cases_leave_out_the_breakeven_point(kind: str) -> Non
     assert not any(label.startswith("BEP") for label in labels)
     fig = plot_pr_roc(ev, figure=Figure())
     assert [a.get_title() for a in fig.axes] == ["Precision-recall", "ROC"]
+
+
+# ---------------------------------------------------------------------------
+# scored_pr.streaming.SummaryLogger and the sinks of scored_pr.integrations
+
+from scored_pr.integrations import MLflow, TensorBoard, curves_json, exact_pr_points  # noqa: E402
+from scored_pr.streaming import SummaryLogger  # noqa: E402
+
+
+def same(a: Any, b: Any) -> bool:
+    return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
+
+
+def log_through(ev: Any, c: np.ndarray, s: np.ndarray) -> list[dict[str, Any]]:
+    """Feed the cases through a SummaryLogger in batches of 30 (then the misses); every summary logged."""
+    logged: list[dict[str, Any]] = []
+    with SummaryLogger(ev, logged.append, every=30) as logger:
+        for i in range(0, c.size, 30):
+            logger.add_cases(c[i : i + 30], s[i : i + 30])
+        logger.add_misses(MISSES)
+        logger.add_negative_misses(NEGATIVE_MISSES)
+    return logged
+
+
+@pytest.mark.parametrize("kind", list(ALL_SINGLE_KINDS))
+def test_summary_logger_logs_every_kind_as_the_exact_evaluator(kind: str) -> None:
+    c, s = cases()
+    expected = log_through(ScoredPrecisionRecallEvaluation(), c, s)
+    logged = log_through(ALL_SINGLE_KINDS[kind](c[:0], s[:0], misses=False), c, s)
+    assert len(logged) == len(expected) == c.size // 30 + 1
+    for got, want in zip(logged, expected):
+        assert got.keys() == want.keys()
+        assert all(same(got[k], want[k]) for k in want if k != "time"), got
+
+
+@pytest.mark.parametrize("kind", list(BOUNDED_KINDS))
+def test_summary_logger_logs_a_bounded_summary_as_plain_floats_that_hold_the_exact_values(kind: str) -> None:
+    c, s = cases()
+    exact_logged = log_through(ScoredPrecisionRecallEvaluation(), c, s)
+    logged = log_through(BOUNDED_KINDS[kind](c[:0], s[:0], False), c, s)
+    assert len(logged) == len(exact_logged)
+    for got, want in zip(logged, exact_logged):
+        assert all(type(v) in (int, float) for v in got.values()), got  # no Bounds, no numpy scalars
+        for name in ("num_cases", "num_positive_ref", "num_negative_ref", "num_misses", "step"):
+            assert got[name] == want[name]
+        for name in ("average_precision", "area_under_roc_curve", "maximum_f_measure", "r_precision"):
+            lower, estimate, upper = got[name + "_lower"], got[name], got[name + "_upper"]
+            assert lower - 1e-12 <= want[name] <= upper + 1e-12, (name, lower, want[name], upper)
+            assert lower <= estimate <= upper
+            if kind == "bounded_exact":
+                assert estimate == want[name]
+
+
+def test_summary_logger_refuses_a_multi_query_evaluation_and_non_evaluators() -> None:
+    with pytest.raises(UnsupportedQuery, match=r"SummaryLogger: MultiQueryEvaluation .*add_case takes a query"):
+        SummaryLogger(multi_query(), print, every=1)
+    with pytest.raises(TypeError, match=r"SummaryLogger: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation, WindowedEvaluation, BoundedEvaluation or SynchronizedEvaluation"):
+        SummaryLogger("x", print, every=1)
+
+
+@pytest.mark.parametrize("kind", list(ALL_SINGLE_KINDS))
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+def test_exact_pr_points_and_curves_json_of_every_kind_equal_the_exact_evaluators(kind: str, ties: str) -> None:
+    c, s = cases()
+    w = np.random.default_rng(6).uniform(0.5, 2.0, c.size)
+    exact = ScoredPrecisionRecallEvaluation(ties=ties)
+    exact.add_cases(c, s, w)
+    exact.add_misses(MISSES)
+    ev = ALL_SINGLE_KINDS[kind](c[:0], s[:0], ties, False)
+    ev.add_cases(c, s, w)
+    ev.add_misses(MISSES)
+    got, expected = exact_pr_points(ev, 20), exact_pr_points(exact, 20)
+    assert got.keys() == expected.keys() and all(np.array_equal(got[k], expected[k]) for k in expected)
+    assert curves_json(ev) == curves_json(exact)
+
+
+@pytest.mark.parametrize("kind", list(BOUNDED_KINDS))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_exact_pr_points_of_a_bounded_summary_are_exact_operating_points_at_its_bin_edges(kind: str, weighted: bool) -> None:
+    c, s = cases()
+    w = np.random.default_rng(8).uniform(0.5, 2.0, c.size) if weighted else np.ones(c.size)
+    bounded = BOUNDED_KINDS[kind](c[:0], s[:0], False)
+    bounded.add_cases(c, s, w if weighted else None)
+    bounded.add_misses(MISSES)
+    p = exact_pr_points(bounded)
+    positive, negative = w[c].sum() + MISSES, w[~c].sum()
+    assert p["threshold"].size == np.count_nonzero(bounded.bins()[2] > 0) > 0
+    for i, t in enumerate(p["threshold"].tolist()):  # slow literal reference: accept every case scored >= t
+        tp, fp = w[c & (s >= t)].sum(), w[~c & (s >= t)].sum()
+        assert p["tp"][i] == pytest.approx(tp, rel=1e-12) and p["fp"][i] == pytest.approx(fp, rel=1e-12)
+        assert p["fn"][i] == pytest.approx(positive - tp, rel=1e-12) and p["tn"][i] == pytest.approx(negative - fp, rel=1e-12, abs=1e-12)
+        assert p["precision"][i] == pytest.approx(tp / (tp + fp), rel=1e-12)
+        assert p["recall"][i] == pytest.approx(tp / positive, rel=1e-12)
+    if kind == "bounded_exact":  # one score per bin: every grouped operating point
+        exact = ScoredPrecisionRecallEvaluation(ties="grouped")
+        exact.add_cases(c, s, w if weighted else None)
+        exact.add_misses(MISSES)
+        expected = exact_pr_points(exact)
+        assert all(np.allclose(p[k], expected[k], rtol=1e-12, atol=0) for k in expected)
+
+
+def test_curves_json_of_a_bounded_summary_holds_the_estimates_and_the_boxes() -> None:
+    bounded = BOUNDED_KINDS["bounded_coarse"](*cases())
+    d = curves_json(bounded)
+    assert [row[:2] for row in d["pr_curve"]] == bounded.pr_curve().tolist()
+    assert [row[2] for row in d["pr_curve"]] == exact_pr_points(bounded)["threshold"][::-1].tolist()
+    assert d["roc_curve"] == bounded.roc_curve().tolist()
+    assert d["pr_boxes"] == bounded.pr_band().boxes.tolist() and d["roc_boxes"] == bounded.roc_band().boxes.tolist()
+    with pytest.raises(UnsupportedQuery, match=r"curves_json: MultiQueryEvaluation"):
+        curves_json(multi_query())
+
+
+class FakeWriter:
+    """What TensorBoard needs of a writer; records the PR curves written."""
+
+    def __init__(self) -> None:
+        self.curves: list[tuple[str, np.ndarray, np.ndarray]] = []
+
+    def add_scalar(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def add_pr_curve_raw(self, tag: str, tp: Any, fp: Any, tn: Any, fn: Any, precision: Any, recall: Any, **kwargs: Any) -> None:
+        self.curves.append((tag, np.asarray(precision), np.asarray(recall)))
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("kind", [*ALL_SINGLE_KINDS, *BOUNDED_KINDS])
+def test_tensorboard_writes_the_pr_points_of_every_kind(kind: str) -> None:
+    c, s = cases()
+    make = {**ALL_SINGLE_KINDS, **BOUNDED_KINDS}[kind]
+    ev = make(c[:0], s[:0], misses=False)
+    writer = FakeWriter()
+    log_through(ev, c, s)  # fills ev
+    with SummaryLogger(ev, TensorBoard(writer, max_points=1000), every=1) as logger:
+        logger.add_case(True, 0.05)
+    tag, precision, recall = writer.curves[-1]
+    expected = exact_pr_points(ev, 1000)
+    assert tag == "scored_pr/pr_curve"
+    assert np.array_equal(precision, expected["precision"]) and np.array_equal(recall, expected["recall"])
+
+
+def test_mlflow_logs_the_curves_of_a_bounded_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("mlflow")
+    logged: dict[str, Any] = {}
+
+    class FakeMlflow:
+        def log_dict(self, d: Any, path: str) -> None:
+            logged[path] = d
+
+        def log_figure(self, figure: Any, path: str) -> None:
+            logged[path] = [a.get_legend_handles_labels()[1] for a in figure.axes]
+
+    sink = MLflow()
+    sink._mlflow = FakeMlflow()
+    bounded = BOUNDED_KINDS["bounded_coarse"](*cases())
+    sink.close(bounded)
+    assert logged["scored_pr/curves.json"] == curves_json(bounded)
+    assert "bounds" in logged["scored_pr/curves.png"][0] and "bounds" in logged["scored_pr/curves.png"][1]
