@@ -681,3 +681,73 @@ def test_mlflow_logs_the_curves_of_a_bounded_summary(monkeypatch: pytest.MonkeyP
     sink.close(bounded)
     assert logged["scored_pr/curves.json"] == curves_json(bounded)
     assert "bounds" in logged["scored_pr/curves.png"][0] and "bounds" in logged["scored_pr/curves.png"][1]
+
+
+# ---------------------------------------------------------------------------
+# scored_pr.lingpipe: the LingPipe 4.1 wrapper caches its own results
+
+import pickle  # noqa: E402
+import pickletools  # noqa: E402
+
+from scored_pr import lingpipe  # noqa: E402
+
+LINGPIPE_41_QUERIES = ("prCurve", "rocCurve", "areaUnderPrCurve", "areaUnderRocCurve", "prScoreCurve")
+
+
+def answers41(lp: Any) -> list[Any]:
+    out = []
+    for name in LINGPIPE_41_QUERIES:
+        for interpolate in (False, True):
+            value = getattr(lp, name)(interpolate)
+            out.append(value.tolist() if hasattr(value, "tolist") else repr(value))
+    return out
+
+
+def fresh41(cases_: list[tuple[bool, float]], misses: int = 0, negative_misses: int = 0) -> Any:
+    lp = lingpipe.ScoredPrecisionRecallEvaluation(version="4.1")
+    for c, s in cases_:
+        lp.addCase(c, s)
+    lp.addMisses(misses)
+    lp.addNegativeMisses(negative_misses)
+    return lp
+
+
+def test_lingpipe_41_answers_follow_every_change_made_through_its_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the wrapper keeps no results in the evaluator's private memo any more
+    original = ScoredPrecisionRecallEvaluation._cached
+
+    def guarded(self: Any, key: Any, build: Any) -> Any:
+        assert not (isinstance(key, tuple) and key and key[0] == "lingpipe 4.1"), "reached into the evaluator's memo"
+        return original(self, key, build)
+
+    monkeypatch.setattr(ScoredPrecisionRecallEvaluation, "_cached", guarded)
+    c, s = cases(11, 25)
+    data = list(zip(c.tolist(), s.tolist()))
+    lp = fresh41(data)
+    assert answers41(lp) == answers41(fresh41(data))
+    assert answers41(lp) == answers41(lp)  # cached answers are the same
+    lp.evaluation.add_case(True, 9.0)  # changed behind the wrapper's back
+    assert answers41(lp) == answers41(fresh41([*data, (True, 9.0)]))
+    lp.evaluation.add_negative_misses(2)
+    lp.evaluation.add_misses(1)
+    assert answers41(lp) == answers41(fresh41([*data, (True, 9.0)], 1, 2))
+    lp.evaluation.reset()  # the same number of cases again, other labels
+    flipped = [(not correct, score) for correct, score in [*data, (True, 9.0)]]
+    lp.evaluation.add_cases([f[0] for f in flipped], [f[1] for f in flipped])
+    lp.evaluation.add_misses(1)
+    lp.evaluation.add_negative_misses(2)
+    assert answers41(lp) == answers41(fresh41(flipped, 1, 2))
+
+
+def test_lingpipe_pickles_hold_no_cached_results() -> None:
+    c, s = cases(12, 25)
+    lp = fresh41(list(zip(c.tolist(), s.tolist())), 2)
+    expected = answers41(lp)  # fills the memo
+    data = pickle.dumps(lp)
+    modules = {arg.split()[0] for op, arg, _ in pickletools.genops(data) if op.name == "GLOBAL"}
+    modules |= {arg for op, arg, _ in pickletools.genops(data) if op.name in ("SHORT_BINUNICODE", "BINUNICODE") and str(arg).startswith("scored_pr.")}
+    assert "scored_pr._kernel" not in modules  # no K.Points from the memo
+    back = pickle.loads(data)
+    assert back.version == "4.1" and answers41(back) == expected
+    back.addCase(True, 99.0)
+    assert answers41(back) == answers41(fresh41([*zip(c.tolist(), s.tolist()), (True, 99.0)], 2))

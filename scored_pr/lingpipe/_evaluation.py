@@ -91,11 +91,17 @@ class ScoredPrecisionRecallEvaluation:
     [[0.0, 1.0], [0.5, 0.5], [0.5, 0.3333333333333333], [1.0, 0.5], [1.0, 0.0]]
     """
 
-    __slots__ = ("_ev", "_version")
+    __slots__ = ("_ev", "_version", "_memo", "_memo_cases")
 
     def __init__(self, version: str = "3.9.2") -> None:
         self._version = VERSIONS[check_choice(version, "ScoredPrecisionRecallEvaluation", "version", tuple(VERSIONS))]
         self._ev = _Evaluation(ties="stable")
+        self._memo: dict[Any, Any] = {}
+        self._memo_cases: tuple[Any, ...] = ()
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # The evaluator and the version only, as 0.1.0 pickled them: never the memo.
+        return None, {"_ev": self._ev, "_version": self._version}
 
     @property
     def version(self) -> str:
@@ -124,11 +130,28 @@ class ScoredPrecisionRecallEvaluation:
             )
 
     def _cached41(self, key: Any, build: Callable[[], _T]) -> _T:
-        # The main evaluator's memo: every mutation, here or on .evaluation, clears it.
-        return self._ev._cached(("lingpipe 4.1", key), build)
+        # This wrapper's own memo, valid while the evaluator holds the cases it was built from.
+        # ranked_cases() returns the same arrays to a holder (the memo holds them) until a case,
+        # miss or reset changes the evaluator, here or through .evaluation; the counts are kept too.
+        ev = self._ev
+        cases = (*ev.ranked_cases()[:2], ev.num_misses, ev.num_negative_misses)
+        held = self._memo_cases
+        if len(held) != 4 or held[0] is not cases[0] or held[1] is not cases[1] or held[2:] != cases[2:]:
+            self._memo = {}
+            self._memo_cases = cases
+        memo = self._memo
+        try:
+            return memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = memo[key] = build()
+            return value
 
     def _points41(self) -> K.Points:
-        return self._cached41("points", lambda: K.every_rank(*self._ev._store.arrays()))
+        def build() -> K.Points:
+            scores, correct, _ = self._ev.ranked_cases()
+            return K.every_rank(np.negative(scores), correct)  # the kernel's rank order: negated scores
+
+        return self._cached41("points", build)
 
     def _pr41(self, interpolate: bool) -> FloatArray:
         if interpolate:
@@ -652,6 +675,8 @@ class ScoredPrecisionRecallEvaluation:
         slots = state[1]
         self._ev = slots["_ev"]
         self._version = slots.get("_version", "3.9.2")
+        self._memo = {}
+        self._memo_cases = ()
 
     def __str__(self) -> str:
         """The same text as :meth:`toString`."""
