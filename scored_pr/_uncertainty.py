@@ -303,7 +303,7 @@ def confidence_interval(
     the number of resamples done, for ROC AUC and average precision.
     """
     func = "confidence_interval"
-    _, ev = check_evaluation(ev, func, "evaluation", bounded=_NO_CASES, multi=_PER_QUERY)
+    _, ev = check_evaluation(ev, func, "evaluation", bounded=NO_CASES, multi=PER_QUERY)
     # every argument is checked before the measure is evaluated
     check_measure(measure, func)
     check_unweighted(ev, func)
@@ -344,12 +344,12 @@ def confidence_interval(
 
 _COMPARABLE = ("area_under_roc_curve", "average_precision")
 
-_NO_CASES = (
+NO_CASES = (
     "a bounded summary keeps the weight of each score range, not the cases that a resampling or "
     "DeLong's variance needs; keep an exact ScoredPrecisionRecallEvaluation of the cases (or of a "
     "random sample of them) for intervals and comparisons."
 )
-_PER_QUERY = (
+PER_QUERY = (
     "intervals are computed per ranking; pass one query's evaluator (evaluation[query]) or pool "
     "the cases into one ScoredPrecisionRecallEvaluation."
 )
@@ -463,8 +463,8 @@ def compare(
                 TypeError, func, "b", "an evaluator like 'a', and no 'c' (unpaired form compare(ev_a, ev_b))",
                 b if evaluation_kind(b) is None else c,
             )
-        _, a = check_evaluation(a, func, "a", bounded=_NO_CASES, multi=_PER_QUERY)
-        _, b = check_evaluation(b, func, "b", bounded=_NO_CASES, multi=_PER_QUERY)
+        _, a = check_evaluation(a, func, "a", bounded=NO_CASES, multi=PER_QUERY)
+        _, b = check_evaluation(b, func, "b", bounded=NO_CASES, multi=PER_QUERY)
         check_unweighted(a, func)
         check_unweighted(b, func)
         sa, ca, ma = _ranked(a)

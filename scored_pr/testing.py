@@ -463,7 +463,7 @@ def _confidence_metrics(
 def assert_not_worse(
     correct: Any,
     candidate_scores: Any,
-    baseline_scores: Any,
+    baseline_scores: Any = None,
     measure: str = "area_under_roc_curve",
     margin: float = 0.0,
     confidence: float = 0.95,
@@ -481,12 +481,22 @@ def assert_not_worse(
     confidence bound of ``measure(candidate) - measure(baseline)`` is below
     ``-margin``. A difference within sampling noise passes.
 
+    Two forms, as :func:`scored_pr.compare`: ``assert_not_worse(correct,
+    candidate_scores, baseline_scores)`` for two models scored on the same
+    cases (paired), and ``assert_not_worse(candidate, baseline)`` for two
+    evaluators that hold their cases (exact, windowed or synchronized, each
+    read through one snapshot), built on different cases (unpaired; pass
+    ``measure`` and the rest by keyword). A BoundedEvaluation raises
+    :class:`~scored_pr.UnsupportedQuery`: it keeps no cases to compare.
+
     Parameters
     ----------
-    correct : array-like of bool (or labels with ``pos_label``)
-        The reference labels of the cases both models scored.
+    correct : array-like of bool (or labels with ``pos_label``), or an evaluator
+        The reference labels of the cases both models scored; or the
+        candidate's evaluator (unpaired form).
     candidate_scores, baseline_scores : array-like of float
-        The two models' scores of the same cases, in the same order.
+        The two models' scores of the same cases, in the same order; or the
+        baseline's evaluator and nothing (unpaired form).
     measure : {"area_under_roc_curve", "average_precision"}
     margin : float >= 0, default 0.0
         How much worse the candidate may be before the gate fails.
@@ -537,13 +547,29 @@ def assert_not_worse(
       p-value     0.002375
     """
     __tracebackhide__ = True
-    from ._uncertainty import compare
+    from ._uncertainty import NO_CASES, PER_QUERY, compare
+    from ._validation import evaluation_kind
 
     func = "assert_not_worse"
     confidence = _check_confidence(confidence, func)
     if isinstance(margin, (bool, np.bool_)) or not _is_number(margin) or not 0.0 <= margin < float("inf"):
         raise ValueError(f"{func}: argument 'margin' must be a finite real number >= 0; got {margin!r} instead.")
     two_sided = 2.0 * confidence - 1.0
+    unpaired = evaluation_kind(correct) is not None
+    if unpaired:  # assert_not_worse(candidate, baseline): one snapshot each, then compare(ev_a, ev_b)
+        if baseline_scores is not None:
+            raise TypeError(
+                f"{func}: with two evaluators (the unpaired form assert_not_worse(candidate, baseline)) pass "
+                f"'measure' and the other options by keyword; got a third positional argument "
+                f"{baseline_scores!r:.60} instead."
+            )
+        correct = check_evaluation(correct, func, "correct", bounded=NO_CASES, multi=PER_QUERY)[1]
+        candidate_scores = check_evaluation(candidate_scores, func, "candidate_scores", bounded=NO_CASES, multi=PER_QUERY)[1]
+    elif baseline_scores is None:
+        raise TypeError(
+            f"{func}: argument 'baseline_scores' is required with labels and scores (the paired form "
+            "assert_not_worse(correct, candidate_scores, baseline_scores)); got None instead."
+        )
     r = compare(
         correct, candidate_scores, baseline_scores, measure=measure, method=method, level=two_sided,
         n_resamples=n_resamples, seed=seed, pos_label=pos_label,
@@ -553,12 +579,19 @@ def assert_not_worse(
         upper = r.difference
     if not upper < -margin:
         return
-    from ._validation import check_batch
+    if unpaired:
+        cases = (
+            f"{correct.num_cases} and {candidate_scores.num_cases} cases, {correct.num_positive_ref} and "
+            f"{candidate_scores.num_positive_ref} positive; unpaired {r.method}"
+        )
+    else:
+        from ._validation import check_batch
 
-    labels, _ = check_batch(correct, candidate_scores, func, pos_label)
+        labels, _ = check_batch(correct, candidate_scores, func, pos_label)
+        cases = f"{labels.size} cases, {int(labels.sum())} positive; paired {r.method}"
     lines = [
         f"the candidate is worse than the baseline on {measure} at {100 * confidence:.4g}% confidence "
-        f"({labels.size} cases, {int(labels.sum())} positive; paired {r.method}):",
+        f"({cases}):",
         f"  candidate   {r.estimate_a:.6g}",
         f"  baseline    {r.estimate_b:.6g}",
         f"  difference  {r.difference:.6g}  {100 * two_sided:.4g}% interval [{r.interval.low:.4g}, {upper:.4g}]",
@@ -585,7 +618,12 @@ def assert_curve_close(
     ----------
     actual, expected : array-like, shape (n, 2) or (n, 3)
         Curves such as ``pr_curve()``, ``roc_curve()`` or
-        ``pr_score_curve()``, or lists of rows.
+        ``pr_score_curve()``, or lists of rows. ``actual`` may also be a
+        :class:`~scored_pr.CurveBand` of a bounded summary (``pr_band()``,
+        ``roc_band()``): then every point of ``expected`` (an (n, 2) curve
+        in the band's coordinates, e.g. the exact evaluator's ``pr_curve()``
+        or ``roc_curve()``) must lie in one of its boxes, each widened by
+        ``atol + rtol * |point|``; the number of points may differ.
     atol, rtol : float
         Per coordinate, ``|a - e| <= atol + rtol * |e|`` (numpy.isclose);
         NaN equals NaN, infinities must match exactly.
@@ -614,6 +652,9 @@ def assert_curve_close(
       1      (1.0, 0.6666666666666666)  (1.0, 0.75)  0.0833
     """
     __tracebackhide__ = True
+    if _is_band(actual):
+        _assert_in_band(actual, _as_curve(expected, "expected"), atol, rtol, max_rows)
+        return
     a = _as_curve(actual, "actual")
     e = _as_curve(expected, "expected")
     problems: list[str] = []
@@ -646,6 +687,37 @@ def assert_curve_close(
         widths = [max(len(r[c]) for r in table) for c in range(4)]
         for r in table:
             lines.append("  " + "  ".join(f"{c:<{w}}" for c, w in zip(r, widths)).rstrip())
+    more = bad.size - min(bad.size, max_rows)
+    if more:
+        lines.append(f"  ... and {more} more")
+    raise AssertionError("\n".join(lines))
+
+
+def _is_band(value: Any) -> bool:
+    """A :class:`~scored_pr.CurveBand` (by its fields: estimate, boxes, contains)."""
+    return isinstance(getattr(value, "boxes", None), np.ndarray) and callable(getattr(value, "contains", None))
+
+
+def _assert_in_band(band: Any, expected: np.ndarray, atol: float, rtol: float, max_rows: int) -> None:
+    __tracebackhide__ = True
+    boxes = np.asarray(band.boxes, dtype=np.float64).reshape(-1, 4)
+    if expected.shape[1] != 2:
+        raise AssertionError(
+            f"a CurveBand holds (x, y) points: expected must have 2 columns; got shape {expected.shape}"
+        )
+    x, y = expected[:, :1], expected[:, 1:]
+    dx, dy = atol + rtol * np.abs(x), atol + rtol * np.abs(y)
+    inside = (boxes[:, 0] - dx <= x) & (x <= boxes[:, 1] + dx) & (boxes[:, 2] - dy <= y) & (y <= boxes[:, 3] + dy)
+    bad = np.flatnonzero(~inside.any(axis=1))
+    if not bad.size:
+        return
+    lines = [
+        f"curve points outside the band at {bad.size} of {expected.shape[0]} points "
+        f"({boxes.shape[0]} boxes; atol={atol}, rtol={rtol}):"
+    ]
+    table = [("index", "expected")] + [(str(i), _row(expected[i])) for i in bad[:max_rows].tolist()]
+    width = max(len(r[0]) for r in table)
+    lines += ["  " + f"{i:<{width}}  {row}".rstrip() for i, row in table]
     more = bad.size - min(bad.size, max_rows)
     if more:
         lines.append(f"  ... and {more} more")

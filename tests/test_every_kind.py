@@ -751,3 +751,54 @@ def test_lingpipe_pickles_hold_no_cached_results() -> None:
     assert back.version == "4.1" and answers41(back) == expected
     back.addCase(True, 99.0)
     assert answers41(back) == answers41(fresh41([*zip(c.tolist(), s.tolist()), (True, 99.0)], 2))
+
+
+# ---------------------------------------------------------------------------
+# testing.assert_curve_close with a bounded summary's band; assert_not_worse with evaluators
+
+from scored_pr.testing import assert_curve_close, assert_not_worse  # noqa: E402
+
+
+@pytest.mark.parametrize("kind", list(BOUNDED_KINDS))
+def test_assert_curve_close_holds_the_exact_curves_in_a_bounded_band(kind: str) -> None:
+    c, s = cases()
+    bounded, exact = BOUNDED_KINDS[kind](c, s), exact_of(c, s)
+    assert_curve_close(bounded.pr_band(), exact.pr_curve())
+    assert_curve_close(bounded.roc_band(), exact.roc_curve())
+    moved = exact.pr_curve().copy()
+    moved[3, 1] += 0.5  # far outside every box of its recall
+    moved[5, 1] = -1.0
+    message = failure(lambda: assert_curve_close(bounded.pr_band(), moved))
+    boxes = bounded.pr_band().boxes.shape[0]
+    assert message.splitlines()[0] == f"curve points outside the band at 2 of {moved.shape[0]} points ({boxes} boxes; atol=1e-09, rtol=0.0):"
+    assert message.splitlines()[2].split()[0] == "3" and message.splitlines()[3].split()[0] == "5"
+    # a tolerance as wide as the shift lets the first point in, not the second
+    assert "at 1 of" in failure(lambda: assert_curve_close(bounded.pr_band(), moved, atol=0.5))
+    with pytest.raises(AssertionError, match="2 columns"):
+        assert_curve_close(bounded.pr_band(), exact.pr_score_curve())
+
+
+@pytest.mark.parametrize("kind", list(SINGLE_KINDS))
+def test_assert_not_worse_with_two_evaluators_is_the_unpaired_comparison(kind: str) -> None:
+    c, s = cases(0, 200)
+    c2, s2 = cases(1, 200)
+    good, bad = SINGLE_KINDS[kind](c, s), SINGLE_KINDS[kind](c2, -s2)  # the baseline ranks well, the candidate badly
+    assert_not_worse(good, bad)  # the candidate is better: passes
+    message = failure(lambda: assert_not_worse(bad, good))
+    expected = compare(exact_of(c2, -s2), exact_of(c, s), level=0.9)
+    assert message.splitlines()[0] == (
+        "the candidate is worse than the baseline on area_under_roc_curve at 95% confidence "
+        f"({c2.size} and {c.size} cases, {c2.sum() + MISSES} and {c.sum() + MISSES} positive; unpaired delong):"
+    )
+    assert f"difference  {expected.difference:.6g}" in message
+    assert_not_worse(bad, good, margin=1.0)  # the margin absorbs any difference of areas
+    with pytest.raises(TypeError, match=r"assert_not_worse: with two evaluators .*by keyword"):
+        assert_not_worse(good, bad, "average_precision")
+
+
+def test_assert_not_worse_refuses_a_bounded_summary_and_a_missing_baseline() -> None:
+    c, s = cases()
+    with pytest.raises(UnsupportedQuery, match=r"assert_not_worse: BoundedEvaluation .*exact ScoredPrecisionRecallEvaluation"):
+        assert_not_worse(exact_of(c, s), BOUNDED_KINDS["bounded_exact"](c, s))
+    with pytest.raises(TypeError, match=r"assert_not_worse: argument 'baseline_scores' is required"):
+        assert_not_worse(c, s)
