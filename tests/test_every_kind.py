@@ -802,3 +802,27 @@ def test_assert_not_worse_refuses_a_bounded_summary_and_a_missing_baseline() -> 
         assert_not_worse(exact_of(c, s), BOUNDED_KINDS["bounded_exact"](c, s))
     with pytest.raises(TypeError, match=r"assert_not_worse: argument 'baseline_scores' is required"):
         assert_not_worse(c, s)
+
+
+@pytest.mark.parametrize("fresh_arrays", [False, True])
+def test_lingpipe_41_memo_is_reused_until_the_cases_change(monkeypatch: pytest.MonkeyPatch, fresh_arrays: bool) -> None:
+    from scored_pr import _kernel
+
+    builds = []
+    every_rank = _kernel.every_rank
+    monkeypatch.setattr(_kernel, "every_rank", lambda *a: builds.append(1) or every_rank(*a))
+    if fresh_arrays:  # an evaluator whose ranked_cases() returns new arrays at every call
+        ranked = ScoredPrecisionRecallEvaluation.ranked_cases
+        monkeypatch.setattr(
+            ScoredPrecisionRecallEvaluation, "ranked_cases",
+            lambda self: tuple(None if a is None else a.copy() for a in ranked(self)),
+        )  # fmt: skip
+    c, s = cases(13, 25)
+    data = list(zip(c.tolist(), s.tolist()))
+    lp = fresh41(data)
+    first = answers41(lp)
+    assert len(builds) == 1  # every 4.1 query of the same cases from one ranking
+    assert answers41(lp) == first and len(builds) == 1
+    lp.evaluation.add_case(False, -0.0)  # a change the wrapper did not see
+    assert answers41(lp) == answers41(fresh41([*data, (False, -0.0)]))
+    assert builds.count(1) == 3  # once for lp, once for the fresh wrapper

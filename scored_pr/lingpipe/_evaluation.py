@@ -30,6 +30,15 @@ __all__ = ["ScoredPrecisionRecallEvaluation", "VERSIONS"]
 FloatArray = npt.NDArray[np.float64]
 _T = TypeVar("_T")
 
+
+def _same(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
+    """Whether two arrays hold the same bits (the same object in O(1); signs of zero count)."""
+    if a is b:
+        return True
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    return bool(np.array_equal(np.ascontiguousarray(a).view(np.uint8), np.ascontiguousarray(b).view(np.uint8)))
+
 #: The LingPipe releases reproduced: each spelling ``version`` accepts, and the release it names.
 VERSIONS: Mapping[str, str] = MappingProxyType({"3.9.2": "3.9.2", "4.1": "4.1", "4.1.0": "4.1"})
 
@@ -130,15 +139,16 @@ class ScoredPrecisionRecallEvaluation:
             )
 
     def _cached41(self, key: Any, build: Callable[[], _T]) -> _T:
-        # This wrapper's own memo, valid while the evaluator holds the cases it was built from.
-        # ranked_cases() returns the same arrays to a holder (the memo holds them) until a case,
-        # miss or reset changes the evaluator, here or through .evaluation; the counts are kept too.
+        # This wrapper's own memo, valid while the evaluator holds the cases it was built from
+        # (changed here or through .evaluation). ranked_cases() returns the same arrays to a holder
+        # (the memo holds them) until a case, miss or reset changes the evaluator, so the check is
+        # O(1); new arrays are compared bit for bit before the memo is dropped.
         ev = self._ev
         cases = (*ev.ranked_cases()[:2], ev.num_misses, ev.num_negative_misses)
         held = self._memo_cases
-        if len(held) != 4 or held[0] is not cases[0] or held[1] is not cases[1] or held[2:] != cases[2:]:
+        if not (len(held) == 4 and held[2:] == cases[2:] and _same(held[0], cases[0]) and _same(held[1], cases[1])):
             self._memo = {}
-            self._memo_cases = cases
+        self._memo_cases = cases
         memo = self._memo
         try:
             return memo[key]  # type: ignore[no-any-return]
