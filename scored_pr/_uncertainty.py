@@ -29,7 +29,7 @@ import numpy.typing as npt
 from ._core import kernel as K
 from ._core import stats as S
 from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query
-from ._validation import _fail
+from ._validation import _fail, check_evaluation, evaluation_kind
 
 if TYPE_CHECKING:
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
@@ -51,8 +51,8 @@ def _ranked(
     negative misses and one for the misses when there are any; ``counts`` is
     None when there are none (every entry is one case).
     """
-    neg, cor = ev._store.arrays()
-    return K.ranked_entries(neg, cor, ev.num_negative_misses, ev.num_misses, ev.ties)
+    returned, cor, _ = ev.ranked_cases()
+    return K.ranked_entries(-returned, cor, ev.num_negative_misses, ev.num_misses, ev.ties)
 
 
 def _unreturned_entries(ev: Any) -> int:
@@ -155,11 +155,11 @@ def _evaluate_counts(
     # without a vectorised resampled form (precision_at, maximum F, ...).
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 
-    neg, cor = ev._store.arrays()
-    n_ret, nm = len(neg), int(ev.num_negative_misses > 0)  # entries: returned cases, then the miss blocks
+    returned, cor, _ = ev.ranked_cases()
+    n_ret, nm = len(returned), int(ev.num_negative_misses > 0)  # entries: returned cases, then the miss blocks
     r = ScoredPrecisionRecallEvaluation(ties=ev.ties)
-    # the stored arrays are in rank order, so repeated cases keep their tie order
-    r.add_cases(np.repeat(np.asarray(cor, dtype=bool), counts[:n_ret]), np.repeat(-np.asarray(neg), counts[:n_ret]))
+    # the cases are in rank order, so repeated cases keep their tie order
+    r.add_cases(np.repeat(np.asarray(cor, dtype=bool), counts[:n_ret]), np.repeat(returned, counts[:n_ret]))
     r.add_negative_misses(int(counts[n_ret : n_ret + nm].sum()))
     r.add_misses(int(counts[n_ret + nm :].sum()))
     return float(getattr(r, measure)(**measure_args))
@@ -242,7 +242,7 @@ def _accel(jack: tuple[list[npt.NDArray[np.float64]], list[npt.NDArray[np.int64]
 
 
 def confidence_interval(
-    ev: ScoredPrecisionRecallEvaluation,
+    ev: Any,
     measure: Any = "area_under_roc_curve",
     level: Any = 0.95,
     method: Any = None,
@@ -255,10 +255,17 @@ def confidence_interval(
 ) -> S.Interval:
     """Confidence interval of a scalar measure of ``ev``; see ``ScoredPrecisionRecallEvaluation.confidence_interval``.
 
-    ``progress`` (for the command line) is called with the number of
-    resamples done, for ROC AUC and average precision.
+    ``ev`` is any evaluator that holds its cases: the exact evaluator, a
+    :class:`~scored_pr.WindowedEvaluation` (the cases in the window now) or a
+    :class:`~scored_pr.SynchronizedEvaluation` (the cases when the call
+    began), both read through one ``snapshot()``. A
+    :class:`~scored_pr.BoundedEvaluation` raises
+    :class:`~scored_pr.UnsupportedQuery`: it keeps bin counts, not the cases
+    a resampling needs. ``progress`` (for the command line) is called with
+    the number of resamples done, for ROC AUC and average precision.
     """
     func = "confidence_interval"
+    _, ev = check_evaluation(ev, func, "evaluation", bounded=NO_CASES, multi=PER_QUERY)
     # every argument is checked before the measure is evaluated
     check_measure(measure, func)
     check_unweighted(ev, func)
@@ -299,6 +306,16 @@ def confidence_interval(
 
 _COMPARABLE = comparable_measures()
 
+NO_CASES = (
+    "a bounded summary keeps the weight of each score range, not the cases that a resampling or "
+    "DeLong's variance needs; keep an exact ScoredPrecisionRecallEvaluation of the cases (or of a "
+    "random sample of them) for intervals and comparisons."
+)
+PER_QUERY = (
+    "intervals are computed per ranking; pass one query's evaluator (evaluation[query]) or pool "
+    "the cases into one ScoredPrecisionRecallEvaluation."
+)
+
 
 def compare(
     a: Any,
@@ -330,7 +347,11 @@ def compare(
     ----------
     a, b, c
         ``correct, scores_a, scores_b`` (array-likes of one length), or two
-        :class:`~scored_pr.ScoredPrecisionRecallEvaluation` (``c`` omitted).
+        evaluators that hold their cases (``c`` omitted):
+        :class:`~scored_pr.ScoredPrecisionRecallEvaluation`,
+        :class:`~scored_pr.WindowedEvaluation` or
+        :class:`~scored_pr.SynchronizedEvaluation` (read through one
+        ``snapshot()`` each, a shared one under its lock).
     measure : {"area_under_roc_curve", "average_precision"}
     method : {None, "delong", "bootstrap", "bca"}
         DeLong (ROC AUC only; its default), percentile bootstrap (the
@@ -359,6 +380,9 @@ def compare(
         For a measure or method that does not apply, labels without both
         classes, arrays of different lengths, an evaluator with sample
         weights, or a ``seed`` that is not None or a non-negative integer.
+    UnsupportedQuery
+        For a :class:`~scored_pr.BoundedEvaluation` (it keeps no cases to
+        resample) or a :class:`~scored_pr.MultiQueryEvaluation`.
 
     Notes
     -----
@@ -395,9 +419,14 @@ def compare(
     from ._validation import check_batch
 
     key = _VECTORISED[measure]
-    if isinstance(a, ScoredPrecisionRecallEvaluation):
-        if not isinstance(b, ScoredPrecisionRecallEvaluation) or c is not None:
-            raise _fail(TypeError, func, "b", "a ScoredPrecisionRecallEvaluation (unpaired form compare(ev_a, ev_b))", b)
+    if evaluation_kind(a) is not None:
+        if evaluation_kind(b) is None or c is not None:
+            raise _fail(
+                TypeError, func, "b", "an evaluator like 'a', and no 'c' (unpaired form compare(ev_a, ev_b))",
+                b if evaluation_kind(b) is None else c,
+            )
+        _, a = check_evaluation(a, func, "a", bounded=NO_CASES, multi=PER_QUERY)
+        _, b = check_evaluation(b, func, "b", bounded=NO_CASES, multi=PER_QUERY)
         check_unweighted(a, func)
         check_unweighted(b, func)
         sa, ca, ma = _ranked(a)

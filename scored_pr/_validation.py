@@ -547,3 +547,79 @@ def check_times(values: Any, size: int, func: str, name: str = "times") -> npt.N
             f"{func}: argument '{name}' must be non-decreasing; got {float(out[i])!r} at index {i} after {float(out[i - 1])!r} instead."
         )
     return out
+
+
+# ---------------------------------------------------------------------------
+# evaluators handed to the consumers (testing, plot, streaming, intervals)
+
+#: The kinds a consumer may be handed, as :func:`check_evaluation` names them.
+EVALUATION_KINDS = ("single", "bounded", "multi")
+
+_EVALUATION_EXPECTED = (
+    "a ScoredPrecisionRecallEvaluation, WindowedEvaluation, BoundedEvaluation or SynchronizedEvaluation "
+    "(an evaluator: any object with the queries of scored_pr.Evaluation)"
+)
+_SINGLE_QUERIES = ("pr_curve", "roc_curve", "average_precision", "area_under_roc_curve", "summary")
+_BOUNDED_QUERIES = ("pr_band", "roc_band", "bins")
+_MULTI_QUERIES = ("per_query", "queries", "mean_average_precision")
+
+
+def _has(value: Any, names: tuple[str, ...]) -> bool:
+    try:
+        return all(callable(getattr(value, n, None)) for n in names)
+    except Exception:  # a property that raises: not an evaluator we can read
+        return False
+
+
+def evaluation_kind(value: Any) -> str | None:
+    """Which kind of evaluator ``value`` is, by the public methods it has (not by its class).
+
+    ``"bounded"``: a summary with certified bounds (:class:`scored_pr.BoundedEvaluation`,
+    queries return ``Bounds``, curves come with ``pr_band``/``roc_band``);
+    ``"single"``: one ranking answered exactly (the exact evaluator, a window, a
+    shared evaluator, or anything else with those queries); ``"multi"``: one
+    ranking per query (:class:`scored_pr.MultiQueryEvaluation`); None otherwise.
+    """
+    if _has(value, _BOUNDED_QUERIES) and _has(value, ("average_precision", "summary")):
+        return "bounded"
+    if _has(value, _SINGLE_QUERIES):
+        return "single"
+    if _has(value, _MULTI_QUERIES):
+        return "multi"
+    return None
+
+
+def check_evaluation(
+    value: Any,
+    func: str,
+    name: str = "evaluation",
+    *,
+    bounded: str | None = None,
+    multi: str | None = None,
+    expected: str = _EVALUATION_EXPECTED,
+    snapshot: bool = True,
+) -> tuple[str, Any]:
+    """(kind, view) of an evaluator handed to ``func``; the view answers every query of one moment.
+
+    A kind with a ``snapshot()`` (:class:`scored_pr.WindowedEvaluation`,
+    :class:`scored_pr.SynchronizedEvaluation`, which takes it under its lock)
+    is read through one snapshot, so that every number a consumer reads comes
+    from the same cases (a time window can otherwise slide between two
+    queries, another thread add cases). Every other kind is its own view.
+
+    ``bounded`` / ``multi``: None when ``func`` serves that kind, otherwise why
+    it cannot and what to use instead; that kind then raises
+    :class:`UnsupportedQuery` with the reason. Anything that is not an
+    evaluator raises TypeError (``expected`` says what would do). Nothing is
+    read or changed before the checks. ``snapshot=False``: the view is
+    ``value`` itself (for a consumer that feeds the evaluator).
+    """
+    kind = evaluation_kind(value)
+    if kind is None:
+        raise _fail(TypeError, func, name, expected, value)
+    reason = {"bounded": bounded, "multi": multi}.get(kind)
+    if reason is not None:
+        raise UnsupportedQuery(f"{func}: {type(value).__name__} is not supported here: {reason}")
+    if snapshot and kind == "single" and callable(getattr(value, "snapshot", None)):
+        return kind, value.snapshot()
+    return kind, value

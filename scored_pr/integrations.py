@@ -17,13 +17,17 @@ What each sink writes:
     ``pr_curves`` plugin entry ``<prefix>/pr_curve/pr_curves`` (the window's
     as ``<prefix>/window_pr_curve/pr_curves``): at most ``max_points``
     operating points, each a point of the evaluator's ``pr_curve()``, with
-    its TP, FP, TN, FN, precision and recall.
+    its TP, FP, TN, FN, precision and recall (for a
+    :class:`~scored_pr.BoundedEvaluation`, the exact operating points at its
+    bins' edges, see :func:`exact_pr_points`).
 :class:`MLflow`
     Every finite numeric entry with ``mlflow.log_metrics`` at the summary's
     ``step`` (and ``time`` as timestamp) into the active run; on close, the
     curves as artifacts: ``<artifact_path>/curves.json`` (summary, PR curve
     with scores, ROC curve) and ``<artifact_path>/curves.png`` (PR and ROC
-    side by side), and ``window_curves.json``/``.png`` for a window.
+    side by side), and ``window_curves.json``/``.png`` for a window (for a
+    :class:`~scored_pr.BoundedEvaluation`, its estimate curves with the
+    boxes that hold the exact ones, see :func:`curves_json`).
 :class:`Prometheus`
     One gauge per measure, ``<namespace>_<key>``, with the label ``scope``
     ``"cumulative"`` or ``"window"`` (side by side in one metric family) and
@@ -43,9 +47,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._evaluators.synchronized import SynchronizedEvaluation
+from ._core import kernel as K
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
+from ._evaluators.synchronized import SynchronizedEvaluation
 from ._evaluators.windowed import WindowedEvaluation
+from ._validation import check_evaluation, evaluation_kind
 from .streaming import WINDOW_PREFIX, Sink, json_safe
 
 __all__ = ["MLflow", "Prometheus", "TensorBoard", "curves_json", "exact_pr_points"]
@@ -67,13 +73,12 @@ def _need(package: str, extra: str, sink: str) -> Any:
         ) from exc
 
 
-def _exact(evaluation: Any) -> ScoredPrecisionRecallEvaluation | None:
-    """The exact evaluator behind ``evaluation``, or None where there is none (a bounded summary)."""
-    if isinstance(evaluation, ScoredPrecisionRecallEvaluation):
-        return evaluation
-    if isinstance(evaluation, (WindowedEvaluation, SynchronizedEvaluation)):
-        return evaluation.snapshot()
-    return None
+_PER_QUERY = "it holds one ranking per query; pass one query's evaluator, evaluation[query]."
+
+
+def _curves_kind(evaluation: Any) -> bool:
+    """Whether a sink can draw the curves of ``evaluation`` (any single-ranking kind, bounded too)."""
+    return evaluation_kind(evaluation) in ("single", "bounded")
 
 
 def _numbers(summary: Mapping[str, Any]) -> dict[str, float]:
@@ -98,9 +103,14 @@ def exact_pr_points(evaluation: Any, max_points: int | None = None) -> dict[str,
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation, WindowedEvaluation or SynchronizedEvaluation
+    evaluation : any single-ranking evaluator kind
         The evaluator (a window or a shared evaluator is read through its
-        ``snapshot()``).
+        ``snapshot()``). For a :class:`~scored_pr.BoundedEvaluation` the
+        points are the exact operating points at the bins' edges: accepting
+        every case scored at least a bin's lower end, for each bin holding a
+        correct case (``threshold`` is that lower end). They are exact (the
+        bins keep the weight above each edge), and while the summary is
+        exact they are the exact evaluator's (grouped) points.
     max_points : int, optional
         The most points to return (>= 2); all of them by default. When the
         curve has more, points evenly spaced in rank along the curve are
@@ -121,8 +131,10 @@ def exact_pr_points(evaluation: Any, max_points: int | None = None) -> dict[str,
     Raises
     ------
     TypeError
-        If ``evaluation`` has no exact curve (a BoundedEvaluation or another
-        object), or ``max_points`` is not an int.
+        If ``evaluation`` is not an evaluator, or ``max_points`` is not an
+        int.
+    UnsupportedQuery
+        For a MultiQueryEvaluation (one ranking per query).
     ValueError
         If ``max_points`` < 2.
 
@@ -142,16 +154,20 @@ def exact_pr_points(evaluation: Any, max_points: int | None = None) -> dict[str,
             )
         if max_points < 2:
             raise ValueError(f"exact_pr_points: argument 'max_points' must be an int >= 2; got {max_points!r} instead.")
-    ev = _exact(evaluation)
-    if ev is None:
-        raise TypeError(
-            "exact_pr_points: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation, WindowedEvaluation "
-            f"or SynchronizedEvaluation (an exact curve); got {type(evaluation).__name__} instead."
-        )
-    curve = ev.pr_score_curve()  # rows (recall, precision, score), increasing recall
-    points = ev._points()
-    tp = np.asarray(points.tp, dtype=np.float64)
-    fp = np.asarray(points.fp, dtype=np.float64)
+    kind, ev = check_evaluation(evaluation, "exact_pr_points", multi=_PER_QUERY)
+    if kind == "bounded":
+        _, lo, pos, neg = ev.bins()
+        has = pos > 0
+        tp, fp = np.cumsum(pos)[has], np.cumsum(neg)[has]  # the weight accepted at each edge: exact
+        with np.errstate(divide="ignore", invalid="ignore"):
+            recall = tp / np.float64(ev.positive_weight)
+        curve = np.column_stack((recall, tp / (tp + fp), lo[has]))
+    else:
+        curve = ev.pr_score_curve()  # rows (recall, precision, score), increasing recall
+        scores, correct, weights = ev.ranked_cases()
+        points = K.operating_points(np.negative(scores), correct, ev.ties, weights)  # the evaluator's own
+        tp = np.asarray(points.tp, dtype=np.float64)
+        fp = np.asarray(points.fp, dtype=np.float64)
     assert tp.shape[0] == curve.shape[0]  # one operating point per curve row
     n = curve.shape[0]
     if max_points is not None and n > max_points:
@@ -159,7 +175,7 @@ def exact_pr_points(evaluation: Any, max_points: int | None = None) -> dict[str,
     else:
         keep = np.arange(n)
     keep = keep[::-1]  # decreasing recall: TensorBoard's increasing threshold
-    pos, neg = float(ev._pos_ref()), float(ev._neg_ref())
+    pos, neg = float(ev.positive_weight), float(ev.negative_weight)
     return {
         "tp": tp[keep],
         "fp": fp[keep],
@@ -252,8 +268,9 @@ class TensorBoard(Sink):
     "thresholds" i / (k - 1): read them as the points' order, not as scores
     (:func:`exact_pr_points` gives the scores). Each summary writes one PR
     curve entry at its step, so the step slider walks through the stream;
-    a bounded evaluator (no exact curve) writes scalars only. Cost: O(n)
-    per summary for n cases, what the summary itself costs.
+    a :class:`~scored_pr.BoundedEvaluation` writes the exact points at its
+    bins' edges (:func:`exact_pr_points`). Cost: O(n) per summary for n
+    cases (O(bins) for a bounded summary), what the summary itself costs.
 
     Examples
     --------
@@ -306,7 +323,7 @@ class TensorBoard(Sink):
         if not self.curves:
             return
         for ev, name in ((evaluation, "pr_curve"), (window, WINDOW_PREFIX + "pr_curve")):
-            if _exact_kind(ev):
+            if _curves_kind(ev):
                 self._write_curve(f"{self.prefix}/{name}", ev, step, when)
 
     def _write_curve(self, tag: str, evaluation: Any, step: int, when: float) -> None:
@@ -342,10 +359,6 @@ class TensorBoard(Sink):
 
     def __repr__(self) -> str:
         return f"TensorBoard(prefix={self.prefix!r}, max_points={self.max_points})"
-
-
-def _exact_kind(evaluation: Any) -> bool:
-    return isinstance(evaluation, (ScoredPrecisionRecallEvaluation, WindowedEvaluation, SynchronizedEvaluation))
 
 
 # ------------------------------------------------------------------------- MLflow
@@ -402,9 +415,9 @@ class MLflow(Sink):
         if not self.curves:
             return
         for ev, name in ((evaluation, "curves"), (window, WINDOW_PREFIX + "curves")):
-            exact = _exact(ev) if _exact_kind(ev) else None
-            if exact is None:
+            if not _curves_kind(ev):
                 continue
+            exact = check_evaluation(ev, "MLflow.close")[1]  # one snapshot for the JSON and the figure
             self._mlflow.log_dict(curves_json(exact), f"{self.artifact_path}/{name}.json")
             try:
                 from matplotlib.figure import Figure
@@ -419,8 +432,15 @@ class MLflow(Sink):
         return f"MLflow(prefix={self.prefix!r}, artifact_path={self.artifact_path!r})"
 
 
-def curves_json(evaluation: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
+def curves_json(evaluation: Any) -> dict[str, Any]:
     """The summary and the exact PR and ROC curves as a JSON-safe dict (what :class:`MLflow` logs).
+
+    Any single-ranking evaluator kind (a window or a shared evaluator
+    through one ``snapshot()``). For a :class:`~scored_pr.BoundedEvaluation`
+    the curves are its estimates (``pr_band().estimate``, the ``score`` of a
+    row the lower end of its bin) and two more entries, ``pr_boxes`` and
+    ``roc_boxes`` (columns in ``boxes_columns``), hold the boxes that contain
+    the exact curves.
 
     Examples
     --------
@@ -434,6 +454,20 @@ def curves_json(evaluation: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
     def rows(a: npt.NDArray[np.float64]) -> list[list[float | None]]:
         return [[float(x) if math.isfinite(x) else None for x in row] for row in a.tolist()]
 
+    kind, evaluation = check_evaluation(evaluation, "curves_json", multi=_PER_QUERY)
+    if kind == "bounded":
+        pr, roc = evaluation.pr_band(), evaluation.roc_band()
+        _, lo, pos, _ = evaluation.bins()
+        return {
+            "summary": json_safe(evaluation.summary()),
+            "pr_curve_columns": ["recall", "precision", "score"],
+            "pr_curve": rows(np.column_stack((pr.estimate, lo[pos > 0]))),
+            "roc_curve_columns": ["recall", "rejection_recall"],
+            "roc_curve": rows(roc.estimate),
+            "boxes_columns": ["x_low", "x_high", "y_low", "y_high"],
+            "pr_boxes": rows(pr.boxes),
+            "roc_boxes": rows(roc.boxes),
+        }
     return {
         "summary": json_safe(evaluation.summary()),
         "pr_curve_columns": ["recall", "precision", "score"],

@@ -14,6 +14,16 @@ what the eye integrates is the number in the legend:
   misses and negative misses are never accepted, so the curve closes along
   x = 1 and y = its last recall.
 
+Every evaluator kind is drawn: the exact evaluator, a
+:class:`~scored_pr.WindowedEvaluation` and a
+:class:`~scored_pr.SynchronizedEvaluation` (each read through one
+``snapshot()``, so both curves and the legend show the same cases), and a
+:class:`~scored_pr.BoundedEvaluation`: its estimate curve (every bin one tie
+group) with the boxes of ``pr_band()`` / ``roc_band()`` shaded around it,
+which hold the exact curve; the legend shows the area's bounds. A
+:class:`~scored_pr.MultiQueryEvaluation` is one ranking per query: plot
+``evaluation[query]``.
+
 matplotlib is imported inside the functions only; ``import scored_pr.plot``
 works without it, and the functions raise an ImportError naming the extra.
 
@@ -40,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
-from ._validation import check_flag
+from ._validation import UnsupportedQuery, check_evaluation, check_flag
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -63,13 +73,46 @@ def _require_matplotlib() -> None:
         raise ImportError(_EXTRA_MESSAGE) from exc
 
 
-def _check_evaluation(evaluation: Any, func: str) -> ScoredPrecisionRecallEvaluation:
-    if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
-        raise TypeError(
-            f"{func}: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation; "
-            f"got {evaluation!r:.80} ({type(evaluation).__name__}) instead."
+_PER_QUERY = "it holds one ranking per query; plot one query's evaluator, evaluation[query]."
+
+
+def _check_evaluation(evaluation: Any, func: str) -> tuple[bool, Any]:
+    """(bounded, the evaluator to read): a window or a shared evaluator is read through one snapshot."""
+    kind, ev = check_evaluation(evaluation, func, multi=_PER_QUERY)
+    return kind == "bounded", ev
+
+
+def _check_interpolate(bounded: bool, interpolate: Any, func: str) -> bool:
+    interpolate = check_flag(interpolate, func, "interpolate")
+    if bounded and interpolate:
+        raise UnsupportedQuery(
+            f"{func}: a BoundedEvaluation has no interpolated curve: its certified bounds (pr_band(), "
+            "roc_band()) hold the uninterpolated curve; plot with interpolate=False, or plot an exact "
+            "ScoredPrecisionRecallEvaluation of the cases."
         )
-    return evaluation
+    return interpolate
+
+
+def _bounds_text(value: Any) -> str:
+    """`` [lower, upper]`` of a Bounds that is not exact; empty otherwise."""
+    lower, upper = getattr(value, "lower", None), getattr(value, "upper", None)
+    if lower is None or upper is None or getattr(value, "exact", True):
+        return ""
+    return f" [{lower:.3f}, {upper:.3f}]"
+
+
+def _draw_boxes(ax: Axes, boxes: FloatArray, color: Any, label: str) -> None:
+    """Shade rectangles given as (x_low, x_high, y_low, y_high) rows, as one collection."""
+    from matplotlib.collections import PolyCollection
+
+    boxes = boxes[np.isfinite(boxes).all(axis=1)]
+    x0, x1, y0, y1 = boxes.T
+    corners = np.stack(
+        [np.column_stack((x0, y0)), np.column_stack((x1, y0)), np.column_stack((x1, y1)), np.column_stack((x0, y1))],
+        axis=1,
+    )
+    band = PolyCollection(list(corners), facecolors=color, edgecolors="none", alpha=0.3, label=label, zorder=1.5)
+    ax.add_collection(band, autolim=False)
 
 
 def _new_axes() -> Axes:
@@ -96,14 +139,17 @@ def _style_axes(ax: Axes, xlabel: str, ylabel: str, title: str) -> None:
 # the step functions (pure numpy, no matplotlib)
 
 
-def pr_steps(evaluation: ScoredPrecisionRecallEvaluation, interpolate: bool = False) -> tuple[FloatArray, FloatArray]:
+def pr_steps(evaluation: Any, interpolate: bool = False) -> tuple[FloatArray, FloatArray]:
     """Vertices (x = recall, y = precision) of the PR step function that is plotted.
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation
+    evaluation : any evaluator kind
+        A window or a shared evaluator is read through ``snapshot()``; a
+        BoundedEvaluation gives its estimate curve (``pr_band().estimate``).
     interpolate : bool, default False
-        Use ``pr_curve(True)`` instead of ``pr_curve(False)``.
+        Use ``pr_curve(True)`` instead of ``pr_curve(False)`` (not for a
+        BoundedEvaluation: UnsupportedQuery).
 
     Returns
     -------
@@ -123,25 +169,28 @@ def pr_steps(evaluation: ScoredPrecisionRecallEvaluation, interpolate: bool = Fa
     >>> float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2))  # trapezoid area = AP
     0.8333333333333333
     """
-    curve = _check_evaluation(evaluation, "pr_steps").pr_curve(check_flag(interpolate, "pr_steps", "interpolate"))
+    bounded, ev = _check_evaluation(evaluation, "pr_steps")
+    interpolate = _check_interpolate(bounded, interpolate, "pr_steps")
+    curve = ev.pr_band().estimate if bounded else ev.pr_curve(interpolate)
     r, p = curve[:, 0], curve[:, 1]
     x = np.repeat(np.concatenate(([0.0], r)), 2)[1:-1]
     y = np.repeat(p, 2)
     return x, y
 
 
-def roc_steps(
-    evaluation: ScoredPrecisionRecallEvaluation, interpolate: bool = False
-) -> tuple[FloatArray, FloatArray]:
+def roc_steps(evaluation: Any, interpolate: bool = False) -> tuple[FloatArray, FloatArray]:
     """Vertices (x = false positive rate, y = recall) of the ROC curve that is plotted.
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation
+    evaluation : any evaluator kind
+        A window or a shared evaluator is read through ``snapshot()``; a
+        BoundedEvaluation gives its estimate curve, every bin one tie group
+        (``roc_band().estimate``, with the segments across the bins).
     interpolate : bool, default False
         Use ``roc_curve(True)`` instead of the uninterpolated curve: with
         stable ties LingPipe's staircase, with grouped ties the ROC convex
-        hull.
+        hull (not for a BoundedEvaluation: UnsupportedQuery).
 
     Returns
     -------
@@ -166,14 +215,13 @@ def roc_steps(
     >>> x.tolist(), y.tolist()
     ([0.0, 0.0, 0.0, 0.5, 0.5, 1.0, 1.0], [0.0, 0.0, 0.5, 0.5, 1.0, 1.0, 1.0])
     """
-    ev = _check_evaluation(evaluation, "roc_steps")
-    interpolate = check_flag(interpolate, "roc_steps", "interpolate")
-    rows = ev._roc_rows(interpolate)
-    if rows.recall.size == 0 or ev.num_negative_ref == 0:
+    bounded, ev = _check_evaluation(evaluation, "roc_steps")
+    interpolate = _check_interpolate(bounded, interpolate, "roc_steps")
+    if ev.num_negative_ref == 0:
         return np.zeros(0), np.zeros(0)
-    r = rows.recall
-    f_start = 1.0 - rows.rr_start
-    f_end = 1.0 - rows.rr_end
+    r, f_start, f_end = _bounded_roc_segments(ev) if bounded else _roc_segments(ev, interpolate)
+    if r.size == 0:
+        return np.zeros(0), np.zeros(0)
     r_prev = np.concatenate(([0.0], r[:-1]))
     # per point: (f_start, r_prev) -> (f_end, r); the horizontal joins are implicit
     x = np.concatenate(([0.0], np.column_stack((f_start, f_end)).ravel(), [1.0, 1.0]))
@@ -181,12 +229,54 @@ def roc_steps(
     return x, y
 
 
+def _roc_segments(ev: Any, interpolate: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """(recall, fpr where the segment to the row starts, fpr at the row) of each ``roc_curve`` row.
+
+    With stable ties every row is reached by a vertical step; on the convex
+    hull from the previous vertex. Uninterpolated grouped rows are tie
+    groups: the segment starts at the rate before the group, read from
+    ``roc_points()`` at the group's score (``pr_score_curve()``), and the
+    bottom tie group of the misses starts after every returned case.
+    """
+    curve = ev.roc_curve(interpolate)
+    r, rr_end = curve[:, 0], curve[:, 1]
+    if ev.ties == "stable" or r.size == 0:
+        rr_start = rr_end
+    elif interpolate:
+        rr_start = np.concatenate(([1.0], rr_end[:-1]))
+    else:
+        fpr, _, thresholds = ev.roc_points()  # point 0 is (0, 0) at threshold inf, then one per distinct score
+        group_scores = ev.pr_score_curve(False)[:, 2]
+        before = np.searchsorted(-thresholds[1:], -group_scores)  # index of the point before each group
+        n = before.size
+        rr_start = rr_end.copy()
+        vertical = fpr[before + 1] == fpr[before]  # no incorrect case in the group: exactly a vertical step
+        rr_start[:n] = np.where(vertical, rr_end[:n], 1.0 - fpr[before])
+        if r.size > n:  # the misses: the bottom tie group, after every returned case
+            rr_start[n] = 1.0 - fpr[-1]
+    return r, 1.0 - rr_start, 1.0 - rr_end
+
+
+def _bounded_roc_segments(ev: Any) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The same for a bounded summary's estimate: every bin holding a correct case is one tie group."""
+    _, _, pos, neg = ev.bins()
+    pos_ref, neg_ref = ev.positive_weight, ev.negative_weight
+    tp, fp = np.cumsum(pos), np.cumsum(neg)
+    fp_before = np.concatenate(([0.0], fp))[:-1]
+    has = pos > 0
+    r, f_start, f_end = tp[has] / pos_ref, fp_before[has] / neg_ref, fp[has] / neg_ref
+    if ev.num_misses:  # the bottom tie group of misses and negative misses
+        returned = fp[-1] / neg_ref if fp.size else 0.0
+        r, f_start, f_end = np.append(r, 1.0), np.append(f_start, returned), np.append(f_end, 1.0)
+    return r, f_start, f_end
+
+
 # ---------------------------------------------------------------------------
 # plots
 
 
 def plot_pr(
-    evaluation: ScoredPrecisionRecallEvaluation,
+    evaluation: Any,
     ax: Axes | None = None,
     interpolate: bool = False,
     show_breakeven: bool = True,
@@ -200,7 +290,11 @@ def plot_pr(
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation
+    evaluation : any evaluator kind
+        A window or a shared evaluator is read through one ``snapshot()``.
+        A BoundedEvaluation draws its estimate curve and shades the boxes of
+        ``pr_band()`` (which hold the exact curve) in the line's colour,
+        labelled ``bounds``; the legend gives AP with its bounds.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new 4.5 x 4.5 inch figure (``pyplot``) if None.
         Call again with the same ``ax`` to compare systems.
@@ -210,7 +304,8 @@ def plot_pr(
     show_breakeven : bool, default True
         Mark the break-even point (BEP, ``pr_breakeven_point()``) on the
         diagonal recall = precision, which is drawn faintly. Not drawn when
-        the BEP is 0.
+        the BEP is 0, nor with sample weights (the BEP counts cases by rank
+        and is undefined then).
     show_chance : bool, default True
         A dashed horizontal line at the precision of a random ranking,
         num_positive_ref / (num_positive_ref + num_negative_ref).
@@ -237,6 +332,9 @@ def plot_pr(
         If matplotlib is not installed (the message names the extra ``plot``).
     TypeError
         If ``evaluation`` is not an evaluator, or ``interpolate`` not a bool.
+    UnsupportedQuery
+        For a MultiQueryEvaluation (plot one query's evaluator), or
+        ``interpolate=True`` with a BoundedEvaluation.
 
     Examples
     --------
@@ -248,8 +346,8 @@ def plot_pr(
     (['model A (AP = 0.833)', 'BEP = 0.500'], 'Recall', 'Precision')
     """
     _require_matplotlib()
-    ev = _check_evaluation(evaluation, "plot_pr")
-    interpolate = check_flag(interpolate, "plot_pr", "interpolate")
+    bounded, ev = _check_evaluation(evaluation, "plot_pr")
+    interpolate = _check_interpolate(bounded, interpolate, "plot_pr")
     show_breakeven = check_flag(show_breakeven, "plot_pr", "show_breakeven")
     if ax is None:
         ax = _new_axes()
@@ -258,15 +356,18 @@ def plot_pr(
         what = f"PR area = {ev.area_under_pr_curve(True):.3f}"
         label = "interpolated" if label is None else label
     else:
-        what = f"AP = {ev.average_precision():.3f}"
+        ap = ev.average_precision()
+        what = f"AP = {ap:.3f}{_bounds_text(ap)}"
     line_kwargs.setdefault("linewidth", 1.6)
     (line,) = ax.plot(x, y, label=what if label is None else f"{label} ({what})", **line_kwargs)
     color = line.get_color()
+    if bounded:
+        _draw_boxes(ax, ev.pr_band().boxes, color, "bounds")
     if fill and x.size:
         ax.fill_between(x, y, color=color, alpha=0.12, linewidth=0)
     if show_breakeven:
         ax.plot([0, 1], [0, 1], color="0.6", linewidth=0.6, linestyle=":", zorder=0.5)
-        bep = ev.pr_breakeven_point()
+        bep = 0.0 if ev.weighted else ev.pr_breakeven_point()  # rank-based: undefined with weights
         if bep > 0.0:
             ax.plot(
                 [bep], [bep], marker="o", markersize=5.5, color=color, markerfacecolor="white",
@@ -283,7 +384,7 @@ def plot_pr(
 
 
 def plot_roc(
-    evaluation: ScoredPrecisionRecallEvaluation,
+    evaluation: Any,
     ax: Axes | None = None,
     interpolate: bool = False,
     *,
@@ -296,7 +397,11 @@ def plot_roc(
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation
+    evaluation : any evaluator kind
+        A window or a shared evaluator is read through one ``snapshot()``.
+        A BoundedEvaluation draws its estimate curve and shades the boxes of
+        ``roc_band()`` (which hold the exact curve), labelled ``bounds``;
+        the legend gives the AUC with its bounds.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new 4.5 x 4.5 inch figure (``pyplot``) if None.
     interpolate : bool, default False
@@ -324,6 +429,9 @@ def plot_roc(
         If matplotlib is not installed (the message names the extra ``plot``).
     TypeError
         If ``evaluation`` is not an evaluator, or ``interpolate`` not a bool.
+    UnsupportedQuery
+        For a MultiQueryEvaluation (plot one query's evaluator), or
+        ``interpolate=True`` with a BoundedEvaluation.
 
     Examples
     --------
@@ -335,13 +443,13 @@ def plot_roc(
     ['model A (AUC = 0.875)', 'chance']
     """
     _require_matplotlib()
-    ev = _check_evaluation(evaluation, "plot_roc")
-    interpolate = check_flag(interpolate, "plot_roc", "interpolate")
+    bounded, ev = _check_evaluation(evaluation, "plot_roc")
+    interpolate = _check_interpolate(bounded, interpolate, "plot_roc")
     if ax is None:
         ax = _new_axes()
     x, y = roc_steps(ev, interpolate)
-    area = ev.area_under_roc_curve(interpolate)
-    what = f"AUC = {area:.3f}"
+    area = ev.area_under_roc_curve() if bounded else ev.area_under_roc_curve(interpolate)
+    what = f"AUC = {area:.3f}{_bounds_text(area)}"
     if interpolate and label is None:
         label = "interpolated"
     if ev.num_negative_ref == 0 and ev.num_positive_ref:
@@ -350,6 +458,9 @@ def plot_roc(
     (line,) = ax.plot(x, y, label=what if label is None else f"{label} ({what})", **line_kwargs)
     if fill and x.size:
         ax.fill_between(x, y, color=line.get_color(), alpha=0.12, linewidth=0)
+    if bounded:  # (recall, rejection recall) boxes -> (false positive rate, recall)
+        r0, r1, rr0, rr1 = ev.roc_band().boxes.T
+        _draw_boxes(ax, np.column_stack((1.0 - rr1, 1.0 - rr0, r0, r1)), line.get_color(), "bounds")
     if show_chance:
         ax.plot([0, 1], [0, 1], color="0.45", linewidth=0.9, linestyle="--", label="chance", zorder=0.6)
     _style_axes(ax, "False positive rate (1 − rejection recall)", "True positive rate (recall)", "ROC")
@@ -358,7 +469,7 @@ def plot_roc(
 
 
 def plot_pr_roc(
-    evaluation: ScoredPrecisionRecallEvaluation,
+    evaluation: Any,
     *,
     interpolate: bool = False,
     title: str | None = None,
@@ -369,7 +480,8 @@ def plot_pr_roc(
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation
+    evaluation : any evaluator kind
+        As for :func:`plot_pr` (a BoundedEvaluation with its bounds).
     interpolate : bool, default False
         Draw the interpolated curves.
     title : str, optional
@@ -397,7 +509,7 @@ def plot_pr_roc(
     (['Precision-recall', 'ROC'], 'toy: 4 cases, 2 positive, ties=grouped')
     """
     _require_matplotlib()
-    ev = _check_evaluation(evaluation, "plot_pr_roc")
+    ev = _check_evaluation(evaluation, "plot_pr_roc")[1]
     if figure is None:
         import matplotlib.pyplot as plt
 

@@ -30,11 +30,17 @@ import numpy as np
 
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._measures import LINE_RANKS, MEASURES
-from ._validation import check_beta, check_positive_int
+from ._validation import check_beta, check_evaluation, check_positive_int
 from ._evaluators.windowed import WindowedEvaluation
 
-#: What SummaryLogger feeds: a plain evaluator or a sliding window.
-Evaluation = ScoredPrecisionRecallEvaluation | WindowedEvaluation
+#: What SummaryLogger feeds: any single-ranking evaluator kind (exact, window,
+#: bounded summary, shared evaluator), typed loosely as they share no base class.
+Evaluation = Any
+
+_PER_QUERY = (
+    "its add_case takes a query as well; wrap one query's evaluator (evaluation[query]), or log "
+    "the multi-query measures from your own loop."
+)
 
 __all__ = ["Sink", "Summary", "SummaryLogger", "format_summary", "json_safe"]
 
@@ -228,11 +234,20 @@ class SummaryLogger:
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation or WindowedEvaluation
+    evaluation : any single-ranking evaluator kind
         The evaluator to feed; it stays usable directly (and through this
         wrapper, which forwards every other attribute to it). A
         :class:`~scored_pr.WindowedEvaluation` makes every summary one of the
-        window (the last N cases or T seconds).
+        window (the last N cases or T seconds); a
+        :class:`~scored_pr.SynchronizedEvaluation` is fed and summarised
+        under its lock. A :class:`~scored_pr.BoundedEvaluation` logs its
+        ``summary()``: every measure as a plain float, the estimate, under
+        its name, with its certified bounds under ``<name>_lower`` and
+        ``<name>_upper`` (``average_precision_lower`` ...), plus ``num_bins``
+        and ``exact`` (1.0 while every measure is exact). A
+        :class:`~scored_pr.MultiQueryEvaluation` raises
+        :class:`~scored_pr.UnsupportedQuery` (its ``add_case`` takes a
+        query).
     callback : callable or list of callables
         Called with a :class:`Summary` (a ``dict`` of the evaluator's
         ``summary()`` plus ``step`` and ``time``, whose ``str()`` is one
@@ -288,8 +303,10 @@ class SummaryLogger:
     ValueError
         If neither ``every`` nor ``seconds`` is given, ``every`` is not an int
         >= 1 or ``seconds`` not a finite number > 0 (TypeError for the wrong
-        type, a ``window`` that is not a WindowedEvaluation, or a ``step``
-        that is not callable).
+        type, an ``evaluation`` that is not an evaluator, a ``window`` that is
+        not a WindowedEvaluation, or a ``step`` that is not callable).
+    UnsupportedQuery
+        For a MultiQueryEvaluation.
 
     Notes
     -----
@@ -365,11 +382,7 @@ class SummaryLogger:
         window: WindowedEvaluation | None = None,
         step: Callable[[], Any] | None = None,
     ) -> None:
-        if not isinstance(evaluation, (ScoredPrecisionRecallEvaluation, WindowedEvaluation)):
-            raise TypeError(
-                "SummaryLogger: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation or a "
-                f"WindowedEvaluation; got {evaluation!r:.80} ({type(evaluation).__name__}) instead."
-            )
+        check_evaluation(evaluation, "SummaryLogger", multi=_PER_QUERY, snapshot=False)
         if window is not None and not isinstance(window, WindowedEvaluation):
             raise TypeError(
                 f"SummaryLogger: argument 'window' must be a WindowedEvaluation or None; got {window!r:.80} "
@@ -654,4 +667,5 @@ class SummaryLogger:
 
 def _seen(ev: Evaluation) -> int:
     """Cases ever added (a window's num_cases falls as cases leave it)."""
-    return ev.num_cases_seen if isinstance(ev, WindowedEvaluation) else ev.num_cases
+    seen = getattr(ev, "num_cases_seen", None)  # a window (or a kind wrapping one)
+    return int(ev.num_cases if seen is None else seen)

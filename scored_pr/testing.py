@@ -43,6 +43,7 @@ import numpy as np
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._measures import MEASURES, Measure
 from ._report import curve_rows
+from ._validation import check_evaluation
 
 __all__ = ["assert_metrics", "assert_curve_close", "assert_not_worse", "metric_value"]
 
@@ -80,22 +81,73 @@ def _metric_names() -> str:
     return ", ".join([*_METRICS, *(m.name for _, m in _PER_RANK)])
 
 
-def metric_value(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any], name: str) -> float:
+#: The measures of a MultiQueryEvaluation: its means over the queries.
+_MULTI_METRICS: dict[str, Callable[[Any], float]] = {
+    "num_queries": len,
+    "mean_average_precision": lambda mq: mq.mean_average_precision(),
+    "mean_reciprocal_rank": lambda mq: mq.mean_reciprocal_rank(),
+    "mean_r_precision": lambda mq: mq.mean_r_precision(),
+}
+_MEAN_PRECISION_AT = re.compile(r"mean_precision_at_([1-9][0-9]*)")
+
+_EVALUATION_OR_MAPPING = (
+    "a ScoredPrecisionRecallEvaluation or a mapping of metric values (such as a summary()), or another "
+    "evaluator: WindowedEvaluation, BoundedEvaluation, SynchronizedEvaluation, MultiQueryEvaluation"
+)
+_NO_CASES = (
+    "'confidence' resamples the cases, and a bounded summary keeps the weight of each score range, not "
+    "the cases; keep an exact ScoredPrecisionRecallEvaluation of the cases for confidence bounds, or "
+    "check the summary's certified bounds without 'confidence'."
+)
+_PER_QUERY = (
+    "'confidence' resamples one ranking; check one query's evaluator (evaluation[query]) instead."
+)
+
+
+def _view(evaluation: Any, func: str) -> tuple[str, Any]:
+    """(kind, what to read) of an evaluator or a mapping; see :func:`scored_pr._validation.check_evaluation`."""
+    if isinstance(evaluation, Mapping):
+        return "mapping", evaluation
+    return check_evaluation(evaluation, func, expected=_EVALUATION_OR_MAPPING)
+
+
+def _multi_value(mq: Any, name: str) -> float:
+    compute = _MULTI_METRICS.get(name)
+    if compute is not None:
+        return compute(mq)
+    match = _MEAN_PRECISION_AT.fullmatch(name)
+    if match:
+        return float(mq.mean_precision_at(int(match.group(1))))
+    raise ValueError(
+        f"unknown metric {name!r} of a MultiQueryEvaluation; expected one of "
+        f"{', '.join([*_MULTI_METRICS, 'mean_precision_at_<k>'])} (or check one query: evaluation[query])"
+    )
+
+
+def metric_value(evaluation: Any, name: str) -> float:
     """The value of one named metric of an evaluator (or of a summary dict).
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation or mapping
-        An evaluator, or a mapping such as ``summary()`` (e.g. one logged
-        earlier), looked up by key.
+    evaluation : evaluator or mapping
+        Any evaluator kind: :class:`~scored_pr.ScoredPrecisionRecallEvaluation`,
+        :class:`~scored_pr.WindowedEvaluation` (the cases in the window now),
+        :class:`~scored_pr.SynchronizedEvaluation` (read under its lock),
+        :class:`~scored_pr.BoundedEvaluation` (the value is a
+        :class:`~scored_pr.Bounds`), :class:`~scored_pr.MultiQueryEvaluation`
+        (its means over the queries); or a mapping such as ``summary()``
+        (e.g. one logged earlier), looked up by key.
     name : str
         A key of ``summary()`` (``average_precision``, ``area_under_roc_curve``,
         ``num_cases``...), ``num_negative_misses``, or ``precision_at_<k>``
-        for any k >= 1.
+        for any k >= 1. For a MultiQueryEvaluation: ``num_queries``,
+        ``mean_average_precision``, ``mean_reciprocal_rank``,
+        ``mean_r_precision`` or ``mean_precision_at_<k>``.
 
     Returns
     -------
     float or int
+        A :class:`~scored_pr.Bounds` for a bounded summary.
 
     Raises
     ------
@@ -103,6 +155,8 @@ def metric_value(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any]
         If ``name`` is not a metric (or not a key of the mapping).
     TypeError
         If ``evaluation`` is neither an evaluator nor a mapping.
+    UnsupportedQuery
+        If the evaluator kind cannot answer the metric at all.
 
     Examples
     --------
@@ -111,32 +165,59 @@ def metric_value(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any]
     >>> metric_value(ev, "precision_at_2"), metric_value(ev.summary(), "num_cases")
     (0.5, 3)
     """
-    if isinstance(evaluation, ScoredPrecisionRecallEvaluation):
-        entry = _METRICS.get(name)
-        if entry is not None:
-            return entry.compute(evaluation)
-        ranked = _per_rank(name)
-        if ranked:
-            return ranked[0].compute(evaluation, k=ranked[1])
-        raise ValueError(f"unknown metric {name!r}; expected one of {_metric_names()}")
-    if isinstance(evaluation, Mapping):
-        if name not in evaluation:
-            raise ValueError(f"unknown metric {name!r}; the mapping has {', '.join(map(str, evaluation))}")
-        return evaluation[name]
-    raise TypeError(
-        "argument 'evaluation' must be a ScoredPrecisionRecallEvaluation or a mapping of metric values; "
-        f"got {evaluation!r:.80} ({type(evaluation).__name__}) instead."
-    )
+    kind, ev = _view(evaluation, "metric_value")
+    if kind == "mapping":
+        if name not in ev:
+            raise ValueError(f"unknown metric {name!r}; the mapping has {', '.join(map(str, ev))}")
+        return ev[name]  # type: ignore[no-any-return]
+    if kind == "multi":
+        return _multi_value(ev, name)
+    entry = _METRICS.get(name)
+    if entry is not None:
+        return entry.compute(ev)
+    ranked = _per_rank(name)
+    if ranked:
+        return ranked[0].compute(ev, k=ranked[1])
+    raise ValueError(f"unknown metric {name!r}; expected one of {_metric_names()}")
 
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
+def _range(value: Any) -> tuple[Any, Any]:
+    """(lower, upper) of a :class:`~scored_pr.Bounds`; (value, value) for any other value."""
+    lower, upper = getattr(value, "lower", None), getattr(value, "upper", None)
+    if isinstance(lower, float) and isinstance(upper, float):
+        return lower, upper
+    return value, value
+
+
+def _matches(bound: Any, value: Any) -> bool:
+    """``bound == value`` for a value or, for Bounds, for some value within them."""
+    lower, upper = _range(value)
+    if bool(bound == value) or bool(bound == lower) or bool(bound == upper):
+        return True
+    expected = getattr(bound, "expected", None)  # pytest.approx: its value lies within the bounds
+    return _is_number(expected) and lower <= expected <= upper
+
+
+def _order(op: str, limit: Any) -> Callable[[Any], bool]:
+    """The predicate ``value op limit``; for Bounds, true when some value within them meets it."""
+    compare = _OPERATORS[op]
+    if op in (">=", ">"):
+        return lambda v: bool(compare(_range(v)[1], limit))
+    if op in ("<=", "<"):
+        return lambda v: bool(compare(_range(v)[0], limit))
+    if op == "==":
+        return lambda v: bool(_range(v)[0] <= limit <= _range(v)[1])
+    return lambda v: not (_range(v)[0] == limit == _range(v)[1])  # "!=": unless it is exactly the limit
+
+
 def _bound_check(name: str, bound: Any) -> tuple[str, Callable[[Any], bool]]:
     """(how to print the bound, predicate on the value)."""
     if _is_number(bound):  # a plain number is a lower bound
-        return f">= {bound!r}", lambda v: v >= bound
+        return f">= {bound!r}", _order(">=", bound)
     if isinstance(bound, tuple) and len(bound) == 2 and isinstance(bound[0], str):
         op, limit = bound
         if op not in _OPERATORS or not _is_number(limit):
@@ -145,8 +226,7 @@ def _bound_check(name: str, bound: Any) -> tuple[str, Callable[[Any], bool]]:
                 f"operator one of {', '.join(_OPERATORS)}, or an object compared with == such as "
                 f"pytest.approx(...); got {bound!r} instead."
             )
-        compare = _OPERATORS[op]
-        return f"{op} {limit!r}", lambda v: bool(compare(v, limit))
+        return f"{op} {limit!r}", _order(op, limit)
     if isinstance(bound, (str, bytes, tuple, list, dict, set, type(None), bool, np.bool_)):
         raise ValueError(
             f"assert_metrics: the bound of {name!r} must be a number, an (operator, number) pair with "
@@ -154,12 +234,15 @@ def _bound_check(name: str, bound: Any) -> tuple[str, Callable[[Any], bool]]:
             f"pytest.approx(...); got {bound!r} instead."
         )
     # anything else: equality with the object itself (pytest.approx, a custom matcher)
-    return f"== {bound!r}", lambda v: bool(bound == v)
+    return f"== {bound!r}", lambda v: _matches(bound, v)
 
 
 def _show_value(value: Any) -> str:
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return str(int(value))
+    lower, upper = _range(value)
+    if lower is not value and not (lower == upper or (math.isnan(lower) and math.isnan(upper))):
+        return f"{float(value)!r} [{lower!r}, {upper!r}]"  # a Bounds: the estimate and its bounds
     return repr(float(value))
 
 
@@ -190,7 +273,7 @@ def _check_confidence(confidence: Any, func: str) -> float:
 
 
 def assert_metrics(
-    evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any],
+    evaluation: Any,
     *,
     confidence: float | None = None,
     method: str | None = None,
@@ -202,8 +285,10 @@ def assert_metrics(
 
     Parameters
     ----------
-    evaluation : ScoredPrecisionRecallEvaluation or mapping
-        An evaluator, or a ``summary()`` dict.
+    evaluation : evaluator or mapping
+        Any evaluator kind (see :func:`metric_value`), or a ``summary()``
+        dict. A window or a shared evaluator is read through one
+        ``snapshot()``, so every bound is checked on the same cases.
     confidence : float in [0.5, 1), optional
         Check each order bound against a one-sided confidence bound instead
         of the point value: ``metric=0.80`` with ``confidence=0.95`` asserts
@@ -212,7 +297,8 @@ def assert_metrics(
         metric is at least 0.80 at 95 % confidence. ``("<=", x)`` and
         ``("<", x)`` use the upper bound. Counts (``num_cases`` ...), ``==``,
         ``!=`` and ``pytest.approx`` bounds are checked on the value. Needs an
-        unweighted evaluator, not a mapping.
+        unweighted evaluator that holds its cases (not a mapping, not a
+        BoundedEvaluation).
     method : {None, "delong", "bootstrap", "bca", "logit"}
         The interval's method (see
         :meth:`~scored_pr.ScoredPrecisionRecallEvaluation.confidence_interval`);
@@ -233,6 +319,16 @@ def assert_metrics(
         NaN (an undefined metric, e.g. ``precision_at_100`` with fewer than
         100 cases) meets no bound except ``("!=", x)``.
 
+        A :class:`~scored_pr.BoundedEvaluation` answers with
+        :class:`~scored_pr.Bounds` (``lower <= exact value <= upper``); a
+        bound is met when some value within them meets it, i.e. unless the
+        bounds prove the exact evaluator would miss it: ``x`` (``>=``) when
+        ``upper >= x``, ``("<=", x)`` when ``lower <= x``, ``("==", x)``
+        when ``lower <= x <= upper``, ``pytest.approx(x, abs=tol)`` when
+        ``x`` lies within ``[lower - tol, upper + tol]``. Exact bounds
+        (``lower == upper``) are the value itself. The failure message shows
+        the estimate and ``[lower, upper]``. For a certified pass, bound the
+        Bounds' ``lower`` yourself (:func:`metric_value`).
     Raises
     ------
     AssertionError
@@ -244,6 +340,10 @@ def assert_metrics(
         If a name is not a metric, a bound is malformed, or ``confidence`` is
         given with a mapping or a weighted evaluator (never an AssertionError:
         a typo is not a model failure).
+    UnsupportedQuery
+        If ``confidence`` is given with a BoundedEvaluation or a
+        MultiQueryEvaluation (neither keeps one ranking's cases), or the kind
+        cannot answer a metric.
 
     Notes
     -----
@@ -285,6 +385,7 @@ def assert_metrics(
     if confidence is not None:
         _confidence_metrics(evaluation, _check_confidence(confidence, "assert_metrics"), method, n_resamples, seed, bounds)
         return
+    evaluation = _view(evaluation, "assert_metrics")[1]  # one snapshot for every bound
     rows: list[tuple[str, str, str, bool]] = []
     for name, bound in bounds.items():
         shown, ok = _bound_check(name, bound)
@@ -311,11 +412,14 @@ def _confidence_metrics(
     evaluation: Any, confidence: float, method: str | None, n_resamples: int, seed: int | None, bounds: dict[str, Any]
 ) -> None:
     __tracebackhide__ = True
-    if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
+    if isinstance(evaluation, Mapping):
         raise ValueError(
             "assert_metrics: 'confidence' needs a ScoredPrecisionRecallEvaluation (a summary dict has no cases "
             f"to resample); got {type(evaluation).__name__} instead."
         )
+    _, evaluation = check_evaluation(
+        evaluation, "assert_metrics", bounded=_NO_CASES, multi=_PER_QUERY, expected=_EVALUATION_OR_MAPPING
+    )
     two_sided = 2.0 * confidence - 1.0  # its low (high) end is the one-sided lower (upper) bound
     rows: list[tuple[str, str, str, str, str, bool]] = []
     for name, bound in bounds.items():
@@ -348,7 +452,7 @@ def _confidence_metrics(
 def assert_not_worse(
     correct: Any,
     candidate_scores: Any,
-    baseline_scores: Any,
+    baseline_scores: Any = None,
     measure: str = "area_under_roc_curve",
     margin: float = 0.0,
     confidence: float = 0.95,
@@ -366,12 +470,22 @@ def assert_not_worse(
     confidence bound of ``measure(candidate) - measure(baseline)`` is below
     ``-margin``. A difference within sampling noise passes.
 
+    Two forms, as :func:`scored_pr.compare`: ``assert_not_worse(correct,
+    candidate_scores, baseline_scores)`` for two models scored on the same
+    cases (paired), and ``assert_not_worse(candidate, baseline)`` for two
+    evaluators that hold their cases (exact, windowed or synchronized, each
+    read through one snapshot), built on different cases (unpaired; pass
+    ``measure`` and the rest by keyword). A BoundedEvaluation raises
+    :class:`~scored_pr.UnsupportedQuery`: it keeps no cases to compare.
+
     Parameters
     ----------
-    correct : array-like of bool (or labels with ``pos_label``)
-        The reference labels of the cases both models scored.
+    correct : array-like of bool (or labels with ``pos_label``), or an evaluator
+        The reference labels of the cases both models scored; or the
+        candidate's evaluator (unpaired form).
     candidate_scores, baseline_scores : array-like of float
-        The two models' scores of the same cases, in the same order.
+        The two models' scores of the same cases, in the same order; or the
+        baseline's evaluator and nothing (unpaired form).
     measure : {"area_under_roc_curve", "average_precision"}
     margin : float >= 0, default 0.0
         How much worse the candidate may be before the gate fails.
@@ -422,13 +536,29 @@ def assert_not_worse(
       p-value     0.002375
     """
     __tracebackhide__ = True
-    from ._uncertainty import compare
+    from ._uncertainty import NO_CASES, PER_QUERY, compare
+    from ._validation import evaluation_kind
 
     func = "assert_not_worse"
     confidence = _check_confidence(confidence, func)
     if isinstance(margin, (bool, np.bool_)) or not _is_number(margin) or not 0.0 <= margin < float("inf"):
         raise ValueError(f"{func}: argument 'margin' must be a finite real number >= 0; got {margin!r} instead.")
     two_sided = 2.0 * confidence - 1.0
+    unpaired = evaluation_kind(correct) is not None
+    if unpaired:  # assert_not_worse(candidate, baseline): one snapshot each, then compare(ev_a, ev_b)
+        if baseline_scores is not None:
+            raise TypeError(
+                f"{func}: with two evaluators (the unpaired form assert_not_worse(candidate, baseline)) pass "
+                f"'measure' and the other options by keyword; got a third positional argument "
+                f"{baseline_scores!r:.60} instead."
+            )
+        correct = check_evaluation(correct, func, "correct", bounded=NO_CASES, multi=PER_QUERY)[1]
+        candidate_scores = check_evaluation(candidate_scores, func, "candidate_scores", bounded=NO_CASES, multi=PER_QUERY)[1]
+    elif baseline_scores is None:
+        raise TypeError(
+            f"{func}: argument 'baseline_scores' is required with labels and scores (the paired form "
+            "assert_not_worse(correct, candidate_scores, baseline_scores)); got None instead."
+        )
     r = compare(
         correct, candidate_scores, baseline_scores, measure=measure, method=method, level=two_sided,
         n_resamples=n_resamples, seed=seed, pos_label=pos_label,
@@ -438,12 +568,19 @@ def assert_not_worse(
         upper = r.difference
     if not upper < -margin:
         return
-    from ._validation import check_batch
+    if unpaired:
+        cases = (
+            f"{correct.num_cases} and {candidate_scores.num_cases} cases, {correct.num_positive_ref} and "
+            f"{candidate_scores.num_positive_ref} positive; unpaired {r.method}"
+        )
+    else:
+        from ._validation import check_batch
 
-    labels, _ = check_batch(correct, candidate_scores, func, pos_label)
+        labels, _ = check_batch(correct, candidate_scores, func, pos_label)
+        cases = f"{labels.size} cases, {int(labels.sum())} positive; paired {r.method}"
     lines = [
         f"the candidate is worse than the baseline on {measure} at {100 * confidence:.4g}% confidence "
-        f"({labels.size} cases, {int(labels.sum())} positive; paired {r.method}):",
+        f"({cases}):",
         f"  candidate   {r.estimate_a:.6g}",
         f"  baseline    {r.estimate_b:.6g}",
         f"  difference  {r.difference:.6g}  {100 * two_sided:.4g}% interval [{r.interval.low:.4g}, {upper:.4g}]",
@@ -470,7 +607,12 @@ def assert_curve_close(
     ----------
     actual, expected : array-like, shape (n, 2) or (n, 3)
         Curves such as ``pr_curve()``, ``roc_curve()`` or
-        ``pr_score_curve()``, or lists of rows.
+        ``pr_score_curve()``, or lists of rows. ``actual`` may also be a
+        :class:`~scored_pr.CurveBand` of a bounded summary (``pr_band()``,
+        ``roc_band()``): then every point of ``expected`` (an (n, 2) curve
+        in the band's coordinates, e.g. the exact evaluator's ``pr_curve()``
+        or ``roc_curve()``) must lie in one of its boxes, each widened by
+        ``atol + rtol * |point|``; the number of points may differ.
     atol, rtol : float
         Per coordinate, ``|a - e| <= atol + rtol * |e|`` (numpy.isclose);
         NaN equals NaN, infinities must match exactly.
@@ -499,6 +641,9 @@ def assert_curve_close(
       1      (1.0, 0.6666666666666666)  (1.0, 0.75)  0.0833
     """
     __tracebackhide__ = True
+    if _is_band(actual):
+        _assert_in_band(actual, _as_curve(expected, "expected"), atol, rtol, max_rows)
+        return
     a = _as_curve(actual, "actual")
     e = _as_curve(expected, "expected")
     problems: list[str] = []
@@ -531,6 +676,37 @@ def assert_curve_close(
         widths = [max(len(r[c]) for r in table) for c in range(4)]
         for r in table:
             lines.append("  " + "  ".join(f"{c:<{w}}" for c, w in zip(r, widths)).rstrip())
+    more = bad.size - min(bad.size, max_rows)
+    if more:
+        lines.append(f"  ... and {more} more")
+    raise AssertionError("\n".join(lines))
+
+
+def _is_band(value: Any) -> bool:
+    """A :class:`~scored_pr.CurveBand` (by its fields: estimate, boxes, contains)."""
+    return isinstance(getattr(value, "boxes", None), np.ndarray) and callable(getattr(value, "contains", None))
+
+
+def _assert_in_band(band: Any, expected: np.ndarray, atol: float, rtol: float, max_rows: int) -> None:
+    __tracebackhide__ = True
+    boxes = np.asarray(band.boxes, dtype=np.float64).reshape(-1, 4)
+    if expected.shape[1] != 2:
+        raise AssertionError(
+            f"a CurveBand holds (x, y) points: expected must have 2 columns; got shape {expected.shape}"
+        )
+    x, y = expected[:, :1], expected[:, 1:]
+    dx, dy = atol + rtol * np.abs(x), atol + rtol * np.abs(y)
+    inside = (boxes[:, 0] - dx <= x) & (x <= boxes[:, 1] + dx) & (boxes[:, 2] - dy <= y) & (y <= boxes[:, 3] + dy)
+    bad = np.flatnonzero(~inside.any(axis=1))
+    if not bad.size:
+        return
+    lines = [
+        f"curve points outside the band at {bad.size} of {expected.shape[0]} points "
+        f"({boxes.shape[0]} boxes; atol={atol}, rtol={rtol}):"
+    ]
+    table = [("index", "expected")] + [(str(i), _row(expected[i])) for i in bad[:max_rows].tolist()]
+    width = max(len(r[0]) for r in table)
+    lines += ["  " + f"{i:<{width}}  {row}".rstrip() for i, row in table]
     more = bad.size - min(bad.size, max_rows)
     if more:
         lines.append(f"  ... and {more} more")

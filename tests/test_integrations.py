@@ -358,8 +358,9 @@ def test_tensorboard_rejects_what_it_cannot_write_to() -> None:
         TensorBoard(42)
     with pytest.raises(ValueError, match="'max_points' must be an int >= 2; got 1"):
         TensorBoard("x", max_points=1)
-    with pytest.raises(TypeError, match="'evaluation' must be .*got BoundedEvaluation"):
-        exact_pr_points(BoundedEvaluation())
+    # a BoundedEvaluation now has exact points (at its bins' edges; tests/test_every_kind.py): not an error
+    with pytest.raises(TypeError, match="'evaluation' must be .*got 42 \\(int\\)"):
+        exact_pr_points(42)
 
 
 # ---------------------------------------------------------------------------- MLflow

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import os
 import signal
 import sys
@@ -392,7 +393,7 @@ def _print_state_summary(args: argparse.Namespace, source: str, kind: str, ties:
         print(json.dumps({"source": source, "kind": kind, "ties": ties, **json_safe(summary)}, allow_nan=False))
         return 0
     rows = [(k, _fmt_value(v)) for k, v in summary.items()]
-    print(_table([("kind", kind), ("ties", ties), *rows], ("measure", "value"), names_first=True))
+    print(table([("kind", kind), ("ties", ties), *rows], ("measure", "value"), names_first=True))
     return 0
 
 

@@ -498,6 +498,50 @@ class ScoredPrecisionRecallEvaluation:
 
         return build()
 
+    def ranked_cases(
+        self,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64] | None]:
+        """The returned cases in rank order: (scores, correct, weights).
+
+        The order every query ranks the cases in: scores descending, cases
+        with equal scores in insertion order (under ``ties="grouped"`` that
+        order inside a tie group changes no result). Misses and negative
+        misses are not cases here (see :attr:`num_misses`,
+        :attr:`num_negative_misses`). For code that needs the cases
+        themselves: resampling (:func:`scored_pr.confidence_interval`),
+        wrappers that derive their own curves (:mod:`scored_pr.lingpipe`).
+
+        Returns
+        -------
+        scores : numpy.ndarray of float64, shape (num_cases,), read-only
+        correct : numpy.ndarray of bool, shape (num_cases,), read-only
+        weights : numpy.ndarray of float64, shape (num_cases,), read-only, or None
+            None when no sample weight was given.
+
+        Notes
+        -----
+        Not in LingPipe. O(n) for the first call after new cases (merging
+        them into the ranking), O(1) after that: while a caller holds the
+        arrays and no case, miss or reset changes the evaluator, a call
+        returns the same array objects. The arrays stay valid (unchanged)
+        after later additions.
+
+        Examples
+        --------
+        >>> ev = ScoredPrecisionRecallEvaluation()
+        >>> ev.add_cases([True, False, True], [0.2, 0.9, 0.5])
+        >>> scores, correct, weights = ev.ranked_cases()
+        >>> scores.tolist(), correct.tolist(), weights
+        ([0.9, 0.5, 0.2], [False, True, True], None)
+        """
+
+        def build() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+            neg, cor = self._store.arrays()
+            return _readonly(np.negative(neg)), cor
+
+        scores, correct = self._cached_weak("ranked_cases", build)
+        return scores, correct, self._store.weights()
+
     # -------------------------------------------------------------------- curves
 
     def pr_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:

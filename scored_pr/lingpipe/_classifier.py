@@ -415,7 +415,7 @@ class ScoredClassifierEvaluator:
         self._check_category(refCategory, "ScoredClassifierEvaluator.oneVersusAll", "refCategory")
         ev = PrecisionRecallEvaluation()
         for ref, c in zip(self._refs, self._classifications):
-            ev._add(ref == refCategory, c._categories[0] == refCategory, 1)
+            ev.addCase(bool(ref == refCategory), bool(c._categories[0] == refCategory))
         return ev
 
     # ------------------------------------------------------------------------ ranks

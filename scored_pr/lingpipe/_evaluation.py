@@ -30,6 +30,15 @@ __all__ = ["ScoredPrecisionRecallEvaluation", "VERSIONS"]
 FloatArray = npt.NDArray[np.float64]
 _T = TypeVar("_T")
 
+
+def _same(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> bool:
+    """Whether two arrays hold the same bits (the same object in O(1); signs of zero count)."""
+    if a is b:
+        return True
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    return bool(np.array_equal(np.ascontiguousarray(a).view(np.uint8), np.ascontiguousarray(b).view(np.uint8)))
+
 #: The LingPipe releases reproduced: each spelling ``version`` accepts, and the release it names.
 VERSIONS: Mapping[str, str] = MappingProxyType({"3.9.2": "3.9.2", "4.1": "4.1", "4.1.0": "4.1"})
 
@@ -93,11 +102,17 @@ class ScoredPrecisionRecallEvaluation:
 
     __module__ = "scored_pr.lingpipe"  # pickles and reprs name the public module, wherever this file moves
 
-    __slots__ = ("_ev", "_version")
+    __slots__ = ("_ev", "_version", "_memo", "_memo_cases")
 
     def __init__(self, version: str = "3.9.2") -> None:
         self._version = VERSIONS[check_choice(version, "ScoredPrecisionRecallEvaluation", "version", tuple(VERSIONS))]
         self._ev = _Evaluation(ties="stable")
+        self._memo: dict[Any, Any] = {}
+        self._memo_cases: tuple[Any, ...] = ()
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        # The evaluator and the version only, as 0.1.0 pickled them: never the memo.
+        return None, {"_ev": self._ev, "_version": self._version}
 
     @property
     def version(self) -> str:
@@ -126,11 +141,29 @@ class ScoredPrecisionRecallEvaluation:
             )
 
     def _cached41(self, key: Any, build: Callable[[], _T]) -> _T:
-        # The main evaluator's memo: every mutation, here or on .evaluation, clears it.
-        return self._ev._cached(("lingpipe 4.1", key), build)
+        # This wrapper's own memo, valid while the evaluator holds the cases it was built from
+        # (changed here or through .evaluation). ranked_cases() returns the same arrays to a holder
+        # (the memo holds them) until a case, miss or reset changes the evaluator, so the check is
+        # O(1); new arrays are compared bit for bit before the memo is dropped.
+        ev = self._ev
+        cases = (*ev.ranked_cases()[:2], ev.num_misses, ev.num_negative_misses)
+        held = self._memo_cases
+        if not (len(held) == 4 and held[2:] == cases[2:] and _same(held[0], cases[0]) and _same(held[1], cases[1])):
+            self._memo = {}
+        self._memo_cases = cases
+        memo = self._memo
+        try:
+            return memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = memo[key] = build()
+            return value
 
     def _points41(self) -> K.Points:
-        return self._cached41("points", lambda: K.every_rank(*self._ev._store.arrays()))
+        def build() -> K.Points:
+            scores, correct, _ = self._ev.ranked_cases()
+            return K.every_rank(np.negative(scores), correct)  # the kernel's rank order: negated scores
+
+        return self._cached41("points", build)
 
     def _pr41(self, interpolate: bool) -> FloatArray:
         if interpolate:
@@ -654,6 +687,8 @@ class ScoredPrecisionRecallEvaluation:
         slots = state[1]
         self._ev = slots["_ev"]
         self._version = slots.get("_version", "3.9.2")
+        self._memo = {}
+        self._memo_cases = ()
 
     def __str__(self) -> str:
         """The same text as :meth:`toString`."""
