@@ -27,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._core import kernel as K
+from ._core.ranking import rank_order
 from ._core import stats as S
 from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query
 from ._validation import _fail, check_evaluation, evaluation_kind
@@ -147,17 +148,31 @@ def check_stratified(stratified: Any, func: str) -> bool:
     return bool(stratified)
 
 
+def _point_estimate(correct: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64], measure: str) -> float:
+    """``measure`` ("average_precision" or "area_under_roc_curve") of unweighted cases under grouped ties.
+
+    The value a ``ScoredPrecisionRecallEvaluation(ties="grouped")`` holding
+    these cases gives, bit for bit, computed by the kernel directly (this
+    module sits below the evaluators and builds none from arrays).
+    """
+    neg, cor = rank_order(-scores, correct)
+    points = K.operating_points(neg, cor, "grouped", None)
+    num_pos = int(np.count_nonzero(cor))
+    if measure == "average_precision":
+        return K.average_precision(points, num_pos)
+    num_neg = int(cor.size) - num_pos
+    return K.roc_rows_area_exact(K.roc_rows(points, num_pos, num_neg), num_pos, num_neg)
+
+
 def _evaluate_counts(
     ev: Any, counts: npt.NDArray[np.int64], measure: str, measure_args: dict[str, Any]
 ) -> float:
     # ``measure`` on the cases of ``ev`` repeated ``counts`` times (counts in
     # the case order of ``_ranked``): a fresh evaluator per call, for measures
     # without a vectorised resampled form (precision_at, maximum F, ...).
-    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
-
     returned, cor, _ = ev.ranked_cases()
     n_ret, nm = len(returned), int(ev.num_negative_misses > 0)  # entries: returned cases, then the miss blocks
-    r = ScoredPrecisionRecallEvaluation(ties=ev.ties)
+    r = type(ev)(ties=ev.ties)  # a fresh evaluator of the same (exact) kind
     # the cases are in rank order, so repeated cases keep their tie order
     r.add_cases(np.repeat(np.asarray(cor, dtype=bool), counts[:n_ret]), np.repeat(returned, counts[:n_ret]))
     r.add_negative_misses(int(counts[n_ret : n_ret + nm].sum()))
@@ -415,7 +430,6 @@ def compare(
     level = check_level(level, func)
     stratified = check_stratified(stratified, func)
     seed = check_seed(seed, func)
-    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
     from ._validation import check_batch
 
     key = _VECTORISED[measure]
@@ -469,11 +483,7 @@ def compare(
     if method == "delong":
         return S.delong_paired(correct, scores_a, scores_b, level)
     n_resamples = check_resamples(n_resamples, func)
-    ev_a = ScoredPrecisionRecallEvaluation(ties="grouped")
-    ev_a.add_cases(correct, scores_a)
-    ev_b = ScoredPrecisionRecallEvaluation(ties="grouped")
-    ev_b.add_cases(correct, scores_b)
-    est_a, est_b = float(getattr(ev_a, measure)()), float(getattr(ev_b, measure)())
+    est_a, est_b = _point_estimate(correct, scores_a, measure), _point_estimate(correct, scores_b, measure)
     reps = S.paired_bootstrap_distribution([scores_a, scores_b], correct, key, n_resamples, seed, stratified)
     if method == "bootstrap":
         return S.bootstrap_comparison(est_a, est_b, reps[0], reps[1], level)
