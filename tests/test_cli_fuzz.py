@@ -201,8 +201,11 @@ def test_two_stop_signals_at_any_moment(
         proc.kill()
         writer.join(timeout=60)
     assert "Traceback" not in err, err[-2000:]
-    # Pending together, Python runs the handlers in signal-number order: the lower one may win the race.
-    allowed = {128 + first} if first <= second else {128 + first, 128 + second}
+    # Signals sent less than 10 ms apart may be handled in either order: a signal's C-level handler
+    # can run on any of the process's threads (numpy's, the reader's), and on a loaded machine the
+    # second one's can finish first (seen at a 60 ns gap, SIGHUP then SIGTERM, on Python 3.10);
+    # pending together, Python runs them in signal-number order. Whichever is handled first decides.
+    allowed = {128 + first} if first <= second and gap >= 0.01 else {128 + first, 128 + second}
     assert status in allowed, (status, err)
     name = signal.Signals(status - 128).name
     reports = _final_reports(out, fmt)
