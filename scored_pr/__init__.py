@@ -21,7 +21,8 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._bounded_evaluation import BoundedEvaluation, Bounds, CurveBand
     from ._concurrency import SynchronizedEvaluation
     from ._evaluation import ScoredPrecisionRecallEvaluation
-    from ._kernel import OperatingPoint
+    from ._evaluators.base import Evaluation
+    from ._kernel import Confusion, OperatingPoint
     from ._multi import MultiQueryEvaluation
     from ._stats import Comparison, Interval
     from ._uncertainty import compare
@@ -52,6 +53,8 @@ _LAZY = {
     "SynchronizedEvaluation": "._concurrency",
     "ScoredPrecisionRecallEvaluation": "._evaluation",
     "OperatingPoint": "._kernel",
+    "Confusion": "._kernel",
+    "Evaluation": "._evaluators.base",
     "MultiQueryEvaluation": "._multi",
     "Comparison": "._stats",
     "Interval": "._stats",
@@ -77,6 +80,8 @@ __all__ = [
     "Bounds",
     "CurveBand",
     "Comparison",
+    "Confusion",
+    "Evaluation",
     "Interval",
     "area_under_pr_curve",
     "area_under_roc_curve",
