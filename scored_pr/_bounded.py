@@ -866,6 +866,44 @@ def precision_at_threshold(b: Bins, threshold: float) -> Triple:
     return Triple(low, min(max(est, low), high), high)
 
 
+def f_measure_at_threshold(b: Bins, threshold: float, pos_ref: float, beta: float) -> Triple:
+    """F-beta of accepting every case scored >= threshold, exact or bounded.
+
+    With x correct and y incorrect weight accepted, F = (1 + b^2) x / (x +
+    b^2 R + y) (the evaluator's :func:`scored_pr._kernel.f_measure`, FN = R -
+    x) grows with x and falls with y, and x and y range independently over
+    the straddling bin's share: the lower bound takes x low and y high, the
+    upper x high and y low. NaN for 0/0 (nothing accepted, no positive
+    reference); the bounds cover every value F takes when it is defined
+    (0.0 there, since then x is 0).
+    """
+    tp, fp, p, n = accepted_at(b, threshold)
+
+    def f(x: float, y: float) -> float:
+        return K.f_measure(x, x + y, pos_ref, beta)
+
+    if p == 0 and n == 0:
+        v = f(tp.lower, fp.lower)
+        return Triple(v, v, v)
+    low, high = f(tp.lower, fp.upper), f(tp.upper, fp.lower)
+    low = 0.0 if math.isnan(low) else low
+    high = 0.0 if math.isnan(high) else high
+    est = f(tp.estimate, fp.estimate)
+    return Triple(low, low if math.isnan(est) else min(max(est, low), high), high)
+
+
+def f_measure_top(b: Bins, k: int, pos_ref: int, beta: float) -> Triple:
+    """F-beta of the top ``k`` cases (0 <= k <= cases), exact or bounded; unweighted counts.
+
+    The top ``k`` hold between the bounds of :func:`top_ratio` correct cases
+    and exactly ``k`` cases, so F = (1 + b^2) TP / (b^2 R + k) grows with TP:
+    its bounds are F at the two TP bounds. The exact bin's TP is the
+    evaluator's float (:func:`scored_pr._kernel.tp_top`), so is F then.
+    """
+    t = top_ratio(b, k, 1)
+    return Triple(*(K.f_measure(x, k, pos_ref, beta) for x in t))
+
+
 def curve_boxes(b: Bins, pos_ref: float, neg_ref: float, misses: float, negative_misses: float, integer: bool) -> tuple[FloatArray, FloatArray]:
     """Boxes that hold the exact PR and ROC curves, one row per bin.
 

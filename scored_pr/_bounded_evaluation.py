@@ -6,18 +6,23 @@ what queries derive and delegates every number to :mod:`scored_pr._bounded`.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
-from typing import Any, Callable, NamedTuple, TypeVar
+from typing import Any, Callable, Concatenate, NamedTuple, ParamSpec, TextIO, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _bounded as B
 from . import _bounded_state
+from . import _kernel as K
+from ._evaluators.base import Evaluation, EvaluationBase, unsupported
 from ._validation import (
     check_batch,
     check_beta,
+    check_choice,
+    check_flag,
     check_correct,
     check_count,
     check_pos_label,
@@ -31,6 +36,9 @@ from ._validation import (
 
 _CLS = "BoundedEvaluation"
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_EPS = 2.0**-52
 
 #: Cases sorted and binned at a time by add_cases: bounds the temporary memory
 #: of a huge batch to a few times this many float64 values.
@@ -136,7 +144,23 @@ class CurveBand(NamedTuple):
         return np.asarray(inside.any(axis=1), dtype=bool)
 
 
-class BoundedEvaluation:
+def _refuse(method: Callable[Concatenate[Any, _P], _R], why: str, instead: str) -> Callable[Concatenate[Any, _P], _R]:
+    """A query of the protocol that a summary cannot answer: raises UnsupportedQuery, keeps the signature."""
+    name = method.__name__
+
+    def refused(self: Any, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        raise unsupported(_CLS, name, why, instead)
+
+    functools.update_wrapper(refused, method)
+    refused.__qualname__ = f"{_CLS}.{name}"
+    refused.__doc__ = (
+        f"Not answered by a {_CLS}: raises :class:`~scored_pr.UnsupportedQuery` ({why}; {instead}).\n\n"
+        f"    The exact evaluator's ``{name}``: {method.__doc__ or ''}"
+    )
+    return refused
+
+
+class BoundedEvaluation(EvaluationBase):
     """Precision-recall and ROC evaluation in bounded memory, with certified error bounds.
 
     A summary of the cases: for every score range ("bin") the weight of the
@@ -209,6 +233,8 @@ class BoundedEvaluation:
     0.75
     """
 
+    _KIND = _CLS
+    _NOUN = "summary"
     __slots__ = (
         "_max_bins", "_pos_label", "_bins", "_misses", "_negative_misses", "_num_cases", "_num_correct",
         "_weighted", "_pending", "_memo",
@@ -396,10 +422,9 @@ class BoundedEvaluation:
         if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
             raise _fail(TypeError, "from_evaluation", "evaluation", "a ScoredPrecisionRecallEvaluation", evaluation)
         out = cls(max_bins, pos_label=evaluation.pos_label)
-        neg, correct = evaluation._store.arrays()
-        weights = evaluation._store.weights()
-        if neg.size:
-            scores = -neg[::-1]  # ascending
+        ranked, correct, weights = evaluation.ranked_cases()
+        if ranked.size:
+            scores = ranked[::-1].copy()  # ascending
             out._add_arrays(correct[::-1].copy(), scores, None if weights is None else weights[::-1].copy())
         out._weighted = evaluation.weighted
         out._misses = evaluation.num_misses
@@ -435,11 +460,6 @@ class BoundedEvaluation:
         return "grouped"
 
     @property
-    def pos_label(self) -> Any:
-        """The label of the positive class, or None."""
-        return self._pos_label
-
-    @property
     def num_cases(self) -> int:
         """Cases added with add_case/add_cases (misses excluded)."""
         return self._num_cases + len(self._pending)
@@ -457,29 +477,17 @@ class BoundedEvaluation:
         return self._num_cases - self._num_correct + self._negative_misses
 
     @property
-    def num_misses(self) -> int:
-        """Positive reference cases never returned."""
-        return self._misses
-
-    @property
-    def num_negative_misses(self) -> int:
-        """Negative reference cases never returned."""
-        return self._negative_misses
-
-    @property
     def weighted(self) -> bool:
         """Whether a sample weight other than 1 was ever added."""
         return self._weighted or any(p[2] != 1.0 for p in self._pending)
 
-    @property
-    def positive_weight(self) -> float:
-        """Weight of the correct cases plus one per miss (num_positive_ref when unweighted)."""
+    def _pos_ref(self) -> float:
+        """Weight of the correct cases plus one per miss (the base's positive_weight)."""
         self._flush()
         return float(self._bins.pos.sum()) + self._misses
 
-    @property
-    def negative_weight(self) -> float:
-        """Weight of the incorrect cases plus one per negative miss."""
+    def _neg_ref(self) -> float:
+        """Weight of the incorrect cases plus one per negative miss (the base's negative_weight)."""
         self._flush()
         return float(self._bins.neg.sum()) + self._negative_misses
 
@@ -515,18 +523,15 @@ class BoundedEvaluation:
         t = B.widen(t, self._terms(), low, high, force=self._weighted, relative=relative)
         return Bounds(t.estimate, t.lower, t.upper)
 
-    def _unweighted(self, func: str) -> None:
-        if self.weighted:
-            raise ValueError(
-                f"{func}: this measure counts cases by rank and is not defined with sample weights; "
-                "a weighted summary answers the curves, their areas, average_precision, "
-                "maximum_f_measure and the threshold queries."
-            )
-
     # ------------------------------------------------------------------- scalars
 
-    def average_precision(self) -> Bounds:
+    def average_precision(self, ties: str | None = None) -> Bounds:
         """Average precision (grouped ties), exact or with certified bounds.
+
+        ``ties``: None or ``"grouped"`` (the summary's policy); ``"stable"``
+        and ``"expected"`` raise :class:`~scored_pr.UnsupportedQuery` (a
+        summary keeps neither the insertion order nor the tie groups inside
+        a bin).
 
         AP = (1 / num_positive_ref) * sum over correct cases of the precision
         at the end of their tie group (misses contribute 0). NaN when
@@ -550,18 +555,44 @@ class BoundedEvaluation:
         >>> ap.lower <= (1 + 2 / 3) / 2 <= ap.upper
         True
         """
+        if ties is not None:
+            ties = check_choice(ties, "average_precision", "ties", ("stable", "grouped", "expected"))
+            if ties != "grouped":
+                raise self._unsupported(
+                    f"average_precision(ties={ties!r})",
+                    "a summary keeps neither the insertion order of tied cases nor the tie groups inside a bin",
+                    "use ties='grouped' (the default), or an exact ScoredPrecisionRecallEvaluation",
+                )
+
         def build() -> Bounds:
             pos_ref, _ = self._refs()
             return self._result(B.average_precision(self._bins, pos_ref, not self.weighted))
 
         return self._cached("ap", build)
 
-    def area_under_pr_curve(self) -> Bounds:
-        """Uninterpolated area under the PR curve: equal to :meth:`average_precision`."""
+    def _uninterpolated(self, func: str, interpolate: bool) -> None:
+        if check_flag(interpolate, func, "interpolate"):
+            raise self._unsupported(
+                f"{func}(interpolate=True)",
+                "a summary certifies bounds for the uninterpolated curves only",
+                "use interpolate=False (with pr_band()/roc_band()), or an exact ScoredPrecisionRecallEvaluation",
+            )
+
+    def area_under_pr_curve(self, interpolate: bool = False) -> Bounds:
+        """Uninterpolated area under the PR curve: equal to :meth:`average_precision`.
+
+        ``interpolate=True`` raises :class:`~scored_pr.UnsupportedQuery`.
+        """
+        self._uninterpolated("area_under_pr_curve", interpolate)
         return self.average_precision()
 
-    def area_under_roc_curve(self) -> Bounds:
+    def area_under_roc_curve(
+        self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
+    ) -> Bounds:
         """ROC AUC (grouped ties, uninterpolated), exact or with certified bounds.
+
+        ``interpolate=True`` and a partial area (``max_fpr``) raise
+        :class:`~scored_pr.UnsupportedQuery`.
 
         The probability that a positive reference case ranks above a negative
         one, tied pairs counting 1/2, misses and negative misses tied below
@@ -576,6 +607,14 @@ class BoundedEvaluation:
         of the three is twice its pair count, an exact integer, divided by
         2 R Q once, as the evaluator divides it: exact results are its float.
         """
+        self._uninterpolated("area_under_roc_curve", interpolate)
+        if max_fpr is not None:
+            raise self._unsupported(
+                "area_under_roc_curve(max_fpr=...)",
+                "a summary certifies no bound for a partial ROC area",
+                "use the full area, or an exact ScoredPrecisionRecallEvaluation",
+            )
+
         def build() -> Bounds:
             pos_ref, neg_ref = self._refs()
             return self._result(
@@ -635,6 +674,116 @@ class BoundedEvaluation:
             return self._result(B.Triple(tp.lower / pos_ref, tp.estimate / pos_ref, tp.upper / pos_ref))
 
         return self._cached(("r_thr", threshold), build)
+
+    def _count(self, t: B.Triple, scale: float) -> Bounds:
+        """A weight (or count) as Bounds; weighted, widened by the rounding margin of sums up to ``scale``."""
+        if not self._weighted:
+            return Bounds(t.estimate, t.lower, t.upper)
+        margin = 8.0 * (self._terms() + 8) * _EPS * max(1.0, scale)
+        return Bounds(t.estimate, max(0.0, t.lower - margin), t.upper + margin)
+
+    def confusion_at_threshold(self, threshold: float) -> K.Confusion:
+        """TP, FP, TN, FN of accepting every case scored >= ``threshold``, each a :class:`Bounds`.
+
+        As ``ScoredPrecisionRecallEvaluation.confusion_at_threshold``: TP and
+        FP the correct and incorrect cases (weight) scored >= ``threshold``
+        (a whole tie group on one side), FN = num_positive_ref - TP (misses
+        included), TN = num_negative_ref - FP (negative misses included);
+        all zero on an empty summary. Exact when no range bin straddles the
+        threshold (lo < threshold <= hi) and there are no weights; otherwise
+        any part of the straddling bin's P correct and N incorrect cases may
+        be accepted: TP in [A, A + P], FP in [B, B + N], and FN, TN the
+        complements; the estimate takes the share (hi - threshold) / (hi -
+        lo) of the bin. Weighted: widened by the rounding margin of the sums.
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation()
+        >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1]); s.add_misses(1)
+        >>> s.confusion_at_threshold(0.75)
+        Confusion(tp=1.0, fp=1.0, tn=1.0, fn=2.0)
+        """
+        threshold = check_score(threshold, "confusion_at_threshold", "threshold")
+
+        def build() -> K.Confusion:
+            pos_ref, neg_ref = self._refs()
+            tp, fp, _, _ = B.accepted_at(self._bins, threshold)
+            fn = B.Triple(pos_ref - tp.upper, pos_ref - tp.estimate, pos_ref - tp.lower)
+            tn = B.Triple(neg_ref - fp.upper, neg_ref - fp.estimate, neg_ref - fp.lower)
+            return K.Confusion(
+                self._count(tp, pos_ref), self._count(fp, neg_ref), self._count(tn, neg_ref), self._count(fn, pos_ref)
+            )
+
+        return self._cached(("confusion", threshold), build)
+
+    def f_measure_at_threshold(self, threshold: float, beta: float = 1.0) -> Bounds:
+        """F-beta of accepting every case scored >= ``threshold``, exact or bounded.
+
+        F = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP) with the counts of
+        :meth:`confusion_at_threshold`, as the evaluator's
+        ``f_measure_at_threshold``: NaN (0/0) when nothing is accepted and
+        there is no positive reference. Exact (the evaluator's float) when no
+        range bin straddles the threshold and there are no weights. Bounds:
+        F grows with TP and falls with FP, so the lower bound accepts the
+        straddling bin's incorrect cases and not its correct ones, the upper
+        the reverse (see :func:`scored_pr._bounded.f_measure_at_threshold`).
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation()
+        >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+        >>> s.f_measure_at_threshold(0.7)
+        0.8
+        """
+        threshold = check_score(threshold, "f_measure_at_threshold", "threshold")
+        beta = check_beta(beta, "f_measure_at_threshold")
+
+        def build() -> Bounds:
+            pos_ref, _ = self._refs()
+            return self._result(B.f_measure_at_threshold(self._bins, threshold, pos_ref, beta))
+
+        return self._cached(("f_thr", threshold, beta), build)
+
+    def f_measure_at(self, k: int, beta: float = 1.0) -> Bounds:
+        """F-beta of the top ``k`` cases taken as the retrieved set, exact or bounded.
+
+        As ``ScoredPrecisionRecallEvaluation.f_measure_at``: F = (1 + b^2) TP
+        / ((1 + b^2) TP + b^2 FN + FP), TP and FP counted in the top min(k,
+        num_cases) (a tie group cut by the rank contributes its expected
+        correct count), FN = num_positive_ref - TP; NaN for 0/0. Exact (the
+        evaluator's float) when the bin holding the rank is exact. Bounds:
+        with the retrieved count fixed, F grows with TP, whose bounds are
+        those of :meth:`precision_at`. ValueError on a weighted summary (a
+        rank-based measure).
+        """
+        self._unweighted("f_measure_at")
+        k = check_positive_int(k, "f_measure_at", "k")
+        beta = check_beta(beta, "f_measure_at")
+
+        def build() -> Bounds:
+            return self._result(B.f_measure_top(self._bins, min(k, self._num_cases), self.num_positive_ref, beta))
+
+        return self._cached(("f_at", k, beta), build)
+
+    def e_measure_at(self, k: int, beta: float = 1.0) -> Bounds:
+        """van Rijsbergen's E = 1 - F-beta of the top ``k`` cases, with the bounds of :meth:`f_measure_at` reversed."""
+        k = check_positive_int(k, "e_measure_at", "k")
+        beta = check_beta(beta, "e_measure_at")
+        f = self.f_measure_at(k, beta)
+        return Bounds(1.0 - float(f), 1.0 - f.upper, 1.0 - f.lower)
+
+    @staticmethod
+    def print_precision_recall_curve(curve: Any, file: TextIO | None = None) -> None:
+        """Print a PR curve (e.g. :meth:`pr_curve`) as precision, recall and F1 columns.
+
+        As ``ScoredPrecisionRecallEvaluation.print_precision_recall_curve``.
+        LingPipe name: ``printPrecisionRecallCurve(double[][], PrintWriter)``.
+        """
+        import sys
+
+        from . import _report
+
+        _report.print_curve(curve, sys.stdout if file is None else file)
 
     def _tp_top(self, k: int, den: int) -> B.Triple:
         """Correct cases among the top min(k, num_cases), over ``den``, each an exact ratio rounded once."""
@@ -724,6 +873,20 @@ class BoundedEvaluation:
         self._unweighted("reciprocal_rank")
         return self._cached("rr", lambda: self._result(B.reciprocal_rank(self._bins), relative=True))
 
+    # Queries a summary cannot answer: each raises UnsupportedQuery saying why, with the
+    # exact evaluator's signature and docstring (see _refuse).
+    average_precision_at = _refuse(Evaluation.average_precision_at, 'a summary certifies no bound for AP at a rank cut-off yet', 'use average_precision() or precision_at(k), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    k_at_recall = _refuse(Evaluation.k_at_recall, 'the rank at which a recall level is reached falls inside a bin, which keeps no order', 'use precision_at/recall_at bounds, or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    precision_at_recall = _refuse(Evaluation.precision_at_recall, 'the rank at which a recall level is reached falls inside a bin, which keeps no order', 'use pr_band(), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    hit_curve = _refuse(Evaluation.hit_curve, 'a hit curve has one entry per case, which a summary of bounded memory does not keep', 'use recall_at(k) or precision_at(k), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    maximum_f_measure_threshold = _refuse(Evaluation.maximum_f_measure_threshold, 'the best threshold may lie inside a bin, whose scores a summary does not keep', 'use maximum_f_measure() and f_measure_at_threshold(t), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    threshold_at_precision = _refuse(Evaluation.threshold_at_precision, 'the threshold may lie inside a bin, whose scores a summary does not keep', 'use precision_at_threshold(t) on candidate thresholds (or bins()), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    threshold_at_recall = _refuse(Evaluation.threshold_at_recall, 'the threshold may lie inside a bin, whose scores a summary does not keep', 'use recall_at_threshold(t) on candidate thresholds (or bins()), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    pr_score_curve = _refuse(Evaluation.pr_score_curve, 'the scores of the operating points inside a bin are not kept', 'use pr_band() (and bins() for the score ranges), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    roc_points = _refuse(Evaluation.roc_points, 'the thresholds of the operating points inside a bin are not kept', 'use roc_curve() or roc_band(), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    eleven_point_interpolated_precision = _refuse(Evaluation.eleven_point_interpolated_precision, 'a summary certifies bounds for the uninterpolated curves only', 'use pr_band(), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    confidence_interval = _refuse(Evaluation.confidence_interval, "the cases a resampling or DeLong's variance needs are gone from a summary", 'keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one) and call its confidence_interval')
+
     # -------------------------------------------------------------------- curves
 
     def _curves(self) -> tuple[CurveBand, CurveBand]:
@@ -745,23 +908,29 @@ class BoundedEvaluation:
 
         return self._cached("curves", build)
 
-    def pr_curve(self) -> npt.NDArray[np.float64]:
+    def pr_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
         """The PR curve: (recall, precision) rows, one per bin holding a correct case.
+
+        ``interpolate=True`` raises :class:`~scored_pr.UnsupportedQuery`.
 
         Equal to ``ScoredPrecisionRecallEvaluation(ties="grouped").pr_curve()``
         bit for bit when ``pr_band().exact`` (every bin exact, no weights);
         otherwise the estimate (each bin one tie group). :meth:`pr_band`
         gives the boxes that hold the exact curve.
         """
+        self._uninterpolated("pr_curve", interpolate)
         return self._curves()[0].estimate
 
-    def roc_curve(self) -> npt.NDArray[np.float64]:
+    def roc_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
         """The ROC curve: (recall, rejection recall) rows, the evaluator's grouped layout.
+
+        ``interpolate=True`` raises :class:`~scored_pr.UnsupportedQuery`.
 
         Equal to the grouped evaluator's ``roc_curve()`` bit for bit when
         ``roc_band().exact``; otherwise the estimate. :meth:`roc_band` gives
         the boxes.
         """
+        self._uninterpolated("roc_curve", interpolate)
         return self._curves()[1].estimate
 
     def pr_band(self) -> CurveBand:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
+import os
 import threading
-from typing import Any
+from typing import Any, Callable
 
 from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._evaluators.base import MUTATORS, PROPERTIES, QUERIES
 
 
 class SynchronizedEvaluation:
@@ -86,6 +88,21 @@ class SynchronizedEvaluation:
         with self._lock:
             self._ev.reset()
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SynchronizedEvaluation:
+        """A shared evaluator whose :meth:`to_dict` is ``d`` (see ``ScoredPrecisionRecallEvaluation.from_dict``)."""
+        return cls(ScoredPrecisionRecallEvaluation.from_dict(d))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> SynchronizedEvaluation:
+        """A shared evaluator of the state file at ``path`` (see ``ScoredPrecisionRecallEvaluation.load``)."""
+        return cls(ScoredPrecisionRecallEvaluation.load(path))
+
+    def __dir__(self) -> list[str]:
+        """Its own names and every public name of the wrapped evaluator (what ``__getattr__`` answers)."""
+        mine = set(super().__dir__())
+        return sorted(mine | {n for n in dir(ScoredPrecisionRecallEvaluation) if not n.startswith("_")})
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
@@ -152,3 +169,43 @@ class SynchronizedEvaluation:
     def __repr__(self) -> str:
         with self._lock:
             return f"SynchronizedEvaluation({self._ev!r})"
+
+
+def _locked(name: str) -> Callable[..., Any]:
+    """The evaluator's method ``name``, called under the lock, with its signature and docstring."""
+    method = getattr(ScoredPrecisionRecallEvaluation, name)
+
+    def call(self: SynchronizedEvaluation, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return getattr(self._ev, name)(*args, **kwargs)
+
+    functools.update_wrapper(call, method)
+    call.__qualname__ = f"SynchronizedEvaluation.{name}"
+    call.__doc__ = f"Under the lock: as :meth:`ScoredPrecisionRecallEvaluation.{name}`.\n\n    {method.__doc__ or ''}"
+    return call
+
+
+def _locked_property(name: str) -> property:
+    """The evaluator's property ``name``, read under the lock."""
+    doc = getattr(ScoredPrecisionRecallEvaluation, name).__doc__
+
+    def get(self: SynchronizedEvaluation) -> Any:
+        with self._lock:
+            return getattr(self._ev, name)
+
+    return property(get, doc=doc)
+
+
+# The queries, mutators, properties and state methods of scored_pr.Evaluation are the
+# class's own (so isinstance(..., Evaluation), dir() and help() see them); anything else
+# public still reaches the evaluator through __getattr__, under the lock too.
+for _name in QUERIES + MUTATORS + ("to_dict", "save"):
+    if _name in ("reset", "print_precision_recall_curve"):
+        continue
+    setattr(SynchronizedEvaluation, _name, _locked(_name))
+for _name in PROPERTIES:
+    setattr(SynchronizedEvaluation, _name, _locked_property(_name))
+SynchronizedEvaluation.print_precision_recall_curve = staticmethod(  # type: ignore[attr-defined]
+    ScoredPrecisionRecallEvaluation.print_precision_recall_curve
+)
+del _name

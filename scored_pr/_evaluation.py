@@ -425,6 +425,48 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
 
         return build()
 
+    def ranked_cases(
+        self,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64] | None]:
+        """The stored cases in rank order: ``(scores, correct, weights)``.
+
+        Returns
+        -------
+        scores : numpy.ndarray of float64, shape (num_cases,)
+            Descending; equal scores in insertion order.
+        correct : numpy.ndarray of bool, shape (num_cases,), read-only
+        weights : numpy.ndarray of float64, shape (num_cases,), read-only, or None
+            None while every weight is 1.
+
+        Notes
+        -----
+        For converting an evaluator into another kind (e.g.
+        :meth:`BoundedEvaluation.from_evaluation`) without reaching into its
+        storage. O(n) (the scores are negated into a new array); the other
+        two are read-only views of the store.
+
+        Examples
+        --------
+        >>> ev = ScoredPrecisionRecallEvaluation()
+        >>> ev.add_cases([True, False, True], [0.2, 0.9, 0.2])
+        >>> scores, correct, weights = ev.ranked_cases()
+        >>> scores.tolist(), correct.tolist(), weights
+        ([0.9, 0.2, 0.2], [False, True, True], None)
+        """
+        if not self._guard.acquire(False):
+            raise self._concurrent_use("ranked_cases")
+        try:
+            neg, correct = self._store.arrays()
+            weights = self._store.weights()
+        finally:
+            self._guard.release()
+        correct = correct.view()
+        correct.setflags(write=False)
+        if weights is not None:
+            weights = weights.view()
+            weights.setflags(write=False)
+        return -neg, correct, weights
+
     # -------------------------------------------------------------------- curves
 
     def pr_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:

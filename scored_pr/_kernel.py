@@ -1043,7 +1043,7 @@ def maximum_f_measure_threshold(cut: Cutoffs, num_positive_ref: int | float, bet
     return _operating_point(cut, num_positive_ref, int(np.argmax(f)))
 
 
-def f_measure(tp: float, retrieved: int, num_positive_ref: int | float, beta: float) -> float:
+def f_measure(tp: float, retrieved: int | float, num_positive_ref: int | float, beta: float) -> float:
     """(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP); NaN for 0/0."""
     b2 = beta * beta
     fn = num_positive_ref - tp
