@@ -904,6 +904,35 @@ def f_measure_top(b: Bins, k: int, pos_ref: int, beta: float) -> Triple:
     return Triple(*(K.f_measure(x, k, pos_ref, beta) for x in t))
 
 
+def k_at_recall(b: Bins, num_positive_ref: int, level: float) -> tuple[Triple, Triple] | None:
+    """(k, precision) at the smallest grouped cut-off with recall >= ``level``, or None if unreachable.
+
+    Unweighted counts. The needed number m of correct cases is the
+    evaluator's (:func:`scored_pr._kernel.correct_needed`). The bin where
+    the correct count reaches m has t cases and c correct ones above it and
+    P correct, N incorrect in it; the exact cut-off ends the tie group that
+    holds the m-th correct case, so it takes x >= m - c of the bin's correct
+    cases and y <= N of its incorrect ones: k in [t + m - c, t + P + N] and
+    precision (c + x) / (t + x + y) in [m / (t + m - c + N), (c + P) / (t +
+    P)] (it grows with x, falls with y). Estimate (and exact bin): the bin
+    as one tie group, k = t + P + N, precision (c + P) / (t + P + N), the
+    evaluator's integer ratio.
+    """
+    needed = max(1, K.correct_needed(level, num_positive_ref))
+    if num_positive_ref == 0 or needed > int(b.pos.sum()):
+        return None
+    cum = np.cumsum(b.pos)
+    i = int(np.searchsorted(cum, needed, side="left"))  # the first bin whose correct count reaches it
+    p, n = int(b.pos[i]), int(b.neg[i])
+    c = int(cum[i]) - p
+    t = int(b.pos[:i].sum() + b.neg[:i].sum())
+    k = t + p + n
+    precision = (c + p) / k  # int / int: correctly rounded, as the evaluator's tp / k
+    if b.lo[i] == b.hi[i]:
+        return Triple(k, k, k), Triple(precision, precision, precision)
+    return Triple(t + needed - c, k, k), Triple(needed / (t + needed - c + n), precision, (c + p) / (t + p))
+
+
 def curve_boxes(b: Bins, pos_ref: float, neg_ref: float, misses: float, negative_misses: float, integer: bool) -> tuple[FloatArray, FloatArray]:
     """Boxes that hold the exact PR and ROC curves, one row per bin.
 

@@ -23,6 +23,7 @@ from ._validation import (
     check_beta,
     check_choice,
     check_flag,
+    check_fraction,
     check_correct,
     check_count,
     check_pos_label,
@@ -785,6 +786,51 @@ class BoundedEvaluation(EvaluationBase):
 
         _report.print_curve(curve, sys.stdout if file is None else file)
 
+    def _at_recall(self, func: str, recall: float) -> tuple[Bounds, Bounds]:
+        self._unweighted(func)
+        recall = check_fraction(recall, func, "recall", low_open=True)
+
+        def build() -> tuple[Bounds, Bounds]:
+            hit = B.k_at_recall(self._bins, self.num_positive_ref, recall)
+            if hit is None:
+                nan = Bounds(math.nan, math.nan, math.nan)
+                return nan, nan
+            k, precision = hit
+            return Bounds(k.estimate, k.lower, k.upper), self._result(precision)
+
+        return self._cached(("at_recall", recall), build)
+
+    def k_at_recall(self, recall: float) -> Bounds:
+        """The smallest number of top cases whose recall is >= ``recall``, exact or bounded.
+
+        As ``ScoredPrecisionRecallEvaluation.k_at_recall`` with grouped ties:
+        the cut-off ends the tie group holding the m-th correct case, m the
+        correct cases needed (recall compared as the curves' float64 value);
+        NaN when unreachable (misses, no positive reference). Exact when
+        that bin is exact. Bounds: between the bin's cases before the m-th
+        correct one and the bin's end (see :func:`scored_pr._bounded.k_at_recall`).
+        ValueError on a weighted summary (a rank-based measure).
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation()
+        >>> s.add_cases([False, True, False, True], [4, 3, 2, 1])
+        >>> s.k_at_recall(0.5), s.precision_at_recall(1.0)
+        (2.0, 0.5)
+        """
+        return self._at_recall("k_at_recall", recall)[0]
+
+    def precision_at_recall(self, recall: float) -> Bounds:
+        """Precision at :meth:`k_at_recall` (``recall``), exact or bounded; NaN when unreachable.
+
+        Bounds: the cut-off takes at least the correct cases needed and any
+        number of the bin's incorrect ones, so precision is between m / (t +
+        m - c + N) and (c + P) / (t + P) (see
+        :func:`scored_pr._bounded.k_at_recall`). ValueError on a weighted
+        summary.
+        """
+        return self._at_recall("precision_at_recall", recall)[1]
+
     def _tp_top(self, k: int, den: int) -> B.Triple:
         """Correct cases among the top min(k, num_cases), over ``den``, each an exact ratio rounded once."""
         return B.top_ratio(self._bins, min(k, self._num_cases), den)
@@ -876,8 +922,6 @@ class BoundedEvaluation(EvaluationBase):
     # Queries a summary cannot answer: each raises UnsupportedQuery saying why, with the
     # exact evaluator's signature and docstring (see _refuse).
     average_precision_at = _refuse(Evaluation.average_precision_at, 'a summary certifies no bound for AP at a rank cut-off yet', 'use average_precision() or precision_at(k), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
-    k_at_recall = _refuse(Evaluation.k_at_recall, 'the rank at which a recall level is reached falls inside a bin, which keeps no order', 'use precision_at/recall_at bounds, or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
-    precision_at_recall = _refuse(Evaluation.precision_at_recall, 'the rank at which a recall level is reached falls inside a bin, which keeps no order', 'use pr_band(), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
     hit_curve = _refuse(Evaluation.hit_curve, 'a hit curve has one entry per case, which a summary of bounded memory does not keep', 'use recall_at(k) or precision_at(k), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
     maximum_f_measure_threshold = _refuse(Evaluation.maximum_f_measure_threshold, 'the best threshold may lie inside a bin, whose scores a summary does not keep', 'use maximum_f_measure() and f_measure_at_threshold(t), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
     threshold_at_precision = _refuse(Evaluation.threshold_at_precision, 'the threshold may lie inside a bin, whose scores a summary does not keep', 'use precision_at_threshold(t) on candidate thresholds (or bins()), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')

@@ -454,6 +454,25 @@ def test_bounded_f_and_e_at_a_rank_hold_the_exact_values(seed: int, max_bins: in
                     assert b.exact
 
 
+@pytest.mark.parametrize("max_bins", [1, 3, 4096])
+@pytest.mark.parametrize("seed", range(25))
+def test_bounded_k_and_precision_at_recall_hold_the_exact_values(seed: int, max_bins: int) -> None:
+    cases, misses, negative_misses = _random_cases(500 + seed, weighted=False)
+    rng = random.Random(seed)
+    cases = [(c, s + rng.choice([0.0, rng.random() / 1000]), w) for c, s, w in cases]
+    ev = _fed(Exact(), cases, misses, negative_misses)
+    s = _fed(BoundedEvaluation(max_bins=max_bins), cases, misses, negative_misses)
+    for level in (0.05, 0.2, 1 / 3, 0.5, 0.7, 0.9, 1.0):
+        for name in ("k_at_recall", "precision_at_recall"):
+            b, exact = getattr(s, name)(level), getattr(ev, name)(level)
+            assert isinstance(b, Bounds)
+            assert _within(b, exact), (name, level, b, exact)
+            if b.exact:
+                assert _same(float(b), float(exact)), (name, level, b, exact)
+            if s.exact:
+                assert b.exact
+
+
 def test_threshold_queries_empty_and_one_class() -> None:
     for kind in KINDS:
         ev = KINDS[kind]()
