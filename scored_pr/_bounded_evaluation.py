@@ -154,9 +154,10 @@ def _refuse(method: Callable[Concatenate[Any, _P], _R], why: str, instead: str) 
 
     functools.update_wrapper(refused, method)
     refused.__qualname__ = f"{_CLS}.{name}"
+    refused.__module__ = __name__
     refused.__doc__ = (
         f"Not answered by a {_CLS}: raises :class:`~scored_pr.UnsupportedQuery` ({why}; {instead}).\n\n"
-        f"    The exact evaluator's ``{name}``: {method.__doc__ or ''}"
+        f"The exact evaluator's ``{name}``: {method.__doc__ or ''}"
     )
     return refused
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import threading
 from typing import Any, Callable
@@ -181,7 +182,8 @@ def _locked(name: str) -> Callable[..., Any]:
 
     functools.update_wrapper(call, method)
     call.__qualname__ = f"SynchronizedEvaluation.{name}"
-    call.__doc__ = f"Under the lock: as :meth:`ScoredPrecisionRecallEvaluation.{name}`.\n\n    {method.__doc__ or ''}"
+    call.__module__ = __name__
+    call.__doc__ = f"Under the lock: as :meth:`ScoredPrecisionRecallEvaluation.{name}`.\n\n{inspect.cleandoc(method.__doc__ or '')}"
     return call
 
 

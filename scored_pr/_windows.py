@@ -106,7 +106,7 @@ def _default_clock() -> float:
 
 def _query(method: Callable[Concatenate[Any, _P], _R]) -> Callable[Concatenate[Any, _P], _R]:
     """The window's ``method``: the exact evaluator's query, asked of the window's evaluator."""
-    return forward(method, "_evaluation", _CLS, f"Over the window: as :meth:`ScoredPrecisionRecallEvaluation.{method.__name__}` on the cases and misses in the window.")
+    return forward(method, "_evaluation", _CLS, __name__, f"Over the window: as :meth:`ScoredPrecisionRecallEvaluation.{method.__name__}` on the cases and misses in the window.")
 
 
 class WindowedEvaluation(EvaluationBase):

@@ -16,6 +16,7 @@ evaluator's.
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Concatenate, ParamSpec, Protocol, TextIO, TypeVar, runtime_checkable
@@ -409,7 +410,7 @@ class EvaluationBase:
 
 
 def forward(
-    method: Callable[Concatenate[Any, _P], _R], target: str, kind: str, note: str
+    method: Callable[Concatenate[Any, _P], _R], target: str, kind: str, module: str, note: str
 ) -> Callable[Concatenate[Any, _P], _R]:
     """A method of ``kind`` that calls ``method`` (an exact evaluator's query) on ``self.<target>()``.
 
@@ -425,5 +426,6 @@ def forward(
 
     functools.update_wrapper(query, method)
     query.__qualname__ = f"{kind}.{name}"
-    query.__doc__ = f"{note}\n\n    {method.__doc__ or ''}"
+    query.__module__ = module
+    query.__doc__ = f"{note}\n\n{inspect.cleandoc(method.__doc__ or '')}"
     return query
