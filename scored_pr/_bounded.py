@@ -904,6 +904,50 @@ def f_measure_top(b: Bins, k: int, pos_ref: int, beta: float) -> Triple:
     return Triple(*(K.f_measure(x, k, pos_ref, beta) for x in t))
 
 
+def average_precision_at(b: Bins, num_positive_ref: int, k: int) -> Triple:
+    """AP@k, grouped ties: the sum over the top ``k`` of precision * rel, over min(k, R); unweighted.
+
+    Bins wholly in the top ``k`` contribute their :func:`average_precision`
+    terms (exact bin P (c + P) / (t + P + N); range bin between the sum over
+    j of (c + j) / (t + N + j) and P (c + P) / (t + P)). The bin that rank
+    ``k`` cuts (s = k - t of its cases in the top k): exact bin, the
+    evaluator's pro-rata term P s / (P + N) * (c + P) / (t + P + N); range
+    bin, between 0 and min(P, s) (c + P) / (t + P), since at most min(P, s)
+    correct cases (in expectation) of it are in the top k, each with a
+    precision at most (c + P) / (t + P). Estimate: each bin one tie group.
+    The exact value is summed in the evaluator's order, so an exact summary
+    gives its float. NaN when min(k, R) is 0.
+    """
+    den = min(k, num_positive_ref)
+    if den == 0:
+        return Triple(math.nan, math.nan, math.nan)
+    pos, neg = b.pos, b.neg
+    c, f = _before(pos), _before(neg)
+    t = c + f
+    end = t + pos + neg
+    exact = _exact_mask(b)
+    sel = (end <= k) & (pos > 0)  # bins wholly in the top k that hold a correct case
+    p, n, cc, tt, ex = pos[sel], neg[sel], c[sel], t[sel], exact[sel]
+    est = p * ((cc + p) / (tt + p + n))
+    upper = np.where(ex, est, p * ((cc + p) / (tt + p)))
+    a = tt + n
+    lower = np.where(ex | (a == cc), est, np.minimum(p - (a - cc) * harmonic_diff(a, a + p), est))
+    lo, mid, hi = K.seqsum(lower), K.seqsum(est), K.seqsum(upper)
+    cut = np.flatnonzero((t < k) & (end > k) & (pos > 0))
+    if cut.size:
+        i = int(cut[0])
+        pi, ni, ci, ti = pos[i], neg[i], c[i], t[i]
+        share = pi * (k - ti) / (pi + ni)
+        term = share * (ci + pi) / (ti + pi + ni)  # the evaluator's operations, in its order
+        mid += term
+        if exact[i]:
+            lo += term
+            hi += term
+        else:
+            hi += min(float(pi), k - float(ti)) * ((ci + pi) / (ti + pi))
+    return Triple(float(lo) / den, float(mid) / den, float(hi) / den)
+
+
 def k_at_recall(b: Bins, num_positive_ref: int, level: float) -> tuple[Triple, Triple] | None:
     """(k, precision) at the smallest grouped cut-off with recall >= ``level``, or None if unreachable.
 

@@ -787,6 +787,32 @@ class BoundedEvaluation(EvaluationBase):
 
         _report.print_curve(curve, sys.stdout if file is None else file)
 
+    def average_precision_at(self, k: int) -> Bounds:
+        """AP@k: the sum over the top ``k`` of precision(i) * rel(i), over min(k, num_positive_ref).
+
+        As ``ScoredPrecisionRecallEvaluation.average_precision_at`` with
+        grouped ties (correct cases get the precision at the end of their
+        tie group; a group cut by ``k`` contributes pro rata); NaN when
+        num_positive_ref is 0. Exact (the evaluator's float) when every bin
+        in the top ``k`` is exact. Bounds: the :meth:`average_precision`
+        bounds of the bins wholly in the top ``k``, and for the range bin
+        that ``k`` cuts between 0 and min(P, s) (c + P) / (t + P) (see
+        :func:`scored_pr._bounded.average_precision_at`). ValueError on a
+        weighted summary (a rank-based measure).
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation()
+        >>> s.add_cases([True, False, True, True], [4, 3, 2, 1])
+        >>> s.average_precision_at(3)  # (1/1 + 2/3) / min(3, 3)
+        0.5555555555555555
+        """
+        self._unweighted("average_precision_at")
+        k = check_positive_int(k, "average_precision_at", "k")
+        return self._cached(
+            ("ap_at", k), lambda: self._result(B.average_precision_at(self._bins, self.num_positive_ref, k))
+        )
+
     def _at_recall(self, func: str, recall: float) -> tuple[Bounds, Bounds]:
         self._unweighted(func)
         recall = check_fraction(recall, func, "recall", low_open=True)
@@ -922,7 +948,6 @@ class BoundedEvaluation(EvaluationBase):
 
     # Queries a summary cannot answer: each raises UnsupportedQuery saying why, with the
     # exact evaluator's signature and docstring (see _refuse).
-    average_precision_at = _refuse(Evaluation.average_precision_at, 'a summary certifies no bound for AP at a rank cut-off yet', 'use average_precision() or precision_at(k), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
     hit_curve = _refuse(Evaluation.hit_curve, 'a hit curve has one entry per case, which a summary of bounded memory does not keep', 'use recall_at(k) or precision_at(k), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
     maximum_f_measure_threshold = _refuse(Evaluation.maximum_f_measure_threshold, 'the best threshold may lie inside a bin, whose scores a summary does not keep', 'use maximum_f_measure() and f_measure_at_threshold(t), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
     threshold_at_precision = _refuse(Evaluation.threshold_at_precision, 'the threshold may lie inside a bin, whose scores a summary does not keep', 'use precision_at_threshold(t) on candidate thresholds (or bins()), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')

@@ -439,14 +439,17 @@ def test_bounded_threshold_queries_hold_the_exact_values(seed: int, weighted: bo
 
 @pytest.mark.parametrize("max_bins", [1, 3, 4096])
 @pytest.mark.parametrize("seed", range(25))
-def test_bounded_f_and_e_at_a_rank_hold_the_exact_values(seed: int, max_bins: int) -> None:
+def test_bounded_f_e_and_ap_at_a_rank_hold_the_exact_values(seed: int, max_bins: int) -> None:
     cases, misses, negative_misses = _random_cases(400 + seed, weighted=False)
+    rng = random.Random(seed)
+    cases = [(c, s + rng.choice([0.0, rng.random() / 1000]), w) for c, s, w in cases]  # ties and distinct
     ev = _fed(Exact(), cases, misses, negative_misses)
     s = _fed(BoundedEvaluation(max_bins=max_bins), cases, misses, negative_misses)
     for k in (1, 2, 3, 7, 20, 100):
         for beta in (1.0, 0.5):
-            for name in ("f_measure_at", "e_measure_at"):
-                b, exact = getattr(s, name)(k, beta), getattr(ev, name)(k, beta)
+            for name in ("f_measure_at", "e_measure_at", "average_precision_at"):
+                args = (k,) if name == "average_precision_at" else (k, beta)
+                b, exact = getattr(s, name)(*args), getattr(ev, name)(*args)
                 assert _within(b, exact), (name, k, b, exact)
                 if b.exact:
                     assert _same(float(b), exact), (name, k, b, exact)
