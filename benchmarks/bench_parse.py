@@ -157,7 +157,7 @@ print(ev)
 
 def bench_reader(kind: str, path: Path, reps: int, anchor: Callable[[], Any] | None, anchor_name: str) -> dict[str, Any]:
     """The command and the pandas script as processes; ``main()`` and pandas in a warm process; interleaved."""
-    from scored_pr._cli import main
+    from scored_pr._cli.main import main
 
     def in_process() -> None:
         import contextlib

@@ -15,19 +15,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ._legacy import install as _install_old_paths
 from ._version import __version__
 
+_install_old_paths()  # 0.1.0 pickles name private modules that have moved
+
 if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
-    from ._bounded_evaluation import BoundedEvaluation, Bounds, CurveBand
-    from ._concurrency import SynchronizedEvaluation
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._evaluators.bounded import BoundedEvaluation, Bounds, CurveBand
+    from ._evaluators.synchronized import SynchronizedEvaluation
+    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
+    from ._core.kernel import Confusion, OperatingPoint
     from ._evaluators.base import Evaluation
-    from ._kernel import Confusion, OperatingPoint
-    from ._multi import MultiQueryEvaluation
-    from ._stats import Comparison, Interval
+    from ._evaluators.multi import MultiQueryEvaluation
+    from ._core.stats import Comparison, Interval
     from ._uncertainty import compare
     from ._validation import UnsupportedQuery
-    from ._windows import WindowedEvaluation
+    from ._evaluators.windowed import WindowedEvaluation
     from .functional import (
         area_under_pr_curve,
         area_under_roc_curve,
@@ -46,18 +49,18 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
 
 #: Public name -> the module that defines it (relative to this package).
 _LAZY = {
-    "BoundedEvaluation": "._bounded_evaluation",
-    "Bounds": "._bounded_evaluation",
-    "CurveBand": "._bounded_evaluation",
-    "WindowedEvaluation": "._windows",
-    "SynchronizedEvaluation": "._concurrency",
-    "ScoredPrecisionRecallEvaluation": "._evaluation",
-    "OperatingPoint": "._kernel",
-    "Confusion": "._kernel",
+    "BoundedEvaluation": "._evaluators.bounded",
+    "Bounds": "._evaluators.bounded",
+    "CurveBand": "._evaluators.bounded",
+    "WindowedEvaluation": "._evaluators.windowed",
+    "SynchronizedEvaluation": "._evaluators.synchronized",
+    "ScoredPrecisionRecallEvaluation": "._evaluators.exact",
+    "OperatingPoint": "._core.kernel",
+    "Confusion": "._core.kernel",
     "Evaluation": "._evaluators.base",
-    "MultiQueryEvaluation": "._multi",
-    "Comparison": "._stats",
-    "Interval": "._stats",
+    "MultiQueryEvaluation": "._evaluators.multi",
+    "Comparison": "._core.stats",
+    "Interval": "._core.stats",
     "compare": "._uncertainty",
     "UnsupportedQuery": "._validation",
     "area_under_pr_curve": ".functional",

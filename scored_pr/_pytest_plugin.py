@@ -27,7 +27,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 
 
 @pytest.fixture

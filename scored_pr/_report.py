@@ -6,19 +6,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
+from ._measures import BEP_LABEL, MEASURES, REPORT_LINES, REPORT_RANKS, by_name
+
 if TYPE_CHECKING:
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 
-#: The precision-at ranks of every output: summary(), the text report (which
-#: prints those not beyond the number of cases), JSON and table.
-REPORT_RANKS = (5, 10, 25, 100, 500)
-
-
-#: The report's label for the break-even point. It is R-precision by
-#: definition (precision = recall = TP / R at rank R = num_positive_ref, for
-#: both tie policies), so the report prints the number once and says so,
-#: where it used to print two rows with the same number.
-BEP_LABEL = "BEP (Precision-Recall break even point; always equals R-Precision)"
+__all__ = ["BEP_LABEL", "REPORT_RANKS", "curve_rows", "print_curve", "report", "table_rows"]
 
 
 def report(ev: ScoredPrecisionRecallEvaluation) -> str:
@@ -42,21 +35,16 @@ def report(ev: ScoredPrecisionRecallEvaluation) -> str:
     ]
     if ev.weighted:
         lines += [f"  Positive Weight={ev.positive_weight!r}", f"  Negative Weight={ev.negative_weight!r}"]
-    lines += [
-        f"  Area Under PR Curve (interpolated)={ev.area_under_pr_curve(True)!r}",
-        f"  Area Under PR Curve (uninterpolated)={ev.area_under_pr_curve(False)!r}",
-        f"  Area Under ROC Curve (interpolated)={ev.area_under_roc_curve(True)!r}",
-        f"  Area Under ROC Curve (uninterpolated)={ev.area_under_roc_curve(False)!r}",
-        f"  Average Precision={ev.average_precision()!r}",
-        f"  Maximum F(1) Measure={ev.maximum_f_measure()!r}",
-    ]
-    if ev.weighted:  # rank-based measures count cases, not weight
-        return "\n".join(lines)
-    lines += [
-        f"  {BEP_LABEL}={ev.pr_breakeven_point()!r}",
-        f"  Reciprocal Rank={ev.reciprocal_rank()!r}",
-    ]
-    lines += [f"  Precision at {k}={ev.precision_at(k)!r}" for k in REPORT_RANKS if k <= ev.num_cases]
+    weighted = ev.weighted
+    for name in REPORT_LINES:  # the measures: labels and order from scored_pr._measures
+        m = by_name(name)
+        if weighted and m.rank_based:  # rank-based measures count cases, not weight
+            continue
+        label = m.label or m.name
+        if m.kind == "per_rank":
+            lines += [f"  {label.format(k=k)}={m.compute(ev, k=k)!r}" for k in REPORT_RANKS if k <= ev.num_cases]
+        else:
+            lines.append(f"  {label}={m.compute(ev)!r}")
     return "\n".join(lines)
 
 
@@ -70,12 +58,18 @@ def table_rows(summary: dict[str, Any]) -> list[tuple[str, Any]]:
     """
     rows: list[tuple[str, Any]] = []
     for key, value in summary.items():
-        if key == "r_precision" and "pr_breakeven_point" in summary:
+        same = _EQUALS.get(key)
+        if same is not None and same in summary:  # shown once, on the row of the measure it equals
             continue
-        if key == "pr_breakeven_point" and "r_precision" in summary:
-            key = "pr_breakeven_point (= r_precision)"
+        also = [k for k, v in _EQUALS.items() if v == key and k in summary]
+        if also:
+            key = f"{key} (= {', '.join(also)})"
         rows.append((key, value))
     return rows
+
+
+#: name -> the name of the measure it equals by definition (r_precision -> pr_breakeven_point).
+_EQUALS = {m.name: m.equals for m in MEASURES if m.equals is not None}
 
 
 def curve_rows(curve: Any, func: str = "print_precision_recall_curve", name: str = "curve") -> np.ndarray:

@@ -1,6 +1,6 @@
 """Confidence intervals and comparisons of evaluators (validation and dispatch).
 
-The math is in :mod:`scored_pr._stats`; this module turns an evaluator's
+The math is in :mod:`scored_pr._core.stats`; this module turns an evaluator's
 stored cases into the class-wise rank arrays those functions take, validates
 the public arguments and picks the method.
 
@@ -26,17 +26,20 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _stats as S
+from ._core import kernel as K
+from ._core import stats as S
+from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query
 from ._validation import _fail
 
 if TYPE_CHECKING:
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 
-METHODS = ("delong", "bootstrap", "bca", "logit")
+METHODS = INTERVAL_METHODS
 
-# Measures with a vectorised bootstrap; every other scalar query is
-# bootstrapped by re-evaluating the resampled cases one resample at a time.
-_VECTORISED = {"area_under_roc_curve": "roc_auc", "average_precision": "average_precision"}
+# Measures with a vectorised bootstrap (scored_pr._measures: ``resampled``); every
+# other scalar query is bootstrapped by re-evaluating the resampled cases one
+# resample at a time.
+_VECTORISED = {m.name: m.resampled for m in MEASURES if m.resampled is not None}
 
 
 def _ranked(
@@ -49,17 +52,7 @@ def _ranked(
     None when there are none (every entry is one case).
     """
     neg, cor = ev._store.arrays()
-    # dense ranks of the returned cases: 2.. (higher score, higher rank)
-    _, inv = np.unique(-np.asarray(neg), return_inverse=True)
-    ranks = inv.astype(np.float64) + 2.0
-    neg_miss_rank = 0.0 if ev.ties == "grouped" else 1.0
-    blocks = [(n, rank, c) for n, rank, c in ((ev.num_negative_misses, neg_miss_rank, False), (ev.num_misses, 0.0, True)) if n]
-    scores = np.concatenate([ranks, np.array([b[1] for b in blocks], dtype=np.float64)])
-    correct = np.concatenate([np.asarray(cor, dtype=bool), np.array([b[2] for b in blocks], dtype=bool)])
-    if not blocks:
-        return scores, correct, None
-    counts = np.concatenate([np.ones(ranks.size, np.int64), np.array([b[0] for b in blocks], dtype=np.int64)])
-    return scores, correct, counts
+    return K.ranked_entries(neg, cor, ev.num_negative_misses, ev.num_misses, ev.ties)
 
 
 def _unreturned_entries(ev: Any) -> int:
@@ -82,28 +75,23 @@ def check_resamples(n: Any, func: str) -> int:
 
 
 def check_method(method: Any, measure: str, func: str) -> str:
+    """``method`` if it applies to ``measure`` (the table's ``intervals``), else a ValueError naming why."""
     if not isinstance(method, str) or method not in METHODS:
         raise _fail(ValueError, func, "method", "one of " + ", ".join(repr(m) for m in METHODS), method)
-    if method == "delong" and measure != "area_under_roc_curve":
+    if method not in query(measure).intervals:
+        owners = " and ".join(m.name for m in MEASURES if method in m.intervals and m.kind != "count" and not m.args)
         raise _fail(
-            ValueError, func, "method", f"'bootstrap' or 'bca' for measure {measure!r} ('delong' is for area_under_roc_curve only)", method
-        )
-    if method == "logit" and measure != "average_precision":
-        raise _fail(
-            ValueError, func, "method", f"'bootstrap' or 'bca' for measure {measure!r} ('logit' is for average_precision only)", method
+            ValueError, func, "method", f"'bootstrap' or 'bca' for measure {measure!r} ({method!r} is for {owners} only)", method
         )
     return method
 
 
 #: The queries of ScoredPrecisionRecallEvaluation that ``confidence_interval``
-#: accepts by name: every read-only query returning one number. Nothing else is
+#: accepts by name: every read-only query returning one number (the methods of
+#: the measures of scored_pr._measures with an interval). Nothing else is
 #: looked up by name, so a mutator (``add_misses``, ``add_cases``, ...) or any
 #: other attribute is refused before the evaluator is touched.
-SCALAR_MEASURES = (
-    "area_under_roc_curve", "average_precision", "area_under_pr_curve", "maximum_f_measure",
-    "pr_breakeven_point", "reciprocal_rank", "r_precision", "precision_at", "recall_at",
-    "average_precision_at", "f_measure_at", "e_measure_at", "precision_at_recall", "k_at_recall",
-)  # fmt: skip
+SCALAR_MEASURES = interval_queries()
 
 
 def check_measure(measure: Any, func: str) -> str:
@@ -136,35 +124,9 @@ def _scalar_measure(ev: Any, measure: Any, measure_args: dict[str, Any], func: s
     return float(value)
 
 
-def partial_auc(ev: ScoredPrecisionRecallEvaluation, interpolate: bool, max_fpr: Any, standardized: Any) -> float:
-    """Validated partial ROC area of ``ev`` (see ``area_under_roc_curve``)."""
-    func = "area_under_roc_curve"
-    if (
-        isinstance(max_fpr, bool)
-        or not isinstance(max_fpr, (int, float, np.integer, np.floating))
-        or not (0.0 < float(max_fpr) <= 1.0)
-    ):
-        raise _fail(ValueError, func, "max_fpr", "None or a real number in (0, 1]", max_fpr)
-    if not isinstance(standardized, (bool, np.bool_)):
-        raise _fail(TypeError, func, "standardized", "a bool", standardized)
-    if interpolate:
-        raise _fail(ValueError, func, "interpolate", "False when max_fpr is given", interpolate)
-    scores, correct, counts = _ranked(ev)
-    stored = ev._store.weights()
-    if stored is None and counts is None:
-        return S.partial_roc_auc(scores[correct], scores[~correct], float(max_fpr), bool(standardized))
-    # unreturned items weigh 1 each, as in the evaluator's own rates: a block of k misses weighs k
-    n_ret = scores.size - _unreturned_entries(ev)
-    w = np.ones(scores.size) if stored is None else np.concatenate([stored, np.ones(scores.size - n_ret)])
-    if counts is not None:
-        w[n_ret:] = counts[n_ret:]
-    return S.partial_roc_auc(
-        scores[correct], scores[~correct], float(max_fpr), bool(standardized), w[correct], w[~correct]
-    )
-
-
 def _default_method(measure: str, measure_args: dict[str, Any]) -> str:
-    return "delong" if measure == "area_under_roc_curve" and not measure_args else "bootstrap"
+    # the table's first method; with measure arguments (an interpolated area, k...) a bootstrap
+    return query(measure).intervals[0] if not measure_args else "bootstrap"
 
 
 def check_unweighted(ev: Any, func: str) -> None:
@@ -191,7 +153,7 @@ def _evaluate_counts(
     # ``measure`` on the cases of ``ev`` repeated ``counts`` times (counts in
     # the case order of ``_ranked``): a fresh evaluator per call, for measures
     # without a vectorised resampled form (precision_at, maximum F, ...).
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 
     neg, cor = ev._store.arrays()
     n_ret, nm = len(neg), int(ev.num_negative_misses > 0)  # entries: returned cases, then the miss blocks
@@ -335,7 +297,7 @@ def confidence_interval(
     return S.bca_interval(estimate, estimate, reps, accel, level)
 
 
-_COMPARABLE = ("area_under_roc_curve", "average_precision")
+_COMPARABLE = comparable_measures()
 
 
 def compare(
@@ -429,7 +391,7 @@ def compare(
     level = check_level(level, func)
     stratified = check_stratified(stratified, func)
     seed = check_seed(seed, func)
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
     from ._validation import check_batch
 
     key = _VECTORISED[measure]
@@ -497,4 +459,4 @@ def compare(
     return S.bootstrap_comparison(est_a, est_b, reps[0], reps[1], level, accel, stat)
 
 
-__all__ = ["compare", "confidence_interval", "partial_auc"]
+__all__ = ["compare", "confidence_interval"]

@@ -321,6 +321,21 @@ def check_flag(value: Any, func: str, name: str) -> bool:
     raise _fail(TypeError, func, name, "a bool", value)
 
 
+def check_partial_auc(interpolate: bool, max_fpr: Any, standardized: Any, func: str = "area_under_roc_curve") -> tuple[float, bool]:
+    """(max_fpr, standardized) of a partial ROC area: ``max_fpr`` in (0, 1], a bool, the uninterpolated curve."""
+    if (
+        isinstance(max_fpr, bool)
+        or not isinstance(max_fpr, (int, float, np.integer, np.floating))
+        or not (0.0 < float(max_fpr) <= 1.0)
+    ):
+        raise _fail(ValueError, func, "max_fpr", "None or a real number in (0, 1]", max_fpr)
+    if not isinstance(standardized, (bool, np.bool_)):
+        raise _fail(TypeError, func, "standardized", "a bool", standardized)
+    if interpolate:
+        raise _fail(ValueError, func, "interpolate", "False when max_fpr is given", interpolate)
+    return float(max_fpr), bool(standardized)
+
+
 def _as_1d(values: Any, func: str, name: str, labels: bool = False) -> np.ndarray:
     if isinstance(values, (str, bytes)):
         raise _fail(TypeError, func, name, "a 1-dimensional array-like or iterable", values)

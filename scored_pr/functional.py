@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._evaluation import ScoredPrecisionRecallEvaluation
-from ._kernel import OperatingPoint
+from ._evaluators.exact import ScoredPrecisionRecallEvaluation
+from ._core.kernel import OperatingPoint
 from ._validation import check_batch, check_count, check_pos_label, check_ties, check_weights, renamed_keyword
 
 __all__ = [

@@ -43,9 +43,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._concurrency import SynchronizedEvaluation
-from ._evaluation import ScoredPrecisionRecallEvaluation
-from ._windows import WindowedEvaluation
+from ._evaluators.synchronized import SynchronizedEvaluation
+from ._evaluators.exact import ScoredPrecisionRecallEvaluation
+from ._evaluators.windowed import WindowedEvaluation
 from .streaming import WINDOW_PREFIX, Sink, json_safe
 
 __all__ = ["MLflow", "Prometheus", "TensorBoard", "curves_json", "exact_pr_points"]

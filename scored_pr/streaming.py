@@ -28,9 +28,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._evaluators.exact import ScoredPrecisionRecallEvaluation
+from ._measures import LINE_RANKS, MEASURES
 from ._validation import check_beta, check_positive_int
-from ._windows import WindowedEvaluation
+from ._evaluators.windowed import WindowedEvaluation
 
 #: What SummaryLogger feeds: a plain evaluator or a sliding window.
 Evaluation = ScoredPrecisionRecallEvaluation | WindowedEvaluation
@@ -43,16 +44,21 @@ _CLOCK_STRIDE_MAX = 64
 _log = logging.getLogger(__name__)
 _NEVER = 1 << 62
 
-#: (summary key, short name) of the fields in one summary line.
-SUMMARY_LINE_FIELDS: tuple[tuple[str, str], ...] = (
-    ("num_cases", "cases"),
-    ("num_positive_ref", "pos"),
-    ("average_precision", "AP"),
-    ("area_under_roc_curve", "AUC"),
-    ("maximum_f_measure", "maxF1"),
-    ("pr_breakeven_point", "BEP"),
-    ("precision_at_10", "P@10"),
-)
+def _line_fields() -> tuple[tuple[str, str], ...]:
+    fields: list[tuple[str, str]] = []
+    for m in MEASURES:
+        if m.short is None:
+            continue
+        if m.kind == "per_rank":
+            fields += [(m.key(k), m.short.format(k=k)) for k in LINE_RANKS]
+        else:
+            fields.append((m.name, m.short))
+    return tuple(fields)
+
+
+#: (summary key, short name) of the fields in one summary line: the
+#: entries of scored_pr._measures.MEASURES with a ``short`` name.
+SUMMARY_LINE_FIELDS: tuple[tuple[str, str], ...] = _line_fields()
 
 
 #: Prefix of a window's figures in a summary that also holds cumulative ones.

@@ -40,7 +40,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._evaluation import ScoredPrecisionRecallEvaluation
+from ._evaluators.exact import ScoredPrecisionRecallEvaluation
+from ._measures import MEASURES, Measure
 from ._report import curve_rows
 
 __all__ = ["assert_metrics", "assert_curve_close", "assert_not_worse", "metric_value"]
@@ -54,41 +55,29 @@ _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "!=": operator.ne,
 }
 
-#: Metrics that take no argument: name -> how to compute it.
-_METRICS: dict[str, Callable[[ScoredPrecisionRecallEvaluation], float]] = {
-    "num_cases": lambda ev: ev.num_cases,
-    "num_positive_ref": lambda ev: ev.num_positive_ref,
-    "num_negative_ref": lambda ev: ev.num_negative_ref,
-    "num_misses": lambda ev: ev.num_misses,
-    "num_negative_misses": lambda ev: ev.num_negative_misses,
-    "average_precision": lambda ev: ev.average_precision(),
-    "area_under_pr_curve": lambda ev: ev.area_under_pr_curve(False),
-    "area_under_pr_curve_interpolated": lambda ev: ev.area_under_pr_curve(True),
-    "area_under_roc_curve": lambda ev: ev.area_under_roc_curve(False),
-    "area_under_roc_curve_interpolated": lambda ev: ev.area_under_roc_curve(True),
-    "maximum_f_measure": lambda ev: ev.maximum_f_measure(),
-    "pr_breakeven_point": lambda ev: ev.pr_breakeven_point(),
-    "reciprocal_rank": lambda ev: ev.reciprocal_rank(),
-    "r_precision": lambda ev: ev.r_precision(),
-}
-_PRECISION_AT = re.compile(r"precision_at_([1-9][0-9]*)")
+#: Metrics that take no argument (scored_pr._measures: the counts and measures): name -> table entry.
+_METRICS: dict[str, Measure] = {m.name: m for m in MEASURES if m.kind in ("count", "measure")}
+#: The per-rank metrics (``precision_at_<k>``): a name matching the pattern -> (entry, rank).
+_PER_RANK: tuple[tuple[re.Pattern[str], Measure], ...] = tuple(
+    (re.compile(re.escape(m.name).replace(re.escape("<k>"), "([1-9][0-9]*)")), m) for m in MEASURES if m.kind == "per_rank"
+)
 
 #: Metrics with a confidence interval: name -> (measure, measure arguments).
 _INTERVALS: dict[str, tuple[str, dict[str, Any]]] = {
-    "average_precision": ("average_precision", {}),
-    "area_under_pr_curve": ("area_under_pr_curve", {"interpolate": False}),
-    "area_under_pr_curve_interpolated": ("area_under_pr_curve", {"interpolate": True}),
-    "area_under_roc_curve": ("area_under_roc_curve", {}),
-    "area_under_roc_curve_interpolated": ("area_under_roc_curve", {"interpolate": True}),
-    "maximum_f_measure": ("maximum_f_measure", {}),
-    "pr_breakeven_point": ("pr_breakeven_point", {}),
-    "reciprocal_rank": ("reciprocal_rank", {}),
-    "r_precision": ("r_precision", {}),
+    m.name: (m.method, m.kwargs) for m in _METRICS.values() if m.intervals
 }
 
 
+def _per_rank(name: str) -> tuple[Measure, int] | None:
+    for pattern, m in _PER_RANK:
+        match = pattern.fullmatch(name)
+        if match:
+            return m, int(match.group(1))
+    return None
+
+
 def _metric_names() -> str:
-    return ", ".join([*_METRICS, "precision_at_<k>"])
+    return ", ".join([*_METRICS, *(m.name for _, m in _PER_RANK)])
 
 
 def metric_value(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any], name: str) -> float:
@@ -123,17 +112,17 @@ def metric_value(evaluation: ScoredPrecisionRecallEvaluation | Mapping[str, Any]
     (0.5, 3)
     """
     if isinstance(evaluation, ScoredPrecisionRecallEvaluation):
-        compute = _METRICS.get(name)
-        if compute is not None:
-            return compute(evaluation)
-        match = _PRECISION_AT.fullmatch(name)
-        if match:
-            return evaluation.precision_at(int(match.group(1)))
+        entry = _METRICS.get(name)
+        if entry is not None:
+            return entry.compute(evaluation)
+        ranked = _per_rank(name)
+        if ranked:
+            return ranked[0].compute(evaluation, k=ranked[1])
         raise ValueError(f"unknown metric {name!r}; expected one of {_metric_names()}")
     if isinstance(evaluation, Mapping):
         if name not in evaluation:
             raise ValueError(f"unknown metric {name!r}; the mapping has {', '.join(map(str, evaluation))}")
-        return evaluation[name]  # type: ignore[no-any-return]
+        return evaluation[name]
     raise TypeError(
         "argument 'evaluation' must be a ScoredPrecisionRecallEvaluation or a mapping of metric values; "
         f"got {evaluation!r:.80} ({type(evaluation).__name__}) instead."
@@ -186,9 +175,9 @@ def _interval_spec(name: str) -> tuple[str, dict[str, Any]] | None:
     spec = _INTERVALS.get(name)
     if spec is not None:
         return spec
-    match = _PRECISION_AT.fullmatch(name)
-    if match:
-        return "precision_at", {"k": int(match.group(1))}
+    ranked = _per_rank(name)
+    if ranked:
+        return ranked[0].method, ranked[0].args_with({"k": ranked[1]})
     return None  # a count: exact, no interval
 
 

@@ -11,7 +11,7 @@ import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import scored_pr
-from scored_pr import _stats as S
+from scored_pr._core import stats as S
 
 N = NormalDist()
 

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scored_pr import BoundedEvaluation, Bounds, ScoredPrecisionRecallEvaluation
-from scored_pr import _bounded as B
-from scored_pr import _kernel as K
+from scored_pr._core import bins as B
+from scored_pr._core import kernel as K
 
 SCORES = [-math.inf, -2.5, -1.0, -0.0, 0.0, 0.25, 0.5, 0.75, 1.0, 3.0, 1e300, math.inf]
 WEIGHTS = [0.0, 0.5, 1.0, 2.0, 3.75]
@@ -614,7 +614,7 @@ def test_unsorted_block_bins_leave_few_distinct_scores_to_the_exact_path() -> No
 @pytest.mark.parametrize("kind", ["binormal", "signed", "float32"])
 def test_large_batches_binned_without_a_sort_keep_the_bounds(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Large unweighted batches never reach the sorting path, and every bound holds the evaluator's value."""
-    import scored_pr._bounded_evaluation as BE
+    import scored_pr._evaluators.bounded as BE
 
     def no_sort(*args: object) -> object:
         raise AssertionError("a large unweighted batch was sorted")
@@ -642,7 +642,7 @@ def test_large_batches_binned_without_a_sort_keep_the_bounds(kind: str, monkeypa
 
 def test_sort_free_batch_interrupted_at_a_chunk_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C while the third chunk is binned without a sort: no case of the batch is counted."""
-    import scored_pr._bounded_evaluation as BE
+    import scored_pr._evaluators.bounded as BE
 
     monkeypatch.setattr(BE, "CHUNK", 2000)
     monkeypatch.setattr(BE, "UNSORTED_MIN", 1000)

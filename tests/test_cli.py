@@ -22,9 +22,11 @@ import numpy as np
 import pytest
 
 from scored_pr import ScoredPrecisionRecallEvaluation
-from scored_pr import _cli, _io
-from scored_pr._cli import main
-from scored_pr._io import CaseReader, InputError, parse_label, parse_score
+from scored_pr._cli import main as _cli
+from scored_pr._cli import output as _cli_output
+from scored_pr._io import cases as _io
+from scored_pr._cli.main import main
+from scored_pr._io.cases import CaseReader, InputError, parse_label, parse_score
 
 from cli_env import clean_env
 
@@ -574,8 +576,8 @@ class FakeTTY(io.StringIO):
 def test_no_progress_bar_when_stderr_is_not_a_terminal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(_cli, "PROGRESS_DELAY", 0.0)
-    monkeypatch.setattr(_cli, "PROGRESS_INTERVAL", 0.0)
+    monkeypatch.setattr(_cli_output, "PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr(_cli_output, "PROGRESS_INTERVAL", 0.0)
     monkeypatch.setattr(_cli, "CHUNK_ROWS", 10)
     path = write(tmp_path, "p.csv", csv_text(CASES * 50))
     code, _, err = run_main(capsys, "report", path)
@@ -583,8 +585,8 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(
 
 
 def test_progress_bar_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    monkeypatch.setattr(_cli, "PROGRESS_DELAY", 0.0)
-    monkeypatch.setattr(_cli, "PROGRESS_INTERVAL", 0.0)
+    monkeypatch.setattr(_cli_output, "PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr(_cli_output, "PROGRESS_INTERVAL", 0.0)
     monkeypatch.setattr(_cli, "CHUNK_ROWS", 10)
     path = write(tmp_path, "p.csv", csv_text(CASES * 50))
     tty = FakeTTY()
@@ -609,9 +611,9 @@ def test_progress_bar_waits_for_long_inputs(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_progress_without_a_known_size(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_cli, "PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr(_cli_output, "PROGRESS_DELAY", 0.0)
     tty = FakeTTY()
-    bar = _cli._Progress(tty, None, enabled=True)
+    bar = _cli_output.Progress(tty, None, enabled=True)
     bar.update(100, 1234)
     bar.close()
     assert "1,234 rows" in tty.getvalue() and "[" not in tty.getvalue()
@@ -661,7 +663,7 @@ def test_subprocess_report_json_and_no_matplotlib_import(tmp_path: Path) -> None
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["average_precision"] == reference().average_precision()
     assert result.stderr == ""  # no progress bar on a pipe
-    code = "import sys; from scored_pr._cli import main; main(['report', sys.argv[1]]); " \
+    code = "import sys; from scored_pr._cli.main import main; main(['report', sys.argv[1]]); " \
            "assert 'matplotlib' not in sys.modules, 'matplotlib imported without --plot'"
     result = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=120,
                             env=clean_env())

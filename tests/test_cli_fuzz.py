@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scored_pr._cli import main
+from scored_pr._cli.main import main
 
 from cli_env import CMD, clean_env
 
@@ -213,7 +213,7 @@ def test_two_stop_signals_at_any_moment(
         assert reports[0] == int(seen.group(1))
     if mode == "checkpoint":
         from scored_pr import ScoredPrecisionRecallEvaluation
-        from scored_pr._serialization import load_with_extra
+        from scored_pr._state.exact import load_with_extra
 
         ev, meta = load_with_extra(ScoredPrecisionRecallEvaluation, cp, "--resume")
         assert (ev.num_cases, meta["line"]) == (reports[0], reports[0] + 1)

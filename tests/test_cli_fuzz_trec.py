@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from scored_pr._cli import main
+from scored_pr._cli.main import main
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="resource limits are POSIX")
 

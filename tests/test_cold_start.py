@@ -15,7 +15,8 @@ import pytest
 
 import scored_pr
 import scored_pr.trec
-from scored_pr import _cli, _validation
+from scored_pr._cli import main as _cli
+from scored_pr import _validation
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,10 +30,10 @@ def _modules_after(code: str) -> set[str]:
 
 
 def test_help_imports_neither_numpy_nor_the_evaluator() -> None:
-    code = "from scored_pr._cli import build_parser\nbuild_parser().format_help()"
+    code = "from scored_pr._cli.main import build_parser\nbuild_parser().format_help()"
     loaded = _modules_after(code)
     assert "numpy" not in loaded
-    assert "scored_pr._evaluation" not in loaded and "scored_pr.trec._evaluate" not in loaded
+    assert "scored_pr._evaluators.exact" not in loaded and "scored_pr.trec._evaluate" not in loaded
 
 
 def test_import_scored_pr_is_light() -> None:

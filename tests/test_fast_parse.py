@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scored_pr import _fastparse as fp
-from scored_pr import _linefeed
-from scored_pr._io import CaseReader, InputError, parse_label
+from scored_pr._io import fastparse as fp
+from scored_pr._io import linefeed as _linefeed
+from scored_pr._io.cases import CaseReader, InputError, parse_label
 
 SETTINGS = settings(max_examples=int(os.environ.get("SCORED_PR_FUZZ_EXAMPLES", "60")), deadline=None, suppress_health_check=list(HealthCheck))
 

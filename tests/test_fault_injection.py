@@ -29,8 +29,17 @@ from scored_pr import ScoredPrecisionRecallEvaluation as E
 import faults
 from faults import InjectedFault
 
-PACKAGE = Path(scored_pr.__file__).resolve().parent
-WATCHED = {str(PACKAGE / name) for name in ("_store.py", "_kernel.py", "_evaluation.py", "_serialization.py")}
+from scored_pr._core import kernel as _kernel, ranking as _ranking
+from scored_pr._evaluators import exact as _exact, store as _store
+from scored_pr._state import exact as _exact_state
+
+
+def _files(*modules: Any) -> set[str]:
+    """The source files of ``modules``, named by import so that a moved module cannot drop out unnoticed."""
+    return {str(Path(m.__file__).resolve()) for m in modules}
+
+
+WATCHED = _files(_store, _ranking, _kernel, _exact, _exact_state)
 
 
 def run_with_fault(op: Callable[[], Any], at: int | None) -> int:
@@ -168,10 +177,11 @@ def test_real_memory_errors_lose_nothing(tmp_path: Path) -> None:
 import json  # noqa: E402
 
 from scored_pr import BoundedEvaluation  # noqa: E402
-from scored_pr import _bounded as _B  # noqa: E402
-from scored_pr import _bounded_evaluation as _BE  # noqa: E402
+from scored_pr._core import bins as _B  # noqa: E402
+from scored_pr._evaluators import bounded as _BE  # noqa: E402
+from scored_pr._state import bounded as _bounded_state  # noqa: E402
 
-BOUNDED_WATCHED = {str(PACKAGE / name) for name in ("_bounded.py", "_bounded_evaluation.py", "_bounded_state.py")}
+BOUNDED_WATCHED = _files(_B, _BE, _bounded_state)
 
 
 def run_bounded_with_fault(op: Callable[[], Any], at: int | None, exc: type[BaseException] = InjectedFault) -> int:

@@ -6,7 +6,7 @@
 equal strings are equal bits). ``make_golden.py`` there wrote them, from fixed cases, before
 any module moved; it is not to be rerun. A module that moves or a state format that changes
 must keep these files loading (pickles name private modules such as
-``scored_pr._serialization``) and their numbers unchanged.
+``scored_pr._state.exact``) and their numbers unchanged.
 """
 
 from __future__ import annotations

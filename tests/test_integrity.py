@@ -60,7 +60,7 @@ def test_4_counts_beyond_2_to_53_are_rejected_by_every_loader(tmp_path) -> None:
         E.from_dict({**d, "misses": 10**309})
     state = {"version": 1, "ties": "grouped", "neg_scores": np.zeros(0), "correct": np.zeros(0, bool),
              "misses": 10**309, "negative_misses": 0}
-    from scored_pr import _serialization
+    from scored_pr._state import exact as _serialization
 
     with pytest.raises(ValueError, match="misses"):
         _serialization.restore(E, state)
@@ -123,7 +123,7 @@ def test_12_unordered_iterables_are_rejected(unordered: object) -> None:
 
 
 def test_12_pickled_state_is_versioned_and_checked() -> None:
-    from scored_pr import _serialization
+    from scored_pr._state import exact as _serialization
 
     ev = E(ties="grouped")
     ev.add_cases([True, False], [0.5, 0.25])

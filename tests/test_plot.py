@@ -191,7 +191,7 @@ def test_missing_matplotlib_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_importing_scored_pr_and_its_modules_does_not_import_matplotlib() -> None:
     code = (
-        "import sys, scored_pr, scored_pr.plot, scored_pr.testing, scored_pr.streaming, scored_pr._cli; "
+        "import sys, scored_pr, scored_pr.plot, scored_pr.testing, scored_pr.streaming, scored_pr._cli.main; "
         "assert 'matplotlib' not in sys.modules, sorted(m for m in sys.modules if 'matplotlib' in m)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

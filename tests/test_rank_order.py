@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scored_pr import ScoredPrecisionRecallEvaluation as E
-from scored_pr import _kernel as K
-from scored_pr._store import rank_order
+from scored_pr._core import kernel as K
+from scored_pr._core.ranking import rank_order
 
 
 def _data(
@@ -139,7 +139,7 @@ def test_rank_order_with_a_thousand_distinct_scores_at_scale() -> None:
 
 def test_few_distinct_values_take_the_radix_path_even_when_the_sample_misses_some() -> None:
     """Rare values the every-16th sample misses join the table on a second lookup; the order stays stable."""
-    from scored_pr._store import _few_values_order
+    from scored_pr._core.ranking import _few_values_order
 
     rng = np.random.default_rng(3)
     common = rng.normal(size=500)
@@ -196,7 +196,7 @@ def test_rank_order_with_scattered_ties_at_scale_is_a_stable_argsort(kind: str) 
 @pytest.mark.parametrize("kind", list(_scattered_ties()))
 def test_scattered_ties_order_only_the_mixed_groups(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Scores with scattered ties are not key-sorted case by case: only the mixed groups' cases are ordered."""
-    import scored_pr._store as store
+    import scored_pr._core.ranking as store
 
     def refuse(*args: Any) -> Any:
         raise AssertionError("every case was key-sorted or argsorted for a few scattered ties")
@@ -241,7 +241,7 @@ def test_scattered_ties_match_scikit_learn() -> None:
 @pytest.mark.parametrize("golden", ["_GOLDEN", "_GOLDEN2"])
 def test_mixed_group_order_is_exact_when_every_score_shares_a_hash_slot(golden: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Hash collisions only cost time: with a multiplier of 0 every case is a candidate, or every group is searched for."""
-    import scored_pr._store as store
+    import scored_pr._core.ranking as store
 
     monkeypatch.setattr(store, golden, np.uint64(0) if golden == "_GOLDEN" else 0)
     monkeypatch.setattr(store, "_tie_order", lambda *a: pytest.fail("the scattered ties were not ordered by _mixed_group_order"))
@@ -252,7 +252,7 @@ def test_mixed_group_order_is_exact_when_every_score_shares_a_hash_slot(golden: 
 
 def test_tie_group_edges_by_stepping_match_a_binary_search() -> None:
     """Groups longer than the 16 steps are finished by searchsorted; every edge equals the binary search's."""
-    from scored_pr._store import _run_bounds
+    from scored_pr._core.ranking import _run_bounds
 
     rng = np.random.default_rng(4)
     out = np.sort(np.repeat(rng.normal(size=300), rng.integers(1, 40, 300)))

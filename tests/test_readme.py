@@ -247,7 +247,7 @@ def declared_extras() -> dict[str, str]:
 
 
 def hint_texts() -> dict[str, str]:
-    files = [README, ROOT / "scored_pr" / "_cli.py", ROOT / "scored_pr" / "plot.py", *sorted((ROOT / "examples").glob("*.py"))]
+    files = [README, *sorted((ROOT / "scored_pr").rglob("*.py")), *sorted((ROOT / "examples").glob("*.py"))]
     return {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in files}
 
 

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scored_pr import ScoredPrecisionRecallEvaluation as E
-from scored_pr import _kernel as K
+from scored_pr._core import kernel as K
 
 
 def pairs_ratio(cases: list[tuple[bool, float]], misses: int, negative_misses: int, ties: str) -> Fraction:

@@ -166,7 +166,7 @@ def test_a_saved_state_holds_only_its_arrays_and_loads_on_every_numpy(tmp_path: 
 
 
 def test_saving_an_object_array_is_refused_not_pickled(tmp_path: Path) -> None:
-    from scored_pr import _statefile
+    from scored_pr._state import statefile as _statefile
 
     path = tmp_path / "state.npz"
     with pytest.raises(ValueError, match="pickle"):
@@ -242,7 +242,7 @@ def _valid_file(tmp_path: Path) -> bytes:
     ev = E(ties="grouped")
     ev.add_cases([True, False, True, False, True], [0.9, 0.8, 0.8, float("inf"), -0.0])
     ev.add_misses(2)
-    from scored_pr import _serialization
+    from scored_pr._state import exact as _serialization
 
     _serialization.save(ev, tmp_path / "valid.npz", extra={"line": 6, "source": "x"})
     return (tmp_path / "valid.npz").read_bytes()
@@ -254,7 +254,7 @@ def _valid_file(tmp_path: Path) -> bytes:
 def test_damaged_state_files_load_or_fail_cleanly(tmp_path: Path, edits: list[tuple[int, int]], cut: int | None,
                                                    junk: bytes) -> None:
     """Every loader (load, a stream's --resume) on a damaged file: a valid evaluator or one ValueError."""
-    from scored_pr import _serialization
+    from scored_pr._state import exact as _serialization
 
     raw = bytearray(_valid_file(tmp_path))
     for at, byte in edits:

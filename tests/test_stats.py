@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scored_pr import _stats as S
+from scored_pr._core import stats as S
 
 DATA = Path(__file__).parent / "data" / "proc"
 RTOL = 1e-9

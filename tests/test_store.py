@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from scored_pr import ScoredPrecisionRecallEvaluation as E
-from scored_pr._store import PENDING_LIMIT
+from scored_pr._evaluators.store import PENDING_LIMIT
 
 
 @pytest.mark.parametrize("ties", ["stable", "grouped"])

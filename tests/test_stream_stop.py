@@ -198,7 +198,7 @@ def big_csv(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def read_checkpoint(path: Path) -> tuple[int, int]:
     """(num_cases, the input line it continues after) of a stream checkpoint."""
     from scored_pr import ScoredPrecisionRecallEvaluation
-    from scored_pr._serialization import load_with_extra
+    from scored_pr._state.exact import load_with_extra
 
     ev, extra = load_with_extra(ScoredPrecisionRecallEvaluation, path, "--resume")
     return ev.num_cases, extra["line"]
@@ -271,8 +271,8 @@ def test_a_checkpoint_that_fails_later_is_an_output_error_after_the_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The disk fills at the second checkpoint: the stream stops there, reports, and exits 1."""
-    from scored_pr import _serialization
-    from scored_pr._cli import main
+    from scored_pr._state import exact as _serialization
+    from scored_pr._cli.main import main
 
     data = tmp_path / "in.csv"
     data.write_text("correct,score\n" + "".join(f"{i % 2},{i / 1000}\n" for i in range(1000)))

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scored_pr._cli import main
+from scored_pr._cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent
 TARBALL = "trec_eval-10.0-src.tar.gz"

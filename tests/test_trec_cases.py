@@ -12,7 +12,7 @@ import math
 import pytest
 
 from scored_pr import MultiQueryEvaluation
-from scored_pr._cli import main
+from scored_pr._cli.main import main
 from scored_pr.trec import TrecEval, parse_measures, read_qrels, read_run
 
 # q1: a (grade 2), x (not in the qrels), c (in the pool, unjudged: grade -1), b (grade 0), d (grade 1);

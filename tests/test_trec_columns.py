@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scored_pr import MultiQueryEvaluation
-from scored_pr._io import InputError
+from scored_pr._io.cases import InputError
 from scored_pr.trec import _columns, read_qrels, read_run
 from scored_pr.trec._parse import _qrels_by_line, _run_by_line
 

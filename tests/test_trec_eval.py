@@ -135,7 +135,7 @@ def pytrec_expected_output(want: dict, per_query: bool, run_id: str) -> str:
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("options", [(), ("-l", "2"), ("-J",), ("-l2", "-J")])
 def test_scored_pr_trec_prints_what_trec_eval_prints(tmp_path, capsys, seed: int, options: tuple) -> None:
-    from scored_pr._cli import main
+    from scored_pr._cli.main import main
 
     qrels, run = random_collection(1000 + seed)
     level = 2 if ("-l" in options or "-l2" in options) else 1

@@ -11,7 +11,7 @@ import pytest
 
 import scored_pr
 from scored_pr import ScoredPrecisionRecallEvaluation
-from scored_pr._cli import main
+from scored_pr._cli.main import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -77,7 +77,9 @@ def test_bad_level_is_a_usage_error(files, capsys, level) -> None:  # type: igno
 def test_report_ci_on_weighted_cases_is_one_error_line(capsys) -> None:  # type: ignore[no-untyped-def]
     import argparse
 
-    from scored_pr import _io, _uncertainty_cli
+    from scored_pr._io import cases as _io
+
+    from scored_pr._cli import compare as _uncertainty_cli
 
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases([True, False], [0.6, 0.4], sample_weight=[2.0, 1.0])
@@ -229,13 +231,16 @@ def test_report_ci_shows_the_bootstrap_progress_on_a_terminal(files, capsys, mon
     import argparse
     import sys
 
-    from scored_pr import _cli, _uncertainty_cli
+    from scored_pr._cli import main as _cli
+
+    from scored_pr._cli import compare as _uncertainty_cli
+    from scored_pr._cli import output as _cli_output
 
     pa, _, c, a, _ = files
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases(c, a)
-    monkeypatch.setattr(_cli, "PROGRESS_DELAY", 0.0)
-    monkeypatch.setattr(_cli, "PROGRESS_INTERVAL", 0.0)
+    monkeypatch.setattr(_cli_output, "PROGRESS_DELAY", 0.0)
+    monkeypatch.setattr(_cli_output, "PROGRESS_INTERVAL", 0.0)
     err = _Terminal(tty)
     monkeypatch.setattr(sys, "stderr", err)
     args = argparse.Namespace(ci=True, level=0.95, bootstrap="percentile", resamples=300, seed=0, no_progress=no_progress)

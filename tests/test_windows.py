@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-import scored_pr._windows as W
+import scored_pr._evaluators.windowed as W
 from scored_pr import ScoredPrecisionRecallEvaluation as E
 from scored_pr import WindowedEvaluation
-import scored_pr._sortedblocks as SB
-from scored_pr._sortedblocks import PairedBlocks
+import scored_pr._core.sortedblocks as SB
+from scored_pr._core.sortedblocks import PairedBlocks
 from faults import run_with_fault
 
 
@@ -558,7 +558,7 @@ def test_summary_logger_over_a_window_counts_cases_that_left() -> None:
 
 
 def test_stream_command_with_a_window(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    from scored_pr._cli import main
+    from scored_pr._cli.main import main
 
     rows = [(True, 0.9), (False, 0.8), (True, 0.3), (False, 0.2), (True, 0.1)]
     path = tmp_path / "cases.csv"

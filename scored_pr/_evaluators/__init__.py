@@ -1,1 +1,2 @@
-"""The stateful evaluator kinds and what they share: validate, store, cache, delegate to the core."""
+"""The stateful evaluators: validate -> store -> cache -> delegate to :mod:`scored_pr._core`.
+"""

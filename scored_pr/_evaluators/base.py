@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from .._kernel import Confusion, OperatingPoint
-    from .._stats import Interval
+    from .._core.kernel import Confusion, OperatingPoint
+    from .._core.stats import Interval
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")

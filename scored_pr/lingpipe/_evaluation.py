@@ -18,9 +18,9 @@ from typing import Any, Callable, TextIO, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .. import _kernel as K
+from .._core import kernel as K
 from .. import _report
-from .._evaluation import ScoredPrecisionRecallEvaluation as _Evaluation
+from .._evaluators.exact import ScoredPrecisionRecallEvaluation as _Evaluation
 from .._validation import check_beta, check_choice, check_correct, check_count, check_flag, check_score
 from . import _v41, _v392
 from ._javafmt import double_to_string, format_fixed

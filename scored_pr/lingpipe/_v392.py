@@ -4,9 +4,9 @@ In 3.9.2 every curve has one point per *correct* case and no limit points,
 which is what the main evaluator computes with ``ties="stable"``; so the
 3.9.2 curves, PR areas, maximum F-measure, precision at ranks 1 and up and
 reciprocal rank are the main evaluator's. The break-even point is
-:func:`scored_pr._kernel.breakeven_point` of the interpolated PR curve, and
+:func:`scored_pr._core.kernel.breakeven_point` of the interpolated PR curve, and
 the ROC areas are LingPipe's left-to-right floating-point sums
-(:func:`scored_pr._kernel.step_area`, :func:`scored_pr._kernel.roc_area`),
+(:func:`scored_pr._core.kernel.step_area`, :func:`scored_pr._core.kernel.roc_area`),
 which can differ in the last digits from the main evaluator's correctly
 rounded ones. What is left is the one formula that 3.9.2 computes its own
 way.
@@ -14,7 +14,7 @@ way.
 
 from __future__ import annotations
 
-from .. import _kernel as K
+from .._core import kernel as K
 
 
 def average_precision(curve: K.FloatArray) -> float:

@@ -2,7 +2,7 @@
 
 LingPipe 4.x rebuilt ``ScoredPrecisionRecallEvaluation`` around one operating
 point per rank (after incorrect cases too) and the limit points of each
-curve. Every function here takes :func:`scored_pr._kernel.every_rank` points
+curve. Every function here takes :func:`scored_pr._core.kernel.every_rank` points
 (ties in insertion order, as LingPipe's stable sort leaves them) or a curve
 built from them, and returns the float64 values LingPipe 4.1.0 returns, in its
 order of operations. Nothing validates input or keeps state; the class in
@@ -20,7 +20,7 @@ from typing import overload
 
 import numpy as np
 
-from .. import _kernel as K
+from .._core import kernel as K
 
 FloatArray = K.FloatArray
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .. import _fastparse as fp
+from .._io import fastparse as fp
 
 __all__ = ["MAX_ID_BYTES", "QrelsColumns", "QrelsView", "RunColumns", "RunView", "match", "qrels_columns", "run_columns"]
 

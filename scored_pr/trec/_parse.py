@@ -4,7 +4,7 @@ Both readers are tolerant where trec_eval is (blank lines, ``#`` comment
 lines, text after the sixth column of a run) and strict where it stops
 (a line with too few fields, a document judged or retrieved twice for one
 query), with errors of the form ``file:line: message``
-(:class:`scored_pr._io.InputError`).
+(:class:`scored_pr._io.cases.InputError`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._io import InputError, parse_score
+from .._io.cases import InputError, parse_score
 from ._cnum import LONG_MAX, LONG_MIN
 
 #: What a grade may be, as error messages say it (trec_eval reads a grade into a C ``long``).
@@ -115,7 +115,7 @@ def read_qrels(path: str | os.PathLike[str]) -> Qrels:
 
     Raises
     ------
-    scored_pr._io.InputError
+    scored_pr._io.cases.InputError
         ``file:line: message`` on a malformed line, a grade that is not an
         integer or is out of a C long's range (trec_eval's ``atol`` would
         read ``1.5`` as 1, ``x`` as 0 and clamp ``2**63`` to 2**63 - 1), or a
@@ -190,13 +190,13 @@ def read_run(path: str | os.PathLike[str]) -> Run:
 
     Raises
     ------
-    scored_pr._io.InputError
+    scored_pr._io.cases.InputError
         ``file:line: message`` on a line with fewer than six fields, a score
         that is not a number, or a document retrieved twice for one query
         (trec_eval stops with "duplicate docs"). Unlike trec_eval's ``atof``,
         a score that is NaN, overflows float64 (``1e400``) or is an integer
         float64 cannot hold exactly is refused rather than silently tied
-        (:func:`scored_pr._io.parse_score`).
+        (:func:`scored_pr._io.cases.parse_score`).
     """
     source = _source(path)
     data = _read(path)

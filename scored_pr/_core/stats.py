@@ -23,6 +23,8 @@ from typing import Callable, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from . import kernel as _kernel
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
@@ -335,48 +337,9 @@ def delong_unpaired(
 # ----------------------------------------------------------------- partial AUC
 
 
-def partial_roc_auc(
-    pos: FloatArray, neg: FloatArray, max_fpr: float, standardized: bool,
-    w_pos: FloatArray | None = None, w_neg: FloatArray | None = None,
-) -> float:
-    """Area under the ROC curve for false positive rates in [0, max_fpr].
-
-    The curve joins the operating points of the distinct scores by straight
-    lines (a tie group is a diagonal segment, so a tied pair counts one half);
-    the area up to ``max_fpr`` is the trapezoidal area with the curve's value
-    at ``max_fpr`` interpolated linearly (pROC's uncorrected partial AUC).
-    ``standardized`` applies McClish's correction
-    0.5 * (1 + (A - max_fpr^2 / 2) / (max_fpr - max_fpr^2 / 2)), equal to
-    scikit-learn's ``roc_auc_score(max_fpr=...)``. With weights ``w_pos`` and
-    ``w_neg`` the rates are weighted (scikit-learn's ``sample_weight``). NaN
-    without both classes (or without weight in one).
-    """
-    m, n = pos.size, neg.size
-    if m == 0 or n == 0:
-        return math.nan
-    s = np.concatenate([pos, neg])
-    c = np.concatenate([np.ones(m, bool), np.zeros(n, bool)])
-    w = np.ones(m + n) if w_pos is None or w_neg is None else np.concatenate([w_pos, w_neg])
-    order = np.argsort(-s, kind="stable")
-    s, c, w = s[order], c[order], w[order]
-    ends = np.r_[np.flatnonzero(s[1:] != s[:-1]), s.size - 1]
-    tp, fp = np.cumsum(w * c)[ends], np.cumsum(w * ~c)[ends]
-    if tp[-1] <= 0 or fp[-1] <= 0:
-        return math.nan
-    tpr = np.r_[0.0, tp / tp[-1]]
-    fpr = np.r_[0.0, fp / fp[-1]]
-    stop = int(np.searchsorted(fpr, max_fpr, side="right"))
-    if stop < fpr.size:
-        # linear interpolation of the segment crossing max_fpr
-        x0, x1, y0, y1 = fpr[stop - 1], fpr[stop], tpr[stop - 1], tpr[stop]
-        y = y0 + (y1 - y0) * (max_fpr - x0) / (x1 - x0)
-        fpr = np.r_[fpr[:stop], max_fpr]
-        tpr = np.r_[tpr[:stop], y]
-    area = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
-    if not standardized:
-        return area
-    min_area = 0.5 * max_fpr * max_fpr
-    return 0.5 * (1.0 + (area - min_area) / (max_fpr - min_area))
+# The point measure lives with the other measures in the kernel; the
+# intervals use it from there and it stays importable here.
+partial_roc_auc = _kernel.partial_roc_auc
 
 
 # ----------------------------------------------------------------- logit AP

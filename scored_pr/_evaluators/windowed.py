@@ -8,7 +8,7 @@ How it works
 ------------
 * The cases in the window sit in deques in insertion order (score, correct,
   and the time or the weight where there is one); the oldest leaves first.
-* The scores of both classes sit in a :class:`~scored_pr._sortedblocks.PairedBlocks`
+* The scores of both classes sit in a :class:`~scored_pr._core.sortedblocks.PairedBlocks`
   (sorted blocks of floats shared by the two classes, with rank queries):
   entering and leaving cost O(log W) comparisons plus one ``list.insert``
   or ``del`` in a block, and the number of cases of the other class scored
@@ -38,14 +38,14 @@ from typing import Any, Callable, Concatenate, NamedTuple, ParamSpec, TextIO, Ty
 import numpy as np
 import numpy.typing as npt
 
-from . import _kernel as K
-from ._evaluation import ScoredPrecisionRecallEvaluation
-from ._evaluators.base import EvaluationBase, forward
-from ._sortedblocks import HALF as _HALF
-from ._sortedblocks import TWICE as _TWICE
-from ._sortedblocks import PairedBlocks
-from ._store import CaseStore
-from ._validation import (
+from .._core import kernel as K
+from .base import EvaluationBase, forward
+from .exact import ScoredPrecisionRecallEvaluation
+from .._core.sortedblocks import HALF as _HALF
+from .._core.sortedblocks import TWICE as _TWICE
+from .._core.sortedblocks import PairedBlocks
+from .store import CaseStore
+from .._validation import (
     check_batch,
     check_beta,
     check_correct,

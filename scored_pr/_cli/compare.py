@@ -1,8 +1,8 @@
 """Uncertainty on the command line: ``scored-pr report --ci`` and ``scored-pr compare A B``.
 
-Kept apart from :mod:`scored_pr._cli` (which only calls :func:`add_ci_options`,
+Kept apart from :mod:`scored_pr._cli.main` (which only calls :func:`add_ci_options`,
 :func:`report_intervals`, :func:`print_intervals` and :func:`add_compare_parser`)
-and from :mod:`scored_pr._io`, whose label and score parsing it reuses.
+and from :mod:`scored_pr._io.cases`, whose label and score parsing it reuses.
 
 ``compare`` reads two prediction files with an id column, joins them on the
 ids (which must match one to one, with the same label on both sides) and
@@ -17,70 +17,44 @@ import csv
 import json
 import math
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 from typing import TYPE_CHECKING
 
-from . import _io
+from .._io import cases as _io
+from .._measures import comparable_measures, query
+from . import options
+from .output import Progress, table
 
 # numpy and the evaluator are imported where they are used, so that building the
 # command line's parser (`scored-pr --help`) does not import them.
 if TYPE_CHECKING:
     import numpy as np
 
-    from ._evaluation import ScoredPrecisionRecallEvaluation
-    from ._stats import Comparison, Interval
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
+    from .._core.stats import Comparison, Interval
 
 __all__ = ["add_ci_options", "add_compare_parser", "print_intervals", "report_intervals"]
 
 #: Measures with an interval in ``report --ci`` and a test in ``compare``:
-#: both have a closed-form or vectorised interval, fast on millions of cases.
-MEASURES = ("area_under_roc_curve", "average_precision")
+#: those of scored_pr._measures with a closed-form or vectorised interval,
+#: fast on millions of cases.
+MEASURES = comparable_measures()
 
 
 # ----------------------------------------------------------------- options
 
 
-def _level(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number strictly between 0 and 1, got {text!r}")
-    return value
-
-
-def _resamples(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 10, got {text!r}") from None
-    if not 10 <= value <= 10_000_000:
-        raise argparse.ArgumentTypeError(f"expected an integer from 10 to 10,000,000, got {text!r}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
-
-
 def _add_interval_options(g: Any) -> None:
-    g.add_argument("--level", type=_level, default=0.95, metavar="P", help="confidence level (default: 0.95)")
+    g.add_argument("--level", type=options.level, default=0.95, metavar="P", help="confidence level (default: 0.95)")
     g.add_argument(
         "--bootstrap", choices=("percentile", "bca"), default="percentile",
         help="the bootstrap interval for average precision: percentile or bias-corrected and accelerated "
         "(default: percentile)",
     )
-    g.add_argument("--resamples", type=_resamples, default=2000, metavar="N",
+    g.add_argument("--resamples", type=options.resamples, default=2000, metavar="N",
                    help="bootstrap resamples, stratified by class (default: 2000)")  # fmt: skip
-    g.add_argument("--seed", type=_seed, default=0, metavar="N",
+    g.add_argument("--seed", type=options.seed, default=0, metavar="N",
                    help="bootstrap seed: the same seed gives the same intervals (default: 0)")  # fmt: skip
 
 
@@ -95,8 +69,9 @@ def add_ci_options(p: argparse.ArgumentParser) -> None:
 
 
 def _method(measure: str, args: argparse.Namespace) -> str:
-    if measure == "area_under_roc_curve":
-        return "delong"
+    default = query(measure).intervals[0]  # DeLong for ROC AUC; else the bootstrap --bootstrap names
+    if default != "bootstrap":
+        return default
     return "bca" if args.bootstrap == "bca" else "bootstrap"
 
 
@@ -118,12 +93,11 @@ def report_intervals(ev: ScoredPrecisionRecallEvaluation, args: argparse.Namespa
     """
     if not getattr(args, "ci", False):
         return {}
-    from ._cli import _Progress
-    from ._uncertainty import confidence_interval
+    from .._uncertainty import confidence_interval
 
     out = {}
     for measure in MEASURES:
-        progress = _Progress(sys.stderr, args.resamples, not getattr(args, "no_progress", False),
+        progress = Progress(sys.stderr, args.resamples, not getattr(args, "no_progress", False),
                              label=(f"--ci {measure}: ", "resamples"))
         try:
             out[measure] = confidence_interval(
@@ -159,7 +133,7 @@ def print_intervals(intervals: dict[str, Interval], args: argparse.Namespace, ou
     print(f"\nConfidence intervals ({100 * level:g}%{how}):", file=out)
     rows = [(n, repr(iv.estimate), repr(iv.low), repr(iv.high), iv.method) for n, iv in intervals.items()]
     if args.format == "table":
-        print(_markdown(rows, ("measure", "estimate", "low", "high", "method")), file=out)
+        print(table(rows, ("measure", "estimate", "low", "high", "method"), names_first=True), file=out)
     else:
         for name, est, low, high, method in rows:
             print(f"  {name:<22} {float(est):.6f}  [{float(low):.6f}, {float(high):.6f}]  {method}", file=out)
@@ -171,16 +145,6 @@ def _print_notes(notes: dict[str, str], out: TextIO) -> None:
     for name, note in notes.items():
         if note:
             print(f"  note: {name}: {note}", file=out)
-
-
-def _markdown(rows: Sequence[tuple[str, ...]], headers: tuple[str, ...]) -> str:
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
-
-    def line(cells: tuple[str, ...]) -> str:
-        return "| " + " | ".join(f"{c:<{w}}" if i == 0 else f"{c:>{w}}" for i, (c, w) in enumerate(zip(cells, widths))) + " |"
-
-    rule = "|" + "|".join(":" + "-" * (w + 1) if i == 0 else "-" * (w + 1) + ":" for i, w in enumerate(widths)) + "|"
-    return "\n".join([line(headers), rule, *(line(r) for r in rows)])
 
 
 # ----------------------------------------------------------------- compare
@@ -316,7 +280,7 @@ def _join(a: dict[str, tuple[bool, float]], b: dict[str, tuple[bool, float]], sr
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Join the two files on their ids and compare the models paired; print the table."""
-    from ._uncertainty import compare
+    from .._uncertainty import compare
 
     if args.path_a == "-" and args.path_b == "-":
         raise _io.InputError("<stdin>", None, "only one of A and B can be standard input")
@@ -356,7 +320,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
          f"{r.interval.high:+.6f}", f"{r.statistic:.4f}", f"{r.p_value:.4g}", r.method)
         for m, r in results.items()
     ]  # fmt: skip
-    print(_markdown(rows, headers), file=out)
+    print(table(rows, headers, names_first=True), file=out)
     _print_notes({m: r.interval.note for m, r in results.items()}, out)
     if same:
         print("\nA and B rank every case identically (the same scores, or the same order and ties): the models "

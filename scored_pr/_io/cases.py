@@ -35,7 +35,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any, Callable, Union
 
-from ._linefeed import ByteFeed, TextFeed
+from .linefeed import ByteFeed, TextFeed
 
 if TYPE_CHECKING:  # numpy is imported where arrays are made: `scored-pr --help` does not need it
     from pathlib import Path
@@ -334,7 +334,7 @@ class CaseReader:
     >>> list(CaseReader(["label,score", "maybe,0.1"], source="x.csv"))
     Traceback (most recent call last):
     ...
-    scored_pr._io.InputError: x.csv:2: invalid label 'maybe' in column 'label' (expected 1/0, -1/1, true/false, yes/no, or a --positive-label)
+    scored_pr._io.cases.InputError: x.csv:2: invalid label 'maybe' in column 'label' (expected 1/0, -1/1, true/false, yes/no, or a --positive-label)
     """
 
     def __init__(
@@ -462,7 +462,7 @@ class CaseReader:
 
         The fast path takes blocks of lines without quotes or NUL bytes
         (:meth:`ByteFeed.take_block`), parses them with numpy
-        (:mod:`scored_pr._fastparse`) and sends every line it cannot prove
+        (:mod:`scored_pr._io.fastparse`) and sends every line it cannot prove
         well-formed through the per-line path, so results and messages are
         the same either way.
         """
@@ -525,7 +525,7 @@ class CaseReader:
         """The cases of a block of complete lines without quotes, NUL bytes or lone ``\\r``, as arrays."""
         import numpy as np
 
-        from . import _fastparse as fp
+        from . import fastparse as fp
 
         delimiter, width, ci, _, si, _ = layout
         a = np.frombuffer(data + bytes(fp.PADDING), dtype=np.uint8)
@@ -705,7 +705,7 @@ class CaseReader:
         For ``ScoredPrecisionRecallEvaluation.add_cases``: a million-row file
         becomes a few dozen calls. Given a binary stream (:func:`open_input`
         with ``binary=True``), whole blocks of lines are parsed with numpy
-        (:mod:`scored_pr._fastparse`); any line the fast path cannot prove
+        (:mod:`scored_pr._io.fastparse`); any line the fast path cannot prove
         well-formed is read exactly as :meth:`__iter__` reads it, so the
         cases, their order and every message are the same.
 
@@ -788,7 +788,7 @@ def _one_object_per_line(data: bytes, text: str) -> list[dict[str, Any]] | None:
     """
     import numpy as np
 
-    from . import _fastparse as fp
+    from . import fastparse as fp
 
     if b"\\" in data:
         return None  # escapes: quotes are not simply string ends

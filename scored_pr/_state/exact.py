@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _statefile
-from ._store import CaseStore
-from ._validation import MAX_COUNT, TIE_POLICIES
+from . import statefile as _statefile
+from .._evaluators.store import CaseStore
+from .._validation import MAX_COUNT, TIE_POLICIES
 
 if TYPE_CHECKING:
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
 FORMAT = "scored_pr.ScoredPrecisionRecallEvaluation"
 VERSION = 2

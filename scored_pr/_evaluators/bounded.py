@@ -1,7 +1,7 @@
 """BoundedEvaluation: a summary of a few kilobytes with exact values or certified bounds.
 
-The class validates input, keeps the bins (:mod:`scored_pr._bounded`), caches
-what queries derive and delegates every number to :mod:`scored_pr._bounded`.
+The class validates input, keeps the bins (:mod:`scored_pr._core.bins`), caches
+what queries derive and delegates every number to :mod:`scored_pr._core.bins`.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from typing import Any, Callable, Concatenate, NamedTuple, ParamSpec, TextIO, Ty
 import numpy as np
 import numpy.typing as npt
 
-from . import _bounded as B
-from . import _bounded_state
-from . import _kernel as K
-from ._evaluators.base import Evaluation, EvaluationBase, unsupported
-from ._validation import (
+from .._core import bins as B
+from .._core import kernel as K
+from .._measures import MEASURES
+from .._state import bounded as _bounded_state
+from .base import Evaluation, EvaluationBase, unsupported
+from .._validation import (
     check_batch,
     check_beta,
     check_choice,
@@ -179,7 +180,7 @@ class BoundedEvaluation(EvaluationBase):
     estimate, as if each bin were one tie group) whose ``lower`` and
     ``upper`` are guaranteed to contain the exact grouped value, derived from
     the best and the worst orderings of the cases inside each bin (see
-    :mod:`scored_pr._bounded`).
+    :mod:`scored_pr._core.bins`).
 
     Parameters
     ----------
@@ -419,7 +420,7 @@ class BoundedEvaluation(EvaluationBase):
         >>> s.average_precision() == ev.average_precision()
         True
         """
-        from ._evaluation import ScoredPrecisionRecallEvaluation
+        from .exact import ScoredPrecisionRecallEvaluation
 
         if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
             raise _fail(TypeError, "from_evaluation", "evaluation", "a ScoredPrecisionRecallEvaluation", evaluation)
@@ -545,7 +546,7 @@ class BoundedEvaluation(EvaluationBase):
         incorrect cases first, then the correct ones one at a time), or the
         integral P - (t + N - c) ln(1 + P / (t + N)) with sample weights;
         estimate P (c + P) / (t + P + N) (the bin as one tie group). The
-        derivation is in :func:`scored_pr._bounded.average_precision`.
+        derivation is in :func:`scored_pr._core.bins.average_precision`.
 
         Examples
         --------
@@ -632,7 +633,7 @@ class BoundedEvaluation(EvaluationBase):
         the bin ends, since every bin holding a correct case has an operating
         point at least that good; upper bound: the F of accepting each range
         bin's correct cases before its incorrect ones. See
-        :func:`scored_pr._bounded.maximum_f_measure`.
+        :func:`scored_pr._core.bins.maximum_f_measure`.
         """
         beta = check_beta(beta, "maximum_f_measure")
 
@@ -648,7 +649,7 @@ class BoundedEvaluation(EvaluationBase):
         Exact when no range bin straddles the threshold. NaN when no case is
         accepted; when the threshold falls in the top bin, the bounds cover
         the values the precision takes when at least one case is accepted.
-        See :func:`scored_pr._bounded.precision_at_threshold`.
+        See :func:`scored_pr._core.bins.precision_at_threshold`.
 
         Examples
         --------
@@ -728,7 +729,7 @@ class BoundedEvaluation(EvaluationBase):
         range bin straddles the threshold and there are no weights. Bounds:
         F grows with TP and falls with FP, so the lower bound accepts the
         straddling bin's incorrect cases and not its correct ones, the upper
-        the reverse (see :func:`scored_pr._bounded.f_measure_at_threshold`).
+        the reverse (see :func:`scored_pr._core.bins.f_measure_at_threshold`).
 
         Examples
         --------
@@ -783,7 +784,7 @@ class BoundedEvaluation(EvaluationBase):
         """
         import sys
 
-        from . import _report
+        from .. import _report
 
         _report.print_curve(curve, sys.stdout if file is None else file)
 
@@ -797,7 +798,7 @@ class BoundedEvaluation(EvaluationBase):
         in the top ``k`` is exact. Bounds: the :meth:`average_precision`
         bounds of the bins wholly in the top ``k``, and for the range bin
         that ``k`` cuts between 0 and min(P, s) (c + P) / (t + P) (see
-        :func:`scored_pr._bounded.average_precision_at`). ValueError on a
+        :func:`scored_pr._core.bins.average_precision_at`). ValueError on a
         weighted summary (a rank-based measure).
 
         Examples
@@ -835,7 +836,7 @@ class BoundedEvaluation(EvaluationBase):
         correct cases needed (recall compared as the curves' float64 value);
         NaN when unreachable (misses, no positive reference). Exact when
         that bin is exact. Bounds: between the bin's cases before the m-th
-        correct one and the bin's end (see :func:`scored_pr._bounded.k_at_recall`).
+        correct one and the bin's end (see :func:`scored_pr._core.bins.k_at_recall`).
         ValueError on a weighted summary (a rank-based measure).
 
         Examples
@@ -853,7 +854,7 @@ class BoundedEvaluation(EvaluationBase):
         Bounds: the cut-off takes at least the correct cases needed and any
         number of the bin's incorrect ones, so precision is between m / (t +
         m - c + N) and (c + P) / (t + P) (see
-        :func:`scored_pr._bounded.k_at_recall`). ValueError on a weighted
+        :func:`scored_pr._core.bins.k_at_recall`). ValueError on a weighted
         summary.
         """
         return self._at_recall("precision_at_recall", recall)[1]
@@ -1009,7 +1010,7 @@ class BoundedEvaluation(EvaluationBase):
         A range bin with P correct and N incorrect cases below c correct of t
         cases has its points at recall in [(c + 1) / R, (c + P) / R] (c / R
         with weights) and precision in [(c + 1) / (t + N + 1), (c + P) / (t + P)]
-        (see :func:`scored_pr._bounded.curve_boxes`).
+        (see :func:`scored_pr._core.bins.curve_boxes`).
 
         Examples
         --------
@@ -1041,24 +1042,19 @@ class BoundedEvaluation(EvaluationBase):
         num_bins, exact, and for average_precision, area_under_roc_curve,
         maximum_f_measure and (unweighted only; NaN otherwise) r_precision:
         the estimate under the measure's name plus ``<name>_lower`` and
-        ``<name>_upper``.
+        ``<name>_upper``: the entries of ``scored_pr._measures.MEASURES``
+        marked ``bounded``, in that order.
         """
-        out: dict[str, float] = {
-            "num_cases": self.num_cases,
-            "num_positive_ref": self.num_positive_ref,
-            "num_negative_ref": self.num_negative_ref,
-            "num_misses": self.num_misses,
-            "num_bins": self.num_bins,
-            "exact": float(self.exact),
-        }
+        table = [m for m in MEASURES if m.bounded]  # scored_pr._measures: counts, then measures
+        out: dict[str, float] = {m.name: m.compute(self) for m in table if m.kind == "count"}
+        out["num_bins"] = self.num_bins
+        out["exact"] = float(self.exact)
         nan = Bounds(math.nan, math.nan, math.nan)
-        for name, value in (
-            ("average_precision", self.average_precision()),
-            ("area_under_roc_curve", self.area_under_roc_curve()),
-            ("maximum_f_measure", self.maximum_f_measure()),
-            ("r_precision", nan if self.weighted else self.r_precision()),
-        ):
-            out[name], out[name + "_lower"], out[name + "_upper"] = float(value), value.lower, value.upper
+        for m in table:
+            if m.kind == "count":
+                continue
+            value = nan if m.rank_based and self.weighted else m.compute(self)
+            out[m.name], out[m.name + "_lower"], out[m.name + "_upper"] = float(value), value.lower, value.upper
         return out
 
     def __repr__(self) -> str:

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from . import _kernel as K
-from ._evaluation import ScoredPrecisionRecallEvaluation
-from ._validation import check_pos_label, check_positive_int, check_ties
-from .trec import TrecEval, TrecMeasure, read_qrels, read_run, trec_order
+from .._core import kernel as K
+from .exact import ScoredPrecisionRecallEvaluation
+from .._validation import check_pos_label, check_positive_int, check_ties
+from ..trec import TrecEval, TrecMeasure, read_qrels, read_run, trec_order
 
 _CLS = "MultiQueryEvaluation"
 
@@ -241,7 +241,7 @@ class MultiQueryEvaluation:
 
         Raises
         ------
-        scored_pr._io.InputError
+        scored_pr._io.cases.InputError
             A ValueError naming the file and line of a malformed line, a NaN
             score, or a document retrieved or judged twice for one query.
         """
@@ -288,7 +288,7 @@ class MultiQueryEvaluation:
         run, qrels = trec.run._columns, trec.qrels._columns
         if run is None or qrels is None:
             return False
-        from .trec._columns import match
+        from ..trec._columns import match
 
         matched = match(run, qrels)
         if matched is None:  # a hash collision between two document ids: take the general path

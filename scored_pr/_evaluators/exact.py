@@ -1,7 +1,7 @@
 """ScoredPrecisionRecallEvaluation: the stateful shell around the kernel.
 
-The class validates input, stores cases (:mod:`scored_pr._store`), caches what
-queries derive, and delegates every number to :mod:`scored_pr._kernel`.
+The class validates input, stores cases (:mod:`scored_pr._evaluators.store`), caches what
+queries derive, and delegates every number to :mod:`scored_pr._core.kernel`.
 """
 
 from __future__ import annotations
@@ -15,12 +15,14 @@ from typing import Any, Callable, TextIO, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from . import _kernel as K
-from . import _report, _serialization
-from ._evaluators.base import EvaluationBase
-from ._store import CaseStore
-from ._stats import Interval
-from ._validation import (
+from .._core import kernel as K
+from .. import _report
+from .._measures import MEASURES, REPORT_RANKS
+from .._state import exact as _serialization
+from .base import EvaluationBase
+from .store import CaseStore
+from .._core.stats import Interval
+from .._validation import (
     check_batch,
     check_beta,
     check_choice,
@@ -31,6 +33,7 @@ from ._validation import (
     check_count,
     check_flag,
     check_fraction,
+    check_partial_auc,
     check_positive_int,
     check_score,
     check_ties,
@@ -411,7 +414,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         return self._cached_weak((name, interpolate), build)
 
     def _roc_rows(self, interpolate: bool) -> K.RocRows:
-        """The ROC rows with their segments (see :class:`scored_pr._kernel.RocRows`); not cached, O(P)."""
+        """The ROC rows with their segments (see :class:`scored_pr._core.kernel.RocRows`); not cached, O(P)."""
 
         def build() -> K.RocRows:
             if not interpolate:
@@ -624,9 +627,12 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         """
         interpolate = check_flag(interpolate, "area_under_roc_curve", "interpolate")
         if max_fpr is not None:
-            from ._uncertainty import partial_auc
-
-            return partial_auc(self, interpolate, max_fpr, standardized)
+            max_fpr, standardized = check_partial_auc(interpolate, max_fpr, standardized)
+            neg, cor = self._store.arrays()
+            return K.partial_roc_area(
+                neg, cor, self._store.weights(), self.num_negative_misses, self.num_misses, self._ties, max_fpr,
+                standardized,
+            )
         if self._pos_ref() == 0 or self._neg_ref() == 0:
             return float("nan")
         if self._store.weighted:
@@ -717,7 +723,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         >>> ev.confidence_interval("average_precision", method="bca", seed=0).method
         'bca'
         """
-        from ._uncertainty import confidence_interval
+        from .._uncertainty import confidence_interval
 
         return confidence_interval(
             self, measure, level, method, n_resamples, seed, stratified=stratified, **measure_args
@@ -1481,30 +1487,26 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         area_under_pr_curve_interpolated, area_under_roc_curve,
         area_under_roc_curve_interpolated, maximum_f_measure,
         pr_breakeven_point, reciprocal_rank, r_precision, and precision_at_k
-        for every k in ``scored_pr._report.REPORT_RANKS`` (5, 10, 25, 100,
-        500: the same ranks as the text report, JSON and table outputs). Degenerate values are NaN or 0.0 as
+        for every k in ``scored_pr._measures.REPORT_RANKS`` (5, 10, 25, 100,
+        500: the same ranks as the text report, JSON and table outputs): the
+        entries of ``scored_pr._measures.MEASURES`` marked ``summary``, in
+        that order. Degenerate values are NaN or 0.0 as
         documented per method; nothing raises. With sample weights, the
         rank-based entries (break-even point, reciprocal rank, R-precision,
         precision at k) are NaN.
         """
         nan = float("nan")
         ranked = not self._store.weighted  # rank-based measures are NaN for weighted cases
-        return {
-            "num_cases": self.num_cases,
-            "num_positive_ref": self.num_positive_ref,
-            "num_negative_ref": self.num_negative_ref,
-            "num_misses": self.num_misses,
-            "average_precision": self.average_precision(),
-            "area_under_pr_curve": self.area_under_pr_curve(False),
-            "area_under_pr_curve_interpolated": self.area_under_pr_curve(True),
-            "area_under_roc_curve": self.area_under_roc_curve(False),
-            "area_under_roc_curve_interpolated": self.area_under_roc_curve(True),
-            "maximum_f_measure": self.maximum_f_measure(),
-            "pr_breakeven_point": self.pr_breakeven_point() if ranked else nan,
-            "reciprocal_rank": self.reciprocal_rank() if ranked else nan,
-            "r_precision": self.r_precision() if ranked else nan,
-            **{f"precision_at_{k}": self.precision_at(k) if ranked else nan for k in _report.REPORT_RANKS},
-        }
+        out: dict[str, float] = {}
+        for m in MEASURES:
+            if not m.summary:
+                continue
+            if m.kind == "per_rank":
+                for k in REPORT_RANKS:
+                    out[m.key(k)] = m.compute(self, k=k) if ranked else nan
+            else:
+                out[m.name] = m.compute(self) if ranked or not m.rank_based else nan
+        return out
 
     def __str__(self) -> str:
         """A LingPipe-style text report (see :func:`scored_pr._report.report`)."""

@@ -8,8 +8,8 @@ import os
 import threading
 from typing import Any, Callable
 
-from ._evaluation import ScoredPrecisionRecallEvaluation
-from ._evaluators.base import MUTATORS, PROPERTIES, QUERIES
+from .exact import ScoredPrecisionRecallEvaluation
+from .base import MUTATORS, PROPERTIES, QUERIES
 
 
 class SynchronizedEvaluation:

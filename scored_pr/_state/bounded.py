@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from . import _bounded as B
-from . import _statefile
-from ._serialization import _NONFINITE, _bad, _count  # the evaluator's state checks, shared
+from .._core import bins as B
+from . import statefile as _statefile
+from .exact import _NONFINITE, _bad, _count  # the evaluator's state checks, shared
 
 if TYPE_CHECKING:
-    from ._bounded_evaluation import BoundedEvaluation
+    from .._evaluators.bounded import BoundedEvaluation
 
 FORMAT = "scored_pr.BoundedEvaluation"
 VERSION = 1
@@ -35,7 +35,7 @@ _MAX_META_BYTES = 1 << 16
 
 def build(cls: type[BoundedEvaluation], meta: dict[str, Any], arrays: dict[str, npt.NDArray[np.float64]], func: str) -> BoundedEvaluation:
     """Validate a state (header fields and the four bin arrays) and build the summary."""
-    from ._bounded_evaluation import MAX_BINS
+    from .._evaluators.bounded import MAX_BINS
 
     max_bins = meta.get("max_bins")
     if isinstance(max_bins, bool) or not isinstance(max_bins, int) or not 1 <= max_bins <= MAX_BINS:

@@ -558,6 +558,109 @@ def roc_area(points: Points, num_positive_ref: int | float, num_negative_ref: in
     return roc_rows_area(roc_rows(points, num_positive_ref, num_negative_ref))
 
 
+# ---------------------------------------------------------------------------
+# partial ROC area
+
+
+def ranked_entries(
+    neg_scores: FloatArray, correct: BoolArray, num_negative_misses: int, num_misses: int, ties: str
+) -> tuple[FloatArray, BoolArray, IntArray | None]:
+    """(rank scores, correct, counts) of every entry: the returned cases, then the unreturned blocks.
+
+    Finite scores become dense ranks 2, 3, ... (a higher score, a higher
+    rank; equal scores, one rank). The negative misses are one entry (count
+    ``num_negative_misses``) and the misses one entry (count ``num_misses``),
+    when there are any: the misses rank 0 below every returned case; the
+    negative misses tie with them under grouped ties (one bottom tie group,
+    as the ROC area defines it) and rank 1 under stable ties (a miss is never
+    reached there, so it is never tied with them). ``counts`` is None when
+    there are no unreturned entries (every entry is one case).
+
+    Notes
+    -----
+    O(n log n) (``numpy.unique``). The confidence intervals resample these
+    entries; :func:`partial_roc_area` measures them.
+    """
+    # dense ranks of the returned cases: 2.. (higher score, higher rank)
+    _, inv = np.unique(-np.asarray(neg_scores), return_inverse=True)
+    ranks = inv.astype(np.float64) + 2.0
+    neg_miss_rank = 0.0 if ties == "grouped" else 1.0
+    blocks = [(n, rank, c) for n, rank, c in ((num_negative_misses, neg_miss_rank, False), (num_misses, 0.0, True)) if n]
+    scores = np.concatenate([ranks, np.array([b[1] for b in blocks], dtype=np.float64)])
+    flags = np.concatenate([np.asarray(correct, dtype=bool), np.array([b[2] for b in blocks], dtype=bool)])
+    if not blocks:
+        return scores, flags, None
+    counts = np.concatenate([np.ones(ranks.size, np.int64), np.array([b[0] for b in blocks], dtype=np.int64)])
+    return scores, flags, counts
+
+
+def partial_roc_auc(
+    pos: FloatArray, neg: FloatArray, max_fpr: float, standardized: bool,
+    w_pos: FloatArray | None = None, w_neg: FloatArray | None = None,
+) -> float:
+    """Area under the ROC curve for false positive rates in [0, max_fpr].
+
+    The curve joins the operating points of the distinct scores by straight
+    lines (a tie group is a diagonal segment, so a tied pair counts one half);
+    the area up to ``max_fpr`` is the trapezoidal area with the curve's value
+    at ``max_fpr`` interpolated linearly (pROC's uncorrected partial AUC).
+    ``standardized`` applies McClish's correction
+    0.5 * (1 + (A - max_fpr^2 / 2) / (max_fpr - max_fpr^2 / 2)), equal to
+    scikit-learn's ``roc_auc_score(max_fpr=...)``. With weights ``w_pos`` and
+    ``w_neg`` the rates are weighted (scikit-learn's ``sample_weight``). NaN
+    without both classes (or without weight in one).
+    """
+    m, n = pos.size, neg.size
+    if m == 0 or n == 0:
+        return math.nan
+    s = np.concatenate([pos, neg])
+    c = np.concatenate([np.ones(m, bool), np.zeros(n, bool)])
+    w = np.ones(m + n) if w_pos is None or w_neg is None else np.concatenate([w_pos, w_neg])
+    order = np.argsort(-s, kind="stable")
+    s, c, w = s[order], c[order], w[order]
+    ends = np.r_[np.flatnonzero(s[1:] != s[:-1]), s.size - 1]
+    tp, fp = np.cumsum(w * c)[ends], np.cumsum(w * ~c)[ends]
+    if tp[-1] <= 0 or fp[-1] <= 0:
+        return math.nan
+    tpr = np.r_[0.0, tp / tp[-1]]
+    fpr = np.r_[0.0, fp / fp[-1]]
+    stop = int(np.searchsorted(fpr, max_fpr, side="right"))
+    if stop < fpr.size:
+        # linear interpolation of the segment crossing max_fpr
+        x0, x1, y0, y1 = fpr[stop - 1], fpr[stop], tpr[stop - 1], tpr[stop]
+        y = y0 + (y1 - y0) * (max_fpr - x0) / (x1 - x0)
+        fpr = np.r_[fpr[:stop], max_fpr]
+        tpr = np.r_[tpr[:stop], y]
+    area = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
+    if not standardized:
+        return area
+    min_area = 0.5 * max_fpr * max_fpr
+    return 0.5 * (1.0 + (area - min_area) / (max_fpr - min_area))
+
+
+def partial_roc_area(
+    neg_scores: FloatArray, correct: BoolArray, weight: FloatArray | None, num_negative_misses: int,
+    num_misses: int, ties: str, max_fpr: float, standardized: bool,
+) -> float:
+    """:func:`partial_roc_auc` of stored cases plus unreturned ones (each weighing 1).
+
+    The misses rank below every returned case and the negative misses with
+    them (grouped ties) or just above them (stable ties; see
+    :func:`ranked_entries`); a block of k unreturned cases weighs k.
+    ``weight`` is the returned cases' sample weights, None when unweighted.
+    NaN with a class missing (or without weight in one).
+    """
+    scores, flags, counts = ranked_entries(neg_scores, correct, num_negative_misses, num_misses, ties)
+    if weight is None and counts is None:
+        return partial_roc_auc(scores[flags], scores[~flags], max_fpr, standardized)
+    # unreturned items weigh 1 each, as in the evaluator's own rates: a block of k misses weighs k
+    n_ret = np.asarray(neg_scores).size
+    w = np.ones(scores.size) if weight is None else np.concatenate([weight, np.ones(scores.size - n_ret)])
+    if counts is not None:
+        w[n_ret:] = counts[n_ret:]
+    return partial_roc_auc(scores[flags], scores[~flags], max_fpr, standardized, w[flags], w[~flags])
+
+
 def _exact_dot(a: npt.NDArray[Any], b: npt.NDArray[Any], bound: int) -> int:
     """sum(a * b) as an int; ``bound`` bounds the absolute value of every partial sum and product."""
     if bound < 2**62:

@@ -1,4 +1,4 @@
-"""Whole blocks of CSV/TSV lines parsed with numpy, for :class:`scored_pr._io.CaseReader`.
+"""Whole blocks of CSV/TSV lines parsed with numpy, for :class:`scored_pr._io.cases.CaseReader`.
 
 Pure functions over a block of bytes (complete lines, each ending in ``\\n``),
 viewed as a ``uint8`` array. Each one returns its values together with a
@@ -185,7 +185,7 @@ def parse_labels(a: U8, starts: I64, lengths: I64) -> tuple[Bool, Bool]:
         The label of each field (False where not proved).
     proved : bool array
         Fields that are exactly one of those words; anything else (surrounding
-        whitespace, other words, non-ASCII text) is left to :func:`scored_pr._io.parse_label`.
+        whitespace, other words, non-ASCII text) is left to :func:`scored_pr._io.cases.parse_label`.
 
     Examples
     --------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._evaluation import ScoredPrecisionRecallEvaluation
+from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
 #: (correct, score) in rank order, ranks 0-9 of the table in LingPipe 3.9.2's class documentation.
 WORKED_EXAMPLE: tuple[tuple[bool, float], ...] = (

@@ -1,6 +1,6 @@
 """Numbered lines of text, with push-back, from a text or a binary stream.
 
-:class:`scored_pr._io.CaseReader` reads its input through one of these. A
+:class:`scored_pr._io.cases.CaseReader` reads its input through one of these. A
 :class:`TextFeed` numbers the lines of a text stream as it always did; a
 :class:`ByteFeed` reads a binary stream in large blocks and hands out either
 one decoded line (:meth:`ByteFeed.next_line`, exactly the lines a

@@ -13,14 +13,14 @@ Subcommands:
     trec_eval 10: its measures, options and output (:mod:`scored_pr.trec`).
 ``compare A B``
     Two models' predictions joined on an id column, compared paired
-    (:mod:`scored_pr._uncertainty_cli`, which also gives ``report --ci``).
+    (:mod:`scored_pr._cli.compare`, which also gives ``report --ci``).
 
 Exit status: 0 on success, 2 on malformed input or a usage error (one line on
 standard error naming the file, the line and the value; never a traceback),
 1 when an output file cannot be written (standard output, a plot, a stream
 checkpoint) or matplotlib is missing for --plot; ``stream`` stopped by a signal
 exits 128 + its number.
-Parsing lives in :mod:`scored_pr._io`; this module only wires it to the
+Parsing lives in :mod:`scored_pr._io.cases`; this module only wires it to the
 evaluator and prints.
 """
 
@@ -29,33 +29,29 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import math
 import os
 import signal
 import sys
-import time
 import zlib
 from typing import TYPE_CHECKING, Any, TextIO
 
-from . import _io, _uncertainty_cli
-from ._version import __version__
+from .._io import cases as _io
+from . import compare as _uncertainty_cli
+from . import options
+from .output import Progress, table
+from .._version import __version__
 
 # The evaluator, numpy and the rest are imported by the commands that use
 # them, so that `scored-pr --help` starts in less time than `import numpy`.
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from ._evaluation import ScoredPrecisionRecallEvaluation
-    from ._stopping import GracefulStop, Stopped
-    from ._windows import WindowedEvaluation
-    from .streaming import Summary
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
+    from .stopping import GracefulStop, Stopped
+    from .._evaluators.windowed import WindowedEvaluation
+    from ..streaming import Summary
 
 PROG = "scored-pr"
-
-#: Seconds before the progress bar appears (short inputs never show one), and
-#: between two redraws.
-PROGRESS_DELAY = 0.5
-PROGRESS_INTERVAL = 0.1
 
 #: Rows per ``add_cases`` call when reading a file; also the progress granularity.
 CHUNK_ROWS = 16_384
@@ -63,30 +59,13 @@ CHUNK_ROWS = 16_384
 #: Skipped lines whose message is printed (then only the count).
 MAX_SKIP_MESSAGES = 5
 
-#: The largest count accepted by --misses (the evaluator's limit: counts stay
-#: exact in float64); ``_validation.MAX_COUNT``, which imports numpy.
-MAX_COUNT = 2**53
-
-
 # --------------------------------------------------------------------- output
 
 
 def _summary_for_json(ev: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
-    from .streaming import json_safe
+    from ..streaming import json_safe
 
     return json_safe(ev.summary())
-
-
-def _table(rows: list[tuple[str, ...]], headers: tuple[str, ...], names_first: bool = False) -> str:
-    """A Markdown table that reads well in a terminal: numbers right-aligned, names left-aligned."""
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
-    left = [names_first and i == 0 for i in range(len(widths))]
-
-    def line(cells: tuple[str, ...]) -> str:
-        return "| " + " | ".join(f"{c:<{w}}" if a else f"{c:>{w}}" for c, w, a in zip(cells, widths, left)) + " |"
-
-    rule = "|" + "|".join(":" + "-" * (w + 1) if a else "-" * (w + 1) + ":" for w, a in zip(widths, left)) + "|"
-    return "\n".join([line(headers), rule, *(line(r) for r in rows)])
 
 
 def _fmt_value(value: Any) -> str:
@@ -96,10 +75,10 @@ def _fmt_value(value: Any) -> str:
 
 
 def _metrics_table(ev: ScoredPrecisionRecallEvaluation) -> str:
-    from ._report import table_rows
+    from .._report import table_rows
 
     rows = table_rows(ev.summary())  # the break-even point and R-precision: one row
-    return _table([(k, _fmt_value(v)) for k, v in rows], ("measure", "value"), names_first=True)
+    return table([(k, _fmt_value(v)) for k, v in rows], ("measure", "value"), names_first=True)
 
 
 def _curve(ev: ScoredPrecisionRecallEvaluation, kind: str, interpolate: bool) -> tuple[list[str], Any]:
@@ -121,7 +100,7 @@ def _print_curve(ev: ScoredPrecisionRecallEvaluation, kind: str, interpolate: bo
                 print("%8.6f %8.6f" % (r, rr), file=out)
         return
     print(f"\n{title}:\n", file=out)
-    print(_table([tuple(repr(v) for v in row) for row in curve.tolist()], tuple(columns)), file=out)
+    print(table([tuple(repr(v) for v in row) for row in curve.tolist()], tuple(columns)), file=out)
 
 
 def _print_report(
@@ -160,7 +139,7 @@ def _write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inte
             "pip install matplotlib (or, in a checkout of scored_pr, pip install '.[plot]')"
         )
         return 1
-    from .plot import plot_pr_roc
+    from ..plot import plot_pr_roc
 
     fig = plot_pr_roc(ev, interpolate=interpolate, title=title, figure=Figure())
     # matplotlib appends ".png" to a name without a suffix; say the format so
@@ -176,60 +155,6 @@ def _write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inte
 
 
 # ------------------------------------------------------------------- progress
-
-
-class _Progress:
-    """A one-line progress bar on a terminal's standard error.
-
-    Drawn only when ``stream.isatty()``, and only once the work has taken
-    more than PROGRESS_DELAY seconds, so short inputs and redirected stderr
-    (files, pipes, CI logs) never see it. With a known size it shows a bar
-    and a percentage, otherwise the number of rows; always the rate. A
-    ``label`` (``report --ci``'s resampling) replaces the rows and rate with
-    ``done of total UNITS`` and the time left.
-    """
-
-    def __init__(self, stream: TextIO, total: int | None, enabled: bool, label: tuple[str, str] | None = None) -> None:
-        self._stream = stream
-        self._total = total
-        self._label = label  # (prefix, units)
-        self._enabled = enabled and bool(getattr(stream, "isatty", lambda: False)())
-        self._start = time.monotonic()
-        self._next = self._start + PROGRESS_DELAY
-        self._width = 0
-
-    def __call__(self, done: int) -> None:
-        """``update(done, done)``: the callback form the bootstrap calls."""
-        self.update(done, done)
-
-    def update(self, done: int, rows: int) -> None:
-        if not self._enabled:
-            return
-        now = time.monotonic()
-        if now < self._next:
-            return
-        self._next = now + PROGRESS_INTERVAL
-        rate = rows / max(now - self._start, 1e-9)
-        if self._total:
-            frac = min(done / self._total, 1.0)
-            filled = int(30 * frac)
-            bar = f"[{'#' * filled}{'.' * (30 - filled)}] {100 * frac:3.0f}%  "
-            if self._label is not None:
-                prefix, units = self._label
-                left = (self._total - done) / rate if rate > 0 else math.inf
-                text = f"{prefix}{bar}{done:,} of {self._total:,} {units}  {left:,.0f} s left"
-            else:
-                text = f"{bar}{rows:,} rows  {rate:,.0f} rows/s"
-        else:
-            text = f"{rows:,} rows  {rate:,.0f} rows/s"
-        self._width = max(self._width, len(text))
-        self._stream.write(f"\r{text:<{self._width}}")
-        self._stream.flush()
-
-    def close(self) -> None:
-        if self._enabled and self._width:
-            self._stream.write("\r" + " " * self._width + "\r")
-            self._stream.flush()
 
 
 # ------------------------------------------------------------------- commands
@@ -281,8 +206,8 @@ def _reader(args: argparse.Namespace, stream: Any, source: str, skips: _SkipRepo
 
 def demo(out: TextIO) -> None:
     """Print the worked example's report and tables, then the bundled sample's report."""
-    from ._demo import worked_example
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from .demo import worked_example
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
     ev = worked_example()
     print("scored_pr demo: the worked example of LingPipe 3.9.2's ScoredPrecisionRecallEvaluation", file=out)
@@ -312,13 +237,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
     stream, source, size = _io.open_input(args.path, binary=True)  # parsed in blocks
     skips = _SkipReporter()
     ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
     reader = _reader(args, stream, source, skips)
-    progress = _Progress(sys.stderr, size, enabled=not args.no_progress)
+    progress = Progress(sys.stderr, size, enabled=not args.no_progress)
     try:
         for correct, scores in reader.chunks(CHUNK_ROWS):
             ev.add_cases(correct, scores)
@@ -341,8 +266,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, int]:
     """The evaluator and the input line to continue after, from ``--resume`` (or a fresh start)."""
-    from . import _serialization
-    from ._evaluation import ScoredPrecisionRecallEvaluation
+    from .._state import exact as _serialization
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
     if not args.resume:
         ev = ScoredPrecisionRecallEvaluation(ties=args.ties)
@@ -364,7 +289,7 @@ def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, 
 
 
 def _stream_window(args: argparse.Namespace) -> WindowedEvaluation | None:
-    from ._windows import WindowedEvaluation
+    from .._evaluators.windowed import WindowedEvaluation
 
     """The window of ``stream --window/--window-seconds``, after checking the options that go with it."""
     if args.window is None and args.window_seconds is None:
@@ -413,7 +338,7 @@ def _check_writable(option: str, path: str) -> None:
     """Raise a usage error unless a file can be written at ``path`` (before any input is read).
 
     The probe is a uniquely named file created, and removed, where the atomic
-    write of :mod:`scored_pr._statefile` puts its temporary file: beside ``path``.
+    write of :mod:`scored_pr._state.statefile` puts its temporary file: beside ``path``.
     """
     import secrets
 
@@ -442,7 +367,7 @@ def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int
     follows (the exit checkpoint, the report) is never cut short by a signal,
     and only the first signal counts.
     """
-    from ._stopping import Stopped
+    from .stopping import Stopped
 
     stopped: Stopped | None = None
     failure: BaseException | None = None
@@ -465,13 +390,6 @@ def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int
     return stopped, failure
 
 
-def _port(text: str) -> int:
-    value = _non_negative(text)
-    if value > 65535:
-        raise argparse.ArgumentTypeError(f"expected a TCP port (0 to 65535), got {text[:40]!r}")
-    return value
-
-
 def _serve_metrics(args: argparse.Namespace) -> int:
     """``stream --metrics-port``: serve the summaries as Prometheus gauges while the stream runs.
 
@@ -484,7 +402,7 @@ def _serve_metrics(args: argparse.Namespace) -> int:
     try:
         from prometheus_client import CollectorRegistry, start_http_server
 
-        from .integrations import Prometheus
+        from ..integrations import Prometheus
     except ImportError:
         _error("--metrics-port needs the prometheus_client package: pip install prometheus-client (or, in a "
                "checkout of scored_pr, pip install '.[prometheus]')")
@@ -508,7 +426,7 @@ def _serve_metrics(args: argparse.Namespace) -> int:
 
 
 def cmd_stream(args: argparse.Namespace) -> int:
-    from ._stopping import GracefulStop
+    from .stopping import GracefulStop
 
     # The handlers go in first: a stop signal that arrives while the command
     # starts is recorded, and answered by the report of what was read (nothing
@@ -527,8 +445,8 @@ def cmd_stream(args: argparse.Namespace) -> int:
 
 
 def _stream_cumulative(args: argparse.Namespace, window: WindowedEvaluation | None, stop: GracefulStop) -> int:
-    from . import _serialization
-    from .streaming import SummaryLogger, json_safe
+    from .._state import exact as _serialization
+    from ..streaming import SummaryLogger, json_safe
 
     metrics = getattr(args, "metrics_sink", None)  # --metrics-port (see _serve_metrics)
     ev, skip_to = _resume(args)
@@ -604,7 +522,7 @@ def _held_stop(stop: GracefulStop) -> Stopped | None:
     The report then covers the whole input, and the status still says that
     the command was asked to stop (128 + n), whenever the signal came.
     """
-    from ._stopping import Stopped
+    from .stopping import Stopped
 
     return None if stop.received is None else Stopped(stop.received)
 
@@ -645,7 +563,7 @@ def _stream_status(stopped: Stopped | None, failure: BaseException | None, check
 
 def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation, stop: GracefulStop) -> int:
     """``stream --window``: summary lines and the final report of the window only, in bounded memory."""
-    from .streaming import SummaryLogger, json_safe
+    from ..streaming import SummaryLogger, json_safe
 
     metrics = getattr(args, "metrics_sink", None)
     stream, source, _ = _io.open_input(args.path)
@@ -687,35 +605,6 @@ def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation, stop:
                           f"{what} of the {seen} cases read before it", f"after {seen} cases", what, seen)
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    if value > MAX_COUNT:
-        raise argparse.ArgumentTypeError(f"expected an integer of at most 2**53, got {text[:40]!r}")
-    return value
-
-
-def _positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}") from None
-    if not (value > 0 and value != float("inf")):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {text!r}")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = _non_negative(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
 def _add_input_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("input")
     g.add_argument(
@@ -752,7 +641,7 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
         "stable: equal scores keep file order (LingPipe 3.9.2)",
     )
     g.add_argument(
-        "--misses", type=_non_negative, default=0, metavar="N", help="relevant items the system never returned (default: 0)"
+        "--misses", type=options.non_negative, default=0, metavar="N", help="relevant items the system never returned (default: 0)"
     )
     g.add_argument(
         "--format",
@@ -814,13 +703,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("path", metavar="PATH", nargs="?", default="-", help="input (default: - for standard input)")
     p.add_argument(
-        "--every", type=_positive, default=1000, metavar="N", help="cases between summary lines (default: 1000)"
+        "--every", type=options.positive, default=1000, metavar="N", help="cases between summary lines (default: 1000)"
     )
     g = p.add_argument_group("sliding window")
     wg = g.add_mutually_exclusive_group()
-    wg.add_argument("--window", type=_positive, metavar="N", help="summary lines and report of the last N cases only, "
+    wg.add_argument("--window", type=options.positive, metavar="N", help="summary lines and report of the last N cases only, "
                     "in memory bounded by N (scored_pr.WindowedEvaluation)")
-    wg.add_argument("--window-seconds", type=_positive_seconds, metavar="T",
+    wg.add_argument("--window-seconds", type=options.positive_seconds, metavar="T",
                     help="summary lines and report of the cases read in the last T seconds only")
     g.add_argument("--cumulative", action="store_true", help="with a window: also keep every case, print the "
                    "cumulative figures and the window's side by side, and end with the cumulative report")
@@ -828,14 +717,14 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--checkpoint", metavar="PATH", help="save the state atomically to PATH every "
                    "--checkpoint-every cases and at exit (also on a signal or malformed input); checked "
                    "before any input is read")
-    g.add_argument("--checkpoint-every", type=_positive, default=10_000, metavar="N",
+    g.add_argument("--checkpoint-every", type=options.positive, default=10_000, metavar="N",
                    help="cases between checkpoints (default: 10000)")
     g.add_argument("--resume", metavar="PATH", help="continue from a checkpoint: its cases are kept and the input "
                    "lines it had consumed are skipped, so rerunning on the same input continues where it stopped")
     g.add_argument("--no-skip", action="store_true", help="with --resume: the input does not replay what the "
                    "checkpoint consumed (a live feed); skip nothing")
     g = p.add_argument_group("metrics")
-    g.add_argument("--metrics-port", type=_port, metavar="PORT", help="while streaming, serve the summary "
+    g.add_argument("--metrics-port", type=options.port, metavar="PORT", help="while streaming, serve the summary "
                    "figures (cumulative and window side by side) as Prometheus gauges on "
                    "http://HOST:PORT/metrics, updated at every summary line; 0 picks a free port, printed on "
                    "stderr (needs prometheus_client: the 'prometheus' extra)")
@@ -845,7 +734,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_eval_options(p)
     p.set_defaults(run=_serve_metrics, curve=None, interpolate=False)
 
-    from .trec._command import add_parser as add_trec_parser
+    from ..trec._command import add_parser as add_trec_parser
 
     add_trec_parser(commands)
     _uncertainty_cli.add_compare_parser(commands)
