@@ -24,7 +24,8 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._evaluators.bounded import BoundedEvaluation, Bounds, CurveBand
     from ._evaluators.synchronized import SynchronizedEvaluation
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
-    from ._core.kernel import OperatingPoint
+    from ._core.kernel import Confusion, OperatingPoint
+    from ._evaluators.base import Evaluation
     from ._evaluators.multi import MultiQueryEvaluation
     from ._core.stats import Comparison, Interval
     from ._uncertainty import compare
@@ -55,6 +56,8 @@ _LAZY = {
     "SynchronizedEvaluation": "._evaluators.synchronized",
     "ScoredPrecisionRecallEvaluation": "._evaluators.exact",
     "OperatingPoint": "._core.kernel",
+    "Confusion": "._core.kernel",
+    "Evaluation": "._evaluators.base",
     "MultiQueryEvaluation": "._evaluators.multi",
     "Comparison": "._core.stats",
     "Interval": "._core.stats",
@@ -80,6 +83,8 @@ __all__ = [
     "Bounds",
     "CurveBand",
     "Comparison",
+    "Confusion",
+    "Evaluation",
     "Interval",
     "area_under_pr_curve",
     "area_under_roc_curve",

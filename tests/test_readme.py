@@ -299,13 +299,15 @@ def test_windows_pickle_but_do_not_merge() -> None:
 
     from scored_pr import WindowedEvaluation
 
-    assert "Windows pickle but do not merge (`a.snapshot() + b.snapshot()` does)." in flat(readme())
+    assert (
+        "Windows pickle but have no `merge` or `+` (a window is a span of one stream; "
+        "`a.snapshot() + b.snapshot()` merges what two windows hold)."
+    ) in flat(readme())
     a, b = WindowedEvaluation(size=3), WindowedEvaluation(size=3)
     a.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.95])
     b.add_cases([False, True], [0.2, 0.6])
     assert repr(pickle.loads(pickle.dumps(a)).summary()) == repr(a.summary())  # repr: NaN entries compare
-    with pytest.raises(TypeError):
-        a.merge(b)
+    assert not hasattr(a, "merge")
     with pytest.raises(TypeError):
         a + b  # noqa: B018
     both = a.snapshot() + b.snapshot()

@@ -866,6 +866,117 @@ def precision_at_threshold(b: Bins, threshold: float) -> Triple:
     return Triple(low, min(max(est, low), high), high)
 
 
+def f_measure_at_threshold(b: Bins, threshold: float, pos_ref: float, beta: float) -> Triple:
+    """F-beta of accepting every case scored >= threshold, exact or bounded.
+
+    With x correct and y incorrect weight accepted, F = (1 + b^2) x / (x +
+    b^2 R + y) (the evaluator's :func:`scored_pr._core.kernel.f_measure`, FN = R -
+    x) grows with x and falls with y, and x and y range independently over
+    the straddling bin's share: the lower bound takes x low and y high, the
+    upper x high and y low. NaN for 0/0 (nothing accepted, no positive
+    reference); the bounds cover every value F takes when it is defined
+    (0.0 there, since then x is 0).
+    """
+    tp, fp, p, n = accepted_at(b, threshold)
+
+    def f(x: float, y: float) -> float:
+        return K.f_measure(x, x + y, pos_ref, beta)
+
+    if p == 0 and n == 0:
+        v = f(tp.lower, fp.lower)
+        return Triple(v, v, v)
+    low, high = f(tp.lower, fp.upper), f(tp.upper, fp.lower)
+    low = 0.0 if math.isnan(low) else low
+    high = 0.0 if math.isnan(high) else high
+    est = f(tp.estimate, fp.estimate)
+    return Triple(low, low if math.isnan(est) else min(max(est, low), high), high)
+
+
+def f_measure_top(b: Bins, k: int, pos_ref: int, beta: float) -> Triple:
+    """F-beta of the top ``k`` cases (0 <= k <= cases), exact or bounded; unweighted counts.
+
+    The top ``k`` hold between the bounds of :func:`top_ratio` correct cases
+    and exactly ``k`` cases, so F = (1 + b^2) TP / (b^2 R + k) grows with TP:
+    its bounds are F at the two TP bounds. The exact bin's TP is the
+    evaluator's float (:func:`scored_pr._core.kernel.tp_top`), so is F then.
+    """
+    t = top_ratio(b, k, 1)
+    return Triple(*(K.f_measure(x, k, pos_ref, beta) for x in t))
+
+
+def average_precision_at(b: Bins, num_positive_ref: int, k: int) -> Triple:
+    """AP@k, grouped ties: the sum over the top ``k`` of precision * rel, over min(k, R); unweighted.
+
+    Bins wholly in the top ``k`` contribute their :func:`average_precision`
+    terms (exact bin P (c + P) / (t + P + N); range bin between the sum over
+    j of (c + j) / (t + N + j) and P (c + P) / (t + P)). The bin that rank
+    ``k`` cuts (s = k - t of its cases in the top k): exact bin, the
+    evaluator's pro-rata term P s / (P + N) * (c + P) / (t + P + N); range
+    bin, between 0 and min(P, s) (c + P) / (t + P), since at most min(P, s)
+    correct cases (in expectation) of it are in the top k, each with a
+    precision at most (c + P) / (t + P). Estimate: each bin one tie group.
+    The exact value is summed in the evaluator's order, so an exact summary
+    gives its float. NaN when min(k, R) is 0.
+    """
+    den = min(k, num_positive_ref)
+    if den == 0:
+        return Triple(math.nan, math.nan, math.nan)
+    pos, neg = b.pos, b.neg
+    c, f = _before(pos), _before(neg)
+    t = c + f
+    end = t + pos + neg
+    exact = _exact_mask(b)
+    sel = (end <= k) & (pos > 0)  # bins wholly in the top k that hold a correct case
+    p, n, cc, tt, ex = pos[sel], neg[sel], c[sel], t[sel], exact[sel]
+    est = p * ((cc + p) / (tt + p + n))
+    upper = np.where(ex, est, p * ((cc + p) / (tt + p)))
+    a = tt + n
+    lower = np.where(ex | (a == cc), est, np.minimum(p - (a - cc) * harmonic_diff(a, a + p), est))
+    lo, mid, hi = K.seqsum(lower), K.seqsum(est), K.seqsum(upper)
+    cut = np.flatnonzero((t < k) & (end > k) & (pos > 0))
+    if cut.size:
+        i = int(cut[0])
+        pi, ni, ci, ti = pos[i], neg[i], c[i], t[i]
+        share = pi * (k - ti) / (pi + ni)
+        term = share * (ci + pi) / (ti + pi + ni)  # the evaluator's operations, in its order
+        mid += term
+        if exact[i]:
+            lo += term
+            hi += term
+        else:
+            hi += min(float(pi), k - float(ti)) * ((ci + pi) / (ti + pi))
+    return Triple(float(lo) / den, float(mid) / den, float(hi) / den)
+
+
+def k_at_recall(b: Bins, num_positive_ref: int, level: float) -> tuple[Triple, Triple] | None:
+    """(k, precision) at the smallest grouped cut-off with recall >= ``level``, or None if unreachable.
+
+    Unweighted counts. The needed number m of correct cases is the
+    evaluator's (:func:`scored_pr._core.kernel.correct_needed`). The bin where
+    the correct count reaches m has t cases and c correct ones above it and
+    P correct, N incorrect in it; the exact cut-off ends the tie group that
+    holds the m-th correct case, so it takes x >= m - c of the bin's correct
+    cases and y <= N of its incorrect ones: k in [t + m - c, t + P + N] and
+    precision (c + x) / (t + x + y) in [m / (t + m - c + N), (c + P) / (t +
+    P)] (it grows with x, falls with y). Estimate (and exact bin): the bin
+    as one tie group, k = t + P + N, precision (c + P) / (t + P + N), the
+    evaluator's integer ratio.
+    """
+    needed = max(1, K.correct_needed(level, num_positive_ref))
+    if num_positive_ref == 0 or needed > int(b.pos.sum()):
+        return None
+    cum = np.cumsum(b.pos)
+    i = int(np.searchsorted(cum, needed, side="left"))  # the first bin whose correct count reaches it
+    p, n = int(b.pos[i]), int(b.neg[i])
+    c = int(cum[i]) - p
+    t = int(b.pos[:i].sum() + b.neg[:i].sum())
+    k = t + p + n
+    precision = (c + p) / k  # int / int: correctly rounded, as the evaluator's tp / k
+    if b.lo[i] == b.hi[i]:
+        return Triple(k, k, k), Triple(precision, precision, precision)
+    return Triple(t + needed - c, k, k), Triple(needed / (t + needed - c + n), precision, (c + p) / (t + p))
+
+
 def curve_boxes(b: Bins, pos_ref: float, neg_ref: float, misses: float, negative_misses: float, integer: bool) -> tuple[FloatArray, FloatArray]:
     """Boxes that hold the exact PR and ROC curves, one row per bin.
 

@@ -1003,6 +1003,44 @@ def threshold_cutoffs(neg_scores: FloatArray, correct: BoolArray, weight: FloatA
     return Cutoffs(-neg_scores[ends[keep] - 1], ends[keep], tp[keep], fp[keep])
 
 
+class Confusion(NamedTuple):
+    """The confusion counts of accepting every case scored at or above a threshold.
+
+    Sums of sample weights when the evaluator is weighted (misses weigh 1
+    each); ints otherwise. A :class:`~scored_pr.BoundedEvaluation` gives each
+    field as a :class:`~scored_pr.Bounds`.
+    """
+
+    tp: Any  #: correct cases accepted (true positives)
+    fp: Any  #: incorrect cases accepted (false positives)
+    tn: Any  #: incorrect cases rejected, negative misses included (true negatives)
+    fn: Any  #: correct cases rejected, misses included (false negatives)
+
+
+Confusion.__module__ = "scored_pr"
+
+
+def confusion_at_threshold(
+    cut: Cutoffs, threshold: float, num_positive_ref: int | float, num_negative_ref: int | float
+) -> Confusion:
+    """TP, FP, TN, FN of accepting every case with score >= ``threshold``.
+
+    ``cut`` holds the cumulative counts at every distinct score (descending),
+    so the accepted cases are those of the cut-offs whose score is >=
+    ``threshold``: a whole tie group is on one side. Cases never returned
+    (misses, negative misses) are in the reference counts and never
+    accepted, so they count as FN and TN. O(log d) for d distinct scores.
+    """
+    # -score ascending: the cut-offs with score >= threshold are a prefix
+    i = int(np.searchsorted(-cut.score, -threshold, side="right"))
+    if i == 0:
+        tp: int | float = 0 if cut.tp.dtype.kind == "i" else 0.0
+        fp: int | float = tp
+    else:
+        tp, fp = cut.tp[i - 1].item(), cut.fp[i - 1].item()
+    return Confusion(tp, fp, num_negative_ref - fp, num_positive_ref - tp)
+
+
 def hit_curve(neg_scores: FloatArray, correct: BoolArray, ties: str) -> npt.NDArray[np.int64] | FloatArray:
     """h(t): correct cases among the top t, for t = 1..n.
 
@@ -1108,7 +1146,7 @@ def maximum_f_measure_threshold(cut: Cutoffs, num_positive_ref: int | float, bet
     return _operating_point(cut, num_positive_ref, int(np.argmax(f)))
 
 
-def f_measure(tp: float, retrieved: int, num_positive_ref: int | float, beta: float) -> float:
+def f_measure(tp: float, retrieved: int | float, num_positive_ref: int | float, beta: float) -> float:
     """(1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP); NaN for 0/0."""
     b2 = beta * beta
     fn = num_positive_ref - tp

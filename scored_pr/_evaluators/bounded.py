@@ -6,20 +6,26 @@ what queries derive and delegates every number to :mod:`scored_pr._core.bins`.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
-from typing import Any, Callable, NamedTuple, TypeVar
+from typing import Any, Callable, Concatenate, NamedTuple, ParamSpec, TextIO, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from .._core import bins as B
+from .._core import kernel as K
 from .._measures import MEASURES
 from .._state import bounded as _bounded_state
 from .._state.bounded import MAX_BINS
+from .base import Evaluation, EvaluationBase, unsupported
 from .._validation import (
     check_batch,
     check_beta,
+    check_choice,
+    check_flag,
+    check_fraction,
     check_correct,
     check_count,
     check_pos_label,
@@ -33,6 +39,9 @@ from .._validation import (
 
 _CLS = "BoundedEvaluation"
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_EPS = 2.0**-52
 
 #: Cases sorted and binned at a time by add_cases: bounds the temporary memory
 #: of a huge batch to a few times this many float64 values.
@@ -138,7 +147,24 @@ class CurveBand(NamedTuple):
         return np.asarray(inside.any(axis=1), dtype=bool)
 
 
-class BoundedEvaluation:
+def _refuse(method: Callable[Concatenate[Any, _P], _R], why: str, instead: str) -> Callable[Concatenate[Any, _P], _R]:
+    """A query of the protocol that a summary cannot answer: raises UnsupportedQuery, keeps the signature."""
+    name = method.__name__
+
+    def refused(self: Any, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        raise unsupported(_CLS, name, why, instead)
+
+    functools.update_wrapper(refused, method)
+    refused.__qualname__ = f"{_CLS}.{name}"
+    refused.__module__ = __name__
+    refused.__doc__ = (
+        f"Not answered by a {_CLS}: raises :class:`~scored_pr.UnsupportedQuery` ({why}; {instead}).\n\n"
+        f"The exact evaluator's ``{name}``: {method.__doc__ or ''}"
+    )
+    return refused
+
+
+class BoundedEvaluation(EvaluationBase):
     """Precision-recall and ROC evaluation in bounded memory, with certified error bounds.
 
     A summary of the cases: for every score range ("bin") the weight of the
@@ -213,6 +239,8 @@ class BoundedEvaluation:
 
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
+    _KIND = _CLS
+    _NOUN = "summary"
     __slots__ = (
         "_max_bins", "_pos_label", "_bins", "_misses", "_negative_misses", "_num_cases", "_num_correct",
         "_weighted", "_pending", "_memo",
@@ -400,10 +428,9 @@ class BoundedEvaluation:
         if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
             raise _fail(TypeError, "from_evaluation", "evaluation", "a ScoredPrecisionRecallEvaluation", evaluation)
         out = cls(max_bins, pos_label=evaluation.pos_label)
-        neg, correct = evaluation._store.arrays()
-        weights = evaluation._store.weights()
-        if neg.size:
-            scores = -neg[::-1]  # ascending
+        ranked, correct, weights = evaluation.ranked_cases()
+        if ranked.size:
+            scores = ranked[::-1].copy()  # ascending
             out._add_arrays(correct[::-1].copy(), scores, None if weights is None else weights[::-1].copy())
         out._weighted = evaluation.weighted
         out._misses = evaluation.num_misses
@@ -439,11 +466,6 @@ class BoundedEvaluation:
         return "grouped"
 
     @property
-    def pos_label(self) -> Any:
-        """The label of the positive class, or None."""
-        return self._pos_label
-
-    @property
     def num_cases(self) -> int:
         """Cases added with add_case/add_cases (misses excluded)."""
         return self._num_cases + len(self._pending)
@@ -461,29 +483,17 @@ class BoundedEvaluation:
         return self._num_cases - self._num_correct + self._negative_misses
 
     @property
-    def num_misses(self) -> int:
-        """Positive reference cases never returned."""
-        return self._misses
-
-    @property
-    def num_negative_misses(self) -> int:
-        """Negative reference cases never returned."""
-        return self._negative_misses
-
-    @property
     def weighted(self) -> bool:
         """Whether a sample weight other than 1 was ever added."""
         return self._weighted or any(p[2] != 1.0 for p in self._pending)
 
-    @property
-    def positive_weight(self) -> float:
-        """Weight of the correct cases plus one per miss (num_positive_ref when unweighted)."""
+    def _pos_ref(self) -> float:
+        """Weight of the correct cases plus one per miss (the base's positive_weight)."""
         self._flush()
         return float(self._bins.pos.sum()) + self._misses
 
-    @property
-    def negative_weight(self) -> float:
-        """Weight of the incorrect cases plus one per negative miss."""
+    def _neg_ref(self) -> float:
+        """Weight of the incorrect cases plus one per negative miss (the base's negative_weight)."""
         self._flush()
         return float(self._bins.neg.sum()) + self._negative_misses
 
@@ -519,18 +529,15 @@ class BoundedEvaluation:
         t = B.widen(t, self._terms(), low, high, force=self._weighted, relative=relative)
         return Bounds(t.estimate, t.lower, t.upper)
 
-    def _unweighted(self, func: str) -> None:
-        if self.weighted:
-            raise ValueError(
-                f"{func}: this measure counts cases by rank and is not defined with sample weights; "
-                "a weighted summary answers the curves, their areas, average_precision, "
-                "maximum_f_measure and the threshold queries."
-            )
-
     # ------------------------------------------------------------------- scalars
 
-    def average_precision(self) -> Bounds:
+    def average_precision(self, ties: str | None = None) -> Bounds:
         """Average precision (grouped ties), exact or with certified bounds.
+
+        ``ties``: None or ``"grouped"`` (the summary's policy); ``"stable"``
+        and ``"expected"`` raise :class:`~scored_pr.UnsupportedQuery` (a
+        summary keeps neither the insertion order nor the tie groups inside
+        a bin).
 
         AP = (1 / num_positive_ref) * sum over correct cases of the precision
         at the end of their tie group (misses contribute 0). NaN when
@@ -554,18 +561,44 @@ class BoundedEvaluation:
         >>> ap.lower <= (1 + 2 / 3) / 2 <= ap.upper
         True
         """
+        if ties is not None:
+            ties = check_choice(ties, "average_precision", "ties", ("stable", "grouped", "expected"))
+            if ties != "grouped":
+                raise self._unsupported(
+                    f"average_precision(ties={ties!r})",
+                    "a summary keeps neither the insertion order of tied cases nor the tie groups inside a bin",
+                    "use ties='grouped' (the default), or an exact ScoredPrecisionRecallEvaluation",
+                )
+
         def build() -> Bounds:
             pos_ref, _ = self._refs()
             return self._result(B.average_precision(self._bins, pos_ref, not self.weighted))
 
         return self._cached("ap", build)
 
-    def area_under_pr_curve(self) -> Bounds:
-        """Uninterpolated area under the PR curve: equal to :meth:`average_precision`."""
+    def _uninterpolated(self, func: str, interpolate: bool) -> None:
+        if check_flag(interpolate, func, "interpolate"):
+            raise self._unsupported(
+                f"{func}(interpolate=True)",
+                "a summary certifies bounds for the uninterpolated curves only",
+                "use interpolate=False (with pr_band()/roc_band()), or an exact ScoredPrecisionRecallEvaluation",
+            )
+
+    def area_under_pr_curve(self, interpolate: bool = False) -> Bounds:
+        """Uninterpolated area under the PR curve: equal to :meth:`average_precision`.
+
+        ``interpolate=True`` raises :class:`~scored_pr.UnsupportedQuery`.
+        """
+        self._uninterpolated("area_under_pr_curve", interpolate)
         return self.average_precision()
 
-    def area_under_roc_curve(self) -> Bounds:
+    def area_under_roc_curve(
+        self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
+    ) -> Bounds:
         """ROC AUC (grouped ties, uninterpolated), exact or with certified bounds.
+
+        ``interpolate=True`` and a partial area (``max_fpr``) raise
+        :class:`~scored_pr.UnsupportedQuery`.
 
         The probability that a positive reference case ranks above a negative
         one, tied pairs counting 1/2, misses and negative misses tied below
@@ -580,6 +613,14 @@ class BoundedEvaluation:
         of the three is twice its pair count, an exact integer, divided by
         2 R Q once, as the evaluator divides it: exact results are its float.
         """
+        self._uninterpolated("area_under_roc_curve", interpolate)
+        if max_fpr is not None:
+            raise self._unsupported(
+                "area_under_roc_curve(max_fpr=...)",
+                "a summary certifies no bound for a partial ROC area",
+                "use the full area, or an exact ScoredPrecisionRecallEvaluation",
+            )
+
         def build() -> Bounds:
             pos_ref, neg_ref = self._refs()
             return self._result(
@@ -639,6 +680,187 @@ class BoundedEvaluation:
             return self._result(B.Triple(tp.lower / pos_ref, tp.estimate / pos_ref, tp.upper / pos_ref))
 
         return self._cached(("r_thr", threshold), build)
+
+    def _count(self, t: B.Triple, scale: float) -> Bounds:
+        """A weight (or count) as Bounds; weighted, widened by the rounding margin of sums up to ``scale``."""
+        if not self._weighted:
+            return Bounds(t.estimate, t.lower, t.upper)
+        margin = 8.0 * (self._terms() + 8) * _EPS * max(1.0, scale)
+        return Bounds(t.estimate, max(0.0, t.lower - margin), t.upper + margin)
+
+    def confusion_at_threshold(self, threshold: float) -> K.Confusion:
+        """TP, FP, TN, FN of accepting every case scored >= ``threshold``, each a :class:`Bounds`.
+
+        As ``ScoredPrecisionRecallEvaluation.confusion_at_threshold``: TP and
+        FP the correct and incorrect cases (weight) scored >= ``threshold``
+        (a whole tie group on one side), FN = num_positive_ref - TP (misses
+        included), TN = num_negative_ref - FP (negative misses included);
+        all zero on an empty summary. Exact when no range bin straddles the
+        threshold (lo < threshold <= hi) and there are no weights; otherwise
+        any part of the straddling bin's P correct and N incorrect cases may
+        be accepted: TP in [A, A + P], FP in [B, B + N], and FN, TN the
+        complements; the estimate takes the share (hi - threshold) / (hi -
+        lo) of the bin. Weighted: widened by the rounding margin of the sums.
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation()
+        >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1]); s.add_misses(1)
+        >>> s.confusion_at_threshold(0.75)
+        Confusion(tp=1.0, fp=1.0, tn=1.0, fn=2.0)
+        """
+        threshold = check_score(threshold, "confusion_at_threshold", "threshold")
+
+        def build() -> K.Confusion:
+            pos_ref, neg_ref = self._refs()
+            tp, fp, _, _ = B.accepted_at(self._bins, threshold)
+            fn = B.Triple(pos_ref - tp.upper, pos_ref - tp.estimate, pos_ref - tp.lower)
+            tn = B.Triple(neg_ref - fp.upper, neg_ref - fp.estimate, neg_ref - fp.lower)
+            return K.Confusion(
+                self._count(tp, pos_ref), self._count(fp, neg_ref), self._count(tn, neg_ref), self._count(fn, pos_ref)
+            )
+
+        return self._cached(("confusion", threshold), build)
+
+    def f_measure_at_threshold(self, threshold: float, beta: float = 1.0) -> Bounds:
+        """F-beta of accepting every case scored >= ``threshold``, exact or bounded.
+
+        F = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP) with the counts of
+        :meth:`confusion_at_threshold`, as the evaluator's
+        ``f_measure_at_threshold``: NaN (0/0) when nothing is accepted and
+        there is no positive reference. Exact (the evaluator's float) when no
+        range bin straddles the threshold and there are no weights. Bounds:
+        F grows with TP and falls with FP, so the lower bound accepts the
+        straddling bin's incorrect cases and not its correct ones, the upper
+        the reverse (see :func:`scored_pr._core.bins.f_measure_at_threshold`).
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation()
+        >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+        >>> s.f_measure_at_threshold(0.7)
+        0.8
+        """
+        threshold = check_score(threshold, "f_measure_at_threshold", "threshold")
+        beta = check_beta(beta, "f_measure_at_threshold")
+
+        def build() -> Bounds:
+            pos_ref, _ = self._refs()
+            return self._result(B.f_measure_at_threshold(self._bins, threshold, pos_ref, beta))
+
+        return self._cached(("f_thr", threshold, beta), build)
+
+    def f_measure_at(self, k: int, beta: float = 1.0) -> Bounds:
+        """F-beta of the top ``k`` cases taken as the retrieved set, exact or bounded.
+
+        As ``ScoredPrecisionRecallEvaluation.f_measure_at``: F = (1 + b^2) TP
+        / ((1 + b^2) TP + b^2 FN + FP), TP and FP counted in the top min(k,
+        num_cases) (a tie group cut by the rank contributes its expected
+        correct count), FN = num_positive_ref - TP; NaN for 0/0. Exact (the
+        evaluator's float) when the bin holding the rank is exact. Bounds:
+        with the retrieved count fixed, F grows with TP, whose bounds are
+        those of :meth:`precision_at`. ValueError on a weighted summary (a
+        rank-based measure).
+        """
+        self._unweighted("f_measure_at")
+        k = check_positive_int(k, "f_measure_at", "k")
+        beta = check_beta(beta, "f_measure_at")
+
+        def build() -> Bounds:
+            return self._result(B.f_measure_top(self._bins, min(k, self._num_cases), self.num_positive_ref, beta))
+
+        return self._cached(("f_at", k, beta), build)
+
+    def e_measure_at(self, k: int, beta: float = 1.0) -> Bounds:
+        """van Rijsbergen's E = 1 - F-beta of the top ``k`` cases, with the bounds of :meth:`f_measure_at` reversed."""
+        k = check_positive_int(k, "e_measure_at", "k")
+        beta = check_beta(beta, "e_measure_at")
+        f = self.f_measure_at(k, beta)
+        return Bounds(1.0 - float(f), 1.0 - f.upper, 1.0 - f.lower)
+
+    @staticmethod
+    def print_precision_recall_curve(curve: Any, file: TextIO | None = None) -> None:
+        """Print a PR curve (e.g. :meth:`pr_curve`) as precision, recall and F1 columns.
+
+        As ``ScoredPrecisionRecallEvaluation.print_precision_recall_curve``.
+        LingPipe name: ``printPrecisionRecallCurve(double[][], PrintWriter)``.
+        """
+        import sys
+
+        from .. import _report
+
+        _report.print_curve(curve, sys.stdout if file is None else file)
+
+    def average_precision_at(self, k: int) -> Bounds:
+        """AP@k: the sum over the top ``k`` of precision(i) * rel(i), over min(k, num_positive_ref).
+
+        As ``ScoredPrecisionRecallEvaluation.average_precision_at`` with
+        grouped ties (correct cases get the precision at the end of their
+        tie group; a group cut by ``k`` contributes pro rata); NaN when
+        num_positive_ref is 0. Exact (the evaluator's float) when every bin
+        in the top ``k`` is exact. Bounds: the :meth:`average_precision`
+        bounds of the bins wholly in the top ``k``, and for the range bin
+        that ``k`` cuts between 0 and min(P, s) (c + P) / (t + P) (see
+        :func:`scored_pr._core.bins.average_precision_at`). ValueError on a
+        weighted summary (a rank-based measure).
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation()
+        >>> s.add_cases([True, False, True, True], [4, 3, 2, 1])
+        >>> s.average_precision_at(3)  # (1/1 + 2/3) / min(3, 3)
+        0.5555555555555555
+        """
+        self._unweighted("average_precision_at")
+        k = check_positive_int(k, "average_precision_at", "k")
+        return self._cached(
+            ("ap_at", k), lambda: self._result(B.average_precision_at(self._bins, self.num_positive_ref, k))
+        )
+
+    def _at_recall(self, func: str, recall: float) -> tuple[Bounds, Bounds]:
+        self._unweighted(func)
+        recall = check_fraction(recall, func, "recall", low_open=True)
+
+        def build() -> tuple[Bounds, Bounds]:
+            hit = B.k_at_recall(self._bins, self.num_positive_ref, recall)
+            if hit is None:
+                nan = Bounds(math.nan, math.nan, math.nan)
+                return nan, nan
+            k, precision = hit
+            return Bounds(k.estimate, k.lower, k.upper), self._result(precision)
+
+        return self._cached(("at_recall", recall), build)
+
+    def k_at_recall(self, recall: float) -> Bounds:
+        """The smallest number of top cases whose recall is >= ``recall``, exact or bounded.
+
+        As ``ScoredPrecisionRecallEvaluation.k_at_recall`` with grouped ties:
+        the cut-off ends the tie group holding the m-th correct case, m the
+        correct cases needed (recall compared as the curves' float64 value);
+        NaN when unreachable (misses, no positive reference). Exact when
+        that bin is exact. Bounds: between the bin's cases before the m-th
+        correct one and the bin's end (see :func:`scored_pr._core.bins.k_at_recall`).
+        ValueError on a weighted summary (a rank-based measure).
+
+        Examples
+        --------
+        >>> s = BoundedEvaluation()
+        >>> s.add_cases([False, True, False, True], [4, 3, 2, 1])
+        >>> s.k_at_recall(0.5), s.precision_at_recall(1.0)
+        (2.0, 0.5)
+        """
+        return self._at_recall("k_at_recall", recall)[0]
+
+    def precision_at_recall(self, recall: float) -> Bounds:
+        """Precision at :meth:`k_at_recall` (``recall``), exact or bounded; NaN when unreachable.
+
+        Bounds: the cut-off takes at least the correct cases needed and any
+        number of the bin's incorrect ones, so precision is between m / (t +
+        m - c + N) and (c + P) / (t + P) (see
+        :func:`scored_pr._core.bins.k_at_recall`). ValueError on a weighted
+        summary.
+        """
+        return self._at_recall("precision_at_recall", recall)[1]
 
     def _tp_top(self, k: int, den: int) -> B.Triple:
         """Correct cases among the top min(k, num_cases), over ``den``, each an exact ratio rounded once."""
@@ -728,6 +950,17 @@ class BoundedEvaluation:
         self._unweighted("reciprocal_rank")
         return self._cached("rr", lambda: self._result(B.reciprocal_rank(self._bins), relative=True))
 
+    # Queries a summary cannot answer: each raises UnsupportedQuery saying why, with the
+    # exact evaluator's signature and docstring (see _refuse).
+    hit_curve = _refuse(Evaluation.hit_curve, 'a hit curve has one entry per case, which a summary of bounded memory does not keep', 'use recall_at(k) or precision_at(k), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    maximum_f_measure_threshold = _refuse(Evaluation.maximum_f_measure_threshold, 'the best threshold may lie inside a bin, whose scores a summary does not keep', 'use maximum_f_measure() and f_measure_at_threshold(t), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    threshold_at_precision = _refuse(Evaluation.threshold_at_precision, 'the threshold may lie inside a bin, whose scores a summary does not keep', 'use precision_at_threshold(t) on candidate thresholds (or bins()), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    threshold_at_recall = _refuse(Evaluation.threshold_at_recall, 'the threshold may lie inside a bin, whose scores a summary does not keep', 'use recall_at_threshold(t) on candidate thresholds (or bins()), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    pr_score_curve = _refuse(Evaluation.pr_score_curve, 'the scores of the operating points inside a bin are not kept', 'use pr_band() (and bins() for the score ranges), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    roc_points = _refuse(Evaluation.roc_points, 'the thresholds of the operating points inside a bin are not kept', 'use roc_curve() or roc_band(), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    eleven_point_interpolated_precision = _refuse(Evaluation.eleven_point_interpolated_precision, 'a summary certifies bounds for the uninterpolated curves only', 'use pr_band(), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
+    confidence_interval = _refuse(Evaluation.confidence_interval, "the cases a resampling or DeLong's variance needs are gone from a summary", 'keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one) and call its confidence_interval')
+
     # -------------------------------------------------------------------- curves
 
     def _curves(self) -> tuple[CurveBand, CurveBand]:
@@ -749,23 +982,29 @@ class BoundedEvaluation:
 
         return self._cached("curves", build)
 
-    def pr_curve(self) -> npt.NDArray[np.float64]:
+    def pr_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
         """The PR curve: (recall, precision) rows, one per bin holding a correct case.
+
+        ``interpolate=True`` raises :class:`~scored_pr.UnsupportedQuery`.
 
         Equal to ``ScoredPrecisionRecallEvaluation(ties="grouped").pr_curve()``
         bit for bit when ``pr_band().exact`` (every bin exact, no weights);
         otherwise the estimate (each bin one tie group). :meth:`pr_band`
         gives the boxes that hold the exact curve.
         """
+        self._uninterpolated("pr_curve", interpolate)
         return self._curves()[0].estimate
 
-    def roc_curve(self) -> npt.NDArray[np.float64]:
+    def roc_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
         """The ROC curve: (recall, rejection recall) rows, the evaluator's grouped layout.
+
+        ``interpolate=True`` raises :class:`~scored_pr.UnsupportedQuery`.
 
         Equal to the grouped evaluator's ``roc_curve()`` bit for bit when
         ``roc_band().exact``; otherwise the estimate. :meth:`roc_band` gives
         the boxes.
         """
+        self._uninterpolated("roc_curve", interpolate)
         return self._curves()[1].estimate
 
     def pr_band(self) -> CurveBand:

@@ -19,6 +19,7 @@ from .._core import kernel as K
 from .. import _report
 from .._measures import MEASURES, REPORT_RANKS
 from .._state import exact as _serialization
+from .base import EvaluationBase
 from .store import CaseStore
 from .._core.stats import Interval
 from .._validation import (
@@ -48,21 +49,13 @@ _INF = float("inf")
 _A = TypeVar("_A", bound=np.ndarray)
 
 
-def _concurrent_use(what: str) -> RuntimeError:
-    return RuntimeError(
-        f"{_CLS}: {what} ran while another thread was using this evaluator; an evaluator is not "
-        "thread-safe and concurrent calls could lose cases. Share it as "
-        "scored_pr.SynchronizedEvaluation(evaluator), or give each thread its own and merge them."
-    )
-
-
 def _readonly(a: _A) -> _A:
     """Mark a cached array read-only, so that no caller can corrupt the cache."""
     a.setflags(write=False)
     return a
 
 
-class ScoredPrecisionRecallEvaluation:
+class ScoredPrecisionRecallEvaluation(EvaluationBase):
     """Precision-recall and ROC evaluation of scored cases, built incrementally.
 
     Cases ``(correct, score)`` arrive one at a time (:meth:`add_case`) or in
@@ -136,6 +129,7 @@ class ScoredPrecisionRecallEvaluation:
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
     __slots__ = ("_ties", "_pos_label", "_store", "_misses", "_negative_misses", "_memo", "_guard")
+    _KIND = _CLS
 
     def __init__(self, ties: str = "grouped", *, pos_label: Any = None) -> None:
         self._ties: str = check_ties(ties)
@@ -191,7 +185,7 @@ class ScoredPrecisionRecallEvaluation:
         # Invalidate first: an exception between the two lines then leaves a
         # valid (empty) cache and the case either stored or not, never half.
         if not self._guard.acquire(False):
-            raise _concurrent_use("add_case")
+            raise self._concurrent_use("add_case")
         try:
             if self._memo:
                 self._memo = {}
@@ -257,7 +251,7 @@ class ScoredPrecisionRecallEvaluation:
     ) -> None:
         """Commit a batch already validated (by add_cases or a functional wrapper), all or nothing."""
         if not self._guard.acquire(False):
-            raise _concurrent_use(func)
+            raise self._concurrent_use(func)
         try:
             if self._memo and c.size:
                 self._memo = {}
@@ -300,7 +294,7 @@ class ScoredPrecisionRecallEvaluation:
         total = getattr(self, attr)
         count = check_count(count, func, already=total)
         if not self._guard.acquire(False):
-            raise _concurrent_use(func)
+            raise self._concurrent_use(func)
         try:
             if count and self._memo:
                 self._memo = {}
@@ -330,7 +324,7 @@ class ScoredPrecisionRecallEvaluation:
         """
         fresh = CaseStore()
         if not self._guard.acquire(False):
-            raise _concurrent_use("reset")
+            raise self._concurrent_use("reset")
         try:
             # one line that calls nothing, so no exception can split it
             self._store, self._misses, self._negative_misses, self._memo = fresh, 0, 0, {}
@@ -338,16 +332,6 @@ class ScoredPrecisionRecallEvaluation:
             self._guard.release()
 
     # -------------------------------------------------------------------- counts
-
-    @property
-    def ties(self) -> str:
-        """The tie policy, ``"stable"`` or ``"grouped"``."""
-        return self._ties
-
-    @property
-    def pos_label(self) -> Any:
-        """The label of the positive class, or None (bool, 1 vs 0 or -1)."""
-        return self._pos_label
 
     @property
     def num_cases(self) -> int:
@@ -369,24 +353,6 @@ class ScoredPrecisionRecallEvaluation:
         """Whether a sample weight other than 1 was ever added (O(1) after a query)."""
         return self._store.weighted
 
-    @property
-    def positive_weight(self) -> float:
-        """Sum of the weights of the correct cases, plus one per miss.
-
-        Equal to ``num_positive_ref`` when unweighted; the denominator of
-        recall (and of average precision) when weighted.
-        """
-        return float(self._pos_ref())
-
-    @property
-    def negative_weight(self) -> float:
-        """Sum of the weights of the incorrect cases, plus one per negative miss.
-
-        Equal to ``num_negative_ref`` when unweighted; the denominator of the
-        false positive rate when weighted.
-        """
-        return float(self._neg_ref())
-
     def _pos_ref(self) -> int | float:
         """Recall's denominator: num_positive_ref, or the positive weight when weighted."""
         if not self._store.weighted:
@@ -399,41 +365,7 @@ class ScoredPrecisionRecallEvaluation:
             return self.num_negative_ref
         return self._points().total_fp + self._negative_misses
 
-    def _unweighted(self, func: str) -> None:
-        """Rank-based measures count cases by rank: refuse them for weighted cases."""
-        if self._store.weighted:
-            raise ValueError(
-                f"{func}: this measure counts cases by rank and is not defined with sample weights; "
-                "a weighted evaluator answers the curves, their areas, average_precision, "
-                "maximum_f_measure and the threshold queries."
-            )
-
-    @property
-    def num_misses(self) -> int:
-        """Positive reference cases never returned (the sum of add_misses counts)."""
-        return self._misses
-
-    @property
-    def num_negative_misses(self) -> int:
-        """Negative reference cases never returned (the sum of add_negative_misses counts)."""
-        return self._negative_misses
-
     # --------------------------------------------------------------------- cache
-
-    def _cached(self, key: Any, build: Callable[[], _T]) -> _T:
-        memo = self._memo
-        try:
-            return memo[key]  # type: ignore[no-any-return]
-        except KeyError:
-            pass
-        # Building a result merges pending cases: it must not overlap a mutation.
-        if not self._guard.acquire(False):
-            raise _concurrent_use("a query")
-        try:
-            value = self._memo[key] = build()
-        finally:
-            self._guard.release()
-        return value
 
     def _cached_weak(self, key: Any, build: Callable[[], _T]) -> _T:
         """As :meth:`_cached` for an array (or a tuple of arrays) of the curves' size.
@@ -448,7 +380,7 @@ class ScoredPrecisionRecallEvaluation:
             if all(v is not None for v in values):
                 return values if len(values) > 1 else values[0]  # type: ignore[return-value]
         if not self._guard.acquire(False):
-            raise _concurrent_use("a query")
+            raise self._concurrent_use("a query")
         try:
             value = build()
             items = value if isinstance(value, tuple) else (value,)
@@ -1255,6 +1187,148 @@ class ScoredPrecisionRecallEvaluation:
         """
         beta = check_beta(beta, "maximum_f_measure_threshold")
         return K.maximum_f_measure_threshold(self._cutoffs(), self._pos_ref(), beta)
+
+    def confusion_at_threshold(self, threshold: float) -> K.Confusion:
+        """The confusion counts of accepting every case scored >= ``threshold``.
+
+        TP and FP are the correct and incorrect cases with score >=
+        ``threshold``; FN = num_positive_ref - TP (misses, never returned,
+        are FN at every threshold) and TN = num_negative_ref - FP (negative
+        misses are TN). A threshold cannot split a tie group: all cases with
+        one score are on the same side, whatever the tie policy. Weighted:
+        sums of weights (misses weigh 1), the counts of scikit-learn's
+        ``confusion_matrix(y, score >= threshold, sample_weight=w)``.
+
+        Parameters
+        ----------
+        threshold : float
+            Accept every case whose score is >= it; ``inf`` and ``-inf``
+            allowed (``-inf`` accepts every returned case).
+
+        Returns
+        -------
+        Confusion
+            ``(tp, fp, tn, fn)``: ints, or floats when weighted. All zero on
+            an empty evaluator.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``threshold`` is not a real number, or is NaN.
+
+        Notes
+        -----
+        Not in LingPipe (its ``ScoredPrecisionRecallEvaluation`` has no
+        threshold queries). O(log d) for d distinct scores after the first
+        query.
+
+        Examples
+        --------
+        >>> ev = ScoredPrecisionRecallEvaluation()
+        >>> ev.add_cases([True, False, True, False], [0.9, 0.7, 0.7, 0.1]); ev.add_misses(1)
+        >>> ev.confusion_at_threshold(0.7)
+        Confusion(tp=2, fp=1, tn=1, fn=1)
+        """
+        threshold = check_score(threshold, "confusion_at_threshold", "threshold")
+        return K.confusion_at_threshold(self._cutoffs(), threshold, self._pos_ref(), self._neg_ref())
+
+    def precision_at_threshold(self, threshold: float) -> float:
+        """Precision of accepting every case scored >= ``threshold``: TP / (TP + FP).
+
+        TP and FP as in :meth:`confusion_at_threshold` (a whole tie group is
+        on one side of the threshold; weighted: sums of weights). NaN (0/0)
+        when no case is accepted, as :meth:`precision_at` is NaN past the
+        returned cases; with only incorrect cases, 0.0 wherever something is
+        accepted.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``threshold`` is not a real number, or is NaN.
+
+        Notes
+        -----
+        Not in LingPipe. Equal to scikit-learn's ``precision_score(y, score
+        >= threshold)`` (its ``zero_division`` aside: NaN here).
+
+        Examples
+        --------
+        >>> ev = ScoredPrecisionRecallEvaluation()
+        >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+        >>> ev.precision_at_threshold(0.7), ev.precision_at_threshold(1.0)
+        (0.6666666666666666, nan)
+        """
+        threshold = check_score(threshold, "precision_at_threshold", "threshold")
+        c = K.confusion_at_threshold(self._cutoffs(), threshold, 0, 0)
+        accepted = c.tp + c.fp
+        return c.tp / accepted if accepted else float("nan")
+
+    def recall_at_threshold(self, threshold: float) -> float:
+        """Recall of accepting every case scored >= ``threshold``: TP / num_positive_ref.
+
+        TP as in :meth:`confusion_at_threshold` (a whole tie group is on one
+        side of the threshold); the denominator counts misses (weighted:
+        :attr:`positive_weight`), so with misses recall stays below 1 even at
+        ``-inf``. NaN (0/0) when there is no positive reference; 0.0 with
+        positives but none accepted.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``threshold`` is not a real number, or is NaN.
+
+        Notes
+        -----
+        Not in LingPipe. Equal to scikit-learn's ``recall_score(y, score >=
+        threshold)`` without misses.
+
+        Examples
+        --------
+        >>> ev = ScoredPrecisionRecallEvaluation()
+        >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1]); ev.add_misses(2)
+        >>> ev.recall_at_threshold(0.75), ev.recall_at_threshold(float("-inf"))
+        (0.25, 0.5)
+        """
+        threshold = check_score(threshold, "recall_at_threshold", "threshold")
+        pos_ref = self._pos_ref()
+        c = K.confusion_at_threshold(self._cutoffs(), threshold, pos_ref, 0)
+        return c.tp / pos_ref if pos_ref else float("nan")
+
+    def f_measure_at_threshold(self, threshold: float, beta: float = 1.0) -> float:
+        """F-beta of accepting every case scored >= ``threshold``.
+
+        F = (1 + b^2) TP / ((1 + b^2) TP + b^2 FN + FP), the weighted
+        harmonic mean of :meth:`precision_at_threshold` and
+        :meth:`recall_at_threshold`, with TP, FP, FN as in
+        :meth:`confusion_at_threshold` (misses are FN; a whole tie group is
+        on one side of the threshold; weighted: sums of weights). NaN (0/0)
+        when nothing is accepted and there is no positive reference; 0.0
+        when TP is 0 otherwise. The same formula as :meth:`f_measure_at`,
+        with the accepted set chosen by score instead of by rank.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``threshold`` is not a real number or is NaN, or ``beta`` is
+            not a finite real number > 0.
+
+        Notes
+        -----
+        Not in LingPipe. Equal to scikit-learn's ``fbeta_score(y, score >=
+        threshold, beta=beta)`` without misses (its ``zero_division`` aside).
+
+        Examples
+        --------
+        >>> ev = ScoredPrecisionRecallEvaluation()
+        >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+        >>> ev.f_measure_at_threshold(0.7)  # P = 2/3, R = 1
+        0.8
+        """
+        threshold = check_score(threshold, "f_measure_at_threshold", "threshold")
+        beta = check_beta(beta, "f_measure_at_threshold")
+        pos_ref = self._pos_ref()
+        c = K.confusion_at_threshold(self._cutoffs(), threshold, pos_ref, 0)
+        return K.f_measure(c.tp, c.tp + c.fp, pos_ref, beta)
 
     # ------------------------------------------------------- combining and state
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import threading
-from typing import Any
+from typing import Any, Callable
 
 from .exact import ScoredPrecisionRecallEvaluation
+from .base import MUTATORS, PROPERTIES, QUERIES
 
 
 class SynchronizedEvaluation:
@@ -89,6 +91,11 @@ class SynchronizedEvaluation:
         with self._lock:
             self._ev.reset()
 
+    def __dir__(self) -> list[str]:
+        """Its own names and every public name of the wrapped evaluator (what ``__getattr__`` answers)."""
+        mine = set(super().__dir__())
+        return sorted(mine | {n for n in dir(ScoredPrecisionRecallEvaluation) if not n.startswith("_")})
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):
             raise AttributeError(name)
@@ -168,6 +175,47 @@ class SynchronizedEvaluation:
     def __repr__(self) -> str:
         with self._lock:
             return f"SynchronizedEvaluation({self._ev!r})"
+
+
+def _locked(name: str) -> Callable[..., Any]:
+    """The evaluator's method ``name``, called under the lock, with its signature and docstring."""
+    method = getattr(ScoredPrecisionRecallEvaluation, name)
+
+    def call(self: SynchronizedEvaluation, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return getattr(self._ev, name)(*args, **kwargs)
+
+    functools.update_wrapper(call, method)
+    call.__qualname__ = f"SynchronizedEvaluation.{name}"
+    call.__module__ = __name__
+    call.__doc__ = f"Under the lock: as :meth:`ScoredPrecisionRecallEvaluation.{name}`.\n\n{inspect.cleandoc(method.__doc__ or '')}"
+    return call
+
+
+def _locked_property(name: str) -> property:
+    """The evaluator's property ``name``, read under the lock."""
+    doc = getattr(ScoredPrecisionRecallEvaluation, name).__doc__
+
+    def get(self: SynchronizedEvaluation) -> Any:
+        with self._lock:
+            return getattr(self._ev, name)
+
+    return property(get, doc=doc)
+
+
+# The queries, mutators, properties and state methods of scored_pr.Evaluation are the
+# class's own (so isinstance(..., Evaluation), dir() and help() see them); anything else
+# public still reaches the evaluator through __getattr__, under the lock too.
+for _name in QUERIES + MUTATORS + ("to_dict", "save"):
+    if _name in ("reset", "print_precision_recall_curve"):
+        continue
+    setattr(SynchronizedEvaluation, _name, _locked(_name))
+for _name in PROPERTIES:
+    setattr(SynchronizedEvaluation, _name, _locked_property(_name))
+SynchronizedEvaluation.print_precision_recall_curve = staticmethod(  # type: ignore[attr-defined]
+    ScoredPrecisionRecallEvaluation.print_precision_recall_curve
+)
+del _name
 
 
 # SynchronizedEvaluation report the public module (pickles, reprs); __test__ keeps the doctests

@@ -34,18 +34,18 @@ import time as _time
 from bisect import bisect_left, bisect_right, insort
 from collections import deque
 from itertools import islice, takewhile
-from typing import Any, Callable, NamedTuple, TextIO
+from typing import Any, Callable, Concatenate, NamedTuple, ParamSpec, TextIO, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from .._core import kernel as K
+from .base import EvaluationBase, forward
 from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import HALF as _HALF
 from .._core.sortedblocks import TWICE as _TWICE
 from .._core.sortedblocks import PairedBlocks
 from .store import CaseStore
-from .._core.stats import Interval
 from .._state import windowed as _state
 from .._validation import (
     check_batch,
@@ -61,12 +61,13 @@ from .._validation import (
     check_times,
     check_weight,
     check_weights,
-    renamed_keyword,
 )
 
 __all__ = ["WindowedEvaluation"]
 
 _CLS = "WindowedEvaluation"
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 _INF = math.inf
 _NAN = math.nan
 
@@ -106,7 +107,12 @@ def _default_clock() -> float:
     return _time.monotonic()
 
 
-class WindowedEvaluation:
+def _query(method: Callable[Concatenate[Any, _P], _R]) -> Callable[Concatenate[Any, _P], _R]:
+    """The window's ``method``: the exact evaluator's query, asked of the window's evaluator."""
+    return forward(method, "_evaluation", _CLS, __name__, f"Over the window: as :meth:`ScoredPrecisionRecallEvaluation.{method.__name__}` on the cases and misses in the window.")
+
+
+class WindowedEvaluation(EvaluationBase):
     """Exact precision-recall and ROC evaluation of a sliding window of cases.
 
     ``WindowedEvaluation(size=N)`` holds the last N items added (cases, and
@@ -198,9 +204,11 @@ class WindowedEvaluation:
     same state without pickle; a clock cannot be saved there, so a window
     loads with the default clock or no clock as it was saved, or with the
     ``clock=`` given to :meth:`load`/:meth:`from_dict` (required for a
-    window saved with a clock of its own). Merging two windows is not defined (their last N cases depend
-    on how the two streams interleave): :meth:`merge` raises; merge
-    snapshots instead.
+    window saved with a clock of its own). A window has no ``merge`` and no
+    ``+``: a window is a span of one stream's time, and the last N cases (or
+    T seconds) of two streams depend on how the streams interleave, which two
+    windows do not record. Merge what the windows hold now instead:
+    ``a.snapshot() + b.snapshot()`` (a plain evaluator of both windows' cases).
 
     Not thread-safe.
 
@@ -227,6 +235,8 @@ class WindowedEvaluation:
 
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
+    _KIND = _CLS
+    _NOUN = "window"
     __slots__ = (
         "_size",
         "_seconds",
@@ -991,16 +1001,6 @@ class WindowedEvaluation:
         """A time window's current time: the newest time added or read from the clock (-inf before any)."""
         return self._now
 
-    @property
-    def ties(self) -> str:
-        """The tie policy, ``"stable"`` or ``"grouped"``."""
-        return self._ties
-
-    @property
-    def pos_label(self) -> Any:
-        """The label of the positive class, or None (bool, 1 vs 0 or -1)."""
-        return self._pos_label
-
     def __len__(self) -> int:
         """The number of cases in the window (misses excluded), after expiry by the clock."""
         self._expire_clock()
@@ -1047,15 +1047,11 @@ class WindowedEvaluation:
         self._expire_clock()
         return self._unit_off > 0
 
-    @property
-    def positive_weight(self) -> float:
-        """As :attr:`ScoredPrecisionRecallEvaluation.positive_weight`, over the window."""
-        return self._evaluation().positive_weight
+    def _pos_ref(self) -> int | float:
+        return self._evaluation()._pos_ref()
 
-    @property
-    def negative_weight(self) -> float:
-        """As :attr:`ScoredPrecisionRecallEvaluation.negative_weight`, over the window."""
-        return self._evaluation().negative_weight
+    def _neg_ref(self) -> int | float:
+        return self._evaluation()._neg_ref()
 
     # ------------------------------------------------------------- the ranking
 
@@ -1229,106 +1225,35 @@ class WindowedEvaluation:
             return _NAN
         return num / (2 * p * n)  # int / int: correctly rounded
 
-    def pr_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
-        """As :meth:`ScoredPrecisionRecallEvaluation.pr_curve`, over the window."""
-        return self._evaluation().pr_curve(interpolate)
-
-    def pr_score_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
-        """As :meth:`ScoredPrecisionRecallEvaluation.pr_score_curve`, over the window."""
-        return self._evaluation().pr_score_curve(interpolate)
-
-    def roc_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
-        """As :meth:`ScoredPrecisionRecallEvaluation.roc_curve`, over the window."""
-        return self._evaluation().roc_curve(interpolate)
-
-    def roc_points(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """As :meth:`ScoredPrecisionRecallEvaluation.roc_points`, over the window."""
-        return self._evaluation().roc_points()
-
-    def area_under_pr_curve(self, interpolate: bool = False) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.area_under_pr_curve`, over the window."""
-        return self._evaluation().area_under_pr_curve(interpolate)
-
-    def average_precision(self, ties: str | None = None) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.average_precision`, over the window."""
-        return self._evaluation().average_precision(ties)
-
-    def maximum_f_measure(self, beta: float = 1.0) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.maximum_f_measure`, over the window."""
-        return self._evaluation().maximum_f_measure(beta)
-
-    def pr_breakeven_point(self) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.pr_breakeven_point`, over the window."""
-        return self._evaluation().pr_breakeven_point()
-
-    @renamed_keyword("rank", "k")
-    def precision_at(self, k: int) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.precision_at`, over the window (``rank=`` is deprecated)."""
-        return self._evaluation().precision_at(k)
-
-    def reciprocal_rank(self) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.reciprocal_rank`, over the window."""
-        return self._evaluation().reciprocal_rank()
-
-    def r_precision(self) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.r_precision`, over the window."""
-        return self._evaluation().r_precision()
-
-    def recall_at(self, k: int) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.recall_at`, over the window."""
-        return self._evaluation().recall_at(k)
-
-    def average_precision_at(self, k: int) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.average_precision_at`, over the window."""
-        return self._evaluation().average_precision_at(k)
-
-    def k_at_recall(self, recall: float) -> int | float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.k_at_recall`, over the window."""
-        return self._evaluation().k_at_recall(recall)
-
-    def precision_at_recall(self, recall: float) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.precision_at_recall`, over the window."""
-        return self._evaluation().precision_at_recall(recall)
-
-    def f_measure_at(self, k: int, beta: float = 1.0) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.f_measure_at`, over the window."""
-        return self._evaluation().f_measure_at(k, beta)
-
-    def e_measure_at(self, k: int, beta: float = 1.0) -> float:
-        """As :meth:`ScoredPrecisionRecallEvaluation.e_measure_at`, over the window."""
-        return self._evaluation().e_measure_at(k, beta)
-
-    def hit_curve(self) -> npt.NDArray[Any]:
-        """As :meth:`ScoredPrecisionRecallEvaluation.hit_curve`, over the window."""
-        return self._evaluation().hit_curve()
-
-    def eleven_point_interpolated_precision(self, rounding: str = "exact") -> npt.NDArray[np.float64]:
-        """As :meth:`ScoredPrecisionRecallEvaluation.eleven_point_interpolated_precision`, over the window."""
-        return self._evaluation().eleven_point_interpolated_precision(rounding)
-
-    def threshold_at_precision(self, precision: float) -> K.OperatingPoint:
-        """As :meth:`ScoredPrecisionRecallEvaluation.threshold_at_precision`, over the window."""
-        return self._evaluation().threshold_at_precision(precision)
-
-    def threshold_at_recall(self, recall: float) -> K.OperatingPoint:
-        """As :meth:`ScoredPrecisionRecallEvaluation.threshold_at_recall`, over the window."""
-        return self._evaluation().threshold_at_recall(recall)
-
-    def maximum_f_measure_threshold(self, beta: float = 1.0) -> K.OperatingPoint:
-        """As :meth:`ScoredPrecisionRecallEvaluation.maximum_f_measure_threshold`, over the window."""
-        return self._evaluation().maximum_f_measure_threshold(beta)
-
-    def confidence_interval(
-        self,
-        measure: str = "area_under_roc_curve",
-        level: float = 0.95,
-        method: str | None = None,
-        n_resamples: int = 2000,
-        seed: int | None = None,
-        **measure_args: Any,
-    ) -> Interval:
-        """As :meth:`ScoredPrecisionRecallEvaluation.confidence_interval`, over the window."""
-        return self._evaluation().confidence_interval(measure, level, method, n_resamples, seed, **measure_args)
+    # Every other query: the window's evaluator's, with its signature and docstring
+    # (generated by _query; test_interface holds the list to the exact evaluator's queries).
+    pr_curve = _query(ScoredPrecisionRecallEvaluation.pr_curve)
+    pr_score_curve = _query(ScoredPrecisionRecallEvaluation.pr_score_curve)
+    roc_curve = _query(ScoredPrecisionRecallEvaluation.roc_curve)
+    roc_points = _query(ScoredPrecisionRecallEvaluation.roc_points)
+    area_under_pr_curve = _query(ScoredPrecisionRecallEvaluation.area_under_pr_curve)
+    average_precision = _query(ScoredPrecisionRecallEvaluation.average_precision)
+    maximum_f_measure = _query(ScoredPrecisionRecallEvaluation.maximum_f_measure)
+    pr_breakeven_point = _query(ScoredPrecisionRecallEvaluation.pr_breakeven_point)
+    precision_at = _query(ScoredPrecisionRecallEvaluation.precision_at)
+    reciprocal_rank = _query(ScoredPrecisionRecallEvaluation.reciprocal_rank)
+    r_precision = _query(ScoredPrecisionRecallEvaluation.r_precision)
+    recall_at = _query(ScoredPrecisionRecallEvaluation.recall_at)
+    average_precision_at = _query(ScoredPrecisionRecallEvaluation.average_precision_at)
+    k_at_recall = _query(ScoredPrecisionRecallEvaluation.k_at_recall)
+    precision_at_recall = _query(ScoredPrecisionRecallEvaluation.precision_at_recall)
+    f_measure_at = _query(ScoredPrecisionRecallEvaluation.f_measure_at)
+    e_measure_at = _query(ScoredPrecisionRecallEvaluation.e_measure_at)
+    hit_curve = _query(ScoredPrecisionRecallEvaluation.hit_curve)
+    eleven_point_interpolated_precision = _query(ScoredPrecisionRecallEvaluation.eleven_point_interpolated_precision)
+    threshold_at_precision = _query(ScoredPrecisionRecallEvaluation.threshold_at_precision)
+    threshold_at_recall = _query(ScoredPrecisionRecallEvaluation.threshold_at_recall)
+    maximum_f_measure_threshold = _query(ScoredPrecisionRecallEvaluation.maximum_f_measure_threshold)
+    confusion_at_threshold = _query(ScoredPrecisionRecallEvaluation.confusion_at_threshold)
+    precision_at_threshold = _query(ScoredPrecisionRecallEvaluation.precision_at_threshold)
+    recall_at_threshold = _query(ScoredPrecisionRecallEvaluation.recall_at_threshold)
+    f_measure_at_threshold = _query(ScoredPrecisionRecallEvaluation.f_measure_at_threshold)
+    confidence_interval = _query(ScoredPrecisionRecallEvaluation.confidence_interval)
 
     def summary(self) -> dict[str, float]:
         """As :meth:`ScoredPrecisionRecallEvaluation.summary`, over the window.
@@ -1357,29 +1282,6 @@ class WindowedEvaluation:
         )
 
     # ------------------------------------------------------- combining and state
-
-    def merge(self, other: object) -> ScoredPrecisionRecallEvaluation:
-        """Not defined for windows: raises TypeError.
-
-        The last N cases (or T seconds) of two streams depend on how the
-        streams interleave, which two windows do not record. Merge what each
-        window holds now instead: ``a.snapshot() + b.snapshot()`` (a plain
-        evaluator of both windows' cases).
-
-        Raises
-        ------
-        TypeError
-            Always.
-        """
-        raise TypeError(
-            f"{_CLS}.merge: windows cannot be merged (which cases are in the last N or T seconds of two "
-            "streams depends on how they interleave); merge their contents with a.snapshot() + b.snapshot()."
-        )
-
-    def __add__(self, other: object) -> ScoredPrecisionRecallEvaluation:
-        return self.merge(other)
-
-    __radd__ = __add__
 
     def __eq__(self, other: object) -> bool:
         """Equal when the kind, length, policy, label and the items in the window (with their times) agree."""
