@@ -16,6 +16,7 @@ import pytest
 import scored_pr
 import scored_pr.trec
 from scored_pr._cli import main as _cli
+from scored_pr._cli import options as _cli_options
 from scored_pr import _validation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,7 +67,7 @@ def test_unknown_names_are_attribute_errors() -> None:
 
 
 def test_the_cli_count_limit_is_the_evaluators() -> None:
-    assert _cli.MAX_COUNT == _validation.MAX_COUNT
+    assert _cli_options.MAX_COUNT == _validation.MAX_COUNT
 
 
 def _pyproject() -> dict:
