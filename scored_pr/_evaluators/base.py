@@ -351,8 +351,8 @@ class EvaluationBase:
         if self.weighted:
             raise ValueError(
                 f"{func}: this measure counts cases by rank and is not defined with sample weights; "
-                f"a weighted {self._NOUN} answers the curves, their areas, average_precision, "
-                "maximum_f_measure and the threshold queries."
+                "every evaluator kind answers the curves, their areas, average_precision, "
+                "maximum_f_measure and the threshold queries of weighted cases."
             )
 
     def _concurrent_use(self, what: str) -> RuntimeError:

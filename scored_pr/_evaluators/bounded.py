@@ -585,12 +585,27 @@ class BoundedEvaluation(EvaluationBase):
             )
 
     def area_under_pr_curve(self, interpolate: bool = False) -> Bounds:
-        """Uninterpolated area under the PR curve: equal to :meth:`average_precision`.
+        """Uninterpolated area under the PR curve: :meth:`average_precision`, widened by its rounding.
+
+        The area and AP are equal in exact arithmetic; the evaluator's
+        ``area_under_pr_curve(False)`` sums recall step times precision row
+        by row, AP sums the precisions and divides once, so the two floats
+        differ by at most (m + 1) * 2**-51 for m correct cases (see the
+        evaluator's ``average_precision``). The bounds are AP's, widened by
+        that much (so they hold the evaluator's float; ``exact`` is False
+        unless nothing correct was added); the estimate is AP's. 0.0 when no
+        positive reference was added (an empty curve), as the evaluator.
 
         ``interpolate=True`` raises :class:`~scored_pr.UnsupportedQuery`.
         """
         self._uninterpolated("area_under_pr_curve", interpolate)
-        return self.average_precision()
+        if self._pos_ref() == 0:
+            return Bounds(0.0, 0.0, 0.0)
+        ap = self.average_precision()
+        if math.isnan(ap):
+            return ap
+        slack = (self.num_cases + 1) * 2.0**-51
+        return Bounds(float(ap), max(0.0, ap.lower - slack), min(1.0, ap.upper + slack))
 
     def area_under_roc_curve(
         self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
@@ -929,6 +944,7 @@ class BoundedEvaluation(EvaluationBase):
 
     def pr_breakeven_point(self) -> Bounds:
         """Precision-recall break-even point: :meth:`r_precision` (as in the evaluator)."""
+        self._unweighted("pr_breakeven_point")
         return self.r_precision()
 
     def reciprocal_rank(self) -> Bounds:

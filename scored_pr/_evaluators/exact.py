@@ -827,6 +827,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         >>> ev.pr_breakeven_point()
         1.0
         """
+        self._unweighted("pr_breakeven_point")  # the error names the query the user called
         return self.r_precision()
 
     @renamed_keyword("rank", "k")
