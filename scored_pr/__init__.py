@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._legacy import install as _install_old_paths
+from ._imports import install as _install_old_paths
+from ._imports import lazy_names
 from ._version import __version__
 
 _install_old_paths()  # 0.1.0 pickles name private modules that have moved
@@ -110,24 +111,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name on first access and keep it as a module attribute."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'scored_pr' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value  # later accesses skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    """The public names (``__all__``) and the module's dunder attributes, nothing else.
-
-    Helpers of this file (``Any``, ``TYPE_CHECKING``, the ``annotations``
-    future flag, ``_LAZY``) and private submodules loaded as a side effect of
-    a lazy import are not part of the API, so tab completion does not offer them.
-    """
-    dunder = (name for name in globals() if name.startswith("__") and name.endswith("__"))
-    return sorted(set(__all__).union(dunder))
+__getattr__, __dir__ = lazy_names(__name__, globals(), _LAZY, __all__)

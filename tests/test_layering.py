@@ -21,7 +21,7 @@ PACKAGE = Path(scored_pr.__file__).resolve().parent
 #: Bottom first. A unit imports only its own modules and those of lower layers.
 LAYERS: list[set[str]] = [
     {"_core"},  # pure numpy: points, curves, measures, ranking blocks, bins, statistics
-    {"_version", "_legacy", "_validation", "_measures"},  # argument checks and the measure table
+    {"_version", "_imports", "_validation", "_measures"},  # argument checks and the measure table
     {"_state", "_io", "_report", "_uncertainty"},  # state files, input readers, the text report, intervals
     {"trec"},  # trec_eval's measures over parsed qrels and runs
     {"_evaluators"},  # the stateful evaluators

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .._imports import lazy_names
+
 if TYPE_CHECKING:
     from ._evaluate import TrecEval, TrecMeasure, TrecResults
     from ._parse import Qrels, Run, read_qrels, read_run
@@ -60,19 +62,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name on first access and keep it as a module attribute."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'scored_pr.trec' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """The public names (``__all__``) and the module's dunder attributes, as ``dir(scored_pr)``."""
-    dunder = (name for name in globals() if name.startswith("__") and name.endswith("__"))
-    return sorted(set(__all__).union(dunder))
+__getattr__, __dir__ = lazy_names(__name__, globals(), _LAZY, __all__)

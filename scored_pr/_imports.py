@@ -1,4 +1,11 @@
-"""The private module paths of scored_pr 0.1.0, kept importable for old pickles.
+"""How scored_pr's names are imported: public names on first use, and 0.1.0's private paths.
+
+:func:`lazy_names` gives a package the PEP 562 ``__getattr__`` and
+``__dir__`` that import each public name on first access (so ``import
+scored_pr`` and ``scored-pr --help`` load neither numpy nor the evaluators)
+and list only the public names; ``scored_pr`` and ``scored_pr.trec`` use it.
+
+The private module paths of scored_pr 0.1.0 are kept importable for old pickles.
 
 Pickles written by 0.1.0 name the classes and restore functions by the
 private module that defined them then (``scored_pr._evaluation``,
@@ -16,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Callable
 from typing import Any
 
 #: Old private module path -> the module that holds its contents now.
@@ -65,3 +73,31 @@ def install() -> None:
     """Put the finder on ``sys.meta_path`` once (idempotent)."""
     if not any(isinstance(f, _OldPaths) for f in sys.meta_path):
         sys.meta_path.append(_OldPaths())
+
+
+def lazy_names(
+    package: str, namespace: dict[str, Any], lazy: dict[str, str], public: list[str]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """The module ``__getattr__`` and ``__dir__`` of ``package`` (PEP 562).
+
+    ``lazy`` maps each public name to the module (relative to ``package``)
+    that defines it; the first access imports it and keeps it in
+    ``namespace`` (the package's globals), so later accesses skip the hook.
+    ``__dir__`` lists ``public`` and the dunder names only: helpers of the
+    package file and private submodules loaded as a side effect of a lazy
+    import are not part of the API, so tab completion does not offer them.
+    """
+
+    def __getattr__(name: str) -> Any:
+        module = lazy.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module, package), name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        dunder = (name for name in namespace if name.startswith("__") and name.endswith("__"))
+        return sorted(set(public).union(dunder))
+
+    return __getattr__, __dir__
