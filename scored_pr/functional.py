@@ -590,16 +590,16 @@ def _ap_columns(
     truth: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64], weight: npt.NDArray[np.float64] | None
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
     """Each column's average precision and whether it was undefined (no positive: 0.0)."""
-    g = _ml.group_ends(truth, scores, weight)
-    return _ml.average_precision_columns(g, scores.shape[1]), ~(g.positives > 0)
+    ap, _, positives, _ = _ml.column_measures(truth, scores, weight)
+    return ap, ~(positives > 0)
 
 
 def _roc_columns(
     truth: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64], weight: npt.NDArray[np.float64] | None
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
     """Each column's ROC AUC and whether it was undefined (one class: NaN)."""
-    g = _ml.group_ends(truth, scores, weight)
-    return _ml.roc_auc_columns(g, scores.shape[1]), ~((g.positives > 0) & (g.negatives > 0))
+    _, auc, positives, negatives = _ml.column_measures(truth, scores, weight)
+    return auc, ~((positives > 0) & (negatives > 0))
 
 
 def _partial_roc(max_fpr: float) -> _Columns:

@@ -336,3 +336,124 @@ def top_k_hits(classes: npt.NDArray[np.intp], scores: F64, k: int) -> Bool:
     above = (scores > s_true).sum(axis=1)
     tied_after = ((scores == s_true) & (np.arange(m) > classes[:, None])).sum(axis=1)
     return np.asarray(above + tied_after < k)
+
+
+#: Cases per block of columns in :func:`column_measures`: the block's temporaries (a few arrays of
+#: this many 8-byte items, 16 MiB each) stay small enough for the allocator to reuse them from
+#: block to block; fresh memory (first touch of every page) would cost more than the sort itself.
+BLOCK = 1 << 21
+
+
+def column_measures(truth: Bool, scores: F64, weight: F64 | None = None) -> tuple[F64, F64, F64, F64]:
+    """(average precision, ROC AUC, positives, negatives) of every column of (n, k) scores.
+
+    The columns are taken in blocks of about :data:`BLOCK` cases; each block
+    is sorted and cut into tie groups at once by :func:`group_ends` (a
+    vectorised pass over the block's columns, not a loop over labels).
+    Values as :func:`average_precision_columns` and :func:`roc_auc_columns`.
+    """
+    n, k = scores.shape
+    if k == 1 and n > BLOCK and weight is None:
+        keys = _label_keys(truth, scores)
+        if keys is not None:
+            return _long_column(keys[0])
+    ap, auc = np.empty(k), np.empty(k)
+    positives, negatives = np.empty(k), np.empty(k)
+    step = max(1, BLOCK // max(n, 1))
+    for lo in range(0, k, step):
+        hi = min(k, lo + step)
+        keys = None if weight is not None or n == 0 else _label_keys(truth[:, lo:hi], scores[:, lo:hi])
+        if keys is not None:
+            ap[lo:hi], auc[lo:hi], positives[lo:hi], negatives[lo:hi] = _key_block(keys)
+            continue
+        g = group_ends(truth[:, lo:hi], scores[:, lo:hi], weight)
+        ap[lo:hi] = average_precision_columns(g, hi - lo)
+        auc[lo:hi] = roc_auc_columns(g, hi - lo)
+        positives[lo:hi], negatives[lo:hi] = g.positives, g.negatives
+    return ap, auc, positives, negatives
+
+
+def _long_column(keys: npt.NDArray[np.uint64]) -> tuple[F64, F64, F64, F64]:
+    """:func:`column_measures` of one long unweighted column given as :func:`_label_keys` keys.
+
+    One sort of all the keys, then segments of about :data:`BLOCK` cases
+    cut at tie-group starts, from the highest scores down, each carrying
+    the positives and cases above it: the temporaries stay block-sized.
+    """
+    keys.sort()
+    m = keys.size
+    ap_sum = area = 0.0
+    tp_above = cases_above = 0
+    hi = m
+    while hi > 0:
+        lo = max(0, hi - BLOCK)
+        if lo > 0:  # move the cut down to the start of the tie group it falls in
+            group_key = (keys[lo] >> _ONE) << _ONE  # the smallest key of that score
+            lo = int(np.searchsorted(keys[:hi], group_key, "left"))
+        seg = keys[lo:hi]
+        ones = (seg & _ONE).astype(np.int64)
+        values = seg >> _ONE
+        starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+        incl = np.cumsum(ones)
+        seg_pos = int(incl[-1])
+        tp = tp_above + seg_pos - (incl[starts] - ones[starts])  # positives at or above each group
+        above = cases_above + (seg.size - starts)
+        fp = above - tp
+        prev_tp = np.r_[tp[1:], tp_above]  # the next higher group (the one above the segment for the last)
+        prev_fp = np.r_[fp[1:], cases_above - tp_above]
+        ap_sum += float(np.sum((tp - prev_tp) * (tp / above)))
+        area += float(np.sum((fp - prev_fp) * (tp + prev_tp).astype(np.float64)))
+        tp_above += seg_pos
+        cases_above += seg.size
+        hi = lo
+    positives, negatives = float(tp_above), float(m - tp_above)
+    ap = ap_sum / positives if positives > 0 else 0.0
+    denom = 2.0 * positives * negatives
+    auc = area / denom if denom > 0 else np.nan
+    return np.array([max(ap, 0.0)]), np.array([auc]), np.array([positives]), np.array([negatives])
+
+
+def _key_block(keys: npt.NDArray[np.uint64]) -> tuple[F64, F64, F64, F64]:
+    """:func:`column_measures` of a block of unweighted columns given as (kb, n) :func:`_label_keys` keys.
+
+    The same sums as :func:`average_precision_columns` and
+    :func:`roc_auc_columns` over :func:`group_ends`, fused so that the
+    block's tie groups are visited once: per group the positives at or
+    above it (tp), the cases at or above it, and the same for the next
+    higher group; per column a ``reduceat`` over its (contiguous) groups.
+    """
+    keys.sort(axis=1)
+    kb, n = keys.shape
+    incl = keys & _ONE  # the labels in score order, then (in place) their running count
+    keys >>= _ONE
+    is_start = np.empty((kb, n), dtype=bool)
+    np.not_equal(keys[:, 1:], keys[:, :-1], out=is_start[:, 1:])
+    is_start[:, 0] = True
+    del keys
+    np.cumsum(incl, axis=1, out=incl)
+    positives = incl[:, -1].astype(np.float64)
+    negatives = n - positives
+    flat = np.flatnonzero(is_start)  # group starts, ascending within each column, column by column
+    counts = is_start.sum(axis=1)
+    del is_start
+    first = np.zeros(kb, dtype=np.intp)
+    np.cumsum(counts[:-1], out=first[1:])
+    column = np.repeat(np.arange(kb), counts)
+    below = incl.ravel()[flat - 1].astype(np.float64)  # positives below the group (the previous case's count)
+    below[first] = 0.0  # a column's lowest group: nothing below (flat - 1 was the previous column's end)
+    tp = positives[column] - below
+    above = (n * (column + 1) - flat).astype(np.float64)  # cases at or above the group
+    fp = above - tp
+    prev_tp = np.empty_like(tp)
+    prev_fp = np.empty_like(fp)
+    prev_tp[:-1], prev_fp[:-1] = tp[1:], fp[1:]
+    top = np.r_[first[1:] - 1, tp.size - 1]  # each column's highest group: nothing above it
+    prev_tp[top] = 0.0
+    prev_fp[top] = 0.0
+    ap_sum = np.add.reduceat((tp - prev_tp) * (tp / above), first)
+    area = np.add.reduceat((fp - prev_fp) * (tp + prev_tp), first)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ap = np.where(positives > 0, ap_sum / np.where(positives > 0, positives, 1.0), 0.0)
+        denom = 2.0 * positives * negatives
+        auc = np.where(denom > 0, area / np.where(denom > 0, denom, 1.0), np.nan)
+    return np.maximum(ap, 0.0), auc, positives, negatives
