@@ -186,7 +186,8 @@ def average_precision(
       positives; 0.0 when there is no positive at all;
     - ``"micro"``: AP of the n·k (case, label) pairs ranked together;
     - ``"samples"``: each row's AP over its k labels, averaged with
-      ``sample_weight`` (a row without a positive counts 0.0).
+      ``sample_weight`` (a row without a positive counts 0.0; NaN when
+      every weight is 0, where scikit-learn raises ZeroDivisionError).
 
     ``labels`` (multi-class only): the class of each column, in column
     order (default: the sorted distinct labels of ``y_true``, which must
@@ -657,6 +658,8 @@ def _averaged(
     if average is None:
         return values
     if average_weight is not None:
+        if not average_weight.sum() > 0:
+            return float("nan")  # "samples" with every weight 0: 0/0 (scikit-learn raises ZeroDivisionError)
         values = np.where(average_weight == 0, 0.0, values)
     return float(np.average(values, weights=average_weight))
 

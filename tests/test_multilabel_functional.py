@@ -111,6 +111,8 @@ def slow_average(binary: Any, y: np.ndarray, s: np.ndarray, w: np.ndarray | None
             if np.isclose(weights.sum(), 0.0):
                 return 0.0
     if weights is not None:
+        if weights.sum() == 0:
+            return math.nan
         values = np.where(weights == 0, 0.0, values)
     return float(np.average(values, weights=weights))
 
@@ -159,6 +161,14 @@ def test_a_one_class_column_is_nan_with_one_warning_and_no_positive_ap_is_zero()
     assert quietly(F.area_under_roc_curve, y[:, :2], s[:, :2], average="weighted") == 1.0
     assert math.isnan(quietly(F.area_under_roc_curve, y, s, average="weighted"))
     assert math.isnan(quietly(F.area_under_roc_curve, y, s, average="macro"))
+
+
+def test_samples_average_with_every_weight_zero_is_nan() -> None:
+    y, s = [[1, 0], [0, 1]], [[0.3, 0.2], [0.1, 0.4]]
+    assert math.isnan(F.average_precision(y, s, average="samples", sample_weight=[0, 0]))
+    assert math.isnan(F.area_under_roc_curve(y, s, average="samples", sample_weight=[0.0, 0.0]))
+    with pytest.raises(ZeroDivisionError):  # scikit-learn's answer to the same 0/0
+        sk.average_precision_score(y, s, average="samples", sample_weight=[0, 0])
 
 
 def test_samples_average_counts_rows_without_a_positive_as_zero() -> None:
@@ -434,3 +444,21 @@ def test_the_binary_forms_are_unchanged() -> None:
     assert F.average_precision(y, s, average=None) == ev.average_precision()  # average is ignored, as scikit-learn
     assert F.area_under_roc_curve(y, s, average="micro") == ev.area_under_roc_curve()
     assert F.average_precision(np.array(y)[:, None], np.array(s)[:, None]) == ev.average_precision()  # (n, 1): binary
+
+
+@pytest.mark.parametrize("block", [7, 64, 1 << 21])
+def test_blocks_of_columns_and_segments_of_a_long_column_give_the_same_values(monkeypatch: Any, block: int) -> None:
+    # Large inputs run in blocks of columns and (micro) in segments cut at tie-group starts;
+    # a small block size makes these small inputs cross many block and segment boundaries.
+    from scored_pr._core import multilabel
+
+    monkeypatch.setattr(multilabel, "BLOCK", block)
+    rng = np.random.default_rng(block)
+    y = (rng.random((300, 6)) < 0.2).astype(int)
+    y[:, 5] = 0  # a column without a positive
+    s = rng.integers(-5, 6, (300, 6)) / 2.0  # heavy ties, both signs
+    for average in AVERAGES:
+        want = quietly(sk.average_precision_score, y, s, average=average)
+        assert close(quietly(F.average_precision, y, s, average=average), want), average
+        want = sklearn_or_none(sk.roc_auc_score, y[:, :5], s[:, :5], average=average)
+        assert close(quietly(F.area_under_roc_curve, y[:, :5], s[:, :5], average=average), want), average
