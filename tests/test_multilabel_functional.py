@@ -462,3 +462,20 @@ def test_blocks_of_columns_and_segments_of_a_long_column_give_the_same_values(mo
         assert close(quietly(F.average_precision, y, s, average=average), want), average
         want = sklearn_or_none(sk.roc_auc_score, y[:, :5], s[:, :5], average=average)
         assert close(quietly(F.area_under_roc_curve, y[:, :5], s[:, :5], average=average), want), average
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_untied_scores_equal_scikit_learn(seed: int) -> None:
+    # Continuous scores have no tie: the sums then run over the positives alone.
+    rng = np.random.default_rng(seed)
+    n, k = int(rng.integers(1, 80)), int(rng.integers(2, 6))
+    y = (rng.random((n, k)) < rng.random()).astype(int)
+    s = rng.normal(size=(n, k)) * (1.0 if seed % 2 else 1e-3) + (0.0 if seed % 3 else 5.0)
+    for average in AVERAGES:
+        want = sklearn_or_none(sk.average_precision_score, y, s, average=average)
+        got = quietly(F.average_precision, y, s, average=average)
+        assert close(got, slow_average(slow_binary_ap, y, s, None, average))
+        if want is not None:
+            assert close(got, want), average
+        got = quietly(F.area_under_roc_curve, y, s, average=average)
+        assert close(got, slow_average(slow_binary_auc, y, s, None, average))
