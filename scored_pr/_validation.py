@@ -674,3 +674,43 @@ def check_probability_rows(score: npt.NDArray[np.float64], func: str, name: str 
 def check_top_k(value: Any, func: str) -> int:
     """``k`` of top-k accuracy: an int >= 1."""
     return check_positive_int(value, func, "k")
+
+
+def check_same_length(n_true: int, n_score: int, func: str) -> None:
+    """``y_true`` and ``y_score`` with one entry per case each."""
+    if n_true != n_score:
+        raise ValueError(
+            f"{func}: arguments 'y_true' and 'y_score' must have the same length; got {n_true} and {n_score} instead."
+        )
+
+
+def check_no_labels(labels: Any, func: str) -> None:
+    """``labels=`` is for class labels; an indicator matrix names its labels by its columns."""
+    if labels is not None:
+        raise ValueError(
+            f"{func}: argument 'labels' must be None with an indicator matrix 'y_true' (its columns are the labels); "
+            f"got {_describe(labels)} instead."
+        )
+
+
+def check_multiclass_roc(func: str, multi_class: str, max_fpr: float | None, sample_weight: Any) -> None:
+    """The options of multi-class ROC AUC, as scikit-learn allows them.
+
+    ``multi_class`` chosen ('raise' is the default that asks for a choice),
+    no partial AUC, and no weights for Hand & Till's one-vs-one measure.
+    """
+    if max_fpr is not None and max_fpr != 1.0:
+        raise ValueError(
+            f"{func}: argument 'max_fpr' must be None or 1 for multi-class input (no partial AUC there, as "
+            f"scikit-learn); got {max_fpr!r} instead."
+        )
+    if multi_class == "raise":
+        raise ValueError(
+            f"{func}: argument 'multi_class' must be 'ovr' or 'ovo' for multi-class input (class labels with (n, k) "
+            f"scores); got 'raise' instead."
+        )
+    if multi_class == "ovo" and sample_weight is not None:
+        raise ValueError(
+            f"{func}: argument 'sample_weight' must be None with multi_class='ovo' (Hand & Till's measure is "
+            f"unweighted, as in scikit-learn); got {_describe(sample_weight)} instead."
+        )

@@ -46,8 +46,11 @@ from ._validation import (
     check_flag,
     check_fraction,
     check_indicator,
+    check_multiclass_roc,
+    check_no_labels,
     check_pos_label,
     check_probability_rows,
+    check_same_length,
     check_score_matrix,
     check_ties,
     check_top_k,
@@ -331,30 +334,13 @@ def area_under_roc_curve(
         truth, scores, weight = _multi_input(func, multi, labels, sample_weight)
         columns = _roc_columns if fpr_cap is None or fpr_cap == 1.0 else _partial_roc(fpr_cap)
         return _averaged(func, columns, _ONE_CLASS, truth, scores, weight, average)
-    if fpr_cap is not None and fpr_cap != 1.0:
-        raise ValueError(
-            f"{func}: argument 'max_fpr' must be None or 1 for multi-class input (no partial AUC there, as "
-            f"scikit-learn); got {max_fpr!r} instead."
-        )
-    if multi_class == "raise":
-        raise ValueError(
-            f"{func}: argument 'multi_class' must be 'ovr' or 'ovo' for multi-class input (class labels with (n, k) "
-            f"scores); got 'raise' instead."
-        )
+    check_multiclass_roc(func, multi_class, fpr_cap, sample_weight)
     scores = check_score_matrix(score_in, func)
     classes, _ = check_classes(truth_in, scores.shape[1], labels, func)
     check_probability_rows(scores, func)
     if multi_class == "ovo":
         average = check_average(average, func, ("macro", "weighted"))
-        if sample_weight is not None:
-            raise ValueError(
-                f"{func}: argument 'sample_weight' must be None with multi_class='ovo' (Hand & Till's measure is "
-                f"unweighted, as in scikit-learn); got weights instead."
-            )
-        if classes.size != scores.shape[0]:
-            raise ValueError(
-                f"{func}: arguments 'y_true' and 'y_score' must have the same length; got {classes.size} and {scores.shape[0]} instead."
-            )
+        check_same_length(classes.size, scores.shape[0], func)
         return _ml.ovo_roc_auc(classes, scores, average == "weighted")
     average = check_average(average, func, (None, "micro", "macro", "weighted"))
     truth, scores, weight = _multi_input(func, multi, labels, sample_weight)
@@ -569,18 +555,11 @@ def _multi_input(
     scores = check_score_matrix(score_in, func)
     n, k = scores.shape
     if truth_in.ndim == 2 and truth_in.shape[1] >= 2:
-        if labels is not None:
-            raise ValueError(
-                f"{func}: argument 'labels' must be None with an indicator matrix 'y_true' (its columns are the labels); "
-                f"got {labels!r} instead."
-            )
+        check_no_labels(labels, func)
         truth = check_indicator(truth_in, scores.shape, func)
     else:
         classes, _ = check_classes(truth_in, k, labels, func)
-        if classes.size != n:
-            raise ValueError(
-                f"{func}: arguments 'y_true' and 'y_score' must have the same length; got {classes.size} and {n} instead."
-            )
+        check_same_length(classes.size, n, func)
         truth = np.zeros((n, k), dtype=bool)
         truth[np.arange(n), classes] = True
     weight = None if sample_weight is None else check_weights(sample_weight, n, func)
@@ -800,8 +779,7 @@ def top_k_accuracy_score(
         classes, _ = check_classes(truth_in, matrix.shape[1], labels, func)
         n_classes = matrix.shape[1]
     n = scores.shape[0] if score_in.ndim == 1 else matrix.shape[0]
-    if classes.size != n:
-        raise ValueError(f"{func}: arguments 'y_true' and 'y_score' must have the same length; got {classes.size} and {n} instead.")
+    check_same_length(classes.size, n, func)
     weight = None if sample_weight is None else check_weights(sample_weight, n, func)
     if top >= n_classes:
         warnings.warn(
