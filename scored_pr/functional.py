@@ -722,8 +722,8 @@ def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) 
     """Ranking loss: scikit-learn's ``label_ranking_loss``.
 
     For each row, the share of (relevant, irrelevant) label pairs that are
-    mis-ordered: #{(j, l) : j relevant, l irrelevant, s_l >= s_j} / (|relevant|
-    · |irrelevant|) (a tie counts as mis-ordered); 0.0 for a row whose labels
+    mis-ordered: #{(j, l) : j relevant, l irrelevant, s_l >= s_j} divided by
+    (number of relevant) · (number of irrelevant) labels (a tie counts as mis-ordered); 0.0 for a row whose labels
     are all relevant or all irrelevant. The (weighted) mean over rows; NaN
     with no row.
 
