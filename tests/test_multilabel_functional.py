@@ -155,7 +155,7 @@ def test_a_one_class_column_is_nan_with_one_warning_and_no_positive_ap_is_zero()
     assert len(ap_warnings) == 1
     assert ap.tolist() == [1.0, 0.0, 1.0]  # scikit-learn 1.9: recall set to 1, so no area
     want = sklearn_or_none(sk.average_precision_score, y, s, average=None)
-    assert close(ap, want)
+    assert want is None or close(ap, want)
     # "weighted" gives a column without positives weight 0, so its NaN ROC AUC does not spread;
     # a column of positives only keeps its weight, and its NaN spreads (as scikit-learn)
     assert quietly(F.area_under_roc_curve, y[:, :2], s[:, :2], average="weighted") == 1.0
@@ -212,8 +212,11 @@ def test_wide_scores_of_both_signs_take_the_argsort_path_with_the_same_values() 
     for average in AVERAGES:
         want = quietly(sk.average_precision_score, y, s, average=average)
         assert close(quietly(F.average_precision, y, s, average=average), want), average
-        want = quietly(sk.roc_auc_score, y, s, average=average)
-        assert close(quietly(F.area_under_roc_curve, y, s, average=average), want), average
+        got = quietly(F.area_under_roc_curve, y, s, average=average)
+        assert close(got, slow_average(slow_binary_auc, y, s, None, average)), average
+        want = sklearn_or_none(sk.roc_auc_score, y, s, average=average)  # scikit-learn < 1.6 raised on one-class rows
+        if want is not None:
+            assert close(got, want), average
 
 
 # --- multi-class: one-vs-rest and one-vs-one ----------------------------------------------------
