@@ -36,16 +36,22 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
         area_under_pr_curve,
         area_under_roc_curve,
         average_precision,
+        coverage_error,
+        label_ranking_average_precision_score,
+        label_ranking_loss,
         maximum_f_measure,
         pr_breakeven_point,
         pr_curve,
         precision_at,
+        precision_recall_curve,
         r_precision,
         recall_at,
         reciprocal_rank,
         roc_curve,
         roc_points,
+        roc_rows,
         threshold_at_precision,
+        top_k_accuracy_score,
     )
 
 #: Public name -> the module that defines it (relative to this package).
@@ -77,6 +83,12 @@ _LAZY = {
     "roc_curve": ".functional",
     "roc_points": ".functional",
     "threshold_at_precision": ".functional",
+    "coverage_error": ".functional",
+    "label_ranking_average_precision_score": ".functional",
+    "label_ranking_loss": ".functional",
+    "precision_recall_curve": ".functional",
+    "roc_rows": ".functional",
+    "top_k_accuracy_score": ".functional",
 }
 
 __all__ = [
@@ -100,6 +112,12 @@ __all__ = [
     "roc_curve",
     "roc_points",
     "threshold_at_precision",
+    "coverage_error",
+    "label_ranking_average_precision_score",
+    "label_ranking_loss",
+    "precision_recall_curve",
+    "roc_rows",
+    "top_k_accuracy_score",
     "MultiQueryEvaluation",
     "OperatingPoint",
     "ScoredPrecisionRecallEvaluation",

@@ -623,3 +623,192 @@ def check_evaluation(
     if snapshot and kind == "single" and callable(getattr(value, "snapshot", None)):
         return kind, value.snapshot()
     return kind, value
+
+
+# --- multi-output input (one score column per label or class) -----------------------------------
+
+
+def as_array(values: Any, func: str, name: str) -> np.ndarray:
+    """An array-like (list of rows, numpy array, tensor, DataFrame) as a numpy array, untouched otherwise."""
+    if isinstance(values, (str, bytes)) or isinstance(values, (AbstractSet, Mapping)):
+        raise _fail(TypeError, func, name, "an array-like of shape (n,) or (n, k)", values)
+    values = _host(values, func, name)
+    if isinstance(values, np.ma.MaskedArray):
+        if np.ma.getmaskarray(values).any():
+            raise ValueError(f"{func}: argument '{name}' must not hold masked values (drop or fill them first); got a masked array instead.")
+        values = np.ma.getdata(values)
+    if not isinstance(values, np.ndarray):
+        if not isinstance(values, Iterable):
+            raise _fail(TypeError, func, name, "an array-like of shape (n,) or (n, k)", values)
+        try:
+            values = np.asarray(values if isinstance(values, (list, tuple)) else list(values))
+        except ValueError:  # ragged rows
+            raise ValueError(f"{func}: argument '{name}' must have rows of one length; got ragged rows instead.") from None
+    return values
+
+
+def multi_output(y_true: Any, y_score: Any, func: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(y_true, y_score)`` as arrays when the call is a multi-output one, else None.
+
+    Multi-output: ``y_score`` of shape (n, k) with k >= 2 (class labels or an
+    indicator matrix in ``y_true``), or ``y_true`` of shape (n, k) with k >= 2.
+    A 1-dimensional or (n, 1) pair is the binary case, checked by
+    :func:`check_batch` as before.
+    """
+    score = as_array(y_score, func, "y_score")
+    truth = as_array(y_true, func, "y_true")
+    if (score.ndim == 2 and score.shape[1] >= 2) or (truth.ndim == 2 and truth.shape[1] >= 2):
+        return truth, score
+    return None
+
+
+def check_score_matrix(score: np.ndarray, func: str, name: str = "y_score") -> npt.NDArray[np.float64]:
+    """Scores of shape (n, k) as float64, without NaN (exactly representable, as :func:`check_batch`)."""
+    if score.ndim != 2:
+        raise ValueError(
+            f"{func}: argument '{name}' must be 2-dimensional, shape (n, k): one column per label or class; "
+            f"got an array of shape {score.shape} instead."
+        )
+    flat = _batch_scores(score.ravel(), func, name)  # the index it reports is row * k + column
+    return flat.reshape(score.shape)
+
+
+def check_indicator(truth: np.ndarray, shape: tuple[int, ...], func: str, name: str = "y_true") -> npt.NDArray[np.bool_]:
+    """A label indicator matrix of ``shape`` (n, k): bool or 0/1 in any numeric type."""
+    if truth.shape != shape:
+        raise ValueError(
+            f"{func}: argument '{name}' must be an indicator matrix of the shape of the scores {shape}; "
+            f"got an array of shape {truth.shape} instead."
+        )
+    expected = "an indicator matrix of 0/1 or bool (one column per label)"
+    kind = truth.dtype.kind
+    if kind == "b":
+        return truth.astype(bool, copy=False)
+    if kind not in "iuf":
+        raise _fail(TypeError, func, name, expected, truth.ravel()[0] if truth.size else truth)
+    bad = np.flatnonzero(~((truth == 0) | (truth == 1)))
+    if bad.size:
+        row, column = divmod(int(bad[0]), shape[1])
+        raise ValueError(
+            f"{func}: argument '{name}' must be {expected}; "
+            f"got {_describe(truth[row, column].item())} at row {row}, column {column} instead."
+        )
+    return np.asarray(truth == 1)
+
+
+def check_classes(
+    truth: np.ndarray, k: int, labels: Any, func: str, name: str = "y_true"
+) -> tuple[npt.NDArray[np.intp], np.ndarray]:
+    """Class labels (n,) for k score columns: (column index of each case's class, the k class labels).
+
+    Without ``labels`` the columns are the sorted distinct labels of
+    ``y_true``, which must number k (scikit-learn's rule); with ``labels``
+    (k distinct values, in column order) every label of ``y_true`` must be
+    one of them.
+    """
+    if truth.ndim == 2 and truth.shape[1] == 1:
+        truth = truth[:, 0]
+    if truth.ndim != 1:
+        raise ValueError(
+            f"{func}: argument '{name}' must be class labels of shape (n,) or an indicator matrix of shape (n, {k}); "
+            f"got an array of shape {truth.shape} instead."
+        )
+    if truth.dtype.kind == "f" and np.isnan(truth).any():
+        i = int(np.argmax(np.isnan(truth)))
+        raise _fail(ValueError, func, name, "class labels, not NaN", truth[i].item(), i)
+    if truth.dtype.kind not in "biufUS":
+        raise _fail(TypeError, func, name, "class labels of one type (ints, strs or bools)", truth[0] if truth.size else truth, 0)
+    if labels is None:
+        classes = np.unique(truth)
+        if classes.size != k:
+            raise ValueError(
+                f"{func}: argument '{name}' must hold one class per column of 'y_score' ({k}), or pass labels=; "
+                f"got {classes.size} distinct classes {_describe(classes.tolist())} instead."
+            )
+    else:
+        classes = _as_1d(labels, func, "labels", labels=True)
+        if classes.size != k or np.unique(classes).size != k:
+            raise _fail(ValueError, func, "labels", f"{k} distinct class labels, one per column of 'y_score'", labels)
+        if (classes.dtype.kind in "US") != (truth.dtype.kind in "US"):
+            raise _fail(TypeError, func, "labels", f"labels of the type of '{name}' ({truth.dtype})", labels)
+    order = np.argsort(classes, kind="stable")
+    pos = np.searchsorted(classes[order], truth)
+    pos = np.minimum(pos, k - 1)
+    found = classes[order][pos] == truth
+    if not found.all():
+        i = int(np.argmax(~found))
+        raise _fail(ValueError, func, name, f"one of labels {_describe(classes.tolist())}", truth[i].item(), i)
+    return np.asarray(order[pos], dtype=np.intp), classes
+
+
+def check_average(value: Any, func: str, choices: tuple[str | None, ...]) -> str | None:
+    """``average``: None or one of the strings in ``choices``."""
+    if value is None and None in choices:
+        return None
+    if not isinstance(value, str) or value not in choices:
+        raise _fail(ValueError, func, "average", "one of " + ", ".join(repr(c) for c in choices), value)
+    return value
+
+
+def check_binary_only(func: str, context: str, **given: tuple[Any, Any]) -> None:
+    """Options of the binary case (``name=(value, default)``) left at their default in a multi-output call."""
+    for name, (value, default) in given.items():
+        if not (value is default or value == default) or isinstance(value, (bool, np.bool_)) != isinstance(default, bool):
+            raise _fail(ValueError, func, name, f"{default!r} with {context} (it applies to one column of scores)", value)
+
+
+def check_probability_rows(score: npt.NDArray[np.float64], func: str, name: str = "y_score") -> None:
+    """Rows that sum to 1 (within numpy's ``allclose``), as scikit-learn requires for multi-class ROC AUC."""
+    sums = score.sum(axis=1)
+    bad = ~np.isclose(sums, 1.0)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ValueError(
+            f"{func}: argument '{name}' must hold class probabilities whose rows sum to 1 for multi-class ROC AUC "
+            f"(scikit-learn's rule); got a row summing to {float(sums[i])!r} at row {i} instead."
+        )
+
+
+def check_top_k(value: Any, func: str) -> int:
+    """``k`` of top-k accuracy: an int >= 1."""
+    return check_positive_int(value, func, "k")
+
+
+def check_same_length(n_true: int, n_score: int, func: str) -> None:
+    """``y_true`` and ``y_score`` with one entry per case each."""
+    if n_true != n_score:
+        raise ValueError(
+            f"{func}: arguments 'y_true' and 'y_score' must have the same length; got {n_true} and {n_score} instead."
+        )
+
+
+def check_no_labels(labels: Any, func: str) -> None:
+    """``labels=`` is for class labels; an indicator matrix names its labels by its columns."""
+    if labels is not None:
+        raise ValueError(
+            f"{func}: argument 'labels' must be None with an indicator matrix 'y_true' (its columns are the labels); "
+            f"got {_describe(labels)} instead."
+        )
+
+
+def check_multiclass_roc(func: str, multi_class: str, max_fpr: float | None, sample_weight: Any) -> None:
+    """The options of multi-class ROC AUC, as scikit-learn allows them.
+
+    ``multi_class`` chosen ('raise' is the default that asks for a choice),
+    no partial AUC, and no weights for Hand & Till's one-vs-one measure.
+    """
+    if max_fpr is not None and max_fpr != 1.0:
+        raise ValueError(
+            f"{func}: argument 'max_fpr' must be None or 1 for multi-class input (no partial AUC there, as "
+            f"scikit-learn); got {max_fpr!r} instead."
+        )
+    if multi_class == "raise":
+        raise ValueError(
+            f"{func}: argument 'multi_class' must be 'ovr' or 'ovo' for multi-class input (class labels with (n, k) "
+            f"scores); got 'raise' instead."
+        )
+    if multi_class == "ovo" and sample_weight is not None:
+        raise ValueError(
+            f"{func}: argument 'sample_weight' must be None with multi_class='ovo' (Hand & Till's measure is "
+            f"unweighted, as in scikit-learn); got {_describe(sample_weight)} instead."
+        )

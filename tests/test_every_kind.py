@@ -806,7 +806,7 @@ def test_assert_not_worse_refuses_a_bounded_summary_and_a_missing_baseline() -> 
 
 @pytest.mark.parametrize("fresh_arrays", [False, True])
 def test_lingpipe_41_memo_is_reused_until_the_cases_change(monkeypatch: pytest.MonkeyPatch, fresh_arrays: bool) -> None:
-    from scored_pr import _kernel
+    from scored_pr._core import kernel as _kernel
 
     builds = []
     every_rank = _kernel.every_rank
