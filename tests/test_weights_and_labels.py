@@ -434,3 +434,16 @@ def test_multi_query_evaluation_takes_labels_and_weights() -> None:
     with pytest.raises(TypeError, match="pos_label"):
         multi.add_case("q3", 1, 0.5)
     assert "q3" not in multi.per_query("average_precision")
+
+
+def test_a_perfect_weighted_ranking_has_average_precision_exactly_one() -> None:
+    """The rounded sum of weight x precision exceeded the rounded total weight: AP was 1.0000000000000002."""
+    from sklearn.metrics import average_precision_score
+
+    weights = [5.50558593851583, 6.561845902689189, 8.558941414595028, 7.831145308272103, 8.066272962239163]
+    correct, scores = [True, True, True, True, False], [8.0, 7.0, 5.0, 5.0, 2.0]
+    for ties in ("grouped", "stable"):
+        ev = E(ties=ties)
+        ev.add_cases(correct, scores, sample_weight=weights)
+        assert ev.average_precision() == 1.0
+    assert average_precision_score(correct, scores, sample_weight=weights) == 1.0

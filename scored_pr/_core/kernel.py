@@ -737,7 +737,9 @@ def average_precision(points: Points, num_positive_ref: int | float) -> float:
     """Sum of the precision at every correct case, divided by num_positive_ref.
 
     A correct case inside a tie group (grouped policy) gets the precision at
-    the end of its group. NaN when num_positive_ref is 0.
+    the end of its group. NaN when num_positive_ref is 0. With weights, the
+    weight sums' rounding can put the ratio an ulp above 1: it is clamped
+    to 1.
     """
     if num_positive_ref == 0:
         return float("nan")
@@ -751,7 +753,9 @@ def average_precision(points: Points, num_positive_ref: int | float) -> float:
         prec[j] *= tp[j].astype(np.int64) - np.where(j > 0, tp[np.maximum(j - 1, 0)], 0)
         return seqsum(prec) / num_positive_ref
     dtp = np.diff(points.tp, prepend=0)
-    return seqsum(precision(points) * dtp) / num_positive_ref
+    # weighted: the rounded sum of weight x precision can exceed the rounded total weight by an
+    # ulp (AP 1.0000000000000002 for a perfect ranking); AP is at most 1, as scikit-learn's is
+    return min(1.0, seqsum(precision(points) * dtp) / num_positive_ref)
 
 
 def maximum_f_measure(curve: FloatArray, beta: float) -> float:
