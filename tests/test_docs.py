@@ -13,7 +13,7 @@ pytest.importorskip("numpydoc")
 pytest.importorskip("myst_parser")
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["index", "architecture", "ir-measures", "trec-eval", "uncertainty", "porting-from-lingpipe", "api/index", "api/evaluation", "api/bounded", "api/functional",
+PAGES = ["index", "architecture", "ir-measures", "trec-eval", "uncertainty", "porting-from-lingpipe", "api/index", "api/interface", "api/evaluation", "api/bounded", "api/functional",
          "api/multi", "api/trec", "api/concurrency", "api/streaming", "api/integrations", "api/testing", "api/plot", "api/lingpipe"]
 
 
@@ -39,6 +39,17 @@ def test_api_pages_carry_the_docstrings(site: Path) -> None:
         assert f'id="scored_pr.ScoredPrecisionRecallEvaluation.{method}"' in page, method
     # numpydoc turned the sections into fields, not literal "Parameters" underlines.
     assert "----------" not in page
+
+
+def test_the_interface_page_documents_the_protocol_and_every_kind_links_to_it(site: Path) -> None:
+    page = (site / "api" / "interface.html").read_text(encoding="utf-8")
+    for name in ("Evaluation", "UnsupportedQuery", "Confusion", "OperatingPoint"):
+        assert f'id="scored_pr.{name}"' in page, name
+    for method in ("confusion_at_threshold", "precision_at_threshold", "summary", "to_dict"):
+        assert f'id="scored_pr.Evaluation.{method}"' in page, method
+    index = (site / "api" / "index.html").read_text(encoding="utf-8")
+    for caption in ("One interface", "Evaluator kinds", "Compatibility"):
+        assert caption in index, caption
 
 
 def test_lingpipe_page_documents_both_versions(site: Path) -> None:
