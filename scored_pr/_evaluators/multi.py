@@ -26,6 +26,16 @@ def _check_query(query: Any, func: str) -> Hashable:
     return int(query) if isinstance(query, np.integer) else query
 
 
+def _tp_top(ev: ScoredPrecisionRecallEvaluation, k: int) -> float:
+    """Correct cases among the top ``k`` of ``ev`` (expected over a tie group cut by k, grouped ties).
+
+    From the evaluator's public ranking (:meth:`ranked_cases`) through the
+    kernel, as the evaluator's own ``precision_at`` counts them.
+    """
+    scores, correct, weights = ev.ranked_cases()
+    return K.tp_top(K.operating_points(np.negative(scores), correct, ev.ties, weights), k)
+
+
 class MultiQueryEvaluation:
     """One :class:`ScoredPrecisionRecallEvaluation` per query, with means over queries.
 
@@ -293,7 +303,7 @@ class MultiQueryEvaluation:
         query at all.
         """
         k = check_positive_int(k, "mean_precision_at", "k")
-        values = [K.tp_top(ev._points(), min(k, ev.num_cases)) / k for ev in self._queries.values()]
+        values = [_tp_top(ev, min(k, ev.num_cases)) / k for ev in self._queries.values()]
         return math.fsum(values) / len(values) if values else float("nan")
 
     # --------------------------------------------------------------------- TREC
