@@ -45,8 +45,8 @@ from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import HALF as _HALF
 from .._core.sortedblocks import TWICE as _TWICE
 from .._core.sortedblocks import PairedBlocks
-from .store import CaseStore
 from .._state import windowed as _state
+from .._state.exact import ExactState
 from .._validation import (
     check_batch,
     check_beta,
@@ -1109,17 +1109,13 @@ class WindowedEvaluation(EvaluationBase):
 
     def _build(self) -> ScoredPrecisionRecallEvaluation:
         r = self._ranking_now()
-        ev = ScoredPrecisionRecallEvaluation(self._ties)
         # The ranking is the evaluator's rank order (negated scores ascending,
-        # ties in insertion order, signs of zero kept): it becomes the
-        # evaluator's store as it is, with no sort.
-        ev._store = CaseStore.from_sorted(r.neg, r.correct, r.weight)
-        ev.add_misses(self._misses)
-        ev.add_negative_misses(self._negative_misses)
-        # The correctness is stored as bools, so the evaluator is fed without
-        # pos_label and only reports the window's.
-        ev._pos_label = self._pos_label
-        return ev
+        # ties in insertion order, signs of zero kept): the evaluator holds it
+        # as its state, with no sort (the constructor the state formats use).
+        # The correctness is already bools; pos_label is only reported.
+        return ScoredPrecisionRecallEvaluation._from_state(
+            ExactState(self._ties, r.neg, r.correct, r.weight, self._misses, self._negative_misses, self._pos_label)
+        )
 
     def snapshot(self) -> ScoredPrecisionRecallEvaluation:
         """A plain evaluator of the window as it is now (a new one, independent of the window).
