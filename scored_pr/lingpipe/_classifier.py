@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -484,15 +484,7 @@ class ScoredClassifierEvaluator:
         -----
         Java name: ``averageRankReference()``. From the rank counts, O(k^2).
         """
-        s = 0.0
-        count = 0
-        for row in self._rank_counts:
-            for rank, n in enumerate(row):
-                if n == 0:
-                    continue
-                count += n
-                s += rank * n
-        return div(s, count)
+        return self._mean_over_rank_counts(lambda rank, n: rank * n)
 
     def meanReciprocalRank(self) -> float:
         """Mean over all cases of 1 / (1 + rank of the reference); NaN with no case.
@@ -501,6 +493,10 @@ class ScoredClassifierEvaluator:
         -----
         Java name: ``meanReciprocalRank()``. From the rank counts, O(k^2).
         """
+        return self._mean_over_rank_counts(lambda rank, n: float(n) / (1.0 + float(rank)))
+
+    def _mean_over_rank_counts(self, term: Callable[[int, int], float]) -> float:
+        """sum of term(rank, n) over the rank counts (LingPipe's order) / the cases counted; NaN with none."""
         s = 0.0
         count = 0
         for row in self._rank_counts:
@@ -508,7 +504,7 @@ class ScoredClassifierEvaluator:
                 if n == 0:
                     continue
                 count += n
-                s += float(n) / (1.0 + float(rank))
+                s += term(rank, n)
         return div(s, count)
 
     # ----------------------------------------------------------------------- scores
