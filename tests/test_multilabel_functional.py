@@ -55,10 +55,14 @@ def quietly(func: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def sklearn_or_none(func: Any, *args: Any, **kwargs: Any) -> Any:
-    """scikit-learn's value, or None where it refuses the input."""
+    """scikit-learn's value, or None where it refuses the input.
+
+    IndexError: scikit-learn 1.5 (the dependency floor) crashes on a column whose weights are all
+    0 (``stable_cumsum`` of nothing); the literal reference still holds the value there.
+    """
     try:
         return quietly(func, *args, **kwargs)
-    except (ValueError, ZeroDivisionError):
+    except (ValueError, ZeroDivisionError, IndexError):
         return None
 
 
