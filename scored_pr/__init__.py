@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._evaluators.bounded import BoundedEvaluation, Bounds, CurveBand
     from ._evaluators.synchronized import SynchronizedEvaluation
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
-    from ._core.kernel import Confusion, OperatingPoint
+    from ._core.thresholds import Confusion, OperatingPoint
     from ._evaluators.base import Evaluation
     from ._evaluators.multi import MultiQueryEvaluation
     from ._core.stats import Comparison, Interval
@@ -62,8 +62,8 @@ _LAZY = {
     "WindowedEvaluation": "._evaluators.windowed",
     "SynchronizedEvaluation": "._evaluators.synchronized",
     "ScoredPrecisionRecallEvaluation": "._evaluators.exact",
-    "OperatingPoint": "._core.kernel",
-    "Confusion": "._core.kernel",
+    "OperatingPoint": "._core.thresholds",
+    "Confusion": "._core.thresholds",
     "Evaluation": "._evaluators.base",
     "MultiQueryEvaluation": "._evaluators.multi",
     "Comparison": "._core.stats",

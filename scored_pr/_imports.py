@@ -28,7 +28,7 @@ from typing import Any
 
 #: Old private module path -> the module that holds its contents now.
 MOVED = {
-    "scored_pr._kernel": "scored_pr._core.kernel",
+    "scored_pr._kernel": "scored_pr._core.thresholds",  # 0.1.0 pickled OperatingPoint from there
     "scored_pr._sortedblocks": "scored_pr._core.sortedblocks",
     "scored_pr._bounded": "scored_pr._core.bins",
     "scored_pr._stats": "scored_pr._core.stats",

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ._core import kernel as K
+from ._core import curves as C, measures as M, points as P
 from ._core.ranking import rank_order
 from ._core import stats as S
 from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query
@@ -53,7 +53,7 @@ def _ranked(
     None when there are none (every entry is one case).
     """
     returned, cor, _ = ev.ranked_cases()
-    return K.ranked_entries(-returned, cor, ev.num_negative_misses, ev.num_misses, ev.ties)
+    return C.ranked_entries(-returned, cor, ev.num_negative_misses, ev.num_misses, ev.ties)
 
 
 def _unreturned_entries(ev: Any) -> int:
@@ -156,12 +156,12 @@ def _point_estimate(correct: npt.NDArray[np.bool_], scores: npt.NDArray[np.float
     module sits below the evaluators and builds none from arrays).
     """
     neg, cor = rank_order(-scores, correct)
-    points = K.operating_points(neg, cor, "grouped", None)
+    points = P.operating_points(neg, cor, "grouped", None)
     num_pos = int(np.count_nonzero(cor))
     if measure == "average_precision":
-        return K.average_precision(points, num_pos)
+        return M.average_precision(points, num_pos)
     num_neg = int(cor.size) - num_pos
-    return K.roc_rows_area_exact(K.roc_rows(points, num_pos, num_neg), num_pos, num_neg)
+    return C.roc_rows_area_exact(C.roc_rows(points, num_pos, num_neg), num_pos, num_neg)
 
 
 def _evaluate_counts(

@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from ._core import multilabel as _ml
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
-from ._core.kernel import OperatingPoint
+from ._core.thresholds import OperatingPoint
 from ._validation import (
     as_array,
     check_average,

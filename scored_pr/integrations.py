@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._core import kernel as K
+from ._core import points as P
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._evaluators.synchronized import SynchronizedEvaluation
 from ._evaluators.windowed import WindowedEvaluation
@@ -165,7 +165,7 @@ def exact_pr_points(evaluation: Any, max_points: int | None = None) -> dict[str,
     else:
         curve = ev.pr_score_curve()  # rows (recall, precision, score), increasing recall
         scores, correct, weights = ev.ranked_cases()
-        points = K.operating_points(np.negative(scores), correct, ev.ties, weights)  # the evaluator's own
+        points = P.operating_points(np.negative(scores), correct, ev.ties, weights)  # the evaluator's own
         tp = np.asarray(points.tp, dtype=np.float64)
         fp = np.asarray(points.fp, dtype=np.float64)
     assert tp.shape[0] == curve.shape[0]  # one operating point per curve row

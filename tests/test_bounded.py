@@ -21,8 +21,7 @@ from hypothesis import strategies as st
 
 from scored_pr import BoundedEvaluation, Bounds, ScoredPrecisionRecallEvaluation
 from scored_pr._core import bins as B
-from scored_pr._core import kernel as K
-
+from scored_pr._core import curves as C
 SCORES = [-math.inf, -2.5, -1.0, -0.0, 0.0, 0.25, 0.5, 0.75, 1.0, 3.0, 1e300, math.inf]
 WEIGHTS = [0.0, 0.5, 1.0, 2.0, 3.75]
 
@@ -73,7 +72,7 @@ def threshold_reference(cases: list, weights: list | None, misses: int, threshol
 
 def roc_vertices(ev: ScoredPrecisionRecallEvaluation) -> np.ndarray:
     """Every vertex and segment midpoint of the exact grouped ROC path (recall, rejection recall)."""
-    rows = K.roc_rows(ev._points(), ev._pos_ref(), ev._neg_ref())
+    rows = C.roc_rows(ev._points(), ev._pos_ref(), ev._neg_ref())
     if rows.recall.size == 0:
         return np.zeros((0, 2))
     prev = np.concatenate(([0.0], rows.recall[:-1]))

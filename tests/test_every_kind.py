@@ -806,11 +806,10 @@ def test_assert_not_worse_refuses_a_bounded_summary_and_a_missing_baseline() -> 
 
 @pytest.mark.parametrize("fresh_arrays", [False, True])
 def test_lingpipe_41_memo_is_reused_until_the_cases_change(monkeypatch: pytest.MonkeyPatch, fresh_arrays: bool) -> None:
-    from scored_pr._core import kernel as _kernel
-
+    from scored_pr._core import points as P
     builds = []
-    every_rank = _kernel.every_rank
-    monkeypatch.setattr(_kernel, "every_rank", lambda *a: builds.append(1) or every_rank(*a))
+    every_rank = P.every_rank
+    monkeypatch.setattr(P, "every_rank", lambda *a: builds.append(1) or every_rank(*a))
     if fresh_arrays:  # an evaluator whose ranked_cases() returns new arrays at every call
         ranked = ScoredPrecisionRecallEvaluation.ranked_cases
         monkeypatch.setattr(

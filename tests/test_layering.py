@@ -172,8 +172,8 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 
 def test_the_import_reader_sees_function_level_imports_and_skips_type_checking() -> None:
-    # the exact evaluator imports the kernel at top level
-    assert "scored_pr._core.kernel" in GRAPH["scored_pr._evaluators.exact"]
+    # the exact evaluator imports the curves at top level
+    assert "scored_pr._core.curves" in GRAPH["scored_pr._evaluators.exact"]
     # the command line imports the evaluators inside its functions only
     assert any(unit_of(t) == "_evaluators" for t in GRAPH["scored_pr._cli.main"])
     # the report names the exact evaluator for type checkers only

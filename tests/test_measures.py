@@ -425,8 +425,10 @@ def _is_module(name: str) -> bool:
 
 def test_the_table_sits_above_the_kernel_and_imports_nothing_of_scored_pr() -> None:
     assert _runtime_imports("scored_pr._measures") == set()
-    for core in ("scored_pr._core.kernel", "scored_pr._core.stats"):
-        assert _runtime_imports(core) <= {"scored_pr._core", "scored_pr._core.kernel"}, core
+    cores = ("scored_pr._core.points", "scored_pr._core.curves", "scored_pr._core.measures",
+             "scored_pr._core.thresholds", "scored_pr._core.stats")  # fmt: skip
+    for core in cores:
+        assert _runtime_imports(core) <= {"scored_pr._core", *cores}, core
     for reader in ("scored_pr._evaluators.exact", "scored_pr._evaluators.bounded", "scored_pr._report",
                    "scored_pr.testing", "scored_pr.streaming", "scored_pr._uncertainty", "scored_pr._cli.compare"):  # fmt: skip
         assert "scored_pr._measures" in _runtime_imports(reader), reader

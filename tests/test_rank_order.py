@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scored_pr import ScoredPrecisionRecallEvaluation as E
-from scored_pr._core import kernel as K
+from scored_pr._core import curves as C, measures as M, points as P
 from scored_pr._core.ranking import rank_order
 
 
@@ -89,7 +89,7 @@ def _reference_points(neg: Any, correct: Any, ties: str) -> dict[str, Any]:
 @given(params, st.sampled_from(["stable", "grouped"]))
 def test_compact_points_hold_the_counts_of_the_full_construction(p: tuple[Any, ...], ties: str) -> None:
     neg, correct = rank_order(*_data(*p))
-    points = K.operating_points(neg, correct, ties)
+    points = P.operating_points(neg, correct, ties)
     for field, expected in _reference_points(neg, correct, ties).items():
         got = getattr(points, field)
         assert got.dtype == expected.dtype or (got.dtype.kind == expected.dtype.kind == "i"), field
@@ -103,10 +103,10 @@ def test_compact_points_hold_the_counts_of_the_full_construction(p: tuple[Any, .
             lo = int(np.searchsorted(neg, neg[rank], "left"))
             hi = int(np.searchsorted(neg, neg[rank], "right"))
             before, inside = int(correct[:lo].sum()), int(correct[lo:hi].sum())
-            num, den = K.true_positives_at(points, rank)
+            num, den = M.true_positives_at(points, rank)
             assert num * (hi - lo) == (before * (hi - lo) + (rank - lo) * inside) * den
         else:
-            assert K.true_positives_at(points, rank) == (above, 1)
+            assert M.true_positives_at(points, rank) == (above, 1)
 
 
 @pytest.mark.parametrize("ties", ["stable", "grouped"])
@@ -211,21 +211,21 @@ def test_grouped_points_of_scattered_ties_look_up_only_the_tied_points(kind: str
     """The kernel reads the few points of a tie group apart; every field still equals the full construction."""
     scores, correct = _scattered_ties()[kind]
     neg, cor = rank_order(-scores, correct)
-    points = K.operating_points(neg, cor, "grouped")
+    points = P.operating_points(neg, cor, "grouped")
     few = points.size if "6 digits" in kind else points.size // 10  # rounding to 6 digits ties a third of the cases
     assert points._tied is not None and 0 < points._tied.size < few
     expected = _reference_points(neg, cor, "grouped")
     for field, want in expected.items():
         assert getattr(points, field).tobytes() == want.astype(getattr(points, field).dtype).tobytes(), field
     p, n = int(cor.sum()), int((~cor).sum())
-    rows = K.roc_rows(points, p, n)
+    rows = C.roc_rows(points, p, n)
     assert rows.fp_start.tobytes() == expected["fp_before"].astype(np.float64).tobytes()
     assert rows.rr_start.tobytes() == (1.0 - expected["fp_before"] / np.float64(n)).tobytes()
     assert rows.rr_end.tobytes() == (1.0 - expected["fp"] / np.float64(n)).tobytes()
     # average precision: the sum of precision * (correct cases added) over the points, bit for bit
     dtp = np.diff(expected["tp"], prepend=0)
-    want = K.seqsum(expected["tp"] / expected["retrieved"].astype(np.float64) * dtp) / p
-    assert K.average_precision(points, p) == want
+    want = P.seqsum(expected["tp"] / expected["retrieved"].astype(np.float64) * dtp) / p
+    assert M.average_precision(points, p) == want
 
 
 def test_scattered_ties_match_scikit_learn() -> None:
@@ -264,5 +264,5 @@ def test_tie_group_edges_by_stepping_match_a_binary_search() -> None:
     starts = np.ones(out.size + 1, dtype=bool)
     starts[1 : out.size] = ~same
     for side in ("left", "right"):
-        got = K._group_edges(out, starts, ranks, side)
+        got = P._group_edges(out, starts, ranks, side)
         np.testing.assert_array_equal(got, np.searchsorted(out, out[ranks], side=side))

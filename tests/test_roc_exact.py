@@ -17,9 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scored_pr import ScoredPrecisionRecallEvaluation as E
-from scored_pr._core import kernel as K
-
-
+from scored_pr._core import curves as C
 def pairs_ratio(cases: list[tuple[bool, float]], misses: int, negative_misses: int, ties: str) -> Fraction:
     """P(positive ranks above negative) by counting pairs; ties one half (grouped) or by insertion order (stable)."""
     pos = [(i, s) for i, (c, s) in enumerate(cases) if c]
@@ -90,7 +88,7 @@ def test_against_scikit_learn_and_the_float_sum() -> None:
             ev = E(ties=ties)
             ev.add_cases(y, s)
             got = ev.area_under_roc_curve()
-            summed = K.roc_rows_area(ev._roc_rows(False))  # the term-by-term float sum
+            summed = C.roc_rows_area(ev._roc_rows(False))  # the term-by-term float sum
             assert abs(got - summed) <= 1e-13  # the float sum drifts by a few ulps per thousand terms
             if ties == "grouped":
                 assert abs(got - sklearn_metrics.roc_auc_score(y, s)) <= 1e-13
@@ -99,7 +97,7 @@ def test_against_scikit_learn_and_the_float_sum() -> None:
 def test_weighted_areas_keep_the_float_sum() -> None:
     ev = E(ties="grouped")
     ev.add_cases([True, False, True, False], [0.9, 0.8, 0.8, 0.1], sample_weight=[1.0, 2.0, 0.5, 1.5])
-    assert ev.area_under_roc_curve() == K.roc_rows_area(ev._roc_rows(False))
+    assert ev.area_under_roc_curve() == C.roc_rows_area(ev._roc_rows(False))
     # (1 * 3.5 + 0.5 * (1.5 + 2 / 2)) / (1.5 * 3.5), by hand
     assert ev.area_under_roc_curve() == pytest.approx((3.5 + 0.5 * 2.5) / (1.5 * 3.5), rel=1e-15)
 
@@ -107,9 +105,9 @@ def test_weighted_areas_keep_the_float_sum() -> None:
 def test_huge_counts_switch_to_python_integers() -> None:
     a = np.array([3, 1, 2], dtype=np.int64)
     b = np.array([2**40, 5, 2**41], dtype=np.int64)
-    small = K._exact_dot(a, b, 2**61)
-    big = K._exact_dot(a, b, 2**63)
+    small = C._exact_dot(a, b, 2**61)
+    big = C._exact_dot(a, b, 2**63)
     assert small == big == 3 * 2**40 + 5 + 2 * 2**41
     # the ratio of integers beyond 2**63 still rounds once
-    rows = K.RocRows(*(np.array([1.0]),) * 2, np.array([1.0]), np.array([float(2**33)]), np.array([0.0]), np.array([0.0]))
-    assert K.roc_rows_area_exact(rows, 2**33, 2**31) == 1.0
+    rows = C.RocRows(*(np.array([1.0]),) * 2, np.array([1.0]), np.array([float(2**33)]), np.array([0.0]), np.array([0.0]))
+    assert C.roc_rows_area_exact(rows, 2**33, 2**31) == 1.0

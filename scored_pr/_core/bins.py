@@ -51,8 +51,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from . import kernel as K
-
+from . import curves as C, measures as M, points as P, thresholds as T
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -614,7 +613,7 @@ def average_precision(b: Bins, pos_ref: float, integer: bool) -> Triple:
         with np.errstate(divide="ignore", invalid="ignore"):
             low = np.where(a > 0, pos - (a - c) * np.log1p(pos / np.where(a > 0, a, 1.0)), pos)
     lower = np.where(exact | (a == c), est, np.minimum(low, est))
-    return Triple(K.seqsum(lower) / pos_ref, K.seqsum(est) / pos_ref, K.seqsum(upper) / pos_ref)
+    return Triple(P.seqsum(lower) / pos_ref, P.seqsum(est) / pos_ref, P.seqsum(upper) / pos_ref)
 
 
 def roc_area(b: Bins, misses: float, negative_misses: float, pos_ref: float, neg_ref: float, integer: bool = False) -> Triple:
@@ -638,8 +637,8 @@ def roc_area(b: Bins, misses: float, negative_misses: float, pos_ref: float, neg
         return _roc_area_counts(b, exact, int(misses), int(negative_misses), int(pos_ref), int(neg_ref))
     below = float(neg.sum()) - _before(neg) - neg + negative_misses
     inside = pos * neg
-    base = K.seqsum(pos * below + np.where(exact, inside / 2.0, 0.0)) + misses * negative_misses / 2.0
-    open_pairs = K.seqsum(np.where(exact, 0.0, inside))
+    base = P.seqsum(pos * below + np.where(exact, inside / 2.0, 0.0)) + misses * negative_misses / 2.0
+    open_pairs = P.seqsum(np.where(exact, 0.0, inside))
     den = pos_ref * neg_ref
     return Triple(base / den, (base + open_pairs / 2.0) / den, (base + open_pairs) / den)
 
@@ -649,7 +648,7 @@ def _roc_area_counts(b: Bins, exact: BoolArray, misses: int, negative_misses: in
 
     2 R Q * area = sum over bins of P (2 * (incorrect cases below) + N if
     the bin is exact), plus misses * negative misses: the integer the
-    evaluator divides (:func:`scored_pr._core.kernel.roc_rows_area_exact`), so
+    evaluator divides (:func:`scored_pr._core.curves.roc_rows_area_exact`), so
     the exact value is its float bit for bit. A range bin's P N pairs add 0
     (lower), P N (estimate) or 2 P N (upper) to it.
     """
@@ -658,8 +657,8 @@ def _roc_area_counts(b: Bins, exact: BoolArray, misses: int, negative_misses: in
     below = int(neg.sum()) - np.cumsum(neg) + negative_misses  # incorrect cases below each bin, misses included
     den = 2 * pos_ref * neg_ref
     inside = np.where(exact, neg, 0)
-    base = K._exact_dot(pos, 2 * below + inside, den) + misses * negative_misses
-    open_pairs = K._exact_dot(pos, np.where(exact, 0, neg), den)
+    base = C._exact_dot(pos, 2 * below + inside, den) + misses * negative_misses
+    open_pairs = C._exact_dot(pos, np.where(exact, 0, neg), den)
     return Triple(base / den, (base + open_pairs) / den, (base + 2 * open_pairs) / den)
 
 
@@ -682,8 +681,8 @@ def maximum_f_measure(b: Bins, pos_ref: float, beta: float) -> Triple:
     k = (c + f + pos + neg)[has]
     r = tp / pos_ref
     with np.errstate(divide="ignore", invalid="ignore"):
-        est = np.nan_to_num(K.f_beta(r, tp / k, beta), nan=0.0)
-        best = np.nan_to_num(K.f_beta(r, tp / (c + f + pos)[has], beta), nan=0.0)
+        est = np.nan_to_num(M.f_beta(r, tp / k, beta), nan=0.0)
+        best = np.nan_to_num(M.f_beta(r, tp / (c + f + pos)[has], beta), nan=0.0)
     best = np.where(_exact_mask(b)[has], est, np.maximum(best, est))
     e = float(max(est.max(), 0.0))
     return Triple(e, e, float(max(best.max(), 0.0)))
@@ -715,7 +714,7 @@ def top_ratio(b: Bins, k: int, den: int) -> Triple:
     """:func:`true_positives_at` divided by ``den``, each value an exact ratio of integers rounded once.
 
     The exact bin's value is (c (P + N) + s P) / ((P + N) den), the
-    evaluator's fraction (:func:`scored_pr._core.kernel.true_positives_at`) and
+    evaluator's fraction (:func:`scored_pr._core.measures.true_positives_at`) and
     division, so precision_at, recall_at and r_precision equal its floats
     bit for bit. The bounds, integer counts over ``den``, round the same way
     as the exact value would (correct rounding is monotone), so they hold it.
@@ -748,7 +747,7 @@ def expected_reciprocal_rank(t: float, p: int, n: int) -> Triple:
     P(J = j) = P(J >= j) p / (p + n - j); the value is
     sum_{j=0..n} P(J = j) / (t + j + 1). While n < :data:`RR_TERMS` it is
     summed term by term in the order of the evaluator's kernel
-    (:func:`scored_pr._core.kernel.reciprocal_rank`), so the result is the same
+    (:func:`scored_pr._core.measures.reciprocal_rank`), so the result is the same
     float, exact. Otherwise the first RR_TERMS terms are summed and the rest,
     T = P(J >= K) (K = RR_TERMS), is bounded two ways, and the tighter
     bound of each side kept:
@@ -770,7 +769,7 @@ def expected_reciprocal_rank(t: float, p: int, n: int) -> Triple:
     k = min(n + 1, RR_TERMS)
     j = np.arange(k, dtype=np.float64)
     stay = np.concatenate(([1.0], np.cumprod((n - j[:-1]) / (size - j[:-1]))))
-    head = K.seqsum(stay * p / (size - j) / (t + j + 1.0))
+    head = P.seqsum(stay * p / (size - j) / (t + j + 1.0))
     if k == n + 1:
         return Triple(head, head, head)
     last = float(stay[-1]) * (n - k + 1) / (size - k + 1)  # P(J >= K)
@@ -870,7 +869,7 @@ def f_measure_at_threshold(b: Bins, threshold: float, pos_ref: float, beta: floa
     """F-beta of accepting every case scored >= threshold, exact or bounded.
 
     With x correct and y incorrect weight accepted, F = (1 + b^2) x / (x +
-    b^2 R + y) (the evaluator's :func:`scored_pr._core.kernel.f_measure`, FN = R -
+    b^2 R + y) (the evaluator's :func:`scored_pr._core.thresholds.f_measure`, FN = R -
     x) grows with x and falls with y, and x and y range independently over
     the straddling bin's share: the lower bound takes x low and y high, the
     upper x high and y low. NaN for 0/0 (nothing accepted, no positive
@@ -880,7 +879,7 @@ def f_measure_at_threshold(b: Bins, threshold: float, pos_ref: float, beta: floa
     tp, fp, p, n = accepted_at(b, threshold)
 
     def f(x: float, y: float) -> float:
-        return K.f_measure(x, x + y, pos_ref, beta)
+        return T.f_measure(x, x + y, pos_ref, beta)
 
     if p == 0 and n == 0:
         v = f(tp.lower, fp.lower)
@@ -898,10 +897,10 @@ def f_measure_top(b: Bins, k: int, pos_ref: int, beta: float) -> Triple:
     The top ``k`` hold between the bounds of :func:`top_ratio` correct cases
     and exactly ``k`` cases, so F = (1 + b^2) TP / (b^2 R + k) grows with TP:
     its bounds are F at the two TP bounds. The exact bin's TP is the
-    evaluator's float (:func:`scored_pr._core.kernel.tp_top`), so is F then.
+    evaluator's float (:func:`scored_pr._core.measures.tp_top`), so is F then.
     """
     t = top_ratio(b, k, 1)
-    return Triple(*(K.f_measure(x, k, pos_ref, beta) for x in t))
+    return Triple(*(T.f_measure(x, k, pos_ref, beta) for x in t))
 
 
 def average_precision_at(b: Bins, num_positive_ref: int, k: int) -> Triple:
@@ -932,7 +931,7 @@ def average_precision_at(b: Bins, num_positive_ref: int, k: int) -> Triple:
     upper = np.where(ex, est, p * ((cc + p) / (tt + p)))
     a = tt + n
     lower = np.where(ex | (a == cc), est, np.minimum(p - (a - cc) * harmonic_diff(a, a + p), est))
-    lo, mid, hi = K.seqsum(lower), K.seqsum(est), K.seqsum(upper)
+    lo, mid, hi = P.seqsum(lower), P.seqsum(est), P.seqsum(upper)
     cut = np.flatnonzero((t < k) & (end > k) & (pos > 0))
     if cut.size:
         i = int(cut[0])
@@ -952,7 +951,7 @@ def k_at_recall(b: Bins, num_positive_ref: int, level: float) -> tuple[Triple, T
     """(k, precision) at the smallest grouped cut-off with recall >= ``level``, or None if unreachable.
 
     Unweighted counts. The needed number m of correct cases is the
-    evaluator's (:func:`scored_pr._core.kernel.correct_needed`). The bin where
+    evaluator's (:func:`scored_pr._core.measures.correct_needed`). The bin where
     the correct count reaches m has t cases and c correct ones above it and
     P correct, N incorrect in it; the exact cut-off ends the tie group that
     holds the m-th correct case, so it takes x >= m - c of the bin's correct
@@ -962,7 +961,7 @@ def k_at_recall(b: Bins, num_positive_ref: int, level: float) -> tuple[Triple, T
     as one tie group, k = t + P + N, precision (c + P) / (t + P + N), the
     evaluator's integer ratio.
     """
-    needed = max(1, K.correct_needed(level, num_positive_ref))
+    needed = max(1, M.correct_needed(level, num_positive_ref))
     if num_positive_ref == 0 or needed > int(b.pos.sum()):
         return None
     cum = np.cumsum(b.pos)

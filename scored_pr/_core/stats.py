@@ -23,8 +23,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from . import kernel as _kernel
-
+from . import curves as C
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
@@ -339,7 +338,7 @@ def delong_unpaired(
 
 # The point measure lives with the other measures in the kernel; the
 # intervals use it from there and it stays importable here.
-partial_roc_auc = _kernel.partial_roc_auc
+partial_roc_auc = C.partial_roc_auc
 
 
 # ----------------------------------------------------------------- logit AP

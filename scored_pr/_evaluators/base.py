@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from .._core.kernel import Confusion, OperatingPoint
+    from .._core.thresholds import Confusion, OperatingPoint
     from .._core.stats import Interval
 
 _T = TypeVar("_T")

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import bins as B
-from .._core import kernel as K
+from .._core import thresholds as T
 from .._measures import MEASURES
 from .._state import bounded as _bounded_state
 from .._state.bounded import MAX_BINS
@@ -703,7 +703,7 @@ class BoundedEvaluation(EvaluationBase):
         margin = 8.0 * (self._terms() + 8) * _EPS * max(1.0, scale)
         return Bounds(t.estimate, max(0.0, t.lower - margin), t.upper + margin)
 
-    def confusion_at_threshold(self, threshold: float) -> K.Confusion:
+    def confusion_at_threshold(self, threshold: float) -> T.Confusion:
         """TP, FP, TN, FN of accepting every case scored >= ``threshold``, each a :class:`Bounds`.
 
         As ``ScoredPrecisionRecallEvaluation.confusion_at_threshold``: TP and
@@ -726,12 +726,12 @@ class BoundedEvaluation(EvaluationBase):
         """
         threshold = check_score(threshold, "confusion_at_threshold", "threshold")
 
-        def build() -> K.Confusion:
+        def build() -> T.Confusion:
             pos_ref, neg_ref = self._refs()
             tp, fp, _, _ = B.accepted_at(self._bins, threshold)
             fn = B.Triple(pos_ref - tp.upper, pos_ref - tp.estimate, pos_ref - tp.lower)
             tn = B.Triple(neg_ref - fp.upper, neg_ref - fp.estimate, neg_ref - fp.lower)
-            return K.Confusion(
+            return T.Confusion(
                 self._count(tp, pos_ref), self._count(fp, neg_ref), self._count(tn, neg_ref), self._count(fn, pos_ref)
             )
 

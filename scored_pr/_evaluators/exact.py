@@ -1,7 +1,7 @@
 """ScoredPrecisionRecallEvaluation: the stateful shell around the kernel.
 
 The class validates input, stores cases (:mod:`scored_pr._evaluators.store`), caches what
-queries derive, and delegates every number to :mod:`scored_pr._core.kernel`.
+queries derive, and delegates every number to :mod:`scored_pr._core` (points, curves, measures, thresholds).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Callable, TextIO, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .._core import kernel as K
+from .._core import curves as C, measures as M, points as P, thresholds as T
 from .. import _report
 from .._measures import MEASURES, REPORT_RANKS
 from .._state import exact as _serialization
@@ -389,17 +389,17 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
             self._guard.release()
         return value
 
-    def _points(self, ties: str | None = None) -> K.Points:
+    def _points(self, ties: str | None = None) -> P.Points:
         policy = self._ties if ties is None else ties
 
-        def build() -> K.Points:
+        def build() -> P.Points:
             neg, cor = self._store.arrays()
-            return K.operating_points(neg, cor, policy, self._store.weights())
+            return P.operating_points(neg, cor, policy, self._store.weights())
 
         return self._cached(("points", policy), build)
 
-    def _cutoffs(self) -> K.Cutoffs:
-        return self._cached("cutoffs", lambda: K.threshold_cutoffs(*self._store.arrays(), self._store.weights()))
+    def _cutoffs(self) -> T.Cutoffs:
+        return self._cached("cutoffs", lambda: T.threshold_cutoffs(*self._store.arrays(), self._store.weights()))
 
     def _curve(self, name: str, interpolate: bool) -> npt.NDArray[np.float64]:
         def build() -> npt.NDArray[np.float64]:
@@ -407,26 +407,26 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
                 rows = self._roc_rows(interpolate)
                 return _readonly(np.column_stack((rows.recall, rows.rr_end)))
             if interpolate:
-                return _readonly(K.interpolate(self._curve(name, False)))
+                return _readonly(C.interpolate(self._curve(name, False)))
             pts = self._points()
             if name == "pr":
-                return _readonly(K.pr_curve(pts, self._pos_ref()))
-            return _readonly(K.pr_score_curve(pts, self._pos_ref()))
+                return _readonly(C.pr_curve(pts, self._pos_ref()))
+            return _readonly(C.pr_score_curve(pts, self._pos_ref()))
 
         return self._cached_weak((name, interpolate), build)
 
-    def _roc_rows(self, interpolate: bool) -> K.RocRows:
-        """The ROC rows with their segments (see :class:`scored_pr._core.kernel.RocRows`); not cached, O(P)."""
+    def _roc_rows(self, interpolate: bool) -> C.RocRows:
+        """The ROC rows with their segments (see :class:`scored_pr._core.curves.RocRows`); not cached, O(P)."""
 
-        def build() -> K.RocRows:
+        def build() -> C.RocRows:
             if not interpolate:
-                return K.roc_rows(self._points(), self._pos_ref(), self._neg_ref())
+                return C.roc_rows(self._points(), self._pos_ref(), self._neg_ref())
             if self._ties == "stable":  # LingPipe: prune dominated points, vertical steps
                 raw = self._roc_rows(False)
-                keep = K.interpolation_mask(raw.rr_end)
+                keep = C.interpolation_mask(raw.rr_end)
                 fp = raw.fp[keep]
-                return K.RocRows(raw.recall[keep], raw.rr_end[keep], raw.rr_end[keep], raw.tp[keep], fp, fp)
-            return K.roc_convex_hull(self._roc_rows(False))
+                return C.RocRows(raw.recall[keep], raw.rr_end[keep], raw.rr_end[keep], raw.tp[keep], fp, fp)
+            return C.roc_convex_hull(self._roc_rows(False))
 
         return build()
 
@@ -576,7 +576,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         LingPipe name: ``areaUnderPrCurve(boolean)``.
         """
         interpolate = check_flag(interpolate, "area_under_pr_curve", "interpolate")
-        return self._cached(("pr_area", interpolate), lambda: K.step_area(self._curve("pr", interpolate)))
+        return self._cached(("pr_area", interpolate), lambda: C.step_area(self._curve("pr", interpolate)))
 
     def area_under_roc_curve(
         self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
@@ -633,17 +633,17 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         if max_fpr is not None:
             max_fpr, standardized = check_partial_auc(interpolate, max_fpr, standardized)
             neg, cor = self._store.arrays()
-            return K.partial_roc_area(
+            return C.partial_roc_area(
                 neg, cor, self._store.weights(), self.num_negative_misses, self.num_misses, self._ties, max_fpr,
                 standardized,
             )
         if self._pos_ref() == 0 or self._neg_ref() == 0:
             return float("nan")
         if self._store.weighted:
-            return self._cached(("roc_area", interpolate), lambda: K.roc_rows_area(self._roc_rows(interpolate)))
+            return self._cached(("roc_area", interpolate), lambda: C.roc_rows_area(self._roc_rows(interpolate)))
         return self._cached(
             ("roc_area", interpolate),
-            lambda: K.roc_rows_area_exact(self._roc_rows(interpolate), self.num_positive_ref, self.num_negative_ref),
+            lambda: C.roc_rows_area_exact(self._roc_rows(interpolate), self.num_positive_ref, self.num_negative_ref),
         )
 
     def confidence_interval(
@@ -777,9 +777,9 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         if ties == "expected":
             self._unweighted("average_precision(ties='expected')")
             return self._cached(
-                ("ap", ties), lambda: K.expected_average_precision(*self._store.arrays(), self.num_positive_ref)
+                ("ap", ties), lambda: M.expected_average_precision(*self._store.arrays(), self.num_positive_ref)
             )
-        return self._cached(("ap", ties), lambda: K.average_precision(self._points(ties), self._pos_ref()))
+        return self._cached(("ap", ties), lambda: M.average_precision(self._points(ties), self._pos_ref()))
 
     def maximum_f_measure(self, beta: float = 1.0) -> float:
         """The best F-beta over the operating points of the uninterpolated PR curve.
@@ -798,7 +798,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         LingPipe name: ``maximumFMeasure()`` / ``maximumFMeasure(double)``.
         """
         beta = check_beta(beta, "maximum_f_measure")
-        return self._cached(("max_f", beta), lambda: K.maximum_f_measure(self._curve("pr", False), beta))
+        return self._cached(("max_f", beta), lambda: M.maximum_f_measure(self._curve("pr", False), beta))
 
     def pr_breakeven_point(self) -> float:
         """Precision-recall break-even point (BEP): where precision equals recall.
@@ -857,7 +857,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         """
         self._unweighted("precision_at")
         k = check_positive_int(k, "precision_at", "k")
-        return self._cached(("p_at", k), lambda: K.precision_at(self._points(), self.num_cases, k))
+        return self._cached(("p_at", k), lambda: M.precision_at(self._points(), self.num_cases, k))
 
     def reciprocal_rank(self) -> float:
         """1 / rank (counting from 1) of the first correct case; 0.0 if there is none.
@@ -870,7 +870,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         LingPipe name: ``reciprocalRank()``.
         """
         self._unweighted("reciprocal_rank")
-        return self._cached("rr", lambda: K.reciprocal_rank(self._points()))
+        return self._cached("rr", lambda: M.reciprocal_rank(self._points()))
 
     def r_precision(self) -> float:
         """Precision over the top R cases, R = num_positive_ref.
@@ -886,7 +886,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         """
         self._unweighted("r_precision")
         return self._cached(
-            "r_prec", lambda: K.r_precision(self._points(), self.num_cases, self.num_positive_ref)
+            "r_prec", lambda: M.r_precision(self._points(), self.num_cases, self.num_positive_ref)
         )
 
     # ------------------------------------------------------------ IR measures
@@ -913,7 +913,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         self._unweighted("recall_at")
         k = check_positive_int(k, "recall_at", "k")
         return self._cached(
-            ("recall_at", k), lambda: K.recall_at(self._points(), self.num_cases, self.num_positive_ref, k)
+            ("recall_at", k), lambda: M.recall_at(self._points(), self.num_cases, self.num_positive_ref, k)
         )
 
     def average_precision_at(self, k: int) -> float:
@@ -934,7 +934,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         self._unweighted("average_precision_at")
         k = check_positive_int(k, "average_precision_at", "k")
         return self._cached(
-            ("ap_at", k), lambda: K.average_precision_at(self._points(), self.num_positive_ref, k)
+            ("ap_at", k), lambda: M.average_precision_at(self._points(), self.num_positive_ref, k)
         )
 
     def k_at_recall(self, recall: float) -> int | float:
@@ -965,7 +965,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         """
         self._unweighted("k_at_recall")
         recall = check_fraction(recall, "k_at_recall", "recall", low_open=True)
-        hit = K.k_at_recall(self._points(), self.num_positive_ref, recall)
+        hit = M.k_at_recall(self._points(), self.num_positive_ref, recall)
         return float("nan") if hit is None else hit[0]
 
     def precision_at_recall(self, recall: float) -> float:
@@ -983,7 +983,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         """
         self._unweighted("precision_at_recall")
         recall = check_fraction(recall, "precision_at_recall", "recall", low_open=True)
-        hit = K.k_at_recall(self._points(), self.num_positive_ref, recall)
+        hit = M.k_at_recall(self._points(), self.num_positive_ref, recall)
         return float("nan") if hit is None else hit[1] / hit[0]
 
     def f_measure_at(self, k: int, beta: float = 1.0) -> float:
@@ -1005,7 +1005,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         k = check_positive_int(k, "f_measure_at", "k")
         beta = check_beta(beta, "f_measure_at")
         kk = min(k, self.num_cases)
-        return K.f_measure(K.tp_top(self._points(), kk), kk, self.num_positive_ref, beta)
+        return T.f_measure(M.tp_top(self._points(), kk), kk, self.num_positive_ref, beta)
 
     def e_measure_at(self, k: int, beta: float = 1.0) -> float:
         """van Rijsbergen's E = 1 - F-beta of the top ``k`` cases (see :meth:`f_measure_at`)."""
@@ -1030,7 +1030,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         [0.0, 1.0, 2.0]
         """
         self._unweighted("hit_curve")
-        return self._cached_weak("hits", lambda: _readonly(K.hit_curve(*self._store.arrays(), self._ties)))
+        return self._cached_weak("hits", lambda: _readonly(M.hit_curve(*self._store.arrays(), self._ties)))
 
     def eleven_point_interpolated_precision(self, rounding: str = "exact") -> npt.NDArray[np.float64]:
         """Interpolated precision at recall 0.0, 0.1, ..., 1.0.
@@ -1068,7 +1068,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         )
         return self._cached(
             ("11pt", rounding),
-            lambda: _readonly(K.eleven_point_interpolated_precision(self._points(), self.num_positive_ref, rounding)),
+            lambda: _readonly(M.eleven_point_interpolated_precision(self._points(), self.num_positive_ref, rounding)),
         )
 
     # ---------------------------------------------------------------- thresholds
@@ -1114,7 +1114,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
 
         return self._cached_weak("roc_points", build)
 
-    def threshold_at_precision(self, precision: float) -> K.OperatingPoint:
+    def threshold_at_precision(self, precision: float) -> T.OperatingPoint:
         """The lowest score threshold whose precision is >= ``precision``.
 
         Thresholds are the distinct scores (accept every case scored >= the
@@ -1141,9 +1141,9 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         OperatingPoint(threshold=0.6, precision=0.75, recall=1.0, k=4)
         """
         precision = check_fraction(precision, "threshold_at_precision", "precision", low_open=False)
-        return K.threshold_at_precision(self._cutoffs(), self._pos_ref(), precision)
+        return T.threshold_at_precision(self._cutoffs(), self._pos_ref(), precision)
 
-    def threshold_at_recall(self, recall: float) -> K.OperatingPoint:
+    def threshold_at_recall(self, recall: float) -> T.OperatingPoint:
         """The highest score threshold whose recall is >= ``recall``.
 
         Thresholds are the distinct scores, as for
@@ -1171,9 +1171,9 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         OperatingPoint(threshold=0.8, precision=1.0, recall=0.6666666666666666, k=2)
         """
         recall = check_fraction(recall, "threshold_at_recall", "recall", low_open=False)
-        return K.threshold_at_recall(self._cutoffs(), self._pos_ref(), recall)
+        return T.threshold_at_recall(self._cutoffs(), self._pos_ref(), recall)
 
-    def maximum_f_measure_threshold(self, beta: float = 1.0) -> K.OperatingPoint:
+    def maximum_f_measure_threshold(self, beta: float = 1.0) -> T.OperatingPoint:
         """The score threshold with the greatest F-beta (the highest one on a tie).
 
         Unlike :meth:`maximum_f_measure`, which with stable ties may pick a
@@ -1187,9 +1187,9 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         OperatingPoint(threshold=0.6, precision=0.75, recall=1.0, k=4)
         """
         beta = check_beta(beta, "maximum_f_measure_threshold")
-        return K.maximum_f_measure_threshold(self._cutoffs(), self._pos_ref(), beta)
+        return T.maximum_f_measure_threshold(self._cutoffs(), self._pos_ref(), beta)
 
-    def confusion_at_threshold(self, threshold: float) -> K.Confusion:
+    def confusion_at_threshold(self, threshold: float) -> T.Confusion:
         """The confusion counts of accepting every case scored >= ``threshold``.
 
         TP and FP are the correct and incorrect cases with score >=
@@ -1231,7 +1231,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         Confusion(tp=2, fp=1, tn=1, fn=1)
         """
         threshold = check_score(threshold, "confusion_at_threshold", "threshold")
-        return K.confusion_at_threshold(self._cutoffs(), threshold, self._pos_ref(), self._neg_ref())
+        return T.confusion_at_threshold(self._cutoffs(), threshold, self._pos_ref(), self._neg_ref())
 
     def precision_at_threshold(self, threshold: float) -> float:
         """Precision of accepting every case scored >= ``threshold``: TP / (TP + FP).
@@ -1260,7 +1260,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         (0.6666666666666666, nan)
         """
         threshold = check_score(threshold, "precision_at_threshold", "threshold")
-        c = K.confusion_at_threshold(self._cutoffs(), threshold, 0, 0)
+        c = T.confusion_at_threshold(self._cutoffs(), threshold, 0, 0)
         accepted = c.tp + c.fp
         return c.tp / accepted if accepted else float("nan")
 
@@ -1292,7 +1292,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         """
         threshold = check_score(threshold, "recall_at_threshold", "threshold")
         pos_ref = self._pos_ref()
-        c = K.confusion_at_threshold(self._cutoffs(), threshold, pos_ref, 0)
+        c = T.confusion_at_threshold(self._cutoffs(), threshold, pos_ref, 0)
         return c.tp / pos_ref if pos_ref else float("nan")
 
     def f_measure_at_threshold(self, threshold: float, beta: float = 1.0) -> float:
@@ -1328,8 +1328,8 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         threshold = check_score(threshold, "f_measure_at_threshold", "threshold")
         beta = check_beta(beta, "f_measure_at_threshold")
         pos_ref = self._pos_ref()
-        c = K.confusion_at_threshold(self._cutoffs(), threshold, pos_ref, 0)
-        return K.f_measure(c.tp, c.tp + c.fp, pos_ref, beta)
+        c = T.confusion_at_threshold(self._cutoffs(), threshold, pos_ref, 0)
+        return T.f_measure(c.tp, c.tp + c.fp, pos_ref, beta)
 
     # ------------------------------------------------------- combining and state
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import kernel as K
+from .._core import measures as M, points as P
 from .exact import ScoredPrecisionRecallEvaluation
 from .._state import multi as _multi_state
 from .._validation import check_pos_label, check_positive_int, check_ties
@@ -33,7 +33,7 @@ def _tp_top(ev: ScoredPrecisionRecallEvaluation, k: int) -> float:
     kernel, as the evaluator's own ``precision_at`` counts them.
     """
     scores, correct, weights = ev.ranked_cases()
-    return K.tp_top(K.operating_points(np.negative(scores), correct, ev.ties, weights), k)
+    return M.tp_top(P.operating_points(np.negative(scores), correct, ev.ties, weights), k)
 
 
 class MultiQueryEvaluation:

@@ -39,7 +39,7 @@ from typing import Any, Callable, Concatenate, NamedTuple, ParamSpec, TextIO, Ty
 import numpy as np
 import numpy.typing as npt
 
-from .._core import kernel as K
+from .._core import points as P
 from .base import EvaluationBase, forward
 from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import HALF as _HALF
@@ -961,7 +961,7 @@ class WindowedEvaluation(EvaluationBase):
         if self._grouped:
             # per tie group: each correct case in it pairs with 2 * (incorrect cases below
             # the group) + 1 * (incorrect cases in the group)
-            ends = K.group_ends(neg)
+            ends = P.group_ends(neg)
             neg_end = neg_cum[ends - 1]
             neg_in = np.diff(neg_end, prepend=0)
             pos_in = np.diff(ends - neg_end, prepend=0)  # correct cases in each group

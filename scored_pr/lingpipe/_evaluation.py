@@ -18,7 +18,7 @@ from typing import Any, Callable, TextIO, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .._core import kernel as K
+from .._core import curves as C, measures as M, points as P
 from .. import _report
 from .._evaluators.exact import ScoredPrecisionRecallEvaluation as _Evaluation
 from .._validation import check_beta, check_choice, check_correct, check_count, check_flag, check_score
@@ -158,10 +158,10 @@ class ScoredPrecisionRecallEvaluation:
             value = memo[key] = build()
             return value
 
-    def _points41(self) -> K.Points:
-        def build() -> K.Points:
+    def _points41(self) -> P.Points:
+        def build() -> P.Points:
             scores, correct, _ = self._ev.ranked_cases()
-            return K.every_rank(np.negative(scores), correct)  # the kernel's rank order: negated scores
+            return P.every_rank(np.negative(scores), correct)  # the kernel's rank order: negated scores
 
         return self._cached41("points", build)
 
@@ -464,10 +464,10 @@ class ScoredPrecisionRecallEvaluation:
         if self._version == "4.1":
             return self._cached41(("roc_area", interpolate), lambda: _v41.trapezoid_area(self._roc41(interpolate)))
         if interpolate:
-            return K.step_area(self._ev.roc_curve(True))
+            return C.step_area(self._ev.roc_curve(True))
         # 3.9.2's area is defined for one class too (0.0 without a correct case), where the
         # main API's is NaN.
-        return K.roc_area(self._ev._points(), self._ev.num_positive_ref, self._ev.num_negative_ref)
+        return C.roc_area(self._ev._points(), self._ev.num_positive_ref, self._ev.num_negative_ref)
 
     def averagePrecision(self) -> float:
         """Average precision: the precisions at the correct cases, summed, over a count.
@@ -534,7 +534,7 @@ class ScoredPrecisionRecallEvaluation:
         """
         if self._version == "4.1":
             return self.rPrecision()
-        return K.breakeven_point(self._ev.pr_curve(True))
+        return M.breakeven_point(self._ev.pr_curve(True))
 
     def rPrecision(self) -> float:
         """4.1 only: LingPipe 4.1's R-precision, read off ``prCurve(false)`` by index.

@@ -2,7 +2,7 @@
 
 LingPipe 4.x rebuilt ``ScoredPrecisionRecallEvaluation`` around one operating
 point per rank (after incorrect cases too) and the limit points of each
-curve. Every function here takes :func:`scored_pr._core.kernel.every_rank` points
+curve. Every function here takes :func:`scored_pr._core.points.every_rank` points
 (ties in insertion order, as LingPipe's stable sort leaves them) or a curve
 built from them, and returns the float64 values LingPipe 4.1.0 returns, in its
 order of operations. Nothing validates input or keeps state; the class in
@@ -20,9 +20,8 @@ from typing import overload
 
 import numpy as np
 
-from .._core import kernel as K
-
-FloatArray = K.FloatArray
+from .._core import curves as C, measures as M, points as P
+FloatArray = P.FloatArray
 
 #: prCurve's first row and the row every interpolated curve starts with.
 PR_START = (0.0, 1.0)
@@ -37,7 +36,7 @@ ELEVEN_LEVELS = tuple(0.1 * i for i in range(11))
 RECALL_SLACK = 1e-13
 
 
-def pr_curve(points: K.Points, num_positive_ref: int) -> FloatArray:
+def pr_curve(points: P.Points, num_positive_ref: int) -> FloatArray:
     """``prCurve(false)``: (recall, precision) after every rank, between the limit points.
 
     Rows: (0, 1); then (TP/R, TP/k) for k = 1..n, except rows where both are
@@ -45,15 +44,15 @@ def pr_curve(points: K.Points, num_positive_ref: int) -> FloatArray:
     With R = 0 recall is NaN (0/0) and no row is skipped. Shape (m, 2),
     2 <= m <= n + 2.
     """
-    r = K.recall(points, num_positive_ref)
-    p = K.precision(points)
+    r = C.recall(points, num_positive_ref)
+    p = C.precision(points)
     keep = ~((r == 0.0) & (p == 0.0))
     return np.vstack((PR_START, np.column_stack((r[keep], p[keep])), PR_END))
 
 
-def pr_score_curve(points: K.Points, num_positive_ref: int) -> FloatArray:
+def pr_score_curve(points: P.Points, num_positive_ref: int) -> FloatArray:
     """``prScoreCurve(false)``: (recall, precision, score) after every rank, no limit points."""
-    return np.column_stack((K.recall(points, num_positive_ref), K.precision(points), -points.neg_score))
+    return np.column_stack((C.recall(points, num_positive_ref), C.precision(points), -points.neg_score))
 
 
 def interpolated_rows(curve: FloatArray) -> FloatArray:
@@ -162,7 +161,7 @@ def interpolated_pr_score_curve(curve: FloatArray) -> RaggedCurve:
     return RaggedCurve(interpolated_rows(curve))
 
 
-def roc_curve(points: K.Points, num_positive_ref: int, num_negative_ref: int) -> FloatArray:
+def roc_curve(points: P.Points, num_positive_ref: int, num_negative_ref: int) -> FloatArray:
     """``rocCurve(false)``: (1 - specificity, sensitivity) after every rank, between limit points.
 
     Rows: (0, 0); then (1 - TN/N, TP/R) for k = 1..n, TN = N - FP counting
@@ -172,7 +171,7 @@ def roc_curve(points: K.Points, num_positive_ref: int, num_negative_ref: int) ->
     tn = num_negative_ref - points.fp
     with np.errstate(divide="ignore", invalid="ignore"):
         x = 1.0 - tn / np.float64(num_negative_ref)
-    y = K.recall(points, num_positive_ref)
+    y = C.recall(points, num_positive_ref)
     return np.vstack((ROC_START, np.column_stack((x, y)), ROC_END))
 
 
@@ -197,7 +196,7 @@ def trapezoid_area(curve: FloatArray) -> float:
     x = curve[:, 0]
     y = curve[:, 1]
     # + 0.0: the Java loop starts from 0.0, so an all-zero sum is 0.0, never -0.0.
-    return K.seqsum((y[:-1] + y[1:]) * (x[1:] - x[:-1]) / 2.0) + 0.0
+    return P.seqsum((y[:-1] + y[1:]) * (x[1:] - x[:-1]) / 2.0) + 0.0
 
 
 def maximum_f_measure(curve: FloatArray, beta: float) -> float:
@@ -209,7 +208,7 @@ def maximum_f_measure(curve: FloatArray, beta: float) -> float:
     recall is NaN and so is the result.
     """
     with np.errstate(divide="ignore", invalid="ignore"):
-        f = K.f_beta(curve[:, 0], curve[:, 1], beta)
+        f = M.f_beta(curve[:, 0], curve[:, 1], beta)
     if np.isnan(f).any():
         return float("nan")
     return float(max(0.0, float(f.max()))) if f.size else 0.0
@@ -247,7 +246,7 @@ def eleven_point_precision(interpolated: FloatArray) -> FloatArray:
     return out
 
 
-def precision_at(points: K.Points, rank: int) -> float:
+def precision_at(points: P.Points, rank: int) -> float:
     """Correct cases among the top ``rank`` / ``rank``; 1.0 for rank 0.
 
     Ranks beyond the cases added count as incorrect (the denominator stays
@@ -255,4 +254,4 @@ def precision_at(points: K.Points, rank: int) -> float:
     """
     if rank == 0:
         return 1.0
-    return K.tp_top(points, min(rank, points.tp.size)) / rank
+    return M.tp_top(points, min(rank, points.tp.size)) / rank

@@ -1,0 +1,371 @@
+"""PR and ROC curves from operating points: rows, interpolation, the convex hull and the areas (partial ROC area too).
+
+Pure functions of :class:`~scored_pr._core.points.Points` and the reference counts.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from .points import BoolArray, FloatArray, IntArray, Points, seqsum
+
+
+def _ratio(num: npt.NDArray[Any], den: int | float) -> FloatArray:
+    """num / den in float64, NaN for 0/0 and without warnings."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.true_divide(num, np.float64(den))
+
+
+def recall(points: Points, num_positive_ref: int | float) -> FloatArray:
+    """TP / num_positive_ref at every point (misses count in the denominator)."""
+    return _ratio(points.tp, num_positive_ref)
+
+
+def precision(points: Points) -> FloatArray:
+    """TP / k at every point."""
+    if points.unit_steps:  # tp = 1, 2, ...: the same values, fewer passes
+        return np.arange(1.0, points.size + 1.0) / (points.correct_idx_raw + 1.0)
+    return points.tp / points.retrieved.astype(np.float64)
+
+
+def rejection_recall(points: Points, num_negative_ref: int | float) -> FloatArray:
+    """1 - FP / num_negative_ref at every point; NaN when there are no negatives."""
+    return 1.0 - _ratio(points.fp, num_negative_ref)
+
+
+def pr_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
+    """(recall, precision) rows, recall strictly increasing."""
+    return np.column_stack((recall(points, num_positive_ref), precision(points)))
+
+
+def pr_score_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
+    """(recall, precision, score) rows, recall strictly increasing."""
+    return np.column_stack((recall(points, num_positive_ref), precision(points), -points.neg_score))
+
+
+def roc_curve(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> FloatArray:
+    """(recall, rejection recall) rows, recall strictly increasing."""
+    return np.column_stack((recall(points, num_positive_ref), rejection_recall(points, num_negative_ref)))
+
+
+def interpolation_mask(y: FloatArray) -> BoolArray:
+    """Keep a point iff its y is strictly greater than every later point's y.
+
+    This is LingPipe's pruning of dominated points: scanning from the highest
+    recall down, a point survives when it beats the best y seen so far
+    (starting from -inf). NaN never survives and never raises the bar.
+    """
+    if y.size == 0:
+        return np.zeros(0, dtype=bool)
+    later_best = np.empty_like(y)
+    later_best[-1] = -np.inf
+    if y.size > 1:
+        later_best[:-1] = np.fmax.accumulate(y[:0:-1])[::-1]
+        # fmax ignores NaN unless every later value is NaN; the bar stays -inf then.
+        np.nan_to_num(later_best, copy=False, nan=-np.inf)
+    with np.errstate(invalid="ignore"):
+        return y > later_best
+
+
+def interpolate(curve: FloatArray) -> FloatArray:
+    """Rows of ``curve`` not dominated by a later row (column 1 is the y value)."""
+    return np.compress(interpolation_mask(curve[:, 1]), curve, axis=0)  # curve[mask], without the slow 2-d path
+
+
+def step_area(curve: FloatArray) -> float:
+    """Area under a step function through (x, y) rows, starting at x = 0.
+
+    sum_i (x_i - x_{i-1}) * y_i with x_0 = 0; 0.0 for an empty curve.
+    """
+    if curve.shape[0] == 0:
+        return 0.0
+    x = curve[:, 0]
+    dx = np.diff(x, prepend=0.0)
+    return seqsum(dx * curve[:, 1])
+
+
+class RocRows(NamedTuple):
+    """The rows of a ROC curve with the segment that leads to each one.
+
+    Row j is the operating point (recall[j], rr_end[j]); the curve reaches it
+    by a straight segment from (recall[j - 1], rr_start[j]) (recall 0 before
+    the first row). A vertical step (rr_start == rr_end) is a threshold that
+    accepts correct cases only; a diagonal one a tie group (or, on the hull, a
+    randomised choice between two thresholds) that accepts both classes.
+    """
+
+    recall: FloatArray
+    rr_start: FloatArray  #: rejection recall where the segment to the row starts
+    rr_end: FloatArray  #: rejection recall at the row
+    tp: FloatArray  #: correct cases accepted at the row (counts, for exact geometry)
+    fp: FloatArray  #: incorrect cases accepted at the row
+    fp_start: FloatArray  #: incorrect cases accepted where the segment starts (``fp`` itself for vertical steps)
+
+
+def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> RocRows:
+    """The uninterpolated ROC curve of a tie policy, with its segments.
+
+    Stable ties: one vertical step per correct case (LingPipe); misses are
+    never reached. Grouped ties: one segment per tie group holding a correct
+    case, from the rejection recall before the group to the one after it;
+    when there are misses, unreturned positives and unreturned negatives form
+    one more tie group below every returned case, which ends at (1, 0).
+    """
+    tp_count = points.tp
+    fp_count = points.retrieved - tp_count if points._fp is None else points._fp
+    r = _ratio(tp_count, num_positive_ref)
+    rr_end = 1.0 - _ratio(fp_count, num_negative_ref)
+    tp, fp = tp_count.astype(np.float64), fp_count.astype(np.float64)
+    if not points.grouped:
+        return RocRows(r, rr_end, rr_end, tp, fp, fp)
+    # untied: every segment is a vertical step, as under the stable policy
+    if points.untied:
+        rr_start, fp_start = rr_end, fp
+    elif points._tied is not None:  # scattered ties: vertical steps but at the few tied points
+        tied = points._tied
+        fp_before = points.tied_fp_before()
+        rr_start, fp_start = rr_end.copy(), fp.copy()
+        rr_start[tied] = 1.0 - _ratio(fp_before, num_negative_ref)
+        fp_start[tied] = fp_before
+    else:
+        fp_before = points.fp_before
+        rr_start, fp_start = 1.0 - _ratio(fp_before, num_negative_ref), fp_before.astype(np.float64)
+    if num_positive_ref > points.total_tp:  # misses: the bottom tie group
+        r = np.append(r, 1.0)
+        rr_start = np.append(rr_start, 1.0 - _ratio(np.array([points.total_fp]), num_negative_ref))
+        rr_end = np.append(rr_end, 0.0 if num_negative_ref else np.nan)
+        tp = np.append(tp, float(num_positive_ref))
+        fp_start = np.append(fp_start, float(points.total_fp))
+        fp = np.append(fp, float(num_negative_ref))
+    return RocRows(r, rr_start, rr_end, tp, fp, fp_start)
+
+
+def roc_rows_area(rows: RocRows) -> float:
+    """sum_j (r_j - r_{j-1}) * (rr_start_j + rr_end_j) / 2, r_0 = 0; 0.0 for no rows.
+
+    The trapezoid under every segment. For vertical steps (rr_start ==
+    rr_end) the mean is exactly rr_end, so this is LingPipe's step area bit
+    for bit.
+    """
+    if rows.recall.size == 0:
+        return 0.0
+    # (x + x) / 2 == x exactly, so vertical steps skip the mean
+    mid = rows.rr_end if rows.rr_start is rows.rr_end else (rows.rr_start + rows.rr_end) / 2.0
+    return seqsum(np.diff(rows.recall, prepend=0.0) * mid)
+
+
+def roc_rows_area_exact(rows: RocRows, num_positive_ref: int, num_negative_ref: int) -> float:
+    """The area :func:`roc_rows_area` sums in floating point, as an exact ratio rounded once (unweighted rows).
+
+    With P = ``num_positive_ref``, N = ``num_negative_ref`` and, per row j,
+    the true positives tp_j, the false positives fp_j at the row and
+    fp_start_j where its segment starts (tp_0 = 0)::
+
+        2 P N * area = sum_j (tp_j - tp_{j-1}) * (2 N - fp_start_j - fp_j)
+
+    an integer: for the uninterpolated curve, twice the number of (positive,
+    negative) pairs ranked in order, a tied pair counting one (one half of a
+    pair) under grouped ties; misses count as the rows say. The numerator is
+    exact and the division rounds once, so the result is the correctly
+    rounded area (within a few ulps of :func:`roc_rows_area`, which rounds
+    at every term; LingPipe's own sum is that one, see
+    ``scored_pr.lingpipe``), and equal bit for bit to the statistic that
+    :class:`scored_pr.WindowedEvaluation` keeps as cases enter and leave.
+    NaN when P or N is 0; 0.0 for no rows.
+    """
+    p, n = int(num_positive_ref), int(num_negative_ref)
+    if not p or not n:
+        return math.nan
+    if rows.tp.size == 0:
+        return 0.0
+    tp = rows.tp.astype(np.int64)
+    fp = rows.fp.astype(np.int64)
+    fp_start = fp if rows.fp_start is rows.fp else rows.fp_start.astype(np.int64)
+    num = _exact_dot(np.diff(tp, prepend=0), 2 * n - fp_start - fp, 2 * p * n)
+    return num / (2 * p * n)  # int / int: correctly rounded
+
+
+def roc_area(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> float:
+    """Uninterpolated ROC area: :func:`roc_rows_area` of :func:`roc_rows`.
+
+    With stable ties a point's segment is a vertical step and this is exactly
+    LingPipe's step area; with grouped ties a tied correct/incorrect pair
+    counts one half (the Mann-Whitney statistic, scikit-learn's
+    ``roc_auc_score``), misses against unreturned negatives included.
+    """
+    return roc_rows_area(roc_rows(points, num_positive_ref, num_negative_ref))
+
+
+def ranked_entries(
+    neg_scores: FloatArray, correct: BoolArray, num_negative_misses: int, num_misses: int, ties: str
+) -> tuple[FloatArray, BoolArray, IntArray | None]:
+    """(rank scores, correct, counts) of every entry: the returned cases, then the unreturned blocks.
+
+    Finite scores become dense ranks 2, 3, ... (a higher score, a higher
+    rank; equal scores, one rank). The negative misses are one entry (count
+    ``num_negative_misses``) and the misses one entry (count ``num_misses``),
+    when there are any: the misses rank 0 below every returned case; the
+    negative misses tie with them under grouped ties (one bottom tie group,
+    as the ROC area defines it) and rank 1 under stable ties (a miss is never
+    reached there, so it is never tied with them). ``counts`` is None when
+    there are no unreturned entries (every entry is one case).
+
+    Notes
+    -----
+    O(n log n) (``numpy.unique``). The confidence intervals resample these
+    entries; :func:`partial_roc_area` measures them.
+    """
+    # dense ranks of the returned cases: 2.. (higher score, higher rank)
+    _, inv = np.unique(-np.asarray(neg_scores), return_inverse=True)
+    ranks = inv.astype(np.float64) + 2.0
+    neg_miss_rank = 0.0 if ties == "grouped" else 1.0
+    blocks = [(n, rank, c) for n, rank, c in ((num_negative_misses, neg_miss_rank, False), (num_misses, 0.0, True)) if n]
+    scores = np.concatenate([ranks, np.array([b[1] for b in blocks], dtype=np.float64)])
+    flags = np.concatenate([np.asarray(correct, dtype=bool), np.array([b[2] for b in blocks], dtype=bool)])
+    if not blocks:
+        return scores, flags, None
+    counts = np.concatenate([np.ones(ranks.size, np.int64), np.array([b[0] for b in blocks], dtype=np.int64)])
+    return scores, flags, counts
+
+
+def partial_roc_auc(
+    pos: FloatArray, neg: FloatArray, max_fpr: float, standardized: bool,
+    w_pos: FloatArray | None = None, w_neg: FloatArray | None = None,
+) -> float:
+    """Area under the ROC curve for false positive rates in [0, max_fpr].
+
+    The curve joins the operating points of the distinct scores by straight
+    lines (a tie group is a diagonal segment, so a tied pair counts one half);
+    the area up to ``max_fpr`` is the trapezoidal area with the curve's value
+    at ``max_fpr`` interpolated linearly (pROC's uncorrected partial AUC).
+    ``standardized`` applies McClish's correction
+    0.5 * (1 + (A - max_fpr^2 / 2) / (max_fpr - max_fpr^2 / 2)), equal to
+    scikit-learn's ``roc_auc_score(max_fpr=...)``. With weights ``w_pos`` and
+    ``w_neg`` the rates are weighted (scikit-learn's ``sample_weight``). NaN
+    without both classes (or without weight in one).
+    """
+    m, n = pos.size, neg.size
+    if m == 0 or n == 0:
+        return math.nan
+    s = np.concatenate([pos, neg])
+    c = np.concatenate([np.ones(m, bool), np.zeros(n, bool)])
+    w = np.ones(m + n) if w_pos is None or w_neg is None else np.concatenate([w_pos, w_neg])
+    order = np.argsort(-s, kind="stable")
+    s, c, w = s[order], c[order], w[order]
+    ends = np.r_[np.flatnonzero(s[1:] != s[:-1]), s.size - 1]
+    tp, fp = np.cumsum(w * c)[ends], np.cumsum(w * ~c)[ends]
+    if tp[-1] <= 0 or fp[-1] <= 0:
+        return math.nan
+    tpr = np.r_[0.0, tp / tp[-1]]
+    fpr = np.r_[0.0, fp / fp[-1]]
+    stop = int(np.searchsorted(fpr, max_fpr, side="right"))
+    if stop < fpr.size:
+        # linear interpolation of the segment crossing max_fpr
+        x0, x1, y0, y1 = fpr[stop - 1], fpr[stop], tpr[stop - 1], tpr[stop]
+        y = y0 + (y1 - y0) * (max_fpr - x0) / (x1 - x0)
+        fpr = np.r_[fpr[:stop], max_fpr]
+        tpr = np.r_[tpr[:stop], y]
+    area = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2.0))
+    if not standardized:
+        return area
+    min_area = 0.5 * max_fpr * max_fpr
+    return 0.5 * (1.0 + (area - min_area) / (max_fpr - min_area))
+
+
+def partial_roc_area(
+    neg_scores: FloatArray, correct: BoolArray, weight: FloatArray | None, num_negative_misses: int,
+    num_misses: int, ties: str, max_fpr: float, standardized: bool,
+) -> float:
+    """:func:`partial_roc_auc` of stored cases plus unreturned ones (each weighing 1).
+
+    The misses rank below every returned case and the negative misses with
+    them (grouped ties) or just above them (stable ties; see
+    :func:`ranked_entries`); a block of k unreturned cases weighs k.
+    ``weight`` is the returned cases' sample weights, None when unweighted.
+    NaN with a class missing (or without weight in one).
+    """
+    scores, flags, counts = ranked_entries(neg_scores, correct, num_negative_misses, num_misses, ties)
+    if weight is None and counts is None:
+        return partial_roc_auc(scores[flags], scores[~flags], max_fpr, standardized)
+    # unreturned items weigh 1 each, as in the evaluator's own rates: a block of k misses weighs k
+    n_ret = np.asarray(neg_scores).size
+    w = np.ones(scores.size) if weight is None else np.concatenate([weight, np.ones(scores.size - n_ret)])
+    if counts is not None:
+        w[n_ret:] = counts[n_ret:]
+    return partial_roc_auc(scores[flags], scores[~flags], max_fpr, standardized, w[flags], w[~flags])
+
+
+def _exact_dot(a: npt.NDArray[Any], b: npt.NDArray[Any], bound: int) -> int:
+    """sum(a * b) as an int; ``bound`` bounds the absolute value of every partial sum and product."""
+    if bound < 2**62:
+        return int(np.dot(a.astype(np.int64, copy=False), b.astype(np.int64, copy=False)))
+    return sum(x * y for x, y in zip(a.tolist(), b.tolist()))
+
+
+def upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
+    """Indices of the vertices of the upper convex hull of a monotone polyline.
+
+    ``x`` and ``y`` are non-decreasing (a ROC curve as false positive and
+    true positive counts, starting at the origin: counts keep collinear points
+    exactly collinear, where rates would round). Returns the indices, ascending,
+    of the points strictly above the chord of their hull neighbours; the first
+    and last points are always kept. Points on a hull edge (collinear) are
+    dropped.
+
+    Vectorised sweeps first drop every point that is on or below the segment
+    joining its current neighbours (such a point is never a hull vertex,
+    whichever other points are dropped with it); a monotone-chain pass over
+    the few survivors finishes the job. O(m) per sweep.
+    """
+    idx = np.arange(x.size, dtype=np.int64)
+    for _ in range(64):
+        if idx.size <= 2:
+            return idx
+        xa, ya = x[idx[:-2]], y[idx[:-2]]
+        xb, yb = x[idx[1:-1]], y[idx[1:-1]]
+        xc, yc = x[idx[2:]], y[idx[2:]]
+        # cross >= 0: b is on or below the chord from a to c
+        drop = (xb - xa) * (yc - ya) - (yb - ya) * (xc - xa) >= 0.0
+        if not drop.any():
+            return idx
+        keep = np.ones(idx.size, dtype=bool)
+        keep[1:-1] = ~drop
+        idx = idx[keep]
+    hull: list[int] = []
+    for i in idx.tolist():
+        xi, yi = x[i], y[i]
+        while len(hull) >= 2:
+            a, b = hull[-2], hull[-1]
+            if (x[b] - x[a]) * (yi - y[a]) - (y[b] - y[a]) * (xi - x[a]) >= 0.0:
+                hull.pop()
+            else:
+                break
+        hull.append(i)
+    return np.asarray(hull, dtype=np.int64)
+
+
+def roc_convex_hull(rows: RocRows) -> RocRows:
+    """The ROC convex hull (ROCCH) of uninterpolated rows: the interpolated curve.
+
+    Every point on the hull is achievable by choosing at random between the
+    two thresholds at the ends of its edge (Provost & Fawcett, 2001), and the
+    hull lies on or above every operating point, so its area is never below
+    the uninterpolated area. Rows are the hull vertices with recall > 0, each
+    reached by a straight segment from the previous vertex (from recall 0 and
+    rejection recall 1 for the first). Empty when ``rows`` is, or when the
+    rejection recall is NaN (no negative reference).
+    """
+    r, rr = rows.recall, rows.rr_end
+    if r.size == 0 or np.isnan(rr).any():
+        empty = np.zeros(0, dtype=np.float64)
+        return RocRows(empty, empty, empty, empty, empty, empty)
+    x = np.concatenate(([0.0], rows.fp))
+    y = np.concatenate(([0.0], rows.tp))
+    keep = upper_hull(x, y)[1:] - 1  # drop the origin
+    r, rr = r[keep], rr[keep]
+    fp = rows.fp[keep]
+    return RocRows(r, np.concatenate(([1.0], rr[:-1])), rr, rows.tp[keep], fp, np.concatenate(([0.0], fp[:-1])))
