@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scored_pr import BoundedEvaluation, Bounds, ScoredPrecisionRecallEvaluation
@@ -545,6 +545,10 @@ weight_st = st.one_of(st.just(0.0), st.floats(1e-3, 10.0))
     st.integers(0, 3),
     st.lists(st.integers(1, 8), min_size=1, max_size=3),
     st.integers(0, 4),
+)
+@example(  # a weighted ROC AUC estimated at 1.0000000000000002, above its upper limit of 1
+    [(False, 0.0)] * 4 + [(True, 1.0), (False, 0.0), (True, 2.0)],
+    [0.0] * 4 + [6.0, 1.2168162759018082, 0.5] + [0.0] * 23, 0, 1, [3], 0,
 )
 def test_exact_results_are_the_evaluators_floats_and_bounds_hold_them(cases, weights, misses, negative_misses, shards, singles) -> None:
     """Where a result says exact it is the evaluator's float bit for bit; otherwise lower <= evaluator <= upper.

@@ -111,12 +111,17 @@ def widen(t: Triple, terms: int, low: float = 0.0, high: float = 1.0, force: boo
     the evaluator rounds differently, case by case). NaN stays NaN. The
     margin is relative to max(1, abs(bound)), or to abs(bound) alone when
     ``relative`` (a measure that is a sum of positive terms, such as the
-    reciprocal rank, whose rounding scales with its value).
+    reciprocal rank, whose rounding scales with its value). The estimate is
+    kept inside the widened interval.
     """
     if not t.lower < t.upper and not (force and math.isfinite(t.lower) and math.isfinite(t.upper)):
         return t
     margin = 8.0 * (terms + 8) * _EPS * max(0.0 if relative else 1.0, abs(t.lower), abs(t.upper))
-    return Triple(max(low, t.lower - margin), t.estimate, min(high, t.upper + margin))
+    lower, upper = max(low, t.lower - margin), min(high, t.upper + margin)
+    # the estimate's own rounding may put it an ulp past a clamped limit (a weighted AUC of
+    # 1.0000000000000002): it is kept inside the interval it estimates
+    estimate = t.estimate if math.isnan(t.estimate) else min(upper, max(lower, t.estimate))
+    return Triple(lower, estimate, upper)
 
 
 # ---------------------------------------------------------------------------
