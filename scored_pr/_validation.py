@@ -549,16 +549,21 @@ def check_metric_labels(value: Mapping[str, str] | None, func: str) -> dict[str,
     return labels
 
 
+def _is_real(value: Any) -> bool:
+    """A real number as :mod:`numbers` defines it (Fraction too), not a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
 def check_confidence(value: Any, func: str) -> float:
     """A one-sided confidence level in [0.5, 1)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not 0.5 <= value < 1.0:
+    if not _is_real(value) or not 0.5 <= value < 1.0:
         raise ValueError(f"{func}: argument 'confidence' must be a real number in [0.5, 1) (e.g. 0.95); got {value!r} instead.")
     return float(value)
 
 
 def check_margin(value: Any, func: str) -> float:
     """A non-inferiority margin: a finite real number >= 0."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not 0.0 <= value < math.inf:
+    if not _is_real(value) or not 0.0 <= value < math.inf:
         raise ValueError(f"{func}: argument 'margin' must be a finite real number >= 0; got {value!r} instead.")
     return float(value)
 
