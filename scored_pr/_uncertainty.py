@@ -30,7 +30,7 @@ from ._core import kernel as K
 from ._core.ranking import rank_order
 from ._core import stats as S
 from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query
-from ._validation import _fail, check_evaluation, evaluation_kind
+from ._validation import _fail, check_evaluation, evaluation_kind, measure_arguments_error
 
 if TYPE_CHECKING:
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
@@ -119,7 +119,7 @@ def _scalar_measure(ev: Any, measure: Any, measure_args: dict[str, Any], func: s
     try:
         value = getattr(ev, measure)(**measure_args)
     except TypeError as exc:
-        raise TypeError(f"{func}: bad arguments {measure_args!r} for measure {measure!r}: {exc}") from None
+        raise measure_arguments_error(func, measure, measure_args, exc) from None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise _fail(ValueError, func, "measure", "a query returning one number", measure)
     return float(value)

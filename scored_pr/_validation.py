@@ -684,11 +684,10 @@ def check_ranked_scores(scores: Any, n: int, func: str) -> tuple[float, ...]:
     return tuple(out)
 
 
-def check_known_categories(ranked: Iterable[Any], known: Sequence[Any], func: str, name: str) -> None:
-    """Every category of a ranking among the ``known`` ones."""
-    index = set(known)
+def check_known_categories(ranked: Iterable[Any], known: Mapping[Any, Any], func: str, name: str) -> None:
+    """Every category of a ranking among the ``known`` ones (a mapping from each, in order, to its index)."""
     for rank, c in enumerate(ranked):
-        if c not in index:
+        if c not in known:
             raise ValueError(
                 f"{func}: argument '{name}' must rank only the categories {list(known)!r}; got {c!r} at rank {rank} instead."
             )
