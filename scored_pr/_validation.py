@@ -616,6 +616,33 @@ def check_resamplable(evaluation: Any, func: str) -> None:
         )
 
 
+def check_level(level: Any, func: str) -> float:
+    """A confidence level strictly between 0 and 1."""
+    if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not (
+        0.0 < float(level) < 1.0
+    ):
+        raise _fail(ValueError, func, "level", "a real number strictly between 0 and 1", level)
+    return float(level)
+
+
+def check_resamples(n: Any, func: str) -> int:
+    """A number of resamples: an int >= 10."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 10:
+        raise _fail(ValueError, func, "n_resamples", "an integer >= 10", n)
+    return int(n)
+
+
+def check_seed(seed: Any, func: str) -> int | None:
+    """``seed`` if it is None or a non-negative integer (what ``numpy.random.default_rng`` takes)."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise _fail(TypeError, func, "seed", "None or a non-negative integer", seed)
+    if seed < 0:
+        raise _fail(ValueError, func, "seed", "None or a non-negative integer", seed)
+    return int(seed)
+
+
 def check_trec_source(value: Any, cls: type, func: str, name: str) -> Any:
     """trec_eval input: a path, an instance of ``cls`` (Qrels, Run) or a mapping."""
     if not isinstance(value, (cls, str, os.PathLike, Mapping)):

@@ -442,6 +442,31 @@ MOVED = {
         TypeError,
         'PrecisionRecallEvaluation.fMeasure: the static form takes (beta, recall, precision); got 2 arguments instead.',
     ),
+    'interval_level': (
+        lambda: ev().confidence_interval(level=1.5),
+        ValueError,
+        "confidence_interval: argument 'level' must be a real number strictly between 0 and 1; got 1.5 (float) instead.",
+    ),
+    'interval_resamples': (
+        lambda: ev().confidence_interval(method="bootstrap", n_resamples=5),
+        ValueError,
+        "confidence_interval: argument 'n_resamples' must be an integer >= 10; got 5 (int) instead.",
+    ),
+    'interval_seed_type': (
+        lambda: ev().confidence_interval(seed=1.5),
+        TypeError,
+        "confidence_interval: argument 'seed' must be None or a non-negative integer; got 1.5 (float) instead.",
+    ),
+    'interval_seed_value': (
+        lambda: ev().confidence_interval(seed=-1),
+        ValueError,
+        "confidence_interval: argument 'seed' must be None or a non-negative integer; got -1 (int) instead.",
+    ),
+    'interval_stratified': (
+        lambda: ev().confidence_interval(stratified=1),
+        TypeError,
+        "confidence_interval: argument 'stratified' must be a bool; got 1 (int) instead.",
+    ),
 }
 
 
