@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import numpy as np
 
 from ._measures import BEP_LABEL, MEASURES, REPORT_LINES, REPORT_RANKS, by_name
+from ._validation import check_curve_rows
 
 if TYPE_CHECKING:
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
@@ -73,23 +74,8 @@ _EQUALS = {m.name: m.equals for m in MEASURES if m.equals is not None}
 
 
 def curve_rows(curve: Any, func: str = "print_precision_recall_curve", name: str = "curve") -> np.ndarray:
-    """``curve`` as a float64 array of shape (n, 2) or (n, 3); ValueError otherwise.
-
-    An empty curve becomes shape (0, 2), or (0, k) when it already has k columns.
-    """
-    try:
-        arr = np.asarray(curve, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"{func}: argument '{name}' must be an array of curve points; got {curve!r:.80} instead."
-        ) from None
-    if arr.size == 0:
-        return arr.reshape(0, arr.shape[1] if arr.ndim == 2 else 2)
-    if arr.ndim != 2 or arr.shape[1] not in (2, 3):
-        raise ValueError(
-            f"{func}: argument '{name}' must have shape (n, 2) or (n, 3); got shape {arr.shape} instead."
-        )
-    return arr
+    """``curve`` as a float64 array of shape (n, 2) or (n, 3); see :func:`scored_pr._validation.check_curve_rows`."""
+    return check_curve_rows(curve, func, name)
 
 
 def print_curve(curve: Any, file: TextIO) -> None:

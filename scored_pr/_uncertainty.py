@@ -30,7 +30,16 @@ from ._core import curves as C, measures as M, points as P
 from ._core.ranking import rank_order
 from ._core import stats as S
 from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query
-from ._validation import _fail, check_evaluation, evaluation_kind
+from ._validation import (
+    _fail,
+    check_evaluation,
+    check_flag,
+    check_level,
+    check_resamples,
+    check_seed,
+    evaluation_kind,
+    measure_arguments_error,
+)
 
 if TYPE_CHECKING:
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
@@ -61,20 +70,6 @@ def _unreturned_entries(ev: Any) -> int:
     return int(ev.num_negative_misses > 0) + int(ev.num_misses > 0)
 
 
-def check_level(level: Any, func: str) -> float:
-    if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not (
-        0.0 < float(level) < 1.0
-    ):
-        raise _fail(ValueError, func, "level", "a real number strictly between 0 and 1", level)
-    return float(level)
-
-
-def check_resamples(n: Any, func: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 10:
-        raise _fail(ValueError, func, "n_resamples", "an integer >= 10", n)
-    return int(n)
-
-
 def check_method(method: Any, measure: str, func: str) -> str:
     """``method`` if it applies to ``measure`` (the table's ``intervals``), else a ValueError naming why."""
     if not isinstance(method, str) or method not in METHODS:
@@ -102,24 +97,13 @@ def check_measure(measure: Any, func: str) -> str:
     return measure
 
 
-def check_seed(seed: Any, func: str) -> int | None:
-    """``seed`` if it is None or a non-negative integer (what ``numpy.random.default_rng`` takes)."""
-    if seed is None:
-        return None
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise _fail(TypeError, func, "seed", "None or a non-negative integer", seed)
-    if seed < 0:
-        raise _fail(ValueError, func, "seed", "None or a non-negative integer", seed)
-    return int(seed)
-
-
 def _scalar_measure(ev: Any, measure: Any, measure_args: dict[str, Any], func: str) -> float:
     """Evaluate ``measure`` on ``ev``; raises a clear error for unknown or non-scalar queries."""
     check_measure(measure, func)
     try:
         value = getattr(ev, measure)(**measure_args)
     except TypeError as exc:
-        raise TypeError(f"{func}: bad arguments {measure_args!r} for measure {measure!r}: {exc}") from None
+        raise measure_arguments_error(func, measure, measure_args, exc) from None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise _fail(ValueError, func, "measure", "a query returning one number", measure)
     return float(value)
@@ -140,12 +124,6 @@ def check_unweighted(ev: Any, func: str) -> None:
             "evaluator cannot know. For frequency weights, add each case as often as its weight "
             "(numpy.repeat) and evaluate without weights."
         )
-
-
-def check_stratified(stratified: Any, func: str) -> bool:
-    if not isinstance(stratified, (bool, np.bool_)):
-        raise _fail(TypeError, func, "stratified", "a bool", stratified)
-    return bool(stratified)
 
 
 def _point_estimate(correct: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64], measure: str) -> float:
@@ -286,7 +264,7 @@ def confidence_interval(
     check_unweighted(ev, func)
     level = check_level(level, func)
     method = check_method(_default_method(measure, measure_args) if method is None else method, measure, func)
-    stratified = check_stratified(stratified, func)
+    stratified = check_flag(stratified, func, "stratified")
     seed = check_seed(seed, func)
     if method in ("bootstrap", "bca"):
         n_resamples = check_resamples(n_resamples, func)
@@ -428,7 +406,7 @@ def compare(
         raise _fail(ValueError, func, "method", "'delong', 'bootstrap' or 'bca'", method)
     check_method(method, measure, func)
     level = check_level(level, func)
-    stratified = check_stratified(stratified, func)
+    stratified = check_flag(stratified, func, "stratified")
     seed = check_seed(seed, func)
     from ._validation import check_batch
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import numbers
+import os
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar, cast
 
@@ -326,6 +328,428 @@ def check_flag(value: Any, func: str, name: str) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     raise _fail(TypeError, func, name, "a bool", value)
+
+
+# --- checks of the public modules' own arguments (sinks, loggers, windows, trec, lingpipe) ------
+# Each keeps the exact message its module has always raised; tests match them.
+
+
+def _clipped(value: Any, width: int) -> str:
+    """``repr(value)`` cut at ``width`` characters, then its type: ``'abc...' (str)``."""
+    return f"{value!r:.{width}} ({type(value).__name__})"
+
+
+def check_instance(value: Any, cls: type | tuple[type, ...], func: str, name: str, expected: str) -> Any:
+    """``value`` if it is an instance of ``cls`` (or None); TypeError naming ``expected`` otherwise."""
+    if value is not None and not isinstance(value, cls):
+        raise TypeError(f"{func}: argument '{name}' must be {expected}; got {_clipped(value, 80)} instead.")
+    return value
+
+
+def check_type_named(value: Any, cls: type, func: str, name: str, expected: str) -> Any:
+    """``value`` if it is an instance of ``cls``; TypeError naming only the type received otherwise."""
+    if not isinstance(value, cls):
+        raise TypeError(f"{func}: argument '{name}' must be {expected}; got {type(value).__name__} instead.")
+    return value
+
+
+def check_optional_callable(value: Any, func: str, name: str, expected: str) -> Any:
+    """A callable or None (a logger's ``step``, a window's ``clock``)."""
+    if value is not None and not callable(value):
+        raise TypeError(f"{func}: argument '{name}' must be {expected}; got {_clipped(value, 80)} instead.")
+    return value
+
+
+def check_callbacks(value: Any, func: str, name: str = "callback") -> Any:
+    """A callable, or a list or tuple of callables; returned unchanged."""
+    expected = "callable or a list of callables"
+    if isinstance(value, (list, tuple)):
+        for i, each in enumerate(value):
+            if not callable(each):
+                raise TypeError(f"{func}: argument '{name}' must be {expected}; got {_clipped(each, 80)} at index {i} instead.")
+    elif not callable(value):
+        raise TypeError(f"{func}: argument '{name}' must be {expected}; got {_clipped(value, 80)} instead.")
+    return value
+
+
+def check_same_pos_label(pos_label: Any, expected: Any, func: str, name: str) -> None:
+    """A second evaluator (a logger's ``window``) with the first one's ``pos_label``.
+
+    Otherwise a label could be accepted by one and rejected by the other.
+    """
+    if pos_label != expected:
+        raise ValueError(
+            f"{func}: argument '{name}' must have the evaluation's pos_label ({expected!r}); "
+            f"got pos_label={pos_label!r} instead."
+        )
+
+
+def check_cadence(every: Any, seconds: Any, func: str) -> tuple[int | None, float | None]:
+    """A logger's ``every`` (cases, an int >= 1) and ``seconds`` (> 0): one of them or both."""
+    if every is None and seconds is None:
+        raise ValueError(f"{func}: give 'every' (cases), 'seconds' or both; got neither.")
+    return (
+        None if every is None else check_positive_int(every, func, "every"),
+        None if seconds is None else check_beta(seconds, func, "seconds"),
+    )
+
+
+def check_window_extent(size: Any, seconds: Any, func: str) -> tuple[int | None, float | None]:
+    """A window's ``size`` (an int >= 1) or ``seconds`` (> 0): exactly one of them."""
+    if (size is None) == (seconds is None):
+        raise ValueError(
+            f"{func}: give exactly one of 'size' (the last N cases) and 'seconds' (the last T seconds); "
+            f"got size={size!r:.40} and seconds={seconds!r:.40} instead."
+        )
+    return (
+        None if size is None else check_positive_int(size, func, "size"),
+        None if seconds is None else check_beta(seconds, func, "seconds"),
+    )
+
+
+def missing_time(func: str) -> ValueError:
+    """The error of an item without ``time`` in a window that has no clock.
+
+    Returned, not raised: the window's add path tests the condition inline
+    (no call per case) and raises this only when it fails.
+    """
+    return ValueError(
+        f"{func}: argument 'time' must be given, since this window has no clock (clock=None, or "
+        "created without clock= and its first item came with a time); got None instead."
+    )
+
+
+def time_off_clock(func: str, name: str, t: float) -> ValueError:
+    """The error of an explicit time given to a window timed by its default clock (another scale).
+
+    Returned, not raised, as :func:`missing_time`.
+    """
+    return ValueError(
+        f"{func}: argument '{name}' was given, but this window times the items added without one by "
+        "its default clock, time.monotonic, and a time on another scale would expire them at once; "
+        "give every item a time (the first item with a time makes a window run on explicit times), "
+        f"or create the window with clock= the clock your times come from; got {t!r} instead."
+    )
+
+
+def check_query_id(value: Any, func: str, name: str = "query") -> Any:
+    """A query id: a str or an int (a numpy integer becomes an int)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, np.integer)):
+        raise TypeError(
+            f"{func}: argument '{name}' must be a query id (str or int); got {value!r:.60} ({type(value).__name__}) instead."
+        )
+    return int(value) if isinstance(value, np.integer) else value
+
+
+#: The mutators of an evaluator, which ``per_query`` refuses to call.
+_MUTATORS = ("add_case", "add_cases", "add_misses", "add_negative_misses", "merge", "save")
+
+
+def check_measure_method(name: Any, cls: type, func: str) -> str:
+    """The name of a public measure method of ``cls`` (not a mutator)."""
+    if not isinstance(name, str) or name.startswith("_") or not callable(getattr(cls, name, None)):
+        raise ValueError(
+            f"{func}: argument 'name' must name a measure method of {cls.__name__}; got {name!r:.60} instead."
+        )
+    if name in _MUTATORS:
+        raise ValueError(f"{func}: argument 'name' must name a measure, not the mutator {name!r}.")
+    return name
+
+
+def check_no_relevant(value: Any, func: str) -> str:
+    """What a mean over queries does with a query without relevant cases: 'zero' or 'skip'."""
+    if value not in ("zero", "skip"):
+        raise ValueError(f"{func}: argument 'no_relevant' must be 'zero' or 'skip'; got {value!r} instead.")
+    return cast(str, value)
+
+
+def check_same_ties(ties: str, own: str, func: str, name: str = "other") -> None:
+    """A second evaluator (merged into this one) with this one's tie policy."""
+    if ties != own:
+        raise ValueError(
+            f"{func}: argument '{name}' must use the same tie policy; got ties={ties!r} for ties={own!r} instead."
+        )
+
+
+def measure_arguments_error(func: str, measure: str, measure_args: Mapping[str, Any], exc: TypeError) -> TypeError:
+    """The error of a query that refused the ``measure_args`` it was given (raised from the query's TypeError)."""
+    return TypeError(f"{func}: bad arguments {measure_args!r} for measure {measure!r}: {exc}")
+
+
+def check_curve_rows(curve: Any, func: str, name: str = "curve", columns: tuple[int, ...] | None = None) -> np.ndarray:
+    """``curve`` as a float64 array of shape (n, 2) or (n, 3) (or (n, c), c in ``columns``); ValueError otherwise.
+
+    An empty curve becomes shape (0, 2), or (0, c) when it already has c
+    columns; with ``columns`` given, it too must have one of them.
+    """
+    try:
+        arr = np.asarray(curve, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{func}: argument '{name}' must be an array of curve points; got {curve!r:.80} instead.") from None
+    if arr.size == 0:
+        arr = arr.reshape(0, arr.shape[1] if arr.ndim == 2 else 2)
+    elif arr.ndim != 2 or arr.shape[1] not in (2, 3):
+        raise ValueError(f"{func}: argument '{name}' must have shape (n, 2) or (n, 3); got shape {arr.shape} instead.")
+    if columns is not None and arr.shape[1] not in columns:
+        shape = " or ".join(f"(n, {c})" for c in columns)
+        raise ValueError(f"{func}: argument '{name}' must have shape {shape}; got shape {arr.shape} instead.")
+    return arr
+
+
+def check_max_points(value: Any, func: str, name: str = "max_points") -> int | None:
+    """None or an int >= 2: the most points of a curve written out."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{func}: argument '{name}' must be an int >= 2 or None; got {_clipped(value, 40)} instead.")
+    if value < 2:
+        raise ValueError(f"{func}: argument '{name}' must be an int >= 2; got {value!r} instead.")
+    return int(value)
+
+
+def check_sink_options(func: str, max_points: Any = 2, **strings: Any) -> None:
+    """A sink's str options (``prefix``, ``artifact_path``) and its ``max_points``, an int >= 2."""
+    for name, value in strings.items():
+        if not isinstance(value, str):
+            raise TypeError(f"{func}: argument '{name}' must be a str; got {value!r:.40} instead.")
+    if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
+        raise ValueError(f"{func}: argument 'max_points' must be an int >= 2; got {max_points!r:.40} instead.")
+
+
+def check_summary_writer(target: Any, func: str) -> bool:
+    """A TensorBoard target: a log directory (True) or a writer with ``add_scalar`` and ``add_pr_curve_raw`` (False)."""
+    if isinstance(target, (str, os.PathLike)):
+        return True
+    if callable(getattr(target, "add_scalar", None)) and callable(getattr(target, "add_pr_curve_raw", None)):
+        return False
+    raise TypeError(
+        f"{func}: argument 'target' must be a log directory (str or path) or a writer with add_scalar "
+        f"and add_pr_curve_raw (torch's or tensorboardX's SummaryWriter); got {_clipped(target, 80)} instead."
+    )
+
+
+def check_metric_namespace(value: Any, func: str) -> str:
+    """A Prometheus metric name prefix: letters, digits and '_', not starting with a digit."""
+    if not isinstance(value, str) or not value.replace("_", "a").isalnum() or value[:1].isdigit():
+        raise ValueError(
+            f"{func}: argument 'namespace' must be a metric name prefix (letters, digits, '_'); got {value!r:.40} instead."
+        )
+    return value
+
+
+def check_metric_labels(value: Mapping[str, str] | None, func: str) -> dict[str, str]:
+    """Constant Prometheus labels: str names (not 'scope', the sink's own) to str values, as a new dict."""
+    labels = dict(value or {})
+    for key, each in labels.items():
+        if not isinstance(key, str) or not isinstance(each, str) or key == "scope":
+            raise ValueError(
+                f"{func}: argument 'labels' must map label names (str, not 'scope') to str values; "
+                f"got {key!r:.40}: {each!r:.40} instead."
+            )
+    return labels
+
+
+def _is_real(value: Any) -> bool:
+    """A real number as :mod:`numbers` defines it (Fraction too), not a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def check_confidence(value: Any, func: str) -> float:
+    """A one-sided confidence level in [0.5, 1)."""
+    if not _is_real(value) or not 0.5 <= value < 1.0:
+        raise ValueError(f"{func}: argument 'confidence' must be a real number in [0.5, 1) (e.g. 0.95); got {value!r} instead.")
+    return float(value)
+
+
+def check_margin(value: Any, func: str) -> float:
+    """A non-inferiority margin: a finite real number >= 0."""
+    if not _is_real(value) or not 0.0 <= value < math.inf:
+        raise ValueError(f"{func}: argument 'margin' must be a finite real number >= 0; got {value!r} instead.")
+    return float(value)
+
+
+def check_comparison_form(unpaired: bool, baseline_scores: Any, func: str) -> None:
+    """Two evaluators (unpaired, no third positional argument), or labels with two score arrays (paired)."""
+    if unpaired and baseline_scores is not None:
+        raise TypeError(
+            f"{func}: with two evaluators (the unpaired form assert_not_worse(candidate, baseline)) pass "
+            f"'measure' and the other options by keyword; got a third positional argument "
+            f"{baseline_scores!r:.60} instead."
+        )
+    if not unpaired and baseline_scores is None:
+        raise TypeError(
+            f"{func}: argument 'baseline_scores' is required with labels and scores (the paired form "
+            "assert_not_worse(correct, candidate_scores, baseline_scores)); got None instead."
+        )
+
+
+def check_bounds_given(bounds: Mapping[str, Any], func: str) -> None:
+    """At least one ``metric=bound`` keyword."""
+    if not bounds:
+        raise ValueError(f"{func}: give at least one metric=bound.")
+
+
+def check_metric_bound(name: str, bound: Any, operators: Iterable[str], func: str) -> None:
+    """A bound: a number, an (operator, number) pair, or an object compared with == (pytest.approx)."""
+    ops = tuple(operators)
+    if isinstance(bound, numbers.Real) and not isinstance(bound, (bool, np.bool_)):
+        return
+    if isinstance(bound, tuple) and len(bound) == 2 and isinstance(bound[0], str):
+        op, limit = bound
+        if op in ops and isinstance(limit, numbers.Real) and not isinstance(limit, (bool, np.bool_)):
+            return
+    elif not isinstance(bound, (str, bytes, tuple, list, dict, set, type(None), bool, np.bool_)):
+        return
+    raise ValueError(
+        f"{func}: the bound of {name!r} must be a number, an (operator, number) pair with "
+        f"operator one of {', '.join(ops)}, or an object compared with == such as "
+        f"pytest.approx(...); got {bound!r} instead."
+    )
+
+
+def check_resamplable(evaluation: Any, func: str) -> None:
+    """``confidence=`` needs an evaluator's cases: a summary mapping has none to resample."""
+    if isinstance(evaluation, Mapping):
+        raise ValueError(
+            f"{func}: 'confidence' needs a ScoredPrecisionRecallEvaluation (a summary dict has no cases "
+            f"to resample); got {type(evaluation).__name__} instead."
+        )
+
+
+def check_level(level: Any, func: str) -> float:
+    """A confidence level strictly between 0 and 1."""
+    if isinstance(level, bool) or not isinstance(level, (int, float, np.integer, np.floating)) or not (
+        0.0 < float(level) < 1.0
+    ):
+        raise _fail(ValueError, func, "level", "a real number strictly between 0 and 1", level)
+    return float(level)
+
+
+def check_resamples(n: Any, func: str) -> int:
+    """A number of resamples: an int >= 10."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 10:
+        raise _fail(ValueError, func, "n_resamples", "an integer >= 10", n)
+    return int(n)
+
+
+def check_seed(seed: Any, func: str) -> int | None:
+    """``seed`` if it is None or a non-negative integer (what ``numpy.random.default_rng`` takes)."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise _fail(TypeError, func, "seed", "None or a non-negative integer", seed)
+    if seed < 0:
+        raise _fail(ValueError, func, "seed", "None or a non-negative integer", seed)
+    return int(seed)
+
+
+def check_trec_source(value: Any, cls: type, func: str, name: str) -> Any:
+    """trec_eval input: a path, an instance of ``cls`` (Qrels, Run) or a mapping."""
+    if not isinstance(value, (cls, str, os.PathLike, Mapping)):
+        raise TypeError(f"{func}: argument '{name}' must be a path, a {cls.__name__} or a mapping; got {type(value).__name__}")
+    return value
+
+
+def check_grades(judgements: Mapping[str, Mapping[str, int]], low: int, high: int, shown: str, func: str) -> None:
+    """Every relevance grade of a qrels mapping within [low, high] (``shown`` says the range)."""
+    for q, docs in judgements.items():
+        for d, g in docs.items():
+            if not low <= g <= high:
+                raise ValueError(f"{func}: argument 'qrels': the grade of {d!r} for query {q!r} is out of range ({shown}); got {g!r}")
+
+
+def check_c_long(value: Any, low: int, high: int, func: str, name: str) -> int:
+    """An int within a C long's range [low, high], as trec_eval reads its options."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{func}: argument {name!r} must be an int; got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(
+            f"{func}: argument {name!r} must be an int from {low} to {high} (a C long, as trec_eval reads it); got {value!r}"
+        )
+    return value
+
+
+def check_max_docs(value: Any, high: int, func: str) -> int | None:
+    """None or an int from 0 to ``high``: trec_eval's ``-M``."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high):
+        raise ValueError(f"{func}: argument 'max_docs' must be None or an int from 0 to {high}; got {value!r}")
+    return value
+
+
+def check_measure_spec(value: Any, func: str) -> str:
+    """A trec_eval measure name or specification: a str (parsed by trec's registry)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{func}: argument 'spec' must be a str; got {value!r}")
+    return value
+
+
+def check_ranked_scores(scores: Any, n: int, func: str) -> tuple[float, ...]:
+    """``n`` real numbers (not NaN), one per category, in non-increasing order (rank 0 the best)."""
+    expected = "a real number, not NaN"
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, (Sequence, np.ndarray)):
+        raise _fail(TypeError, func, "scores", "a list of real numbers (one per category)", scores)
+    values = list(scores)
+    if len(values) != n:
+        raise ValueError(
+            f"{func}: arguments 'categories' and 'scores' must have the same length; "
+            f"got {n} categories and {len(values)} scores instead."
+        )
+    out = []
+    for i, v in enumerate(values):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+            raise _fail(TypeError, func, "scores", expected, v, i)
+        f = float(v)
+        if math.isnan(f):
+            raise _fail(ValueError, func, "scores", expected, v, i)
+        out.append(f)
+    for i in range(1, len(out)):
+        if out[i - 1] < out[i]:
+            raise ValueError(
+                f"{func}: argument 'scores' must be in non-increasing order (rank 0 the best); "
+                f"got scores[{i - 1}]={out[i - 1]!r} < scores[{i}]={out[i]!r} instead."
+            )
+    return tuple(out)
+
+
+def check_known_categories(ranked: Iterable[Any], known: Mapping[Any, Any], func: str, name: str) -> None:
+    """Every category of a ranking among the ``known`` ones (a mapping from each, in order, to its index)."""
+    for rank, c in enumerate(ranked):
+        if c not in known:
+            raise ValueError(
+                f"{func}: argument '{name}' must rank only the categories {list(known)!r}; got {c!r} at rank {rank} instead."
+            )
+
+
+def check_count_matrix(matrix: Any, k: int, func: str) -> list[list[int]]:
+    """A k x k matrix of non-negative ints (a confusion matrix), as lists of ints."""
+    expected = f"a {k}x{k} matrix (one row and one column per category) of non-negative ints"
+    try:
+        rows = [list(row) for row in matrix]
+    except TypeError:
+        raise _fail(TypeError, func, "matrix", expected, matrix) from None
+    if len(rows) != k:
+        raise ValueError(f"{func}: argument 'matrix' must be {expected}; got {len(rows)} rows instead.")
+    out: list[list[int]] = []
+    for i, row in enumerate(rows):
+        if len(row) != k:
+            raise ValueError(f"{func}: argument 'matrix' must be {expected}; got {len(row)} entries in row {i} instead.")
+        out_row = []
+        for j, v in enumerate(row):
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+                raise TypeError(
+                    f"{func}: argument 'matrix' must be {expected}; got {v!r} ({type(v).__name__}) at [{i}][{j}] instead."
+                )
+            if v < 0:
+                raise ValueError(f"{func}: argument 'matrix' must be {expected}; got {v!r} at [{i}][{j}] instead.")
+            out_row.append(int(v))
+        out.append(out_row)
+    return out
+
+
+def check_arity(given: int, allowed: tuple[int, ...], forms: str, func: str) -> None:
+    """A call with a variable argument list: ``given`` arguments, one of ``allowed`` (``forms`` shows them)."""
+    if given not in allowed:
+        raise TypeError(f"{func}: {forms}; got {given} arguments instead.")
 
 
 def check_partial_auc(interpolate: bool, max_fpr: Any, standardized: Any, func: str = "area_under_roc_curve") -> tuple[float, bool]:

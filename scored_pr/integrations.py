@@ -51,7 +51,16 @@ from ._core import points as P
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._evaluators.synchronized import SynchronizedEvaluation
 from ._evaluators.windowed import WindowedEvaluation
-from ._validation import check_evaluation, evaluation_kind
+from ._validation import (
+    check_evaluation,
+    check_instance,
+    check_max_points,
+    check_metric_labels,
+    check_metric_namespace,
+    check_sink_options,
+    check_summary_writer,
+    evaluation_kind,
+)
 from .streaming import WINDOW_PREFIX, Sink, json_safe
 
 __all__ = ["MLflow", "Prometheus", "TensorBoard", "curves_json", "exact_pr_points"]
@@ -146,14 +155,7 @@ def exact_pr_points(evaluation: Any, max_points: int | None = None) -> dict[str,
     >>> p["recall"].tolist(), p["precision"].tolist(), p["tp"].tolist(), p["tn"].tolist()
     ([1.0, 0.5], [0.6666666666666666, 1.0], [2.0, 1.0], [1.0, 2.0])
     """
-    if max_points is not None:
-        if isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer)):
-            raise TypeError(
-                f"exact_pr_points: argument 'max_points' must be an int >= 2 or None; got {max_points!r:.40} "
-                f"({type(max_points).__name__}) instead."
-            )
-        if max_points < 2:
-            raise ValueError(f"exact_pr_points: argument 'max_points' must be an int >= 2; got {max_points!r} instead.")
+    check_max_points(max_points, "exact_pr_points")
     kind, ev = check_evaluation(evaluation, "exact_pr_points", multi=_PER_QUERY)
     if kind == "bounded":
         _, lo, pos, neg = ev.bins()
@@ -287,23 +289,14 @@ class TensorBoard(Sink):
         self, target: Any, *, prefix: str = "scored_pr", max_points: int = 127, curves: bool = True,
         flush_secs: float = 10.0,
     ) -> None:
-        if not isinstance(prefix, str):
-            raise TypeError(f"TensorBoard: argument 'prefix' must be a str; got {prefix!r:.40} instead.")
-        if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
-            raise ValueError(f"TensorBoard: argument 'max_points' must be an int >= 2; got {max_points!r:.40} instead.")
-        if isinstance(target, (str, os.PathLike)):
+        check_sink_options("TensorBoard", max_points, prefix=prefix)
+        if check_summary_writer(target, "TensorBoard"):
             _need("tensorboard", "tensorboard", "TensorBoard")
             self._writer: Any = _EventWriter(os.fspath(target), flush_secs)
             self._own = True
-        elif callable(getattr(target, "add_scalar", None)) and callable(getattr(target, "add_pr_curve_raw", None)):
+        else:
             self._writer = target
             self._own = False
-        else:
-            raise TypeError(
-                "TensorBoard: argument 'target' must be a log directory (str or path) or a writer with add_scalar "
-                f"and add_pr_curve_raw (torch's or tensorboardX's SummaryWriter); got {target!r:.80} "
-                f"({type(target).__name__}) instead."
-            )
         self.prefix = prefix
         self.max_points = max_points
         self.curves = bool(curves)
@@ -394,9 +387,7 @@ class MLflow(Sink):
     """
 
     def __init__(self, *, prefix: str = "", artifact_path: str = "scored_pr", curves: bool = True) -> None:
-        for name, value in (("prefix", prefix), ("artifact_path", artifact_path)):
-            if not isinstance(value, str):
-                raise TypeError(f"MLflow: argument '{name}' must be a str; got {value!r:.40} instead.")
+        check_sink_options("MLflow", prefix=prefix, artifact_path=artifact_path)
         self._mlflow = _need("mlflow", "mlflow", "MLflow")
         self.prefix = prefix
         self.artifact_path = artifact_path.strip("/")
@@ -529,23 +520,11 @@ class Prometheus(Sink):
         client = _need("prometheus_client", "prometheus", "Prometheus")
         if registry is None:
             registry = client.REGISTRY
-        elif not isinstance(registry, client.CollectorRegistry):
-            raise TypeError(
-                "Prometheus: argument 'registry' must be a prometheus_client.CollectorRegistry or None; got "
-                f"{registry!r:.80} ({type(registry).__name__}) instead."
-            )
-        if not isinstance(namespace, str) or not namespace.replace("_", "a").isalnum() or namespace[:1].isdigit():
-            raise ValueError(
-                f"Prometheus: argument 'namespace' must be a metric name prefix (letters, digits, '_'); "
-                f"got {namespace!r:.40} instead."
-            )
-        labels = dict(labels or {})
-        for key, value in labels.items():
-            if not isinstance(key, str) or not isinstance(value, str) or key == "scope":
-                raise ValueError(
-                    "Prometheus: argument 'labels' must map label names (str, not 'scope') to str values; "
-                    f"got {key!r:.40}: {value!r:.40} instead."
-                )
+        check_instance(
+            registry, client.CollectorRegistry, "Prometheus", "registry", "a prometheus_client.CollectorRegistry or None"
+        )
+        check_metric_namespace(namespace, "Prometheus")
+        labels = check_metric_labels(labels, "Prometheus")
         self._client = client
         self.registry = registry
         self.namespace = namespace

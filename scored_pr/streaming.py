@@ -30,7 +30,14 @@ import numpy as np
 
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._measures import LINE_RANKS, MEASURES
-from ._validation import check_beta, check_evaluation, check_positive_int
+from ._validation import (
+    check_callbacks,
+    check_cadence,
+    check_evaluation,
+    check_instance,
+    check_optional_callable,
+    check_same_pos_label,
+)
 from ._evaluators.windowed import WindowedEvaluation
 
 #: What SummaryLogger feeds: any single-ranking evaluator kind (exact, window,
@@ -383,39 +390,14 @@ class SummaryLogger:
         step: Callable[[], Any] | None = None,
     ) -> None:
         check_evaluation(evaluation, "SummaryLogger", multi=_PER_QUERY, snapshot=False)
-        if window is not None and not isinstance(window, WindowedEvaluation):
-            raise TypeError(
-                f"SummaryLogger: argument 'window' must be a WindowedEvaluation or None; got {window!r:.80} "
-                f"({type(window).__name__}) instead."
-            )
-        if window is not None and window.pos_label != evaluation.pos_label:
-            # otherwise a label could be accepted by one and rejected by the other
-            raise ValueError(
-                f"SummaryLogger: argument 'window' must have the evaluation's pos_label "
-                f"({evaluation.pos_label!r}); got pos_label={window.pos_label!r} instead."
-            )
+        check_instance(window, WindowedEvaluation, "SummaryLogger", "window", "a WindowedEvaluation or None")
+        if window is not None:
+            check_same_pos_label(window.pos_label, evaluation.pos_label, "SummaryLogger", "window")
+        check_callbacks(callback, "SummaryLogger")
         if isinstance(callback, (list, tuple)):
-            for i, each in enumerate(callback):
-                if not callable(each):
-                    raise TypeError(
-                        f"SummaryLogger: argument 'callback' must be callable or a list of callables; got "
-                        f"{each!r:.80} ({type(each).__name__}) at index {i} instead."
-                    )
             callback = _Tee(tuple(callback))
-        if not callable(callback):
-            raise TypeError(
-                f"SummaryLogger: argument 'callback' must be callable or a list of callables; got {callback!r:.80} "
-                f"({type(callback).__name__}) instead."
-            )
-        if step is not None and not callable(step):
-            raise TypeError(
-                f"SummaryLogger: argument 'step' must be a callable returning the step, or None; got {step!r:.80} "
-                f"({type(step).__name__}) instead."
-            )
-        if every is None and seconds is None:
-            raise ValueError("SummaryLogger: give 'every' (cases), 'seconds' or both; got neither.")
-        self._every = None if every is None else check_positive_int(every, "SummaryLogger", "every")
-        self._seconds = None if seconds is None else check_beta(seconds, "SummaryLogger", "seconds")
+        check_optional_callable(step, "SummaryLogger", "step", "a callable returning the step, or None")
+        self._every, self._seconds = check_cadence(every, seconds, "SummaryLogger")
         self._evaluation = evaluation
         self._window = window
         self._add = evaluation.add_case if window is None else self._add_both

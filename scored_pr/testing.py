@@ -42,8 +42,16 @@ import numpy as np
 
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._measures import MEASURES, Measure
-from ._report import curve_rows
-from ._validation import check_evaluation
+from ._validation import (
+    check_bounds_given,
+    check_comparison_form,
+    check_confidence,
+    check_curve_rows,
+    check_evaluation,
+    check_margin,
+    check_metric_bound,
+    check_resamplable,
+)
 
 __all__ = ["assert_metrics", "assert_curve_close", "assert_not_worse", "metric_value"]
 
@@ -216,23 +224,12 @@ def _order(op: str, limit: Any) -> Callable[[Any], bool]:
 
 def _bound_check(name: str, bound: Any) -> tuple[str, Callable[[Any], bool]]:
     """(how to print the bound, predicate on the value)."""
+    check_metric_bound(name, bound, _OPERATORS, "assert_metrics")
     if _is_number(bound):  # a plain number is a lower bound
         return f">= {bound!r}", _order(">=", bound)
-    if isinstance(bound, tuple) and len(bound) == 2 and isinstance(bound[0], str):
+    if isinstance(bound, tuple):  # (operator, number), as checked
         op, limit = bound
-        if op not in _OPERATORS or not _is_number(limit):
-            raise ValueError(
-                f"assert_metrics: the bound of {name!r} must be a number, an (operator, number) pair with "
-                f"operator one of {', '.join(_OPERATORS)}, or an object compared with == such as "
-                f"pytest.approx(...); got {bound!r} instead."
-            )
         return f"{op} {limit!r}", _order(op, limit)
-    if isinstance(bound, (str, bytes, tuple, list, dict, set, type(None), bool, np.bool_)):
-        raise ValueError(
-            f"assert_metrics: the bound of {name!r} must be a number, an (operator, number) pair with "
-            f"operator one of {', '.join(_OPERATORS)}, or an object compared with == such as "
-            f"pytest.approx(...); got {bound!r} instead."
-        )
     # anything else: equality with the object itself (pytest.approx, a custom matcher)
     return f"== {bound!r}", lambda v: _matches(bound, v)
 
@@ -262,14 +259,6 @@ def _interval_spec(name: str) -> tuple[str, dict[str, Any]] | None:
     if ranked:
         return ranked[0].method, ranked[0].args_with({"k": ranked[1]})
     return None  # a count: exact, no interval
-
-
-def _check_confidence(confidence: Any, func: str) -> float:
-    if isinstance(confidence, (bool, np.bool_)) or not _is_number(confidence) or not 0.5 <= confidence < 1.0:
-        raise ValueError(
-            f"{func}: argument 'confidence' must be a real number in [0.5, 1) (e.g. 0.95); got {confidence!r} instead."
-        )
-    return float(confidence)
 
 
 def assert_metrics(
@@ -380,10 +369,9 @@ def assert_metrics(
       area_under_roc_curve  >= 0.8  0.8611111111111112  [0.6761, 1]   0.6761 (lower)  FAILED
     """
     __tracebackhide__ = True
-    if not bounds:
-        raise ValueError("assert_metrics: give at least one metric=bound.")
+    check_bounds_given(bounds, "assert_metrics")
     if confidence is not None:
-        _confidence_metrics(evaluation, _check_confidence(confidence, "assert_metrics"), method, n_resamples, seed, bounds)
+        _confidence_metrics(evaluation, check_confidence(confidence, "assert_metrics"), method, n_resamples, seed, bounds)
         return
     evaluation = _view(evaluation, "assert_metrics")[1]  # one snapshot for every bound
     rows: list[tuple[str, str, str, bool]] = []
@@ -412,11 +400,7 @@ def _confidence_metrics(
     evaluation: Any, confidence: float, method: str | None, n_resamples: int, seed: int | None, bounds: dict[str, Any]
 ) -> None:
     __tracebackhide__ = True
-    if isinstance(evaluation, Mapping):
-        raise ValueError(
-            "assert_metrics: 'confidence' needs a ScoredPrecisionRecallEvaluation (a summary dict has no cases "
-            f"to resample); got {type(evaluation).__name__} instead."
-        )
+    check_resamplable(evaluation, "assert_metrics")
     _, evaluation = check_evaluation(
         evaluation, "assert_metrics", bounded=_NO_CASES, multi=_PER_QUERY, expected=_EVALUATION_OR_MAPPING
     )
@@ -540,25 +524,14 @@ def assert_not_worse(
     from ._validation import evaluation_kind
 
     func = "assert_not_worse"
-    confidence = _check_confidence(confidence, func)
-    if isinstance(margin, (bool, np.bool_)) or not _is_number(margin) or not 0.0 <= margin < float("inf"):
-        raise ValueError(f"{func}: argument 'margin' must be a finite real number >= 0; got {margin!r} instead.")
+    confidence = check_confidence(confidence, func)
+    check_margin(margin, func)
     two_sided = 2.0 * confidence - 1.0
     unpaired = evaluation_kind(correct) is not None
+    check_comparison_form(unpaired, baseline_scores, func)
     if unpaired:  # assert_not_worse(candidate, baseline): one snapshot each, then compare(ev_a, ev_b)
-        if baseline_scores is not None:
-            raise TypeError(
-                f"{func}: with two evaluators (the unpaired form assert_not_worse(candidate, baseline)) pass "
-                f"'measure' and the other options by keyword; got a third positional argument "
-                f"{baseline_scores!r:.60} instead."
-            )
         correct = check_evaluation(correct, func, "correct", bounded=NO_CASES, multi=PER_QUERY)[1]
         candidate_scores = check_evaluation(candidate_scores, func, "candidate_scores", bounded=NO_CASES, multi=PER_QUERY)[1]
-    elif baseline_scores is None:
-        raise TypeError(
-            f"{func}: argument 'baseline_scores' is required with labels and scores (the paired form "
-            "assert_not_worse(correct, candidate_scores, baseline_scores)); got None instead."
-        )
     r = compare(
         correct, candidate_scores, baseline_scores, measure=measure, method=method, level=two_sided,
         n_resamples=n_resamples, seed=seed, pos_label=pos_label,
@@ -591,7 +564,7 @@ def assert_not_worse(
 
 
 def _as_curve(curve: Any, name: str) -> np.ndarray:
-    return curve_rows(curve, "assert_curve_close", name)
+    return check_curve_rows(curve, "assert_curve_close", name)
 
 
 def _row(values: np.ndarray) -> str:

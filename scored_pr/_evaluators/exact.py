@@ -35,8 +35,10 @@ from .._validation import (
     check_fraction,
     check_partial_auc,
     check_positive_int,
+    check_same_ties,
     check_score,
     check_ties,
+    check_type_named,
     renamed_keyword,
 )
 
@@ -1359,15 +1361,8 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         >>> (a + b).pr_curve().tolist(), (b + a).pr_curve().tolist()
         ([[0.5, 1.0]], [[0.5, 0.5]])
         """
-        if not isinstance(other, ScoredPrecisionRecallEvaluation):
-            raise TypeError(
-                f"merge: argument 'other' must be a {_CLS}; got {type(other).__name__} instead."
-            )
-        if other._ties != self._ties:
-            raise ValueError(
-                f"merge: argument 'other' must use the same tie policy; got ties={other._ties!r} "
-                f"for ties={self._ties!r} instead."
-            )
+        check_type_named(other, ScoredPrecisionRecallEvaluation, "merge", "other", f"a {_CLS}")
+        check_same_ties(other._ties, self._ties, "merge")
         out = type(self)(ties=self._ties, pos_label=self._pos_label)
         out._store = self._store.merged_with(other._store)
         out._misses = self._misses + other._misses

@@ -12,18 +12,17 @@ import numpy as np
 from .._core import measures as M, points as P
 from .exact import ScoredPrecisionRecallEvaluation
 from .._state import multi as _multi_state
-from .._validation import check_pos_label, check_positive_int, check_ties
+from .._validation import (
+    check_measure_method,
+    check_no_relevant,
+    check_pos_label,
+    check_positive_int,
+    check_query_id,
+    check_ties,
+)
 from ..trec import TrecEval, TrecMeasure, read_qrels, read_run, trec_order
 
 _CLS = "MultiQueryEvaluation"
-
-
-def _check_query(query: Any, func: str) -> Hashable:
-    if isinstance(query, (bool, np.bool_)) or not isinstance(query, (str, int, np.integer)):
-        raise TypeError(
-            f"{func}: argument 'query' must be a query id (str or int); got {query!r:.60} ({type(query).__name__}) instead."
-        )
-    return int(query) if isinstance(query, np.integer) else query
 
 
 def _tp_top(ev: ScoredPrecisionRecallEvaluation, k: int) -> float:
@@ -85,7 +84,7 @@ class MultiQueryEvaluation:
     # neither adds cases nor creates an empty query.
 
     def _add(self, query: Any, method: str, *args: Any) -> None:
-        q = _check_query(query, method)
+        q = check_query_id(query, method)
         ev = self._queries.get(q)
         if ev is None:
             ev = ScoredPrecisionRecallEvaluation(ties=self._ties, pos_label=self._pos_label)
@@ -254,19 +253,11 @@ class MultiQueryEvaluation:
         ``name`` is any measure method of the evaluator, e.g.
         ``per_query("average_precision")`` or ``per_query("precision_at", 10)``.
         """
-        if not isinstance(name, str) or name.startswith("_") or not callable(
-            getattr(ScoredPrecisionRecallEvaluation, name, None)
-        ):
-            raise ValueError(
-                f"per_query: argument 'name' must name a measure method of ScoredPrecisionRecallEvaluation; got {name!r:.60} instead."
-            )
-        if name in ("add_case", "add_cases", "add_misses", "add_negative_misses", "merge", "save"):
-            raise ValueError(f"per_query: argument 'name' must name a measure, not the mutator {name!r}.")
+        check_measure_method(name, ScoredPrecisionRecallEvaluation, "per_query")
         return {q: getattr(ev, name)(*args) for q, ev in self._queries.items()}
 
     def _mean_over_queries(self, name: str, no_relevant: str, func: str) -> float:
-        if no_relevant not in ("zero", "skip"):
-            raise ValueError(f"{func}: argument 'no_relevant' must be 'zero' or 'skip'; got {no_relevant!r} instead.")
+        check_no_relevant(no_relevant, func)
         values = []
         for q, v in self.per_query(name).items():
             if self._queries[q].num_positive_ref > 0:

@@ -8,6 +8,7 @@ import os
 import threading
 from typing import Any, Callable
 
+from .._validation import check_type_named
 from .exact import ScoredPrecisionRecallEvaluation
 from .base import MUTATORS, PROPERTIES, QUERIES
 
@@ -64,10 +65,10 @@ class SynchronizedEvaluation:
     ) -> None:
         if evaluation is None:
             evaluation = ScoredPrecisionRecallEvaluation(ties=ties, pos_label=pos_label)
-        elif not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
-            raise TypeError(
-                "SynchronizedEvaluation: argument 'evaluation' must be a ScoredPrecisionRecallEvaluation; "
-                f"got {type(evaluation).__name__} instead."
+        else:
+            check_type_named(
+                evaluation, ScoredPrecisionRecallEvaluation, "SynchronizedEvaluation", "evaluation",
+                "a ScoredPrecisionRecallEvaluation",
             )
         self._ev = evaluation
         self._lock = threading.RLock()

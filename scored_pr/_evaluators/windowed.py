@@ -49,18 +49,20 @@ from .._state import windowed as _state
 from .._state.exact import ExactState
 from .._validation import (
     check_batch,
-    check_beta,
     check_clock,
     check_correct,
     check_count,
+    check_optional_callable,
     check_pos_label,
-    check_positive_int,
     check_score,
     check_ties,
     check_time,
     check_times,
     check_weight,
     check_weights,
+    check_window_extent,
+    missing_time,
+    time_off_clock,
 )
 
 __all__ = ["WindowedEvaluation"]
@@ -278,18 +280,8 @@ class WindowedEvaluation(EvaluationBase):
         ties: str = "grouped",
         pos_label: Any = None,
     ) -> None:
-        if (size is None) == (seconds is None):
-            raise ValueError(
-                f"{_CLS}: give exactly one of 'size' (the last N cases) and 'seconds' (the last T seconds); "
-                f"got size={size!r:.40} and seconds={seconds!r:.40} instead."
-            )
-        self._size = None if size is None else check_positive_int(size, _CLS, "size")
-        self._seconds = None if seconds is None else check_beta(seconds, _CLS, "seconds")
-        if clock is not None and not callable(clock):
-            raise TypeError(
-                f"{_CLS}: argument 'clock' must be a callable returning the time, or None; "
-                f"got {clock!r:.80} ({type(clock).__name__}) instead."
-            )
+        self._size, self._seconds = check_window_extent(size, seconds, _CLS)
+        check_optional_callable(clock, _CLS, "clock", "a callable returning the time, or None")
         self._clock = clock if seconds is not None else None
         #: True while a time window on the default clock has received no item: the
         #: first one settles whether it runs on the clock or on explicit times
@@ -744,10 +736,7 @@ class WindowedEvaluation(EvaluationBase):
         if time is None:
             clock = self._clock
             if clock is None:
-                raise ValueError(
-                    f"{func}: argument 'time' must be given, since this window has no clock (clock=None, or "
-                    "created without clock= and its first item came with a time); got None instead."
-                )
+                raise missing_time(func)  # the condition inline: no call per case
             # A clock that stepped back (a reading before the window's current
             # time) counts as the current time, as at a query: never an error
             # about a 'time' the caller did not pass.
@@ -761,12 +750,7 @@ class WindowedEvaluation(EvaluationBase):
     def _check_explicit(self, func: str, name: str, t: float) -> None:
         """An explicit time may not join items timed by the default clock (another scale)."""
         if self._clock is _default_clock and not self._clock_auto:
-            raise ValueError(
-                f"{func}: argument '{name}' was given, but this window times the items added without one by "
-                "its default clock, time.monotonic, and a time on another scale would expire them at once; "
-                "give every item a time (the first item with a time makes a window run on explicit times), "
-                f"or create the window with clock= the clock your times come from; got {t!r} instead."
-            )
+            raise time_off_clock(func, name, t)
 
     def _settle(self, explicit: bool) -> None:
         """The first item of a window on the default clock: explicit times mean no clock."""

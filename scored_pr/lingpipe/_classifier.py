@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._validation import _fail, check_choice, check_flag
+from .._validation import _fail, check_choice, check_flag, check_known_categories, check_ranked_scores
 from ._confusion import ConfusionMatrix, check_categories
 from ._evaluation import VERSIONS, ScoredPrecisionRecallEvaluation
 from ._first_best import PrecisionRecallEvaluation
@@ -25,34 +25,6 @@ from ._javafmt import double_to_string
 from ._javamath import div
 
 __all__ = ["Classified", "ScoredClassification", "ScoredClassifierEvaluator"]
-
-_SCORE_EXPECTED = "a real number, not NaN"
-
-
-def _check_scores(scores: Any, n: int, func: str) -> tuple[float, ...]:
-    if isinstance(scores, (str, bytes)) or not isinstance(scores, (Sequence, np.ndarray)):
-        raise _fail(TypeError, func, "scores", "a list of real numbers (one per category)", scores)
-    values = list(scores)
-    if len(values) != n:
-        raise ValueError(
-            f"{func}: arguments 'categories' and 'scores' must have the same length; "
-            f"got {n} categories and {len(values)} scores instead."
-        )
-    out = []
-    for i, v in enumerate(values):
-        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
-            raise _fail(TypeError, func, "scores", _SCORE_EXPECTED, v, i)
-        f = float(v)
-        if math.isnan(f):
-            raise _fail(ValueError, func, "scores", _SCORE_EXPECTED, v, i)
-        out.append(f)
-    for i in range(1, len(out)):
-        if out[i - 1] < out[i]:
-            raise ValueError(
-                f"{func}: argument 'scores' must be in non-increasing order (rank 0 the best); "
-                f"got scores[{i - 1}]={out[i - 1]!r} < scores[{i}]={out[i]!r} instead."
-            )
-    return tuple(out)
 
 
 def _check_ranked_categories(categories: Any, func: str) -> tuple[str, ...]:
@@ -113,7 +85,7 @@ class ScoredClassification:
     def __init__(self, categories: Sequence[str], scores: Sequence[float]) -> None:
         f = "ScoredClassification"
         cats = _check_ranked_categories(categories, f)
-        self._scores = _check_scores(scores, len(cats), f)
+        self._scores = check_ranked_scores(scores, len(cats), f)
         self._categories = cats
 
     @staticmethod
@@ -343,12 +315,7 @@ class ScoredClassifierEvaluator:
                 ValueError, f, "classification", "a classification ranking at least one category (its first-best response)", classification
             )
         cats = classification._categories
-        for rank, c in enumerate(cats):
-            if c not in self._index:
-                raise ValueError(
-                    f"{f}: argument 'classification' must rank only the categories {list(self._categories)!r}; "
-                    f"got {c!r} at rank {rank} instead."
-                )
+        check_known_categories(cats, self._index, f, "classification")
         # validated: from here on nothing can fail
         ref_name = self._categories[ref]
         self._cm._m[ref][self._index[cats[0]]] += 1

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import _fail, check_count
+from .._validation import _fail, check_count, check_count_matrix
 from ._first_best import PrecisionRecallEvaluation
 from ._javafmt import double_to_string
 from ._javamath import div, log2, sqrt
@@ -44,31 +44,6 @@ def check_categories(categories: Any, func: str, name: str = "categories") -> tu
             )
         seen[c] = i
     return tuple(result)
-
-
-def _check_matrix(matrix: Any, k: int, func: str) -> list[list[int]]:
-    expected = f"a {k}x{k} matrix (one row and one column per category) of non-negative ints"
-    try:
-        rows = [list(row) for row in matrix]
-    except TypeError:
-        raise _fail(TypeError, func, "matrix", expected, matrix) from None
-    if len(rows) != k:
-        raise ValueError(f"{func}: argument 'matrix' must be {expected}; got {len(rows)} rows instead.")
-    out: list[list[int]] = []
-    for i, row in enumerate(rows):
-        if len(row) != k:
-            raise ValueError(f"{func}: argument 'matrix' must be {expected}; got {len(row)} entries in row {i} instead.")
-        out_row = []
-        for j, v in enumerate(row):
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
-                raise TypeError(
-                    f"{func}: argument 'matrix' must be {expected}; got {v!r} ({type(v).__name__}) at [{i}][{j}] instead."
-                )
-            if v < 0:
-                raise ValueError(f"{func}: argument 'matrix' must be {expected}; got {v!r} at [{i}][{j}] instead.")
-            out_row.append(int(v))
-        out.append(out_row)
-    return out
 
 
 class ConfusionMatrix:
@@ -147,7 +122,7 @@ class ConfusionMatrix:
     def __init__(self, categories: Sequence[str], matrix: Any = None) -> None:
         cats = check_categories(categories, "ConfusionMatrix")
         k = len(cats)
-        m = [[0] * k for _ in range(k)] if matrix is None else _check_matrix(matrix, k, "ConfusionMatrix")
+        m = [[0] * k for _ in range(k)] if matrix is None else check_count_matrix(matrix, k, "ConfusionMatrix")
         self._categories = cats
         self._index = {c: i for i, c in enumerate(cats)}
         self._m = m

@@ -21,7 +21,15 @@ import numpy.typing as npt
 from .._core import curves as C, measures as M, points as P
 from .. import _report
 from .._evaluators.exact import ScoredPrecisionRecallEvaluation as _Evaluation
-from .._validation import check_beta, check_choice, check_correct, check_count, check_flag, check_score
+from .._validation import (
+    check_beta,
+    check_choice,
+    check_correct,
+    check_count,
+    check_curve_rows,
+    check_flag,
+    check_score,
+)
 from . import _v41, _v392
 from ._javafmt import double_to_string, format_fixed
 
@@ -790,12 +798,7 @@ class ScoredPrecisionRecallEvaluation:
         1.000000 1.000000 2.500000
         0.500000 1.000000 -1.000000
         """
-        rows = _report.curve_rows(prScoreCurve, "printScorePrecisionRecallCurve", "prScoreCurve")
-        if rows.shape[1] != 3:
-            raise ValueError(
-                f"printScorePrecisionRecallCurve: argument 'prScoreCurve' must have shape (n, 3); "
-                f"got shape {rows.shape} instead."
-            )
+        rows = check_curve_rows(prScoreCurve, "printScorePrecisionRecallCurve", "prScoreCurve", columns=(3,))
         _print_columns(("PRECI.", "RECALL", "SCORE"), (rows[:, 1], rows[:, 0], rows[:, 2]), pw)
 
 

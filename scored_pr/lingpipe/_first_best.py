@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _fail, check_count, check_flag
+from .._validation import _fail, check_arity, check_count, check_flag
 from ._javafmt import double_to_string
 from ._javamath import div, sqrt
 
@@ -230,19 +230,11 @@ class PrecisionRecallEvaluation:
             if len(args) == 1:
                 beta = _real(args[0], "PrecisionRecallEvaluation.fMeasure", "beta")
                 return _f_measure(beta, self.recall(), self.precision())
-            if len(args) != 3:
-                raise TypeError(
-                    "PrecisionRecallEvaluation.fMeasure: takes (), (beta) or (beta, recall, precision); "
-                    f"got {len(args)} arguments instead."
-                )
+            check_arity(len(args), (3,), "takes (), (beta) or (beta, recall, precision)", "PrecisionRecallEvaluation.fMeasure")
             values = args
         else:
             values = (self, *args)
-            if len(values) != 3:
-                raise TypeError(
-                    "PrecisionRecallEvaluation.fMeasure: the static form takes (beta, recall, precision); "
-                    f"got {len(values)} arguments instead."
-                )
+            check_arity(len(values), (3,), "the static form takes (beta, recall, precision)", "PrecisionRecallEvaluation.fMeasure")
         f = "PrecisionRecallEvaluation.fMeasure"
         beta, recall, precision = (_real(v, f, n) for v, n in zip(values, ("beta", "recall", "precision")))
         return _f_measure(beta, recall, precision)

@@ -8,6 +8,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Union
 
+from .._validation import check_c_long, check_grades, check_max_docs, check_measure_spec, check_trec_source
 from ._cnum import LONG_MAX, LONG_MIN, seq_sum
 from ._format import format_lines
 from ._parse import GRADE_RANGE, Qrels, Run, read_qrels, read_run
@@ -64,15 +65,10 @@ def _as_qrels(qrels: QrelsLike) -> Qrels:
         return qrels
     if isinstance(qrels, (str, os.PathLike)):
         return read_qrels(qrels)
-    if isinstance(qrels, Mapping):
-        judgements = {str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in qrels.items()}
-        for q, docs in judgements.items():
-            for d, g in docs.items():
-                if not LONG_MIN <= g <= LONG_MAX:
-                    raise ValueError(f"TrecEval: argument 'qrels': the grade of {d!r} for query {q!r} is out of range "
-                                     f"({GRADE_RANGE}); got {g!r}")  # fmt: skip
-        return Qrels(judgements)
-    raise TypeError(f"TrecEval: argument 'qrels' must be a path, a Qrels or a mapping; got {type(qrels).__name__}")
+    check_trec_source(qrels, Qrels, "TrecEval", "qrels")
+    judgements = {str(q): {str(d): int(g) for d, g in docs.items()} for q, docs in qrels.items()}
+    check_grades(judgements, LONG_MIN, LONG_MAX, GRADE_RANGE, "TrecEval")
+    return Qrels(judgements)
 
 
 def _as_run(run: RunLike) -> Run:
@@ -80,9 +76,8 @@ def _as_run(run: RunLike) -> Run:
         return run
     if isinstance(run, (str, os.PathLike)):
         return read_run(run)
-    if isinstance(run, Mapping):
-        return Run({str(q): [(str(d), float(s)) for d, s in docs.items()] for q, docs in run.items()}, "run")
-    raise TypeError(f"TrecEval: argument 'run' must be a path, a Run or a mapping; got {type(run).__name__}")
+    check_trec_source(run, Run, "TrecEval", "run")
+    return Run({str(q): [(str(d), float(s)) for d, s in docs.items()] for q, docs in run.items()}, "run")
 
 
 class TrecEval:
@@ -134,16 +129,9 @@ class TrecEval:
         judged_only: bool = False,
         num_docs_in_coll: int = 0,
     ) -> None:
-        for name, value in (("relevance_level", relevance_level), ("num_docs_in_coll", num_docs_in_coll)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"TrecEval: argument {name!r} must be an int; got {value!r}")
-            if not LONG_MIN <= value <= LONG_MAX:
-                raise ValueError(f"TrecEval: argument {name!r} must be an int from {LONG_MIN} to {LONG_MAX} "
-                                 f"(a C long, as trec_eval reads it); got {value!r}")  # fmt: skip
-        if max_docs is not None and (
-            isinstance(max_docs, bool) or not isinstance(max_docs, int) or not 0 <= max_docs <= LONG_MAX
-        ):
-            raise ValueError(f"TrecEval: argument 'max_docs' must be None or an int from 0 to {LONG_MAX}; got {max_docs!r}")
+        check_c_long(relevance_level, LONG_MIN, LONG_MAX, "TrecEval", "relevance_level")
+        check_c_long(num_docs_in_coll, LONG_MIN, LONG_MAX, "TrecEval", "num_docs_in_coll")
+        check_max_docs(max_docs, LONG_MAX, "TrecEval")
         self.qrels = _as_qrels(qrels)
         self.run = _as_run(run)
         self.relevance_level = relevance_level
@@ -262,8 +250,7 @@ def _summarise(average: str, column: list[Any], run_id: str) -> Any:
 
 def _single(spec: str) -> str:
     """Turn a printed name (``P_5``, ``iprec_at_recall_0.10``) into a ``-m`` specification; keep specifications."""
-    if not isinstance(spec, str):
-        raise TypeError(f"measure: argument 'spec' must be a str; got {spec!r}")
+    check_measure_spec(spec, "measure")
     from ._registry import _BY_NAME
 
     base, dot, params = spec.partition(".")
