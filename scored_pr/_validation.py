@@ -812,3 +812,19 @@ def check_multiclass_roc(func: str, multi_class: str, max_fpr: float | None, sam
             f"{func}: argument 'sample_weight' must be None with multi_class='ovo' (Hand & Till's measure is "
             f"unweighted, as in scikit-learn); got {_describe(sample_weight)} instead."
         )
+
+
+def check_label_names(labels: Any, func: str, name: str = "labels") -> list[Any]:
+    """The labels of a multi-label evaluation: a count k >= 1 (named 0 .. k-1) or k distinct str/int names."""
+    expected = "an int k >= 1 or a non-empty list of distinct label names (str or int)"
+    if isinstance(labels, (int, np.integer)) and not isinstance(labels, (bool, np.bool_)):
+        return list(range(check_positive_int(labels, func, name)))
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable) or isinstance(labels, Mapping):
+        raise _fail(TypeError, func, name, expected, labels)
+    names = [v.item() if isinstance(v, np.generic) else v for v in labels]
+    for i, v in enumerate(names):
+        if isinstance(v, bool) or not isinstance(v, (str, int)):
+            raise _fail(TypeError, func, name, expected, v, i)
+    if not names or len(set(names)) != len(names) or len({type(v) for v in names}) != 1:
+        raise _fail(ValueError, func, name, expected + " of one type", labels)
+    return names
