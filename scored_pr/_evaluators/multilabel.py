@@ -174,20 +174,22 @@ class MultiLabelEvaluation:
 
     # ------------------------------------------------------------------ adding rows
 
-    def _checked(self, y: Any, s: Any, sample_weight: Any, func: str) -> tuple[Bool, F64, F64 | None]:
+    def _checked(
+        self, y: Any, s: Any, sample_weight: Any, func: str, names: tuple[str, str] = ("Y", "S")
+    ) -> tuple[Bool, F64, F64 | None]:
         """(truth (n, k), scores (n, k), weights (n,) or None), owned copies, through _validation's checks."""
         k = len(self._labels)
-        scores = check_score_matrix(as_array(s, func, "S"), func, "S")
+        y_name, s_name = names
+        scores = check_score_matrix(as_array(s, func, s_name), func, s_name)
         if scores.shape[1] != k:
-            raise ValueError(f"{func}: argument 'S' must have one column per label ({k}); got an array of shape "
-                             f"{scores.shape} instead.")
+            raise ValueError(f"{func}: argument '{s_name}' must have one column per label ({k}); got an array of "
+                             f"shape {scores.shape} instead.")
         n = scores.shape[0]
-        y_arr = as_array(y, func, "Y")
+        y_arr = as_array(y, func, y_name)
         if y_arr.ndim == 2 and y_arr.shape[1] == k and not (k == 1 and y_arr.dtype.kind in "US"):
-            truth = check_indicator(y_arr, scores.shape, func, "Y")
+            truth = check_indicator(y_arr, scores.shape, func, y_name)
         else:
-            names = np.asarray(self._labels)
-            classes, _ = check_classes(y_arr, k, names, func, "Y")
+            classes, _ = check_classes(y_arr, k, np.asarray(self._labels), func, y_name)
             check_same_length(classes.size, n, func)
             truth = np.zeros((n, k), dtype=bool)
             truth[np.arange(n), classes] = True
@@ -227,7 +229,8 @@ class MultiLabelEvaluation:
         """
         func = "add_case"
         w = check_weight(weight, func)
-        y = as_array(y_row, func, "y_row")
+        one_class = isinstance(y_row, (str, bytes)) or np.ndim(y_row) == 0  # a class label, not a row
+        y = as_array([y_row] if one_class else y_row, func, "y_row")
         s = as_array(s_row, func, "s_row")
         if s.ndim != 1:
             raise ValueError(f"{func}: argument 's_row' must be 1-dimensional, one score per label; got an array "
@@ -235,7 +238,8 @@ class MultiLabelEvaluation:
         if y.ndim > 1:
             raise ValueError(f"{func}: argument 'y_row' must be k indicators or one class label; got an array "
                              f"of shape {y.shape} instead.")
-        self._add(*self._checked(y[None, :] if y.ndim == 1 else y.reshape(1), s[None, :], None if w == 1.0 else [w], func))
+        rows = y if one_class else y[None, :]
+        self._add(*self._checked(rows, s[None, :], None if w == 1.0 else [w], func, ("y_row", "s_row")))
 
     def _add(self, truth: Bool, scores: F64, weight: F64 | None) -> None:
         n, k = scores.shape
