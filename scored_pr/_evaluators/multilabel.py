@@ -367,6 +367,8 @@ class MultiLabelEvaluation:
                 return _ml.column_measures(truth.T, scores.T, None)
             return _ml.column_measures(truth, scores, weight)
 
+        if mode == "samples":  # per-row arrays (32 bytes a row): not kept; the averages are cached instead
+            return build()
         return self._cached(("columns", mode), build)  # type: ignore[no-any-return]
 
     def average_precision(self, average: str | None = "macro") -> Any:
