@@ -124,7 +124,9 @@ def test_samples_average_counts_rows_without_a_positive_as_zero():
     got = ev.average_precision(average="samples")
     assert not np.isnan(got)
     assert got == pytest.approx(expected, rel=1e-15)
-    assert got == pytest.approx(sklearn_metrics.average_precision_score(Y, S, average="samples"), rel=1e-15)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scikit-learn warns about the rows without a positive
+        assert got == pytest.approx(sklearn_metrics.average_precision_score(Y, S, average="samples"), rel=1e-15)
 
 
 def test_multiclass_class_labels_are_the_one_vs_rest_indicator_matrix():
@@ -459,3 +461,20 @@ def test_plot_multilabel_draws_each_labels_curve_and_the_micro_curve(kind):
         plot_multilabel(ev, "det", Figure().add_subplot())
     with pytest.raises(TypeError, match="plot_multilabel: argument 'evaluation'"):
         plot_multilabel(ev["a"], "pr", Figure().add_subplot())
+
+
+def test_single_ranking_consumers_ask_for_one_label():
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from scored_pr.plot import plot_pr
+    from scored_pr.testing import assert_metrics
+
+    ev = MultiLabelEvaluation(["a", "b"])
+    ev.add_cases([[1, 0], [0, 1]], [[0.9, 0.1], [0.2, 0.8]])
+    with pytest.raises(UnsupportedQuery, match=r"plot_pr: .* one ranking per label; pass evaluation\[label\]"):
+        plot_pr(ev, Figure().add_subplot())
+    with pytest.raises(UnsupportedQuery, match="one ranking per label"):
+        assert_metrics(ev, average_precision=0.5)
+    plot_pr(ev["a"], Figure().add_subplot())
+    assert_metrics(ev["a"], average_precision=0.5)
