@@ -72,6 +72,16 @@ def feed(ev, Y, S, w, cuts):
     return ev
 
 
+def feed_column(ev, y, s, w, cuts):
+    """Feed one label's column to a binary evaluator exactly as :func:`feed` feeds the rows."""
+    ev.add_case(bool(y[0]), float(s[0]), 1.0 if w is None else float(w[0]))
+    bounds = [1, *[c for c in cuts if c > 1], y.shape[0]]
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        if hi > lo:
+            ev.add_cases(y[lo:hi], s[lo:hi], None if w is None else w[lo:hi])
+    return ev
+
+
 # ------------------------------------------------------------------ averages: functional API and scikit-learn
 
 
@@ -191,6 +201,8 @@ def test_bounded_labels_are_bounded_summaries_of_each_column(problem, max_bins):
     exact.add_cases(Y, S, w)
     for j in ev:
         assert type(ev[j]) is BoundedEvaluation and ev[j].max_bins == max_bins
+        ref = feed_column(BoundedEvaluation(max_bins), Y[:, j], S[:, j], w, cuts)
+        assert ev[j] == ref
         assert ev[j].num_cases == n
         assert ev[j].positive_weight == pytest.approx(float(Y[:, j].astype(float) @ (np.ones(n) if w is None else w)))
     for measure in ("average_precision", "area_under_roc_curve"):
@@ -478,3 +490,22 @@ def test_single_ranking_consumers_ask_for_one_label():
         assert_metrics(ev, average_precision=0.5)
     plot_pr(ev["a"], Figure().add_subplot())
     assert_metrics(ev["a"], average_precision=0.5)
+
+
+@pytest.mark.parametrize("window", [None, 300])
+def test_a_stream_of_single_rows_equals_one_batch(window):
+    rng = np.random.default_rng(11)
+    n, k = 700, 3  # more single rows than are joined into one chunk at a time
+    Y, S = rng.random((n, k)) < 0.3, np.round(rng.random((n, k)), 2)
+    w = rng.choice([0.5, 1.0, 2.0], size=n)
+    stream = MultiLabelEvaluation(k, window=window)
+    for i in range(n):
+        stream.add_case(Y[i], S[i], w[i])
+        if i == 400:
+            stream.average_precision()  # a query in the middle consolidates the rows held so far
+    batch = MultiLabelEvaluation(k, window=window)
+    batch.add_cases(Y, S, w)
+    assert stream == batch and stream.num_rows == (n if window is None else window)
+    lo = 0 if window is None else n - window
+    for average in MODES:
+        assert same(stream.average_precision(average), functional("average_precision", Y[lo:], S[lo:], w[lo:], average))

@@ -10,7 +10,6 @@ and logger of :class:`scored_pr.Evaluation` works per label.
 
 from __future__ import annotations
 
-import copy
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -40,6 +39,9 @@ from .windowed import WindowedEvaluation
 
 _CLS = "MultiLabelEvaluation"
 _AVERAGES = (None, "micro", "macro", "weighted", "samples")
+#: Single rows (add_case) are joined into one chunk every this many rows: small arrays cost about
+#: 100 bytes of overhead each, so a stream of single rows keeps about 9 bytes per (row, label) too.
+_PENDING = 256
 F64 = npt.NDArray[np.float64]
 Bool = npt.NDArray[np.bool_]
 
@@ -111,7 +113,9 @@ class MultiLabelEvaluation:
 
     def _init_state(self) -> None:
         k = len(self._labels)
-        self._chunks: list[tuple[Bool, F64, F64 | None]] = []
+        self._chunks: list[tuple[Bool, F64, F64 | None]] = []  # batches not yet merged into _rows
+        self._pending: list[tuple[Bool, F64, F64 | None]] = []  # single rows, joined into one chunk every _PENDING
+        self._held = 0  # rows in _rows, _chunks and _pending
         self._rows: tuple[Bool, F64, F64 | None] = (np.zeros((0, k), dtype=bool), np.zeros((0, k)), None)
         self._memo: dict[Any, Any] = {}
         self._bounded: list[BoundedEvaluation] | None = None
@@ -147,14 +151,14 @@ class MultiLabelEvaluation:
         """Rows held (in the window for a windowed kind; every row added for the others)."""
         if self._bounded is not None:
             return self._bounded[0].num_cases
-        return int(sum(c[0].shape[0] for c in self._chunks) + self._rows[0].shape[0])
+        return self._held if self._window is None else min(self._held, self._window)
 
     @property
     def weighted(self) -> bool:
         """Whether a weight other than 1 was ever added (and is still held)."""
         if self._bounded is not None:
             return self._bounded[0].weighted
-        return self._rows[2] is not None or any(c[2] is not None for c in self._chunks)
+        return self._consolidate()[2] is not None
 
     def __len__(self) -> int:
         """The number of labels k."""
@@ -245,23 +249,46 @@ class MultiLabelEvaluation:
         n, k = scores.shape
         if n == 0:
             return
+        self._memo = {}
         if self._bounded is not None:
             assert self._pooled_bounded is not None
-            # every summary is built aside first, then all are committed together: all labels or none
-            staged = [copy.deepcopy(b) for b in self._bounded]
-            for j, b in enumerate(staged):
+            # the rows were validated as a whole before this point, so no label's summary refuses them:
+            # every label gets them (the summaries take checked columns of bools and non-NaN floats)
+            if n == 1:  # a single row through each summary's add_case buffer (a batch call costs more)
+                w = 1.0 if weight is None else float(weight[0])
+                pooled = self._pooled_bounded
+                for b, c, v in zip(self._bounded, truth[0].tolist(), scores[0].tolist()):
+                    b.add_case(c, v, w)
+                    pooled.add_case(c, v, w)
+                return
+            for j, b in enumerate(self._bounded):
                 b.add_cases(truth[:, j], scores[:, j], weight)
-            pooled = copy.deepcopy(self._pooled_bounded)
-            pooled.add_cases(truth.ravel(), scores.ravel(), None if weight is None else np.repeat(weight, k))
-            self._bounded, self._pooled_bounded, self._memo = staged, pooled, {}
+            self._pooled_bounded.add_cases(truth.ravel(), scores.ravel(), None if weight is None else np.repeat(weight, k))
             return
-        self._chunks.append((truth, scores, weight))
-        self._memo = {}
-        if self._window is not None and self.num_rows > self._window:
-            self._consolidate()
+        if n == 1:
+            self._pending.append((truth, scores, weight))
+            if len(self._pending) >= _PENDING:
+                self._flush_pending()
+        else:
+            self._flush_pending()
+            self._chunks.append((truth, scores, weight))
+        self._held += n
+        if self._window is not None and self._held >= 2 * self._window:
+            self._consolidate()  # keep at most twice the window between queries
+
+    def _flush_pending(self) -> None:
+        """Join the single rows added since the last flush into one chunk."""
+        if self._pending:
+            parts = self._pending
+            weight = None
+            if any(p[2] is not None for p in parts):
+                weight = np.concatenate([p[2] if p[2] is not None else np.ones(1) for p in parts])
+            self._chunks.append((np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), weight))
+            self._pending = []
 
     def _consolidate(self) -> tuple[Bool, F64, F64 | None]:
         """The rows held, as one (truth, scores, weights) triple (pending chunks merged in, window applied)."""
+        self._flush_pending()
         if self._chunks:
             parts = [self._rows, *self._chunks]
             truth = np.concatenate([p[0] for p in parts])
@@ -275,7 +302,7 @@ class MultiLabelEvaluation:
                 weight = None if weight is None else weight[cut:].copy()
             if weight is not None and (weight == 1.0).all():
                 weight = None
-            self._rows, self._chunks = (truth, scores, weight), []
+            self._rows, self._chunks, self._held = (truth, scores, weight), [], truth.shape[0]
         return self._rows
 
     def rows(self) -> tuple[Bool, F64, F64 | None]:
@@ -560,6 +587,7 @@ class MultiLabelEvaluation:
         for part in (self._consolidate(), other._consolidate()):
             if part[0].shape[0]:
                 out._chunks.append(part)
+                out._held += part[0].shape[0]
         out._consolidate()
         return out
 
@@ -572,8 +600,8 @@ class MultiLabelEvaluation:
         if not isinstance(other, MultiLabelEvaluation):
             return NotImplemented
         merged = self.merge(other)
-        self._chunks, self._rows, self._bounded, self._pooled_bounded, self._memo = (
-            merged._chunks, merged._rows, merged._bounded, merged._pooled_bounded, {})
+        (self._chunks, self._pending, self._held, self._rows, self._bounded, self._pooled_bounded, self._memo) = (
+            merged._chunks, merged._pending, merged._held, merged._rows, merged._bounded, merged._pooled_bounded, {})
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -615,7 +643,7 @@ class MultiLabelEvaluation:
             ev._bounded, ev._pooled_bounded = summaries, pooled
             return ev
         assert st.truth is not None and st.scores is not None
-        ev._rows = (st.truth, st.scores, st.weights)
+        ev._rows, ev._held = (st.truth, st.scores, st.weights), st.truth.shape[0]
         return ev
 
     def to_dict(self) -> dict[str, Any]:
