@@ -322,13 +322,15 @@ def test_query_cache_is_cleared_by_every_add():
         (lambda ev: ev["nope"], KeyError, r"no label 'nope'"),
     ],
 )
-def test_bad_input_is_refused_and_changes_nothing(call, exc, message):
-    ev = MultiLabelEvaluation(2)
+@pytest.mark.parametrize("kind", [{}, {"window": 3}, {"max_bins": 4}])
+def test_bad_input_is_refused_and_changes_nothing(call, exc, message, kind):
+    ev = MultiLabelEvaluation(2, **kind)
     ev.add_cases([[1, 0], [0, 1]], [[0.9, 0.1], [0.2, 0.8]])
-    before = (ev.to_dict(), ev.average_precision(average=None).tolist())
+    before = (ev.to_dict(), flat(ev.summary()))
     with pytest.raises(exc, match=message):
         call(ev)
-    assert (ev.to_dict(), ev.average_precision(average=None).tolist()) == before
+    after = (ev.to_dict(), flat(ev.summary()))
+    assert after[0] == before[0] and same(after[1], before[1])
 
 
 @pytest.mark.parametrize(
@@ -341,6 +343,7 @@ def test_bad_input_is_refused_and_changes_nothing(call, exc, message):
         ({"labels": 2, "max_bins": 0}, r"MultiLabelEvaluation: argument 'max_bins'"),
         ({"labels": 2, "window": 3, "max_bins": 4}, r"must not both be given"),
         ({"labels": 2, "ties": "best"}, r"MultiLabelEvaluation: argument 'ties'"),
+        ({"labels": 2, "ties": "stable", "max_bins": 8}, r"MultiLabelEvaluation: argument 'ties' must be 'grouped' with max_bins"),
     ],
 )
 def test_bad_constructor_arguments(kwargs, message):

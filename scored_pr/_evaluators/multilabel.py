@@ -107,7 +107,8 @@ class MultiLabelEvaluation:
             raise ValueError(f"{_CLS}: arguments 'window' and 'max_bins' must not both be given; got window="
                              f"{window!r} and max_bins={max_bins!r} instead.")
         if self._max_bins is not None and self._ties != "grouped":
-            BoundedEvaluation(self._max_bins, ties=self._ties)  # raises the bounded kind's own message
+            raise ValueError(f"{_CLS}: argument 'ties' must be 'grouped' with max_bins (a bounded summary keeps no "
+                             f"insertion order, which the 'stable' policy needs); got {ties!r} instead.")
         self._index = {name: i for i, name in enumerate(self._labels)}
         self._init_state()
 
