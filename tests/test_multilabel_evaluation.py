@@ -136,7 +136,11 @@ def test_samples_average_counts_rows_without_a_positive_as_zero():
     assert got == pytest.approx(expected, rel=1e-15)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # scikit-learn warns about the rows without a positive
-        assert got == pytest.approx(sklearn_metrics.average_precision_score(Y, S, average="samples"), rel=1e-15)
+        try:
+            expected_sk = sklearn_metrics.average_precision_score(Y, S, average="samples")
+        except ValueError:  # an older scikit-learn refusing rows without a positive: the literal reference holds
+            expected_sk = expected
+    assert got == pytest.approx(expected_sk, rel=1e-15)
 
 
 def test_multiclass_class_labels_are_the_one_vs_rest_indicator_matrix():
