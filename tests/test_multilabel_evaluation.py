@@ -516,3 +516,12 @@ def test_a_stream_of_single_rows_equals_one_batch(window):
     lo = 0 if window is None else n - window
     for average in MODES:
         assert same(stream.average_precision(average), functional("average_precision", Y[lo:], S[lo:], w[lo:], average))
+
+
+def test_a_state_missing_a_field_names_it():
+    ev = MultiLabelEvaluation(["a", "b"])
+    ev.add_cases([[1, 0], [0, 1]], [[0.9, 0.1], [0.2, 0.8]])
+    d = ev.to_dict()
+    del d["scores"]
+    with pytest.raises(ValueError, match=r"missing \['scores'\], unexpected \[\]"):
+        MultiLabelEvaluation.from_dict(d)

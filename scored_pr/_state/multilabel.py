@@ -132,7 +132,7 @@ def from_dict(d: Any, func: str = "from_dict") -> MultiLabelState:
     body = _BINS if max_bins is not None else _ROWS
     optional = set() if max_bins is not None else _OPTIONAL
     if not _KEYS | body <= set(d) <= _KEYS | body | optional:
-        missing, extra = sorted(_KEYS | body - set(d)), sorted(set(d) - _KEYS - body - optional)
+        missing, extra = sorted((_KEYS | body) - set(d)), sorted(set(d) - _KEYS - body - optional)
         raise _bad(func, f"fields must be {sorted(_KEYS | body)} (optionally {sorted(optional)}); "
                          f"missing {missing}, unexpected {extra}.")
     k = len(labels)
