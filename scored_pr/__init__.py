@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._core.thresholds import Confusion, OperatingPoint
     from ._evaluators.base import Evaluation
     from ._evaluators.multi import MultiQueryEvaluation
+    from ._evaluators.multilabel import MultiLabelEvaluation
     from ._core.stats import Comparison, Interval
     from ._uncertainty import compare
     from ._validation import UnsupportedQuery
@@ -66,6 +67,7 @@ _LAZY = {
     "Confusion": "._core.thresholds",
     "Evaluation": "._evaluators.base",
     "MultiQueryEvaluation": "._evaluators.multi",
+    "MultiLabelEvaluation": "._evaluators.multilabel",
     "Comparison": "._core.stats",
     "Interval": "._core.stats",
     "compare": "._uncertainty",
@@ -119,6 +121,7 @@ __all__ = [
     "roc_rows",
     "top_k_accuracy_score",
     "MultiQueryEvaluation",
+    "MultiLabelEvaluation",
     "OperatingPoint",
     "ScoredPrecisionRecallEvaluation",
     "SynchronizedEvaluation",

@@ -977,7 +977,7 @@ def check_times(values: Any, size: int, func: str, name: str = "times") -> npt.N
 # evaluators handed to the consumers (testing, plot, streaming, intervals)
 
 #: The kinds a consumer may be handed, as :func:`check_evaluation` names them.
-EVALUATION_KINDS = ("single", "bounded", "multi")
+EVALUATION_KINDS = ("single", "bounded", "multi", "multilabel")
 
 _EVALUATION_EXPECTED = (
     "a ScoredPrecisionRecallEvaluation, WindowedEvaluation, BoundedEvaluation or SynchronizedEvaluation "
@@ -986,6 +986,9 @@ _EVALUATION_EXPECTED = (
 _SINGLE_QUERIES = ("pr_curve", "roc_curve", "average_precision", "area_under_roc_curve", "summary")
 _BOUNDED_QUERIES = ("pr_band", "roc_band", "bins")
 _MULTI_QUERIES = ("per_query", "queries", "mean_average_precision")
+_MULTILABEL_QUERIES = ("pooled", "rows", "average_precision")
+_PER_LABEL = ("it holds one ranking per label; pass evaluation[label] for one label, or evaluation.pooled() for "
+              "the micro-averaged ranking of every (row, label) pair")
 
 
 def _has(value: Any, names: tuple[str, ...]) -> bool:
@@ -1002,8 +1005,11 @@ def evaluation_kind(value: Any) -> str | None:
     queries return ``Bounds``, curves come with ``pr_band``/``roc_band``);
     ``"single"``: one ranking answered exactly (the exact evaluator, a window, a
     shared evaluator, or anything else with those queries); ``"multi"``: one
-    ranking per query (:class:`scored_pr.MultiQueryEvaluation`); None otherwise.
+    ranking per query (:class:`scored_pr.MultiQueryEvaluation`); ``"multilabel"``: one
+    ranking per label (:class:`scored_pr.MultiLabelEvaluation`); None otherwise.
     """
+    if _has(value, _MULTILABEL_QUERIES):
+        return "multilabel"
     if _has(value, _BOUNDED_QUERIES) and _has(value, ("average_precision", "summary")):
         return "bounded"
     if _has(value, _SINGLE_QUERIES):
@@ -1041,7 +1047,7 @@ def check_evaluation(
     kind = evaluation_kind(value)
     if kind is None:
         raise _fail(TypeError, func, name, expected, value)
-    reason = {"bounded": bounded, "multi": multi}.get(kind)
+    reason = {"bounded": bounded, "multi": multi, "multilabel": _PER_LABEL}.get(kind)
     if reason is not None:
         raise UnsupportedQuery(f"{func}: {type(value).__name__} is not supported here: {reason}")
     if snapshot and kind == "single" and callable(getattr(value, "snapshot", None)):
@@ -1236,3 +1242,19 @@ def check_multiclass_roc(func: str, multi_class: str, max_fpr: float | None, sam
             f"{func}: argument 'sample_weight' must be None with multi_class='ovo' (Hand & Till's measure is "
             f"unweighted, as in scikit-learn); got {_describe(sample_weight)} instead."
         )
+
+
+def check_label_names(labels: Any, func: str, name: str = "labels") -> list[Any]:
+    """The labels of a multi-label evaluation: a count k >= 1 (named 0 .. k-1) or k distinct str/int names."""
+    expected = "an int k >= 1 or a non-empty list of distinct label names (str or int)"
+    if isinstance(labels, (int, np.integer)) and not isinstance(labels, (bool, np.bool_)):
+        return list(range(check_positive_int(labels, func, name)))
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable) or isinstance(labels, Mapping):
+        raise _fail(TypeError, func, name, expected, labels)
+    names = [v.item() if isinstance(v, np.generic) else v for v in labels]
+    for i, v in enumerate(names):
+        if isinstance(v, bool) or not isinstance(v, (str, int)):
+            raise _fail(TypeError, func, name, expected, v, i)
+    if not names or len(set(names)) != len(names) or len({type(v) for v in names}) != 1:
+        raise _fail(ValueError, func, name, expected + " of one type", labels)
+    return names

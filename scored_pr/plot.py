@@ -50,13 +50,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
-from ._validation import UnsupportedQuery, check_evaluation, check_flag
+from ._validation import UnsupportedQuery, check_choice, check_evaluation, check_flag
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["plot_pr", "plot_roc", "plot_pr_roc", "pr_steps", "roc_steps"]
+__all__ = ["plot_pr", "plot_roc", "plot_pr_roc", "plot_multilabel", "pr_steps", "roc_steps"]
 
 _EXTRA_MESSAGE = (
     "scored_pr.plot needs matplotlib, which is the optional extra 'plot': "
@@ -525,3 +525,68 @@ def plot_pr_roc(
     counts += f", ties={ev.ties}"
     figure.suptitle(counts if title is None else f"{title}: {counts}")
     return figure
+
+
+def plot_multilabel(evaluation: Any, kind: str = "pr", ax: Axes | None = None, **line_kwargs: Any) -> Axes:
+    """Draw every label's curve and the micro-averaged curve of a multi-label evaluation in one figure.
+
+    Parameters
+    ----------
+    evaluation : scored_pr.MultiLabelEvaluation
+        Each label's curve is that of ``evaluation[label]`` (exact, windowed
+        or bounded, drawn as :func:`plot_pr` / :func:`plot_roc` draw it), the
+        micro curve that of ``evaluation.pooled()`` (the n·k (row, label)
+        pairs ranked together), dashed and black.
+    kind : {"pr", "roc"}, default "pr"
+        Precision-recall or ROC curves.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new 4.5 x 4.5 inch figure (``pyplot``) if None.
+    **line_kwargs
+        Passed to ``Axes.plot`` for the per-label curves.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``, with one line per label (in label order, labelled
+        ``"<label> (AP = ...)"`` or ``"(AUC = ...)"``) then the micro line
+        (``"micro (...)"``); no break-even marks, no chance line.
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed.
+    TypeError, ValueError
+        If ``evaluation`` is not a MultiLabelEvaluation or ``kind`` is not "pr" or "roc".
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from scored_pr import MultiLabelEvaluation
+    >>> ev = MultiLabelEvaluation(["a", "b"])
+    >>> ev.add_cases([[1, 0], [0, 1], [1, 1], [0, 0]], [[0.9, 0.2], [0.4, 0.8], [0.3, 0.6], [0.5, 0.3]])
+    >>> plot_multilabel(ev, "pr", Figure().add_subplot()).get_legend_handles_labels()[1]
+    ['a (AP = 0.750)', 'b (AP = 1.000)', 'micro (AP = 0.893)']
+    """
+    from ._evaluators.multilabel import MultiLabelEvaluation
+
+    _require_matplotlib()
+    func = "plot_multilabel"
+    if not isinstance(evaluation, MultiLabelEvaluation):
+        raise TypeError(f"{func}: argument 'evaluation' must be a scored_pr.MultiLabelEvaluation; got "
+                        f"{type(evaluation).__name__} instead.")
+    kind = check_choice(kind, func, "kind", ("pr", "roc"))
+    if ax is None:
+        ax = _new_axes()
+    for label in evaluation.labels:
+        if kind == "pr":
+            plot_pr(evaluation[label], ax, show_breakeven=False, show_chance=False, label=str(label), **line_kwargs)
+        else:
+            plot_roc(evaluation[label], ax, show_chance=False, label=str(label), **line_kwargs)
+    micro: dict[str, Any] = {"color": "black", "linestyle": "--"}
+    if kind == "pr":
+        plot_pr(evaluation.pooled(), ax, show_breakeven=False, show_chance=False, label="micro", **micro)
+        ax.set_title("Precision-recall per label")
+    else:
+        plot_roc(evaluation.pooled(), ax, show_chance=False, label="micro", **micro)
+        ax.set_title("ROC per label")
+    return ax

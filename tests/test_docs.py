@@ -14,7 +14,7 @@ pytest.importorskip("myst_parser")
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ["index", "architecture", "ir-measures", "trec-eval", "uncertainty", "porting-from-lingpipe", "api/index", "api/interface", "api/evaluation", "api/bounded", "api/functional",
-         "api/multi", "api/trec", "api/concurrency", "api/streaming", "api/integrations", "api/testing", "api/plot", "api/lingpipe"]
+         "api/multi", "api/multilabel", "api/trec", "api/concurrency", "api/streaming", "api/integrations", "api/testing", "api/plot", "api/lingpipe"]
 
 
 @pytest.fixture(scope="module")

@@ -242,6 +242,7 @@ KINDS = {
     "scored_pr.BoundedEvaluation": "bounded",
     "scored_pr.WindowedEvaluation": "windowed",
     "scored_pr.MultiQueryEvaluation": "multi",
+    "scored_pr.MultiLabelEvaluation": "multilabel",
 }
 #: Each kind's public class, for messages that say which ``load`` reads a file.
 CLASSES = {kind: fmt.split(".", 1)[1] for fmt, kind in KINDS.items()}
@@ -286,7 +287,7 @@ def read_meta(npz: NpzReader, kind: str | None = None) -> dict[str, Any]:
 
 
 def kind_of(path: str | os.PathLike[str], func: str) -> str:
-    """The kind of state (``"exact"``, ``"bounded"``, ``"windowed"``, ``"multi"``) saved at ``path``.
+    """The kind of state (``"exact"``, ``"bounded"``, ``"windowed"``, ``"multi"``, ``"multilabel"``) saved at ``path``.
 
     Raises FileNotFoundError for a missing file and ValueError for a file
     that is not a scored_pr state file, as every ``load`` does.

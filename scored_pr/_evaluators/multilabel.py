@@ -1,0 +1,675 @@
+"""``MultiLabelEvaluation``: k binary rankings (one per label) fed row by row, averaged as scikit-learn.
+
+The evaluator stores what its kind needs, validates at the boundary and
+delegates: the averaged measures of the exact and windowed kinds are
+computed from the stored rows by :mod:`scored_pr._core.multilabel` (every
+label sorted in one vectorised pass), the per-label evaluators are the
+library's binary evaluators, so every query, state file, plot, assertion
+and logger of :class:`scored_pr.Evaluation` works per label.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .._core import multilabel as _ml
+from .._state import multilabel as _ml_state
+from .._validation import (
+    as_array,
+    check_average,
+    check_classes,
+    check_indicator,
+    check_label_names,
+    check_positive_int,
+    check_same_length,
+    check_score_matrix,
+    check_ties,
+    check_weight,
+    check_weights,
+)
+from .base import unsupported
+from .bounded import Bounds, BoundedEvaluation
+from .exact import ScoredPrecisionRecallEvaluation
+from .windowed import WindowedEvaluation
+
+_CLS = "MultiLabelEvaluation"
+_AVERAGES = (None, "micro", "macro", "weighted", "samples")
+#: Single rows (add_case) are joined into one chunk every this many rows: small arrays cost about
+#: 100 bytes of overhead each, so a stream of single rows keeps about 9 bytes per (row, label) too.
+_PENDING = 256
+F64 = npt.NDArray[np.float64]
+Bool = npt.NDArray[np.bool_]
+
+
+class MultiLabelEvaluation:
+    """k binary rankings, one per label, fed by rows of an indicator matrix and an (n, k) score matrix.
+
+    Parameters
+    ----------
+    labels : int or list of str/int
+        The number of labels k (named 0 .. k-1) or their k distinct names, in
+        column order.
+    ties : {"grouped", "stable"}, default "grouped"
+        The tie policy of the per-label evaluators ``ev[label]``. The averaged
+        measures are scikit-learn's, whose ties are always grouped.
+    window : int, optional
+        Keep only the last ``window`` rows: ``ev[label]`` is then a
+        :class:`~scored_pr.WindowedEvaluation` of that size and every
+        averaged measure is that of the rows in the window.
+    max_bins : int, optional
+        Bounded memory: no row is kept; each label is a
+        :class:`~scored_pr.BoundedEvaluation` of ``max_bins`` bins (and a
+        pooled one answers ``"micro"``). Averages are then :class:`Bounds`
+        (the mean of the labels' bounds) and ``"samples"`` raises
+        :class:`~scored_pr.UnsupportedQuery` (it needs the rows).
+
+    Notes
+    -----
+    Input: ``add_cases(Y, S)`` takes an indicator matrix ``Y`` (n, k) of
+    0/1 or bool, or, for multi-class data, class labels ``Y`` of shape (n,)
+    whose classes are the label names (each row's class is its one positive
+    label, one-vs-rest, as the functional API's class labels). A row's
+    weight applies to each of its k labels (scikit-learn's
+    ``sample_weight``).
+
+    Memory (exact kind): the rows as a bool matrix and a float64 matrix, 9
+    bytes per (row, label), plus 8 bytes per row once a weight differs from
+    1; a query keeps only its scalar results. ``ev[label]`` of the exact and
+    windowed kinds is built from the rows on first access and cached until
+    the next change (a snapshot: add cases through this evaluator, not
+    through ``ev[label]``). Time: each averaged query is one O(n k log n)
+    vectorised pass, cached until the next change.
+
+    Examples
+    --------
+    >>> from scored_pr import MultiLabelEvaluation
+    >>> ev = MultiLabelEvaluation(["cat", "dog"])
+    >>> ev.add_cases([[1, 0], [0, 1], [1, 1], [0, 0]], [[0.9, 0.2], [0.4, 0.8], [0.3, 0.6], [0.5, 0.3]])
+    >>> ev.average_precision(average=None).tolist(), ev.average_precision(average="micro")
+    ([0.75, 1.0], 0.8928571428571428)
+    >>> ev["cat"].average_precision()
+    0.75
+    """
+
+    __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
+
+    def __init__(self, labels: Any, *, ties: str = "grouped", window: int | None = None, max_bins: int | None = None) -> None:
+        self._labels: list[Any] = check_label_names(labels, _CLS)
+        self._ties = check_ties(ties, _CLS)
+        self._window = None if window is None else check_positive_int(window, _CLS, "window")
+        self._max_bins = None if max_bins is None else check_positive_int(max_bins, _CLS, "max_bins")
+        if self._window is not None and self._max_bins is not None:
+            raise ValueError(f"{_CLS}: arguments 'window' and 'max_bins' must not both be given; got window="
+                             f"{window!r} and max_bins={max_bins!r} instead.")
+        if self._max_bins is not None and self._ties != "grouped":
+            raise ValueError(f"{_CLS}: argument 'ties' must be 'grouped' with max_bins (a bounded summary keeps no "
+                             f"insertion order, which the 'stable' policy needs); got {ties!r} instead.")
+        self._index = {name: i for i, name in enumerate(self._labels)}
+        self._init_state()
+
+    def _init_state(self) -> None:
+        k = len(self._labels)
+        self._chunks: list[tuple[Bool, F64, F64 | None]] = []  # batches not yet merged into _rows
+        self._pending: list[tuple[Bool, F64, F64 | None]] = []  # single rows, joined into one chunk every _PENDING
+        self._held = 0  # rows in _rows, _chunks and _pending
+        self._rows: tuple[Bool, F64, F64 | None] = (np.zeros((0, k), dtype=bool), np.zeros((0, k)), None)
+        self._memo: dict[Any, Any] = {}
+        self._bounded: list[BoundedEvaluation] | None = None
+        self._pooled_bounded: BoundedEvaluation | None = None
+        if self._max_bins is not None:
+            self._bounded = [BoundedEvaluation(self._max_bins) for _ in self._labels]
+            self._pooled_bounded = BoundedEvaluation(self._max_bins)
+
+    # ------------------------------------------------------------------ properties
+
+    @property
+    def labels(self) -> list[Any]:
+        """The label names, in column order."""
+        return list(self._labels)
+
+    @property
+    def ties(self) -> str:
+        """The tie policy of the per-label evaluators."""
+        return self._ties
+
+    @property
+    def window(self) -> int | None:
+        """The number of rows kept (None: every row)."""
+        return self._window
+
+    @property
+    def max_bins(self) -> int | None:
+        """The bin budget of each label's bounded summary (None: rows are kept)."""
+        return self._max_bins
+
+    @property
+    def num_rows(self) -> int:
+        """Rows held (in the window for a windowed kind; every row added for the others)."""
+        if self._bounded is not None:
+            return self._bounded[0].num_cases
+        return self._held if self._window is None else min(self._held, self._window)
+
+    @property
+    def weighted(self) -> bool:
+        """Whether a weight other than 1 was ever added (and is still held)."""
+        if self._bounded is not None:
+            return self._bounded[0].weighted
+        return self._consolidate()[2] is not None
+
+    def __len__(self) -> int:
+        """The number of labels k."""
+        return len(self._labels)
+
+    def __iter__(self) -> Iterator[Any]:
+        """The label names, in column order."""
+        return iter(self._labels)
+
+    def __contains__(self, label: object) -> bool:
+        return label in self._index
+
+    def __repr__(self) -> str:
+        kind = "" if self._window is None and self._max_bins is None else (
+            f", window={self._window}" if self._window is not None else f", max_bins={self._max_bins}")
+        return f"{_CLS}({self._labels!r:.200}, ties={self._ties!r}{kind}, num_rows={self.num_rows})"
+
+    # ------------------------------------------------------------------ adding rows
+
+    def _checked(
+        self, y: Any, s: Any, sample_weight: Any, func: str, names: tuple[str, str] = ("Y", "S")
+    ) -> tuple[Bool, F64, F64 | None]:
+        """(truth (n, k), scores (n, k), weights (n,) or None), owned copies, through _validation's checks."""
+        k = len(self._labels)
+        y_name, s_name = names
+        scores = check_score_matrix(as_array(s, func, s_name), func, s_name)
+        if scores.shape[1] != k:
+            raise ValueError(f"{func}: argument '{s_name}' must have one column per label ({k}); got an array of "
+                             f"shape {scores.shape} instead.")
+        n = scores.shape[0]
+        y_arr = as_array(y, func, y_name)
+        if y_arr.ndim == 2 and y_arr.shape[1] == k and not (k == 1 and y_arr.dtype.kind in "US"):
+            truth = check_indicator(y_arr, scores.shape, func, y_name)
+        else:
+            classes, _ = check_classes(y_arr, k, np.asarray(self._labels), func, y_name)
+            check_same_length(classes.size, n, func)
+            truth = np.zeros((n, k), dtype=bool)
+            truth[np.arange(n), classes] = True
+        weight = None if sample_weight is None else check_weights(sample_weight, n, func)
+        # copies the caller cannot change afterwards (the checks may return views of the input)
+        return np.array(truth, dtype=bool, order="C"), np.array(scores, dtype=np.float64, order="C"), weight
+
+    def add_cases(self, Y: Any, S: Any, sample_weight: Any = None) -> None:
+        """Add n rows at once; atomic (a rejected call adds nothing).
+
+        Parameters
+        ----------
+        Y : array-like
+            An indicator matrix (n, k) of 0/1 or bool (one column per label),
+            or class labels (n,) that are label names (multi-class: each
+            row's class is its one positive label).
+        S : array-like of float, shape (n, k)
+            The scores, one column per label; no NaN.
+        sample_weight : array-like of float, shape (n,), optional
+            One finite weight >= 0 per row, applied to each of its labels.
+
+        Raises
+        ------
+        TypeError, ValueError
+            Naming ``add_cases``, the argument, the expectation and the value
+            received.
+        """
+        self._add(*self._checked(Y, S, sample_weight, "add_cases"))
+
+    def add_case(self, y_row: Any, s_row: Any, weight: float = 1.0) -> None:
+        """Add one row: ``y_row`` k indicators (or one class label), ``s_row`` k scores, and its weight.
+
+        Raises
+        ------
+        TypeError, ValueError
+            Naming ``add_case``; nothing is added.
+        """
+        func = "add_case"
+        w = check_weight(weight, func)
+        one_class = isinstance(y_row, (str, bytes)) or np.ndim(y_row) == 0  # a class label, not a row
+        y = as_array([y_row] if one_class else y_row, func, "y_row")
+        s = as_array(s_row, func, "s_row")
+        if s.ndim != 1:
+            raise ValueError(f"{func}: argument 's_row' must be 1-dimensional, one score per label; got an array "
+                             f"of shape {s.shape} instead.")
+        if y.ndim > 1:
+            raise ValueError(f"{func}: argument 'y_row' must be k indicators or one class label; got an array "
+                             f"of shape {y.shape} instead.")
+        rows = y if one_class else y[None, :]
+        self._add(*self._checked(rows, s[None, :], None if w == 1.0 else [w], func, ("y_row", "s_row")))
+
+    def _add(self, truth: Bool, scores: F64, weight: F64 | None) -> None:
+        n, k = scores.shape
+        if n == 0:
+            return
+        self._memo = {}
+        if self._bounded is not None:
+            assert self._pooled_bounded is not None
+            # the rows were validated as a whole before this point, so no label's summary refuses them:
+            # every label gets them (the summaries take checked columns of bools and non-NaN floats)
+            if n == 1:  # a single row through each summary's add_case buffer (a batch call costs more)
+                w = 1.0 if weight is None else float(weight[0])
+                pooled = self._pooled_bounded
+                for b, c, v in zip(self._bounded, truth[0].tolist(), scores[0].tolist()):
+                    b.add_case(c, v, w)
+                    pooled.add_case(c, v, w)
+                return
+            for j, b in enumerate(self._bounded):
+                b.add_cases(truth[:, j], scores[:, j], weight)
+            self._pooled_bounded.add_cases(truth.ravel(), scores.ravel(), None if weight is None else np.repeat(weight, k))
+            return
+        if n == 1:
+            self._pending.append((truth, scores, weight))
+            if len(self._pending) >= _PENDING:
+                self._flush_pending()
+        else:
+            self._flush_pending()
+            self._chunks.append((truth, scores, weight))
+        self._held += n
+        if self._window is not None and self._held >= 2 * self._window:
+            self._consolidate()  # keep at most twice the window between queries
+
+    def _flush_pending(self) -> None:
+        """Join the single rows added since the last flush into one chunk."""
+        if self._pending:
+            parts = self._pending
+            weight = None
+            if any(p[2] is not None for p in parts):
+                weight = np.concatenate([p[2] if p[2] is not None else np.ones(1) for p in parts])
+            self._chunks.append((np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), weight))
+            self._pending = []
+
+    def _consolidate(self) -> tuple[Bool, F64, F64 | None]:
+        """The rows held, as one (truth, scores, weights) triple (pending chunks merged in, window applied)."""
+        self._flush_pending()
+        if self._chunks:
+            parts = [self._rows, *self._chunks]
+            truth = np.concatenate([p[0] for p in parts])
+            scores = np.concatenate([p[1] for p in parts])
+            weight = None
+            if any(p[2] is not None for p in parts):
+                weight = np.concatenate([p[2] if p[2] is not None else np.ones(p[0].shape[0]) for p in parts])
+            if self._window is not None and truth.shape[0] > self._window:
+                cut = truth.shape[0] - self._window
+                truth, scores = truth[cut:].copy(), scores[cut:].copy()
+                weight = None if weight is None else weight[cut:].copy()
+            if weight is not None and (weight == 1.0).all():
+                weight = None
+            self._rows, self._chunks, self._held = (truth, scores, weight), [], truth.shape[0]
+        return self._rows
+
+    def rows(self) -> tuple[Bool, F64, F64 | None]:
+        """The rows held: (indicator matrix (n, k) bool, scores (n, k) float64, weights (n,) or None), read-only.
+
+        Raises UnsupportedQuery for the bounded kind, which keeps no row.
+        """
+        if self._bounded is not None:
+            raise self._no_rows("rows")
+        truth, scores, weight = self._consolidate()
+        truth, scores = truth.view(), scores.view()
+        truth.flags.writeable = scores.flags.writeable = False
+        if weight is not None:
+            weight = weight.view()
+            weight.flags.writeable = False
+        return truth, scores, weight
+
+    def reset(self) -> None:
+        """Forget every row (the labels and the kind stay)."""
+        self._init_state()
+
+    # ------------------------------------------------------------------ per-label evaluators
+
+    def __getitem__(self, label: Any) -> Any:
+        """The evaluator of ``label``: exact, windowed or bounded by this evaluator's kind.
+
+        Every query of :class:`scored_pr.Evaluation` answers for that label
+        alone. For the exact and windowed kinds it is built from the rows
+        (cached until the next change); for the bounded kind it is the live
+        summary.
+        """
+        try:
+            j = self._index[label]
+        except (KeyError, TypeError):
+            raise KeyError(f"{_CLS}: no label {label!r:.60}; the labels are {self._labels!r:.200}") from None
+        if self._bounded is not None:
+            return self._bounded[j]
+        return self._cached(("label", j), lambda: self._column_evaluator(j))
+
+    def _column_evaluator(self, j: int) -> Any:
+        truth, scores, weight = self._consolidate()
+        ev: Any
+        if self._window is not None:
+            ev = WindowedEvaluation(self._window, clock=None, ties=self._ties)
+        else:
+            ev = ScoredPrecisionRecallEvaluation(self._ties)
+        ev.add_cases(truth[:, j], scores[:, j], weight)
+        return ev
+
+    def pooled(self) -> Any:
+        """The evaluator of the n·k (row, label) pairs ranked together: the micro average's ranking.
+
+        Exact (or windowed: an exact evaluator of the window's pairs) or
+        bounded by this evaluator's kind; each pair weighs its row's weight.
+        """
+        if self._pooled_bounded is not None:
+            return self._pooled_bounded
+
+        def build() -> ScoredPrecisionRecallEvaluation:
+            truth, scores, weight = self._consolidate()
+            ev = ScoredPrecisionRecallEvaluation(self._ties)
+            ev.add_cases(truth.ravel(), scores.ravel(), None if weight is None else np.repeat(weight, truth.shape[1]))
+            return ev
+
+        return self._cached("pooled", build)
+
+    def _cached(self, key: Any, build: Any) -> Any:
+        memo = self._memo
+        if key not in memo:
+            memo[key] = build()
+        return memo[key]
+
+    def _no_rows(self, query: str) -> Exception:
+        return unsupported(_CLS, query, "a bounded multi-label evaluation keeps no row",
+                           "use the exact or windowed kind (no max_bins) for samples averaging and the rows")
+
+    # ------------------------------------------------------------------ averaged measures
+
+    def _columns(self, mode: str) -> tuple[F64, F64, F64, F64]:
+        """(AP, ROC AUC, positives, negatives) of each column (mode "columns"), the pooled column ("micro") or each row ("samples")."""
+
+        def build() -> tuple[F64, F64, F64, F64]:
+            truth, scores, weight = self._consolidate()
+            if mode == "micro":
+                k = truth.shape[1]
+                return _ml.column_measures(truth.reshape(-1, 1), scores.reshape(-1, 1),
+                                           None if weight is None else np.repeat(weight, k))
+            if mode == "samples":
+                return _ml.column_measures(truth.T, scores.T, None)
+            return _ml.column_measures(truth, scores, weight)
+
+        if mode == "samples":  # per-row arrays (32 bytes a row): not kept; the averages are cached instead
+            return build()
+        return self._cached(("columns", mode), build)  # type: ignore[no-any-return]
+
+    def average_precision(self, average: str | None = "macro") -> Any:
+        """Average precision of each label, averaged as scikit-learn's ``average_precision_score``.
+
+        Each label's AP is Σ over its tie groups (R_g - R_{g-1}) · P_g (ties
+        grouped: one threshold per distinct score; weights as
+        ``sample_weight``); a label (or, for ``"samples"``, a row) without a
+        positive has AP 0.0, scikit-learn's value (no warning here).
+
+        Parameters
+        ----------
+        average : {None, "macro", "micro", "weighted", "samples"}, default "macro"
+            None: the k values (array, column order); "macro": their mean;
+            "weighted": their mean weighted by each label's positive weight
+            (0.0 with no positive at all); "micro": AP of the n·k pairs ranked
+            together (:meth:`pooled`); "samples": each row's AP over its k
+            labels, averaged with the row weights (NaN when every weight is 0).
+
+        Returns
+        -------
+        float, numpy.ndarray or Bounds
+            Bit for bit ``scored_pr.average_precision(Y, S, average=average,
+            sample_weight=w)`` of the rows held. The bounded kind gives
+            Bounds (the averaged estimate, lower and upper bounds).
+
+        Notes
+        -----
+        No LingPipe equivalent for the averages; each label's value is
+        ``ev[label].average_precision()`` (LingPipe's ``averagePrecision()``)
+        where that label has a positive. O(n k log n) once, then cached.
+        """
+        average = check_average(average, "average_precision", _AVERAGES)
+        return self._averaged("average_precision", average)
+
+    def area_under_roc_curve(self, average: str | None = "macro") -> Any:
+        """ROC AUC of each label, averaged as scikit-learn's ``roc_auc_score`` (multi-label).
+
+        Each label's AUC is the probability that a positive outranks a
+        negative, tied pairs counting one half (grouped ties, weights as
+        ``sample_weight``); NaN for a label (or row) with one class, which
+        ``"weighted"``/``"samples"`` count 0 when its averaging weight is 0.
+
+        Parameters
+        ----------
+        average : {None, "macro", "micro", "weighted", "samples"}, default "macro"
+            As :meth:`average_precision`.
+
+        Returns
+        -------
+        float, numpy.ndarray or Bounds
+            Bit for bit ``scored_pr.area_under_roc_curve(Y, S, average=average,
+            sample_weight=w)`` of the rows held; Bounds for the bounded kind.
+
+        Notes
+        -----
+        LingPipe name of each label's value: ``areaUnderRocCurve(false)``.
+        """
+        average = check_average(average, "area_under_roc_curve", _AVERAGES)
+        return self._averaged("area_under_roc_curve", average)
+
+    def _averaged(self, measure: str, average: str | None) -> Any:
+        """scikit-learn's ``_average_binary_score`` over the cached column values (see :meth:`average_precision`)."""
+        if self._bounded is not None:
+            return self._bounded_average(measure, average)
+        return self._cached(("avg", measure, average), lambda: self._exact_average(measure, average))
+
+    def _exact_average(self, measure: str, average: str | None) -> Any:
+        truth, scores, weight = self._consolidate()
+        pick = 0 if measure == "average_precision" else 1
+        average_weight: F64 | None = None
+        if average == "micro":
+            values = self._columns("micro")[pick]
+        elif average == "samples":
+            values = self._columns("samples")[pick]
+            average_weight = weight
+        else:
+            values = self._columns("columns")[pick]
+            if average == "weighted":
+                average_weight = (truth.sum(axis=0) if weight is None else (truth * weight[:, None]).sum(axis=0)).astype(np.float64)
+                if np.isclose(average_weight.sum(), 0.0):
+                    return 0.0  # no positive anywhere: scikit-learn's value
+        if average is None:
+            return values.copy()
+        if average_weight is not None:
+            if not average_weight.sum() > 0:
+                return float("nan")
+            values = np.where(average_weight == 0, 0.0, values)
+        return float(np.average(values, weights=average_weight))
+
+    def _bounded_average(self, measure: str, average: str | None) -> Any:
+        assert self._bounded is not None and self._pooled_bounded is not None
+        if average == "samples":
+            raise self._no_rows(f"{measure}(average='samples')")
+
+        def value(ev: BoundedEvaluation) -> Bounds:
+            v = getattr(ev, measure)()
+            if measure == "average_precision" and not ev.positive_weight > 0:
+                return Bounds(0.0, 0.0, 0.0)  # scikit-learn's value for no positive
+            return v if isinstance(v, Bounds) else Bounds(float(v), float(v), float(v))
+
+        if average == "micro":
+            return value(self._pooled_bounded)
+        vals = [value(ev) for ev in self._bounded]
+        est = np.array([float(v) for v in vals])
+        lower = np.array([v.lower for v in vals])
+        upper = np.array([v.upper for v in vals])
+        if average is None:
+            return vals
+        w: F64 | None = None
+        if average == "weighted":
+            w = np.array([ev.positive_weight for ev in self._bounded])
+            if np.isclose(w.sum(), 0.0):
+                return Bounds(0.0, 0.0, 0.0)
+            est, lower, upper = (np.where(w == 0, 0.0, a) for a in (est, lower, upper))
+        return Bounds(float(np.average(est, weights=w)), float(np.average(lower, weights=w)),
+                      float(np.average(upper, weights=w)))
+
+    # ------------------------------------------------------------------ curves
+
+    def _curve(self, name: str, average: str | None) -> Any:
+        if average is not None and average != "micro":
+            raise ValueError(f"{name}: argument 'average' must be None (one curve per label) or 'micro' (the "
+                             f"pooled ranking's curve); got {average!r:.60} instead.")
+        if average == "micro":
+            return getattr(self.pooled(), name)()
+        return {label: getattr(self[label], name)() for label in self._labels}
+
+    def pr_curve(self, average: str | None = "micro") -> Any:
+        """Precision-recall curve(s) in the evaluator layout (rows of (recall, precision)).
+
+        ``average="micro"``: the curve of :meth:`pooled` (the n·k pairs
+        ranked together); None: {label: ``ev[label].pr_curve()``}.
+        """
+        return self._curve("pr_curve", average)
+
+    def roc_curve(self, average: str | None = "micro") -> Any:
+        """ROC curve(s) in the evaluator layout (rows of (recall, rejection recall)).
+
+        ``average="micro"``: the curve of :meth:`pooled`; None:
+        {label: ``ev[label].roc_curve()``}.
+        """
+        return self._curve("roc_curve", average)
+
+    # ------------------------------------------------------------------ summary
+
+    def summary(self) -> dict[str, Any]:
+        """Per-label summaries and the averaged measures, for loggers and reports.
+
+        Keys: ``num_rows``; ``labels``: {label: ``ev[label].summary()``};
+        ``average_precision`` and ``area_under_roc_curve``: {average: value}
+        for "macro", "micro", "weighted" and (not for the bounded kind)
+        "samples". Degenerate values are NaN or 0.0 as documented; nothing
+        raises, and no warning is issued.
+        """
+        modes = ("macro", "micro", "weighted") + (() if self._bounded is not None else ("samples",))
+        out: dict[str, Any] = {"num_rows": self.num_rows, "labels": {label: self[label].summary() for label in self._labels}}
+        for measure in ("average_precision", "area_under_roc_curve"):
+            out[measure] = {mode: float(self._averaged(measure, mode)) for mode in modes}
+        return out
+
+    # ------------------------------------------------------------------ merge
+
+    def merge(self, other: MultiLabelEvaluation) -> MultiLabelEvaluation:
+        """A new evaluation of this one's rows followed by ``other``'s; neither input changes.
+
+        Both must have the same labels, ties and kind. A windowed merge keeps
+        the last ``window`` rows of the two in that order; a bounded merge
+        merges each label's summary (and the pooled one).
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``other`` is not a MultiLabelEvaluation of the same labels and kind.
+        """
+        if not isinstance(other, MultiLabelEvaluation):
+            raise TypeError(f"merge: argument 'other' must be a {_CLS}; got {type(other).__name__} instead.")
+        mine = (self._labels, self._ties, self._window, self._max_bins)
+        theirs = (other._labels, other._ties, other._window, other._max_bins)
+        if mine != theirs:
+            raise ValueError(f"merge: argument 'other' must have the same labels, ties, window and max_bins "
+                             f"{mine!r:.200}; got {theirs!r:.200} instead.")
+        out = MultiLabelEvaluation(self._labels, ties=self._ties, window=self._window, max_bins=self._max_bins)
+        if self._bounded is not None:
+            assert other._bounded is not None and self._pooled_bounded is not None and other._pooled_bounded is not None
+            out._bounded = [a.merge(b) for a, b in zip(self._bounded, other._bounded)]
+            out._pooled_bounded = self._pooled_bounded.merge(other._pooled_bounded)
+            return out
+        for part in (self._consolidate(), other._consolidate()):
+            if part[0].shape[0]:
+                out._chunks.append(part)
+                out._held += part[0].shape[0]
+        out._consolidate()
+        return out
+
+    def __add__(self, other: object) -> MultiLabelEvaluation:
+        if not isinstance(other, MultiLabelEvaluation):
+            return NotImplemented
+        return self.merge(other)
+
+    def __iadd__(self, other: object) -> MultiLabelEvaluation:
+        if not isinstance(other, MultiLabelEvaluation):
+            return NotImplemented
+        merged = self.merge(other)
+        (self._chunks, self._pending, self._held, self._rows, self._bounded, self._pooled_bounded, self._memo) = (
+            merged._chunks, merged._pending, merged._held, merged._rows, merged._bounded, merged._pooled_bounded, {})
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when labels, kind and held rows (or summaries) agree."""
+        if not isinstance(other, MultiLabelEvaluation):
+            return NotImplemented
+        if (self._labels, self._ties, self._window, self._max_bins) != (other._labels, other._ties, other._window, other._max_bins):
+            return False
+        if self._bounded is not None:
+            return self._bounded == other._bounded and self._pooled_bounded == other._pooled_bounded
+        a, b = self._consolidate(), other._consolidate()
+        same_w = (a[2] is None and b[2] is None) or (a[2] is not None and b[2] is not None and np.array_equal(a[2], b[2]))
+        return bool(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and same_w)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    # ------------------------------------------------------------------ state
+
+    def _state(self) -> _ml_state.MultiLabelState:
+        if self._bounded is not None:
+            assert self._pooled_bounded is not None
+            return _ml_state.MultiLabelState(self._labels, self._ties, None, self._max_bins, None, None, None,
+                                          [b.to_dict() for b in self._bounded], self._pooled_bounded.to_dict())
+        truth, scores, weight = self._consolidate()
+        return _ml_state.MultiLabelState(self._labels, self._ties, self._window, None, truth, scores, weight)
+
+    @classmethod
+    def _from_state(cls, st: _ml_state.MultiLabelState, func: str) -> MultiLabelEvaluation:
+        try:
+            ev = cls(st.labels, ties=st.ties, window=st.window, max_bins=st.max_bins)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{func}: the state's settings are invalid ({exc})") from None
+        if st.max_bins is not None:
+            assert st.per_label is not None and st.pooled is not None
+            summaries = [BoundedEvaluation.from_dict(d) for d in st.per_label]
+            pooled = BoundedEvaluation.from_dict(st.pooled)
+            if any(s.max_bins != st.max_bins for s in [*summaries, pooled]):
+                raise ValueError(f"{func}: every label's summary must have max_bins={st.max_bins}.")
+            ev._bounded, ev._pooled_bounded = summaries, pooled
+            return ev
+        assert st.truth is not None and st.scores is not None
+        ev._rows, ev._held = (st.truth, st.scores, st.weights), st.truth.shape[0]
+        return ev
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as a JSON-safe dict (kind ``"multilabel"``): rows, or each label's bounded state."""
+        return _ml_state.to_dict(self._state())
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> MultiLabelEvaluation:
+        """The evaluation whose :meth:`to_dict` is ``d`` (validated; ValueError/TypeError otherwise)."""
+        return cls._from_state(_ml_state.from_dict(d, "from_dict"), "from_dict")
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the state to ``path`` (an ``.npz`` state file of kind ``"multilabel"``), atomically."""
+        _ml_state.save(self._state(), path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> MultiLabelEvaluation:
+        """Read a state file written by :meth:`save` (validated before anything is built)."""
+        return cls._from_state(_ml_state.load(path, "load"), "load")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # restored through a classmethod of the public class: the pickle names only scored_pr.MultiLabelEvaluation
+        return (type(self)._from_pickle, (_ml_state.to_pickle(self._state()),))
+
+    @classmethod
+    def _from_pickle(cls, state: Any) -> MultiLabelEvaluation:
+        """Unpickling entry point (validated like every loader)."""
+        return cls._from_state(_ml_state.from_pickle(state), "unpickle")

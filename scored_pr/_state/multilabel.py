@@ -1,0 +1,232 @@
+"""State of a MultiLabelEvaluation as a JSON-safe dict, a pickle-free file, and for pickle.
+
+The state is the label names, the tie policy, the kind (``window`` rows or
+``max_bins`` bins, or neither for the exact kind) and what the kind keeps:
+
+- exact and windowed kinds: the rows, an (n, k) bool indicator matrix, the
+  (n, k) float64 scores and the (n,) weights (absent when every weight is 1);
+- bounded kind: each label's ``BoundedEvaluation.to_dict()`` and that of the
+  pooled (micro) summary, the bounded kind's own state encoding, which its
+  ``from_dict`` validates.
+
+This module knows no evaluator class: it checks a :class:`MultiLabelState` on
+the way in and out, and the evaluation builds itself from one. A bad input
+raises ValueError or TypeError and never yields a half-built evaluation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from . import exact as S
+from . import statefile as _statefile
+from .exact import _bad
+
+FORMAT = "scored_pr.MultiLabelEvaluation"
+KIND = "multilabel"
+VERSION = 1
+_KEYS = {"format", "kind", "version", "labels", "ties", "window", "max_bins"}
+_ROWS = {"truth", "scores"}
+_OPTIONAL = {"weights"}
+_BINS = {"per_label", "pooled"}
+#: Largest number of labels a state may declare.
+MAX_LABELS = 1 << 20
+
+
+class MultiLabelState(NamedTuple):
+    """Everything a multi-label evaluation's answers depend on, as plain data."""
+
+    labels: list[Any]
+    ties: str
+    window: int | None
+    max_bins: int | None
+    truth: npt.NDArray[np.bool_] | None  #: (n, k) rows (exact and windowed kinds), else None
+    scores: npt.NDArray[np.float64] | None
+    weights: npt.NDArray[np.float64] | None  #: (n,), None when every weight is 1
+    per_label: list[dict[str, Any]] | None = None  #: bounded kind: each label's BoundedEvaluation.to_dict()
+    pooled: dict[str, Any] | None = None  #: bounded kind: the pooled summary's to_dict()
+
+
+def _check_labels(labels: Any, func: str) -> list[Any]:
+    if not isinstance(labels, list) or not 1 <= len(labels) <= MAX_LABELS:
+        raise TypeError(f"{func}: field 'labels' must be a non-empty list of label names; got {labels!r:.60} instead.")
+    for i, name in enumerate(labels):
+        if isinstance(name, bool) or not isinstance(name, (str, int)):
+            raise TypeError(f"{func}: label names must be str or int; got {name!r:.60} at index {i}.")
+    if len(set(labels)) != len(labels):
+        raise _bad(func, f"label names must be distinct; got {labels!r:.80}.")
+    return labels
+
+
+def _check_optional_int(value: Any, func: str, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise _bad(func, f"field {name!r} must be null or an int >= 1; got {value!r:.60} instead.")
+    return value
+
+
+def _check_header(d: dict[str, Any], func: str) -> tuple[list[Any], str, int | None, int | None]:
+    if d.get("format") != FORMAT or d.get("kind") != KIND:
+        found = _statefile.KINDS.get(d.get("format")) if isinstance(d.get("format"), str) else None  # type: ignore[arg-type]
+        what = f" (a {_statefile.CLASSES[found]}'s state: kind {found!r})" if found else ""
+        raise _bad(func, f"field 'format' must be {FORMAT!r}; got {d.get('format')!r:.60}{what} instead.")
+    if isinstance(d.get("version"), bool) or d.get("version") != VERSION:
+        raise _bad(func, f"field 'version' must be {VERSION}; got {d.get('version')!r:.60} instead.")
+    ties = d.get("ties")
+    if not isinstance(ties, str) or ties not in S.TIE_POLICIES:
+        raise _bad(func, f"field 'ties' must be one of {S.TIE_POLICIES}; got {ties!r:.60} instead.")
+    window = _check_optional_int(d.get("window"), func, "window")
+    max_bins = _check_optional_int(d.get("max_bins"), func, "max_bins")
+    if window is not None and max_bins is not None:
+        raise _bad(func, "fields 'window' and 'max_bins' must not both be set.")
+    return _check_labels(d.get("labels"), func), ties, window, max_bins
+
+
+def check_rows(
+    truth: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64], weights: npt.NDArray[np.float64] | None,
+    k: int, window: int | None, func: str,
+) -> None:
+    """Rows of the exact and windowed kinds: shapes agree, no NaN score, weights finite and >= 0."""
+    if truth.ndim != 2 or truth.shape != scores.shape or truth.shape[1] != k:
+        raise _bad(func, f"the state's rows must be (n, {k}) truth and scores; got {truth.shape} and {scores.shape}.")
+    if np.isnan(scores).any():
+        raise _bad(func, "the state's scores hold NaN.")
+    if weights is not None and (weights.shape != (truth.shape[0],) or not (np.isfinite(weights) & (weights >= 0)).all()):
+        raise _bad(func, "the state's weights must be one finite weight >= 0 per row.")
+    if window is not None and truth.shape[0] > window:
+        raise _bad(func, f"the state holds {truth.shape[0]} rows, more than its window of {window}.")
+
+
+def _header(st: MultiLabelState) -> dict[str, Any]:
+    return {"format": FORMAT, "kind": KIND, "version": VERSION, "labels": list(st.labels), "ties": st.ties,
+            "window": st.window, "max_bins": st.max_bins}
+
+
+def to_dict(st: MultiLabelState) -> dict[str, Any]:
+    """The JSON-safe dict: the header and the rows (as lists of rows) or each label's bounded state."""
+    d = _header(st)
+    if st.max_bins is not None:
+        d["per_label"] = st.per_label
+        d["pooled"] = st.pooled
+        return d
+    assert st.truth is not None and st.scores is not None
+    k = len(st.labels)
+    flat = S.encode_scores(-st.scores.ravel())
+    d["truth"] = st.truth.tolist()
+    d["scores"] = [flat[i : i + k] for i in range(0, len(flat), k)]
+    if st.weights is not None:
+        d["weights"] = st.weights.tolist()
+    return d
+
+
+def from_dict(d: Any, func: str = "from_dict") -> MultiLabelState:
+    if not isinstance(d, dict):
+        raise TypeError(f"{func}: argument 'd' must be a dict from to_dict(); got {type(d).__name__} instead.")
+    labels, ties, window, max_bins = _check_header(d, func)
+    body = _BINS if max_bins is not None else _ROWS
+    optional = set() if max_bins is not None else _OPTIONAL
+    if not _KEYS | body <= set(d) <= _KEYS | body | optional:
+        missing, extra = sorted((_KEYS | body) - set(d)), sorted(set(d) - _KEYS - body - optional)
+        raise _bad(func, f"fields must be {sorted(_KEYS | body)} (optionally {sorted(optional)}); "
+                         f"missing {missing}, unexpected {extra}.")
+    k = len(labels)
+    if max_bins is not None:
+        per_label, pooled = d["per_label"], d["pooled"]
+        if not isinstance(per_label, list) or len(per_label) != k or not all(isinstance(x, dict) for x in per_label):
+            raise TypeError(f"{func}: field 'per_label' must be a list of {k} state dicts.")
+        if not isinstance(pooled, dict):
+            raise TypeError(f"{func}: field 'pooled' must be a state dict.")
+        return MultiLabelState(labels, ties, window, max_bins, None, None, None, per_label, pooled)
+    rows_t, rows_s = d["truth"], d["scores"]
+    if not isinstance(rows_t, list) or not isinstance(rows_s, list) or len(rows_t) != len(rows_s):
+        raise TypeError(f"{func}: fields 'truth' and 'scores' must be lists of rows of one length.")
+    n = len(rows_t)
+    for i in range(n):
+        if not isinstance(rows_t[i], list) or not isinstance(rows_s[i], list) or len(rows_t[i]) != k or len(rows_s[i]) != k:
+            raise _bad(func, f"row {i} of 'truth' and 'scores' must hold {k} entries each.")
+    truth = S.decode_bools([v for row in rows_t for v in row], func, "truth").reshape(n, k)
+    scores = S.decode_numbers([v for row in rows_s for v in row], func, "scores").reshape(n, k)
+    weights = S.decode_numbers(d["weights"], func, "weights", nonfinite=False) if "weights" in d else None
+    check_rows(truth, scores, weights, k, window, func)
+    return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights)
+
+
+def _blob(value: Any) -> np.ndarray:
+    return np.frombuffer(json.dumps(value, allow_nan=False).encode("utf-8"), dtype=np.uint8)
+
+
+def save(st: MultiLabelState, path: str | os.PathLike[str]) -> None:
+    """Write ``st`` atomically: rows as arrays (truth bit-packed), or the bounded states as one JSON member."""
+    meta = _header(st)
+    arrays: dict[str, np.ndarray] = {}
+    if st.max_bins is not None:
+        arrays["bins"] = _blob({"per_label": st.per_label, "pooled": st.pooled})
+    else:
+        assert st.truth is not None and st.scores is not None
+        meta["num_rows"] = int(st.truth.shape[0])
+        meta["weighted"] = st.weights is not None
+        arrays["truth"] = np.packbits(st.truth.ravel())
+        arrays["scores"] = st.scores
+        if st.weights is not None:
+            arrays["weights"] = st.weights
+    _statefile.write_npz(path, {"meta": _statefile.encode_meta(meta), **arrays})
+
+
+def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
+    """The state saved at ``path``; every array's shape is fixed by the header before it is read."""
+    with _statefile.NpzReader(path, func) as npz:
+        meta = _statefile.read_meta(npz, KIND)
+        labels, ties, window, max_bins = _check_header(meta, func)
+        k = len(labels)
+        if max_bins is not None:
+            if npz.names != {"meta", "bins"}:
+                raise npz.error(f"is not a scored_pr multi-label state file (arrays {sorted(npz.names)}).")
+            raw = npz.read("bins", np.uint8, max_items=npz.size)
+            try:
+                body = json.loads(raw.tobytes().decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                raise npz.error("has a corrupted 'bins' member.") from None
+            if not isinstance(body, dict):
+                raise npz.error("has a corrupted 'bins' member.")
+            return from_dict({**{key: meta[key] for key in _KEYS}, **{key: body.get(key) for key in _BINS}}, func)
+        n, weighted = meta.get("num_rows"), meta.get("weighted")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0 or not isinstance(weighted, bool):
+            raise npz.error("has an invalid 'num_rows' or 'weighted' field.")
+        expected = {"meta", "truth", "scores"} | ({"weights"} if weighted else set())
+        if npz.names != expected:
+            raise npz.error(f"is not a scored_pr multi-label state file (arrays {sorted(npz.names)}).")
+        if n * k > npz.size * 8:  # each (row, label) takes 8 bytes of scores: no larger array can be in the file
+            raise npz.error(f"declares {n} rows of {k} labels, more than the file holds.")
+        flat = np.unpackbits(npz.read("truth", np.uint8, shape=((n * k + 7) // 8,)), count=n * k).astype(bool)
+        scores = npz.read("scores", np.float64, shape=(n, k)).copy()
+        weights = npz.read("weights", np.float64, shape=(n,)).copy() if weighted else None
+    truth = flat.reshape(n, k)
+    check_rows(truth, scores, weights, k, window, func)
+    return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights)
+
+
+def to_pickle(st: MultiLabelState) -> dict[str, Any]:
+    """What pickling stores: the header and the arrays (or bounded states) as they are."""
+    return {**_header(st), "truth": st.truth, "scores": st.scores, "weights": st.weights,
+            "per_label": st.per_label, "pooled": st.pooled}
+
+
+def from_pickle(state: Any, func: str = "unpickle") -> MultiLabelState:
+    if not isinstance(state, dict) or set(state) != _KEYS | _ROWS | _OPTIONAL | _BINS:
+        raise _bad(func, "the pickled state is not a scored_pr MultiLabelEvaluation's.")
+    labels, ties, window, max_bins = _check_header(state, func)
+    if max_bins is not None:
+        return from_dict({**{key: state[key] for key in _KEYS}, "per_label": state["per_label"],
+                          "pooled": state["pooled"]}, func)
+    truth, scores, weights = state["truth"], state["scores"], state["weights"]
+    if (not isinstance(truth, np.ndarray) or truth.dtype != bool or not isinstance(scores, np.ndarray)
+            or scores.dtype != np.float64 or not (weights is None or (isinstance(weights, np.ndarray) and weights.dtype == np.float64))):
+        raise _bad(func, "the pickled rows must be bool and float64 arrays.")
+    check_rows(truth, scores, weights, len(labels), window, func)
+    return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights)
