@@ -353,6 +353,39 @@ def check_type_named(value: Any, cls: type, func: str, name: str, expected: str)
     return value
 
 
+def check_not_both(func: str, first: tuple[str, Any], second: tuple[str, Any]) -> None:
+    """Two options that exclude each other: ValueError when both are given (not None)."""
+    (a, va), (b, vb) = first, second
+    if va is not None and vb is not None:
+        raise ValueError(f"{func}: arguments '{a}' and '{b}' must not both be given; got {a}={va!r} and {b}={vb!r} instead.")
+
+
+def check_grouped_for_bins(ties: str, func: str) -> None:
+    """A bounded summary (``max_bins``) keeps no insertion order: only grouped ties."""
+    if ties != "grouped":
+        raise ValueError(f"{func}: argument 'ties' must be 'grouped' with max_bins (a bounded summary keeps no "
+                         f"insertion order, which the 'stable' policy needs); got {ties!r} instead.")
+
+
+def check_curve_average(value: Any, func: str) -> Any:
+    """A multi-label curve's ``average``: None (one curve per label) or ``"micro"``."""
+    if value is not None and value != "micro":
+        raise _fail(ValueError, func, "average", "None (one curve per label) or 'micro' (the pooled ranking's curve)", value)
+    return value
+
+
+def check_shape(value: Any, ok: bool, func: str, name: str, expected: str) -> None:
+    """ValueError naming ``expected`` and the array's shape when ``ok`` is False."""
+    if not ok:
+        raise ValueError(f"{func}: argument '{name}' must {expected}; got an array of shape {value.shape} instead.")
+
+
+def check_same_setup(mine: tuple[Any, ...], theirs: tuple[Any, ...], func: str, name: str, what: str) -> None:
+    """Two evaluators combined must agree on ``what``: ValueError showing both otherwise."""
+    if mine != theirs:
+        raise ValueError(f"{func}: argument '{name}' must have the same {what} {mine!r:.200}; got {theirs!r:.200} instead.")
+
+
 def check_optional_callable(value: Any, func: str, name: str, expected: str) -> Any:
     """A callable or None (a logger's ``step``, a window's ``clock``)."""
     if value is not None and not callable(value):

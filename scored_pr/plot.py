@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
-from ._validation import UnsupportedQuery, check_choice, check_evaluation, check_flag
+from ._validation import UnsupportedQuery, check_choice, check_evaluation, check_flag, check_type_named
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -571,9 +571,7 @@ def plot_multilabel(evaluation: Any, kind: str = "pr", ax: Axes | None = None, *
 
     _require_matplotlib()
     func = "plot_multilabel"
-    if not isinstance(evaluation, MultiLabelEvaluation):
-        raise TypeError(f"{func}: argument 'evaluation' must be a scored_pr.MultiLabelEvaluation; got "
-                        f"{type(evaluation).__name__} instead.")
+    check_type_named(evaluation, MultiLabelEvaluation, func, "evaluation", "a scored_pr.MultiLabelEvaluation")
     kind = check_choice(kind, func, "kind", ("pr", "roc"))
     if ax is None:
         ax = _new_axes()

@@ -23,12 +23,18 @@ from .._validation import (
     as_array,
     check_average,
     check_classes,
+    check_curve_average,
+    check_grouped_for_bins,
     check_indicator,
     check_label_names,
+    check_not_both,
     check_positive_int,
     check_same_length,
+    check_same_setup,
     check_score_matrix,
+    check_shape,
     check_ties,
+    check_type_named,
     check_weight,
     check_weights,
 )
@@ -103,12 +109,9 @@ class MultiLabelEvaluation:
         self._ties = check_ties(ties, _CLS)
         self._window = None if window is None else check_positive_int(window, _CLS, "window")
         self._max_bins = None if max_bins is None else check_positive_int(max_bins, _CLS, "max_bins")
-        if self._window is not None and self._max_bins is not None:
-            raise ValueError(f"{_CLS}: arguments 'window' and 'max_bins' must not both be given; got window="
-                             f"{window!r} and max_bins={max_bins!r} instead.")
-        if self._max_bins is not None and self._ties != "grouped":
-            raise ValueError(f"{_CLS}: argument 'ties' must be 'grouped' with max_bins (a bounded summary keeps no "
-                             f"insertion order, which the 'stable' policy needs); got {ties!r} instead.")
+        check_not_both(_CLS, ("window", self._window), ("max_bins", self._max_bins))
+        if self._max_bins is not None:
+            check_grouped_for_bins(self._ties, _CLS)
         self._index = {name: i for i, name in enumerate(self._labels)}
         self._init_state()
 
@@ -186,9 +189,7 @@ class MultiLabelEvaluation:
         k = len(self._labels)
         y_name, s_name = names
         scores = check_score_matrix(as_array(s, func, s_name), func, s_name)
-        if scores.shape[1] != k:
-            raise ValueError(f"{func}: argument '{s_name}' must have one column per label ({k}); got an array of "
-                             f"shape {scores.shape} instead.")
+        check_shape(scores, scores.shape[1] == k, func, s_name, f"have one column per label ({k})")
         n = scores.shape[0]
         y_arr = as_array(y, func, y_name)
         if y_arr.ndim == 2 and y_arr.shape[1] == k and not (k == 1 and y_arr.dtype.kind in "US"):
@@ -237,12 +238,8 @@ class MultiLabelEvaluation:
         one_class = isinstance(y_row, (str, bytes)) or np.ndim(y_row) == 0  # a class label, not a row
         y = as_array([y_row] if one_class else y_row, func, "y_row")
         s = as_array(s_row, func, "s_row")
-        if s.ndim != 1:
-            raise ValueError(f"{func}: argument 's_row' must be 1-dimensional, one score per label; got an array "
-                             f"of shape {s.shape} instead.")
-        if y.ndim > 1:
-            raise ValueError(f"{func}: argument 'y_row' must be k indicators or one class label; got an array "
-                             f"of shape {y.shape} instead.")
+        check_shape(s, s.ndim == 1, func, "s_row", "be 1-dimensional, one score per label")
+        check_shape(y, y.ndim <= 1, func, "y_row", "be k indicators or one class label")
         rows = y if one_class else y[None, :]
         self._add(*self._checked(rows, s[None, :], None if w == 1.0 else [w], func, ("y_row", "s_row")))
 
@@ -518,9 +515,7 @@ class MultiLabelEvaluation:
     # ------------------------------------------------------------------ curves
 
     def _curve(self, name: str, average: str | None) -> Any:
-        if average is not None and average != "micro":
-            raise ValueError(f"{name}: argument 'average' must be None (one curve per label) or 'micro' (the "
-                             f"pooled ranking's curve); got {average!r:.60} instead.")
+        check_curve_average(average, name)
         if average == "micro":
             return getattr(self.pooled(), name)()
         return {label: getattr(self[label], name)() for label in self._labels}
@@ -572,13 +567,10 @@ class MultiLabelEvaluation:
         TypeError, ValueError
             If ``other`` is not a MultiLabelEvaluation of the same labels and kind.
         """
-        if not isinstance(other, MultiLabelEvaluation):
-            raise TypeError(f"merge: argument 'other' must be a {_CLS}; got {type(other).__name__} instead.")
+        check_type_named(other, MultiLabelEvaluation, "merge", "other", f"a {_CLS}")
         mine = (self._labels, self._ties, self._window, self._max_bins)
         theirs = (other._labels, other._ties, other._window, other._max_bins)
-        if mine != theirs:
-            raise ValueError(f"merge: argument 'other' must have the same labels, ties, window and max_bins "
-                             f"{mine!r:.200}; got {theirs!r:.200} instead.")
+        check_same_setup(mine, theirs, "merge", "other", "labels, ties, window and max_bins")
         out = MultiLabelEvaluation(self._labels, ties=self._ties, window=self._window, max_bins=self._max_bins)
         if self._bounded is not None:
             assert other._bounded is not None and self._pooled_bounded is not None and other._pooled_bounded is not None
