@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .._io import cases as _io
 from . import compare as _uncertainty_cli
 from . import options
+from . import wide as _wide
 from .output import Progress, table
 from .._version import __version__
 
@@ -240,6 +241,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
+    if _wide.requested(args):
+        if _is_state_file(args.path):
+            _error(f"{args.path}: --label-col, --label-cols, --score-cols, --score-prefix: not for a state file "
+                   "(they read a wide CSV, TSV or JSON Lines file)")
+            return 2
+        return _wide.report(args)
     if _is_state_file(args.path):
         return _report_state(args)
     stream, source, size = _io.open_input(args.path, binary=True)  # parsed in blocks
@@ -825,6 +832,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", help="draw PR and ROC side by side into FILE (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar on stderr")
     _uncertainty_cli.add_ci_options(p)
+    _wide.add_options(p)
     p.set_defaults(run=cmd_report)
 
     p = commands.add_parser(
