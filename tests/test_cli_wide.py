@@ -270,3 +270,21 @@ def test_clean_env_i_and_help(tmp_path: Path) -> None:
                                env=clean_env()).stdout
     for option in ("--label-col ", "--label-cols", "--score-cols", "--score-prefix"):
         assert option in help_text
+
+
+def test_multiclass_with_one_class_present(tmp_path: Path) -> None:
+    """Every row of one class: per-class values and one-vs-rest as the functional API; one-vs-one null (no pair)."""
+    path = tmp_path / "one.csv"
+    path.write_text("y,p_a,p_b,p_c\na,0.5,0.3,0.2\na,0.2,0.4,0.4\na,0.6,0.2,0.2\n")
+    res = run(str(path), "--label-col", "y", "--score-prefix", "p_", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    y = np.zeros(3, dtype=int)
+    s = np.array([[0.5, 0.3, 0.2], [0.2, 0.4, 0.4], [0.6, 0.2, 0.2]])
+    assert out["averages"]["roc_auc"]["ovo_macro"] is None and out["averages"]["roc_auc"]["ovo_weighted"] is None
+    for mode in ("macro", "weighted", "micro"):
+        want = quietly(F.area_under_roc_curve, y, s, multi_class="ovr", average=mode, labels=[0, 1, 2])
+        assert close(out["averages"]["roc_auc"][f"ovr_{mode}"], want)
+        assert close(out["averages"]["average_precision"][mode],
+                     quietly(F.average_precision, y, s, average=mode, labels=[0, 1, 2]))
+    assert [e["positives"] for e in out["labels"]] == [3, 0, 0]

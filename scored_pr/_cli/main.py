@@ -819,7 +819,8 @@ def build_parser() -> argparse.ArgumentParser:
         "saved, no clock read); a BoundedEvaluation's as its summary with certified bounds; a "
         "MultiQueryEvaluation's as its totals and means over queries (MAP, MRR, mean R-precision, mean "
         "P@k, a query without relevant documents counting 0). The input options, --ties and --misses do "
-        "not apply to a state file; --curve, --plot and --ci need an exact or windowed one.",
+        "not apply to a state file; --curve, --plot and --ci need an exact or windowed one. A wide file (one score "
+        "column per class or label): see --label-col and --label-cols; it is reported per class and averaged.",
     )
     p.add_argument("path", metavar="PATH", help="the file ('.gz' allowed), or - for standard input; or a state "
                    "file saved by save() of any evaluator kind or by --checkpoint (a .npz), reported as saved")

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import sys
 import warnings
 from typing import Any
@@ -126,8 +127,10 @@ def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any]
         averages["average_precision"] = {
             a: F.average_precision(truth, scores, average=a, labels=labels) for a in ("macro", "weighted", "micro")
         }
+        pairs = np.unique(truth).size >= 2  # one-vs-one needs a pair of classes present: NaN without one
         averages["roc_auc"] = {
             f"{mc}_{a}": F.area_under_roc_curve(truth, scores, average=a, multi_class=mc, labels=labels)
+            if mc == "ovr" or pairs else math.nan
             for mc, avgs in (("ovr", ("macro", "weighted", "micro")), ("ovo", ("macro", "weighted")))
             for a in avgs
         }
