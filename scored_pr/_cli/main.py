@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from .._io import cases as _io
 from . import compare as _uncertainty_cli
 from . import options
+from . import wide as _wide
 from .output import Progress, table
 from .._version import __version__
 
@@ -240,6 +241,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
+    if _wide.requested(args):
+        if _is_state_file(args.path):
+            _error(f"{args.path}: --label-col, --label-cols, --score-cols, --score-prefix: not for a state file "
+                   "(they read a wide CSV, TSV or JSON Lines file)")
+            return 2
+        return _wide.report(args)
     if _is_state_file(args.path):
         return _report_state(args)
     stream, source, size = _io.open_input(args.path, binary=True)  # parsed in blocks
@@ -812,7 +819,8 @@ def build_parser() -> argparse.ArgumentParser:
         "saved, no clock read); a BoundedEvaluation's as its summary with certified bounds; a "
         "MultiQueryEvaluation's as its totals and means over queries (MAP, MRR, mean R-precision, mean "
         "P@k, a query without relevant documents counting 0). The input options, --ties and --misses do "
-        "not apply to a state file; --curve, --plot and --ci need an exact or windowed one.",
+        "not apply to a state file; --curve, --plot and --ci need an exact or windowed one. A wide file (one score "
+        "column per class or label): see --label-col and --label-cols; it is reported per class and averaged.",
     )
     p.add_argument("path", metavar="PATH", help="the file ('.gz' allowed), or - for standard input; or a state "
                    "file saved by save() of any evaluator kind or by --checkpoint (a .npz), reported as saved")
@@ -825,6 +833,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", help="draw PR and ROC side by side into FILE (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar on stderr")
     _uncertainty_cli.add_ci_options(p)
+    _wide.add_options(p)
     p.set_defaults(run=cmd_report)
 
     p = commands.add_parser(
