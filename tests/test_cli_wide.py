@@ -288,3 +288,29 @@ def test_multiclass_with_one_class_present(tmp_path: Path) -> None:
         assert close(out["averages"]["average_precision"][mode],
                      quietly(F.average_precision, y, s, average=mode, labels=[0, 1, 2]))
     assert [e["positives"] for e in out["labels"]] == [3, 0, 0]
+
+
+@pytest.mark.parametrize("max_bins", [None, 4096])
+def test_report_of_a_multilabel_state_file_gives_each_label_and_every_average(tmp_path: Path, max_bins: int | None) -> None:
+    """`scored-pr report ml.npz`: a saved MultiLabelEvaluation (exact, or bounded with room for every score)."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    from scored_pr import MultiLabelEvaluation
+
+    y, s = multilabel_data(11)
+    ev = MultiLabelEvaluation(LABELS, max_bins=max_bins)
+    ev.add_cases(y, s)
+    path = tmp_path / "ml.npz"
+    ev.save(path)
+    out = run(str(path), "--format", "json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["kind"] == "multilabel" and got["num_rows"] == len(y)
+    for j, label in enumerate(LABELS):
+        assert close(got[f"{label}: average_precision"], average_precision_score(y[:, j], s[:, j]))
+        assert close(got[f"{label}: area_under_roc_curve"], roc_auc_score(y[:, j], s[:, j]))
+    for average in ("macro", "micro", "weighted") + (("samples",) if max_bins is None else ()):
+        assert close(got[f"average_precision ({average})"], quietly(average_precision_score, y, s, average=average))
+        assert close(got[f"area_under_roc_curve ({average})"], F.area_under_roc_curve(y, s, average=average))
+    refused = run(str(path), "--curve", "pr")
+    assert refused.returncode == 2 and "not available for a multilabel state file" in refused.stderr

@@ -325,15 +325,35 @@ def _multi_means(multi: Any) -> dict[str, Any]:
     return out
 
 
+def _multilabel_figures(labelled: Any) -> dict[str, Any]:
+    """The figures ``report`` prints for a multi-label state: rows, each label's AP and ROC AUC, the averages.
+
+    From ``summary()``: ``<label>: average_precision`` and ``<label>:
+    area_under_roc_curve`` per label, then ``average_precision (macro)`` and
+    the other averages the evaluator gives (a bounded one: estimates).
+    """
+    summary = labelled.summary()
+    figures: dict[str, Any] = {"num_rows": summary["num_rows"]}
+    for label, own in summary["labels"].items():
+        for measure in ("average_precision", "area_under_roc_curve"):
+            figures[f"{label}: {measure}"] = float(own[measure])
+    for measure in ("average_precision", "area_under_roc_curve"):
+        for average, value in summary[measure].items():
+            figures[f"{measure} ({average})"] = float(value)
+    return figures
+
+
 def _report_state(args: argparse.Namespace) -> int:
-    """``report`` of a saved state file of any kind (exact, bounded, windowed, multi-query).
+    """``report`` of a saved state file of any kind (exact, bounded, windowed, multi-query, multi-label).
 
     An exact state is reported as a text file of its cases would be (every
     output option applies); a window as its contents when saved (no clock is
     read, so nothing expires), also with every option; a bounded summary as
     its ``summary()`` (estimates and certified bounds); a multi-query state
-    as its totals and means over queries (:func:`_multi_means`). Curves,
-    plots and intervals need one ranking: refused for the last two kinds.
+    as its totals and means over queries (:func:`_multi_means`); a
+    multi-label state as each label's AP and ROC AUC and every average
+    (:func:`_multilabel_figures`). Curves, plots and intervals need one
+    ranking: refused for the last three kinds.
     """
     from .._state import statefile as _statefile
 
@@ -346,12 +366,12 @@ def _report_state(args: argparse.Namespace) -> int:
         return 2
     try:
         kind = _statefile.kind_of(source, "report")
-        if kind in ("bounded", "multi"):
+        if kind in ("bounded", "multi", "multilabel"):
             wanted = [opt for opt, on in (("--curve", args.curve), ("--plot", args.plot), ("--ci", getattr(args, "ci", False))) if on]
             if wanted:
+                what = {"bounded": "a summary in bins", "multi": "one ranking per query", "multilabel": "one ranking per label"}
                 _error(f"{source}: {', '.join(wanted)}: not available for a {kind} state file "
-                       f"({'a summary in bins' if kind == 'bounded' else 'one ranking per query'}; "
-                       "curves, plots and intervals need one exact ranking)")
+                       f"({what[kind]}; curves, plots and intervals need one exact ranking)")
                 return 2
         if kind == "exact":
             from .._evaluators.exact import ScoredPrecisionRecallEvaluation
@@ -370,6 +390,11 @@ def _report_state(args: argparse.Namespace) -> int:
 
             summary = BoundedEvaluation.load(source).summary()
             return _print_state_summary(args, source, kind, "grouped", summary)
+        elif kind == "multilabel":
+            from .._evaluators.multilabel import MultiLabelEvaluation
+
+            labelled = MultiLabelEvaluation.load(source)
+            return _print_state_summary(args, source, kind, labelled.ties, _multilabel_figures(labelled))
         else:
             from .._evaluators.multi import MultiQueryEvaluation
 
@@ -393,7 +418,7 @@ def _report_state(args: argparse.Namespace) -> int:
 
 
 def _print_state_summary(args: argparse.Namespace, source: str, kind: str, ties: str, summary: dict[str, Any]) -> int:
-    """A bounded or multi-query state's figures: one JSON object, or a table (text and table formats)."""
+    """A bounded, multi-query or multi-label state's figures: one JSON object, or a table (text and table formats)."""
     from ..streaming import json_safe
 
     if args.format == "json":
