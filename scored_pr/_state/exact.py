@@ -56,6 +56,24 @@ def _bad(func: str, what: str) -> ValueError:
     return ValueError(f"{func}: {what}")
 
 
+def check_kind_header(d: dict[str, Any], func: str, fmt: str, kind: str, version: int) -> str:
+    """The tie policy of a state dict whose ``format``, ``kind`` and ``version`` must be these.
+
+    A dict of another kind is named in the error (which class reads it), as
+    every loader of a per-kind state does.
+    """
+    if d.get("format") != fmt or d.get("kind") != kind:
+        found = _statefile.KINDS.get(d.get("format")) if isinstance(d.get("format"), str) else None  # type: ignore[arg-type]
+        what = f" (a {_statefile.CLASSES[found]}'s state: kind {found!r})" if found else ""
+        raise _bad(func, f"field 'format' must be {fmt!r}; got {d.get('format')!r:.60}{what} instead.")
+    if isinstance(d.get("version"), bool) or d.get("version") != version:
+        raise _bad(func, f"field 'version' must be {version}; got {d.get('version')!r:.60} instead.")
+    ties = d.get("ties")
+    if not isinstance(ties, str) or ties not in TIE_POLICIES:
+        raise _bad(func, f"field 'ties' must be one of {TIE_POLICIES}; got {ties!r:.60} instead.")
+    return ties
+
+
 def _count(value: Any, func: str, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{func}: field '{name}' must be a non-negative int; got {value!r:.60} instead.")

@@ -121,15 +121,7 @@ def _check_queries(ties: str, pos_label: Any, queries: list[tuple[Any, ExactStat
 
 
 def _check_header(d: dict[str, Any], func: str) -> tuple[str, Any]:
-    if d.get("format") != FORMAT or d.get("kind") != "multi":
-        found = _statefile.KINDS.get(d.get("format")) if isinstance(d.get("format"), str) else None  # type: ignore[arg-type]
-        what = f" (a {_statefile.CLASSES[found]}'s state: kind {found!r})" if found else ""
-        raise _bad(func, f"field 'format' must be {FORMAT!r}; got {d.get('format')!r:.60}{what} instead.")
-    if isinstance(d.get("version"), bool) or d.get("version") != VERSION:
-        raise _bad(func, f"field 'version' must be {VERSION}; got {d.get('version')!r:.60} instead.")
-    ties = d.get("ties")
-    if not isinstance(ties, str) or ties not in S.TIE_POLICIES:
-        raise _bad(func, f"field 'ties' must be one of {S.TIE_POLICIES}; got {ties!r:.60} instead.")
+    ties = S.check_kind_header(d, func, FORMAT, "multi", VERSION)
     return ties, S.check_pos_label(d.get("pos_label"), func)
 
 

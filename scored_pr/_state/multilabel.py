@@ -72,15 +72,7 @@ def _check_optional_int(value: Any, func: str, name: str) -> int | None:
 
 
 def _check_header(d: dict[str, Any], func: str) -> tuple[list[Any], str, int | None, int | None]:
-    if d.get("format") != FORMAT or d.get("kind") != KIND:
-        found = _statefile.KINDS.get(d.get("format")) if isinstance(d.get("format"), str) else None  # type: ignore[arg-type]
-        what = f" (a {_statefile.CLASSES[found]}'s state: kind {found!r})" if found else ""
-        raise _bad(func, f"field 'format' must be {FORMAT!r}; got {d.get('format')!r:.60}{what} instead.")
-    if isinstance(d.get("version"), bool) or d.get("version") != VERSION:
-        raise _bad(func, f"field 'version' must be {VERSION}; got {d.get('version')!r:.60} instead.")
-    ties = d.get("ties")
-    if not isinstance(ties, str) or ties not in S.TIE_POLICIES:
-        raise _bad(func, f"field 'ties' must be one of {S.TIE_POLICIES}; got {ties!r:.60} instead.")
+    ties = S.check_kind_header(d, func, FORMAT, KIND, VERSION)
     window = _check_optional_int(d.get("window"), func, "window")
     max_bins = _check_optional_int(d.get("max_bins"), func, "max_bins")
     if window is not None and max_bins is not None:
