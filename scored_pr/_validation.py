@@ -1136,6 +1136,27 @@ def check_score_matrix(score: np.ndarray, func: str, name: str = "y_score") -> n
     return flat.reshape(score.shape)
 
 
+def check_label_matrix(
+    truth: np.ndarray, shape: tuple[int, ...], func: str, name: str = "Y", pos_label: Any = None
+) -> npt.NDArray[np.bool_]:
+    """A label matrix of ``shape`` (n, k) read with the binary evaluator's label rules, entry by entry.
+
+    Without ``pos_label``: bool, 0/1, or -1/1 (as ``add_cases`` of one
+    ranking takes them; -1 and 0 are not mixed). With ``pos_label``: an entry
+    equal to it is positive, any other value negative. The scikit-learn
+    indicator matrix (0/1 or bool) is the common case; its errors name the
+    row and column (:func:`check_indicator`).
+    """
+    if pos_label is None and not (truth.dtype.kind in "iuf" and truth.size and truth.min() == -1):
+        return check_indicator(truth, shape, func, name)
+    if truth.shape != shape:
+        raise ValueError(
+            f"{func}: argument '{name}' must be a label matrix of the shape of the scores {shape}; "
+            f"got an array of shape {truth.shape} instead."
+        )
+    return _batch_correct(truth.ravel(), func, pos_label, name).reshape(shape)
+
+
 def check_indicator(truth: np.ndarray, shape: tuple[int, ...], func: str, name: str = "y_true") -> npt.NDArray[np.bool_]:
     """A label indicator matrix of ``shape`` (n, k): bool or 0/1 in any numeric type."""
     if truth.shape != shape:

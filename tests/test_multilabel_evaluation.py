@@ -525,3 +525,38 @@ def test_a_state_missing_a_field_names_it():
     del d["scores"]
     with pytest.raises(ValueError, match=r"missing \['scores'\], unexpected \[\]"):
         MultiLabelEvaluation.from_dict(d)
+
+
+@pytest.mark.parametrize("kind", [{}, {"window": 1000}, {"max_bins": 4096}])
+def test_labels_are_read_as_the_binary_evaluator_reads_them(kind: dict[str, Any]) -> None:
+    """-1/1 matrices and pos_label give what 0/1 gives; each label equals a binary evaluator fed that column."""
+    from scored_pr import ScoredPrecisionRecallEvaluation
+
+    rng = np.random.default_rng(3)
+    y = rng.random((40, 3)) < 0.4
+    y[0], y[1] = True, False
+    s = np.round(rng.random((40, 3)), 1)
+    plain = MultiLabelEvaluation(3, **kind)
+    plain.add_cases(y, s)
+    minus = MultiLabelEvaluation(3, **kind)
+    minus.add_cases(np.where(y, 1, -1), s)
+    words = MultiLabelEvaluation(3, pos_label="yes", **kind)
+    words.add_cases(np.where(y, "yes", "no"), s)
+    words.add_case(np.where(y[0], "yes", "no"), s[0])
+    minus.add_case(np.where(y[0], 1, -1), s[0])
+    plain.add_case(y[0], s[0])
+    assert minus == plain
+    for ev in (minus, words):
+        for average in ("macro", "micro"):
+            assert float(ev.average_precision(average=average)) == float(plain.average_precision(average=average))
+    for j in range(3):
+        binary = ScoredPrecisionRecallEvaluation(pos_label="yes")
+        binary.add_cases(np.where(y[:, j], "yes", "no"), s[:, j])
+        binary.add_case("yes" if y[0, j] else "no", s[0, j])
+        assert float(words[j].average_precision()) == binary.average_precision()
+    with pytest.raises(ValueError, match=r"add_cases: argument 'Y'"):  # -1 and 0 together, as the binary evaluator refuses
+        MultiLabelEvaluation(3).add_cases(np.where(y, 0, -1), s)
+    saved = MultiLabelEvaluation.from_dict(words.to_dict())
+    assert saved.pos_label == "yes" and saved == words
+    with pytest.raises(ValueError, match="pos_label"):
+        plain + words

@@ -25,9 +25,10 @@ from .._validation import (
     check_classes,
     check_curve_average,
     check_grouped_for_bins,
-    check_indicator,
+    check_label_matrix,
     check_label_names,
     check_not_both,
+    check_pos_label,
     check_positive_int,
     check_same_length,
     check_same_setup,
@@ -67,6 +68,11 @@ class MultiLabelEvaluation:
         Keep only the last ``window`` rows: ``ev[label]`` is then a
         :class:`~scored_pr.WindowedEvaluation` of that size and every
         averaged measure is that of the rows in the window.
+    pos_label : optional
+        The value read as positive in a label matrix, as the binary
+        evaluator's ``pos_label`` (every other value is negative). None: bool,
+        0/1 or -1/1 labels, as the binary evaluator (scikit-learn's indicator
+        matrix is 0/1 or bool).
     max_bins : int, optional
         Bounded memory: no row is kept; each label is a
         :class:`~scored_pr.BoundedEvaluation` of ``max_bins`` bins (and a
@@ -104,9 +110,13 @@ class MultiLabelEvaluation:
 
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
-    def __init__(self, labels: Any, *, ties: str = "grouped", window: int | None = None, max_bins: int | None = None) -> None:
+    def __init__(
+        self, labels: Any, *, ties: str = "grouped", window: int | None = None, max_bins: int | None = None,
+        pos_label: Any = None,
+    ) -> None:
         self._labels: list[Any] = check_label_names(labels, _CLS)
         self._ties = check_ties(ties, _CLS)
+        self._pos_label = check_pos_label(pos_label, _CLS)
         self._window = None if window is None else check_positive_int(window, _CLS, "window")
         self._max_bins = None if max_bins is None else check_positive_int(max_bins, _CLS, "max_bins")
         check_not_both(_CLS, ("window", self._window), ("max_bins", self._max_bins))
@@ -139,6 +149,11 @@ class MultiLabelEvaluation:
     def ties(self) -> str:
         """The tie policy of the per-label evaluators."""
         return self._ties
+
+    @property
+    def pos_label(self) -> Any:
+        """The value read as positive in a label matrix (None: True, 1)."""
+        return self._pos_label
 
     @property
     def window(self) -> int | None:
@@ -193,7 +208,7 @@ class MultiLabelEvaluation:
         n = scores.shape[0]
         y_arr = as_array(y, func, y_name)
         if y_arr.ndim == 2 and y_arr.shape[1] == k and not (k == 1 and y_arr.dtype.kind in "US"):
-            truth = check_indicator(y_arr, scores.shape, func, y_name)
+            truth = check_label_matrix(y_arr, scores.shape, func, y_name, self._pos_label)
         else:
             classes, _ = check_classes(y_arr, k, np.asarray(self._labels), func, y_name)
             check_same_length(classes.size, n, func)
@@ -209,9 +224,11 @@ class MultiLabelEvaluation:
         Parameters
         ----------
         Y : array-like
-            An indicator matrix (n, k) of 0/1 or bool (one column per label),
-            or class labels (n,) that are label names (multi-class: each
-            row's class is its one positive label).
+            A label matrix (n, k), one column per label, read as the binary
+            evaluator reads labels: bool, 0/1 or -1/1, or with ``pos_label``
+            any values (an entry equal to it is positive); or class labels
+            (n,) that are label names (multi-class: each row's class is its
+            one positive label).
         S : array-like of float, shape (n, k)
             The scores, one column per label; no NaN.
         sample_weight : array-like of float, shape (n,), optional
@@ -568,10 +585,11 @@ class MultiLabelEvaluation:
             If ``other`` is not a MultiLabelEvaluation of the same labels and kind.
         """
         check_type_named(other, MultiLabelEvaluation, "merge", "other", f"a {_CLS}")
-        mine = (self._labels, self._ties, self._window, self._max_bins)
-        theirs = (other._labels, other._ties, other._window, other._max_bins)
-        check_same_setup(mine, theirs, "merge", "other", "labels, ties, window and max_bins")
-        out = MultiLabelEvaluation(self._labels, ties=self._ties, window=self._window, max_bins=self._max_bins)
+        mine = (self._labels, self._ties, self._window, self._max_bins, self._pos_label)
+        theirs = (other._labels, other._ties, other._window, other._max_bins, other._pos_label)
+        check_same_setup(mine, theirs, "merge", "other", "labels, ties, window, max_bins and pos_label")
+        out = MultiLabelEvaluation(self._labels, ties=self._ties, window=self._window, max_bins=self._max_bins,
+                                   pos_label=self._pos_label)
         if self._bounded is not None:
             assert other._bounded is not None and self._pooled_bounded is not None and other._pooled_bounded is not None
             out._bounded = [a.merge(b) for a, b in zip(self._bounded, other._bounded)]
@@ -601,7 +619,9 @@ class MultiLabelEvaluation:
         """Equal when labels, kind and held rows (or summaries) agree."""
         if not isinstance(other, MultiLabelEvaluation):
             return NotImplemented
-        if (self._labels, self._ties, self._window, self._max_bins) != (other._labels, other._ties, other._window, other._max_bins):
+        if (self._labels, self._ties, self._window, self._max_bins, self._pos_label) != (
+            other._labels, other._ties, other._window, other._max_bins, other._pos_label
+        ):
             return False
         if self._bounded is not None:
             return self._bounded == other._bounded and self._pooled_bounded == other._pooled_bounded
@@ -617,14 +637,16 @@ class MultiLabelEvaluation:
         if self._bounded is not None:
             assert self._pooled_bounded is not None
             return _ml_state.MultiLabelState(self._labels, self._ties, None, self._max_bins, None, None, None,
-                                          [b.to_dict() for b in self._bounded], self._pooled_bounded.to_dict())
+                                          [b.to_dict() for b in self._bounded], self._pooled_bounded.to_dict(),
+                                          self._pos_label)
         truth, scores, weight = self._consolidate()
-        return _ml_state.MultiLabelState(self._labels, self._ties, self._window, None, truth, scores, weight)
+        return _ml_state.MultiLabelState(self._labels, self._ties, self._window, None, truth, scores, weight,
+                                          pos_label=self._pos_label)
 
     @classmethod
     def _from_state(cls, st: _ml_state.MultiLabelState, func: str) -> MultiLabelEvaluation:
         try:
-            ev = cls(st.labels, ties=st.ties, window=st.window, max_bins=st.max_bins)
+            ev = cls(st.labels, ties=st.ties, window=st.window, max_bins=st.max_bins, pos_label=st.pos_label)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"{func}: the state's settings are invalid ({exc})") from None
         if st.max_bins is not None:

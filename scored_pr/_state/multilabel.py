@@ -30,7 +30,7 @@ from .exact import _bad
 FORMAT = "scored_pr.MultiLabelEvaluation"
 KIND = "multilabel"
 VERSION = 1
-_KEYS = {"format", "kind", "version", "labels", "ties", "window", "max_bins"}
+_KEYS = {"format", "kind", "version", "labels", "ties", "window", "max_bins", "pos_label"}
 _ROWS = {"truth", "scores"}
 _OPTIONAL = {"weights"}
 _BINS = {"per_label", "pooled"}
@@ -50,6 +50,7 @@ class MultiLabelState(NamedTuple):
     weights: npt.NDArray[np.float64] | None  #: (n,), None when every weight is 1
     per_label: list[dict[str, Any]] | None = None  #: bounded kind: each label's BoundedEvaluation.to_dict()
     pooled: dict[str, Any] | None = None  #: bounded kind: the pooled summary's to_dict()
+    pos_label: Any = None  #: the label value read as positive in an indicator matrix (None: 1/True)
 
 
 def _check_labels(labels: Any, func: str) -> list[Any]:
@@ -71,13 +72,13 @@ def _check_optional_int(value: Any, func: str, name: str) -> int | None:
     return value
 
 
-def _check_header(d: dict[str, Any], func: str) -> tuple[list[Any], str, int | None, int | None]:
+def _check_header(d: dict[str, Any], func: str) -> tuple[list[Any], str, int | None, int | None, Any]:
     ties = S.check_kind_header(d, func, FORMAT, KIND, VERSION)
     window = _check_optional_int(d.get("window"), func, "window")
     max_bins = _check_optional_int(d.get("max_bins"), func, "max_bins")
     if window is not None and max_bins is not None:
         raise _bad(func, "fields 'window' and 'max_bins' must not both be set.")
-    return _check_labels(d.get("labels"), func), ties, window, max_bins
+    return _check_labels(d.get("labels"), func), ties, window, max_bins, S.check_pos_label(d.get("pos_label"), func)
 
 
 def check_rows(
@@ -97,7 +98,7 @@ def check_rows(
 
 def _header(st: MultiLabelState) -> dict[str, Any]:
     return {"format": FORMAT, "kind": KIND, "version": VERSION, "labels": list(st.labels), "ties": st.ties,
-            "window": st.window, "max_bins": st.max_bins}
+            "window": st.window, "max_bins": st.max_bins, "pos_label": st.pos_label}
 
 
 def to_dict(st: MultiLabelState) -> dict[str, Any]:
@@ -120,7 +121,7 @@ def to_dict(st: MultiLabelState) -> dict[str, Any]:
 def from_dict(d: Any, func: str = "from_dict") -> MultiLabelState:
     if not isinstance(d, dict):
         raise TypeError(f"{func}: argument 'd' must be a dict from to_dict(); got {type(d).__name__} instead.")
-    labels, ties, window, max_bins = _check_header(d, func)
+    labels, ties, window, max_bins, pos_label = _check_header(d, func)
     body = _BINS if max_bins is not None else _ROWS
     optional = set() if max_bins is not None else _OPTIONAL
     if not _KEYS | body <= set(d) <= _KEYS | body | optional:
@@ -134,7 +135,7 @@ def from_dict(d: Any, func: str = "from_dict") -> MultiLabelState:
             raise TypeError(f"{func}: field 'per_label' must be a list of {k} state dicts.")
         if not isinstance(pooled, dict):
             raise TypeError(f"{func}: field 'pooled' must be a state dict.")
-        return MultiLabelState(labels, ties, window, max_bins, None, None, None, per_label, pooled)
+        return MultiLabelState(labels, ties, window, max_bins, None, None, None, per_label, pooled, pos_label)
     rows_t, rows_s = d["truth"], d["scores"]
     if not isinstance(rows_t, list) or not isinstance(rows_s, list) or len(rows_t) != len(rows_s):
         raise TypeError(f"{func}: fields 'truth' and 'scores' must be lists of rows of one length.")
@@ -146,7 +147,7 @@ def from_dict(d: Any, func: str = "from_dict") -> MultiLabelState:
     scores = S.decode_numbers([v for row in rows_s for v in row], func, "scores").reshape(n, k)
     weights = S.decode_numbers(d["weights"], func, "weights", nonfinite=False) if "weights" in d else None
     check_rows(truth, scores, weights, k, window, func)
-    return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights)
+    return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights, pos_label=pos_label)
 
 
 def _blob(value: Any) -> np.ndarray:
@@ -174,7 +175,7 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
     """The state saved at ``path``; every array's shape is fixed by the header before it is read."""
     with _statefile.NpzReader(path, func) as npz:
         meta = _statefile.read_meta(npz, KIND)
-        labels, ties, window, max_bins = _check_header(meta, func)
+        labels, ties, window, max_bins, pos_label = _check_header(meta, func)
         k = len(labels)
         if max_bins is not None:
             if npz.names != {"meta", "bins"}:
@@ -200,7 +201,7 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
         weights = npz.read("weights", np.float64, shape=(n,)).copy() if weighted else None
     truth = flat.reshape(n, k)
     check_rows(truth, scores, weights, k, window, func)
-    return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights)
+    return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights, pos_label=pos_label)
 
 
 def to_pickle(st: MultiLabelState) -> dict[str, Any]:
@@ -212,7 +213,7 @@ def to_pickle(st: MultiLabelState) -> dict[str, Any]:
 def from_pickle(state: Any, func: str = "unpickle") -> MultiLabelState:
     if not isinstance(state, dict) or set(state) != _KEYS | _ROWS | _OPTIONAL | _BINS:
         raise _bad(func, "the pickled state is not a scored_pr MultiLabelEvaluation's.")
-    labels, ties, window, max_bins = _check_header(state, func)
+    labels, ties, window, max_bins, pos_label = _check_header(state, func)
     if max_bins is not None:
         return from_dict({**{key: state[key] for key in _KEYS}, "per_label": state["per_label"],
                           "pooled": state["pooled"]}, func)
@@ -221,4 +222,4 @@ def from_pickle(state: Any, func: str = "unpickle") -> MultiLabelState:
             or scores.dtype != np.float64 or not (weights is None or (isinstance(weights, np.ndarray) and weights.dtype == np.float64))):
         raise _bad(func, "the pickled rows must be bool and float64 arrays.")
     check_rows(truth, scores, weights, len(labels), window, func)
-    return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights)
+    return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights, pos_label=pos_label)
