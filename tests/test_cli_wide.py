@@ -169,7 +169,11 @@ def test_multilabel_jsonl_stdin_equals_scikit_learn(tmp_path: Path) -> None:
     avg = out["averages"]
     for mode in ("macro", "weighted", "micro", "samples"):
         assert close(avg["average_precision"][mode], quietly(sk.average_precision_score, y, s, average=mode)), mode
-        assert close(avg["roc_auc"][mode], quietly(sk.roc_auc_score, y, s, average=mode)), mode  # samples: NaN, null
+        try:
+            want = quietly(sk.roc_auc_score, y, s, average=mode)  # samples: NaN (rows of one class), null
+        except ValueError:  # scikit-learn < 1.6 (the floor) raised on rows of one class; 1.6+ gives NaN there
+            want = math.nan if mode == "samples" else None
+        assert want is not None and close(avg["roc_auc"][mode], want), mode
         assert close(avg["roc_auc"][mode], quietly(F.area_under_roc_curve, y, s, average=mode)), mode
         assert close(avg["average_precision"][mode], quietly(F.average_precision, y, s, average=mode))
     assert close(avg["label_ranking_average_precision"], sk.label_ranking_average_precision_score(y, s))
