@@ -247,7 +247,8 @@ def test_summary_has_per_label_and_averaged_entries():
     ev.add_cases(Y, S)
     s = ev.summary()
     assert s["num_rows"] == 25
-    assert s["labels"]["y"] == ev["y"].summary()
+    own = ev["y"].summary()
+    assert s["labels"]["y"].keys() == own.keys() and all(same(s["labels"]["y"][key], own[key]) for key in own)
     for measure in ("average_precision", "area_under_roc_curve"):
         assert set(s[measure]) == {"macro", "micro", "weighted", "samples"}
         for mode, value in s[measure].items():
@@ -451,6 +452,7 @@ def test_retained_memory_is_at_most_10_bytes_per_row_and_label():
             ev.add_cases(Y[lo : lo + 5_000], S[lo : lo + 5_000])
         ev.average_precision()
         ev.area_under_roc_curve(average="micro")
+        ev.summary()  # every label's summary: built and dropped, not k evaluators kept
         retained = tracemalloc.get_traced_memory()[0] - base
     finally:
         tracemalloc.stop()
@@ -560,3 +562,46 @@ def test_labels_are_read_as_the_binary_evaluator_reads_them(kind: dict[str, Any]
     assert saved.pos_label == "yes" and saved == words
     with pytest.raises(ValueError, match="pos_label"):
         plain + words
+
+
+def test_one_label_reads_a_vector_as_its_label_column_not_as_class_names() -> None:
+    """With k = 1, [0, 0, 1] are the label's values (0 was read as the class name of label 0: all positive)."""
+    from scored_pr import ScoredPrecisionRecallEvaluation
+
+    ev = MultiLabelEvaluation(1)
+    ev.add_cases([0, 0, 1], [[0.1], [0.2], [0.3]])
+    ev.add_case(1, [0.05])
+    binary = ScoredPrecisionRecallEvaluation()
+    binary.add_cases([0, 0, 1, 1], [0.1, 0.2, 0.3, 0.05])
+    assert ev[0] == binary and ev.average_precision(average="macro") == binary.average_precision()
+
+
+def test_unit_weights_are_no_weights_after_a_round_trip_too() -> None:
+    ev = MultiLabelEvaluation(2)
+    ev.add_cases([[1, 0], [0, 1]], [[0.3, 0.2], [0.1, 0.4]], sample_weight=[1.0, 1.0])
+    back = MultiLabelEvaluation.from_dict(ev.to_dict())
+    assert not ev.weighted and not back.weighted and "weights" not in back.to_dict()
+    forced = {**ev.to_dict(), "weights": [1.0, 1.0]}  # a dict written with explicit unit weights
+    assert not MultiLabelEvaluation.from_dict(forced).weighted
+
+
+def test_an_interrupted_bounded_batch_changes_no_label(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scored_pr import BoundedEvaluation
+
+    rng = np.random.default_rng(4)
+    ev = MultiLabelEvaluation(4, max_bins=64)
+    ev.add_cases(rng.random((30, 4)) < 0.5, rng.random((30, 4)))
+    before = ev.to_dict()
+    calls = []
+    real = BoundedEvaluation.add_cases
+
+    def third_fails(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(BoundedEvaluation, "add_cases", third_fails)
+    with pytest.raises(KeyboardInterrupt):
+        ev.add_cases(rng.random((50, 4)) < 0.5, rng.random((50, 4)))
+    assert ev.to_dict() == before

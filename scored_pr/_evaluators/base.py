@@ -385,29 +385,6 @@ class EvaluationBase:
     def _unsupported(self, query: str, why: str, instead: str) -> UnsupportedQuery:
         return unsupported(self._KIND, query, why, instead)
 
-    # A kind without a pickle-free state format of its own says so (UnsupportedQuery), never
-    # AttributeError; the exact and bounded kinds define these four.
-    _NO_STATE = "this kind has no pickle-free state format"
-    _STATE_INSTEAD = "pickle it, or save what it holds as a plain evaluator: snapshot().save(path)"
-
-    def to_dict(self) -> dict[str, Any]:
-        """The state as a JSON-safe dict, where this kind has a state format."""
-        raise self._unsupported("to_dict", self._NO_STATE, self._STATE_INSTEAD)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Any:
-        """The evaluator whose ``to_dict`` is ``d``, where this kind has a state format."""
-        raise unsupported(cls._KIND, "from_dict", cls._NO_STATE, cls._STATE_INSTEAD)
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the state to ``path``, where this kind has a state format."""
-        raise self._unsupported("save", self._NO_STATE, self._STATE_INSTEAD)
-
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Any:
-        """Read a state written by ``save``, where this kind has a state format."""
-        raise unsupported(cls._KIND, "load", cls._NO_STATE, cls._STATE_INSTEAD)
-
 
 def forward(
     method: Callable[Concatenate[Any, _P], _R], target: str, kind: str, module: str, note: str

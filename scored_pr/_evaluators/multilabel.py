@@ -10,6 +10,8 @@ and logger of :class:`scored_pr.Evaluation` works per label.
 
 from __future__ import annotations
 
+import copy
+
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -207,7 +209,11 @@ class MultiLabelEvaluation:
         check_shape(scores, scores.shape[1] == k, func, s_name, f"have one column per label ({k})")
         n = scores.shape[0]
         y_arr = as_array(y, func, y_name)
-        if y_arr.ndim == 2 and y_arr.shape[1] == k and not (k == 1 and y_arr.dtype.kind in "US"):
+        if k == 1 and y_arr.ndim == 1:
+            # one label: a vector is its label column (one-vs-rest with a single class would make
+            # every row positive, so class names are not read here)
+            y_arr = y_arr.reshape(-1, 1)
+        if y_arr.ndim == 2 and y_arr.shape[1] == k:
             truth = check_label_matrix(y_arr, scores.shape, func, y_name, self._pos_label)
         else:
             classes, _ = check_classes(y_arr, k, np.asarray(self._labels), func, y_name)
@@ -252,12 +258,14 @@ class MultiLabelEvaluation:
         """
         func = "add_case"
         w = check_weight(weight, func)
-        one_class = isinstance(y_row, (str, bytes)) or np.ndim(y_row) == 0  # a class label, not a row
-        y = as_array([y_row] if one_class else y_row, func, "y_row")
+        # a class label, not a row (with one label, a scalar is that label's value)
+        scalar = isinstance(y_row, (str, bytes)) or np.ndim(y_row) == 0
+        one_class = scalar and len(self._labels) > 1
+        y = as_array([y_row] if scalar else y_row, func, "y_row")
         s = as_array(s_row, func, "s_row")
         check_shape(s, s.ndim == 1, func, "s_row", "be 1-dimensional, one score per label")
         check_shape(y, y.ndim <= 1, func, "y_row", "be k indicators or one class label")
-        rows = y if one_class else y[None, :]
+        rows = y if one_class else y.reshape(1, -1)
         self._add(*self._checked(rows, s[None, :], None if w == 1.0 else [w], func, ("y_row", "s_row")))
 
     def _add(self, truth: Bool, scores: F64, weight: F64 | None) -> None:
@@ -269,16 +277,24 @@ class MultiLabelEvaluation:
             assert self._pooled_bounded is not None
             # the rows were validated as a whole before this point, so no label's summary refuses them:
             # every label gets them (the summaries take checked columns of bools and non-NaN floats)
-            if n == 1:  # a single row through each summary's add_case buffer (a batch call costs more)
+            if n == 1:  # a single row through each summary's add_case buffer (a batch call costs more);
+                # each summary's add_case is atomic, but an interrupt between two labels leaves the
+                # row in the first ones only: a bounded stream fed row by row is not interrupt-safe
                 w = 1.0 if weight is None else float(weight[0])
                 pooled = self._pooled_bounded
                 for b, c, v in zip(self._bounded, truth[0].tolist(), scores[0].tolist()):
                     b.add_case(c, v, w)
                     pooled.add_case(c, v, w)
                 return
-            for j, b in enumerate(self._bounded):
+            # a batch goes into copies of the summaries that replace them in one assignment, so an
+            # interrupt (MemoryError, KeyboardInterrupt) inside a summary's binning leaves every label
+            # as it was, never some labels with the rows and some without
+            staged = [copy.deepcopy(b) for b in self._bounded]
+            staged_pooled = copy.deepcopy(self._pooled_bounded)
+            for j, b in enumerate(staged):
                 b.add_cases(truth[:, j], scores[:, j], weight)
-            self._pooled_bounded.add_cases(truth.ravel(), scores.ravel(), None if weight is None else np.repeat(weight, k))
+            staged_pooled.add_cases(truth.ravel(), scores.ravel(), None if weight is None else np.repeat(weight, k))
+            self._bounded, self._pooled_bounded = staged, staged_pooled
             return
         if n == 1:
             self._pending.append((truth, scores, weight))
@@ -367,6 +383,13 @@ class MultiLabelEvaluation:
         ev.add_cases(truth[:, j], scores[:, j], weight)
         return ev
 
+    def _label_summary(self, j: int) -> dict[str, Any]:
+        """Label ``j``'s summary: from its cached evaluator when one was asked for, else from one built and dropped."""
+        if self._bounded is not None:
+            return self._bounded[j].summary()  # type: ignore[no-any-return]
+        cached = self._memo.get(("label", j))
+        return (cached if cached is not None else self._column_evaluator(j)).summary()  # type: ignore[no-any-return]
+
     def pooled(self) -> Any:
         """The evaluator of the n·k (row, label) pairs ranked together: the micro average's ranking.
 
@@ -432,10 +455,11 @@ class MultiLabelEvaluation:
 
         Returns
         -------
-        float, numpy.ndarray or Bounds
+        float, numpy.ndarray, Bounds or list of Bounds
             Bit for bit ``scored_pr.average_precision(Y, S, average=average,
             sample_weight=w)`` of the rows held. The bounded kind gives
-            Bounds (the averaged estimate, lower and upper bounds).
+            Bounds (the averaged estimate, lower and upper bounds; with
+            ``average=None`` a list of each label's Bounds).
 
         Notes
         -----
@@ -461,7 +485,7 @@ class MultiLabelEvaluation:
 
         Returns
         -------
-        float, numpy.ndarray or Bounds
+        float, numpy.ndarray, Bounds or list of Bounds
             Bit for bit ``scored_pr.area_under_roc_curve(Y, S, average=average,
             sample_weight=w)`` of the rows held; Bounds for the bounded kind.
 
@@ -565,7 +589,7 @@ class MultiLabelEvaluation:
         raises, and no warning is issued.
         """
         modes = ("macro", "micro", "weighted") + (() if self._bounded is not None else ("samples",))
-        out: dict[str, Any] = {"num_rows": self.num_rows, "labels": {label: self[label].summary() for label in self._labels}}
+        out: dict[str, Any] = {"num_rows": self.num_rows, "labels": {label: self._label_summary(j) for j, label in enumerate(self._labels)}}
         for measure in ("average_precision", "area_under_roc_curve"):
             out[measure] = {mode: float(self._averaged(measure, mode)) for mode in modes}
         return out
@@ -658,7 +682,8 @@ class MultiLabelEvaluation:
             ev._bounded, ev._pooled_bounded = summaries, pooled
             return ev
         assert st.truth is not None and st.scores is not None
-        ev._rows, ev._held = (st.truth, st.scores, st.weights), st.truth.shape[0]
+        weights = None if st.weights is None or bool((st.weights == 1.0).all()) else st.weights  # as when added
+        ev._rows, ev._held = (st.truth, st.scores, weights), st.truth.shape[0]
         return ev
 
     def to_dict(self) -> dict[str, Any]:

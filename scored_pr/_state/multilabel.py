@@ -194,7 +194,7 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
         expected = {"meta", "truth", "scores"} | ({"weights"} if weighted else set())
         if npz.names != expected:
             raise npz.error(f"is not a scored_pr multi-label state file (arrays {sorted(npz.names)}).")
-        if n * k > npz.size * 8:  # each (row, label) takes 8 bytes of scores: no larger array can be in the file
+        if n * k * 8 > npz.size:  # each (row, label) takes 8 bytes of scores: no larger array can be in the file
             raise npz.error(f"declares {n} rows of {k} labels, more than the file holds.")
         flat = np.unpackbits(npz.read("truth", np.uint8, shape=((n * k + 7) // 8,)), count=n * k).astype(bool)
         scores = npz.read("scores", np.float64, shape=(n, k)).copy()
