@@ -26,3 +26,65 @@ def test_many_single_cases_flush_into_runs_and_keep_insertion_order(ties: str) -
     single.add_case(True, 25.0, weight=2.0)  # a weighted case after flushed runs keeps its place
     batch.add_cases([True], [25.0], sample_weight=[2.0])
     assert single == batch
+
+
+def _reference_run(cases: list[tuple[bool, float]]) -> tuple[list[float], list[bool]]:
+    """Slow literal reference: negated scores ascending, equal scores in insertion order, with their labels."""
+    order = sorted(range(len(cases)), key=lambda i: (-cases[i][1], i))
+    return [-cases[i][1] for i in order], [cases[i][0] for i in order]
+
+
+@pytest.mark.parametrize("kind", ["distinct", "ties", "signed zeros", "all correct", "none correct"])
+@pytest.mark.parametrize("seed", range(4))
+def test_pending_labels_read_from_values_or_identities_equal_a_literal_sort(kind: str, seed: int) -> None:
+    """Labels of pending single cases: by value where each correct value is alone, by identity otherwise."""
+    from scored_pr._evaluators.store import CaseStore
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    correct = (rng.random(n) < 0.4).tolist()
+    if kind == "distinct":
+        scores = rng.normal(size=n).tolist()
+    elif kind == "ties":
+        scores = rng.integers(0, 7, n).astype(float).tolist()
+    elif kind == "signed zeros":
+        scores = [(-0.0 if c else 0.0) if rng.random() < 0.5 else float(rng.normal()) for c in correct]
+    else:
+        scores = rng.normal(size=n).tolist()
+        correct = [kind == "all correct"] * n
+    store = CaseStore()
+    for c, s in zip(correct, scores):
+        store.add(c, s)
+    store._check()
+    neg, cor, num, w = store._pending_run()
+    want_neg, want_cor = _reference_run(list(zip(correct, scores)))
+    assert neg.tolist() == want_neg and cor.tolist() == want_cor and w is None
+    assert num == store.num_correct == sum(correct)
+
+
+def test_a_correct_case_whose_add_was_interrupted_leaves_no_label_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An add that fails after tagging its float stores nothing; every other case keeps its label."""
+    from sortedcontainers import SortedList
+
+    from scored_pr._evaluators.store import CaseStore
+
+    store = CaseStore()
+    cases = [(True, 0.5), (False, 0.25), (True, 0.75)]
+    for c, s in cases:
+        store.add(c, s)
+    real = SortedList.add
+
+    def fails(self: SortedList, value: float) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(SortedList, "add", fails)
+    with pytest.raises(KeyboardInterrupt):
+        store.add(True, 0.6)  # tagged, never stored
+    monkeypatch.setattr(SortedList, "add", real)
+    store.add(False, 0.6)  # an incorrect case with the value of the lost correct one
+    cases.append((False, 0.6))
+    store._check()
+    assert store.num_correct == 2
+    neg, cor, num, _ = store._pending_run()
+    want_neg, want_cor = _reference_run(cases)
+    assert neg.tolist() == want_neg and cor.tolist() == want_cor and num == 2

@@ -6,10 +6,13 @@ Cases are kept in two tiers:
   order: ``neg`` (float64 negated scores, ascending) and ``correct`` (bool).
   Equal scores are in insertion order. 9 bytes per case.
 * pending: cases added since. Single cases go into a
-  :class:`sortedcontainers.SortedList` of negated scores, so they are kept in
-  rank order as they arrive; a correct case is stored as an instance of the
-  float subclass :class:`_Correct`, which compares like its value, so the list
-  needs no second array and no tuple per case. ``SortedList.add`` inserts
+  :class:`sortedcontainers.SortedList` of negated scores (plain floats), so
+  they are kept in rank order as they arrive. A correct case is marked by the
+  identity of its float: the dict ``_tags`` maps ``id(float)`` to that float,
+  so the list needs no second array, no tuple per case and no float subclass
+  (which is slower both to make and to compare). The dict keeps each tagged
+  float alive, so no other live object can have its id: a pending float is
+  correct iff its id is a key. ``SortedList.add`` inserts
   after equal values, which keeps equal scores in insertion order. Batches
   from ``add_cases`` (and the list's contents whenever a batch follows them)
   become numpy runs, in insertion order.
@@ -39,13 +42,7 @@ from .._core.ranking import frozen, merge, rank_order
 
 
 #: Most single cases kept in the sorted list; more become a sorted numpy run.
-PENDING_LIMIT = 1 << 14
-
-
-class _Correct(float):
-    """A negated score whose case was correct (compares as a plain float)."""
-
-    __slots__ = ()
+PENDING_LIMIT = 1 << 12
 
 
 _EMPTY_NEG = np.zeros(0, dtype=np.float64)
@@ -55,6 +52,28 @@ _EMPTY_CORRECT.setflags(write=False)
 
 
 Run = tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], int, "npt.NDArray[np.float64] | None"]
+
+
+def _labels_by_value(neg: npt.NDArray[np.float64], tags: dict[int, float]) -> npt.NDArray[np.bool_] | None:
+    """The labels of the sorted pending scores ``neg`` found from the tagged floats' values, or None.
+
+    Every tagged float must be in the list (the caller checks that no add was
+    interrupted). Where each tagged value occurs exactly once in ``neg``, its
+    position is its case: one ``searchsorted`` of the few correct values
+    instead of a dict lookup per case. A tagged value that ties with another
+    pending case needs the floats' identities: None, and the caller reads them.
+    """
+    cor = np.zeros(neg.size, dtype=bool)
+    if not tags:
+        return cor
+    values = np.fromiter(tags.values(), dtype=np.float64, count=len(tags))
+    values.sort()
+    lo = np.searchsorted(neg, values, side="left")
+    hi = np.searchsorted(neg, values, side="right")
+    if not bool(((hi - lo) == 1).all()):  # a tie (or a value not in the list): identities decide
+        return None
+    cor[lo] = True
+    return cor
 
 
 class CaseStore:
@@ -68,10 +87,17 @@ class CaseStore:
     cases, never kept beside them, so they cannot disagree with them.
     """
 
-    __slots__ = ("_pending", "_buf", "_runs", "_neg", "_correct", "_weight", "_merged_correct", "_weight_hint")
+    __slots__ = ("_pending", "_tags", "_count", "_buf", "_runs", "_neg", "_correct", "_weight", "_merged_correct", "_weight_hint")
 
     def __init__(self) -> None:
         self._pending: SortedList = SortedList()
+        #: the pending correct cases: id of a negated score's float in _pending -> that float. An
+        #: entry whose float never reached the list (an exception between the lines of add) marks
+        #: nothing, since no live object shares its id.
+        self._tags: dict[int, float] = {}
+        #: at least len(_pending) (counted before each add, so an interrupted add only overcounts):
+        #: when it reaches PENDING_LIMIT the list becomes a run. Cheaper than SortedList's len().
+        self._count = 0
         #: True once a weight other than 1 may have arrived. It only routes single cases (to
         #: the buffer instead of the sorted list, which is always correct); results never
         #: depend on it, so it may be set before the weighted case is stored.
@@ -101,18 +127,22 @@ class CaseStore:
         with the number of cases added since the last query.
         """
         if weight == 1.0 and not self._weight_hint:
-            pending = self._pending
-            pending.add(_Correct(-score) if correct else -score)
-            if len(pending) >= PENDING_LIMIT:
-                runs, fresh = (*self._runs, self._pending_run()), SortedList()
-                self._runs, self._pending = runs, fresh  # commit: one line, no call
+            count = self._count + 1
+            self._count = count
+            neg = -score  # a new float object: its identity carries the label
+            if correct:
+                self._tags[id(neg)] = neg
+            self._pending.add(neg)
+            if count >= PENDING_LIMIT:
+                runs, fresh, tags = (*self._runs, self._pending_run()), SortedList(), {}  # type: ignore[var-annotated]
+                self._runs, self._pending, self._tags, self._count = runs, fresh, tags, 0  # commit: one line, no call
             return
         self._weight_hint = True
         if self._pending:
             # The sorted list's cases were added first: they become a run, so
             # that equal scores keep insertion order.
-            runs, fresh = (*self._runs, self._pending_run()), SortedList()
-            self._runs, self._pending = runs, fresh  # commit: one line, no call
+            runs, fresh, tags = (*self._runs, self._pending_run()), SortedList(), {}  # type: ignore[var-annotated]
+            self._runs, self._pending, self._tags, self._count = runs, fresh, tags, 0  # commit: one line, no call
         self._buf.append((-score, correct, weight))
 
     def add_batch(
@@ -131,9 +161,9 @@ class CaseStore:
             # The single cases were added before this batch: they become runs
             # first, so that equal scores keep insertion order.
             runs = (*self._runs, *self._single_runs(), run)
-            fresh, empty = SortedList(), []  # type: ignore[var-annotated]
+            fresh, empty, tags = SortedList(), [], {}  # type: ignore[var-annotated]
             hint = self._weight_hint or w is not None
-            self._runs, self._pending, self._buf, self._weight_hint = runs, fresh, empty, hint  # commit: one line, no call
+            self._runs, self._pending, self._tags, self._count, self._buf, self._weight_hint = runs, fresh, tags, 0, empty, hint  # commit: one line, no call
         else:
             runs, hint = (*self._runs, run), self._weight_hint or w is not None
             self._runs, self._weight_hint = runs, hint  # commit: one line, no call
@@ -143,7 +173,12 @@ class CaseStore:
         pending = self._pending
         k = len(pending)
         neg = np.fromiter(pending, dtype=np.float64, count=k)
-        cor = np.fromiter((type(v) is _Correct for v in pending), dtype=bool, count=k)
+        tags = self._tags
+        cor = None
+        if self._count == k:  # no add was interrupted, so every tag's float is in the list
+            cor = _labels_by_value(neg, tags)
+        if cor is None:
+            cor = np.fromiter(map(tags.__contains__, map(id, pending)), dtype=bool, count=k)
         return neg, cor, int(np.count_nonzero(cor)), None
 
     def _single_runs(self) -> tuple[Run, ...]:
@@ -167,7 +202,9 @@ class CaseStore:
         for run in self._runs:
             n += run[2]
         if self._pending:
-            n += sum(1 for v in self._pending if type(v) is _Correct)
+            pending = self._pending
+            # with no interrupted add every tag is a pending correct case
+            n += len(self._tags) if self._count == len(pending) else sum(map(self._tags.__contains__, map(id, pending)))
         if self._buf:
             n += sum(1 for b in self._buf if b[1])
         return n
@@ -209,9 +246,9 @@ class CaseStore:
         if w is not None:
             w.setflags(write=False)
         merged_correct = self._merged_correct + sum(r[2] for r in runs)
-        fresh, empty = SortedList(), []  # type: ignore[var-annotated]
+        fresh, empty, tags = SortedList(), [], {}  # type: ignore[var-annotated]
         # commit: one line that calls nothing, so no exception can split it
-        self._neg, self._correct, self._weight, self._merged_correct, self._runs, self._pending, self._buf = neg, cor, w, merged_correct, (), fresh, empty
+        self._neg, self._correct, self._weight, self._merged_correct, self._runs, self._pending, self._tags, self._count, self._buf = neg, cor, w, merged_correct, (), fresh, tags, 0, empty
         return neg, cor
 
     def weights(self) -> npt.NDArray[np.float64] | None:
@@ -269,7 +306,9 @@ class CaseStore:
             assert n == int(np.count_nonzero(cor)), "run correct count"
             assert w is None or (w.shape == neg.shape and (w >= 0).all())
         self._pending._check()
-        assert all(type(v) in (float, _Correct) for v in self._pending)
+        assert all(type(v) is float for v in self._pending)
+        assert all(id(v) == k for k, v in self._tags.items()), "a tag under another float's id"
+        assert self._count >= len(self._pending), "the pending count undercounts"
         assert not (self._pending and self._buf), "single cases in both the list and the buffer"
         assert len(self._pending) < PENDING_LIMIT, "the sorted list outgrew its bound"
         if not self._weight_hint:
@@ -277,7 +316,8 @@ class CaseStore:
 
     def copy(self) -> CaseStore:
         other = CaseStore()
-        other._pending = self._pending.copy()
+        other._pending = self._pending.copy()  # the same float objects: the tags stay valid
+        other._tags, other._count = dict(self._tags), self._count
         other._buf = list(self._buf)
         other._runs = self._runs
         other._neg, other._correct, other._weight = self._neg, self._correct, self._weight
