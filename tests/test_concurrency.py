@@ -130,3 +130,133 @@ def test_synchronized_evaluations_combine_compare_and_pickle_with_plain_ones() -
     assert isinstance(copy, SynchronizedEvaluation) and copy == shared
     copy.add_case(True, 1.0)  # an independent copy with its own lock
     assert copy.num_cases == shared.num_cases + 1
+
+
+def test_the_owning_thread_adds_a_case_without_the_lock_or_a_float_subclass() -> None:
+    """add_case's hot path: no lock call from the thread that made the evaluator, plain floats pending."""
+    import sys
+
+    ev = ScoredPrecisionRecallEvaluation(ties="stable")
+    ev.add_case(True, 0.5)
+    called: list[str] = []
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        if event == "c_call":
+            called.append(getattr(arg, "__qualname__", repr(arg)))
+
+    sys.setprofile(profile)
+    try:
+        ev.add_case(True, 0.25)
+        ev.add_case(False, 0.75)
+        ev.add_case(True, 0.25)
+    finally:
+        sys.setprofile(None)
+    assert called, "the profile saw no call: the test proved nothing"
+    assert not [c for c in called if "acquire" in c or "release" in c], called
+    pending = list(ev._store._pending)
+    assert len(pending) == 4 and all(type(v) is float for v in pending), [type(v) for v in pending]
+    ev._store._check()
+    assert ev.num_positive_ref == 3 and ev.num_negative_ref == 1
+    # labels and insertion order of the tie survive: ranks 0.75 (F), 0.5 (T), 0.25 (T), 0.25 (T)
+    assert ev.to_dict()["correct"] == [False, True, True, True]
+    assert ev.precision_at(1) == 0.0 and ev.precision_at(2) == 0.5
+
+
+def _pause_store_add(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """Make every CaseStore.add wait inside the call (the case not yet stored) until ``go`` is set."""
+    from scored_pr._evaluators.store import CaseStore
+
+    inside, go = threading.Event(), threading.Event()
+    real = CaseStore.add
+
+    def paused(self: CaseStore, correct: bool, score: float, weight: float = 1.0) -> None:
+        inside.set()
+        assert go.wait(10)
+        real(self, correct, score, weight)
+
+    monkeypatch.setattr(CaseStore, "add", paused)
+    return inside, go
+
+
+OTHER_CALLS = {
+    "add_case": lambda ev: ev.add_case(False, 0.3),
+    "add_cases": lambda ev: ev.add_cases([False], [0.3]),
+    "query": lambda ev: ev.average_precision(),
+    "add_misses": lambda ev: ev.add_misses(1),
+    "reset": lambda ev: ev.reset(),
+}
+
+
+@pytest.mark.parametrize("call", list(OTHER_CALLS))
+def test_a_call_from_another_thread_while_the_owner_adds_a_case_is_refused(call: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The owner's lock-free add_case is seen by any call of another thread, which is refused and changes nothing."""
+    ev = ScoredPrecisionRecallEvaluation(ties="stable")  # owned by this (the main) thread
+    ev.add_cases([True, False], [0.9, 0.1])
+    ev.average_precision()
+    inside, go = _pause_store_add(monkeypatch)
+    outcome: list[BaseException | None] = []
+
+    def other() -> None:
+        assert inside.wait(10)
+        try:
+            OTHER_CALLS[call](ev)
+            outcome.append(None)
+        except BaseException as exc:
+            outcome.append(exc)
+        finally:
+            go.set()
+
+    t = threading.Thread(target=other)
+    t.start()
+    ev.add_case(True, 0.5)  # pauses inside the store until the other thread has made its call
+    t.join()
+    monkeypatch.undo()
+    assert len(outcome) == 1 and isinstance(outcome[0], RuntimeError), outcome
+    assert "another thread" in str(outcome[0]) and "SynchronizedEvaluation" in str(outcome[0])
+    assert ev.to_dict()["correct"] == [True, True, False] and ev.num_misses == 0  # the owner's case, nothing else
+    # shared from now on: both threads are served, one at a time
+    t = threading.Thread(target=ev.add_case, args=(False, 0.2))
+    t.start()
+    t.join()
+    ev.add_case(True, 0.05)
+    ev._store._check()
+    assert ev.to_dict()["correct"] == [True, True, False, False, True]
+
+
+def test_the_owner_is_refused_while_another_thread_is_inside_a_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once another thread has called, the owner's add_case takes the lock too, and sees that thread's call."""
+    ev = ScoredPrecisionRecallEvaluation()
+    inside, go = _pause_store_add(monkeypatch)
+    t = threading.Thread(target=ev.add_case, args=(False, 0.3))
+    t.start()
+    assert inside.wait(10)
+    try:
+        with pytest.raises(RuntimeError, match="another thread"):
+            ev.add_case(True, 0.5)
+        with pytest.raises(RuntimeError, match="another thread"):
+            ev.average_precision()
+    finally:
+        go.set()
+        t.join()
+    monkeypatch.undo()
+    assert ev.to_dict()["correct"] == [False]
+    ev.add_case(True, 0.5)
+    assert ev.to_dict()["correct"] == [True, False]
+
+
+def test_an_evaluator_handed_to_another_thread_keeps_every_case() -> None:
+    """Made in one thread, filled in another, queried in a third: sequential use from several threads is fine."""
+    made: list[ScoredPrecisionRecallEvaluation] = []
+    t = threading.Thread(target=lambda: made.append(ScoredPrecisionRecallEvaluation(ties="stable")))
+    t.start()
+    t.join()
+    ev = made[0]
+    rng = np.random.default_rng(2)
+    y, s = rng.random(500) < 0.4, np.round(rng.normal(size=500), 1)
+    t = threading.Thread(target=lambda: [ev.add_case(c, v) for c, v in zip(y.tolist(), s.tolist())])
+    t.start()
+    t.join()
+    single = ScoredPrecisionRecallEvaluation(ties="stable")
+    single.add_cases(y, s)
+    ev._store._check()
+    assert ev == single and ev.summary() == pytest.approx(single.summary(), rel=1e-12, nan_ok=True)

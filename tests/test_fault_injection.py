@@ -85,6 +85,7 @@ def setup(ties: str) -> E:
 
 OPS: dict[str, Callable[[E], Any]] = {
     "add_case": lambda ev: ev.add_case(False, 3.0),
+    "add_case_correct": lambda ev: ev.add_case(True, 2.0),  # ties with pending and merged cases
     "add_cases": lambda ev: ev.add_cases([True, False, True], [2.0, 2.0, 9.0]),
     "add_misses": lambda ev: ev.add_misses(3),
     "add_negative_misses": lambda ev: ev.add_negative_misses(2),

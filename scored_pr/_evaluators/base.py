@@ -362,6 +362,11 @@ class EvaluationBase:
             "scored_pr.SynchronizedEvaluation(evaluator), or give each thread its own and merge them."
         )
 
+    def _acquire(self, what: str) -> None:
+        """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluator is a RuntimeError."""
+        if not self._guard.acquire(False):
+            raise self._concurrent_use(what)
+
     def _cached(self, key: Any, build: Callable[[], _T]) -> _T:
         """``build()``, memoised under ``key`` until the next mutation (which empties ``_memo``).
 
@@ -374,8 +379,7 @@ class EvaluationBase:
             return memo[key]  # type: ignore[no-any-return]
         except KeyError:
             pass
-        if not self._guard.acquire(False):
-            raise self._concurrent_use("a query")
+        self._acquire("a query")
         try:
             value = self._memo[key] = build()
         finally:

@@ -46,6 +46,15 @@ _T = TypeVar("_T")
 
 _CLS = "ScoredPrecisionRecallEvaluation"
 _INF = float("inf")
+#: add_case's default weight: a call that passes no weight is recognised by identity, in one step.
+_ONE = 1.0
+
+#: The ``_owner`` of an evaluator that more than one thread has called: every call takes the lock.
+_SHARED = -1
+#: Free-threaded CPython (no GIL) does not order plain attribute writes between threads, which
+#: the owner's lock-free add_case relies on: there every evaluator starts shared.
+_GIL = bool(getattr(sys, "_is_gil_enabled", lambda: True)())
+_get_ident = threading.get_ident
 
 
 _A = TypeVar("_A", bound=np.ndarray)
@@ -108,7 +117,11 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
     Notes
     -----
     LingPipe name: ``com.aliasi.classify.ScoredPrecisionRecallEvaluation``.
-    Not thread-safe: share one instance between threads only behind a lock.
+    Not thread-safe: share one instance between threads only behind a lock
+    (:class:`SynchronizedEvaluation`). Calls that overlap from two threads
+    raise RuntimeError instead of losing cases: the thread that made the
+    evaluator checks this in ``add_case`` without a lock; once another
+    thread has called it, every call takes an internal lock.
 
     Storage: 9 bytes per case once queried (a float64 score and a bool), plus
     the derived arrays of the last query; cases added since the last query sit
@@ -130,7 +143,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
 
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
-    __slots__ = ("_ties", "_pos_label", "_store", "_misses", "_negative_misses", "_memo", "_guard")
+    __slots__ = ("_ties", "_pos_label", "_store", "_misses", "_negative_misses", "_memo", "_guard", "_owner", "_busy")
     _KIND = _CLS
 
     def __init__(self, ties: str = "grouped", *, pos_label: Any = None) -> None:
@@ -140,13 +153,19 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         self._misses = 0
         self._negative_misses = 0
         self._memo: dict[Any, Any] = {}
-        # Detects calls from several threads at once (see _concurrent_use); re-entrant
-        # so that a query may build on another query.
+        # Misuse detection (see _concurrent_use). The thread that made the evaluator owns it:
+        # its add_case only raises _busy around the change and re-reads _owner, which costs far
+        # less than a lock. The first call from any other thread marks the evaluator _SHARED
+        # for good and checks _busy (see _acquire); from then on every call takes _guard
+        # (re-entrant, so that a query may build on another query), as every other method
+        # always does.
         self._guard = threading.RLock()
+        self._owner = _get_ident() if _GIL else _SHARED
+        self._busy = False
 
     # ------------------------------------------------------------------ mutators
 
-    def add_case(self, correct: bool, score: float, weight: float = 1.0) -> None:
+    def add_case(self, correct: bool, score: float, weight: float = _ONE) -> None:
         """Add one case: whether the response was correct, and its score.
 
         Parameters
@@ -175,19 +194,35 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         Notes
         -----
         LingPipe name: ``addCase(boolean, double)``. O(log n) amortised: one
-        ``SortedList.add``.
+        ``SortedList.add``. From the thread that made the evaluator no lock
+        is taken (a flag and a re-read detect another thread's call); after a
+        call from another thread, every call takes the evaluator's lock.
         """
         # Fast path for the common types; anything else goes through the checks.
         if type(correct) is not bool or self._pos_label is not None:
             correct = check_correct(correct, "add_case", pos_label=self._pos_label)
         if type(score) is not float or score != score:
             score = check_score(score, "add_case")
-        if type(weight) is not float or not 0.0 <= weight < _INF:
+        if weight is not _ONE and (type(weight) is not float or not 0.0 <= weight < _INF):
             weight = check_weight(weight, "add_case")
         # Invalidate first: an exception between the two lines then leaves a
         # valid (empty) cache and the case either stored or not, never half.
-        if not self._guard.acquire(False):
-            raise self._concurrent_use("add_case")
+        me = _get_ident()
+        if self._owner == me:
+            # The owner's path, without the lock: announce the call, then re-read _owner.
+            # Another thread marks the evaluator shared before it reads _busy (_acquire), so,
+            # one bytecode at a time under the GIL, either it sees _busy and refuses, or this
+            # call sees _SHARED and takes the lock below.
+            self._busy = True
+            try:
+                if self._owner == me:
+                    if self._memo:
+                        self._memo = {}
+                    self._store.add(correct, score, weight)
+                    return
+            finally:
+                self._busy = False
+        self._acquire("add_case")
         try:
             if self._memo:
                 self._memo = {}
@@ -252,8 +287,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         func: str,
     ) -> None:
         """Commit a batch already validated (by add_cases or a functional wrapper), all or nothing."""
-        if not self._guard.acquire(False):
-            raise self._concurrent_use(func)
+        self._acquire(func)
         try:
             if self._memo and c.size:
                 self._memo = {}
@@ -295,8 +329,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         """Validate ``count`` and add it to the counter ``attr``, invalidating the cache first."""
         total = getattr(self, attr)
         count = check_count(count, func, already=total)
-        if not self._guard.acquire(False):
-            raise self._concurrent_use(func)
+        self._acquire(func)
         try:
             if count and self._memo:
                 self._memo = {}
@@ -325,8 +358,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         (0, 0, 'stable', True)
         """
         fresh = CaseStore()
-        if not self._guard.acquire(False):
-            raise self._concurrent_use("reset")
+        self._acquire("reset")
         try:
             # one line that calls nothing, so no exception can split it
             self._store, self._misses, self._negative_misses, self._memo = fresh, 0, 0, {}
@@ -369,6 +401,15 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
 
     # --------------------------------------------------------------------- cache
 
+    def _acquire(self, what: str) -> None:
+        """Take the lock for ``what``, or raise if another thread is inside a call (see ``__init__``)."""
+        if self._owner != _get_ident():
+            self._owner = _SHARED  # before reading _busy: see add_case
+            if self._busy:
+                raise self._concurrent_use(what)
+        if not self._guard.acquire(False):
+            raise self._concurrent_use(what)
+
     def _cached_weak(self, key: Any, build: Callable[[], _T]) -> _T:
         """As :meth:`_cached` for an array (or a tuple of arrays) of the curves' size.
 
@@ -381,8 +422,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
             values = tuple(r() for r in refs)
             if all(v is not None for v in values):
                 return values if len(values) > 1 else values[0]  # type: ignore[return-value]
-        if not self._guard.acquire(False):
-            raise self._concurrent_use("a query")
+        self._acquire("a query")
         try:
             value = build()
             items = value if isinstance(value, tuple) else (value,)
