@@ -154,8 +154,23 @@ def stream_sklearn(yl: list, sl: list, window: int, every: int) -> list:
     return out
 
 
-def batches_project(y: np.ndarray, s: np.ndarray, window: int, batch: int) -> list:
-    w = WindowedEvaluation(size=window)
+def load_before(path: str) -> Any:
+    """The ``scored_pr`` package of another checkout, imported as ``scored_pr_before`` (relative imports only)."""
+    import importlib.util
+
+    init = os.path.join(path, "scored_pr", "__init__.py")
+    spec = importlib.util.spec_from_file_location(
+        "scored_pr_before", init, submodule_search_locations=[os.path.dirname(init)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["scored_pr_before"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def batches_project(y: np.ndarray, s: np.ndarray, window: int, batch: int, cls: Any = WindowedEvaluation) -> list:
+    w = cls(size=window)
     out = []
     for i in range(0, y.size, batch):
         w.add_cases(y[i : i + batch], s[i : i + batch])
@@ -301,11 +316,13 @@ def section_stream(rep: Report, n: int, window: int, every: int, reps: int) -> N
     rep.out()
 
 
-def section_batches(rep: Report, n: int, window: int, batch: int, reps: int) -> None:
+def section_batches(rep: Report, n: int, window: int, batch: int, reps: int, before: Any = None) -> None:
     y, s = data(n, seed=3)
     rep.out(f"## 4. (AP, ROC AUC, max F1) after each add_cases batch of {batch:,}: {n:,} cases, "
             f"{window:,}-case window\n")
     fns: dict[str, Callable[[], Any]] = {"scored_pr": lambda: batches_project(y, s, window, batch)}
+    if before is not None:
+        fns["before"] = lambda: batches_project(y, s, window, batch, before.WindowedEvaluation)
     if SKLEARN is not None:
         fns["scikit-learn"] = lambda: batches_sklearn(y, s, window, batch)
     t = timed_interleaved(fns, reps)
@@ -315,6 +332,12 @@ def section_batches(rep: Report, n: int, window: int, batch: int, reps: int) -> 
         assert worst < 1e-9, worst
     rep.out("| implementation | time (CPU) | how | scored_pr / this (target) |")
     rep.out("|---|---|---|---|")
+    if before is not None:
+        old, new = batches_project(y, s, window, batch, before.WindowedEvaluation), batches_project(y, s, window, batch)
+        assert max(max(abs(a - b) for a, b in zip(o, r)) for o, r in zip(old, new)) < 1e-12
+        rep.out(f"| before ({before.__file__.rsplit('/scored_pr/', 1)[0]}): WindowedEvaluation (add_cases + queries) | "
+                f"{fmt_s(t['before'])} | median of {reps} | "
+                + (f"{t['before'] / t['scikit-learn']:.3f}x of scikit-learn |" if SKLEARN is not None else "— |"))
     rep.out(f"| scored_pr WindowedEvaluation (add_cases + queries) | {fmt_s(t['scored_pr'])} | median of {reps} | — |")
     if SKLEARN is not None:
         rep.out(f"| scikit-learn on the window after each batch | {fmt_s(t['scikit-learn'])} | median of {reps} | "
@@ -380,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--batch", type=int, default=1_000)
     p.add_argument("--only", default="auc,stream,memory,batches")
     p.add_argument("--md", metavar="PATH", help="also write the tables to PATH")
+    p.add_argument("--before", metavar="PATH", help="batches section: also time the WindowedEvaluation of the "
+                   "checkout at PATH (imported as scored_pr_before), taking turns in the same run")
     args = p.parse_args(argv)
     n = args.n or (200_000 if args.quick else 1_000_000)
     reps = args.reps or 3
@@ -401,7 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     if "memory" in only:
         section_memory(rep, args.window, 100_000, memory_n)
     if "batches" in only:
-        section_batches(rep, args.batch_n, args.batch_window, args.batch, reps)
+        before = load_before(args.before) if args.before else None
+        section_batches(rep, args.batch_n, args.batch_window, args.batch, reps, before)
     if args.md:
         with open(args.md, "w", encoding="utf-8") as fh:
             fh.write("\n".join(rep.lines) + "\n")
