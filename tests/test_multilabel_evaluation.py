@@ -605,3 +605,89 @@ def test_an_interrupted_bounded_batch_changes_no_label(monkeypatch: pytest.Monke
     with pytest.raises(KeyboardInterrupt):
         ev.add_cases(rng.random((50, 4)) < 0.5, rng.random((50, 4)))
     assert ev.to_dict() == before
+
+
+@pytest.mark.parametrize("call", ["add_case", "add_cases", "average_precision", "summary", "reset", "merge", "save"])
+def test_a_call_overlapping_another_threads_call_is_refused_and_changes_nothing(call, tmp_path, monkeypatch):
+    """Concurrent use is detected: the second call raises RuntimeError, the first completes, no row is lost."""
+    import threading
+
+    ev = MultiLabelEvaluation(["a", "b"])
+    ev.add_cases([[1, 0], [0, 1]], [[0.9, 0.1], [0.2, 0.8]])
+    inside, go = threading.Event(), threading.Event()
+    real = MultiLabelEvaluation._flush_pending
+
+    def paused(self):
+        inside.set()
+        assert go.wait(10)
+        real(self)
+
+    monkeypatch.setattr(MultiLabelEvaluation, "_flush_pending", paused)
+    calls = {
+        "add_case": lambda: ev.add_case([1, 1], [0.5, 0.5]),
+        "add_cases": lambda: ev.add_cases([[1, 1]], [[0.5, 0.5]]),
+        "average_precision": lambda: ev.average_precision(),
+        "summary": lambda: ev.summary(),
+        "reset": lambda: ev.reset(),
+        "merge": lambda: ev.merge(ev),
+        "save": lambda: ev.save(tmp_path / "ml.npz"),
+    }
+    outcome = []
+
+    def other():
+        assert inside.wait(10)
+        try:
+            calls[call]()
+            outcome.append(None)
+        except BaseException as exc:  # noqa: BLE001 - the outcome is the test
+            outcome.append(exc)
+        finally:
+            go.set()
+
+    t = threading.Thread(target=other)
+    t.start()
+    ev.add_cases([[0, 0], [1, 1]], [[0.3, 0.4], [0.6, 0.7]])  # flushes: pauses until the other call is made
+    t.join()
+    monkeypatch.undo()
+    assert len(outcome) == 1 and isinstance(outcome[0], RuntimeError), outcome
+    assert "another thread" in str(outcome[0]) and "MultiLabelEvaluation" in str(outcome[0])
+    assert not (tmp_path / "ml.npz").exists()
+    truth, scores, _ = ev.rows()
+    assert truth.astype(int).tolist() == [[1, 0], [0, 1], [0, 0], [1, 1]]
+    assert scores.tolist() == [[0.9, 0.1], [0.2, 0.8], [0.3, 0.4], [0.6, 0.7]]
+    calls[call]()  # from one thread at a time, every call works
+
+
+def test_rows_added_from_several_threads_are_never_lost_silently():
+    """Unsynchronised sharing: every row is either held or its call raised RuntimeError."""
+    import sys
+    import threading
+
+    ev = MultiLabelEvaluation(["a", "b", "c"])
+    accepted, refused = [0] * 4, [0] * 4
+    barrier = threading.Barrier(4)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        def work(i):
+            barrier.wait()
+            for j in range(1500):
+                try:
+                    if j % 300 == 299:
+                        ev.average_precision(average="micro")
+                    else:
+                        ev.add_case([j % 2, 1, 0], [float(j), 0.5, float(i)])
+                        accepted[i] += 1
+                except RuntimeError as exc:
+                    assert "another thread" in str(exc)
+                    refused[i] += 1
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert ev.num_rows == sum(accepted) == ev.rows()[0].shape[0]
+    assert sum(refused) > 0, "the threads never overlapped: the test proved nothing"

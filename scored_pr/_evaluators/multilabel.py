@@ -11,10 +11,11 @@ and logger of :class:`scored_pr.Evaluation` works per label.
 from __future__ import annotations
 
 import copy
-
+import functools
 import os
+import threading
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -53,6 +54,28 @@ _AVERAGES = (None, "micro", "macro", "weighted", "samples")
 _PENDING = 256
 F64 = npt.NDArray[np.float64]
 Bool = npt.NDArray[np.bool_]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _guarded(method: _F) -> _F:
+    """``method`` run holding the evaluation's lock without waiting: a call that overlaps another
+    thread's call raises RuntimeError instead of losing rows (re-entrant within one thread)."""
+    what = method.__name__
+
+    @functools.wraps(method)
+    def call(self: MultiLabelEvaluation, *args: Any, **kwargs: Any) -> Any:
+        if not self._guard.acquire(False):
+            raise RuntimeError(
+                f"{_CLS}: {what} ran while another thread was using this evaluation; it is not thread-safe "
+                "and concurrent calls could lose rows. Serialise the calls with one threading.Lock, or give "
+                "each thread its own evaluation and merge them."
+            )
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._guard.release()
+
+    return call  # type: ignore[return-value]
 
 
 class MultiLabelEvaluation:
@@ -99,6 +122,11 @@ class MultiLabelEvaluation:
     through ``ev[label]``). Time: each averaged query is one O(n k log n)
     vectorised pass, cached until the next change.
 
+    Not thread-safe: a call that overlaps another thread's call on the same
+    evaluation raises RuntimeError (and changes nothing) instead of losing
+    rows; serialise calls with a lock, or give each thread its own
+    evaluation and :meth:`merge` them.
+
     Examples
     --------
     >>> from scored_pr import MultiLabelEvaluation
@@ -125,6 +153,7 @@ class MultiLabelEvaluation:
         if self._max_bins is not None:
             check_grouped_for_bins(self._ties, _CLS)
         self._index = {name: i for i, name in enumerate(self._labels)}
+        self._guard = threading.RLock()  # see _guarded
         self._init_state()
 
     def _init_state(self) -> None:
@@ -168,6 +197,7 @@ class MultiLabelEvaluation:
         return self._max_bins
 
     @property
+    @_guarded
     def num_rows(self) -> int:
         """Rows held (in the window for a windowed kind; every row added for the others)."""
         if self._bounded is not None:
@@ -175,6 +205,7 @@ class MultiLabelEvaluation:
         return self._held if self._window is None else min(self._held, self._window)
 
     @property
+    @_guarded
     def weighted(self) -> bool:
         """Whether a weight other than 1 was ever added (and is still held)."""
         if self._bounded is not None:
@@ -224,6 +255,7 @@ class MultiLabelEvaluation:
         # copies the caller cannot change afterwards (the checks may return views of the input)
         return np.array(truth, dtype=bool, order="C"), np.array(scores, dtype=np.float64, order="C"), weight
 
+    @_guarded
     def add_cases(self, Y: Any, S: Any, sample_weight: Any = None) -> None:
         """Add n rows at once; atomic (a rejected call adds nothing).
 
@@ -248,6 +280,7 @@ class MultiLabelEvaluation:
         """
         self._add(*self._checked(Y, S, sample_weight, "add_cases"))
 
+    @_guarded
     def add_case(self, y_row: Any, s_row: Any, weight: float = 1.0) -> None:
         """Add one row: ``y_row`` k indicators (or one class label), ``s_row`` k scores, and its weight.
 
@@ -317,6 +350,7 @@ class MultiLabelEvaluation:
             self._chunks.append((np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), weight))
             self._pending = []
 
+    @_guarded
     def _consolidate(self) -> tuple[Bool, F64, F64 | None]:
         """The rows held, as one (truth, scores, weights) triple (pending chunks merged in, window applied)."""
         self._flush_pending()
@@ -336,6 +370,7 @@ class MultiLabelEvaluation:
             self._rows, self._chunks, self._held = (truth, scores, weight), [], truth.shape[0]
         return self._rows
 
+    @_guarded
     def rows(self) -> tuple[Bool, F64, F64 | None]:
         """The rows held: (indicator matrix (n, k) bool, scores (n, k) float64, weights (n,) or None), read-only.
 
@@ -351,12 +386,14 @@ class MultiLabelEvaluation:
             weight.flags.writeable = False
         return truth, scores, weight
 
+    @_guarded
     def reset(self) -> None:
         """Forget every row (the labels and the kind stay)."""
         self._init_state()
 
     # ------------------------------------------------------------------ per-label evaluators
 
+    @_guarded
     def __getitem__(self, label: Any) -> Any:
         """The evaluator of ``label``: exact, windowed or bounded by this evaluator's kind.
 
@@ -390,6 +427,7 @@ class MultiLabelEvaluation:
         cached = self._memo.get(("label", j))
         return (cached if cached is not None else self._column_evaluator(j)).summary()  # type: ignore[no-any-return]
 
+    @_guarded
     def pooled(self) -> Any:
         """The evaluator of the n·k (row, label) pairs ranked together: the micro average's ranking.
 
@@ -436,6 +474,7 @@ class MultiLabelEvaluation:
             return build()
         return self._cached(("columns", mode), build)  # type: ignore[no-any-return]
 
+    @_guarded
     def average_precision(self, average: str | None = "macro") -> Any:
         """Average precision of each label, averaged as scikit-learn's ``average_precision_score``.
 
@@ -470,6 +509,7 @@ class MultiLabelEvaluation:
         average = check_average(average, "average_precision", _AVERAGES)
         return self._averaged("average_precision", average)
 
+    @_guarded
     def area_under_roc_curve(self, average: str | None = "macro") -> Any:
         """ROC AUC of each label, averaged as scikit-learn's ``roc_auc_score`` (multi-label).
 
@@ -561,6 +601,7 @@ class MultiLabelEvaluation:
             return getattr(self.pooled(), name)()
         return {label: getattr(self[label], name)() for label in self._labels}
 
+    @_guarded
     def pr_curve(self, average: str | None = "micro") -> Any:
         """Precision-recall curve(s) in the evaluator layout (rows of (recall, precision)).
 
@@ -569,6 +610,7 @@ class MultiLabelEvaluation:
         """
         return self._curve("pr_curve", average)
 
+    @_guarded
     def roc_curve(self, average: str | None = "micro") -> Any:
         """ROC curve(s) in the evaluator layout (rows of (recall, rejection recall)).
 
@@ -579,6 +621,7 @@ class MultiLabelEvaluation:
 
     # ------------------------------------------------------------------ summary
 
+    @_guarded
     def summary(self) -> dict[str, Any]:
         """Per-label summaries and the averaged measures, for loggers and reports.
 
@@ -596,6 +639,7 @@ class MultiLabelEvaluation:
 
     # ------------------------------------------------------------------ merge
 
+    @_guarded
     def merge(self, other: MultiLabelEvaluation) -> MultiLabelEvaluation:
         """A new evaluation of this one's rows followed by ``other``'s; neither input changes.
 
@@ -631,6 +675,7 @@ class MultiLabelEvaluation:
             return NotImplemented
         return self.merge(other)
 
+    @_guarded
     def __iadd__(self, other: object) -> MultiLabelEvaluation:
         if not isinstance(other, MultiLabelEvaluation):
             return NotImplemented
@@ -639,6 +684,7 @@ class MultiLabelEvaluation:
             merged._chunks, merged._pending, merged._held, merged._rows, merged._bounded, merged._pooled_bounded, {})
         return self
 
+    @_guarded
     def __eq__(self, other: object) -> bool:
         """Equal when labels, kind and held rows (or summaries) agree."""
         if not isinstance(other, MultiLabelEvaluation):
@@ -657,6 +703,7 @@ class MultiLabelEvaluation:
 
     # ------------------------------------------------------------------ state
 
+    @_guarded
     def _state(self) -> _ml_state.MultiLabelState:
         if self._bounded is not None:
             assert self._pooled_bounded is not None
