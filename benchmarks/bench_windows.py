@@ -154,21 +154,6 @@ def stream_sklearn(yl: list, sl: list, window: int, every: int) -> list:
     return out
 
 
-def load_before(path: str) -> Any:
-    """The ``scored_pr`` package of another checkout, imported as ``scored_pr_before`` (relative imports only)."""
-    import importlib.util
-
-    init = os.path.join(path, "scored_pr", "__init__.py")
-    spec = importlib.util.spec_from_file_location(
-        "scored_pr_before", init, submodule_search_locations=[os.path.dirname(init)]
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["scored_pr_before"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def batches_project(y: np.ndarray, s: np.ndarray, window: int, batch: int, cls: Any = WindowedEvaluation) -> list:
     w = cls(size=window)
     out = []
@@ -426,7 +411,12 @@ def main(argv: list[str] | None = None) -> int:
     if "memory" in only:
         section_memory(rep, args.window, 100_000, memory_n)
     if "batches" in only:
-        before = load_before(args.before) if args.before else None
+        before = None
+        if args.before:
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            from bench_ties_add_case import load_before  # the same loader for every before/after benchmark
+
+            before = load_before(args.before)
         section_batches(rep, args.batch_n, args.batch_window, args.batch, reps, before)
     if args.md:
         with open(args.md, "w", encoding="utf-8") as fh:
