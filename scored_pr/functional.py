@@ -616,31 +616,20 @@ def _averaged(
     not spread), as scikit-learn.
     """
     n, k = scores.shape
-    average_weight: npt.NDArray[np.float64] | None = None
     if average == "micro":
         micro_w = None if weight is None else np.repeat(weight, k)
         values, undefined = columns(truth.reshape(-1, 1), scores.reshape(-1, 1), micro_w)
         where = "the pooled (case, label) pairs have"
     elif average == "samples":
         values, undefined = columns(truth.T, scores.T, None)  # each row: a binary ranking of its k labels
-        average_weight = weight
         where = f"{int(undefined.sum())} of {n} rows have"
     else:
         values, undefined = columns(truth, scores, weight)
         where = f"{int(undefined.sum())} of {k} label columns have"
-        if average == "weighted":
-            average_weight = (truth.sum(axis=0) if weight is None else (truth * weight[:, None]).sum(axis=0)).astype(np.float64)
-            if np.isclose(average_weight.sum(), 0.0):
-                return 0.0  # no positive anywhere: scikit-learn's value
-    if undefined.any():
+    average_weight = _ml.averaging_weights(average, truth, weight)
+    if undefined.any() and not _ml.no_positive_to_weigh(average, average_weight):
         warnings.warn(f"{func}: {where} {undefined_text} (scikit-learn's value).", UserWarning, stacklevel=3)
-    if average is None:
-        return values
-    if average_weight is not None:
-        if not average_weight.sum() > 0:
-            return float("nan")  # "samples" with every weight 0: 0/0 (scikit-learn raises ZeroDivisionError)
-        values = np.where(average_weight == 0, 0.0, values)
-    return float(np.average(values, weights=average_weight))
+    return _ml.average_label_values(values, average, average_weight)
 
 
 def _curve_input(

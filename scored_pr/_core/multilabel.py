@@ -491,3 +491,44 @@ def _untied_block(labels: Bool) -> tuple[F64, F64, F64, F64]:
         denom = positives * negatives
         auc = np.where(denom > 0, wins / np.where(denom > 0, denom, 1.0), np.nan)
     return ap, auc, positives, negatives
+
+
+def averaging_weights(average: str | None, truth: Bool, weight: F64 | None) -> F64 | None:
+    """The weights scikit-learn's ``_average_binary_score`` averages label (or row) values with.
+
+    "weighted": each label's positives (the sum of its positive rows'
+    weights); "samples": the sample weights (None: equal); otherwise None
+    (a plain mean). ``truth`` is the (n, k) indicator matrix.
+    """
+    if average == "weighted":
+        return (truth.sum(axis=0) if weight is None else (truth * weight[:, None]).sum(axis=0)).astype(np.float64)
+    if average == "samples":
+        return weight
+    return None
+
+
+def no_positive_to_weigh(average: str | None, average_weight: F64 | None) -> bool:
+    """True for "weighted" when no label has a positive: scikit-learn's average is then 0 and its
+    per-label values are never computed (so they warn of nothing)."""
+    return average == "weighted" and average_weight is not None and bool(np.isclose(average_weight.sum(), 0.0))
+
+
+def average_label_values(values: F64, average: str | None, average_weight: F64 | None) -> F64 | float:
+    """The last step of scikit-learn's ``_average_binary_score``: per-label (or per-row) values averaged.
+
+    None: the values themselves. "weighted" with no positive anywhere: 0.0.
+    Weights summing to 0 ("samples" with every weight 0): NaN, where
+    scikit-learn divides by zero. A value of weight 0 counts 0, so that a
+    NaN there (a label without a positive) does not spread. Otherwise
+    ``np.average(values, weights=average_weight)``.
+    """
+    if average is None:
+        return values
+    if no_positive_to_weigh(average, average_weight):
+        return 0.0
+    if average_weight is not None:
+        if not average_weight.sum() > 0:
+            return float("nan")
+        values = np.where(average_weight == 0, 0.0, values)
+    return float(np.average(values, weights=average_weight))
+

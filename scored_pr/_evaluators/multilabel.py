@@ -543,27 +543,11 @@ class MultiLabelEvaluation:
         return self._cached(("avg", measure, average), lambda: self._exact_average(measure, average))
 
     def _exact_average(self, measure: str, average: str | None) -> Any:
-        truth, scores, weight = self._consolidate()
+        truth, _, weight = self._consolidate()
         pick = 0 if measure == "average_precision" else 1
-        average_weight: F64 | None = None
-        if average == "micro":
-            values = self._columns("micro")[pick]
-        elif average == "samples":
-            values = self._columns("samples")[pick]
-            average_weight = weight
-        else:
-            values = self._columns("columns")[pick]
-            if average == "weighted":
-                average_weight = (truth.sum(axis=0) if weight is None else (truth * weight[:, None]).sum(axis=0)).astype(np.float64)
-                if np.isclose(average_weight.sum(), 0.0):
-                    return 0.0  # no positive anywhere: scikit-learn's value
-        if average is None:
-            return values.copy()
-        if average_weight is not None:
-            if not average_weight.sum() > 0:
-                return float("nan")
-            values = np.where(average_weight == 0, 0.0, values)
-        return float(np.average(values, weights=average_weight))
+        values = self._columns({"micro": "micro", "samples": "samples"}.get(str(average), "columns"))[pick]
+        result = _ml.average_label_values(values, average, _ml.averaging_weights(average, truth, weight))
+        return values.copy() if average is None else result
 
     def _bounded_average(self, measure: str, average: str | None) -> Any:
         assert self._bounded is not None and self._pooled_bounded is not None
@@ -584,14 +568,8 @@ class MultiLabelEvaluation:
         upper = np.array([v.upper for v in vals])
         if average is None:
             return vals
-        w: F64 | None = None
-        if average == "weighted":
-            w = np.array([ev.positive_weight for ev in self._bounded])
-            if np.isclose(w.sum(), 0.0):
-                return Bounds(0.0, 0.0, 0.0)
-            est, lower, upper = (np.where(w == 0, 0.0, a) for a in (est, lower, upper))
-        return Bounds(float(np.average(est, weights=w)), float(np.average(lower, weights=w)),
-                      float(np.average(upper, weights=w)))
+        w = np.array([ev.positive_weight for ev in self._bounded]) if average == "weighted" else None
+        return Bounds(*(float(_ml.average_label_values(a, average, w)) for a in (est, lower, upper)))
 
     # ------------------------------------------------------------------ curves
 
