@@ -645,7 +645,9 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
             return self._cached(("roc_area", interpolate), lambda: C.roc_rows_area(self._roc_rows(interpolate)))
         return self._cached(
             ("roc_area", interpolate),
-            lambda: C.roc_rows_area_exact(self._roc_rows(interpolate), self.num_positive_ref, self.num_negative_ref),
+            lambda: C.roc_rows_area_exact(self._roc_rows(True), self.num_positive_ref, self.num_negative_ref)
+            if interpolate
+            else C.roc_points_area_exact(self._points(), self.num_positive_ref, self.num_negative_ref),
         )
 
     def confidence_interval(
