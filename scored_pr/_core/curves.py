@@ -29,6 +29,10 @@ def precision(points: Points) -> FloatArray:
     """TP / k at every point."""
     if points.unit_steps:  # tp = 1, 2, ...: the same values, fewer passes
         return np.arange(1.0, points.size + 1.0) / (points.correct_idx_raw + 1.0)
+    ret, tp = points._ret, points._tp
+    if ret is not None and ret.dtype.kind == "i":  # integer counts, as stored: one division, no int64 copies
+        # (the counts convert to float64 exactly, so this is the same division)
+        return np.true_divide(np.arange(1.0, points.size + 1.0) if tp is None else tp, ret, dtype=np.float64)
     return points.tp / points.retrieved.astype(np.float64)
 
 
