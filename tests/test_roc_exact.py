@@ -142,6 +142,8 @@ def test_the_area_from_the_points_is_the_area_from_the_rows_bit_for_bit(kind: st
             want = C.roc_rows_area_exact(C.roc_rows(points, p, nn), p, nn)
             got = C.roc_points_area_exact(points, p, nn)
             assert got == want or (math.isnan(got) and math.isnan(want)), (kind, ties, trial, misses, negative_misses)
+        every = P.every_rank(neg, cor)  # a point after every case: counts kept in full, steps of 0 or 1
+        assert C.roc_points_area_exact(every, p0 + 1, n0 + 3) == C.roc_rows_area_exact(C.roc_rows(every, p0 + 1, n0 + 3), p0 + 1, n0 + 3)
     if kind == "scattered" and ties == "grouped":
         assert (True, True) in layouts  # the few tied points are patched
     if kind == "scattered, shared groups" and ties == "grouped":

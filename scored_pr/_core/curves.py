@@ -204,9 +204,10 @@ def roc_points_area_exact(points: Points, num_positive_ref: int, num_negative_re
           = sum_j (tp_j - tp_{j-1}) * 2 (N - fp_j) + sum_j (tp_j - tp_{j-1}) * (fp_j - fp_before_j)
 
     The second sum is zero at a point whose group holds no incorrect case,
-    so with scattered ties it runs over the few tied points only; when
-    every point adds one correct case the first is 2 (N P' - sum_j fp_j)
-    (P' points), one pass over the points. Grouped ties add the bottom
+    so with scattered ties it runs over the few tied points only; and the
+    first is 2 (N TP - sum_j fp_j - sum_j (dtp_j - 1) fp_j), where
+    sum_j fp_j = sum_j retrieved_j - sum_j tp_j is two sums of the stored
+    counts and dtp_j - 1 is zero but at the tied points. Grouped ties add the bottom
     group of misses (``(P - TP) * (N - FP)``) as :func:`roc_rows` does.
     Equal bit for bit to :func:`roc_rows_area_exact` (the same integer,
     divided once). NaN when P or N is 0; 0.0 for no rows. O(P') integer
@@ -222,31 +223,31 @@ def roc_points_area_exact(points: Points, num_positive_ref: int, num_negative_re
     if points.size == 0 and not misses:
         return 0.0
     num = 0
-    if points.size:
-        if points.unit_tp:  # tp_j = j: dtp = 1 and sum_j fp_j = sum_j retrieved_j - P'(P' + 1) / 2
-            size = points.size
-            if points._ret is None:  # retrieved_j = rank of the j-th correct case + 1
-                ret_sum = int(np.sum(points.correct_idx_raw, dtype=np.int64)) + size
-            else:
-                ret_sum = int(np.sum(points._ret, dtype=np.int64))
-            num = 2 * (n * size - (ret_sum - size * (size + 1) // 2))
-        else:
-            ret, tp = points.retrieved, points.tp
-            dtp = np.diff(tp, prepend=0)
-            num = 2 * int(np.dot(dtp, n - (ret - tp)))
-        if points.grouped and not points.untied:  # the tie groups' diagonal segments
-            if points._tied is not None:  # scattered ties: only the tied points
-                j = points._tied
-                assert points._ret is not None
-                ret_j = points._ret[j].astype(np.int64)
-                if points.unit_tp:
-                    tp_j, dtp_j = j + 1, np.ones(j.size, dtype=np.int64)
-                else:
-                    tp_j, dtp_j = tp[j], dtp[j]
-                num += int(np.dot(dtp_j, ret_j - tp_j - points.tied_fp_before()))
-            else:
-                ret, tp = points.retrieved, points.tp
-                num += int(np.dot(np.diff(tp, prepend=0), ret - tp - points.fp_before))
+    ret, tp = points._ret, points._tp
+    if points.size and (ret is None or ret.dtype.kind == "i"):
+        # sum_j dtp_j fp_j = sum_j fp_j + sum_j (dtp_j - 1) fp_j, and sum_j fp_j = sum_j retrieved_j - sum_j tp_j
+        size = points.size
+        ret_sum = int(np.sum(points.correct_idx_raw, dtype=np.int64)) + size if ret is None else int(np.sum(ret, dtype=np.int64))
+        tp_sum = size * (size + 1) // 2 if tp is None else int(np.sum(tp, dtype=np.int64))
+        tp_last = size if tp is None else int(tp[-1])
+        fp_sum = ret_sum - tp_sum
+        if points._tied is not None:  # scattered ties: dtp_j = 1 and fp_before_j = fp_j but at the few tied points
+            j = points._tied
+            assert ret is not None
+            tp_j = j + 1 if tp is None else tp[j].astype(np.int64)
+            dtp_j = tp_j - (j if tp is None else np.where(j > 0, tp[np.maximum(j - 1, 0)], 0))
+            fp_j = ret[j] - tp_j
+            fp_sum += int(np.dot(dtp_j - 1, fp_j))
+            num += int(np.dot(dtp_j, fp_j - points.tied_fp_before()))  # the tie groups' diagonal segments
+        elif tp is not None:  # counts kept for every point (heavy ties): read in full
+            fp = points.retrieved - points.tp
+            dtp = np.diff(points.tp, prepend=0)
+            fp_sum += int(np.dot(dtp - 1, fp))
+            if points.grouped and not points.untied:
+                num += int(np.dot(dtp, fp - points.fp_before))
+        num += 2 * (n * tp_last - fp_sum)
+    elif points.size:  # pragma: no cover (weighted points: the evaluator sums their float rows)
+        return roc_rows_area_exact(roc_rows(points, p, n), p, n)
     if misses:  # the bottom tie group: unreturned positives and negatives
         num += (p - total_tp) * (n - total_fp)
     return num / (2 * p * n)  # int / int: correctly rounded
