@@ -255,22 +255,15 @@ def test_mixed_group_order_is_exact_when_every_score_shares_a_hash_slot(golden: 
 
 def test_tie_group_edges_by_stepping_match_a_binary_search() -> None:
     """Groups longer than the 16 steps are finished by searchsorted; every edge equals the binary search's."""
-    from scored_pr._core.ranking import _run_end, _run_start
+    from scored_pr._core.ranking import _run_bounds
 
     rng = np.random.default_rng(4)
     out = np.sort(np.repeat(rng.normal(size=300), rng.integers(1, 40, 300)))
     same = out[1:] == out[:-1]
     ranks = np.sort(rng.choice(out.size, 200, replace=False))
-    left = np.searchsorted(out, out[ranks], side="left")
-    right = np.searchsorted(out, out[ranks], side="right")
-    np.testing.assert_array_equal(_run_start(out, ranks, out[ranks]), left)
-    np.testing.assert_array_equal(_run_end(out, ranks, out[ranks]), right)
-    np.testing.assert_array_equal(_run_end(out, left, out[ranks]), right)  # from the run's first case
-    # a run that reaches either end of the array
-    np.testing.assert_array_equal(_run_start(out, np.array([0, out.size - 1]), out[[0, -1]]), np.searchsorted(out, out[[0, -1]]))
-    np.testing.assert_array_equal(
-        _run_end(out, np.array([0, out.size - 1]), out[[0, -1]]), np.searchsorted(out, out[[0, -1]], side="right")
-    )
+    start, end = _run_bounds(out, same, ranks)
+    np.testing.assert_array_equal(start, np.searchsorted(out, out[ranks], side="left"))
+    np.testing.assert_array_equal(end, np.searchsorted(out, out[ranks], side="right"))
     starts = np.ones(out.size + 1, dtype=bool)
     starts[1 : out.size] = ~same
     for side in ("left", "right"):

@@ -55,11 +55,9 @@ def rank_order(
     ``np.sort`` and the correct ones are merged in by one ``searchsorted``
     (scores with few distinct values skip the float sort:
     :func:`_few_values_order`). When there are mixed tie groups, insertion
-    order is restored inside them only: the merge shows them (a correct
-    case whose ``searchsorted`` position among the incorrect ones holds an
-    equal score), and their bounds are read from the per-class arrays
-    (:func:`_run_start`, :func:`_run_end`), with no pass over the merged
-    ranking; :func:`_mixed_group_order` finds their cases with one hash pass and
+    order is restored inside them only: the merged order shows them (a
+    correct case next to an equal incorrect one), and
+    :func:`_mixed_group_order` finds their cases with one hash pass and
     orders those few, so scores with scattered ties (float32 outputs,
     rounded probabilities) cost little more than distinct ones. When more
     than half of the cases are in mixed groups, :func:`_tie_order` sorts
@@ -81,34 +79,35 @@ def rank_order(
     pos.sort()
     other = np.compress(~correct, neg)
     other.sort()
-    m = other.size
-    above = np.searchsorted(other, pos, side="left")  # incorrect cases ranked above each correct one
-    # A correct case with an incorrect one of equal score (a mixed tie group) finds it right
-    # where it is merged in: its group's incorrect cases start at other[above]. Read from the
-    # per-class arrays (a third of the cases), not from a pass over the merged ranking. Past
-    # the end (above == m) the clipped read is other[m - 1], which is below the score: no match.
-    mixed_pos = np.flatnonzero(np.take(other, above, mode="clip") == pos) if m else above[:0]
-    at = above + np.arange(pos.size)
+    at = np.searchsorted(other, pos, side="left")
+    at += np.arange(pos.size)
     cor = np.zeros(n, dtype=bool)
     cor[at] = True
     out = np.empty(n, dtype=np.float64)
     out[at] = pos
     np.place(out, ~cor, other)
-    if mixed_pos.size:
-        # one entry per mixed group: its last correct case (pos is ascending)
-        nxt = np.minimum(mixed_pos + 1, pos.size - 1)
-        mixed_pos = mixed_pos[(pos[nxt] != pos[mixed_pos]) | (mixed_pos == pos.size - 1)]
-        values = pos[mixed_pos]  # one per mixed group, ascending
-        first = _run_start(pos, mixed_pos, values)  # the group's first correct case
-        others_end = _run_end(other, above[mixed_pos], values)  # past the group's last incorrect case
-        # [start, end) in the merged order: the group's correct cases, then its incorrect ones
-        start = first + above[mixed_pos]
-        end = mixed_pos + 1 + others_end
-        if _MIXED_LIMIT * int((end - start).sum()) > n:  # many cases in mixed groups: key sort of every case
-            return _tie_order(neg, correct, out, out[1:] != out[:-1])
-        if not _mixed_group_order(neg, correct, cor, values, start, end):  # pragma: no cover (always done)
-            return _tie_order(neg, correct, out, out[1:] != out[:-1])
-    _restore_zero_signs(neg, out)
+    same = out[1:] == out[:-1]
+    tied = int(np.count_nonzero(same))
+    if tied:
+        # A mixed tie group puts a correct case next to an incorrect one of equal score:
+        # the merge put its correct cases first, so it has exactly one such edge.
+        if 8 * tied < n:  # scattered ties: look at the few tied neighbours only
+            at = np.flatnonzero(same)
+            mixed = at[cor[at] != cor[at + 1]]
+        else:
+            edge = cor[1:] != cor[:-1]
+            edge &= same
+            mixed = np.flatnonzero(edge)
+            del edge
+        if mixed.size:
+            values = out[mixed]  # one per mixed group, ascending
+            start, end = _run_bounds(out, same, mixed)
+            if _MIXED_LIMIT * int((end - start).sum()) > n:  # many cases in mixed groups: key sort of every case
+                return _tie_order(neg, correct, out, ~same)
+            del same
+            if not _mixed_group_order(neg, correct, cor, values, start, end):
+                return _tie_order(neg, correct, out, out[1:] != out[:-1])
+        _restore_zero_signs(neg, out)
     return out, cor
 
 
@@ -278,46 +277,38 @@ def _mixed_group_order(
     return True
 
 
-def _run_start(a: npt.NDArray[np.float64], hi: npt.NDArray[np.intp], v: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
-    """First index of the run of ``v[i]`` in the ascending ``a`` that reaches ``hi[i]`` (``a[hi[i]] == v[i]``).
+def _run_bounds(
+    out: npt.NDArray[np.float64], same: npt.NDArray[np.bool_], pos: npt.NDArray[np.intp]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """[start, end) of the run of equal values of the sorted ``out`` around each ``pos`` (``same``: out[1:] == out[:-1]).
 
-    Steps left from every position at once, one case per step, so small tie
-    groups cost a few O(len(hi)) passes and no binary search of the whole
-    array (whose cache misses cost more); runs still growing after 16 steps
-    are finished by ``searchsorted``. Equal to
-    ``np.searchsorted(a, v, side="left")``.
+    Steps outwards from every position at once, one case per step, so small
+    tie groups cost a few O(len(pos)) passes and no binary search of the
+    whole array (whose cache misses cost more); runs still growing after 16
+    steps are finished by ``searchsorted``.
     """
-    start = hi.copy()
+    m = same.size
+    start, end = pos.copy(), pos + 1
+    # start moves left while same[start - 1]; end moves right while same[end - 1]
     active = np.flatnonzero(start > 0)
     for _ in range(16):
         if not active.size:
-            return start
-        active = active[a[start[active] - 1] == v[active]]
+            break
+        active = active[same[start[active] - 1]]
         start[active] -= 1
         active = active[start[active] > 0]
     if active.size:
-        start[active] = np.searchsorted(a, v[active], side="left")
-    return start
-
-
-def _run_end(a: npt.NDArray[np.float64], lo: npt.NDArray[np.intp], v: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
-    """Index past the run of ``v[i]`` in the ascending ``a`` that starts at ``lo[i]`` (``a[:lo[i]] < v[i]``).
-
-    Steps right as :func:`_run_start` steps left; equal to
-    ``np.searchsorted(a, v, side="right")``.
-    """
-    m = a.size
-    end = lo.copy()
-    active = np.flatnonzero(end < m)
+        start[active] = np.searchsorted(out, out[pos[active]], side="left")
+    active = np.flatnonzero(end <= m)
     for _ in range(16):
         if not active.size:
-            return end
-        active = active[a[end[active]] == v[active]]
+            break
+        active = active[same[end[active] - 1]]
         end[active] += 1
-        active = active[end[active] < m]
+        active = active[end[active] <= m]
     if active.size:
-        end[active] = np.searchsorted(a, v[active], side="right")
-    return end
+        end[active] = np.searchsorted(out, out[pos[active]], side="right")
+    return start, end
 
 
 def _restore_zero_signs(neg: npt.NDArray[np.float64], out: npt.NDArray[np.float64]) -> None:
