@@ -139,8 +139,11 @@ def test_the_area_from_the_points_is_the_area_from_the_rows_bit_for_bit(kind: st
         p0, n0 = int(cor.sum()), int((~cor).sum())
         for misses, negative_misses in [(0, 0), (int(rng.integers(1, 50)), 0), (0, 7), (3, 11)]:
             p, nn = p0 + misses, n0 + negative_misses
-            want = C.roc_rows_area_exact(C.roc_rows(points, p, nn), p, nn)
+            rows = C.roc_rows(points, p, nn)
+            want = C.roc_rows_area_exact(rows, p, nn)
             got = C.roc_points_area_exact(points, p, nn)
+            # the curve without its segments: the rows' ends, bit for bit
+            assert C.roc_curve_rows(points, p, nn).tobytes() == np.column_stack((rows.recall, rows.rr_end)).tobytes()
             assert got == want or (math.isnan(got) and math.isnan(want)), (kind, ties, trial, misses, negative_misses)
         every = P.every_rank(neg, cor)  # a point after every case: counts kept in full, steps of 0 or 1
         assert C.roc_points_area_exact(every, p0 + 1, n0 + 3) == C.roc_rows_area_exact(C.roc_rows(every, p0 + 1, n0 + 3), p0 + 1, n0 + 3)
@@ -158,3 +161,17 @@ def test_the_area_from_the_points_with_huge_counts_takes_python_integers() -> No
     points = P.operating_points(neg, cor, "grouped")
     for p, n in [(2**33, 2**31), (2, 2)]:
         assert C.roc_points_area_exact(points, p, n) == C.roc_rows_area_exact(C.roc_rows(points, p, n), p, n)
+
+
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+def test_the_weighted_curve_without_segments_is_the_rows_ends(ties: str) -> None:
+    from scored_pr._core import points as P
+
+    rng = np.random.default_rng(8)
+    neg = np.sort(-np.round(rng.normal(size=3000), 2))
+    cor = rng.random(3000) < 0.4
+    w = rng.random(3000) * 3
+    points = P.operating_points(neg, cor, ties, w)
+    for p, n in [(float(w[cor].sum()), float(w[~cor].sum())), (float(w[cor].sum()) + 4.0, float(w[~cor].sum()) + 2.0)]:
+        rows = C.roc_rows(points, p, n)
+        assert C.roc_curve_rows(points, p, n).tobytes() == np.column_stack((rows.recall, rows.rr_end)).tobytes()

@@ -110,6 +110,30 @@ class RocRows(NamedTuple):
     fp_start: FloatArray  #: incorrect cases accepted where the segment starts (``fp`` itself for vertical steps)
 
 
+def _roc_ends(
+    points: Points, num_positive_ref: int | float, num_negative_ref: int | float
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any], FloatArray, FloatArray]:
+    """(tp, fp, recall, rejection recall) at every point: the rows of :func:`roc_rows` before the misses' row."""
+    tp_count = points.tp
+    fp_count = points.retrieved - tp_count if points._fp is None else points._fp
+    return tp_count, fp_count, _ratio(tp_count, num_positive_ref), 1.0 - _ratio(fp_count, num_negative_ref)
+
+
+def roc_curve_rows(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> FloatArray:
+    """``column_stack((rows.recall, rows.rr_end))`` of :func:`roc_rows`: the uninterpolated ROC curve, no segments.
+
+    The same values, bit for bit, without the segments' start columns
+    (which the curve does not show; with scattered ties they are copies
+    of the end columns patched at a few rows). Grouped ties with misses
+    end at (1, 0), as :func:`roc_rows` does.
+    """
+    _, _, r, rr_end = _roc_ends(points, num_positive_ref, num_negative_ref)
+    if points.grouped and num_positive_ref > points.total_tp:  # misses: the bottom tie group
+        r = np.append(r, 1.0)
+        rr_end = np.append(rr_end, 0.0 if num_negative_ref else np.nan)
+    return np.column_stack((r, rr_end))
+
+
 def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> RocRows:
     """The uninterpolated ROC curve of a tie policy, with its segments.
 
@@ -119,10 +143,7 @@ def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: in
     when there are misses, unreturned positives and unreturned negatives form
     one more tie group below every returned case, which ends at (1, 0).
     """
-    tp_count = points.tp
-    fp_count = points.retrieved - tp_count if points._fp is None else points._fp
-    r = _ratio(tp_count, num_positive_ref)
-    rr_end = 1.0 - _ratio(fp_count, num_negative_ref)
+    tp_count, fp_count, r, rr_end = _roc_ends(points, num_positive_ref, num_negative_ref)
     tp, fp = tp_count.astype(np.float64), fp_count.astype(np.float64)
     if not points.grouped:
         return RocRows(r, rr_end, rr_end, tp, fp, fp)

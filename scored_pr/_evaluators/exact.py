@@ -406,6 +406,8 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
     def _curve(self, name: str, interpolate: bool) -> npt.NDArray[np.float64]:
         def build() -> npt.NDArray[np.float64]:
             if name == "roc":
+                if not interpolate:  # the rows' ends only: no segment columns
+                    return _readonly(C.roc_curve_rows(self._points(), self._pos_ref(), self._neg_ref()))
                 rows = self._roc_rows(interpolate)
                 return _readonly(np.column_stack((rows.recall, rows.rr_end)))
             if interpolate:
