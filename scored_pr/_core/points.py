@@ -299,11 +299,13 @@ def operating_points(
     last[dropped] = False
     kept = tied[np.append(~shared, True)]
     start = _group_edges(neg_scores, starts, correct_idx[kept], "left")
-    tp = np.compress(last, np.arange(1, n_correct + 1, dtype=dtype))
+    # boolean indexing, not np.compress: with few cases dropped the mask is dense, and numpy
+    # copies runs of a dense boolean mask (0.2 ms at 300,000 cases) where compress gathers (0.5 ms)
+    tp = np.arange(1, n_correct + 1, dtype=dtype)[last]
     tied = kept - np.searchsorted(dropped, kept)  # the kept tied cases' indices among the points
     return Points(
         neg_scores, True, n_correct, n - n_correct,
-        retrieved=np.compress(last, retrieved), tp=tp, tied=tied, tied_start=start,
+        retrieved=retrieved[last], tp=tp, tied=tied, tied_start=start,
     )  # fmt: skip
 
 
