@@ -69,28 +69,17 @@ STEPS: list[tuple[str, Callable[[Any, np.ndarray, np.ndarray], Any]]] = [
 def rank_order_parts(y: np.ndarray, s: np.ndarray) -> dict[str, Callable[[], Any]]:
     """The numpy operations of rank_order on distinct scores, each on its own (inputs made beforehand)."""
     neg = -s
-    n = neg.size
     pos = np.sort(neg[y])
     other = np.sort(neg[~y])
-    at = np.searchsorted(other, pos) + np.arange(pos.size)
-    cor = np.zeros(n, dtype=bool)
-    cor[at] = True
-    out = np.empty(n)
-    out[at] = pos
-    out[~cor] = other
-
-    def scatter() -> None:
-        c = np.zeros(n, dtype=bool)
-        c[at] = True
-        o = np.empty(n)
-        o[at] = pos
-        np.place(o, ~c, other)
-
+    both = np.concatenate((pos, other))
+    o = np.argsort(both, kind="stable")
+    out = both[o]
     return {
         "  compress each class (np.compress x2)": lambda: (np.compress(y, neg), np.compress(~y, neg)),
         "  np.sort of each class": lambda: (np.sort(pos), np.sort(other)),
-        "  merge position: searchsorted(incorrect, correct)": lambda: np.searchsorted(other, pos) + np.arange(pos.size),
-        "  scatter into the ranking (labels, scores, np.place)": scatter,
+        "  merge: concatenate + stable argsort (timsort, two runs)": lambda: np.argsort(np.concatenate((pos, other)), kind="stable"),
+        "  gather the ranking (scores, labels)": lambda: (both[o], o < pos.size),
+        "  for comparison: the former merge, searchsorted(incorrect, correct)": lambda: np.searchsorted(other, pos),
         "  tie check (out[1:] == out[:-1], count)": lambda: int(np.count_nonzero(out[1:] == out[:-1])),
     }
 
