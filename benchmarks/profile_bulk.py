@@ -67,20 +67,42 @@ STEPS: list[tuple[str, Callable[[Any, np.ndarray, np.ndarray], Any]]] = [
 
 
 def rank_order_parts(y: np.ndarray, s: np.ndarray) -> dict[str, Callable[[], Any]]:
-    """The numpy operations of rank_order on distinct scores, each on its own (inputs made beforehand)."""
+    """The numpy operations of rank_order on distinct scores, each on its own (inputs made beforehand).
+
+    Also timed: another way to merge the two sorted classes, a stable
+    argsort of their concatenation (numpy's timsort merges the two runs in
+    O(n)), with the gather of the ranking it needs.
+    """
     neg = -s
+    n = neg.size
     pos = np.sort(neg[y])
     other = np.sort(neg[~y])
+    at = np.searchsorted(other, pos) + np.arange(pos.size)
+    cor = np.zeros(n, dtype=bool)
+    cor[at] = True
+    out = np.empty(n)
+    out[at] = pos
+    out[~cor] = other
     both = np.concatenate((pos, other))
     o = np.argsort(both, kind="stable")
-    out = both[o]
+
+    def scatter() -> None:
+        c = np.zeros(n, dtype=bool)
+        c[at] = True
+        r = np.empty(n)
+        r[at] = pos
+        np.place(r, ~c, other)
+
     return {
         "  compress each class (np.compress x2)": lambda: (np.compress(y, neg), np.compress(~y, neg)),
         "  np.sort of each class": lambda: (np.sort(pos), np.sort(other)),
-        "  merge: concatenate + stable argsort (timsort, two runs)": lambda: np.argsort(np.concatenate((pos, other)), kind="stable"),
-        "  gather the ranking (scores, labels)": lambda: (both[o], o < pos.size),
-        "  for comparison: the former merge, searchsorted(incorrect, correct)": lambda: np.searchsorted(other, pos),
+        "  merge position: searchsorted(incorrect, correct) + arange": lambda: np.searchsorted(other, pos) + np.arange(pos.size),
+        "  scatter into the ranking (labels, scores, np.place)": scatter,
         "  tie check (out[1:] == out[:-1], count)": lambda: int(np.count_nonzero(out[1:] == out[:-1])),
+        "  (another merge) concatenate + stable argsort (timsort, two runs)": lambda: np.argsort(
+            np.concatenate((pos, other)), kind="stable"
+        ),
+        "  (another merge) gather the ranking it gives (scores, labels)": lambda: (both[o], o < pos.size),
     }
 
 
