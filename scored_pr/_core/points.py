@@ -286,7 +286,7 @@ def operating_points(
     # built in the compact dtype (see _compact: every value is at most n), not converted afterwards
     dtype = np.int32 if n < 2**31 - 1 else np.int64
     retrieved = correct_idx.astype(dtype)
-    retrieved += 1
+    np.add(retrieved, 1, out=retrieved)
     end = _group_edges(neg_scores, starts, correct_idx[tied], "right")
     retrieved[tied] = end
     # a point only at the last correct case of a group
