@@ -92,8 +92,8 @@ def rank_order(
         # A mixed tie group puts a correct case next to an incorrect one of equal score:
         # the merge put its correct cases first, so it has exactly one such edge. Two
         # passes of bool operations and one flatnonzero of those few edges cost less than a
-        # flatnonzero of every tied neighbour (its cost grows with the hits: 1.8 ms against
-        # 0.7 ms at 59,000 tied neighbours in 1M, and no more at 7,000).
+        # flatnonzero of every tied neighbour, whose cost grows with its hits (1M cases:
+        # 0.7 ms against 1.8 ms at 59,000 tied neighbours, 0.33 against 0.38 ms at 7,000).
         edge = cor[1:] != cor[:-1]
         edge &= same
         mixed = np.flatnonzero(edge)
