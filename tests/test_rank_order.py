@@ -95,6 +95,9 @@ def test_compact_points_hold_the_counts_of_the_full_construction(p: tuple[Any, .
         assert got.dtype == expected.dtype or (got.dtype.kind == expected.dtype.kind == "i"), field
         assert got.tobytes() == expected.astype(got.dtype).tobytes(), field
     assert points.total_tp == int(correct.sum()) and points.total_fp == int((~correct).sum())
+    expected = _reference_points(neg, correct, ties)
+    precision = expected["tp"] / expected["retrieved"].astype(np.float64)
+    assert C.precision(points).tobytes() == precision.tobytes()
     rng = np.random.default_rng(p[0])
     for rank in [0, 1, neg.size, *rng.integers(0, neg.size + 1, 20).tolist()]:
         # slow literal: correct cases in the top `rank`, expected over the orderings of a cut tie group

@@ -111,3 +111,67 @@ def test_huge_counts_switch_to_python_integers() -> None:
     # the ratio of integers beyond 2**63 still rounds once
     rows = C.RocRows(*(np.array([1.0]),) * 2, np.array([1.0]), np.array([float(2**33)]), np.array([0.0]), np.array([0.0]))
     assert C.roc_rows_area_exact(rows, 2**33, 2**31) == 1.0
+
+
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+@pytest.mark.parametrize("kind", ["distinct", "scattered", "scattered, shared groups", "heavy"])
+def test_the_area_from_the_points_is_the_area_from_the_rows_bit_for_bit(kind: str, ties: str) -> None:
+    """The integer sum over the points (the evaluator's path) against the one over the float rows, every tie layout."""
+    from scored_pr._core import points as P
+    from scored_pr._core.ranking import rank_order
+
+    rng = np.random.default_rng(5)
+    layouts = set()
+    for trial in range(12):
+        n = int(rng.integers(1, 30_000))
+        correct = rng.random(n) < rng.choice([0.02, 0.3, 0.9])
+        scores = rng.normal(size=n) + correct
+        if kind == "scattered":  # a few small tie groups, as float32 outputs have
+            tied = rng.random(n) < 0.01
+            scores[tied] = scores[rng.integers(0, n, int(tied.sum()))]
+        elif kind == "scattered, shared groups":  # several correct cases in a tie group
+            scores = np.round(scores, 3)
+        elif kind == "heavy":
+            scores = np.round(scores, 1)
+        neg, cor = rank_order(-scores, correct)
+        points = P.operating_points(neg, cor, ties)
+        layouts.add((points._tied is not None, points.unit_tp))
+        p0, n0 = int(cor.sum()), int((~cor).sum())
+        for misses, negative_misses in [(0, 0), (int(rng.integers(1, 50)), 0), (0, 7), (3, 11)]:
+            p, nn = p0 + misses, n0 + negative_misses
+            rows = C.roc_rows(points, p, nn)
+            want = C.roc_rows_area_exact(rows, p, nn)
+            got = C.roc_points_area_exact(points, p, nn)
+            # the curve without its segments: the rows' ends, bit for bit
+            assert C.roc_curve_rows(points, p, nn).tobytes() == np.column_stack((rows.recall, rows.rr_end)).tobytes()
+            assert got == want or (math.isnan(got) and math.isnan(want)), (kind, ties, trial, misses, negative_misses)
+        every = P.every_rank(neg, cor)  # a point after every case: counts kept in full, steps of 0 or 1
+        assert C.roc_points_area_exact(every, p0 + 1, n0 + 3) == C.roc_rows_area_exact(C.roc_rows(every, p0 + 1, n0 + 3), p0 + 1, n0 + 3)
+    if kind == "scattered" and ties == "grouped":
+        assert (True, True) in layouts  # the few tied points are patched
+    if kind == "scattered, shared groups" and ties == "grouped":
+        assert (True, False) in layouts  # ... and some groups hold several correct cases
+
+
+def test_the_area_from_the_points_with_huge_counts_takes_python_integers() -> None:
+    from scored_pr._core import points as P
+
+    neg = np.array([-3.0, -2.0, -2.0, -1.0])
+    cor = np.array([True, False, True, False])
+    points = P.operating_points(neg, cor, "grouped")
+    for p, n in [(2**33, 2**31), (2, 2)]:
+        assert C.roc_points_area_exact(points, p, n) == C.roc_rows_area_exact(C.roc_rows(points, p, n), p, n)
+
+
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+def test_the_weighted_curve_without_segments_is_the_rows_ends(ties: str) -> None:
+    from scored_pr._core import points as P
+
+    rng = np.random.default_rng(8)
+    neg = np.sort(-np.round(rng.normal(size=3000), 2))
+    cor = rng.random(3000) < 0.4
+    w = rng.random(3000) * 3
+    points = P.operating_points(neg, cor, ties, w)
+    for p, n in [(float(w[cor].sum()), float(w[~cor].sum())), (float(w[cor].sum()) + 4.0, float(w[~cor].sum()) + 2.0)]:
+        rows = C.roc_rows(points, p, n)
+        assert C.roc_curve_rows(points, p, n).tobytes() == np.column_stack((rows.recall, rows.rr_end)).tobytes()

@@ -29,6 +29,10 @@ def precision(points: Points) -> FloatArray:
     """TP / k at every point."""
     if points.unit_steps:  # tp = 1, 2, ...: the same values, fewer passes
         return np.arange(1.0, points.size + 1.0) / (points.correct_idx_raw + 1.0)
+    ret, tp = points._ret, points._tp
+    if ret is not None and ret.dtype.kind == "i":  # integer counts, as stored: one division, no int64 copies
+        # (the counts convert to float64 exactly, so this is the same division)
+        return np.true_divide(np.arange(1.0, points.size + 1.0) if tp is None else tp, ret, dtype=np.float64)
     return points.tp / points.retrieved.astype(np.float64)
 
 
@@ -106,6 +110,30 @@ class RocRows(NamedTuple):
     fp_start: FloatArray  #: incorrect cases accepted where the segment starts (``fp`` itself for vertical steps)
 
 
+def _roc_ends(
+    points: Points, num_positive_ref: int | float, num_negative_ref: int | float
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any], FloatArray, FloatArray]:
+    """(tp, fp, recall, rejection recall) at every point: the rows of :func:`roc_rows` before the misses' row."""
+    tp_count = points.tp
+    fp_count = points.retrieved - tp_count if points._fp is None else points._fp
+    return tp_count, fp_count, _ratio(tp_count, num_positive_ref), 1.0 - _ratio(fp_count, num_negative_ref)
+
+
+def roc_curve_rows(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> FloatArray:
+    """``column_stack((rows.recall, rows.rr_end))`` of :func:`roc_rows`: the uninterpolated ROC curve, no segments.
+
+    The same values, bit for bit, without the segments' start columns
+    (which the curve does not show; with scattered ties they are copies
+    of the end columns patched at a few rows). Grouped ties with misses
+    end at (1, 0), as :func:`roc_rows` does.
+    """
+    _, _, r, rr_end = _roc_ends(points, num_positive_ref, num_negative_ref)
+    if points.grouped and num_positive_ref > points.total_tp:  # misses: the bottom tie group
+        r = np.append(r, 1.0)
+        rr_end = np.append(rr_end, 0.0 if num_negative_ref else np.nan)
+    return np.column_stack((r, rr_end))
+
+
 def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> RocRows:
     """The uninterpolated ROC curve of a tie policy, with its segments.
 
@@ -115,10 +143,7 @@ def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: in
     when there are misses, unreturned positives and unreturned negatives form
     one more tie group below every returned case, which ends at (1, 0).
     """
-    tp_count = points.tp
-    fp_count = points.retrieved - tp_count if points._fp is None else points._fp
-    r = _ratio(tp_count, num_positive_ref)
-    rr_end = 1.0 - _ratio(fp_count, num_negative_ref)
+    tp_count, fp_count, r, rr_end = _roc_ends(points, num_positive_ref, num_negative_ref)
     tp, fp = tp_count.astype(np.float64), fp_count.astype(np.float64)
     if not points.grouped:
         return RocRows(r, rr_end, rr_end, tp, fp, fp)
@@ -186,6 +211,66 @@ def roc_rows_area_exact(rows: RocRows, num_positive_ref: int, num_negative_ref: 
     fp = rows.fp.astype(np.int64)
     fp_start = fp if rows.fp_start is rows.fp else rows.fp_start.astype(np.int64)
     num = _exact_dot(np.diff(tp, prepend=0), 2 * n - fp_start - fp, 2 * p * n)
+    return num / (2 * p * n)  # int / int: correctly rounded
+
+
+def roc_points_area_exact(points: Points, num_positive_ref: int, num_negative_ref: int) -> float:
+    """``roc_rows_area_exact(roc_rows(points, P, N), P, N)`` read from the points' integer counts (unweighted points).
+
+    The same integer numerator, summed without the float rows: with
+    ``fp_j`` the incorrect cases at point j and ``fp_before_j`` those above
+    its tie group::
+
+        sum_j (tp_j - tp_{j-1}) * (2 N - fp_before_j - fp_j)
+          = sum_j (tp_j - tp_{j-1}) * 2 (N - fp_j) + sum_j (tp_j - tp_{j-1}) * (fp_j - fp_before_j)
+
+    The second sum is zero at a point whose group holds no incorrect case,
+    so with scattered ties it runs over the few tied points only; and the
+    first is 2 (N TP - sum_j fp_j - sum_j (dtp_j - 1) fp_j), where
+    sum_j fp_j = sum_j retrieved_j - sum_j tp_j is two sums of the stored
+    counts and dtp_j - 1 is zero but at the tied points. Grouped ties add the bottom
+    group of misses (``(P - TP) * (N - FP)``) as :func:`roc_rows` does.
+    Equal bit for bit to :func:`roc_rows_area_exact` (the same integer,
+    divided once). NaN when P or N is 0; 0.0 for no rows. O(P') integer
+    passes, no float array.
+    """
+    p, n = int(num_positive_ref), int(num_negative_ref)
+    if not p or not n:
+        return math.nan
+    if 2 * p * n >= 2**62:  # huge counts: Python integers, through the rows
+        return roc_rows_area_exact(roc_rows(points, p, n), p, n)
+    total_tp, total_fp = int(points.total_tp), int(points.total_fp)
+    misses = points.grouped and p > total_tp
+    if points.size == 0 and not misses:
+        return 0.0
+    num = 0
+    ret, tp = points._ret, points._tp
+    if points.size and (ret is None or ret.dtype.kind == "i"):
+        # sum_j dtp_j fp_j = sum_j fp_j + sum_j (dtp_j - 1) fp_j, and sum_j fp_j = sum_j retrieved_j - sum_j tp_j
+        size = points.size
+        ret_sum = int(np.sum(points.correct_idx_raw, dtype=np.int64)) + size if ret is None else int(np.sum(ret, dtype=np.int64))
+        tp_sum = size * (size + 1) // 2 if tp is None else int(np.sum(tp, dtype=np.int64))
+        tp_last = size if tp is None else int(tp[-1])
+        fp_sum = ret_sum - tp_sum
+        if points._tied is not None:  # scattered ties: dtp_j = 1 and fp_before_j = fp_j but at the few tied points
+            j = points._tied
+            assert ret is not None
+            tp_j = j + 1 if tp is None else tp[j].astype(np.int64)
+            dtp_j = tp_j - (j if tp is None else np.where(j > 0, tp[np.maximum(j - 1, 0)], 0))
+            fp_j = ret[j] - tp_j
+            fp_sum += int(np.dot(dtp_j - 1, fp_j))
+            num += int(np.dot(dtp_j, fp_j - points.tied_fp_before()))  # the tie groups' diagonal segments
+        elif tp is not None:  # counts kept for every point (heavy ties): read in full
+            fp = points.retrieved - points.tp
+            dtp = np.diff(points.tp, prepend=0)
+            fp_sum += int(np.dot(dtp - 1, fp))
+            if points.grouped and not points.untied:
+                num += int(np.dot(dtp, fp - points.fp_before))
+        num += 2 * (n * tp_last - fp_sum)
+    elif points.size:  # pragma: no cover (weighted points: the evaluator sums their float rows)
+        return roc_rows_area_exact(roc_rows(points, p, n), p, n)
+    if misses:  # the bottom tie group: unreturned positives and negatives
+        num += (p - total_tp) * (n - total_fp)
     return num / (2 * p * n)  # int / int: correctly rounded
 
 

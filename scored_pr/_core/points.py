@@ -280,30 +280,32 @@ def operating_points(
     # few correct cases with an equal neighbour are looked up (their group's end).
     starts = np.ones(n + 1, dtype=bool)  # starts[i]: case i starts a tie group (i = n: the end)
     starts[1:n] = differs
-    retrieved = correct_idx + 1
-    tied = np.flatnonzero(~(starts[correct_idx] & starts[retrieved]))
+    tied = np.flatnonzero(~(starts[correct_idx] & starts[1:][correct_idx]))  # starts[1:][i] is starts[i + 1]
     if not tied.size:  # the ties are all among incorrect cases: the points are the untied ones
         return Points(neg_scores, True, n_correct, n - n_correct, correct_idx=_compact(correct_idx), untied=True)
+    # built in the compact dtype (see _compact: every value is at most n), not converted afterwards
+    dtype = np.int32 if n < 2**31 - 1 else np.int64
+    retrieved = correct_idx.astype(dtype)
+    np.add(retrieved, 1, out=retrieved)
     end = _group_edges(neg_scores, starts, correct_idx[tied], "right")
     retrieved[tied] = end
     # a point only at the last correct case of a group
     shared = end[1:] == end[:-1]
     if not shared.any():  # one correct case per group: point i holds i + 1 correct cases
         start = _group_edges(neg_scores, starts, correct_idx[tied], "left")
-        return Points(
-            neg_scores, True, n_correct, n - n_correct, retrieved=_compact(retrieved), tied=tied, tied_start=start
-        )
+        return Points(neg_scores, True, n_correct, n - n_correct, retrieved=retrieved, tied=tied, tied_start=start)
     last = np.ones(n_correct, dtype=bool)
     dropped = tied[:-1][shared]  # correct cases followed by another of their group (few)
     last[dropped] = False
     kept = tied[np.append(~shared, True)]
     start = _group_edges(neg_scores, starts, correct_idx[kept], "left")
-    tp = np.flatnonzero(last)
+    # boolean indexing, not np.compress: with few cases dropped the mask is dense, and numpy
+    # copies runs of a dense boolean mask (0.2 ms at 300,000 cases) where compress gathers (0.5 ms)
+    tp = np.arange(1, n_correct + 1, dtype=dtype)[last]
     tied = kept - np.searchsorted(dropped, kept)  # the kept tied cases' indices among the points
-    tp += 1
     return Points(
         neg_scores, True, n_correct, n - n_correct,
-        retrieved=_compact(np.compress(last, retrieved)), tp=_compact(tp), tied=tied, tied_start=start,
+        retrieved=retrieved[last], tp=tp, tied=tied, tied_start=start,
     )  # fmt: skip
 
 

@@ -90,15 +90,14 @@ def rank_order(
     tied = int(np.count_nonzero(same))
     if tied:
         # A mixed tie group puts a correct case next to an incorrect one of equal score:
-        # the merge put its correct cases first, so it has exactly one such edge.
-        if 8 * tied < n:  # scattered ties: look at the few tied neighbours only
-            at = np.flatnonzero(same)
-            mixed = at[cor[at] != cor[at + 1]]
-        else:
-            edge = cor[1:] != cor[:-1]
-            edge &= same
-            mixed = np.flatnonzero(edge)
-            del edge
+        # the merge put its correct cases first, so it has exactly one such edge. Two
+        # passes of bool operations and one flatnonzero of those few edges cost less than a
+        # flatnonzero of every tied neighbour, whose cost grows with its hits (1M cases:
+        # 0.7 ms against 1.8 ms at 59,000 tied neighbours, 0.33 against 0.38 ms at 7,000).
+        edge = cor[1:] != cor[:-1]
+        edge &= same
+        mixed = np.flatnonzero(edge)
+        del edge
         if mixed.size:
             values = out[mixed]  # one per mixed group, ascending
             start, end = _run_bounds(out, same, mixed)
@@ -236,16 +235,18 @@ def _mixed_group_order(
     if not found_parts:  # pragma: no cover (the mixed groups' cases are always found)
         return False
     found, score = np.concatenate(found_parts), np.concatenate(score_parts)
-    # The candidates' groups, from a second, larger table under another hash: each slot holds
+    # The candidates' groups, from a second table under another hash: each slot holds
     # the index of the one value of ``values`` in it, -1 if none, -2 if several (those few
     # candidates are searched for). A candidate is in the group its slot names iff its score
     # is that group's: -0.0 == 0.0, so the zeros are one group, as in the sort.
-    bits2 = min(max(d.bit_length() + 4, 10), 22)  # >= 16 slots per value: few shared slots
+    bits2 = min(max(d.bit_length() + 3, 10), 22)  # >= 8 slots per value: few shared slots
     shift2 = np.uint64(64 - bits2)
     mult2 = np.uint64((_GOLDEN2 << 1) % 2**64)  # even, as above
     value_slot = (values.view(np.uint64) * mult2) >> shift2
-    owner = np.full(1 << bits2, -1, dtype=np.int32)
-    ids = np.arange(d, dtype=np.int32)
+    # int16 when the group ids fit: half the bytes to fill and to read (the table is written anew each time)
+    id_dtype = np.int16 if d < 2**15 else np.int32
+    owner = np.full(1 << bits2, -1, dtype=id_dtype)
+    ids = np.arange(d, dtype=id_dtype)
     owner[value_slot] = ids
     owner[value_slot[owner[value_slot] != ids]] = -2
     group = owner[(score.view(np.uint64) * mult2) >> shift2].astype(np.int64)

@@ -446,6 +446,8 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
     def _curve(self, name: str, interpolate: bool) -> npt.NDArray[np.float64]:
         def build() -> npt.NDArray[np.float64]:
             if name == "roc":
+                if not interpolate:  # the rows' ends only: no segment columns
+                    return _readonly(C.roc_curve_rows(self._points(), self._pos_ref(), self._neg_ref()))
                 rows = self._roc_rows(interpolate)
                 return _readonly(np.column_stack((rows.recall, rows.rr_end)))
             if interpolate:
@@ -685,7 +687,9 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
             return self._cached(("roc_area", interpolate), lambda: C.roc_rows_area(self._roc_rows(interpolate)))
         return self._cached(
             ("roc_area", interpolate),
-            lambda: C.roc_rows_area_exact(self._roc_rows(interpolate), self.num_positive_ref, self.num_negative_ref),
+            lambda: C.roc_rows_area_exact(self._roc_rows(True), self.num_positive_ref, self.num_negative_ref)
+            if interpolate
+            else C.roc_points_area_exact(self._points(), self.num_positive_ref, self.num_negative_ref),
         )
 
     def confidence_interval(
