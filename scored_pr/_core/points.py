@@ -280,7 +280,9 @@ def operating_points(
     # few correct cases with an equal neighbour are looked up (their group's end).
     starts = np.ones(n + 1, dtype=bool)  # starts[i]: case i starts a tie group (i = n: the end)
     starts[1:n] = differs
-    tied = np.flatnonzero(~(starts[correct_idx] & starts[1:][correct_idx]))  # starts[1:][i] is starts[i + 1]
+    alone = starts[:-1] & starts[1:]  # alone[i]: case i is a tie group of its own
+    tied = np.flatnonzero(~np.take(alone, correct_idx))
+    del alone
     if not tied.size:  # the ties are all among incorrect cases: the points are the untied ones
         return Points(neg_scores, True, n_correct, n - n_correct, correct_idx=_compact(correct_idx), untied=True)
     # built in the compact dtype (see _compact: every value is at most n), not converted afterwards
@@ -297,12 +299,15 @@ def operating_points(
     last = np.ones(n_correct, dtype=bool)
     dropped = tied[:-1][shared]  # correct cases followed by another of their group (few)
     last[dropped] = False
-    kept = tied[np.append(~shared, True)]
+    keep = np.append(~shared, True)
+    kept = tied[keep]
     start = _group_edges(neg_scores, starts, correct_idx[kept], "left")
     # boolean indexing, not np.compress: with few cases dropped the mask is dense, and numpy
     # copies runs of a dense boolean mask (0.2 ms at 300,000 cases) where compress gathers (0.5 ms)
     tp = np.arange(1, n_correct + 1, dtype=dtype)[last]
-    tied = kept - np.searchsorted(dropped, kept)  # the kept tied cases' indices among the points
+    # the kept tied cases' indices among the points: minus the dropped cases before each, which
+    # (dropped and kept together being ``tied``, in order) is its place in tied minus its place in kept
+    tied = kept - (np.flatnonzero(keep) - np.arange(kept.size))
     return Points(
         neg_scores, True, n_correct, n - n_correct,
         retrieved=retrieved[last], tp=tp, tied=tied, tied_start=start,
