@@ -218,11 +218,21 @@ def _segment_sums(weight: FloatArray | None, bounds: npt.NDArray[np.intp]) -> Fl
 
 
 def _level_for(sample: KeyArray, target: int) -> int:
-    """The least level at which the sample's keys fall in at most ``target`` blocks."""
+    """The least level at which the ascending sample's keys fall in at most ``target`` blocks."""
+    return _level_for_parts(sample[1:] ^ sample[:-1], target)
+
+
+def _level_for_parts(parts: KeyArray, target: int) -> int:
+    """:func:`_level_for` from the xor of each adjacent pair of the ascending sample.
+
+    Two adjacent keys fall in different blocks of level L exactly when their
+    xor has a bit at L or above (``parts >> L`` is not 0), so the block count
+    at level L is 1 + the number of such pairs.
+    """
     low, high = 0, 63  # at level 63 there are two blocks at most
     while low < high:  # the block count only falls as the level rises: bisect
         mid = (low + high) // 2
-        if np.count_nonzero(np.diff(sample >> np.uint64(mid))) + 1 <= target:
+        if np.count_nonzero(parts >> np.uint64(mid)) + 1 <= target:
             high = mid
         else:
             low = mid + 1
@@ -283,16 +293,25 @@ def _from_keys(k: KeyArray) -> FloatArray:
     return (k ^ (flip | _SIGN)).view(np.float64)
 
 
+#: Cases whose bin index is computed at a time by :func:`unsorted_block_bins`: the
+#: temporaries of the chain of passes (8 bytes a case each) stay in the CPU's cache.
+SUB_BLOCK = 1 << 16
+
+
 def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coarse_level: int | None = None) -> Bins | None:
-    """:func:`block_bins` of an unsorted, unweighted batch (no NaN, no -0.0) without sorting it, or None.
+    """:func:`block_bins` of an unsorted, unweighted batch (no NaN) without sorting it, or None.
 
     The same two-level blocks as :func:`block_bins`: with the same coarse
-    level, the bins are the same, bit for bit. Only the coarse level is
-    chosen on a sorted strided sample of the batch as it comes (a sort of
-    about 8 * target keys) instead of on a strided sample of the sorted batch.
-    Every case then costs one key, two shifts and a few bincount-like
-    reductions (counts per block, and the least and greatest key per bin by
-    ``np.minimum.at`` / ``np.maximum.at``): O(n + B) with no sort of the batch.
+    level, the bins are the same, bit for bit (-0.0 is taken as 0.0). Only
+    the coarse level is chosen on a sorted strided sample of the batch as it
+    comes (a sort of about 8 * target keys) instead of on a strided sample of
+    the sorted batch. Every case then costs one key, one shift, a
+    bincount-like count per coarse block, one bin index (a shift and an
+    offset looked up by coarse block, computed :data:`SUB_BLOCK` cases at a
+    time so that the temporaries stay in cache) and three reductions by bin
+    index (the counts of both classes by ``np.bincount``, the least and
+    greatest key by ``np.minimum.at`` / ``np.maximum.at``): O(n + B) with no
+    sort of the batch.
 
     Returns None, for :func:`add_sorted` to bin the batch instead, when the
     sample has at most 16 * target / 4 distinct scores (the batch might then
@@ -303,26 +322,29 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     n = scores.size
     if n == 0:
         return None
-    ends = keys(np.array([scores.min(), scores.max()]))  # keys are monotone: the least and greatest key
-    if ends[0] >= _SIGN:  # no negative score: every key is the bits with the sign bit set, in one pass
-        k = np.ascontiguousarray(scores, dtype=np.float64).view(np.uint64) | _SIGN
-    else:
-        k = keys(scores)
+    scores = np.ascontiguousarray(scores, dtype=np.float64)
+    least, greatest = scores.min(), scores.max()
     stride = max(1, n // (8 * target))
-    sample = np.sort(k[::stride])
+    sample = np.sort(keys(scores[::stride] + 0.0))  # + 0.0: -0.0 ties with 0.0
+    parts = sample[1:] ^ sample[:-1]  # nonzero where adjacent sampled keys differ
     # add_sorted bins a batch exactly while it has at most 16 * max_bins = 4 * target
     # distinct scores: only a sample with more than that proves the batch has more.
-    if _distinct(sample) <= 4 * target:
+    if np.count_nonzero(parts) + 1 <= 4 * target:
         return None
-    coarse = _level_for(sample, max(2, target // 8)) if coarse_level is None else coarse_level
+    coarse = _level_for_parts(parts, max(2, target // 8)) if coarse_level is None else coarse_level
+    ends = keys(np.array([least, greatest]) + 0.0)  # keys are monotone: the least and greatest key
     c64 = np.uint64(coarse)
-    ck = k >> c64
     base, top = ends >> c64
     span = int(top - base) + 1
     if span > 64 * target:
         return None
-    ck -= base
-    cid = ck.view(np.int64)  # coarse slot of every case, < span
+    if least > 0.0:  # every score positive: its key is its bits with the sign bit set, in one pass
+        k = scores.view(np.uint64) | _SIGN
+    else:
+        k = keys(scores + 0.0)
+    cid = k >> c64
+    cid -= base
+    cid = cid.view(np.int64)  # coarse slot of every case, < span
     ccount = np.bincount(cid, minlength=span).astype(np.float64)
     # the splitting mass of block_bins, over every coarse slot (empty slots get no bins)
     above = n - np.cumsum(ccount)  # cases in higher blocks
@@ -334,22 +356,28 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     width = np.left_shift(1, drop)  # fine blocks per coarse slot
     offset = np.concatenate(([0], np.cumsum(width)[:-1]))
     # A case's fine block is k >> (coarse - drop); the first fine block of coarse slot j
-    # is (base + j) << drop, so its bin is k >> shift[j] + adjust[j] (uint64, modulo 2**64).
+    # is (base + j) << drop, so its bin is k >> shift[j] + adjust[j] (uint64, modulo 2**64),
+    # and its index 2 * bin + label is (k >> shift[j]) * 2 + 2 * adjust[j] + label.
     shift = (coarse - drop).astype(np.uint64)
     adjust = offset.astype(np.uint64) - ((np.arange(span, dtype=np.uint64) + base) << drop.astype(np.uint64))
-    j = k >> shift[cid]
-    j += adjust[cid]  # the bin, ascending with the key
-    j <<= _ONE
-    j += correct  # 2 * bin + label: one index serves the counts and the extremes of both classes
-    idx = j.view(np.int64)
+    adjust <<= _ONE
+    idx = cid.view(np.uint64)  # each case's index overwrites its coarse slot, block by block
+    for i in range(0, n, SUB_BLOCK):
+        slot = cid[i : i + SUB_BLOCK]
+        j = k[i : i + SUB_BLOCK] >> shift[slot]
+        j <<= _ONE
+        j += adjust[slot]
+        j += correct[i : i + SUB_BLOCK]  # one index serves the counts and the extremes of both classes
+        idx[i : i + SUB_BLOCK] = j
+    at = cid  # now 2 * bin + label, as int64
     slots = int(offset[-1] + width[-1])
-    both = np.bincount(idx, minlength=2 * slots)
+    both = np.bincount(at, minlength=2 * slots)
     wneg, wpos = both[0::2], both[1::2]
     used = np.flatnonzero(wneg + wpos)
     lo2: KeyArray = np.full(2 * slots, _ALL, dtype=np.uint64)
     hi2: KeyArray = np.zeros(2 * slots, dtype=np.uint64)
-    np.minimum.at(lo2, idx, k)
-    np.maximum.at(hi2, idx, k)
+    np.minimum.at(lo2, at, k)
+    np.maximum.at(hi2, at, k)
     lo_k: KeyArray = np.minimum(lo2[0::2], lo2[1::2])[used]
     hi_k: KeyArray = np.maximum(hi2[0::2], hi2[1::2])[used]
     lo, hi = _from_keys(lo_k), _from_keys(hi_k)
