@@ -536,7 +536,7 @@ def _ap_width(pos: FloatArray, neg: FloatArray, c: FloatArray, t: FloatArray) ->
     return np.maximum(upper - lower, 0.0)
 
 
-def merge_costs(b: Bins, pos_ref: float, neg_ref: float, total: float, budget: int) -> FloatArray:
+def merge_costs(b: Bins, pos_ref: float, neg_ref: float, total: float, budget: int, pairs: IntArray | None = None) -> FloatArray:
     """Cost of merging each adjacent pair (i, i + 1): how much the bounds widen.
 
     The sum of the increase in ROC AUC bound width, (P_i N_j + P_j N_i) / (R Q)
@@ -544,18 +544,26 @@ def merge_costs(b: Bins, pos_ref: float, neg_ref: float, total: float, budget: i
     increase in average precision bound width (divided by R), plus a small
     term proportional to the merged weight so that, among free merges (e.g.
     two bins holding only negatives), small bins merge first.
+
+    ``pairs``: the indices i of the pairs to cost (ascending), or None for
+    every pair; each cost is the same float either way.
     """
     pos, neg = b.pos, b.neg
-    exact = b.lo == b.hi
     c, f = _before(pos), _before(neg)
     t = c + f
+    i = np.arange(pos.size - 1) if pairs is None else pairs
+    j = i + 1
     rq = pos_ref * neg_ref if pos_ref > 0 and neg_ref > 0 else 1.0
     r = pos_ref if pos_ref > 0 else 1.0
-    own_auc = np.where(exact, 0.0, pos * neg)
-    own_ap = np.where(exact, 0.0, _ap_width(pos, neg, c, t))
-    mp, mn = pos[:-1] + pos[1:], neg[:-1] + neg[1:]
-    auc = (mp * mn - own_auc[:-1] - own_auc[1:]) / rq
-    ap = (_ap_width(mp, mn, c[:-1], t[:-1]) - own_ap[:-1] - own_ap[1:]) / r
+    pi, ni, pj, nj, ci, ti = pos[i], neg[i], pos[j], neg[j], c[i], t[i]
+    exact_i, exact_j = b.lo[i] == b.hi[i], b.lo[j] == b.hi[j]
+    own_auc_i = np.where(exact_i, 0.0, pi * ni)
+    own_auc_j = np.where(exact_j, 0.0, pj * nj)
+    own_ap_i = np.where(exact_i, 0.0, _ap_width(pi, ni, ci, ti))
+    own_ap_j = np.where(exact_j, 0.0, _ap_width(pj, nj, c[j], t[j]))
+    mp, mn = pi + pj, ni + nj
+    auc = (mp * mn - own_auc_i - own_auc_j) / rq
+    ap = (_ap_width(mp, mn, ci, ti) - own_ap_i - own_ap_j) / r
     size = (mp + mn) / (total if total > 0 else 1.0) * (1e-3 / budget)
     return np.maximum(auc, 0.0) + np.maximum(ap, 0.0) + size
 
@@ -569,32 +577,37 @@ def compress(b: Bins, max_bins: int, pos_ref: float, neg_ref: float) -> Bins:
     pair. Each round ranks the minimal nodes by :func:`merge_costs` and
     merges the cheaper half of them (at most the number of merges still
     needed); merging creates new minimal nodes for the next round. Every
-    round is O(B) numpy work.
+    round is O(B) numpy work: the costs of the minimal nodes only, and one
+    compaction of each array.
     """
     total = float(b.pos.sum() + b.neg.sum())
     while b.hi.size > max_bins:
         n = b.hi.size
-        start, _ = blocks(b)
-        part = bit_length(start[:-1] ^ start[1:])  # level of the smallest block holding bins i and i + 1
-        left = np.concatenate(([65], part[:-1]))
-        right = np.concatenate((part[1:], [65]))
-        cand = np.flatnonzero((part < left) & (part < right))
-        cost = merge_costs(b, pos_ref, neg_ref, total, max_bins)[cand]
+        part = bit_length(b.start[:-1] ^ b.start[1:])  # level of the smallest block holding bins i and i + 1
+        below_left = np.ones(n - 1, dtype=bool)  # pair i parts lower than pair i - 1 (the first: no left pair)
+        np.less(part[1:], part[:-1], out=below_left[1:])
+        below_right = np.ones(n - 1, dtype=bool)  # ... than pair i + 1 (the last: no right pair)
+        np.less(part[:-1], part[1:], out=below_right[:-1])
+        below_left &= below_right
+        cand = np.flatnonzero(below_left)  # minimal nodes, never adjacent
         k = min(n - max_bins, max(1, (cand.size + 1) // 2))
         if k < cand.size:
+            cost = merge_costs(b, pos_ref, neg_ref, total, max_bins, cand)
             cand = np.sort(cand[np.argpartition(cost, k - 1)[:k]])
+        gone = cand + 1
         keep = np.ones(n, dtype=bool)
-        keep[cand + 1] = False
-        level, start, end = b.level.copy(), b.start.copy(), b.end.copy()
-        mask = _mask(part[cand])
-        level[cand] = part[cand]
-        start[cand] &= ~mask
-        end[cand] = start[cand] | mask
-        lo, pos, neg = b.lo.copy(), b.pos.copy(), b.neg.copy()
-        lo[cand] = b.lo[cand + 1]
-        pos[cand] += b.pos[cand + 1]
-        neg[cand] += b.neg[cand + 1]
-        b = Bins(b.hi[keep], lo[keep], pos[keep], neg[keep], level[keep], start[keep], end[keep])
+        keep[gone] = False
+        at = cand - np.arange(cand.size)  # where each merged pair lands once its second bin is gone
+        hi, lo, pos, neg, level, start, end = (np.compress(keep, x) for x in b)
+        merged = part[cand]
+        mask = _mask(merged)
+        level[at] = merged
+        start[at] &= ~mask
+        end[at] = start[at] | mask
+        lo[at] = b.lo[gone]
+        pos[at] += b.pos[gone]
+        neg[at] += b.neg[gone]
+        b = Bins(hi, lo, pos, neg, level, start, end)
     return b
 
 
