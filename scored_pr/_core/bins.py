@@ -88,8 +88,16 @@ class Triple(NamedTuple):
 
 
 def empty_bins() -> Bins:
+    """The bins of an empty summary (shared, read-only arrays: every function returns new arrays)."""
+    return _EMPTY
+
+
+def _empty() -> Bins:
     z = np.zeros(0, dtype=np.float64)
-    return make(z, z, z, z, np.zeros(0, dtype=np.int64))
+    out = make(z, z, z, z, np.zeros(0, dtype=np.int64))
+    for x in out:
+        x.setflags(write=False)
+    return out
 
 
 def _before(x: FloatArray) -> FloatArray:
@@ -166,6 +174,9 @@ def _mask(level: IntArray) -> KeyArray:
     lv = np.minimum(level, 63).astype(np.uint64)
     m = (_ONE << lv) - _ONE
     return np.where(level >= 64, _ALL, m)
+
+
+_EMPTY = _empty()
 
 
 def blocks(b: Bins) -> tuple[KeyArray, KeyArray]:
@@ -498,7 +509,7 @@ def merge_bins(a: Bins, b: Bins) -> Bins:
     slot_b[pa] = False  # b's bins keep their order in the remaining slots
     perm = np.empty(n, dtype=np.intp)
     perm[pa] = np.arange(na.size)
-    perm[slot_b] = np.arange(na.size, n)
+    perm[np.flatnonzero(slot_b)] = np.arange(na.size, n)  # by index: a boolean mask assignment is slower
     merged = Bins(*(np.concatenate((xa, xb))[perm] for xa, xb in zip(a, b)))
     # A bin opens a new group unless its block ends inside a block before it (then it is nested).
     reach = np.minimum.accumulate(merged.start)
@@ -512,7 +523,8 @@ def _reduce_groups(b: Bins, first: BoolArray) -> Bins:
     """Merge each run of nested bins that starts at a ``first`` bin (its outer block)."""
     idx = np.flatnonzero(first)
     rest = np.flatnonzero(~first)
-    g = np.cumsum(first)[rest] - 1
+    # the group of the r-th nested bin (at position q): q - r group openers precede it
+    g = rest - np.arange(1, rest.size + 1)
     hi, lo, pos, neg = (x[idx] for x in b[:4])
     np.maximum.at(hi, g, b.hi[rest])
     np.minimum.at(lo, g, b.lo[rest])
@@ -598,7 +610,8 @@ def compress(b: Bins, max_bins: int, pos_ref: float, neg_ref: float) -> Bins:
         keep = np.ones(n, dtype=bool)
         keep[gone] = False
         at = cand - np.arange(cand.size)  # where each merged pair lands once its second bin is gone
-        hi, lo, pos, neg, level, start, end = (np.compress(keep, x) for x in b)
+        hi, lo, pos, neg = (np.compress(keep, x) for x in b[:4])
+        level, start, end = np.compress(keep, b.level), np.compress(keep, b.start), np.compress(keep, b.end)
         merged = part[cand]
         mask = _mask(merged)
         level[at] = merged

@@ -382,6 +382,8 @@ class BoundedEvaluation(EvaluationBase):
         return self._compress(B.add_sorted(bins, sp, wp, sn, wn, self._max_bins)), weighted
 
     def _compress(self, bins: B.Bins) -> B.Bins:
+        if bins.hi.size <= self._max_bins:  # within the budget: nothing to merge
+            return bins
         pos_ref = float(bins.pos.sum()) + self._misses
         neg_ref = float(bins.neg.sum()) + self._negative_misses
         return B.compress(bins, self._max_bins, pos_ref, neg_ref)
