@@ -318,11 +318,11 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     comes (a sort of about 8 * target keys) instead of on a strided sample of
     the sorted batch. Every case then costs one key, one shift, a
     bincount-like count per coarse block, one bin index (a shift and an
-    offset looked up by coarse block, computed :data:`SUB_BLOCK` cases at a
-    time so that the temporaries stay in cache) and three reductions by bin
-    index (the counts of both classes by ``np.bincount``, the least and
-    greatest key by ``np.minimum.at`` / ``np.maximum.at``): O(n + B) with no
-    sort of the batch.
+    offset looked up by coarse block) and three reductions by bin (the least
+    and greatest key by ``np.minimum.at`` / ``np.maximum.at``, the counts of
+    both classes by one ``np.bincount`` of 2 * bin + label). The index and
+    the extremes are computed :data:`SUB_BLOCK` cases at a time, so that
+    the temporaries stay in cache. O(n + B) with no sort of the batch.
 
     Returns None, for :func:`add_sorted` to bin the batch instead, when the
     sample has at most 16 * target / 4 distinct scores (the batch might then
@@ -367,30 +367,28 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     width = np.left_shift(1, drop)  # fine blocks per coarse slot
     offset = np.concatenate(([0], np.cumsum(width)[:-1]))
     # A case's fine block is k >> (coarse - drop); the first fine block of coarse slot j
-    # is (base + j) << drop, so its bin is k >> shift[j] + adjust[j] (uint64, modulo 2**64),
-    # and its index 2 * bin + label is (k >> shift[j]) * 2 + 2 * adjust[j] + label.
+    # is (base + j) << drop, so its bin is k >> shift[j] + adjust[j] (uint64, modulo 2**64).
     shift = (coarse - drop).astype(np.uint64)
     adjust = offset.astype(np.uint64) - ((np.arange(span, dtype=np.uint64) + base) << drop.astype(np.uint64))
-    adjust <<= _ONE
+    slots = int(offset[-1] + width[-1])
+    lo_all: KeyArray = np.full(slots, _ALL, dtype=np.uint64)
+    hi_all: KeyArray = np.zeros(slots, dtype=np.uint64)
     idx = cid.view(np.uint64)  # each case's index overwrites its coarse slot, block by block
     for i in range(0, n, SUB_BLOCK):
         slot = cid[i : i + SUB_BLOCK]
-        j = k[i : i + SUB_BLOCK] >> shift[slot]
+        kb = k[i : i + SUB_BLOCK]
+        j = kb >> shift[slot]
+        j += adjust[slot]  # the bin, ascending with the key
+        np.minimum.at(lo_all, j.view(np.int64), kb)  # the bin's least and greatest key, while j is in cache
+        np.maximum.at(hi_all, j.view(np.int64), kb)
         j <<= _ONE
-        j += adjust[slot]
-        j += correct[i : i + SUB_BLOCK]  # one index serves the counts and the extremes of both classes
+        j += correct[i : i + SUB_BLOCK]  # 2 * bin + label: the counts of both classes in one bincount
         idx[i : i + SUB_BLOCK] = j
-    at = cid  # now 2 * bin + label, as int64
-    slots = int(offset[-1] + width[-1])
-    both = np.bincount(at, minlength=2 * slots)
+    both = np.bincount(cid, minlength=2 * slots)
     wneg, wpos = both[0::2], both[1::2]
     used = np.flatnonzero(wneg + wpos)
-    lo2: KeyArray = np.full(2 * slots, _ALL, dtype=np.uint64)
-    hi2: KeyArray = np.zeros(2 * slots, dtype=np.uint64)
-    np.minimum.at(lo2, at, k)
-    np.maximum.at(hi2, at, k)
-    lo_k: KeyArray = np.minimum(lo2[0::2], lo2[1::2])[used]
-    hi_k: KeyArray = np.maximum(hi2[0::2], hi2[1::2])[used]
+    lo_k: KeyArray = lo_all[used]
+    hi_k: KeyArray = hi_all[used]
     lo, hi = _from_keys(lo_k), _from_keys(hi_k)
     lv = bit_length(lo_k ^ hi_k)
     return make(hi[::-1], lo[::-1], wpos[used][::-1].astype(np.float64), wneg[used][::-1].astype(np.float64), lv[::-1])
