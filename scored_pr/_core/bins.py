@@ -588,12 +588,15 @@ def compress(b: Bins, max_bins: int, pos_ref: float, neg_ref: float) -> Bins:
     merges the cheaper half of them (at most the number of merges still
     needed); merging creates new minimal nodes for the next round. Every
     round is O(B) numpy work: the costs of the minimal nodes only, and one
-    compaction of each array.
+    compaction of each array (and of the pairs' levels, computed once: a
+    merge leaves its neighbouring pairs' levels as they were).
     """
     total = float(b.pos.sum() + b.neg.sum())
+    if b.hi.size <= max_bins:
+        return b
+    part = bit_length(b.start[:-1] ^ b.start[1:])  # level of the smallest block holding bins i and i + 1
     while b.hi.size > max_bins:
         n = b.hi.size
-        part = bit_length(b.start[:-1] ^ b.start[1:])  # level of the smallest block holding bins i and i + 1
         below_left = np.ones(n - 1, dtype=bool)  # pair i parts lower than pair i - 1 (the first: no left pair)
         np.less(part[1:], part[:-1], out=below_left[1:])
         below_right = np.ones(n - 1, dtype=bool)  # ... than pair i + 1 (the last: no right pair)
@@ -619,6 +622,9 @@ def compress(b: Bins, max_bins: int, pos_ref: float, neg_ref: float) -> Bins:
         pos[at] += b.pos[gone]
         neg[at] += b.neg[gone]
         b = Bins(hi, lo, pos, neg, level, start, end)
+        # A minimal node parts below both neighbours, so its merged block keeps every bit at
+        # which a neighbour parts: the neighbouring pairs' levels stay, the merged pairs' go.
+        part = np.compress(keep[1:], part)
     return b
 
 
