@@ -88,8 +88,16 @@ class Triple(NamedTuple):
 
 
 def empty_bins() -> Bins:
+    """The bins of an empty summary (shared, read-only arrays: every function returns new arrays)."""
+    return _EMPTY
+
+
+def _empty() -> Bins:
     z = np.zeros(0, dtype=np.float64)
-    return make(z, z, z, z, np.zeros(0, dtype=np.int64))
+    out = make(z, z, z, z, np.zeros(0, dtype=np.int64))
+    for x in out:
+        x.setflags(write=False)
+    return out
 
 
 def _before(x: FloatArray) -> FloatArray:
@@ -168,6 +176,9 @@ def _mask(level: IntArray) -> KeyArray:
     return np.where(level >= 64, _ALL, m)
 
 
+_EMPTY = _empty()
+
+
 def blocks(b: Bins) -> tuple[KeyArray, KeyArray]:
     """First and last key of every bin's block."""
     return b.start, b.end
@@ -218,11 +229,21 @@ def _segment_sums(weight: FloatArray | None, bounds: npt.NDArray[np.intp]) -> Fl
 
 
 def _level_for(sample: KeyArray, target: int) -> int:
-    """The least level at which the sample's keys fall in at most ``target`` blocks."""
+    """The least level at which the ascending sample's keys fall in at most ``target`` blocks."""
+    return _level_for_parts(sample[1:] ^ sample[:-1], target)
+
+
+def _level_for_parts(parts: KeyArray, target: int) -> int:
+    """:func:`_level_for` from the xor of each adjacent pair of the ascending sample.
+
+    Two adjacent keys fall in different blocks of level L exactly when their
+    xor has a bit at L or above (``parts >> L`` is not 0), so the block count
+    at level L is 1 + the number of such pairs.
+    """
     low, high = 0, 63  # at level 63 there are two blocks at most
     while low < high:  # the block count only falls as the level rises: bisect
         mid = (low + high) // 2
-        if np.count_nonzero(np.diff(sample >> np.uint64(mid))) + 1 <= target:
+        if np.count_nonzero(parts >> np.uint64(mid)) + 1 <= target:
             high = mid
         else:
             low = mid + 1
@@ -283,16 +304,25 @@ def _from_keys(k: KeyArray) -> FloatArray:
     return (k ^ (flip | _SIGN)).view(np.float64)
 
 
+#: Cases whose bin index is computed at a time by :func:`unsorted_block_bins`: the
+#: temporaries of the chain of passes (8 bytes a case each) stay in the CPU's cache.
+SUB_BLOCK = 1 << 16
+
+
 def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coarse_level: int | None = None) -> Bins | None:
-    """:func:`block_bins` of an unsorted, unweighted batch (no NaN, no -0.0) without sorting it, or None.
+    """:func:`block_bins` of an unsorted, unweighted batch (no NaN) without sorting it, or None.
 
     The same two-level blocks as :func:`block_bins`: with the same coarse
-    level, the bins are the same, bit for bit. Only the coarse level is
-    chosen on a sorted strided sample of the batch as it comes (a sort of
-    about 8 * target keys) instead of on a strided sample of the sorted batch.
-    Every case then costs one key, two shifts and a few bincount-like
-    reductions (counts per block, and the least and greatest key per bin by
-    ``np.minimum.at`` / ``np.maximum.at``): O(n + B) with no sort of the batch.
+    level, the bins are the same, bit for bit (-0.0 is taken as 0.0). Only
+    the coarse level is chosen on a sorted strided sample of the batch as it
+    comes (a sort of about 8 * target keys) instead of on a strided sample of
+    the sorted batch. Every case then costs one key, one shift, a
+    bincount-like count per coarse block, one bin index (a shift and an
+    offset looked up by coarse block) and three reductions by bin (the least
+    and greatest key by ``np.minimum.at`` / ``np.maximum.at``, the counts of
+    both classes by one ``np.bincount`` of 2 * bin + label). The index and
+    the extremes are computed :data:`SUB_BLOCK` cases at a time, so that
+    the temporaries stay in cache. O(n + B) with no sort of the batch.
 
     Returns None, for :func:`add_sorted` to bin the batch instead, when the
     sample has at most 16 * target / 4 distinct scores (the batch might then
@@ -303,26 +333,29 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     n = scores.size
     if n == 0:
         return None
-    ends = keys(np.array([scores.min(), scores.max()]))  # keys are monotone: the least and greatest key
-    if ends[0] >= _SIGN:  # no negative score: every key is the bits with the sign bit set, in one pass
-        k = np.ascontiguousarray(scores, dtype=np.float64).view(np.uint64) | _SIGN
-    else:
-        k = keys(scores)
+    scores = np.ascontiguousarray(scores, dtype=np.float64)
+    least, greatest = scores.min(), scores.max()
     stride = max(1, n // (8 * target))
-    sample = np.sort(k[::stride])
+    sample = np.sort(keys(scores[::stride] + 0.0))  # + 0.0: -0.0 ties with 0.0
+    parts = sample[1:] ^ sample[:-1]  # nonzero where adjacent sampled keys differ
     # add_sorted bins a batch exactly while it has at most 16 * max_bins = 4 * target
     # distinct scores: only a sample with more than that proves the batch has more.
-    if _distinct(sample) <= 4 * target:
+    if np.count_nonzero(parts) + 1 <= 4 * target:
         return None
-    coarse = _level_for(sample, max(2, target // 8)) if coarse_level is None else coarse_level
+    coarse = _level_for_parts(parts, max(2, target // 8)) if coarse_level is None else coarse_level
+    ends = keys(np.array([least, greatest]) + 0.0)  # keys are monotone: the least and greatest key
     c64 = np.uint64(coarse)
-    ck = k >> c64
     base, top = ends >> c64
     span = int(top - base) + 1
     if span > 64 * target:
         return None
-    ck -= base
-    cid = ck.view(np.int64)  # coarse slot of every case, < span
+    if least > 0.0:  # every score positive: its key is its bits with the sign bit set, in one pass
+        k = scores.view(np.uint64) | _SIGN
+    else:
+        k = keys(scores + 0.0)
+    cid = k >> c64
+    cid -= base
+    cid = cid.view(np.int64)  # coarse slot of every case, < span
     ccount = np.bincount(cid, minlength=span).astype(np.float64)
     # the splitting mass of block_bins, over every coarse slot (empty slots get no bins)
     above = n - np.cumsum(ccount)  # cases in higher blocks
@@ -337,21 +370,25 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     # is (base + j) << drop, so its bin is k >> shift[j] + adjust[j] (uint64, modulo 2**64).
     shift = (coarse - drop).astype(np.uint64)
     adjust = offset.astype(np.uint64) - ((np.arange(span, dtype=np.uint64) + base) << drop.astype(np.uint64))
-    j = k >> shift[cid]
-    j += adjust[cid]  # the bin, ascending with the key
-    j <<= _ONE
-    j += correct  # 2 * bin + label: one index serves the counts and the extremes of both classes
-    idx = j.view(np.int64)
     slots = int(offset[-1] + width[-1])
-    both = np.bincount(idx, minlength=2 * slots)
+    lo_all: KeyArray = np.full(slots, _ALL, dtype=np.uint64)
+    hi_all: KeyArray = np.zeros(slots, dtype=np.uint64)
+    idx = cid.view(np.uint64)  # each case's index overwrites its coarse slot, block by block
+    for i in range(0, n, SUB_BLOCK):
+        slot = cid[i : i + SUB_BLOCK]
+        kb = k[i : i + SUB_BLOCK]
+        j = kb >> shift[slot]
+        j += adjust[slot]  # the bin, ascending with the key
+        np.minimum.at(lo_all, j.view(np.int64), kb)  # the bin's least and greatest key, while j is in cache
+        np.maximum.at(hi_all, j.view(np.int64), kb)
+        j <<= _ONE
+        j += correct[i : i + SUB_BLOCK]  # 2 * bin + label: the counts of both classes in one bincount
+        idx[i : i + SUB_BLOCK] = j
+    both = np.bincount(cid, minlength=2 * slots)
     wneg, wpos = both[0::2], both[1::2]
     used = np.flatnonzero(wneg + wpos)
-    lo2: KeyArray = np.full(2 * slots, _ALL, dtype=np.uint64)
-    hi2: KeyArray = np.zeros(2 * slots, dtype=np.uint64)
-    np.minimum.at(lo2, idx, k)
-    np.maximum.at(hi2, idx, k)
-    lo_k: KeyArray = np.minimum(lo2[0::2], lo2[1::2])[used]
-    hi_k: KeyArray = np.maximum(hi2[0::2], hi2[1::2])[used]
+    lo_k: KeyArray = lo_all[used]
+    hi_k: KeyArray = hi_all[used]
     lo, hi = _from_keys(lo_k), _from_keys(hi_k)
     lv = bit_length(lo_k ^ hi_k)
     return make(hi[::-1], lo[::-1], wpos[used][::-1].astype(np.float64), wneg[used][::-1].astype(np.float64), lv[::-1])
@@ -470,7 +507,7 @@ def merge_bins(a: Bins, b: Bins) -> Bins:
     slot_b[pa] = False  # b's bins keep their order in the remaining slots
     perm = np.empty(n, dtype=np.intp)
     perm[pa] = np.arange(na.size)
-    perm[slot_b] = np.arange(na.size, n)
+    perm[np.flatnonzero(slot_b)] = np.arange(na.size, n)  # by index: a boolean mask assignment is slower
     merged = Bins(*(np.concatenate((xa, xb))[perm] for xa, xb in zip(a, b)))
     # A bin opens a new group unless its block ends inside a block before it (then it is nested).
     reach = np.minimum.accumulate(merged.start)
@@ -484,7 +521,8 @@ def _reduce_groups(b: Bins, first: BoolArray) -> Bins:
     """Merge each run of nested bins that starts at a ``first`` bin (its outer block)."""
     idx = np.flatnonzero(first)
     rest = np.flatnonzero(~first)
-    g = np.cumsum(first)[rest] - 1
+    # the group of the r-th nested bin (at position q): q - r group openers precede it
+    g = rest - np.arange(1, rest.size + 1)
     hi, lo, pos, neg = (x[idx] for x in b[:4])
     np.maximum.at(hi, g, b.hi[rest])
     np.minimum.at(lo, g, b.lo[rest])
@@ -508,7 +546,7 @@ def _ap_width(pos: FloatArray, neg: FloatArray, c: FloatArray, t: FloatArray) ->
     return np.maximum(upper - lower, 0.0)
 
 
-def merge_costs(b: Bins, pos_ref: float, neg_ref: float, total: float, budget: int) -> FloatArray:
+def merge_costs(b: Bins, pos_ref: float, neg_ref: float, total: float, budget: int, pairs: IntArray | None = None) -> FloatArray:
     """Cost of merging each adjacent pair (i, i + 1): how much the bounds widen.
 
     The sum of the increase in ROC AUC bound width, (P_i N_j + P_j N_i) / (R Q)
@@ -516,18 +554,26 @@ def merge_costs(b: Bins, pos_ref: float, neg_ref: float, total: float, budget: i
     increase in average precision bound width (divided by R), plus a small
     term proportional to the merged weight so that, among free merges (e.g.
     two bins holding only negatives), small bins merge first.
+
+    ``pairs``: the indices i of the pairs to cost (ascending), or None for
+    every pair; each cost is the same float either way.
     """
     pos, neg = b.pos, b.neg
-    exact = b.lo == b.hi
     c, f = _before(pos), _before(neg)
     t = c + f
+    i = np.arange(pos.size - 1) if pairs is None else pairs
+    j = i + 1
     rq = pos_ref * neg_ref if pos_ref > 0 and neg_ref > 0 else 1.0
     r = pos_ref if pos_ref > 0 else 1.0
-    own_auc = np.where(exact, 0.0, pos * neg)
-    own_ap = np.where(exact, 0.0, _ap_width(pos, neg, c, t))
-    mp, mn = pos[:-1] + pos[1:], neg[:-1] + neg[1:]
-    auc = (mp * mn - own_auc[:-1] - own_auc[1:]) / rq
-    ap = (_ap_width(mp, mn, c[:-1], t[:-1]) - own_ap[:-1] - own_ap[1:]) / r
+    pi, ni, pj, nj, ci, ti = pos[i], neg[i], pos[j], neg[j], c[i], t[i]
+    exact_i, exact_j = b.lo[i] == b.hi[i], b.lo[j] == b.hi[j]
+    own_auc_i = np.where(exact_i, 0.0, pi * ni)
+    own_auc_j = np.where(exact_j, 0.0, pj * nj)
+    own_ap_i = np.where(exact_i, 0.0, _ap_width(pi, ni, ci, ti))
+    own_ap_j = np.where(exact_j, 0.0, _ap_width(pj, nj, c[j], t[j]))
+    mp, mn = pi + pj, ni + nj
+    auc = (mp * mn - own_auc_i - own_auc_j) / rq
+    ap = (_ap_width(mp, mn, ci, ti) - own_ap_i - own_ap_j) / r
     size = (mp + mn) / (total if total > 0 else 1.0) * (1e-3 / budget)
     return np.maximum(auc, 0.0) + np.maximum(ap, 0.0) + size
 
@@ -541,32 +587,44 @@ def compress(b: Bins, max_bins: int, pos_ref: float, neg_ref: float) -> Bins:
     pair. Each round ranks the minimal nodes by :func:`merge_costs` and
     merges the cheaper half of them (at most the number of merges still
     needed); merging creates new minimal nodes for the next round. Every
-    round is O(B) numpy work.
+    round is O(B) numpy work: the costs of the minimal nodes only, and one
+    compaction of each array (and of the pairs' levels, computed once: a
+    merge leaves its neighbouring pairs' levels as they were).
     """
     total = float(b.pos.sum() + b.neg.sum())
+    if b.hi.size <= max_bins:
+        return b
+    part = bit_length(b.start[:-1] ^ b.start[1:])  # level of the smallest block holding bins i and i + 1
     while b.hi.size > max_bins:
         n = b.hi.size
-        start, _ = blocks(b)
-        part = bit_length(start[:-1] ^ start[1:])  # level of the smallest block holding bins i and i + 1
-        left = np.concatenate(([65], part[:-1]))
-        right = np.concatenate((part[1:], [65]))
-        cand = np.flatnonzero((part < left) & (part < right))
-        cost = merge_costs(b, pos_ref, neg_ref, total, max_bins)[cand]
+        below_left = np.ones(n - 1, dtype=bool)  # pair i parts lower than pair i - 1 (the first: no left pair)
+        np.less(part[1:], part[:-1], out=below_left[1:])
+        below_right = np.ones(n - 1, dtype=bool)  # ... than pair i + 1 (the last: no right pair)
+        np.less(part[:-1], part[1:], out=below_right[:-1])
+        below_left &= below_right
+        cand = np.flatnonzero(below_left)  # minimal nodes, never adjacent
         k = min(n - max_bins, max(1, (cand.size + 1) // 2))
         if k < cand.size:
+            cost = merge_costs(b, pos_ref, neg_ref, total, max_bins, cand)
             cand = np.sort(cand[np.argpartition(cost, k - 1)[:k]])
+        gone = cand + 1
         keep = np.ones(n, dtype=bool)
-        keep[cand + 1] = False
-        level, start, end = b.level.copy(), b.start.copy(), b.end.copy()
-        mask = _mask(part[cand])
-        level[cand] = part[cand]
-        start[cand] &= ~mask
-        end[cand] = start[cand] | mask
-        lo, pos, neg = b.lo.copy(), b.pos.copy(), b.neg.copy()
-        lo[cand] = b.lo[cand + 1]
-        pos[cand] += b.pos[cand + 1]
-        neg[cand] += b.neg[cand + 1]
-        b = Bins(b.hi[keep], lo[keep], pos[keep], neg[keep], level[keep], start[keep], end[keep])
+        keep[gone] = False
+        at = cand - np.arange(cand.size)  # where each merged pair lands once its second bin is gone
+        hi, lo, pos, neg = (np.compress(keep, x) for x in b[:4])
+        level, start, end = np.compress(keep, b.level), np.compress(keep, b.start), np.compress(keep, b.end)
+        merged = part[cand]
+        mask = _mask(merged)
+        level[at] = merged
+        start[at] &= ~mask
+        end[at] = start[at] | mask
+        lo[at] = b.lo[gone]
+        pos[at] += b.pos[gone]
+        neg[at] += b.neg[gone]
+        b = Bins(hi, lo, pos, neg, level, start, end)
+        # A minimal node parts below both neighbours, so its merged block keeps every bit at
+        # which a neighbour parts: the neighbouring pairs' levels stay, the merged pairs' go.
+        part = np.compress(keep[1:], part)
     return b
 
 

@@ -359,14 +359,15 @@ class BoundedEvaluation(EvaluationBase):
         self, bins: B.Bins, weighted: bool, c: npt.NDArray[np.bool_], s: npt.NDArray[np.float64], w: npt.NDArray[np.float64] | None
     ) -> tuple[B.Bins, bool]:
         """``bins`` with validated arrays added and merged down to the budget; changes nothing."""
-        s = s + 0.0  # -0.0 ties with 0.0: store one zero
         if w is None and c.size > max(16 * self._max_bins, UNSORTED_MIN):
             # A large batch with many distinct scores is binned without a sort (keys and
-            # bincounts), then merged into the bins as another summary would be. Below
-            # UNSORTED_MIN cases a sort is cheap and the batch goes through add_sorted.
+            # bincounts; -0.0 taken as 0.0 there), then merged into the bins as another
+            # summary would be. Below UNSORTED_MIN cases a sort is cheap and the batch goes
+            # through add_sorted.
             fresh = B.unsorted_block_bins(c, s, 4 * self._max_bins)
             if fresh is not None:
                 return self._compress(B.merge_bins(bins, fresh)), weighted
+        s = s + 0.0  # -0.0 ties with 0.0: store one zero
         if w is None:
             sp, sn = np.sort(s[c]), np.sort(s[~c])
             wp = wn = None
@@ -381,6 +382,8 @@ class BoundedEvaluation(EvaluationBase):
         return self._compress(B.add_sorted(bins, sp, wp, sn, wn, self._max_bins)), weighted
 
     def _compress(self, bins: B.Bins) -> B.Bins:
+        if bins.hi.size <= self._max_bins:  # within the budget: nothing to merge
+            return bins
         pos_ref = float(bins.pos.sum()) + self._misses
         neg_ref = float(bins.neg.sum()) + self._negative_misses
         return B.compress(bins, self._max_bins, pos_ref, neg_ref)
