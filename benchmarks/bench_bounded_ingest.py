@@ -40,7 +40,11 @@ def load(tree: Path) -> dict[str, Any]:
     sys.path.insert(0, str(tree))
     try:
         import scored_pr  # noqa: F401
-        import scored_pr._evaluators.bounded  # noqa: F401
+
+        try:
+            import scored_pr._evaluators.bounded  # noqa: F401
+        except ModuleNotFoundError:  # a tree from before the package had subpackages
+            import scored_pr._bounded_evaluation  # noqa: F401
     finally:
         sys.path.remove(str(tree))
     mods = {m: sys.modules.pop(m) for m in list(sys.modules) if m == "scored_pr" or m.startswith("scored_pr.")}
