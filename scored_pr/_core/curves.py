@@ -29,7 +29,7 @@ def precision(points: Points) -> FloatArray:
     """TP / k at every point."""
     if points.unit_steps:  # tp = 1, 2, ...: the same values, fewer passes
         return np.arange(1.0, points.size + 1.0) / (points.correct_idx_raw + 1.0)
-    ret, tp = points._ret, points._tp
+    ret, tp = points.retrieved_raw, points.tp_raw
     if ret is not None and ret.dtype.kind == "i":  # integer counts, as stored: one division, no int64 copies
         # (the counts convert to float64 exactly, so this is the same division)
         return np.true_divide(np.arange(1.0, points.size + 1.0) if tp is None else tp, ret, dtype=np.float64)
@@ -115,7 +115,7 @@ def _roc_ends(
 ) -> tuple[npt.NDArray[Any], npt.NDArray[Any], FloatArray, FloatArray]:
     """(tp, fp, recall, rejection recall) at every point: the rows of :func:`roc_rows` before the misses' row."""
     tp_count = points.tp
-    fp_count = points.retrieved - tp_count if points._fp is None else points._fp
+    fp_count = points.retrieved - tp_count if points.fp_raw is None else points.fp_raw
     return tp_count, fp_count, _ratio(tp_count, num_positive_ref), 1.0 - _ratio(fp_count, num_negative_ref)
 
 
@@ -150,8 +150,8 @@ def roc_rows(points: Points, num_positive_ref: int | float, num_negative_ref: in
     # untied: every segment is a vertical step, as under the stable policy
     if points.untied:
         rr_start, fp_start = rr_end, fp
-    elif points._tied is not None:  # scattered ties: vertical steps but at the few tied points
-        tied = points._tied
+    elif points.tied is not None:  # scattered ties: vertical steps but at the few tied points
+        tied = points.tied
         fp_before = points.tied_fp_before()
         rr_start, fp_start = rr_end.copy(), fp.copy()
         rr_start[tied] = 1.0 - _ratio(fp_before, num_negative_ref)
@@ -244,7 +244,7 @@ def roc_points_area_exact(points: Points, num_positive_ref: int, num_negative_re
     if points.size == 0 and not misses:
         return 0.0
     num = 0
-    ret, tp = points._ret, points._tp
+    ret, tp = points.retrieved_raw, points.tp_raw
     if points.size and (ret is None or ret.dtype.kind == "i"):
         # sum_j dtp_j fp_j = sum_j fp_j + sum_j (dtp_j - 1) fp_j, and sum_j fp_j = sum_j retrieved_j - sum_j tp_j
         size = points.size
@@ -252,8 +252,8 @@ def roc_points_area_exact(points: Points, num_positive_ref: int, num_negative_re
         tp_sum = size * (size + 1) // 2 if tp is None else int(np.sum(tp, dtype=np.int64))
         tp_last = size if tp is None else int(tp[-1])
         fp_sum = ret_sum - tp_sum
-        if points._tied is not None:  # scattered ties: dtp_j = 1 and fp_before_j = fp_j but at the few tied points
-            j = points._tied
+        if points.tied is not None:  # scattered ties: dtp_j = 1 and fp_before_j = fp_j but at the few tied points
+            j = points.tied
             assert ret is not None
             tp_j = j + 1 if tp is None else tp[j].astype(np.int64)
             dtp_j = tp_j - (j if tp is None else np.where(j > 0, tp[np.maximum(j - 1, 0)], 0))

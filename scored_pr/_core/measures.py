@@ -27,10 +27,10 @@ def average_precision(points: Points, num_positive_ref: int | float) -> float:
         return float("nan")
     if points.unit_tp:  # every point adds one correct case: dtp = 1 and x * 1 == x
         return seqsum(precision(points)) / num_positive_ref
-    if points._tied is not None:  # scattered ties: dtp = 1 but at the few points of a tie group
+    if points.tied is not None:  # scattered ties: dtp = 1 but at the few points of a tie group
         prec = precision(points)
-        j = points._tied
-        tp = points._tp
+        j = points.tied
+        tp = points.tp_raw
         assert tp is not None
         prec[j] *= tp[j].astype(np.int64) - np.where(j > 0, tp[np.maximum(j - 1, 0)], 0)
         return seqsum(prec) / num_positive_ref

@@ -170,6 +170,26 @@ class Points:
         return self._tp is None
 
     @property
+    def retrieved_raw(self) -> npt.NDArray[Any] | None:
+        """The stored cut-offs as kept (int32, int64 or float64), or None when they are ``correct_idx + 1``."""
+        return self._ret
+
+    @property
+    def tp_raw(self) -> npt.NDArray[Any] | None:
+        """The stored true positive counts as kept, or None when point i holds i + 1 correct cases."""
+        return self._tp
+
+    @property
+    def fp_raw(self) -> npt.NDArray[Any] | None:
+        """The stored false positive counts (weighted and every-rank points), or None when derived."""
+        return self._fp
+
+    @property
+    def tied(self) -> IntArray | None:
+        """Indices of the points whose tie group holds more than one case (grouped scattered ties), or None."""
+        return self._tied
+
+    @property
     def correct_idx_raw(self) -> npt.NDArray[Any]:
         """The stored ranks of the correct cases (int32 or int64), without a conversion."""
         assert self._idx is not None
