@@ -295,3 +295,50 @@ def test_a_checkpoint_that_fails_later_is_an_output_error_after_the_report(
                    "(an output error; the report above covers the 200 cases read)\n")
     assert read_checkpoint(cp) == (100, 101)  # the last good checkpoint is intact
     assert len(calls) == 3  # the exit checkpoint was tried too
+
+
+def test_a_stop_raised_at_any_instruction_of_the_reading_loop_is_answered_not_escaped() -> None:
+    """A stop signal's handler runs between two bytecode instructions, and raises Stopped there while
+    the reading listens: from every such instruction the Stopped must reach _read_stream's handlers.
+    (CPython 3.13's exception table leaves a loop's backward jump after a ``with`` block outside the
+    enclosing try of the same function: a signal handled there escaped as a traceback.) Raise it at
+    each listening instruction in turn, as the handler would."""
+    from scored_pr._cli import main as cli
+    from scored_pr._cli.stopping import GracefulStop, Stopped
+
+    cases = [(i + 1, i % 2 == 0, 0.1 * i) for i in range(3)]
+    watched = {cli._read_stream.__code__, getattr(cli, "_feed", cli._read_stream).__code__}
+
+    def run(at: int | None) -> tuple[int, object]:
+        seen = 0
+        taken: list[int] = []
+
+        def take(line: int, correct: bool, score: float) -> bool:
+            taken.append(line)
+            return True
+
+        def tracer(frame, event, arg):  # noqa: ANN001, ANN202 - sys.settrace's protocol
+            nonlocal seen
+            if frame.f_code not in watched:
+                return None
+            frame.f_trace_opcodes = True
+            if event == "opcode" and stop._live:  # where the handler would raise (see GracefulStop._handle)
+                seen += 1
+                if seen == at:
+                    stop._live = False  # as the handler does: never raise twice
+                    raise Stopped(signal.SIGTERM)
+            return tracer
+
+        stop = GracefulStop()  # not entered: no handler is installed, only the states are used
+        sys.settrace(tracer)
+        try:
+            result = cli._read_stream(stop, iter(cases), take)
+        finally:
+            sys.settrace(None)
+        return seen, result
+
+    total, result = run(None)
+    assert total > 10 and result == (None, None), (total, result)
+    for at in range(1, total + 1):
+        seen, (stopped, failure) = run(at)  # raises if the Stopped escaped
+        assert failure is None and (stopped is None) == (seen < at), (at, seen, stopped)

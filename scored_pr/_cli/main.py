@@ -521,6 +521,24 @@ def _check_writable(option: str, path: str) -> None:
     raise _UsageError(f"{option}: expected a file path in a writable directory; got {path!r} ({problem})")
 
 
+def _feed(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int, bool, float], bool]) -> None:
+    """The reading loop of :func:`_read_stream`, in a frame of its own.
+
+    A stop signal raises :class:`Stopped` wherever the interpreter runs its
+    handler, typically at the loop's backward jump. CPython 3.13's exception
+    table leaves that jump, after a ``with`` block, outside the enclosing
+    ``try`` of the same function, so the exception escaped the handlers
+    below it (seen as a traceback on two stop signals). Raised in this
+    frame, it reaches :func:`_read_stream`'s handlers at the call, which
+    they cover.
+    """
+    for line, correct, score in reader:
+        with stop.critical():  # a signal waits until the case is in and counted
+            more = take(line, correct, score)
+        if not more:
+            break
+
+
 def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int, bool, float], bool]) -> tuple[
         Stopped | None, BaseException | None]:
     """Feed each case to ``take`` until the input ends or ``take`` returns False; return ``(stopped, failure)``.
@@ -539,11 +557,7 @@ def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int
     try:
         try:
             stop.listen()
-            for line, correct, score in reader:
-                with stop.critical():  # a signal waits until the case is in and counted
-                    more = take(line, correct, score)
-                if not more:
-                    break
+            _feed(stop, reader, take)
         finally:
             stop.hold()
     except Stopped as exc:  # Ctrl-C, kill, hang-up: still report what arrived
