@@ -88,6 +88,15 @@ def _fail(exc: type[Exception], func: str, name: str, expected: str, value: Any,
     return exc(f"{func}: argument '{name}' must be {expected}; got {_describe(value)}{where} instead.")
 
 
+def read_only_evaluation(kind: str, method: str) -> TypeError:
+    """The error of a writer (``add_case``, ``reset``...) called on a read-only evaluator."""
+    return TypeError(
+        f"{kind}.{method}: this evaluator is read-only (one label's evaluator of a MultiLabelEvaluation, "
+        "which answers every query for that label); add rows to the MultiLabelEvaluation itself, or "
+        "take a writable snapshot with copy.copy(view)."
+    )
+
+
 _CORRECT_EXPECTED = (
     "a label: bool, 0/1 or -1/1 (any integer or float type); other labels (strings, class ids) "
     "need pos_label= to say which value is the positive class"

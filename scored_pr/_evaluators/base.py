@@ -296,6 +296,7 @@ class EvaluationBase:
     _negative_misses: int
     _memo: dict[Any, Any]
     _guard: threading.RLock
+    _read_only: bool
 
     @property
     def ties(self) -> str:
@@ -361,6 +362,10 @@ class EvaluationBase:
             "thread-safe and concurrent calls could lose cases. Share it as "
             "scored_pr.SynchronizedEvaluation(evaluator), or give each thread its own and merge them."
         )
+
+    def _freeze(self) -> None:
+        """Make this evaluator read-only: every writer raises TypeError (see ``guard.WRITERS``)."""
+        setattr(self, "_read_only", True)  # the slot is each kind's (this base has no slots of its own)
 
     def _acquire(self, what: str) -> None:
         """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluator is a RuntimeError."""

@@ -20,6 +20,7 @@ from .. import _report
 from .._measures import MEASURES, REPORT_RANKS
 from .._state import exact as _serialization
 from .base import EvaluationBase
+from .guard import guarded, guards_itself
 from .store import CaseStore
 from .._core.stats import Interval
 from .._validation import (
@@ -39,6 +40,7 @@ from .._validation import (
     check_score,
     check_ties,
     check_type_named,
+    read_only_evaluation,
     renamed_keyword,
 )
 
@@ -66,6 +68,7 @@ def _readonly(a: _A) -> _A:
     return a
 
 
+@guarded
 class ScoredPrecisionRecallEvaluation(EvaluationBase):
     """Precision-recall and ROC evaluation of scored cases, built incrementally.
 
@@ -143,7 +146,10 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
 
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
-    __slots__ = ("_ties", "_pos_label", "_store", "_misses", "_negative_misses", "_memo", "_guard", "_owner", "_busy")
+    __slots__ = (
+        "_ties", "_pos_label", "_store", "_misses", "_negative_misses", "_memo", "_guard", "_owner", "_busy",
+        "_read_only",
+    )
     _KIND = _CLS
 
     def __init__(self, ties: str = "grouped", *, pos_label: Any = None) -> None:
@@ -162,9 +168,11 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         self._guard = threading.RLock()
         self._owner = _get_ident() if _GIL else _SHARED
         self._busy = False
+        self._read_only = False  # see _freeze
 
     # ------------------------------------------------------------------ mutators
 
+    @guards_itself
     def add_case(self, correct: bool, score: float, weight: float = _ONE) -> None:
         """Add one case: whether the response was correct, and its score.
 
@@ -222,6 +230,8 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
                     return
             finally:
                 self._busy = False
+        if self._read_only:
+            raise read_only_evaluation(_CLS, "add_case")
         self._acquire("add_case")
         try:
             if self._memo:
@@ -327,10 +337,11 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
 
     def _add_count(self, func: str, attr: str, count: int) -> None:
         """Validate ``count`` and add it to the counter ``attr``, invalidating the cache first."""
-        total = getattr(self, attr)
-        count = check_count(count, func, already=total)
         self._acquire(func)
         try:
+            # the total is read under the guard: read before it, a concurrent call's count was lost
+            total = getattr(self, attr)
+            count = check_count(count, func, already=total)
             if count and self._memo:
                 self._memo = {}
             setattr(self, attr, total + count)
@@ -400,6 +411,11 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         return self._points().total_fp + self._negative_misses
 
     # --------------------------------------------------------------------- cache
+
+    def _freeze(self) -> None:
+        """Make this evaluator read-only: every writer raises TypeError (see ``guard.WRITERS``)."""
+        self._read_only = True
+        self._owner = _SHARED  # add_case's lock-free path is the owner's: its other path checks _read_only
 
     def _acquire(self, what: str) -> None:
         """Take the lock for ``what``, or raise if another thread is inside a call (see ``__init__``)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from collections.abc import Hashable, Iterator
 from typing import Any
 
@@ -11,6 +12,7 @@ import numpy as np
 
 from .._core import measures as M, points as P
 from .exact import ScoredPrecisionRecallEvaluation
+from .guard import guarded
 from .._state import multi as _multi_state
 from .._validation import (
     check_measure_method,
@@ -35,6 +37,7 @@ def _tp_top(ev: ScoredPrecisionRecallEvaluation, k: int) -> float:
     return M.tp_top(P.operating_points(np.negative(scores), correct, ev.ties, weights), k)
 
 
+@guarded
 class MultiQueryEvaluation:
     """One :class:`ScoredPrecisionRecallEvaluation` per query, with means over queries.
 
@@ -71,13 +74,25 @@ class MultiQueryEvaluation:
 
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
-    __slots__ = ("_ties", "_pos_label", "_queries", "_trec")
+    __slots__ = ("_ties", "_pos_label", "_queries", "_trec", "_guard")
+    _KIND = _CLS
+    _read_only = False  # a MultiQueryEvaluation is never read-only (see guard.py)
 
     def __init__(self, ties: str = "grouped", *, pos_label: Any = None) -> None:
         self._ties = check_ties(ties, _CLS)
         self._pos_label = check_pos_label(pos_label, _CLS)
         self._queries: dict[Hashable, ScoredPrecisionRecallEvaluation] = {}
         self._trec: TrecEval | None = None
+        self._guard = threading.RLock()  # see guard.py: every public call holds it
+
+    def _acquire(self, what: str) -> None:
+        """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluation is a RuntimeError."""
+        if not self._guard.acquire(False):
+            raise RuntimeError(
+                f"{_CLS}: {what} ran while another thread was using this evaluation; it is not thread-safe "
+                "and concurrent calls could lose cases. Serialise the calls with one threading.Lock, or give "
+                "each thread its own evaluation and merge them."
+            )
 
     # ------------------------------------------------------------------ mutators
     # Validation happens on a scratch evaluator first, so that a rejected call
@@ -126,7 +141,7 @@ class MultiQueryEvaluation:
         return len(self._queries)
 
     def __iter__(self) -> Iterator[Hashable]:
-        return iter(self._queries)
+        return iter(list(self._queries))  # a snapshot: iterating never races with an addition
 
     def queries(self) -> list[Hashable]:
         """The query ids, in the order they were first added."""
@@ -207,6 +222,12 @@ class MultiQueryEvaluation:
         # Restored through a classmethod of the public class: the pickle names only
         # scored_pr.MultiQueryEvaluation (no trec or evaluator module).
         return (type(self)._from_pickle, (_multi_state.to_pickle(self._state()),))
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        # Pickles of 0.1.0 hold the slots themselves (no _guard): restore them, with a new guard.
+        for name, value in state[1].items():
+            setattr(self, name, value)
+        self._guard = threading.RLock()
 
     @classmethod
     def _from_pickle(cls, state: Any) -> MultiQueryEvaluation:

@@ -11,11 +11,10 @@ and logger of :class:`scored_pr.Evaluation` works per label.
 from __future__ import annotations
 
 import copy
-import functools
 import os
 import threading
 from collections.abc import Iterator
-from typing import Any, Callable, TypeVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +42,7 @@ from .._validation import (
     check_weights,
 )
 from .base import unsupported
+from .guard import guarded
 from .bounded import Bounds, BoundedEvaluation
 from .exact import ScoredPrecisionRecallEvaluation
 from .windowed import WindowedEvaluation
@@ -54,30 +54,9 @@ _AVERAGES = (None, "micro", "macro", "weighted", "samples")
 _PENDING = 256
 F64 = npt.NDArray[np.float64]
 Bool = npt.NDArray[np.bool_]
-_F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _guarded(method: _F) -> _F:
-    """``method`` run holding the evaluation's lock without waiting: a call that overlaps another
-    thread's call raises RuntimeError instead of losing rows (re-entrant within one thread)."""
-    what = method.__name__
-
-    @functools.wraps(method)
-    def call(self: MultiLabelEvaluation, *args: Any, **kwargs: Any) -> Any:
-        if not self._guard.acquire(False):
-            raise RuntimeError(
-                f"{_CLS}: {what} ran while another thread was using this evaluation; it is not thread-safe "
-                "and concurrent calls could lose rows. Serialise the calls with one threading.Lock, or give "
-                "each thread its own evaluation and merge them."
-            )
-        try:
-            return method(self, *args, **kwargs)
-        finally:
-            self._guard.release()
-
-    return call  # type: ignore[return-value]
-
-
+@guarded
 class MultiLabelEvaluation:
     """k binary rankings, one per label, fed by rows of an indicator matrix and an (n, k) score matrix.
 
@@ -139,6 +118,17 @@ class MultiLabelEvaluation:
     """
 
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
+    _KIND = _CLS
+    _read_only = False  # a MultiLabelEvaluation is never read-only (see guard.py)
+
+    def _acquire(self, what: str) -> None:
+        """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluation is a RuntimeError."""
+        if not self._guard.acquire(False):
+            raise RuntimeError(
+                f"{_CLS}: {what} ran while another thread was using this evaluation; it is not thread-safe "
+                "and concurrent calls could lose rows. Serialise the calls with one threading.Lock, or give "
+                "each thread its own evaluation and merge them."
+            )
 
     def __init__(
         self, labels: Any, *, ties: str = "grouped", window: int | None = None, max_bins: int | None = None,
@@ -153,7 +143,7 @@ class MultiLabelEvaluation:
         if self._max_bins is not None:
             check_grouped_for_bins(self._ties, _CLS)
         self._index = {name: i for i, name in enumerate(self._labels)}
-        self._guard = threading.RLock()  # see _guarded
+        self._guard = threading.RLock()  # see guard.py: every public call holds it
         self._init_state()
 
     def _init_state(self) -> None:
@@ -197,7 +187,6 @@ class MultiLabelEvaluation:
         return self._max_bins
 
     @property
-    @_guarded
     def num_rows(self) -> int:
         """Rows held (in the window for a windowed kind; every row added for the others)."""
         if self._bounded is not None:
@@ -205,7 +194,6 @@ class MultiLabelEvaluation:
         return self._held if self._window is None else min(self._held, self._window)
 
     @property
-    @_guarded
     def weighted(self) -> bool:
         """Whether a weight other than 1 was ever added (and is still held)."""
         if self._bounded is not None:
@@ -255,7 +243,6 @@ class MultiLabelEvaluation:
         # copies the caller cannot change afterwards (the checks may return views of the input)
         return np.array(truth, dtype=bool, order="C"), np.array(scores, dtype=np.float64, order="C"), weight
 
-    @_guarded
     def add_cases(self, Y: Any, S: Any, sample_weight: Any = None) -> None:
         """Add n rows at once; atomic (a rejected call adds nothing).
 
@@ -280,7 +267,6 @@ class MultiLabelEvaluation:
         """
         self._add(*self._checked(Y, S, sample_weight, "add_cases"))
 
-    @_guarded
     def add_case(self, y_row: Any, s_row: Any, weight: float = 1.0) -> None:
         """Add one row: ``y_row`` k indicators (or one class label), ``s_row`` k scores, and its weight.
 
@@ -350,7 +336,6 @@ class MultiLabelEvaluation:
             self._chunks.append((np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]), weight))
             self._pending = []
 
-    @_guarded
     def _consolidate(self) -> tuple[Bool, F64, F64 | None]:
         """The rows held, as one (truth, scores, weights) triple (pending chunks merged in, window applied)."""
         self._flush_pending()
@@ -370,7 +355,6 @@ class MultiLabelEvaluation:
             self._rows, self._chunks, self._held = (truth, scores, weight), [], truth.shape[0]
         return self._rows
 
-    @_guarded
     def rows(self) -> tuple[Bool, F64, F64 | None]:
         """The rows held: (indicator matrix (n, k) bool, scores (n, k) float64, weights (n,) or None), read-only.
 
@@ -386,38 +370,43 @@ class MultiLabelEvaluation:
             weight.flags.writeable = False
         return truth, scores, weight
 
-    @_guarded
     def reset(self) -> None:
         """Forget every row (the labels and the kind stay)."""
         self._init_state()
 
     # ------------------------------------------------------------------ per-label evaluators
 
-    @_guarded
     def __getitem__(self, label: Any) -> Any:
-        """The evaluator of ``label``: exact, windowed or bounded by this evaluator's kind.
+        """The evaluator of ``label``, read-only: exact, windowed or bounded by this evaluator's kind.
 
         Every query of :class:`scored_pr.Evaluation` answers for that label
-        alone. For the exact and windowed kinds it is built from the rows
-        (cached until the next change); for the bounded kind it is the live
-        summary.
+        alone, equal to what :meth:`summary` and the ``average=None`` queries
+        report for it. It is read-only: its writers (``add_case``,
+        ``add_cases``, ``add_misses``, ``reset``, ``+=``...) raise TypeError,
+        since a row added to one label alone would make this evaluation
+        disagree with itself; add rows to the MultiLabelEvaluation. It is a
+        view of the rows as they are now (built once, until the next change);
+        ``copy.copy(ev[label])`` is a writable snapshot.
         """
         try:
             j = self._index[label]
         except (KeyError, TypeError):
             raise KeyError(f"{_CLS}: no label {label!r:.60}; the labels are {self._labels!r:.200}") from None
-        if self._bounded is not None:
-            return self._bounded[j]
         return self._cached(("label", j), lambda: self._column_evaluator(j))
 
     def _column_evaluator(self, j: int) -> Any:
-        truth, scores, weight = self._consolidate()
+        """Label ``j``'s evaluator, read-only (see :meth:`__getitem__`)."""
         ev: Any
-        if self._window is not None:
-            ev = WindowedEvaluation(self._window, clock=None, ties=self._ties)
+        if self._bounded is not None:
+            ev = self._bounded[j] + BoundedEvaluation(self._bounded[j].max_bins)  # a copy: the summary stays private
         else:
-            ev = ScoredPrecisionRecallEvaluation(self._ties)
-        ev.add_cases(truth[:, j], scores[:, j], weight)
+            truth, scores, weight = self._consolidate()
+            if self._window is not None:
+                ev = WindowedEvaluation(self._window, clock=None, ties=self._ties)
+            else:
+                ev = ScoredPrecisionRecallEvaluation(self._ties)
+            ev.add_cases(truth[:, j], scores[:, j], weight)
+        ev._freeze()
         return ev
 
     def _label_summary(self, j: int) -> dict[str, Any]:
@@ -427,20 +416,25 @@ class MultiLabelEvaluation:
         cached = self._memo.get(("label", j))
         return (cached if cached is not None else self._column_evaluator(j)).summary()  # type: ignore[no-any-return]
 
-    @_guarded
     def pooled(self) -> Any:
         """The evaluator of the n·k (row, label) pairs ranked together: the micro average's ranking.
 
         Exact (or windowed: an exact evaluator of the window's pairs) or
         bounded by this evaluator's kind; each pair weighs its row's weight.
+        Read-only, as a label's evaluator is (see :meth:`__getitem__`).
         """
-        if self._pooled_bounded is not None:
-            return self._pooled_bounded
 
-        def build() -> ScoredPrecisionRecallEvaluation:
-            truth, scores, weight = self._consolidate()
-            ev = ScoredPrecisionRecallEvaluation(self._ties)
-            ev.add_cases(truth.ravel(), scores.ravel(), None if weight is None else np.repeat(weight, truth.shape[1]))
+        def build() -> Any:
+            ev: Any
+            if self._pooled_bounded is not None:
+                ev = self._pooled_bounded + BoundedEvaluation(self._pooled_bounded.max_bins)  # a copy
+            else:
+                truth, scores, weight = self._consolidate()
+                ev = ScoredPrecisionRecallEvaluation(self._ties)
+                ev.add_cases(
+                    truth.ravel(), scores.ravel(), None if weight is None else np.repeat(weight, truth.shape[1])
+                )
+            ev._freeze()
             return ev
 
         return self._cached("pooled", build)
@@ -474,7 +468,6 @@ class MultiLabelEvaluation:
             return build()
         return self._cached(("columns", mode), build)  # type: ignore[no-any-return]
 
-    @_guarded
     def average_precision(self, average: str | None = "macro") -> Any:
         """Average precision of each label, averaged as scikit-learn's ``average_precision_score``.
 
@@ -509,7 +502,6 @@ class MultiLabelEvaluation:
         average = check_average(average, "average_precision", _AVERAGES)
         return self._averaged("average_precision", average)
 
-    @_guarded
     def area_under_roc_curve(self, average: str | None = "macro") -> Any:
         """ROC AUC of each label, averaged as scikit-learn's ``roc_auc_score`` (multi-label).
 
@@ -579,7 +571,6 @@ class MultiLabelEvaluation:
             return getattr(self.pooled(), name)()
         return {label: getattr(self[label], name)() for label in self._labels}
 
-    @_guarded
     def pr_curve(self, average: str | None = "micro") -> Any:
         """Precision-recall curve(s) in the evaluator layout (rows of (recall, precision)).
 
@@ -588,7 +579,6 @@ class MultiLabelEvaluation:
         """
         return self._curve("pr_curve", average)
 
-    @_guarded
     def roc_curve(self, average: str | None = "micro") -> Any:
         """ROC curve(s) in the evaluator layout (rows of (recall, rejection recall)).
 
@@ -599,7 +589,6 @@ class MultiLabelEvaluation:
 
     # ------------------------------------------------------------------ summary
 
-    @_guarded
     def summary(self) -> dict[str, Any]:
         """Per-label summaries and the averaged measures, for loggers and reports.
 
@@ -617,7 +606,6 @@ class MultiLabelEvaluation:
 
     # ------------------------------------------------------------------ merge
 
-    @_guarded
     def merge(self, other: MultiLabelEvaluation) -> MultiLabelEvaluation:
         """A new evaluation of this one's rows followed by ``other``'s; neither input changes.
 
@@ -653,7 +641,6 @@ class MultiLabelEvaluation:
             return NotImplemented
         return self.merge(other)
 
-    @_guarded
     def __iadd__(self, other: object) -> MultiLabelEvaluation:
         if not isinstance(other, MultiLabelEvaluation):
             return NotImplemented
@@ -662,7 +649,6 @@ class MultiLabelEvaluation:
             merged._chunks, merged._pending, merged._held, merged._rows, merged._bounded, merged._pooled_bounded, {})
         return self
 
-    @_guarded
     def __eq__(self, other: object) -> bool:
         """Equal when labels, kind and held rows (or summaries) agree."""
         if not isinstance(other, MultiLabelEvaluation):
@@ -681,7 +667,6 @@ class MultiLabelEvaluation:
 
     # ------------------------------------------------------------------ state
 
-    @_guarded
     def _state(self) -> _ml_state.MultiLabelState:
         if self._bounded is not None:
             assert self._pooled_bounded is not None

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time as _time
 from bisect import bisect_left, bisect_right, insort
 from collections import deque
@@ -41,6 +42,7 @@ import numpy.typing as npt
 
 from .._core import points as P
 from .base import EvaluationBase, forward
+from .guard import guarded
 from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import HALF as _HALF
 from .._core.sortedblocks import TWICE as _TWICE
@@ -114,6 +116,7 @@ def _query(method: Callable[Concatenate[Any, _P], _R]) -> Callable[Concatenate[A
     return forward(method, "_evaluation", _CLS, __name__, f"Over the window: as :meth:`ScoredPrecisionRecallEvaluation.{method.__name__}` on the cases and misses in the window.")
 
 
+@guarded
 class WindowedEvaluation(EvaluationBase):
     """Exact precision-recall and ROC evaluation of a sliding window of cases.
 
@@ -268,6 +271,8 @@ class WindowedEvaluation(EvaluationBase):
         "_now",
         "_ranking",
         "_snap",
+        "_guard",
+        "_read_only",
         "__weakref__",
     )
 
@@ -289,6 +294,8 @@ class WindowedEvaluation(EvaluationBase):
         self._ties: str = check_ties(ties, _CLS)
         self._grouped = self._ties == "grouped"
         self._pos_label: Any = check_pos_label(pos_label, _CLS)
+        self._guard = threading.RLock()  # see guard.py: every public call holds it
+        self._read_only = False
         self._init_state()
         self._lean_if_plain()
 
@@ -1294,6 +1301,8 @@ class WindowedEvaluation(EvaluationBase):
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        self._guard = threading.RLock()
+        self._read_only = False
         self._size = state["size"]
         self._seconds = state["seconds"]
         self._clock = _state.unpickle_clock(state["clock"], _default_clock)

@@ -1,0 +1,189 @@
+"""One guard for every entry point of every evaluator kind.
+
+An evaluator is not thread-safe: its store is rebuilt by queries (pending cases
+are merged into sorted arrays) as much as by additions. The promise is that a
+call overlapping another thread's call on the same evaluator is *refused* with
+RuntimeError, never that it silently loses or doubles cases. That promise is a
+property of every entry point, so it is not left to each method to remember:
+:func:`guarded` wraps every public method, dunder and property of a kind, once,
+when the class is defined, and the test suite enumerates the public surface by
+introspection to hold every kind to it (``tests/test_thread_guard.py``).
+
+A guarded call, before it runs:
+
+- takes the guard of ``self`` (``self._acquire(name)``: without waiting, so a
+  call from a second thread is refused instead of blocking or interleaving);
+- takes, the same way, the guard of every evaluator among its arguments (the
+  other operand of ``merge``, ``==``, ``+``, ``+=``, ``from_evaluation``...),
+  so that neither operand of a binary operation can change under it;
+- for a writer (:data:`WRITERS`), refuses a read-only evaluator (a label's
+  evaluator handed out by ``MultiLabelEvaluation[label]``).
+
+The guards are re-entrant locks, so a guarded method may call another. The
+exact evaluator's ``add_case`` is the one method that guards itself (the
+owner thread's lock-free path, see ``exact.py``); it is marked with
+:func:`guards_itself` and its slow path takes the same guard.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable, TypeVar
+
+from .._validation import read_only_evaluation
+
+_C = TypeVar("_C", bound=type)
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+#: The dunders that read or write an evaluator's state (``__init__`` builds a new one; the
+#: pickle and copy protocols read it; ``__repr__``/``__str__`` read counts and queries).
+DUNDERS = (
+    "__add__", "__radd__", "__iadd__", "__eq__", "__ne__", "__len__", "__iter__", "__contains__",
+    "__getitem__", "__reduce__", "__reduce_ex__", "__getstate__", "__copy__", "__deepcopy__",
+    "__repr__", "__str__",
+)  # not __init__ nor __setstate__: they make a new evaluator, whose guard does not exist yet
+#: The methods that change an evaluator: refused on a read-only one.
+WRITERS = frozenset({
+    "add_case", "add_cases", "add_misses", "add_negative_misses", "reset", "expire", "__iadd__",
+})
+
+#: The functions that run under the guard: the wrappers made here and those marked guards_itself.
+#: A set, not an attribute: functools.wraps copies a function's attributes to whatever wraps it,
+#: so an attribute would mark a forwarding function (``base.forward``) as guarded when it is not.
+_GUARDED: set[Callable[..., Any]] = set()
+
+#: The guarded classes: an argument that is one of them is guarded with ``self``.
+_KINDS: list[type] = []
+_kinds: tuple[type, ...] = ()
+
+
+def guards_itself(method: _F) -> _F:
+    """Mark ``method`` as taking the guard itself (it must, on every path that touches the state)."""
+    _GUARDED.add(method)
+    return method
+
+
+def is_guarded(obj: Any) -> bool:
+    """Whether ``obj`` (a function, property or classmethod found on a kind) runs under the guard."""
+    if isinstance(obj, property):
+        return obj.fget is None or is_guarded(obj.fget)
+    if isinstance(obj, (classmethod, staticmethod)):
+        obj = obj.__func__
+    return obj in _GUARDED
+
+
+def _operands(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+    """The evaluators among a call's arguments (and inside list or tuple arguments), once each."""
+    found: list[Any] = []
+    kinds = _kinds
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, kinds):
+            if not any(a is f for f in found):
+                found.append(a)
+        elif type(a) in (list, tuple):
+            for b in a:
+                if isinstance(b, kinds) and not any(b is f for f in found):
+                    found.append(b)
+    return found
+
+
+def _call_holding(others: list[Any], name: str, call: Callable[[], Any]) -> Any:
+    """``call()`` holding the guard of each evaluator in ``others`` (taken in order, all or none)."""
+    held: list[Any] = []
+    try:
+        for ev in others:
+            ev._acquire(name)
+            held.append(ev)
+        return call()
+    finally:
+        for ev in reversed(held):
+            ev._guard.release()
+
+
+def _wrap_method(func: Callable[..., Any], name: str) -> Callable[..., Any]:
+    writer = name in WRITERS
+
+    def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if writer and self._read_only:
+            raise read_only_evaluation(self._KIND, name)
+        self._acquire(name)
+        try:
+            if not (args or kwargs):
+                return func(self)
+            others = [o for o in _operands(args, kwargs) if o is not self]
+            if not others:
+                return func(self, *args, **kwargs)
+            return _call_holding(others, name, lambda: func(self, *args, **kwargs))
+        finally:
+            self._guard.release()
+
+    functools.update_wrapper(call, func)
+    _GUARDED.add(call)
+    return call
+
+
+def _wrap_unbound(func: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """A classmethod's or staticmethod's function: only its evaluator arguments are guarded."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        others = _operands(args, kwargs)
+        if not others:
+            return func(*args, **kwargs)
+        return _call_holding(others, name, lambda: func(*args, **kwargs))
+
+    functools.update_wrapper(call, func)
+    _GUARDED.add(call)
+    return call
+
+
+def _public(name: str) -> bool:
+    return not name.startswith("_") or name in DUNDERS
+
+
+def guarded(cls: _C) -> _C:
+    """Class decorator: every public method, dunder and property of ``cls`` runs under its guard.
+
+    ``cls`` provides ``_guard`` (a re-entrant lock), ``_acquire(name)`` (take
+    the guard without waiting, or raise RuntimeError), ``_read_only`` and
+    ``_KIND``. An inherited member is wrapped where it is defined (a base
+    class's method is guarded once, for every kind that inherits it); a
+    member already guarded (or marked :func:`guards_itself`) is left as it is.
+    """
+    global _kinds
+    for name in sorted({n for klass in cls.__mro__[:-1] for n in vars(klass)}):
+        if not _public(name):
+            continue
+        owner = next(klass for klass in cls.__mro__ if name in vars(klass))
+        if owner is object:
+            continue
+        member = vars(owner)[name]
+        if is_guarded(member):
+            continue
+        wrapped: Any
+        if isinstance(member, property):
+            wrapped = property(_wrap_method(member.fget, name), None if member.fset is None else _wrap_method(member.fset, name), None, member.__doc__) if member.fget is not None else member
+        elif isinstance(member, classmethod):
+            wrapped = classmethod(_wrap_unbound(member.__func__, name))
+        elif isinstance(member, staticmethod):
+            wrapped = staticmethod(_wrap_unbound(member.__func__, name))
+        elif inspect.isfunction(member):
+            wrapped = _wrap_method(member, name)
+        else:
+            continue  # class attributes, __hash__ = None, slots
+        setattr(owner, name, wrapped)  # where it is defined: a base's method is guarded once, for every kind
+    _KINDS.append(cls)
+    _kinds = tuple(_KINDS)
+    return cls
+
+
+def guarded_members(cls: type) -> dict[str, Any]:
+    """Every public member of ``cls`` that :func:`guarded` covers (for the tests and the docs)."""
+    out = {}
+    for name in dir(cls):
+        if not _public(name):
+            continue
+        member = inspect.getattr_static(cls, name)
+        if isinstance(member, (property, classmethod, staticmethod)) or inspect.isfunction(member):
+            out[name] = member
+    return out
