@@ -1181,14 +1181,15 @@ def check_indicator(truth: np.ndarray, shape: tuple[int, ...], func: str, name: 
 
 
 def check_classes(
-    truth: np.ndarray, k: int, labels: Any, func: str, name: str = "y_true"
+    truth: np.ndarray, k: int, labels: Any, func: str, name: str = "y_true", own_labels: bool = False
 ) -> tuple[npt.NDArray[np.intp], np.ndarray]:
     """Class labels (n,) for k score columns: (column index of each case's class, the k class labels).
 
     Without ``labels`` the columns are the sorted distinct labels of
     ``y_true``, which must number k (scikit-learn's rule); with ``labels``
     (k distinct values, in column order) every label of ``y_true`` must be
-    one of them.
+    one of them. ``own_labels``: the labels are the evaluator's own, not an
+    argument of ``func``, so a label of the wrong type blames ``name``.
     """
     if truth.ndim == 2 and truth.shape[1] == 1:
         truth = truth[:, 0]
@@ -1214,6 +1215,12 @@ def check_classes(
         if classes.size != k or np.unique(classes).size != k:
             raise _fail(ValueError, func, "labels", f"{k} distinct class labels, one per column of 'y_score'", labels)
         if (classes.dtype.kind in "US") != (truth.dtype.kind in "US"):
+            if own_labels:  # the caller passed only the classes: they are what is of the wrong type
+                what = "strs" if classes.dtype.kind in "US" else "ints or bools"
+                shown = ", ".join(repr(c) for c in classes[:5].tolist()) + (", ..." if classes.size > 5 else "")
+                raise _fail(TypeError, func, name, f"the evaluator's labels ({what}: {shown}) or indicators, one "
+                            "per label", truth[0].item() if truth.size else truth,
+                            0 if truth.size else None)
             raise _fail(TypeError, func, "labels", f"labels of the type of '{name}' ({truth.dtype})", labels)
     order = np.argsort(classes, kind="stable")
     pos = np.searchsorted(classes[order], truth)

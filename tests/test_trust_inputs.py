@@ -170,3 +170,96 @@ def test_compare_refuses_underscored_scores(tmp_path: Path) -> None:
     got = scored_pr("compare", str(a), str(b))
     assert got.returncode == 2
     assert "1_0" in got.stderr and "no underscores" in got.stderr and "Traceback" not in got.stderr
+
+
+# ------------------------------------------------------------------ messages
+
+
+def test_a_json_boolean_class_says_it_is_matched_as_text(tmp_path: Path) -> None:
+    path = tmp_path / "wide.jsonl"
+    path.write_text('{"y": true, "p_True": 0.9, "p_False": 0.1}\n{"y": "False", "p_True": 0.2, "p_False": 0.8}\n')
+    got = scored_pr("report", "--label-col", "y", "--score-prefix", "p_", str(path))
+    assert got.returncode == 2
+    line = got.stderr.strip()
+    # it used to say "class True ... is not one of the classes of the score columns (True, False)"
+    assert line.endswith("wide.jsonl:1: class 'true' (the JSON boolean true, matched as text) in column 'y' is not "
+                         "one of the classes of the score columns ('True', 'False')"), line
+
+
+def test_int_classes_against_string_labels_blame_the_argument_passed() -> None:
+    from scored_pr import MultiLabelEvaluation
+
+    ev = MultiLabelEvaluation(labels=["a", "b"])
+    with pytest.raises(TypeError) as caught:
+        ev.add_cases([0, 1], [[0.1, 0.2], [0.3, 0.1]])
+    assert str(caught.value) == ("add_cases: argument 'Y' must be the evaluator's labels (strs: 'a', 'b') or "
+                                 "indicators, one per label; got 0 (int) at index 0 instead.")
+    with pytest.raises(TypeError, match=r"^add_case: argument 'y_row' must be the evaluator's labels \(strs: 'a', 'b'\)"):
+        ev.add_case(1, [0.1, 0.2])
+    with pytest.raises(TypeError, match=r"^add_cases: argument 'Y' must be the evaluator's labels \(ints or bools: 1, 2\)"):
+        MultiLabelEvaluation(labels=[1, 2]).add_cases(["a", "b"], [[0.1, 0.2], [0.3, 0.1]])
+    assert ev == MultiLabelEvaluation(labels=["a", "b"]) and ev.num_rows == 0  # the refused calls changed nothing
+    ev.add_cases(["b", "a"], [[0.1, 0.2], [0.3, 0.1]])  # the classes it names are still taken
+    assert ev.num_rows == 2
+
+
+def test_functional_labels_of_the_wrong_type_still_blame_labels() -> None:
+    import numpy as np
+
+    import scored_pr.functional as F
+
+    with pytest.raises(TypeError, match=r"^average_precision: argument 'labels' must be labels of the type of 'y_true'"):
+        F.average_precision(np.array([0, 1, 2]), np.full((3, 3), 1 / 3), labels=["a", "b", "c"])
+
+
+def test_a_plot_that_cannot_be_written_names_its_path_once(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    data = tmp_path / "cases.csv"
+    data.write_text("correct,score\n1,0.5\n0,0.2\n")
+    target = tmp_path / "missing" / "plot.png"
+    got = scored_pr("report", "--plot", str(target), str(data))
+    assert got.returncode == 1
+    assert got.stderr == f"scored-pr: cannot write the plot {target}: No such file or directory\n"
+
+
+def test_a_resume_path_that_is_not_a_checkpoint_is_named_once_and_blamed(tmp_path: Path) -> None:
+    data = tmp_path / "cases.csv"
+    data.write_text("correct,score\n1,0.5\n0,0.2\n")
+    got = scored_pr("stream", "--resume", str(data), str(data))
+    assert got.returncode == 2
+    assert got.stderr.count(str(data)) == 1, got.stderr
+    assert got.stderr.startswith(f"scored-pr: {data}: not a stream checkpoint: is not a scored_pr state file")
+    got = scored_pr("stream", "--resume", str(tmp_path), str(data))  # a directory: the checkpoint's fault
+    assert got.returncode == 2
+    assert got.stderr == f"scored-pr: {tmp_path}: cannot read the checkpoint: Is a directory\n"
+
+
+def test_trec_names_a_missing_file_once(tmp_path: Path) -> None:
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    got = scored_pr("trec", str(qrels), str(run))
+    assert got.returncode == 2
+    assert got.stderr == f"scored-pr: {qrels}: cannot read: No such file or directory\n"
+    qrels.write_text("q1 0 d1 1\n")
+    got = scored_pr("trec", str(qrels), str(run))
+    assert got.stderr == f"scored-pr: {run}: cannot read: No such file or directory\n"
+
+
+def _ipv6_loopback() -> bool:
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="no IPv6 loopback here")
+def test_the_metrics_url_of_an_ipv6_host_has_brackets() -> None:
+    pytest.importorskip("prometheus_client")
+    got = scored_pr("stream", "--metrics-port", "0", "--metrics-host", "::1", "-", stdin="correct,score\n1,0.5\n")
+    assert got.returncode == 0, got.stderr
+    import re
+
+    assert re.match(r"scored-pr: serving Prometheus metrics on http://\[::1\]:\d+/metrics\n", got.stderr), got.stderr

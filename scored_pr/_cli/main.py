@@ -150,7 +150,8 @@ def _write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inte
     try:
         fig.savefig(path, dpi=150, bbox_inches="tight", format=fmt)
     except (OSError, ValueError) as exc:
-        _error(f"cannot write the plot {path}: {exc}")
+        # an OSError's str() repeats the path ("[Errno 2] No such file or directory: 'x.png'"): its reason only
+        _error(f"cannot write the plot {path}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
         return 1
     print(f"{PROG}: wrote {path}", file=sys.stderr)
     return 0
@@ -443,8 +444,12 @@ def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, 
         ev, extra = _serialization.load_with_extra(ScoredPrecisionRecallEvaluation, args.resume, "--resume")
     except FileNotFoundError:
         raise _io.InputError(args.resume, None, "no such checkpoint (nothing to resume)") from None
+    except OSError as exc:  # a directory, no permission: the checkpoint's fault, not the input's
+        raise _io.InputError(args.resume, None, f"cannot read the checkpoint: {exc.strerror or exc}") from None
     except (ValueError, TypeError) as exc:
-        raise _io.InputError(args.resume, None, f"not a stream checkpoint: {exc}") from None
+        # the loader's message starts "--resume: 'path' ...": say the path once
+        text = str(exc).removeprefix("--resume: ").removeprefix(repr(args.resume)).lstrip()
+        raise _io.InputError(args.resume, None, f"not a stream checkpoint: {text}") from None
     line = extra.get("line") if isinstance(extra, dict) else None
     if isinstance(line, bool) or not isinstance(line, int) or line < 0:
         raise _io.InputError(args.resume, None, "not a stream checkpoint (saved by save(), not by stream --checkpoint)")
@@ -590,10 +595,12 @@ def _serve_metrics(args: argparse.Namespace) -> int:
     try:
         server, thread = start_http_server(args.metrics_port, addr=args.metrics_host, registry=registry)
     except (OSError, ValueError) as exc:
-        _error(f"--metrics-port: cannot serve on {args.metrics_host}:{args.metrics_port}: {exc}")
+        where = f"[{args.metrics_host}]" if ":" in args.metrics_host else args.metrics_host
+        _error(f"--metrics-port: cannot serve on {where}:{args.metrics_port}: {exc}")
         return 2
     port = server.server_address[1]  # the one picked for --metrics-port 0
-    _error(f"serving Prometheus metrics on http://{args.metrics_host}:{port}/metrics")
+    host = f"[{args.metrics_host}]" if ":" in args.metrics_host else args.metrics_host  # an IPv6 address (RFC 3986)
+    _error(f"serving Prometheus metrics on http://{host}:{port}/metrics")
     sys.stderr.flush()
     args.metrics_sink = Prometheus(registry)
     try:

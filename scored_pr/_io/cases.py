@@ -110,6 +110,10 @@ def _show(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 4] + "...'"
 
 
+#: What JSON calls the values ``json.loads`` returns, for messages.
+_JSON_TYPES = {bool: "boolean", int: "number", float: "number", list: "array", dict: "object", type(None): "null"}
+
+
 def _twice(names: list[str], name: str, rule: str) -> str:
     """Why a header that names ``name`` more than once cannot be read: which copy is meant is unknown."""
     at = [str(i + 1) for i, n in enumerate(names) if n == name]
@@ -1138,8 +1142,11 @@ class WideReader(CaseReader):
                 if index is None:
                     if value is None or text == "":
                         raise ValueError(f"missing class in column {self._truth_names[0]!r}")
-                    raise ValueError(f"class {_show(value)} in column {self._truth_names[0]!r} is not one of the "
-                                     f"classes of the score columns ({', '.join(self.names)})")
+                    # a JSON true or 1 is matched by its JSON text: say so, or "True" looks like one of them
+                    shown = _show(value) if isinstance(value, str) else (
+                        f"{_show(text)} (the JSON {_JSON_TYPES.get(type(value), 'value')} {_show(text)[1:-1]}, matched as text)")
+                    raise ValueError(f"class {shown} in column {self._truth_names[0]!r} is not one of the "
+                                     f"classes of the score columns ({', '.join(_show(c) for c in self.names)})")
                 truth: Any = index
             else:
                 truth = tuple(parse_label(get(k), c) for k, c in zip(self._truth_keys, self._truth_names))
