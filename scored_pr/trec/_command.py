@@ -70,13 +70,13 @@ def run(args: argparse.Namespace) -> int:
     from ._evaluate import TrecEval
     from ._parse import read_qrels, read_run
 
-    files = []
-    for path, read in ((args.qrels_path, read_qrels), (args.run_path, read_run)):
-        try:
-            files.append(read(path))
-        except OSError as exc:  # the file's own name, once, not "input: ...: [Errno 2] ...: 'path'"
-            raise InputError("<stdin>" if path == "-" else path, None, f"cannot read: {exc.strerror or exc}") from None
-    qrels, results = files
+    path = args.qrels_path
+    try:
+        qrels = read_qrels(path)
+        path = args.run_path
+        results = read_run(path)
+    except OSError as exc:  # the file's own name, once, not "input: ...: [Errno 2] ...: 'path'"
+        raise InputError("<stdin>" if path == "-" else path, None, f"cannot read: {exc.strerror or exc}") from None
     te = TrecEval(
         qrels,
         results,
