@@ -16,6 +16,7 @@ import inspect
 import math
 import numbers
 import os
+import re
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -558,6 +559,17 @@ def check_sink_options(func: str, max_points: Any = 2, **strings: Any) -> None:
         raise ValueError(f"{func}: argument 'max_points' must be an int >= 2; got {max_points!r:.40} instead.")
 
 
+def check_tensorboard_options(curves: Any, flush_secs: Any) -> tuple[bool, float]:
+    """TensorBoard's ``curves`` (a bool) and ``flush_secs`` (a finite number of seconds > 0)."""
+    return check_flag(curves, "TensorBoard", "curves"), check_beta(flush_secs, "TensorBoard", "flush_secs")
+
+
+def check_mlflow_options(curves: Any, timeout: Any, max_pending: Any) -> tuple[bool, float, int]:
+    """MLflow's ``curves`` (a bool), ``timeout`` (seconds > 0) and ``max_pending`` (an int >= 1)."""
+    return (check_flag(curves, "MLflow", "curves"), check_beta(timeout, "MLflow", "timeout"),
+            check_positive_int(max_pending, "MLflow", "max_pending"))
+
+
 def check_summary_writer(target: Any, func: str) -> bool:
     """A TensorBoard target: a log directory (True) or a writer with ``add_scalar`` and ``add_pr_curve_raw`` (False)."""
     if isinstance(target, (str, os.PathLike)):
@@ -570,9 +582,13 @@ def check_summary_writer(target: Any, func: str) -> bool:
     )
 
 
+#: A Prometheus label name (its data model); names starting "__" are reserved for Prometheus itself.
+_LABEL_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
+
+
 def check_metric_namespace(value: Any, func: str) -> str:
-    """A Prometheus metric name prefix: letters, digits and '_', not starting with a digit."""
-    if not isinstance(value, str) or not value.replace("_", "a").isalnum() or value[:1].isdigit():
+    """A Prometheus metric name prefix: ASCII letters, digits and '_', not starting with a digit."""
+    if not isinstance(value, str) or not _LABEL_NAME.fullmatch(value):
         raise ValueError(
             f"{func}: argument 'namespace' must be a metric name prefix (letters, digits, '_'); got {value!r:.40} instead."
         )
@@ -581,11 +597,20 @@ def check_metric_namespace(value: Any, func: str) -> str:
 
 def check_metric_labels(value: Mapping[str, str] | None, func: str) -> dict[str, str]:
     """Constant Prometheus labels: str names (not 'scope', the sink's own) to str values, as a new dict."""
+    if value is not None and not isinstance(value, Mapping):
+        raise TypeError(f"{func}: argument 'labels' must be a mapping of label names to str values or None; "
+                        f"got {_clipped(value, 40)} instead.")
     labels = dict(value or {})
     for key, each in labels.items():
         if not isinstance(key, str) or not isinstance(each, str) or key == "scope":
             raise ValueError(
                 f"{func}: argument 'labels' must map label names (str, not 'scope') to str values; "
+                f"got {key!r:.40}: {each!r:.40} instead."
+            )
+        if not _LABEL_NAME.fullmatch(key) or key.startswith("__"):  # every write would fail: refuse the sink now
+            raise ValueError(
+                f"{func}: argument 'labels' must map label names to str values, a label name being ASCII letters, "
+                "digits and '_', not starting with a digit or '__' (reserved by Prometheus); "
                 f"got {key!r:.40}: {each!r:.40} instead."
             )
     return labels
@@ -1190,14 +1215,15 @@ def check_indicator(truth: np.ndarray, shape: tuple[int, ...], func: str, name: 
 
 
 def check_classes(
-    truth: np.ndarray, k: int, labels: Any, func: str, name: str = "y_true"
+    truth: np.ndarray, k: int, labels: Any, func: str, name: str = "y_true", own_labels: bool = False
 ) -> tuple[npt.NDArray[np.intp], np.ndarray]:
     """Class labels (n,) for k score columns: (column index of each case's class, the k class labels).
 
     Without ``labels`` the columns are the sorted distinct labels of
     ``y_true``, which must number k (scikit-learn's rule); with ``labels``
     (k distinct values, in column order) every label of ``y_true`` must be
-    one of them.
+    one of them. ``own_labels``: the labels are the evaluator's own, not an
+    argument of ``func``, so a label of the wrong type blames ``name``.
     """
     if truth.ndim == 2 and truth.shape[1] == 1:
         truth = truth[:, 0]
@@ -1223,6 +1249,12 @@ def check_classes(
         if classes.size != k or np.unique(classes).size != k:
             raise _fail(ValueError, func, "labels", f"{k} distinct class labels, one per column of 'y_score'", labels)
         if (classes.dtype.kind in "US") != (truth.dtype.kind in "US"):
+            if own_labels:  # the caller passed only the classes: they are what is of the wrong type
+                what = "strs" if classes.dtype.kind in "US" else "ints or bools"
+                shown = ", ".join(repr(c) for c in classes[:5].tolist()) + (", ..." if classes.size > 5 else "")
+                raise _fail(TypeError, func, name, f"the evaluator's labels ({what}: {shown}) or indicators, one "
+                            "per label", truth[0].item() if truth.size else truth,
+                            0 if truth.size else None)
             raise _fail(TypeError, func, "labels", f"labels of the type of '{name}' ({truth.dtype})", labels)
     order = np.argsort(classes, kind="stable")
     pos = np.searchsorted(classes[order], truth)

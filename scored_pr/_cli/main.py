@@ -150,7 +150,8 @@ def _write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inte
     try:
         fig.savefig(path, dpi=150, bbox_inches="tight", format=fmt)
     except (OSError, ValueError) as exc:
-        _error(f"cannot write the plot {path}: {exc}")
+        # an OSError's str() repeats the path ("[Errno 2] No such file or directory: 'x.png'"): its reason only
+        _error(f"cannot write the plot {path}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
         return 1
     print(f"{PROG}: wrote {path}", file=sys.stderr)
     return 0
@@ -443,8 +444,12 @@ def _resume(args: argparse.Namespace) -> tuple[ScoredPrecisionRecallEvaluation, 
         ev, extra = _serialization.load_with_extra(ScoredPrecisionRecallEvaluation, args.resume, "--resume")
     except FileNotFoundError:
         raise _io.InputError(args.resume, None, "no such checkpoint (nothing to resume)") from None
+    except OSError as exc:  # a directory, no permission: the checkpoint's fault, not the input's
+        raise _io.InputError(args.resume, None, f"cannot read the checkpoint: {exc.strerror or exc}") from None
     except (ValueError, TypeError) as exc:
-        raise _io.InputError(args.resume, None, f"not a stream checkpoint: {exc}") from None
+        # the loader's message starts "--resume: 'path' ...": say the path once
+        text = str(exc).removeprefix("--resume: ").removeprefix(repr(args.resume)).lstrip()
+        raise _io.InputError(args.resume, None, f"not a stream checkpoint: {text}") from None
     line = extra.get("line") if isinstance(extra, dict) else None
     if isinstance(line, bool) or not isinstance(line, int) or line < 0:
         raise _io.InputError(args.resume, None, "not a stream checkpoint (saved by save(), not by stream --checkpoint)")
@@ -497,6 +502,38 @@ class _StreamOutput:
             self.out.flush()
         except (BrokenPipeError, OutputError) as exc:
             self.error = exc
+
+
+class _Metrics:
+    """``--metrics-port``'s sink, whose failure is said in one line and counted, never a traceback.
+
+    The stream goes on (the summary lines, the report and the checkpoint do
+    not depend on the gauges); :meth:`finish` says how many summaries were
+    not exported, and the exit status is then 1, as for any output error.
+    """
+
+    def __init__(self, sink: Any) -> None:
+        self.sink = sink
+        self.summaries = 0
+        self.failed = 0
+
+    def write(self, summary: Summary, evaluation: Any) -> None:
+        if self.sink is None:
+            return
+        self.summaries += 1
+        try:
+            self.sink.write(summary, evaluation)
+        except Exception as exc:  # any failure of the sink: the cases are in, the report will be printed
+            self.failed += 1
+            if self.failed == 1:
+                _error(f"--metrics-port: cannot update the gauges: {type(exc).__name__}: {exc} (the stream goes on)")
+
+    def finish(self) -> bool:
+        """Say how many summaries were not exported; whether any was not."""
+        if self.failed:
+            _error(f"--metrics-port: {self.failed} of {self.summaries} summaries not exported (an output error; "
+                   "the report above and the checkpoint cover every case read)")
+        return bool(self.failed)
 
 
 def _check_writable(option: str, path: str) -> None:
@@ -590,10 +627,12 @@ def _serve_metrics(args: argparse.Namespace) -> int:
     try:
         server, thread = start_http_server(args.metrics_port, addr=args.metrics_host, registry=registry)
     except (OSError, ValueError) as exc:
-        _error(f"--metrics-port: cannot serve on {args.metrics_host}:{args.metrics_port}: {exc}")
+        where = f"[{args.metrics_host}]" if ":" in args.metrics_host else args.metrics_host
+        _error(f"--metrics-port: cannot serve on {where}:{args.metrics_port}: {exc}")
         return 2
     port = server.server_address[1]  # the one picked for --metrics-port 0
-    _error(f"serving Prometheus metrics on http://{args.metrics_host}:{port}/metrics")
+    host = f"[{args.metrics_host}]" if ":" in args.metrics_host else args.metrics_host  # an IPv6 address (RFC 3986)
+    _error(f"serving Prometheus metrics on http://{host}:{port}/metrics")
     sys.stderr.flush()
     args.metrics_sink = Prometheus(registry)
     try:
@@ -627,7 +666,7 @@ def _stream_cumulative(args: argparse.Namespace, window: WindowedEvaluation | No
     from .._state import exact as _serialization
     from ..streaming import SummaryLogger, json_safe
 
-    metrics = getattr(args, "metrics_sink", None)  # --metrics-port (see _serve_metrics)
+    metrics = _Metrics(getattr(args, "metrics_sink", None))  # --metrics-port (see _serve_metrics)
     ev, skip_to = _resume(args)
     stream, source, _ = _io.open_input(args.path)
     skips = _SkipReporter()
@@ -640,8 +679,7 @@ def _stream_cumulative(args: argparse.Namespace, window: WindowedEvaluation | No
             output.write(json.dumps({**obj, "final": False}, allow_nan=False))
         else:
             output.write(str(summary))
-        if metrics is not None:
-            metrics.write(summary, ev)
+        metrics.write(summary, ev)
 
     last_line = skip_to
     checkpoint_error: OSError | None = None
@@ -691,8 +729,9 @@ def _stream_cumulative(args: argparse.Namespace, window: WindowedEvaluation | No
         else:
             output.write()  # flush
     n = ev.num_cases
-    return _stream_status(stopped or _held_stop(stop), failure, checkpoint_error, output.error, source,
-                          args.checkpoint, f"the {n} cases read before it", f"after {n} cases", "them", n)
+    status = _stream_status(stopped or _held_stop(stop), failure, checkpoint_error, output.error, source,
+                            args.checkpoint, f"the {n} cases read before it", f"after {n} cases", "them", n)
+    return 1 if metrics.finish() else status
 
 
 def _held_stop(stop: GracefulStop) -> Stopped | None:
@@ -744,7 +783,7 @@ def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation, stop:
     """``stream --window``: summary lines and the final report of the window only, in bounded memory."""
     from ..streaming import SummaryLogger, json_safe
 
-    metrics = getattr(args, "metrics_sink", None)
+    metrics = _Metrics(getattr(args, "metrics_sink", None))
     stream, source, _ = _io.open_input(args.path)
     skips = _SkipReporter()
     reader = _reader(args, stream, source, skips)
@@ -757,8 +796,7 @@ def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation, stop:
             output.write(json.dumps({**obj, **kind, "final": False}, allow_nan=False))
         else:
             output.write(str(summary))
-        if metrics is not None:
-            metrics.write(summary, window)
+        metrics.write(summary, window)
 
     add = SummaryLogger(window, emit, every=args.every).add_case
 
@@ -780,8 +818,9 @@ def _stream_windowed(args: argparse.Namespace, window: WindowedEvaluation, stop:
             output.error = exc
         else:
             output.write()  # flush
-    return _stream_status(stopped or _held_stop(stop), failure, None, output.error, source, None,
-                          f"{what} of the {seen} cases read before it", f"after {seen} cases", what, seen)
+    status = _stream_status(stopped or _held_stop(stop), failure, None, output.error, source, None,
+                            f"{what} of the {seen} cases read before it", f"after {seen} cases", what, seen)
+    return 1 if metrics.finish() else status
 
 
 def _add_input_options(p: argparse.ArgumentParser) -> None:
@@ -914,7 +953,8 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--metrics-port", type=options.port, metavar="PORT", help="while streaming, serve the summary "
                    "figures (cumulative and window side by side) as Prometheus gauges on "
                    "http://HOST:PORT/metrics, updated at every summary line; 0 picks a free port, printed on "
-                   "stderr (needs prometheus_client: the 'prometheus' extra)")
+                   "stderr (needs prometheus_client: the 'prometheus' extra); gauges that cannot be updated are "
+                   "said in one line, the stream goes on, and the exit status is 1")
     g.add_argument("--metrics-host", default="127.0.0.1", metavar="HOST",
                    help="the address --metrics-port listens on (default: 127.0.0.1; 0.0.0.0 for every interface)")
     _add_input_options(p)
@@ -977,7 +1017,7 @@ def main(argv: list[str] | None = None) -> int:
 
     Exit status: 0 on success; 2 on malformed or unreadable input and usage
     errors; 1 when output cannot be written (a closed pipe, a full disk, a
-    ``stream`` checkpoint) or a plot cannot be made; 128 + the signal number
+    ``stream`` checkpoint or ``--metrics-port`` gauges) or a plot cannot be made; 128 + the signal number
     when ``stream`` is stopped by a signal (the first, if several arrive), 130
     when another command is interrupted.
     """

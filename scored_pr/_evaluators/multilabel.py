@@ -235,7 +235,7 @@ class MultiLabelEvaluation:
         if y_arr.ndim == 2 and y_arr.shape[1] == k:
             truth = check_label_matrix(y_arr, scores.shape, func, y_name, self._pos_label)
         else:
-            classes, _ = check_classes(y_arr, k, np.asarray(self._labels), func, y_name)
+            classes, _ = check_classes(y_arr, k, np.asarray(self._labels), func, y_name, own_labels=True)
             check_same_length(classes.size, n, func)
             truth = np.zeros((n, k), dtype=bool)
             truth[np.arange(n), classes] = True

@@ -110,6 +110,27 @@ def _show(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 4] + "...'"
 
 
+#: What JSON calls the values ``json.loads`` returns, for messages.
+_JSON_TYPES = {bool: "boolean", int: "number", float: "number", list: "array", dict: "object", type(None): "null"}
+
+
+def _twice(names: list[str], name: str, rule: str) -> str:
+    """Why a header that names ``name`` more than once cannot be read: which copy is meant is unknown."""
+    at = [str(i + 1) for i, n in enumerate(names) if n == name]
+    return f"column {name!r} appears {len(at)} times in the header (fields {', '.join(at)}); {rule}: rename or remove the copies"
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's ``object_pairs_hook`` that refuses a key given twice (``json`` keeps the last silently)."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        keys = [k for k, _ in pairs]
+        repeated = next(k for i, k in enumerate(keys) if k in keys[:i])
+        raise ValueError(f"key {repeated!r} appears {keys.count(repeated)} times in one object; a wide file "
+                         "must name each column once")
+    return obj
+
+
 def parse_label(value: Any, column: str = "correct", positive: str | None = None) -> bool:
     """Parse one correctness value: 1/0, -1/1, true/false or yes/no, any case.
 
@@ -207,8 +228,14 @@ def parse_score(value: Any, column: str = "score") -> float:
     Traceback (most recent call last):
     ...
     ValueError: invalid score 'NaN' in column 'score' (NaN is not a score)
+    >>> parse_score("1_0")
+    Traceback (most recent call last):
+    ...
+    ValueError: invalid score '1_0' in column 'score' (a number has no underscores)
     """
     if isinstance(value, str):
+        if "_" in value:  # float() reads "1_0" as 10; CSV readers, JSON and trec_eval do not
+            raise ValueError(f"invalid score {_show(value)} in column {column!r} (a number has no underscores)")
         try:
             result = float(value)
         except ValueError:
@@ -448,6 +475,9 @@ class CaseReader:
             raise InputError(
                 self.source, line, f"no column {self._score_col!r} in the header ({listed}); use --score-col"
             )
+        for found, option in ((found_correct, "--correct-col"), (found_score, "--score-col")):
+            if names.count(found[1]) > 1:
+                raise InputError(self.source, line, _twice(names, found[1], f"the {option} column must be named once"))
         return found_correct[0], found_correct[1], found_score[0], found_score[1]
 
     def _iter_delimited(self, feed: TextFeed | ByteFeed, delimiter: str, fast: bool) -> Iterator[_Piece]:
@@ -1059,6 +1089,9 @@ class WideReader(CaseReader):
         listed = ", ".join(repr(n) for n in names)
         if len(listed) > 200:
             listed = listed[:197] + "..."
+        repeated = next((n for i, n in enumerate(names) if n in names[:i]), None)
+        if repeated is not None:  # one row would feed a class (or label) twice, or from the wrong copy
+            raise InputError(self.source, line, _twice(names, repeated, "a wide file must name each column once"))
 
         def find(name: str, option: str) -> int:
             if name in names:
@@ -1109,8 +1142,11 @@ class WideReader(CaseReader):
                 if index is None:
                     if value is None or text == "":
                         raise ValueError(f"missing class in column {self._truth_names[0]!r}")
-                    raise ValueError(f"class {_show(value)} in column {self._truth_names[0]!r} is not one of the "
-                                     f"classes of the score columns ({', '.join(self.names)})")
+                    # a JSON true or 1 is matched by its JSON text: say so, or "True" looks like one of them
+                    shown = _show(value) if isinstance(value, str) else (
+                        f"{_show(text)} (the JSON {_JSON_TYPES.get(type(value), 'value')} {_show(text)[1:-1]}, matched as text)")
+                    raise ValueError(f"class {shown} in column {self._truth_names[0]!r} is not one of the "
+                                     f"classes of the score columns ({', '.join(_show(c) for c in self.names)})")
                 truth: Any = index
             else:
                 truth = tuple(parse_label(get(k), c) for k, c in zip(self._truth_keys, self._truth_names))
@@ -1151,7 +1187,7 @@ class WideReader(CaseReader):
                 yield case  # type: ignore[misc]
 
     def _iter_jsonl(self, feed: TextFeed | ByteFeed, fast: bool) -> Iterator[_Piece]:
-        decode = functools.partial(json.loads, parse_float=_json_float)
+        decode = functools.partial(json.loads, parse_float=_json_float, object_pairs_hook=_unique_keys)
         resolved = False
         while True:
             item = feed.next_line()

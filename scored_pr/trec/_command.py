@@ -70,8 +70,13 @@ def run(args: argparse.Namespace) -> int:
     from ._evaluate import TrecEval
     from ._parse import read_qrels, read_run
 
-    qrels = read_qrels(args.qrels_path)
-    results = read_run(args.run_path)
+    path = args.qrels_path
+    try:
+        qrels = read_qrels(path)
+        path = args.run_path
+        results = read_run(path)
+    except OSError as exc:  # the file's own name, once, not "input: ...: [Errno 2] ...: 'path'"
+        raise InputError("<stdin>" if path == "-" else path, None, f"cannot read: {exc.strerror or exc}") from None
     te = TrecEval(
         qrels,
         results,
