@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._evaluators.synchronized import SynchronizedEvaluation
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
     from ._core.thresholds import Confusion, OperatingPoint
-    from ._evaluators.base import Evaluation
+    from ._kinds import Evaluation
     from ._evaluators.multi import MultiQueryEvaluation
     from ._evaluators.multilabel import MultiLabelEvaluation
     from ._core.stats import Comparison, Interval
@@ -65,7 +65,7 @@ _LAZY = {
     "ScoredPrecisionRecallEvaluation": "._evaluators.exact",
     "OperatingPoint": "._core.thresholds",
     "Confusion": "._core.thresholds",
-    "Evaluation": "._evaluators.base",
+    "Evaluation": "._kinds",
     "MultiQueryEvaluation": "._evaluators.multi",
     "MultiLabelEvaluation": "._evaluators.multilabel",
     "Comparison": "._core.stats",

@@ -10,12 +10,12 @@ from ._measures import BEP_LABEL, MEASURES, REPORT_LINES, REPORT_RANKS, by_name
 from ._validation import check_curve_rows
 
 if TYPE_CHECKING:
-    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
+    from ._kinds import Evaluation
 
 __all__ = ["BEP_LABEL", "REPORT_RANKS", "curve_rows", "print_curve", "report", "table_rows"]
 
 
-def report(ev: ScoredPrecisionRecallEvaluation) -> str:
+def report(ev: Evaluation) -> str:
     """LingPipe's report lines plus counts; the break-even point line is also R-precision.
 
     Unlike LingPipe 3.9.2 (whose inverted loop condition prints the

@@ -21,7 +21,7 @@ time and memory do not grow with the number of misses.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -41,8 +41,6 @@ from ._validation import (
     measure_arguments_error,
 )
 
-if TYPE_CHECKING:
-    from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 
 METHODS = INTERVAL_METHODS
 
@@ -53,13 +51,14 @@ _VECTORISED = {m.name: m.resampled for m in MEASURES if m.resampled is not None}
 
 
 def _ranked(
-    ev: ScoredPrecisionRecallEvaluation,
+    ev: Any,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.int64] | None]:
     """(rank scores, correct, counts) of every entry (see module doc).
 
     The entries are the returned cases (count 1 each), then one entry for the
     negative misses and one for the misses when there are any; ``counts`` is
-    None when there are none (every entry is one case).
+    None when there are none (every entry is one case). ``ev`` is an exact
+    evaluator (the view ``check_evaluation`` gives: only it has ``ranked_cases``).
     """
     returned, cor, _ = ev.ranked_cases()
     return C.ranked_entries(-returned, cor, ev.num_negative_misses, ev.num_misses, ev.ties)

@@ -4,7 +4,9 @@ Every module of scored_pr belongs to a unit: a folder (``_core``, ``_evaluators`
 ``lingpipe``, ...) or a single top-level module. Units sit in layers, bottom
 first; a module imports only from its own unit or from units in lower layers.
 Imports inside functions count (they run, and a lazy import that closes a
-cycle is still a cycle); imports under ``if TYPE_CHECKING:`` do not. The graph
+cycle is still a cycle), and so do imports under ``if TYPE_CHECKING:``: a
+type-only import that climbs the layers is a dependency on a higher layer all
+the same (the protocol belongs below its consumers). The graph
 is built with :mod:`ast` from the files, so a module that moves or a new
 import that climbs the layers fails here, not in a user's traceback.
 """
@@ -21,6 +23,7 @@ PACKAGE = Path(scored_pr.__file__).resolve().parent
 #: Bottom first. A unit imports only its own modules and those of lower layers.
 LAYERS: list[set[str]] = [
     {"_core"},  # pure numpy: points, curves, measures, ranking blocks, bins, statistics
+    {"_kinds"},  # the public protocol Evaluation and the registry of evaluator kinds
     {"_version", "_imports", "_validation", "_measures"},  # argument checks and the measure table
     {"_state", "_io", "_report", "_uncertainty"},  # state files, input readers, the text report, intervals
     {"trec"},  # trec_eval's measures over parsed qrels and runs
@@ -53,14 +56,14 @@ def _is_type_checking(test: ast.expr) -> bool:
     )
 
 
-def imports_of(module: str) -> set[str]:
-    """The scored_pr modules ``module`` imports at run time (any depth, TYPE_CHECKING blocks aside)."""
+def imports_of(module: str, type_checking: bool = True) -> set[str]:
+    """The scored_pr modules ``module`` imports (any depth; ``if TYPE_CHECKING:`` blocks too unless told not)."""
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
+        if isinstance(node, ast.If) and _is_type_checking(node.test) and not type_checking:
             for child in node.orelse:
                 visit(child)
             return
@@ -85,6 +88,8 @@ def imports_of(module: str) -> set[str]:
 
 
 GRAPH = {m: imports_of(m) for m in MODULES}
+#: The imports that run (TYPE_CHECKING blocks aside).
+RUNTIME_GRAPH = {m: imports_of(m, type_checking=False) for m in MODULES}
 
 
 def unit_of(module: str) -> str:
@@ -162,7 +167,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_there_is_no_import_cycle() -> None:
+def test_there_is_no_import_cycle_type_only_imports_included() -> None:
     assert _cycles(GRAPH) == []
 
 
@@ -171,15 +176,18 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_the_import_reader_sees_function_level_imports_and_skips_type_checking() -> None:
+def test_the_import_reader_sees_function_level_and_type_checking_imports() -> None:
     # the exact evaluator imports the curves at top level
     assert "scored_pr._core.curves" in GRAPH["scored_pr._evaluators.exact"]
     # the command line imports the evaluators inside its functions only
     assert any(unit_of(t) == "_evaluators" for t in GRAPH["scored_pr._cli.main"])
-    # the report names the exact evaluator for type checkers only
-    source = MODULES["scored_pr._report"].read_text(encoding="utf-8")
-    assert "TYPE_CHECKING" in source and "_evaluators" in source
-    assert not any(unit_of(t) == "_evaluators" for t in GRAPH["scored_pr._report"])
+    # the kinds module names the core's result types for type checkers only: counted, not run
+    source = MODULES["scored_pr._kinds"].read_text(encoding="utf-8")
+    assert "TYPE_CHECKING" in source and "_core.thresholds" in source
+    assert "scored_pr._core.thresholds" in GRAPH["scored_pr._kinds"]
+    assert "scored_pr._core.thresholds" not in RUNTIME_GRAPH["scored_pr._kinds"]
+    # and a type-only import that climbs would be seen: the reader counts it
+    assert _cycles({"a": {"b"}, "b": {"a"}}) == [["a", "b"]]
 
 
 def test_few_private_modules_lie_directly_in_the_package() -> None:

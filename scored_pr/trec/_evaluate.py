@@ -57,7 +57,8 @@ class TrecResults:
 
     def format(self, per_query: bool = False, summary: bool = True) -> str:
         """The text trec_eval prints (``-q`` for ``per_query``, ``-n`` for ``summary=False``)."""
-        return "".join(line + "\n" for line in format_lines(self, per_query, summary))
+        lines = format_lines(self.selection, self.queries, self.per_query, self.summary, per_query, summary)
+        return "".join(line + "\n" for line in lines)
 
 
 def _as_qrels(qrels: QrelsLike) -> Qrels:

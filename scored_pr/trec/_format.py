@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-if TYPE_CHECKING:
-    from ._evaluate import TrecResults
+from ._registry import Selected
 
 __all__ = ["format_float", "format_lines", "format_value"]
 
@@ -44,12 +44,19 @@ def _line(name: str, query: str, text: str) -> str:
     return f"{name:<22}\t{query}\t{text}"
 
 
-def format_lines(results: TrecResults, per_query: bool = False, summary: bool = True) -> Iterator[str]:
-    """The lines (without newlines) trec_eval prints for ``results``."""
+def format_lines(
+    selection: Sequence[Selected],
+    queries: Sequence[str],
+    per_query_values: Mapping[str, Mapping[str, Any]],
+    summary_values: Mapping[str, Any],
+    per_query: bool = False,
+    summary: bool = True,
+) -> Iterator[str]:
+    """The lines (without newlines) trec_eval prints for these values (``TrecResults``' fields)."""
     if per_query:
-        for q in results.queries:
-            values = results.per_query[q]
-            for s in results.selection:
+        for q in queries:
+            values = per_query_values[q]
+            for s in selection:
                 m = s.measure
                 if not m.per_query:
                     continue
@@ -57,7 +64,7 @@ def format_lines(results: TrecResults, per_query: bool = False, summary: bool = 
                     text = format_value(m.value, values[name])
                     yield _line(name, q, f"'{text}'" if m.name == "relstring" else text)
     if summary:
-        for s in results.selection:
+        for s in selection:
             for name in s.names:
-                if name in results.summary:
-                    yield _line(name, "all", format_value(s.measure.value, results.summary[name]))
+                if name in summary_values:
+                    yield _line(name, "all", format_value(s.measure.value, summary_values[name]))

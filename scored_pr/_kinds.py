@@ -1,0 +1,353 @@
+"""The evaluator kinds: the public protocol, the words for each kind, and one registry of kinds.
+
+This module sits below every consumer of an evaluator (the text report, the
+intervals, the state files, the evaluators themselves, plots, tests, sinks
+and the command line), so that each can name the protocol and ask what kind
+an object is without importing the layer that defines it.
+
+- :class:`Evaluation` (public as ``scored_pr.Evaluation``): what every
+  single-ranking kind answers, with the same names and signatures.
+- :class:`Kind` and :func:`register`: each evaluator kind declares, once, its
+  one-word name (the word its state files carry), its class, its state
+  format, what it holds (one exact ranking, a bounded summary, one ranking per
+  query or per label), and how consumers read it. :func:`kind_of` answers by
+  the registered class, never by duck typing; :data:`KINDS` lists them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TextIO, runtime_checkable
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from ._core.thresholds import Confusion, OperatingPoint
+    from ._core.stats import Interval
+
+#: The properties every kind has (read-only).
+PROPERTIES = (
+    "ties", "pos_label", "num_cases", "num_positive_ref", "num_negative_ref", "num_misses",
+    "num_negative_misses", "weighted", "positive_weight", "negative_weight",
+)
+#: The methods that add to an evaluator or empty it.
+MUTATORS = ("add_case", "add_cases", "add_misses", "add_negative_misses", "reset")
+#: The read-only queries of the exact evaluator, which every kind answers (or refuses with UnsupportedQuery).
+QUERIES = (
+    "area_under_pr_curve", "area_under_roc_curve", "average_precision", "average_precision_at",
+    "confidence_interval", "confusion_at_threshold", "e_measure_at", "eleven_point_interpolated_precision",
+    "f_measure_at", "f_measure_at_threshold", "hit_curve", "k_at_recall", "maximum_f_measure",
+    "maximum_f_measure_threshold", "pr_breakeven_point", "pr_curve", "pr_score_curve", "precision_at",
+    "precision_at_recall", "precision_at_threshold", "print_precision_recall_curve", "r_precision",
+    "recall_at", "recall_at_threshold", "reciprocal_rank", "roc_curve", "roc_points", "summary",
+    "threshold_at_precision", "threshold_at_recall",
+)
+#: The state methods (``from_dict`` and ``load`` are classmethods).
+STATE = ("to_dict", "from_dict", "save", "load")
+
+
+@runtime_checkable
+class Evaluation(Protocol):
+    """What every single-ranking evaluator kind answers, with the same names and signatures.
+
+    Satisfied by :class:`~scored_pr.ScoredPrecisionRecallEvaluation` (exact),
+    :class:`~scored_pr.WindowedEvaluation` (exact, over a sliding window),
+    :class:`~scored_pr.BoundedEvaluation` (bounded memory: each measure a
+    :class:`~scored_pr.Bounds`, exact or with certified bounds) and
+    :class:`~scored_pr.SynchronizedEvaluation` (thread-safe view of an exact
+    evaluator): ``isinstance(x, scored_pr.Evaluation)`` holds for each. Code
+    written against this protocol (plots, tests, loggers) takes any kind.
+
+    Every method has the meaning, parameters and degenerate values
+    documented on :class:`~scored_pr.ScoredPrecisionRecallEvaluation`. A
+    kind that cannot answer a query at all raises
+    :class:`~scored_pr.UnsupportedQuery` naming the kind, the query, why,
+    and what to use instead (never ``AttributeError``); one that can only
+    bound the answer returns :class:`~scored_pr.Bounds`.
+
+    Examples
+    --------
+    >>> import scored_pr
+    >>> kinds = [scored_pr.ScoredPrecisionRecallEvaluation(), scored_pr.WindowedEvaluation(size=10),
+    ...          scored_pr.BoundedEvaluation(), scored_pr.SynchronizedEvaluation()]
+    >>> for ev in kinds:
+    ...     ev.add_cases([True, False, True], [0.9, 0.5, 0.2])
+    >>> all(isinstance(ev, scored_pr.Evaluation) for ev in kinds)
+    True
+    >>> [float(ev.precision_at_threshold(0.5)) for ev in kinds]
+    [0.5, 0.5, 0.5, 0.5]
+    """
+
+    # ------------------------------------------------------------ properties
+
+    @property
+    def ties(self) -> str:
+        """The tie policy, ``"stable"`` or ``"grouped"``."""
+
+    @property
+    def pos_label(self) -> Any:
+        """The label of the positive class, or None."""
+
+    @property
+    def num_cases(self) -> int:
+        """Cases added (misses excluded)."""
+
+    @property
+    def num_positive_ref(self) -> int:
+        """Correct cases plus misses."""
+
+    @property
+    def num_negative_ref(self) -> int:
+        """Incorrect cases plus negative misses."""
+
+    @property
+    def num_misses(self) -> int:
+        """Positive reference cases never returned."""
+
+    @property
+    def num_negative_misses(self) -> int:
+        """Negative reference cases never returned."""
+
+    @property
+    def weighted(self) -> bool:
+        """Whether a sample weight other than 1 was added."""
+
+    @property
+    def positive_weight(self) -> float:
+        """Weight of the correct cases plus one per miss."""
+
+    @property
+    def negative_weight(self) -> float:
+        """Weight of the incorrect cases plus one per negative miss."""
+
+    # -------------------------------------------------------------- mutators
+
+    def add_case(self, correct: bool, score: float, weight: float = 1.0) -> None:
+        """Add one case."""
+
+    def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None) -> None:
+        """Add a batch of cases, all or nothing."""
+
+    def add_misses(self, count: int) -> None:
+        """Count positive reference cases never returned."""
+
+    def add_negative_misses(self, count: int) -> None:
+        """Count negative reference cases never returned."""
+
+    def reset(self) -> None:
+        """Remove every case and miss; the settings stay."""
+
+    # --------------------------------------------------------------- queries
+
+    def pr_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """(recall, precision) rows, one per operating point."""
+
+    def pr_score_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """(recall, precision, score) rows."""
+
+    def roc_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """(recall, rejection recall) rows."""
+
+    def roc_points(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """(fpr, tpr, thresholds), scikit-learn's layout."""
+
+    def area_under_pr_curve(self, interpolate: bool = False) -> float:
+        """Step area under the PR curve."""
+
+    def area_under_roc_curve(
+        self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
+    ) -> float:
+        """Area under the ROC curve (partial with ``max_fpr``)."""
+
+    def average_precision(self, ties: str | None = None) -> float:
+        """Average precision."""
+
+    def average_precision_at(self, k: int) -> float:
+        """AP over the top ``k``."""
+
+    def confidence_interval(
+        self,
+        measure: str = "area_under_roc_curve",
+        level: float = 0.95,
+        method: str | None = None,
+        n_resamples: int = 2000,
+        seed: int | None = None,
+        *,
+        stratified: bool = True,
+        **measure_args: Any,
+    ) -> Interval:
+        """Confidence interval of a scalar measure."""
+
+    def confusion_at_threshold(self, threshold: float) -> Confusion:
+        """(tp, fp, tn, fn) of accepting every case scored >= ``threshold``."""
+
+    def e_measure_at(self, k: int, beta: float = 1.0) -> float:
+        """1 - F-beta of the top ``k``."""
+
+    def eleven_point_interpolated_precision(self, rounding: str = "exact") -> npt.NDArray[np.float64]:
+        """Interpolated precision at recall 0.0, 0.1, ..., 1.0."""
+
+    def f_measure_at(self, k: int, beta: float = 1.0) -> float:
+        """F-beta of the top ``k``."""
+
+    def f_measure_at_threshold(self, threshold: float, beta: float = 1.0) -> float:
+        """F-beta of accepting every case scored >= ``threshold``."""
+
+    def hit_curve(self) -> npt.NDArray[Any]:
+        """Correct cases among the top t, t = 1..num_cases."""
+
+    def k_at_recall(self, recall: float) -> int | float:
+        """The fewest top cases whose recall is >= ``recall``."""
+
+    def maximum_f_measure(self, beta: float = 1.0) -> float:
+        """The best F-beta over the PR curve's operating points."""
+
+    def maximum_f_measure_threshold(self, beta: float = 1.0) -> OperatingPoint:
+        """The threshold with the best F-beta."""
+
+    def pr_breakeven_point(self) -> float:
+        """Where precision equals recall."""
+
+    def precision_at(self, k: int) -> float:
+        """Precision over the top ``k``."""
+
+    def precision_at_recall(self, recall: float) -> float:
+        """Precision at ``k_at_recall(recall)``."""
+
+    def precision_at_threshold(self, threshold: float) -> float:
+        """Precision of accepting every case scored >= ``threshold``."""
+
+    @staticmethod
+    def print_precision_recall_curve(curve: Any, file: TextIO | None = None) -> None:
+        """Print a PR curve as precision, recall and F1 columns."""
+
+    def r_precision(self) -> float:
+        """Precision over the top num_positive_ref."""
+
+    def recall_at(self, k: int) -> float:
+        """Recall over the top ``k``."""
+
+    def recall_at_threshold(self, threshold: float) -> float:
+        """Recall of accepting every case scored >= ``threshold``."""
+
+    def reciprocal_rank(self) -> float:
+        """1 / rank of the first correct case."""
+
+    def summary(self) -> dict[str, float]:
+        """Counts and scalar measures in one flat dict."""
+
+    def threshold_at_precision(self, precision: float) -> OperatingPoint:
+        """The lowest threshold whose precision is >= ``precision``."""
+
+    def threshold_at_recall(self, recall: float) -> OperatingPoint:
+        """The highest threshold whose recall is >= ``recall``."""
+
+    # ----------------------------------------------------------------- state
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as a JSON-safe dict."""
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Any:
+        """The evaluator whose ``to_dict`` is ``d``."""
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the state to ``path`` (no pickle)."""
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Any:
+        """Read a state written by ``save``."""
+
+
+Evaluation.__module__ = "scored_pr"
+
+
+#: What a kind holds, which decides how every consumer reads it:
+#: ``"ranking"``: one ranking answered exactly (the :class:`Evaluation` protocol);
+#: ``"bounded"``: one ranking summarised in bins (queries answer ``Bounds``, curves come as bands);
+#: ``"per_query"``: one ranking per query (means over queries);
+#: ``"per_label"``: one ranking per label (per-label values and their averages).
+HOLDS = ("ranking", "bounded", "per_query", "per_label")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One evaluator kind, declared once (see :func:`register`); every consumer reads it from here.
+
+    Attributes
+    ----------
+    name : str
+        The one word for the kind everywhere: the ``kind`` field of its state
+        files, ``scored-pr report``'s output, messages.
+    cls : type
+        The public class.
+    holds : str
+        One of :data:`HOLDS`.
+    state_format : str or None
+        The ``format`` field of its state files (``"scored_pr.<Class>"``), or
+        None for a kind that saves as another kind's state (a
+        ``SynchronizedEvaluation`` saves its exact evaluator's).
+    snapshot : bool
+        Consumers read it through ``snapshot()`` (one moment: a window that
+        slides, an evaluator other threads add to).
+    load : callable or None
+        How ``scored-pr report`` reads its state file into an object
+        (``path -> object``); None when it has no state file of its own.
+    figures : callable or None
+        For a kind that is not one exact ranking: the flat dict of figures
+        ``scored-pr report`` prints for it (``object -> dict``).
+    report_view : callable or None
+        For a kind that holds one ranking: the exact evaluator the full text
+        report, curves, plots and intervals read (``object -> evaluator``),
+        and ``extra`` the kind-specific fields of the report (``object -> dict``).
+    """
+
+    name: str
+    cls: type
+    holds: str
+    state_format: str | None = None
+    snapshot: bool = False
+    load: Callable[[str], Any] | None = None
+    figures: Callable[[Any], dict[str, Any]] | None = None
+    report_view: Callable[[Any], Any] | None = None
+    extra: Callable[[Any], dict[str, Any]] | None = None
+
+
+#: Every registered kind, by name, in the order registered.
+KINDS: dict[str, Kind] = {}
+
+
+def register(kind: Kind) -> Kind:
+    """Declare ``kind``; its name and class are then known to every consumer. Returns it."""
+    if kind.holds not in HOLDS:
+        raise ValueError(f"register: holds must be one of {HOLDS}; got {kind.holds!r}")
+    for other in KINDS.values():
+        if other.name != kind.name and other.cls is kind.cls:
+            raise ValueError(f"register: {kind.cls.__name__} is already the kind {other.name!r}")
+    KINDS[kind.name] = kind
+    return kind
+
+
+def unregister(name: str) -> None:
+    """Forget the kind ``name`` (for tests that register a kind of their own)."""
+    KINDS.pop(name, None)
+
+
+def kind_of(obj: Any) -> Kind | None:
+    """The registered kind of ``obj`` (by its class or a registered base class), or None."""
+    mro = type(obj).__mro__
+    best: Kind | None = None
+    for kind in KINDS.values():
+        if kind.cls in mro and (best is None or mro.index(kind.cls) < mro.index(best.cls)):
+            best = kind
+    return best
+
+
+def by_format(fmt: Any) -> Kind | None:
+    """The kind whose state files carry ``format`` ``fmt``, or None."""
+    for kind in KINDS.values():
+        if kind.state_format is not None and kind.state_format == fmt:
+            return kind
+    return None
