@@ -78,7 +78,10 @@ def renamed_keyword(old: str, new: str) -> Callable[[_Func], _Func]:
 
 
 def _describe(value: Any) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an int of more digits than Python converts to text
+        text = f"<an int of {value.bit_length()} bits>"
     if len(text) > 80:
         text = text[:77] + "..."
     return f"{text} ({type(value).__name__})"
@@ -111,17 +114,34 @@ def check_ties(ties: Any, func: str = "ScoredPrecisionRecallEvaluation") -> str:
     return ties
 
 
+#: Saved ints (a positive label, label names) lie in [-2**63, 2**64): an int64 or a uint64, which
+#: every state format (JSON text) writes and reads back exactly.
+MIN_SAVED_INT, MAX_SAVED_INT = -(2**63), 2**64 - 1
+_POS_LABEL_EXPECTED = (
+    "None, a str, or a finite number or bool (the positive class's label; an int within int64 or uint64, "
+    "as a state file holds it)"
+)
+
+
 def check_pos_label(value: Any, func: str) -> Any:
-    """``pos_label``: None, a str, or a real number / bool scalar (not NaN)."""
+    """``pos_label``: None, a str, a bool, an int within int64/uint64, or a finite float.
+
+    The limits are those of a state file: whatever an evaluator accepts, its
+    ``save`` writes and ``load`` reads back.
+    """
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, (int, np.integer)):
+        if not MIN_SAVED_INT <= value <= MAX_SAVED_INT:
+            raise _fail(ValueError, func, "pos_label", _POS_LABEL_EXPECTED, value)
         return int(value)
-    if isinstance(value, (float, np.floating)) and not math.isnan(value):
+    if isinstance(value, (float, np.floating)) and math.isfinite(value):
         return float(value)
-    raise _fail(TypeError, func, "pos_label", "None, a str, or a number or bool (the positive class's label)", value)
+    if isinstance(value, (float, np.floating)):
+        raise _fail(ValueError, func, "pos_label", _POS_LABEL_EXPECTED, value)
+    raise _fail(TypeError, func, "pos_label", _POS_LABEL_EXPECTED, value)
 
 
 def _host(value: Any, func: str, name: str) -> Any:
@@ -1339,17 +1359,35 @@ def check_multiclass_roc(func: str, multi_class: str, max_fpr: float | None, sam
         )
 
 
+#: Most labels a multi-label evaluation takes (and its state files hold): 1,048,576. An evaluation
+#: of that many labels takes about 120 MB before its first row (the exact kind).
+MAX_LABELS = 1 << 20
+
+
 def check_label_names(labels: Any, func: str, name: str = "labels") -> list[Any]:
-    """The labels of a multi-label evaluation: a count k >= 1 (named 0 .. k-1) or k distinct str/int names."""
-    expected = "an int k >= 1 or a non-empty list of distinct label names (str or int)"
+    """The labels of a multi-label evaluation: a count k >= 1 (named 0 .. k-1) or k distinct str/int names.
+
+    At most :data:`MAX_LABELS` of them, int names within int64/uint64: what a state file holds.
+    """
+    expected = (f"an int k between 1 and {MAX_LABELS} (MAX_LABELS) or a non-empty list of at most {MAX_LABELS} "
+                "distinct label names (str, or int within int64 or uint64)")
     if isinstance(labels, (int, np.integer)) and not isinstance(labels, (bool, np.bool_)):
-        return list(range(check_positive_int(labels, func, name)))
+        k = check_positive_int(labels, func, name)
+        if k > MAX_LABELS:  # refused before anything is allocated
+            raise _fail(ValueError, func, name, expected, labels)
+        return list(range(k))
     if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable) or isinstance(labels, Mapping):
         raise _fail(TypeError, func, name, expected, labels)
-    names = [v.item() if isinstance(v, np.generic) else v for v in labels]
+    names: list[Any] = []
+    for v in labels:
+        if len(names) == MAX_LABELS:  # an endless iterable is refused too
+            raise _fail(ValueError, func, name, expected, labels)
+        names.append(v.item() if isinstance(v, np.generic) else v)
     for i, v in enumerate(names):
         if isinstance(v, bool) or not isinstance(v, (str, int)):
             raise _fail(TypeError, func, name, expected, v, i)
+        if isinstance(v, int) and not MIN_SAVED_INT <= v <= MAX_SAVED_INT:
+            raise _fail(ValueError, func, name, expected, v, i)
     if not names or len(set(names)) != len(names) or len({type(v) for v in names}) != 1:
         raise _fail(ValueError, func, name, expected + " of one type", labels)
     return names

@@ -412,7 +412,7 @@ def test_pickle_names_only_public_names():
 @pytest.mark.parametrize(
     "edit, message",
     [
-        (lambda d: d.update(kind="multi"), "field 'format'"),
+        (lambda d: d.update(kind="multi"), "field 'kind' must be 'multilabel'; got 'multi'"),
         (lambda d: d.update(labels=["a", "a"]), "distinct"),
         (lambda d: d["scores"][0].append(0.5), "row 0"),
         (lambda d: d.update(window=1), "more than its window"),

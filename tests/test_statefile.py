@@ -74,7 +74,7 @@ def bombs(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "declared count": (archive(tmp_path / "b.npz", {
             "meta": meta(1 << 31), "neg_scores": npy(declare=((1 << 31,), "<f8"), data=bytes(64)),
             "correct": npy(declare=((1 << 28,), "|u1"), data=bytes(8)),
-        }), "bytes but its header implies"),
+        }), "more than the file's"),
         # a deflated member that inflates to 256 MiB of zeros (a classic zip bomb)
         "inflating member": (archive(tmp_path / "c.npz", {
             "meta": meta(3), "neg_scores": npy(declare=((1 << 25,), "<f8"), data=bytes(1 << 28)), "correct": packed,

@@ -196,11 +196,12 @@ def save(st: BoundedState, path: str | os.PathLike[str]) -> None:
     _statefile.write_npz(path, arrays)
 
 
+@_statefile.file_reader
 def load(path: str | os.PathLike[str], func: str = "load") -> BoundedState:
     with _statefile.NpzReader(path, func) as npz:
         meta = _statefile.read_meta(npz, "bounded")
         if npz.names != {"meta", *_PACKED}:
-            raise npz.error(f"is not a scored_pr summary state file (arrays {sorted(npz.names)}).")
+            raise npz.error(f"is not a scored_pr summary state file (arrays {npz.listing}).")
         meta.pop("kind", None)
         if isinstance(meta.get("version"), bool) or meta.get("version") != VERSION:
             raise npz.error(f"has state format version {meta.get('version')!r:.60}; this scored_pr reads {VERSION}.")

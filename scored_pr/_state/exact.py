@@ -56,16 +56,27 @@ def _bad(func: str, what: str) -> ValueError:
     return ValueError(f"{func}: {what}")
 
 
+def check_format_and_kind(d: dict[str, Any], func: str, fmt: str, kind: str) -> None:
+    """Fields ``format`` and ``kind`` of a per-kind state dict must be ``fmt`` and ``kind``.
+
+    The message names the field that is wrong (``format`` first), and for a
+    dict of another kind which class reads it.
+    """
+    for field, want in (("format", fmt), ("kind", kind)):
+        got = d.get(field)
+        if got != want or not isinstance(got, str):
+            found = _statefile.KINDS.get(d.get("format")) if isinstance(d.get("format"), str) else None  # type: ignore[arg-type]
+            what = f" (a {_statefile.CLASSES[found]}'s state: kind {found!r})" if found and found != kind else ""
+            raise _bad(func, f"field {field!r} must be {want!r}; got {got!r:.60}{what} instead.")
+
+
 def check_kind_header(d: dict[str, Any], func: str, fmt: str, kind: str, version: int) -> str:
     """The tie policy of a state dict whose ``format``, ``kind`` and ``version`` must be these.
 
     A dict of another kind is named in the error (which class reads it), as
     every loader of a per-kind state does.
     """
-    if d.get("format") != fmt or d.get("kind") != kind:
-        found = _statefile.KINDS.get(d.get("format")) if isinstance(d.get("format"), str) else None  # type: ignore[arg-type]
-        what = f" (a {_statefile.CLASSES[found]}'s state: kind {found!r})" if found else ""
-        raise _bad(func, f"field 'format' must be {fmt!r}; got {d.get('format')!r:.60}{what} instead.")
+    check_format_and_kind(d, func, fmt, kind)
     if isinstance(d.get("version"), bool) or d.get("version") != version:
         raise _bad(func, f"field 'version' must be {version}; got {d.get('version')!r:.60} instead.")
     ties = d.get("ties")
@@ -226,12 +237,13 @@ def write(path: str | os.PathLike[str], st: ExactState, extra: dict[str, Any] | 
     _statefile.write_npz(path, state_arrays(st, extra))
 
 
+@_statefile.file_reader
 def read(path: str | os.PathLike[str], func: str = "load") -> tuple[ExactState, Any]:
     """The state saved at ``path`` and the ``extra`` header it was saved with (None if none)."""
     with _statefile.NpzReader(path, func) as npz:
         meta = _statefile.read_meta(npz, "exact")
         if npz.names not in ({"meta", "neg_scores", "correct"}, {"meta", "neg_scores", "correct", "weights"}):
-            raise npz.error(f"is not a scored_pr state file (arrays {sorted(npz.names)}).")
+            raise npz.error(f"is not a scored_pr state file (arrays {npz.listing}).")
         version = meta.get("version")
         if isinstance(version, bool) or not isinstance(version, int) or version not in VERSIONS:
             raise npz.error(f"has state format version {version!r}; this scored_pr reads {VERSIONS}.")

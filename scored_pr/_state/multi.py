@@ -14,7 +14,6 @@ input raises ValueError or TypeError and never yields a half-built evaluation.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from typing import Any, NamedTuple
@@ -168,10 +167,6 @@ def from_dict(d: Any, func: str = "from_dict") -> MultiState:
     return MultiState(ties, pos_label, queries, check_trec(d["trec"], func))
 
 
-def _blob(value: Any) -> np.ndarray:
-    return np.frombuffer(json.dumps(value, allow_nan=False).encode("utf-8"), dtype=np.uint8)
-
-
 def save(st: MultiState, path: str | os.PathLike[str]) -> None:
     """Write ``st`` atomically: the cases of every query in one set of arrays, cut by ``offsets``."""
     states = [qs for _, qs in st.queries]
@@ -181,7 +176,7 @@ def save(st: MultiState, path: str | os.PathLike[str]) -> None:
             "has_trec": st.trec is not None}
     arrays: dict[str, np.ndarray] = {
         "meta": _statefile.encode_meta(meta),
-        "query_ids": _blob([q for q, _ in st.queries]),
+        "query_ids": _statefile.encode_json([q for q, _ in st.queries], "query ids"),
         "offsets": np.concatenate(([0], np.cumsum(sizes, dtype=np.int64))).astype(np.int64),
         "neg_scores": np.concatenate([qs.neg for qs in states]) if states else np.zeros(0),
         "correct": np.packbits(np.concatenate([qs.correct for qs in states]) if states else np.zeros(0, bool)),
@@ -193,10 +188,11 @@ def save(st: MultiState, path: str | os.PathLike[str]) -> None:
             [qs.weights if qs.weights is not None else np.ones(qs.neg.size) for qs in states])
         arrays["weighted_queries"] = np.packbits(np.array(weighted, dtype=bool))
     if st.trec is not None:
-        arrays["trec"] = _blob(_trec_json(st.trec))
+        arrays["trec"] = _statefile.encode_json(_trec_json(st.trec), "trec view")
     _statefile.write_npz(path, arrays)
 
 
+@_statefile.file_reader
 def load(path: str | os.PathLike[str], func: str = "load") -> MultiState:
     """The state saved at ``path``; every array's shape is fixed by the header before it is read."""
     with _statefile.NpzReader(path, func) as npz:
@@ -216,16 +212,11 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiState:
         expected |= {"weights", "weighted_queries"} if weighted else set()
         expected |= {"trec"} if has_trec else set()
         if npz.names != expected:
-            raise npz.error(f"is not a scored_pr multi-query state file (arrays {sorted(npz.names)}).")
+            raise npz.error(f"is not a scored_pr multi-query state file (arrays {npz.listing}).")
 
-        def blob(name: str) -> Any:
-            raw = npz.read(name, np.uint8, max_items=npz.size)  # never more than the file holds
-            try:
-                return json.loads(raw.tobytes().decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError):
-                raise npz.error(f"has a corrupted {name!r} member.") from None
-
-        ids = blob("query_ids")
+        # query ids and the trec view hold what the evaluation was given (ids and docnos
+        # of any length): bounded by the file's size, as what save() writes must load
+        ids = _statefile.read_json(npz, "query_ids")
         if not isinstance(ids, list) or len(ids) != q:
             raise npz.error(f"has {len(ids) if isinstance(ids, list) else 'no'} query ids for {q} queries.")
         offsets = npz.read("offsets", np.int64, shape=(q + 1,))
@@ -236,7 +227,7 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiState:
         weights = npz.read("weights", np.float64, shape=(n,)) if weighted else None
         flags = (np.unpackbits(npz.read("weighted_queries", np.uint8, shape=((q + 7) // 8,)), count=q).astype(bool)
                  if weighted else np.zeros(q, dtype=bool))
-        trec = blob("trec") if has_trec else None
+        trec = _statefile.read_json(npz, "trec") if has_trec else None
     if offsets[0] != 0 or offsets[-1] != n or (np.diff(offsets) < 0).any():
         raise _bad(func, "the state's query offsets do not cut its cases in order.")
     queries = []

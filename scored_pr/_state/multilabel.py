@@ -23,9 +23,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from . import bounded as _bounded
 from . import exact as S
 from . import statefile as _statefile
 from .exact import _bad
+from .._validation import MAX_LABELS  # the constructor's limit: what it takes, a file holds
 
 FORMAT = "scored_pr.MultiLabelEvaluation"
 KIND = "multilabel"
@@ -34,8 +36,6 @@ _KEYS = {"format", "kind", "version", "labels", "ties", "window", "max_bins", "p
 _ROWS = {"truth", "scores"}
 _OPTIONAL = {"weights"}
 _BINS = {"per_label", "pooled"}
-#: Largest number of labels a state may declare.
-MAX_LABELS = 1 << 20
 
 
 class MultiLabelState(NamedTuple):
@@ -150,8 +150,24 @@ def from_dict(d: Any, func: str = "from_dict") -> MultiLabelState:
     return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights, pos_label=pos_label)
 
 
-def _blob(value: Any) -> np.ndarray:
-    return np.frombuffer(json.dumps(value, allow_nan=False).encode("utf-8"), dtype=np.uint8)
+#: Most bytes one bin takes in a bounded state's JSON: hi and lo (a float's repr: at most 24
+#: characters, or "-Infinity" quoted), pos and neg (whole counts below 2**53 or a float's repr),
+#: the level (0 to 64) and the separators (", ") around each: 4 * (24 + 2) + 2 + 2 = 108, rounded up.
+_BIN_JSON_BYTES = 128
+#: Most bytes of a bounded state's JSON besides its bins and its positive label (field names,
+#: counts, flags and brackets: about 250).
+_STATE_JSON_BYTES = 512
+
+
+def max_bins_bytes(k: int, max_bins: int, pos_label: Any) -> int:
+    """The largest 'bins' member a multi-label state of ``k`` labels and ``max_bins`` can have.
+
+    k + 1 bounded states (each label's and the pooled one), each of at most
+    ``max_bins`` bins: a member larger than this was not written by save()
+    and is refused before it is parsed.
+    """
+    label = len(json.dumps(pos_label))
+    return 64 + (k + 1) * (_STATE_JSON_BYTES + label + _BIN_JSON_BYTES * max_bins)
 
 
 def save(st: MultiLabelState, path: str | os.PathLike[str]) -> None:
@@ -159,7 +175,7 @@ def save(st: MultiLabelState, path: str | os.PathLike[str]) -> None:
     meta = _header(st)
     arrays: dict[str, np.ndarray] = {}
     if st.max_bins is not None:
-        arrays["bins"] = _blob({"per_label": st.per_label, "pooled": st.pooled})
+        arrays["bins"] = _statefile.encode_json({"per_label": st.per_label, "pooled": st.pooled}, "bins")
     else:
         assert st.truth is not None and st.scores is not None
         meta["num_rows"] = int(st.truth.shape[0])
@@ -168,9 +184,11 @@ def save(st: MultiLabelState, path: str | os.PathLike[str]) -> None:
         arrays["scores"] = st.scores
         if st.weights is not None:
             arrays["weights"] = st.weights
-    _statefile.write_npz(path, {"meta": _statefile.encode_meta(meta), **arrays})
+    arrays["meta"] = _statefile.encode_meta(meta)  # the header is encoded before anything is written
+    _statefile.write_npz(path, arrays)
 
 
+@_statefile.file_reader
 def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
     """The state saved at ``path``; every array's shape is fixed by the header before it is read."""
     with _statefile.NpzReader(path, func) as npz:
@@ -179,21 +197,21 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
         k = len(labels)
         if max_bins is not None:
             if npz.names != {"meta", "bins"}:
-                raise npz.error(f"is not a scored_pr multi-label state file (arrays {sorted(npz.names)}).")
-            raw = npz.read("bins", np.uint8, max_items=npz.size)
-            try:
-                body = json.loads(raw.tobytes().decode("utf-8"))
-            except (UnicodeDecodeError, json.JSONDecodeError):
-                raise npz.error("has a corrupted 'bins' member.") from None
+                raise npz.error(f"is not a scored_pr multi-label state file (arrays {npz.listing}).")
+            body = _statefile.read_json(npz, "bins", max_bins_bytes(k, max_bins, pos_label))
             if not isinstance(body, dict):
                 raise npz.error("has a corrupted 'bins' member.")
-            return from_dict({**{key: meta[key] for key in _KEYS}, **{key: body.get(key) for key in _BINS}}, func)
+            st = from_dict({**{key: meta.get(key) for key in _KEYS}, **{key: body.get(key) for key in _BINS}}, func)
+            assert st.per_label is not None and st.pooled is not None
+            for d in (*st.per_label, st.pooled):  # checked here, so a bad one is this file's ValueError
+                _bounded.from_dict(d, func)
+            return st
         n, weighted = meta.get("num_rows"), meta.get("weighted")
         if isinstance(n, bool) or not isinstance(n, int) or n < 0 or not isinstance(weighted, bool):
             raise npz.error("has an invalid 'num_rows' or 'weighted' field.")
         expected = {"meta", "truth", "scores"} | ({"weights"} if weighted else set())
         if npz.names != expected:
-            raise npz.error(f"is not a scored_pr multi-label state file (arrays {sorted(npz.names)}).")
+            raise npz.error(f"is not a scored_pr multi-label state file (arrays {npz.listing}).")
         if n * k * 8 > npz.size:  # each (row, label) takes 8 bytes of scores: no larger array can be in the file
             raise npz.error(f"declares {n} rows of {k} labels, more than the file holds.")
         flat = np.unpackbits(npz.read("truth", np.uint8, shape=((n * k + 7) // 8,)), count=n * k).astype(bool)

@@ -18,25 +18,36 @@ file safe to use as a checkpoint:
   at most its declared size (plus one byte to detect trailing data), so a
   zip bomb (a small file whose member declares or decompresses to gigabytes)
   is rejected without being inflated. Object arrays (which would need pickle)
-  are refused by their dtype.
+  are refused by their dtype. The archive's directory is read only when it
+  is small (at most :data:`MAX_MEMBERS` members, :data:`MAX_DIRECTORY_BYTES`
+  bytes): a zip of a million empty members is refused before it is parsed.
+  Member names must be distinct; every message is of bounded length.
 """
 
 from __future__ import annotations
 
+import functools
 import io
+import math
 import os
 import secrets
 import struct
 import zipfile
 import zlib
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Callable, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 #: Largest ``.npy`` header accepted (numpy writes 128 bytes for ours).
 _MAX_HEADER = 4096
+#: Most members a state file may have (scored_pr writes at most 9).
+MAX_MEMBERS = 32
+#: Largest single read while the archive's directory is parsed: the zip's
+#: central directory (ours: under 1 KiB) and the search for its end record
+#: (at most 64 KiB of comment after it). A larger directory is refused unread.
+MAX_DIRECTORY_BYTES = 1 << 17
 
 
 def write_npz(path: str | os.PathLike[str], arrays: dict[str, npt.NDArray[Any]]) -> None:
@@ -100,6 +111,46 @@ class _StateFileError(ValueError):
     """A state file that is not what it must be (raised by :meth:`NpzReader.error`)."""
 
 
+class _DirectoryTooLarge(Exception):
+    """Raised by :class:`_CappedFile` in place of a read larger than its cap."""
+
+
+class _CappedFile:
+    """``fh`` as :class:`zipfile.ZipFile` reads it: while ``cap`` is set, no read may exceed it.
+
+    zipfile reads an archive's whole central directory in one read and builds
+    an object per member (about 600 bytes each), whatever the directory's
+    size; the cap refuses that read when the directory is larger than any
+    scored_pr writes, so a hostile directory costs at most ``cap`` bytes.
+    """
+
+    def __init__(self, fh: IO[bytes], size: int, cap: int | None) -> None:
+        self._fh, self._size, self.cap = fh, size, cap
+
+    def read(self, n: int | None = -1) -> bytes:
+        if self.cap is not None:
+            want = self._size - self._fh.tell() if n is None or n < 0 else n
+            if want > self.cap:
+                raise _DirectoryTooLarge(want)
+        return self._fh.read(-1 if n is None else n)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self._fh.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._fh.tell()
+
+    def seekable(self) -> bool:
+        return True
+
+
+def short_names(names: Any, limit: int = 10) -> str:
+    """Up to ``limit`` names (each cut at 40 characters) as a list, and how many more: a message of bounded length."""
+    shown = [f"{n!r:.40}" for n in sorted(names)[:limit]]
+    more = len(names) - len(shown)
+    return "[" + ", ".join(shown) + (f", ... and {more} more" if more > 0 else "") + "]"
+
+
 class NpzReader:
     """A bounded reader of an ``.npz`` archive (use as a context manager).
 
@@ -119,8 +170,19 @@ class NpzReader:
         try:
             #: the file's size in bytes: no array read from it can be larger
             self.size = os.fstat(self._fh.fileno()).st_size
-            self._zip = zipfile.ZipFile(self._fh)
-            self._members = {info.filename: info for info in self._zip.infolist()}
+            capped = _CappedFile(self._fh, self.size, MAX_DIRECTORY_BYTES)
+            try:
+                self._zip = zipfile.ZipFile(capped)  # type: ignore[arg-type]  # reads, seeks and tells as a file does
+            except _DirectoryTooLarge as exc:
+                raise self.error(
+                    f"is not a scored_pr state file (its zip directory takes {exc.args[0]} bytes; a state file's "
+                    f"takes at most {MAX_DIRECTORY_BYTES}, for at most {MAX_MEMBERS} members)."
+                ) from None
+            capped.cap = None  # members are read through NpzReader.read, bounded by the header
+            self._members = self._check_members(self._zip.infolist())
+        except _StateFileError:
+            self._fh.close()
+            raise
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError,
                 RuntimeError, struct.error) as exc:
             self._fh.close()
@@ -128,6 +190,29 @@ class NpzReader:
         except BaseException:
             self._fh.close()
             raise
+
+    def _check_members(self, infos: list[zipfile.ZipInfo]) -> dict[str, zipfile.ZipInfo]:
+        """The members by name: at most :data:`MAX_MEMBERS`, distinct, ``.npy``, none larger than the file."""
+        if len(infos) > MAX_MEMBERS:
+            raise self.error(f"is not a scored_pr state file ({len(infos)} members; a state file has at most {MAX_MEMBERS}).")
+        members: dict[str, zipfile.ZipInfo] = {}
+        for info in infos:
+            name = info.filename
+            if not name.endswith(".npy") or name in members:
+                what = "twice" if name in members else "(not a .npy array)"
+                raise self.error(f"is not a scored_pr state file (member {name!r:.60} {what}; "
+                                 f"members {short_names([i.filename for i in infos])}).")
+            # a stored member is its own bytes; a compressed one is refused when read
+            stored = info.compress_size if info.compress_type != zipfile.ZIP_STORED else max(info.compress_size, info.file_size)
+            if stored > self.size:
+                raise self.error(f"is corrupted (member {name!r:.60} declares {stored} bytes, more than the file's {self.size}).")
+            members[name] = info
+        return members
+
+    @property
+    def listing(self) -> str:
+        """The array names, for messages (bounded length)."""
+        return short_names(self.names)
 
     def __enter__(self) -> NpzReader:
         return self
@@ -185,7 +270,10 @@ class NpzReader:
                         raise self.error(f"array {name!r} declares shape {header_shape}, expected {shape}.")
                 elif len(header_shape) != 1 or max_items is None or header_shape[0] > max_items:
                     raise self.error(f"array {name!r} declares shape {header_shape}, expected at most ({max_items},).")
-                nbytes = int(np.prod(header_shape, dtype=np.int64)) * want.itemsize
+                # in Python ints: a hostile shape's product may overflow int64
+                nbytes = math.prod(header_shape) * want.itemsize
+                if nbytes > self.size:  # checked before anything is read: no array can exceed the file
+                    raise self.error(f"array {name!r} declares {nbytes} bytes, more than the file's {self.size}.")
                 if info.file_size != member.tell() + nbytes:
                     raise self.error(
                         f"array {name!r} is {info.file_size} bytes but its header implies {member.tell() + nbytes}."
@@ -246,15 +334,66 @@ KINDS = {
 }
 #: Each kind's public class, for messages that say which ``load`` reads a file.
 CLASSES = {kind: fmt.split(".", 1)[1] for fmt, kind in KINDS.items()}
-#: Largest JSON header a state file may carry (ours are a few hundred bytes).
-MAX_META_BYTES = 1 << 16
+
+_Reader = TypeVar("_Reader", bound=Callable[..., Any])
+
+
+def file_reader(read: _Reader) -> _Reader:
+    """``read``, a reader of state files, raising ValueError for every fault of the file.
+
+    The field checks a reader shares with ``from_dict`` raise TypeError for a
+    field of the wrong type (right for a dict a caller built); a file's
+    fields are not the caller's arguments, so ``load`` says ValueError, as
+    its docstring promises, with the same message.
+    """
+
+    @functools.wraps(read)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return read(*args, **kwargs)
+        except TypeError as exc:
+            raise ValueError(str(exc)) from None
+
+    return call  # type: ignore[return-value]
+
+
+def encode_json(value: Any, what: str = "header") -> npt.NDArray[np.uint8]:
+    """``value`` as a JSON member: UTF-8 JSON (no NaN) as bytes.
+
+    Raises ValueError naming ``what`` if ``value`` has no JSON form (such as
+    an int of more digits than Python converts to text); the state file is
+    then not written, so whatever ``path`` held is kept.
+    """
+    import json
+
+    try:
+        text = json.dumps(value, allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise ValueError(f"save: the state's {what} cannot be written as JSON ({exc}); nothing was written.") from None
+    return np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
 
 
 def encode_meta(meta: dict[str, Any]) -> npt.NDArray[np.uint8]:
     """The header as the ``meta`` member: UTF-8 JSON (no NaN) as bytes."""
+    return encode_json(meta)
+
+
+def read_json(npz: NpzReader, name: str, max_bytes: int | None = None) -> Any:
+    """The JSON member ``name``, refused unparsed if larger than ``max_bytes`` (and than the file).
+
+    Parsing JSON takes up to about 25 bytes of memory per byte of text (a
+    Python object per value), so each caller bounds a member by what its
+    header allows before it is parsed; the file's size bounds every member.
+    """
     import json
 
-    return np.frombuffer(json.dumps(meta, allow_nan=False).encode("utf-8"), dtype=np.uint8)
+    limit = npz.size if max_bytes is None else min(max_bytes, npz.size)
+    raw = npz.read(name, np.uint8, max_items=limit)
+    try:
+        return json.loads(raw.tobytes().decode("utf-8"))
+    # ValueError: an int of more digits than Python converts; RecursionError: nesting too deep
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise npz.error(f"has a corrupted {name!r} member.") from None
 
 
 def read_meta(npz: NpzReader, kind: str | None = None) -> dict[str, Any]:
@@ -265,15 +404,12 @@ def read_meta(npz: NpzReader, kind: str | None = None) -> dict[str, Any]:
     a file of another kind than ``kind`` (None: any) raises a ValueError that
     names the kind found and the class whose ``load`` reads it.
     """
-    import json
-
     if "meta" not in npz.names:
-        raise npz.error(f"is not a scored_pr state file (arrays {sorted(npz.names)}).")
-    raw = npz.read("meta", np.uint8, max_items=MAX_META_BYTES)
-    try:
-        meta = json.loads(raw.tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise npz.error("has a corrupted header.") from None
+        raise npz.error(f"is not a scored_pr state file (arrays {npz.listing}).")
+    # No fixed limit: a header holds what the constructors accept (a multi-label
+    # evaluation's up to MAX_LABELS names, a positive label of any length), so
+    # whatever save() writes, load() reads; the file's size bounds it.
+    meta = read_json(npz, "meta")
     fmt = meta.get("format") if isinstance(meta, dict) else None
     found = KINDS.get(fmt) if isinstance(fmt, str) else None
     if found is None:

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import statefile as _statefile
-from .exact import _bad, _count, check_pos_label, decode_bools, decode_numbers
+from .exact import _bad, _count, check_format_and_kind, check_pos_label, decode_bools, decode_numbers
 from .._validation import TIE_POLICIES
 
 FORMAT = "scored_pr.WindowedEvaluation"
@@ -203,10 +203,7 @@ def from_dict(d: Any, clock: Any = SAVED, func: str = "from_dict") -> dict[str, 
     if not _KEYS <= set(d) <= _KEYS | _OPTIONAL:
         missing, extra = sorted(_KEYS - set(d)), sorted(set(d) - _KEYS - _OPTIONAL)
         raise _bad(func, f"fields must be {sorted(_KEYS)} (optionally {sorted(_OPTIONAL)}); missing {missing}, unexpected {extra}.")
-    if d["format"] != FORMAT or d["kind"] != "windowed":
-        found = _statefile.KINDS.get(d["format"]) if isinstance(d["format"], str) else None
-        what = f" (a {_statefile.CLASSES[found]}'s state: kind {found!r})" if found else ""
-        raise _bad(func, f"field 'format' must be {FORMAT!r}; got {d['format']!r:.60}{what} instead.")
+    check_format_and_kind(d, func, FORMAT, "windowed")
     if isinstance(d["version"], bool) or d["version"] != VERSION:
         raise _bad(func, f"field 'version' must be {VERSION}; got {d['version']!r:.60} instead.")
     scores = decode_numbers(d["scores"], func, "scores")
@@ -237,6 +234,7 @@ def save(state: dict[str, Any], path: str | os.PathLike[str]) -> None:
     _statefile.write_npz(path, arrays)
 
 
+@_statefile.file_reader
 def load(path: str | os.PathLike[str], clock: Any = SAVED, func: str = "load") -> dict[str, Any]:
     """The plain state of a window saved at ``path``; memory bounded by the header's counts."""
     with _statefile.NpzReader(path, func) as npz:
@@ -257,7 +255,7 @@ def load(path: str | os.PathLike[str], clock: Any = SAVED, func: str = "load") -
         expected |= {"weights"} if weighted else set()
         expected |= {"times"} if timed else set()
         if npz.names != expected:
-            raise npz.error(f"is not a scored_pr window state file (arrays {sorted(npz.names)}).")
+            raise npz.error(f"is not a scored_pr window state file (arrays {npz.listing}).")
         scores = npz.read("scores", np.float64, shape=(n,))
         correct = np.unpackbits(npz.read("correct", np.uint8, shape=((n + 7) // 8,)), count=n).astype(bool)
         weights = npz.read("weights", np.float64, shape=(n,)) if weighted else None
