@@ -187,7 +187,7 @@ def _generic_jackknife(
     measure_args: dict[str, Any], stratified: bool, mult: npt.NDArray[np.int64] | None = None,
 ) -> list[npt.NDArray[np.float64]]:
     full = np.ones(correct.size, dtype=np.int64) if mult is None else mult
-    out = []
+    out: list[npt.NDArray[np.float64]] = []
     for idx in _strata(scores, correct, stratified):
         g = max(1, min(int(full[idx].sum()), S.JACKKNIFE_BLOCKS))
         kept = S.jackknife_kept(full[idx], 0, g)

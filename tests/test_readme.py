@@ -8,6 +8,8 @@ and what they print or log is checked against what the README says about it.
 
 from __future__ import annotations
 
+import ast
+import importlib
 import math
 import os
 import re
@@ -92,11 +94,10 @@ def blocks_output(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         parts.append(code)
     parts.append("import sys as _sys\nprint('@@end@@', flush=True)\nprint('@@end@@', file=_sys.stderr, flush=True)\n")
     workdir = tmp_path_factory.mktemp("readme")  # the plot block writes pr_roc.png here
-    # a user's environment: no PYTHONUNBUFFERED, a non-interactive matplotlib backend
+    # a user's environment: no PYTHONUNBUFFERED, a non-interactive matplotlib backend, no MLflow
+    # settings (the MLflow block sets up its own store, ./mlruns, as a reader runs it)
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(workdir), "LANG": "C.UTF-8", "MPLBACKEND": "Agg",
-           "PYTHONPATH": str(ROOT),
-           # the reader's MLflow tracking store: a local file store (kept behind this flag from MLflow 3 on)
-           "MLFLOW_TRACKING_URI": (workdir / "mlruns").as_uri(), "MLFLOW_ALLOW_FILE_STORE": "true"}
+           "PYTHONPATH": str(ROOT)}
     run = subprocess.run([sys.executable, "-c", "\n".join(parts)], capture_output=True, text=True, timeout=600,
                          cwd=workdir, env=env)
     assert run.returncode == 0, run.stderr[-3000:]
@@ -115,6 +116,34 @@ def test_the_readme_has_the_blocks_this_module_checks() -> None:
     for heading in ("Quickstart", "Plots", "Logging during streaming inference", "Monitoring: sliding windows",
                     "Scale: bounded memory with certified bounds"):
         assert heading in headings, heading
+
+
+def test_every_block_imports_what_it_uses() -> None:
+    """A reader copies one block, not the README: a block that reads a name scored_pr exports, or a
+    name another block imports (``mlflow``, ``os``, ``np``...), imports or binds it itself. Running the
+    blocks in one namespace (above) would hide an import only an earlier block makes."""
+    importable = set()
+    for module in ("scored_pr", "scored_pr.functional", "scored_pr.integrations", "scored_pr.lingpipe",
+                   "scored_pr.plot", "scored_pr.streaming", "scored_pr.testing", "scored_pr.trec"):
+        importable.update(getattr(importlib.import_module(module), "__all__", ()))
+    blocks = python_blocks()
+    bound_by: list[set[str]] = [set() for _ in blocks]
+    read_by: list[set[str]] = [set() for _ in blocks]
+    for (heading, code), bound, read in zip(blocks, bound_by, read_by):
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Name):
+                (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+                bound.update(names)
+                importable.update(names)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(node.name)
+            elif isinstance(node, ast.arg):
+                bound.add(node.arg)
+    for (heading, code), bound, read in zip(blocks, bound_by, read_by):
+        missing = (read & importable) - bound
+        assert not missing, f"the block under {heading!r} uses {sorted(missing)} without importing them:\n{code}"
 
 
 def summary_lines(text: str) -> list[str]:

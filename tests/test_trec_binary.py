@@ -53,7 +53,10 @@ def trec_eval(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The trec_eval 10.0 binary, built from the reference source into a temporary directory."""
     ref = _reference_dir()
     if ref is None:
-        pytest.skip(f"no {TARBALL} in ../shared/reference (or $SCORED_PR_REFERENCE)")
+        searched = (str(base / "shared" / "reference") for base in (REPO.parent, REPO.parent.parent))
+        where = os.environ.get("SCORED_PR_REFERENCE") or " or ".join(searched)
+        pytest.skip(f"needs the trec_eval 10.0 source, {TARBALL}, in ../shared/reference beside the checkout "
+                    f"or in the directory $SCORED_PR_REFERENCE names; not found in {where}")
     if shutil.which("make") is None:
         pytest.skip("make is not installed: cannot build trec_eval")
     if not any(shutil.which(cc) for cc in ("cc", "gcc", "clang")):

@@ -197,9 +197,9 @@ def exact_bins(vp: FloatArray, wp: FloatArray, vn: FloatArray, wn: FloatArray) -
     neg_of_p[at[shared]] = wn[shared]
     only_n, w_only = vn[~shared], wn[~shared]
     n = vp.size + only_n.size
-    values = np.empty(n, dtype=np.float64)
-    pos = np.zeros(n, dtype=np.float64)
-    neg = np.empty(n, dtype=np.float64)
+    values: FloatArray = np.empty(n, dtype=np.float64)
+    pos: FloatArray = np.zeros(n, dtype=np.float64)
+    neg: FloatArray = np.empty(n, dtype=np.float64)
     ip = np.arange(vp.size) + np.searchsorted(only_n, vp)
     i_n = np.arange(only_n.size) + np.searchsorted(vp, only_n)
     values[ip], pos[ip], neg[ip] = vp, wp, neg_of_p
@@ -413,7 +413,7 @@ def _split(values: FloatArray, weight: FloatArray | None, start_asc: KeyArray, e
     if n_in == 0:
         return np.zeros(start_asc.size, dtype=np.float64), first, last, values, weight
     if n_in == values.size:
-        inside = np.ones(values.size, dtype=bool)
+        inside: BoolArray = np.ones(values.size, dtype=bool)
     else:
         marks = np.zeros(values.size + 1, dtype=np.int64)
         np.add.at(marks, start, 1)
@@ -508,7 +508,7 @@ def merge_bins(a: Bins, b: Bins) -> Bins:
     perm = np.empty(n, dtype=np.intp)
     perm[pa] = np.arange(na.size)
     perm[np.flatnonzero(slot_b)] = np.arange(na.size, n)  # by index: a boolean mask assignment is slower
-    merged = Bins(*(np.concatenate((xa, xb))[perm] for xa, xb in zip(a, b)))
+    merged = Bins._make(np.concatenate((xa, xb))[perm] for xa, xb in zip(a, b))
     # A bin opens a new group unless its block ends inside a block before it (then it is nested).
     reach = np.minimum.accumulate(merged.start)
     first = np.concatenate(([True], merged.end[1:] < reach[:-1]))

@@ -665,7 +665,7 @@ def jackknife_measure(
     """
     mult = np.ones(m + n, dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
     strata = [(0, m), (m, m + n)] if stratified else [(0, m + n)]
-    out = []
+    out: list[FloatArray] = []
     step = max(1, chunk_cells // max(m + n, 1))
     for lo, hi in strata:
         if hi == lo:

@@ -564,7 +564,7 @@ class WindowedEvaluation(EvaluationBase):
             if times is None:
                 if c.size == 0:
                     return
-                t = np.full(c.size, self._time_of(None, "add_cases"))
+                t: npt.NDArray[np.float64] | None = np.full(c.size, self._time_of(None, "add_cases"))
             else:
                 t = check_times(times, c.size, "add_cases")
                 if c.size:

@@ -362,7 +362,7 @@ def _digits(
     """The integer written by ``count`` (at most 19) ASCII digits from ``at``; ``first``: the word at ``at``, if read."""
     unaligned: npt.NDArray[np.uint64] = np.ndarray(shape=(a.size - 7,), dtype="<u8", buffer=a, strides=(1,))
     words = -(-int(count.max()) // 8) if count.size else 0
-    total = np.zeros(at.size, dtype=np.uint64)
+    total: npt.NDArray[np.uint64] = np.zeros(at.size, dtype=np.uint64)
     for w in range(words):
         n = np.clip(count - 8 * w, 0, 8)  # digits in this word; int64: numpy < 2 refuses uint64 indices
         x = first if (w == 0 and first is not None) else unaligned[at + 8 * w]
@@ -426,11 +426,11 @@ def _automaton(a: U8, starts: I64, lengths: I64) -> tuple[npt.NDArray[np.uint64]
     fits = lengths <= MAX_NUMBER_CHARS
     width = min(int(lengths.max()), MAX_NUMBER_CHARS) + 1  # one step past the longest field: its end
     length8 = np.where(fits, lengths, 0).astype(np.uint8)
-    state = np.full(n, _START, dtype=np.uint16)
-    sig = np.zeros(n, dtype=np.uint64)
+    state: npt.NDArray[np.uint16] = np.full(n, _START, dtype=np.uint16)
+    sig: npt.NDArray[np.uint64] = np.zeros(n, dtype=np.uint64)
     ndigits = np.zeros(n, dtype=np.int64)
     frac = np.zeros(n, dtype=np.int64)
-    expo = np.zeros(n, dtype=np.int64)
+    expo: I64 = np.zeros(n, dtype=np.int64)
     exp_negative = np.zeros(n, dtype=bool)
     negative = np.take(a, starts) == 45
     started = np.zeros(n, dtype=bool)  # a nonzero significand digit seen
@@ -542,7 +542,7 @@ def parse_ints(a: U8, starts: I64, lengths: I64) -> tuple[I64, Bool]:
     ([0, -3, 12, 7], [True, True, True, True, False, False, False])
     """
     n = starts.size
-    values = np.zeros(n, dtype=np.int64)
+    values: I64 = np.zeros(n, dtype=np.int64)
     ok = (lengths > 0) & (lengths <= 19)
     if n == 0:
         return values, ok

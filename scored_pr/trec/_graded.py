@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from ._cnum import atol, c_int, msort, seq_sum
 from ._ranking import RankedRels
@@ -129,7 +130,7 @@ def ideal_gains(levels: Sequence[GainLevel]) -> list[float]:
     return out
 
 
-_DISCOUNTS = np.zeros(0)
+_DISCOUNTS: npt.NDArray[np.float64] = np.zeros(0)
 
 
 def _discounts(n: int) -> np.ndarray:
