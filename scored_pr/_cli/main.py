@@ -296,54 +296,6 @@ def _is_state_file(path: str) -> bool:
         return False
 
 
-def _multi_means(multi: Any) -> dict[str, Any]:
-    """The figures ``report`` prints for a multi-query state: totals and means over queries.
-
-    Means over every query, a query without a relevant document counting 0
-    (trec_eval's convention, ``MultiQueryEvaluation``'s default); NaN for a
-    mean that a weighted query cannot give (the rank-based ones).
-    """
-    from .._report import REPORT_RANKS
-
-    evs = [multi[q] for q in multi]
-    out: dict[str, Any] = {
-        "num_queries": len(evs),
-        "num_cases": sum(ev.num_cases for ev in evs),
-        "num_positive_ref": sum(ev.num_positive_ref for ev in evs),
-        "num_misses": sum(ev.num_misses for ev in evs),
-    }
-    means: list[tuple[str, Any]] = [
-        ("mean_average_precision", multi.mean_average_precision),
-        ("mean_reciprocal_rank", multi.mean_reciprocal_rank),
-        ("mean_r_precision", multi.mean_r_precision),
-        *((f"mean_precision_at_{k}", lambda k=k: multi.mean_precision_at(k)) for k in REPORT_RANKS),
-    ]
-    for name, call in means:
-        try:
-            out[name] = call()
-        except (ValueError, NotImplementedError):  # a weighted query has no rank-based measure
-            out[name] = math.nan
-    return out
-
-
-def _multilabel_figures(labelled: Any) -> dict[str, Any]:
-    """The figures ``report`` prints for a multi-label state: rows, each label's AP and ROC AUC, the averages.
-
-    From ``summary()``: ``<label>: average_precision`` and ``<label>:
-    area_under_roc_curve`` per label, then ``average_precision (macro)`` and
-    the other averages the evaluator gives (a bounded one: estimates).
-    """
-    summary = labelled.summary()
-    figures: dict[str, Any] = {"num_rows": summary["num_rows"]}
-    for label, own in summary["labels"].items():
-        for measure in ("average_precision", "area_under_roc_curve"):
-            figures[f"{label}: {measure}"] = float(own[measure])
-    for measure in ("average_precision", "area_under_roc_curve"):
-        for average, value in summary[measure].items():
-            figures[f"{measure} ({average})"] = float(value)
-    return figures
-
-
 def _report_state(args: argparse.Namespace) -> int:
     """``report`` of a saved state file of any kind (exact, bounded, windowed, multi-query, multi-label).
 
@@ -351,11 +303,14 @@ def _report_state(args: argparse.Namespace) -> int:
     output option applies); a window as its contents when saved (no clock is
     read, so nothing expires), also with every option; a bounded summary as
     its ``summary()`` (estimates and certified bounds); a multi-query state
-    as its totals and means over queries (:func:`_multi_means`); a
-    multi-label state as each label's AP and ROC AUC and every average
-    (:func:`_multilabel_figures`). Curves, plots and intervals need one
-    ranking: refused for the last three kinds.
+    as its totals and means over queries (its ``summary()``); a
+    multi-label state as each label's AP and ROC AUC and every average.
+    Each kind says how (``scored_pr._kinds.Kind``: ``load``, and ``figures``
+    or ``report_view``/``extra``). Curves, plots and intervals need one
+    ranking: refused for the kinds that report figures.
     """
+    from .. import _kinds
+    from .. import _evaluators  # noqa: F401 - every kind registered
     from .._state import statefile as _statefile
 
     source = args.path
@@ -366,45 +321,25 @@ def _report_state(args: argparse.Namespace) -> int:
                "(these options read cases from CSV, TSV or JSON Lines)")
         return 2
     try:
-        kind = _statefile.kind_of(source, "report")
-        if kind in ("bounded", "multi", "multilabel"):
+        kind = _kinds.KINDS[_statefile.kind_of(source, "report")]
+        if kind.figures is not None:  # not one exact ranking: its figures, no curve
             wanted = [opt for opt, on in (("--curve", args.curve), ("--plot", args.plot), ("--ci", getattr(args, "ci", False))) if on]
             if wanted:
-                what = {"bounded": "a summary in bins", "multi": "one ranking per query", "multilabel": "one ranking per label"}
-                _error(f"{source}: {', '.join(wanted)}: not available for a {kind} state file "
-                       f"({what[kind]}; curves, plots and intervals need one exact ranking)")
+                what = {"bounded": "a summary in bins", "per_query": "one ranking per query", "per_label": "one ranking per label"}
+                _error(f"{source}: {', '.join(wanted)}: not available for a {kind.name} state file "
+                       f"({what.get(kind.holds, kind.holds)}; curves, plots and intervals need one exact ranking)")
                 return 2
-        if kind == "exact":
-            from .._evaluators.exact import ScoredPrecisionRecallEvaluation
-
-            ev = ScoredPrecisionRecallEvaluation.load(source)
-            info: dict[str, Any] = {"kind": kind}
-        elif kind == "windowed":
-            from .._evaluators.windowed import WindowedEvaluation
-
-            window = WindowedEvaluation.load(source, clock=None)
-            ev = window.snapshot()
-            info = {"kind": kind, "window": {"size": window.size, "seconds": window.seconds,
-                                             "num_cases_seen": window.num_cases_seen}}
-        elif kind == "bounded":
-            from .._evaluators.bounded import BoundedEvaluation
-
-            summary = BoundedEvaluation.load(source).summary()
-            return _print_state_summary(args, source, kind, "grouped", summary)
-        elif kind == "multilabel":
-            from .._evaluators.multilabel import MultiLabelEvaluation
-
-            labelled = MultiLabelEvaluation.load(source)
-            return _print_state_summary(args, source, kind, labelled.ties, _multilabel_figures(labelled))
-        else:
-            from .._evaluators.multi import MultiQueryEvaluation
-
-            multi = MultiQueryEvaluation.load(source)
-            return _print_state_summary(args, source, kind, multi.ties, _multi_means(multi))
+        assert kind.load is not None  # a kind with a state format has a loader
+        loaded = kind.load(source)
+        if kind.figures is not None:
+            return _print_state_summary(args, source, kind.name, loaded.ties, kind.figures(loaded))
+        assert kind.report_view is not None
+        ev = kind.report_view(loaded)
+        info: dict[str, Any] = {"kind": kind.name, **(kind.extra(loaded) if kind.extra is not None else {})}
     except ValueError as exc:  # not a state file, corrupted, inconsistent: named by load
         _error(str(exc))
         return 2
-    if args.format == "text" and kind == "windowed":
+    if args.format == "text" and "window" in info:
         w = info["window"]
         length = f"the last {w['size']} items" if w["size"] is not None else f"the last {w['seconds']!r} seconds"
         print(f"  Window={length}, as saved ({w['num_cases_seen']} cases seen)", file=sys.stdout)

@@ -1,2 +1,8 @@
 """The stateful evaluators: validate -> store -> cache -> delegate to :mod:`scored_pr._core`.
+
+Importing any of them imports every kind, so that each has registered itself
+(``scored_pr._kinds.register``) before a consumer asks what kind an object or
+a state file is.
 """
+
+from . import bounded, exact, multi, multilabel, synchronized, windowed  # noqa: F401 - each registers its kind

@@ -20,6 +20,7 @@ from .._core import thresholds as T
 from .._measures import MEASURES
 from .._state import bounded as _bounded_state
 from .._state.bounded import MAX_BINS
+from .._kinds import Kind, register
 from .base import Evaluation, EvaluationBase, unsupported
 from .guard import guarded
 from .._validation import (
@@ -1258,3 +1259,9 @@ def _check_max_bins(value: Any, func: str) -> int:
 # of these classes collected from this file.
 CurveBand.__module__ = "scored_pr"
 __test__ = {"Bounds": Bounds, "CurveBand": CurveBand, "BoundedEvaluation": BoundedEvaluation}
+
+
+register(Kind(
+    "bounded", BoundedEvaluation, "bounded", state_format="scored_pr.BoundedEvaluation",
+    load=BoundedEvaluation.load, figures=lambda b: b.summary(),
+))

@@ -19,6 +19,7 @@ from .._core import curves as C, measures as M, points as P, thresholds as T
 from .. import _report
 from .._measures import MEASURES, REPORT_RANKS
 from .._state import exact as _serialization
+from .._kinds import Kind, register
 from .base import EvaluationBase
 from .guard import guarded, guards_itself
 from .store import CaseStore
@@ -1634,3 +1635,9 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
 # ScoredPrecisionRecallEvaluation report the public module (pickles, reprs); __test__ keeps the doctests
 # of the class collected from this file.
 __test__ = {"ScoredPrecisionRecallEvaluation": ScoredPrecisionRecallEvaluation}
+
+
+register(Kind(
+    "exact", ScoredPrecisionRecallEvaluation, "ranking", state_format="scored_pr.ScoredPrecisionRecallEvaluation",
+    load=ScoredPrecisionRecallEvaluation.load, report_view=lambda ev: ev,
+))

@@ -11,6 +11,8 @@ from typing import Any
 import numpy as np
 
 from .._core import measures as M, points as P
+from .._kinds import Kind, register
+from .._measures import REPORT_RANKS
 from .exact import ScoredPrecisionRecallEvaluation
 from .guard import guarded
 from .._state import multi as _multi_state
@@ -318,6 +320,37 @@ class MultiQueryEvaluation:
         values = [_tp_top(ev, min(k, ev.num_cases)) / k for ev in self._queries.values()]
         return math.fsum(values) / len(values) if values else float("nan")
 
+    def summary(self) -> dict[str, float]:
+        """Totals and the means over queries, in one flat dict (what ``scored-pr report`` prints).
+
+        Keys: ``num_queries``, ``num_cases``, ``num_positive_ref``,
+        ``num_misses``, ``mean_average_precision``, ``mean_reciprocal_rank``,
+        ``mean_r_precision`` and ``mean_precision_at_<k>`` for ``k`` in
+        ``scored_pr._measures.REPORT_RANKS``. Means count a query without a
+        relevant case as 0 (``no_relevant="zero"``, trec_eval's convention);
+        NaN for a rank-based mean when a query holds weighted cases, and for
+        every mean with no query.
+        """
+        evs = list(self._queries.values())
+        out: dict[str, float] = {
+            "num_queries": len(evs),
+            "num_cases": sum(ev.num_cases for ev in evs),
+            "num_positive_ref": sum(ev.num_positive_ref for ev in evs),
+            "num_misses": sum(ev.num_misses for ev in evs),
+        }
+        means: list[tuple[str, Any]] = [
+            ("mean_average_precision", self.mean_average_precision),
+            ("mean_reciprocal_rank", self.mean_reciprocal_rank),
+            ("mean_r_precision", self.mean_r_precision),
+            *((f"mean_precision_at_{k}", lambda k=k: self.mean_precision_at(k)) for k in REPORT_RANKS),
+        ]
+        for name, call in means:
+            try:
+                out[name] = call()
+            except ValueError:  # a weighted query has no rank-based measure
+                out[name] = math.nan
+        return out
+
     # --------------------------------------------------------------------- TREC
 
     @classmethod
@@ -494,3 +527,9 @@ class MultiQueryEvaluation:
 # MultiQueryEvaluation report the public module (pickles, reprs); __test__ keeps the doctests
 # of the class collected from this file.
 __test__ = {"MultiQueryEvaluation": MultiQueryEvaluation}
+
+
+register(Kind(
+    "multi", MultiQueryEvaluation, "per_query", state_format="scored_pr.MultiQueryEvaluation",
+    load=MultiQueryEvaluation.load, figures=lambda m: m.summary(),
+))

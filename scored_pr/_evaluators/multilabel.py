@@ -41,6 +41,7 @@ from .._validation import (
     check_weight,
     check_weights,
 )
+from .._kinds import Kind, register
 from .base import unsupported
 from .guard import guarded
 from .bounded import Bounds, BoundedEvaluation
@@ -722,3 +723,27 @@ class MultiLabelEvaluation:
     def _from_pickle(cls, state: Any) -> MultiLabelEvaluation:
         """Unpickling entry point (validated like every loader)."""
         return cls._from_state(_ml_state.from_pickle(state), "unpickle")
+
+
+def _report_figures(labelled: MultiLabelEvaluation) -> dict[str, Any]:
+    """The figures ``scored-pr report`` prints for a multi-label state: rows, each label's AP and ROC AUC, the averages.
+
+    From ``summary()``: ``<label>: average_precision`` and ``<label>:
+    area_under_roc_curve`` per label, then ``average_precision (macro)`` and
+    the other averages the evaluator gives (a bounded one: estimates).
+    """
+    summary = labelled.summary()
+    figures: dict[str, Any] = {"num_rows": summary["num_rows"]}
+    for label, own in summary["labels"].items():
+        for measure in ("average_precision", "area_under_roc_curve"):
+            figures[f"{label}: {measure}"] = float(own[measure])
+    for measure in ("average_precision", "area_under_roc_curve"):
+        for average, value in summary[measure].items():
+            figures[f"{measure} ({average})"] = float(value)
+    return figures
+
+
+register(Kind(
+    "multilabel", MultiLabelEvaluation, "per_label", state_format="scored_pr.MultiLabelEvaluation",
+    load=MultiLabelEvaluation.load, figures=_report_figures,
+))

@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from .._validation import check_type_named
 from .exact import ScoredPrecisionRecallEvaluation
+from .._kinds import Kind, register
 from .base import MUTATORS, PROPERTIES, QUERIES
 
 
@@ -222,3 +223,7 @@ del _name
 # SynchronizedEvaluation report the public module (pickles, reprs); __test__ keeps the doctests
 # of the class collected from this file.
 __test__ = {"SynchronizedEvaluation": SynchronizedEvaluation}
+
+
+# Its state is its evaluator's (kind "exact"): no state format, no loader of its own.
+register(Kind("synchronized", SynchronizedEvaluation, "ranking", snapshot=True))

@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import points as P
+from .._kinds import Kind, register
 from .base import EvaluationBase, forward
 from .guard import guarded
 from .exact import ScoredPrecisionRecallEvaluation
@@ -1510,3 +1511,11 @@ class WindowedEvaluation(EvaluationBase):
 # WindowedEvaluation report the public module (pickles, reprs); __test__ keeps the doctests
 # of the class collected from this file.
 __test__ = {"WindowedEvaluation": WindowedEvaluation}
+
+
+register(Kind(
+    "windowed", WindowedEvaluation, "ranking", state_format="scored_pr.WindowedEvaluation", snapshot=True,
+    load=lambda path: WindowedEvaluation.load(path, clock=None),  # the window as saved: no clock read, nothing expires
+    report_view=lambda w: w.snapshot(),
+    extra=lambda w: {"window": {"size": w.size, "seconds": w.seconds, "num_cases_seen": w.num_cases_seen}},
+))

@@ -65,8 +65,8 @@ def check_format_and_kind(d: dict[str, Any], func: str, fmt: str, kind: str) -> 
     for field, want in (("format", fmt), ("kind", kind)):
         got = d.get(field)
         if got != want or not isinstance(got, str):
-            found = _statefile.KINDS.get(d.get("format")) if isinstance(d.get("format"), str) else None  # type: ignore[arg-type]
-            what = f" (a {_statefile.CLASSES[found]}'s state: kind {found!r})" if found and found != kind else ""
+            found = _statefile.kind_of_format(d.get("format"))
+            what = f" (a {_statefile.class_name(found)}'s state: kind {found!r})" if found and found != kind else ""
             raise _bad(func, f"field {field!r} must be {want!r}; got {got!r:.60}{what} instead.")
 
 

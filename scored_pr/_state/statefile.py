@@ -40,6 +40,8 @@ from typing import IO, Any, Callable, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from .. import _kinds
+
 #: Largest ``.npy`` header accepted (numpy writes 128 bytes for ours).
 _MAX_HEADER = 4096
 #: Most members a state file may have (scored_pr writes at most 9).
@@ -323,17 +325,16 @@ class NpzReader:
 
 # ----------------------------------------------------------------- headers and kinds
 
-#: The ``format`` field of every kind of state (the field a file has carried since
-#: format 1) -> the kind's short name, which the header's ``kind`` field repeats.
-KINDS = {
-    "scored_pr.ScoredPrecisionRecallEvaluation": "exact",
-    "scored_pr.BoundedEvaluation": "bounded",
-    "scored_pr.WindowedEvaluation": "windowed",
-    "scored_pr.MultiQueryEvaluation": "multi",
-    "scored_pr.MultiLabelEvaluation": "multilabel",
-}
-#: Each kind's public class, for messages that say which ``load`` reads a file.
-CLASSES = {kind: fmt.split(".", 1)[1] for fmt, kind in KINDS.items()}
+def kind_of_format(fmt: Any) -> str | None:
+    """The kind (its one word) whose state files carry ``format`` ``fmt`` (the field a file has carried
+    since format 1; the header's ``kind`` field repeats the word), from the registry of kinds; or None."""
+    kind = _kinds.by_format(fmt) if isinstance(fmt, str) else None
+    return None if kind is None else kind.name
+
+
+def class_name(kind: str) -> str:
+    """The public class of the kind ``kind``, for messages that say which ``load`` reads a file."""
+    return _kinds.KINDS[kind].cls.__name__
 
 _Reader = TypeVar("_Reader", bound=Callable[..., Any])
 
@@ -400,7 +401,7 @@ def read_meta(npz: NpzReader, kind: str | None = None) -> dict[str, Any]:
     """The JSON header of the state file open in ``npz``, checked to be of ``kind``.
 
     The one place a state file's header is read. The header must be a JSON
-    object whose ``format`` names a kind of scored_pr state (:data:`KINDS`);
+    object whose ``format`` names a registered kind of scored_pr state;
     a file of another kind than ``kind`` (None: any) raises a ValueError that
     names the kind found and the class whose ``load`` reads it.
     """
@@ -411,13 +412,13 @@ def read_meta(npz: NpzReader, kind: str | None = None) -> dict[str, Any]:
     # whatever save() writes, load() reads; the file's size bounds it.
     meta = read_json(npz, "meta")
     fmt = meta.get("format") if isinstance(meta, dict) else None
-    found = KINDS.get(fmt) if isinstance(fmt, str) else None
+    found = kind_of_format(fmt)
     if found is None:
         raise npz.error("is not a scored_pr state file.")
     if kind is not None and found != kind:
         raise npz.error(
-            f"holds the state of a {CLASSES[found]} (kind {found!r}), not of a {CLASSES[kind]}; "
-            f"read it with {CLASSES[found]}.load()."
+            f"holds the state of a {class_name(found)} (kind {found!r}), not of a {class_name(kind)}; "
+            f"read it with {class_name(found)}.load()."
         )
     return meta
 
@@ -429,4 +430,6 @@ def kind_of(path: str | os.PathLike[str], func: str) -> str:
     that is not a scored_pr state file, as every ``load`` does.
     """
     with NpzReader(path, func) as npz:
-        return KINDS[read_meta(npz)["format"]]
+        found = kind_of_format(read_meta(npz)["format"])
+        assert found is not None  # read_meta refused every other format
+        return found
