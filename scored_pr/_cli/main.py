@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import math
 import os
 import signal
 import sys
