@@ -57,8 +57,7 @@ DEFAULT_INTERVAL_MEASURE = "area_under_roc_curve"
 
 #: The report's label for the break-even point. It is R-precision by
 #: definition (precision = recall = TP / R at rank R = num_positive_ref, for
-#: both tie policies), so the report prints the number once and says so,
-#: where it used to print two rows with the same number.
+#: both tie policies), so the report prints the number once and says so.
 BEP_LABEL = "BEP (Precision-Recall break even point; always equals R-Precision)"
 
 _RESAMPLED = ("bootstrap", "bca")

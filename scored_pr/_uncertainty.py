@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._core import curves as C, measures as M, points as P
+from ._core import curves as C, points as P, scalars as M
 from ._core.ranking import rank_order
 from ._core import stats as S
 from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query

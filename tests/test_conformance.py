@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from scored_pr._core import measures as M
+from scored_pr._core import scalars as M
 from scored_pr import ScoredPrecisionRecallEvaluation
 from conftest import load_vectors, same_float
 

@@ -29,7 +29,7 @@ from scored_pr import ScoredPrecisionRecallEvaluation as E
 import faults
 from faults import InjectedFault
 
-from scored_pr._core import curves as _curves, measures as _measures, points as _points, ranking as _ranking
+from scored_pr._core import curves as _curves, points as _points, ranking as _ranking, scalars as _scalars
 from scored_pr._evaluators import exact as _exact, store as _store
 from scored_pr._state import exact as _exact_state
 
@@ -39,7 +39,7 @@ def _files(*modules: Any) -> set[str]:
     return {str(Path(m.__file__).resolve()) for m in modules}
 
 
-WATCHED = _files(_store, _ranking, _points, _curves, _measures, _exact, _exact_state)
+WATCHED = _files(_store, _ranking, _points, _curves, _scalars, _exact, _exact_state)
 
 
 def run_with_fault(op: Callable[[], Any], at: int | None) -> int:

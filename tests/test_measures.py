@@ -425,7 +425,7 @@ def _is_module(name: str) -> bool:
 
 def test_the_table_sits_above_the_kernel_and_imports_nothing_of_scored_pr() -> None:
     assert _runtime_imports("scored_pr._measures") == set()
-    cores = ("scored_pr._core.points", "scored_pr._core.curves", "scored_pr._core.measures",
+    cores = ("scored_pr._core.points", "scored_pr._core.curves", "scored_pr._core.scalars",
              "scored_pr._core.thresholds", "scored_pr._core.stats")  # fmt: skip
     for core in cores:
         assert _runtime_imports(core) <= {"scored_pr._core", *cores}, core

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scored_pr import ScoredPrecisionRecallEvaluation as E
-from scored_pr._core import curves as C, measures as M, points as P
+from scored_pr._core import curves as C, points as P, scalars as M
 from scored_pr._core.ranking import rank_order
 
 

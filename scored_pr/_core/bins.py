@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from . import curves as C, measures as M, points as P, thresholds as T
+from . import curves as C, points as P, scalars as M, thresholds as T
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.int64]
@@ -777,7 +777,7 @@ def top_ratio(b: Bins, k: int, den: int) -> Triple:
     """:func:`true_positives_at` divided by ``den``, each value an exact ratio of integers rounded once.
 
     The exact bin's value is (c (P + N) + s P) / ((P + N) den), the
-    evaluator's fraction (:func:`scored_pr._core.measures.true_positives_at`) and
+    evaluator's fraction (:func:`scored_pr._core.scalars.true_positives_at`) and
     division, so precision_at, recall_at and r_precision equal its floats
     bit for bit. The bounds, integer counts over ``den``, round the same way
     as the exact value would (correct rounding is monotone), so they hold it.
@@ -810,7 +810,7 @@ def expected_reciprocal_rank(t: float, p: int, n: int) -> Triple:
     P(J = j) = P(J >= j) p / (p + n - j); the value is
     sum_{j=0..n} P(J = j) / (t + j + 1). While n < :data:`RR_TERMS` it is
     summed term by term in the order of the evaluator's kernel
-    (:func:`scored_pr._core.measures.reciprocal_rank`), so the result is the same
+    (:func:`scored_pr._core.scalars.reciprocal_rank`), so the result is the same
     float, exact. Otherwise the first RR_TERMS terms are summed and the rest,
     T = P(J >= K) (K = RR_TERMS), is bounded two ways, and the tighter
     bound of each side kept:
@@ -960,7 +960,7 @@ def f_measure_top(b: Bins, k: int, pos_ref: int, beta: float) -> Triple:
     The top ``k`` hold between the bounds of :func:`top_ratio` correct cases
     and exactly ``k`` cases, so F = (1 + b^2) TP / (b^2 R + k) grows with TP:
     its bounds are F at the two TP bounds. The exact bin's TP is the
-    evaluator's float (:func:`scored_pr._core.measures.tp_top`), so is F then.
+    evaluator's float (:func:`scored_pr._core.scalars.tp_top`), so is F then.
     """
     t = top_ratio(b, k, 1)
     return Triple(*(T.f_measure(x, k, pos_ref, beta) for x in t))
@@ -1014,7 +1014,7 @@ def k_at_recall(b: Bins, num_positive_ref: int, level: float) -> tuple[Triple, T
     """(k, precision) at the smallest grouped cut-off with recall >= ``level``, or None if unreachable.
 
     Unweighted counts. The needed number m of correct cases is the
-    evaluator's (:func:`scored_pr._core.measures.correct_needed`). The bin where
+    evaluator's (:func:`scored_pr._core.scalars.correct_needed`). The bin where
     the correct count reaches m has t cases and c correct ones above it and
     P correct, N incorrect in it; the exact cut-off ends the tie group that
     holds the m-th correct case, so it takes x >= m - c of the bin's correct

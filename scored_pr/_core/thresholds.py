@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .curves import precision, recall
-from .measures import correct_needed, f_beta
+from .scalars import correct_needed, f_beta
 from .points import BoolArray, FloatArray, IntArray, class_weights, group_ends
 
 

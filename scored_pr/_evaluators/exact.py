@@ -15,10 +15,10 @@ from typing import Any, Callable, TextIO, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .._core import curves as C, measures as M, points as P, thresholds as T
+from .._core import curves as C, points as P, scalars as M, thresholds as T
 from .. import _report
 from .._measures import MEASURES, REPORT_RANKS
-from .._state import exact as _serialization
+from .._state import exact as _exact_state
 from .._kinds import Kind, register
 from .base import EvaluationBase
 from .guard import guarded, guards_itself
@@ -1478,7 +1478,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         >>> ScoredPrecisionRecallEvaluation.from_dict(ev.to_dict()) == ev
         True
         """
-        return _serialization.state_to_dict(self._state())
+        return _exact_state.state_to_dict(self._state())
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ScoredPrecisionRecallEvaluation:
@@ -1492,7 +1492,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
             scores out of rank order, NaN, negative counts). Nothing is built
             then.
         """
-        return cls._from_state(_serialization.state_from_dict(d))
+        return cls._from_state(_exact_state.state_from_dict(d))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the state to ``path`` in numpy's ``.npz`` format (no pickle).
@@ -1507,7 +1507,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         previous file (or none, if there was none) or the complete new one;
         on an exception the temporary file is removed.
         """
-        _serialization.write(path, self._state())
+        _exact_state.write(path, self._state())
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> ScoredPrecisionRecallEvaluation:
@@ -1535,27 +1535,27 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         code from the data it reads: never unpickle data you do not trust.
         ``load`` and ``from_dict`` are safe on untrusted input.
         """
-        return cls._from_state(_serialization.read(path)[0])
+        return cls._from_state(_exact_state.read(path)[0])
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Restored through a classmethod of the public class, so a pickle names only
         # scored_pr.ScoredPrecisionRecallEvaluation, wherever the private modules move.
-        return (type(self)._from_pickle, (_serialization.state_to_pickle(self._state()),))
+        return (type(self)._from_pickle, (_exact_state.state_to_pickle(self._state()),))
 
     @classmethod
     def _from_pickle(cls, state: Any) -> ScoredPrecisionRecallEvaluation:
         """Unpickling entry point: the evaluator of a pickled state (validated like every loader)."""
-        return cls._from_state(_serialization.state_from_pickle(state))
+        return cls._from_state(_exact_state.state_from_pickle(state))
 
-    def _state(self) -> _serialization.ExactState:
+    def _state(self) -> _exact_state.ExactState:
         """What every answer depends on, as plain arrays and counts (for the state formats)."""
         neg, correct = self._store.arrays()
-        return _serialization.ExactState(
+        return _exact_state.ExactState(
             self._ties, neg, correct, self._store.weights(), self._misses, self._negative_misses, self._pos_label
         )
 
     @classmethod
-    def _from_state(cls, st: _serialization.ExactState) -> ScoredPrecisionRecallEvaluation:
+    def _from_state(cls, st: _exact_state.ExactState) -> ScoredPrecisionRecallEvaluation:
         """The evaluator holding a validated state (from the state formats)."""
         ev = cls(ties=st.ties, pos_label=st.pos_label)
         ev._store = CaseStore.from_sorted(st.neg, st.correct, st.weights)

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core import measures as M, points as P
+from .._core import points as P, scalars as M
 from .._kinds import Kind, register
 from .._measures import REPORT_RANKS
 from .exact import ScoredPrecisionRecallEvaluation

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from . import exact as S
+from . import exact as _exact
 from . import statefile as _statefile
 from .exact import ExactState, _bad, _count
 
@@ -86,7 +86,7 @@ def check_trec(trec: Any, func: str) -> dict[str, Any] | None:
             if (not isinstance(pair, (list, tuple)) or len(pair) != 2 or not isinstance(pair[0], str)
                     or isinstance(pair[1], bool) or not isinstance(pair[1], (int, float, str))):
                 raise TypeError(f"{func}: trec 'run' entries must be [docno, score]; got {pair!r:.60} at index {i} of {q!r:.40}.")
-            score = float(S.decode_numbers([pair[1]], func, "run score")[0])
+            score = float(_exact.decode_numbers([pair[1]], func, "run score")[0])
             if math.isnan(score):
                 raise _bad(func, f"trec 'run' score of {pair[0]!r:.40} in query {q!r:.40} is NaN.")
             pairs.append((pair[0], score))
@@ -120,8 +120,8 @@ def _check_queries(ties: str, pos_label: Any, queries: list[tuple[Any, ExactStat
 
 
 def _check_header(d: dict[str, Any], func: str) -> tuple[str, Any]:
-    ties = S.check_kind_header(d, func, FORMAT, "multi", VERSION)
-    return ties, S.check_pos_label(d.get("pos_label"), func)
+    ties = _exact.check_kind_header(d, func, FORMAT, "multi", VERSION)
+    return ties, _exact.check_pos_label(d.get("pos_label"), func)
 
 
 # ------------------------------------------------------------------------ formats
@@ -137,14 +137,14 @@ def _header(st: MultiState) -> dict[str, Any]:
 def _trec_json(trec: dict[str, Any] | None) -> dict[str, Any] | None:
     if trec is None:
         return None
-    run = {q: [[d, S.encode_scores(np.array([-s]))[0]] for d, s in docs] for q, docs in trec["run"].items()}
+    run = {q: [[d, _exact.encode_scores(np.array([-s]))[0]] for d, s in docs] for q, docs in trec["run"].items()}
     return {**trec, "qrels": {q: dict(docs) for q, docs in trec["qrels"].items()}, "run": run}
 
 
 def to_dict(st: MultiState) -> dict[str, Any]:
     """The JSON-safe dict of a state: the header, ``queries`` as [id, exact dict] pairs, ``trec``."""
     d = _header(st)
-    d["queries"] = [[q, S.state_to_dict(qs)] for q, qs in st.queries]
+    d["queries"] = [[q, _exact.state_to_dict(qs)] for q, qs in st.queries]
     d["trec"] = _trec_json(st.trec)
     return d
 
@@ -162,7 +162,7 @@ def from_dict(d: Any, func: str = "from_dict") -> MultiState:
     for i, pair in enumerate(d["queries"]):
         if not isinstance(pair, list) or len(pair) != 2:
             raise TypeError(f"{func}: field 'queries' must hold [query id, state dict] pairs; got {pair!r:.60} at index {i}.")
-        queries.append((_check_query_id(pair[0], func, i), S.state_from_dict(pair[1], func)))
+        queries.append((_check_query_id(pair[0], func, i), _exact.state_from_dict(pair[1], func)))
     _check_queries(ties, pos_label, queries, func)
     return MultiState(ties, pos_label, queries, check_trec(d["trec"], func))
 
@@ -234,7 +234,7 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiState:
     for i, qid in enumerate(ids):
         a, b = int(offsets[i]), int(offsets[i + 1])
         w = weights[a:b] if weights is not None and flags[i] else None
-        qs = S.check(ties, neg[a:b], correct[a:b], _count(int(misses[i]), func, "misses"),
+        qs = _exact.check(ties, neg[a:b], correct[a:b], _count(int(misses[i]), func, "misses"),
                      _count(int(negative_misses[i]), func, "negative_misses"), func, w, pos_label)
         queries.append((_check_query_id(qid, func, i), qs))
     _check_queries(ties, pos_label, queries, func)
@@ -243,7 +243,7 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiState:
 
 def to_pickle(st: MultiState) -> dict[str, Any]:
     """What pickling stores: the header and every query's pickled exact state (arrays, not lists)."""
-    return {**_header(st), "queries": [(q, S.state_to_pickle(qs)) for q, qs in st.queries], "trec": st.trec}
+    return {**_header(st), "queries": [(q, _exact.state_to_pickle(qs)) for q, qs in st.queries], "trec": st.trec}
 
 
 def from_pickle(state: Any, func: str = "unpickle") -> MultiState:
@@ -256,6 +256,6 @@ def from_pickle(state: Any, func: str = "unpickle") -> MultiState:
     for i, pair in enumerate(state["queries"]):
         if not isinstance(pair, tuple) or len(pair) != 2:
             raise _bad(func, f"the pickled queries must be (query id, state) pairs; got {pair!r:.60} at index {i}.")
-        queries.append((_check_query_id(pair[0], func, i), S.state_from_pickle(pair[1], func)))
+        queries.append((_check_query_id(pair[0], func, i), _exact.state_from_pickle(pair[1], func)))
     _check_queries(ties, pos_label, queries, func)
     return MultiState(ties, pos_label, queries, check_trec(state["trec"], func))

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import bounded as _bounded
-from . import exact as S
+from . import exact as _exact
 from . import statefile as _statefile
 from .exact import _bad
 from .._validation import MAX_LABELS  # the constructor's limit: what it takes, a file holds
@@ -73,12 +73,12 @@ def _check_optional_int(value: Any, func: str, name: str) -> int | None:
 
 
 def _check_header(d: dict[str, Any], func: str) -> tuple[list[Any], str, int | None, int | None, Any]:
-    ties = S.check_kind_header(d, func, FORMAT, KIND, VERSION)
+    ties = _exact.check_kind_header(d, func, FORMAT, KIND, VERSION)
     window = _check_optional_int(d.get("window"), func, "window")
     max_bins = _check_optional_int(d.get("max_bins"), func, "max_bins")
     if window is not None and max_bins is not None:
         raise _bad(func, "fields 'window' and 'max_bins' must not both be set.")
-    return _check_labels(d.get("labels"), func), ties, window, max_bins, S.check_pos_label(d.get("pos_label"), func)
+    return _check_labels(d.get("labels"), func), ties, window, max_bins, _exact.check_pos_label(d.get("pos_label"), func)
 
 
 def check_rows(
@@ -110,7 +110,7 @@ def to_dict(st: MultiLabelState) -> dict[str, Any]:
         return d
     assert st.truth is not None and st.scores is not None
     k = len(st.labels)
-    flat = S.encode_scores(-st.scores.ravel())
+    flat = _exact.encode_scores(-st.scores.ravel())
     d["truth"] = st.truth.tolist()
     d["scores"] = [flat[i : i + k] for i in range(0, len(flat), k)]
     if st.weights is not None:
@@ -143,9 +143,9 @@ def from_dict(d: Any, func: str = "from_dict") -> MultiLabelState:
     for i in range(n):
         if not isinstance(rows_t[i], list) or not isinstance(rows_s[i], list) or len(rows_t[i]) != k or len(rows_s[i]) != k:
             raise _bad(func, f"row {i} of 'truth' and 'scores' must hold {k} entries each.")
-    truth = S.decode_bools([v for row in rows_t for v in row], func, "truth").reshape(n, k)
-    scores = S.decode_numbers([v for row in rows_s for v in row], func, "scores").reshape(n, k)
-    weights = S.decode_numbers(d["weights"], func, "weights", nonfinite=False) if "weights" in d else None
+    truth = _exact.decode_bools([v for row in rows_t for v in row], func, "truth").reshape(n, k)
+    scores = _exact.decode_numbers([v for row in rows_s for v in row], func, "scores").reshape(n, k)
+    weights = _exact.decode_numbers(d["weights"], func, "weights", nonfinite=False) if "weights" in d else None
     check_rows(truth, scores, weights, k, window, func)
     return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights, pos_label=pos_label)
 

@@ -18,7 +18,7 @@ from typing import Any, Callable, TextIO, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .._core import curves as C, measures as M, points as P
+from .._core import curves as C, points as P, scalars as M
 from .. import _report
 from .._evaluators.exact import ScoredPrecisionRecallEvaluation as _Evaluation
 from .._validation import (

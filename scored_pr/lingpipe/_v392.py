@@ -4,7 +4,7 @@ In 3.9.2 every curve has one point per *correct* case and no limit points,
 which is what the main evaluator computes with ``ties="stable"``; so the
 3.9.2 curves, PR areas, maximum F-measure, precision at ranks 1 and up and
 reciprocal rank are the main evaluator's. The break-even point is
-:func:`scored_pr._core.measures.breakeven_point` of the interpolated PR curve, and
+:func:`scored_pr._core.scalars.breakeven_point` of the interpolated PR curve, and
 the ROC areas are LingPipe's left-to-right floating-point sums
 (:func:`scored_pr._core.curves.step_area`, :func:`scored_pr._core.curves.roc_area`),
 which can differ in the last digits from the main evaluator's correctly

@@ -20,7 +20,7 @@ from typing import overload
 
 import numpy as np
 
-from .._core import curves as C, measures as M, points as P
+from .._core import curves as C, points as P, scalars as M
 FloatArray = P.FloatArray
 
 #: prCurve's first row and the row every interpolated curve starts with.

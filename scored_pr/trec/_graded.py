@@ -92,14 +92,6 @@ def _unmapped_extremes(r: RankedRels, pairs: Pairs) -> list[float]:
     return [float(g) for g in (lo, hi) if 0 <= g < n]
 
 
-def gain_of(levels: Sequence[GainLevel], rel: int) -> float:
-    """The gain of a relevance value: the first level with that grade, else 0."""
-    for level in levels:
-        if level.rel_level == rel:
-            return level.gain
-    return 0.0
-
-
 def _gains(r: RankedRels, levels: Sequence[GainLevel]) -> np.ndarray:
     table = {}
     for level in reversed(levels):  # the first level of a grade wins

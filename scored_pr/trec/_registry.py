@@ -282,8 +282,3 @@ def parse_measures(specs: Iterable[str] = ("official",)) -> Selection:
         p = m.default if text is None else _parse_params(m, text, f"{m.name}.{text}")
         selected.append(Selected(m, p, _names(m, p, text)))
     return Selection(selected)
-
-
-def measure_names(selection: Sequence[Selected]) -> list[str]:
-    """Every printed name of a selection, in order."""
-    return [n for s in selection for n in s.names]
