@@ -60,10 +60,10 @@ def test_4_counts_beyond_2_to_53_are_rejected_by_every_loader(tmp_path) -> None:
         E.from_dict({**d, "misses": 10**309})
     state = {"version": 1, "ties": "grouped", "neg_scores": np.zeros(0), "correct": np.zeros(0, bool),
              "misses": 10**309, "negative_misses": 0}
-    from scored_pr._state import exact as _serialization
+    from scored_pr._state import exact as _exact_state
 
     with pytest.raises(ValueError, match="misses"):
-        _serialization.restore(E, state)
+        _exact_state.restore(E, state)
 
 
 # 7. overflow and warnings through the API ---------------------------------------------------------
@@ -123,23 +123,23 @@ def test_12_unordered_iterables_are_rejected(unordered: object) -> None:
 
 
 def test_12_pickled_state_is_versioned_and_checked() -> None:
-    from scored_pr._state import exact as _serialization
+    from scored_pr._state import exact as _exact_state
 
     ev = E(ties="grouped")
     ev.add_cases([True, False], [0.5, 0.25])
-    state = _serialization.pickle_state(ev)
+    state = _exact_state.pickle_state(ev)
     assert state["version"] == 1  # no weights and no positive label: format 1, which every release reads
     assert pickle.loads(pickle.dumps(ev)) == ev
     old = {k: v for k, v in state.items() if k != "version"}  # pickles made before the field existed
-    assert _serialization.restore(E, old) == ev
+    assert _exact_state.restore(E, old) == ev
     with pytest.raises(ValueError, match=r"missing \['misses'\]"):
-        _serialization.restore(E, {k: v for k, v in state.items() if k != "misses"})
+        _exact_state.restore(E, {k: v for k, v in state.items() if k != "misses"})
     with pytest.raises(ValueError, match="format version 3"):
-        _serialization.restore(E, {**state, "version": 3})
+        _exact_state.restore(E, {**state, "version": 3})
     with pytest.raises(ValueError, match=r"unexpected \['weights'\]"):  # format 1 has no weights
-        _serialization.restore(E, {**state, "weights": np.ones(2)})
+        _exact_state.restore(E, {**state, "weights": np.ones(2)})
     with pytest.raises(ValueError, match="format version True"):
-        _serialization.restore(E, {**state, "version": True})
+        _exact_state.restore(E, {**state, "version": True})
 
 
 @pytest.mark.parametrize("version", [True, 1.0, "1", 3])

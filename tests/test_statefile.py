@@ -242,9 +242,9 @@ def _valid_file(tmp_path: Path) -> bytes:
     ev = E(ties="grouped")
     ev.add_cases([True, False, True, False, True], [0.9, 0.8, 0.8, float("inf"), -0.0])
     ev.add_misses(2)
-    from scored_pr._state import exact as _serialization
+    from scored_pr._state import exact as _exact_state
 
-    _serialization.save(ev, tmp_path / "valid.npz", extra={"line": 6, "source": "x"})
+    _exact_state.save(ev, tmp_path / "valid.npz", extra={"line": 6, "source": "x"})
     return (tmp_path / "valid.npz").read_bytes()
 
 
@@ -254,7 +254,7 @@ def _valid_file(tmp_path: Path) -> bytes:
 def test_damaged_state_files_load_or_fail_cleanly(tmp_path: Path, edits: list[tuple[int, int]], cut: int | None,
                                                    junk: bytes) -> None:
     """Every loader (load, a stream's --resume) on a damaged file: a valid evaluator or one ValueError."""
-    from scored_pr._state import exact as _serialization
+    from scored_pr._state import exact as _exact_state
 
     raw = bytearray(_valid_file(tmp_path))
     for at, byte in edits:
@@ -263,7 +263,7 @@ def test_damaged_state_files_load_or_fail_cleanly(tmp_path: Path, edits: list[tu
     path = tmp_path / "damaged.npz"
     path.write_bytes(data)
     try:
-        ev, _ = _serialization.load_with_extra(E, path)
+        ev, _ = _exact_state.load_with_extra(E, path)
     except ValueError:
         return
     ev._store._check()

@@ -18,7 +18,8 @@ from reference import Reference
 import numpy as np
 
 from scored_pr import ScoredPrecisionRecallEvaluation as E
-from scored_pr import SynchronizedEvaluation, _serialization
+from scored_pr import SynchronizedEvaluation
+from scored_pr._state import exact as _exact_state
 
 scores = st.one_of(st.integers(-3, 3).map(float), st.floats(-1e3, 1e3, allow_nan=False), st.sampled_from([math.inf, -math.inf, -0.0]))
 batches = st.lists(st.tuples(st.booleans(), scores), max_size=8)
@@ -91,8 +92,8 @@ class EvaluatorMachine(RuleBasedStateMachine):
         else:  # a stream checkpoint: the same file with a header extra
             path = os.path.join(self.dir, "checkpoint.npz")
             plain = self.ev.snapshot() if self.shared else self.ev
-            _serialization.save(plain, path, extra={"line": len(self.ref.cases)})
-            loaded, extra = _serialization.load_with_extra(E, path)
+            _exact_state.save(plain, path, extra={"line": len(self.ref.cases)})
+            loaded, extra = _exact_state.load_with_extra(E, path)
             assert extra == {"line": len(self.ref.cases)}
             self.ev = self._wrap(loaded)
         if self.shared:

@@ -271,13 +271,13 @@ def test_a_checkpoint_that_fails_later_is_an_output_error_after_the_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The disk fills at the second checkpoint: the stream stops there, reports, and exits 1."""
-    from scored_pr._state import exact as _serialization
+    from scored_pr._state import exact as _exact_state
     from scored_pr._cli.main import main
 
     data = tmp_path / "in.csv"
     data.write_text("correct,score\n" + "".join(f"{i % 2},{i / 1000}\n" for i in range(1000)))
     cp = tmp_path / "cp.npz"
-    save = _serialization.save
+    save = _exact_state.save
     calls = []
 
     def full_disk_at_the_second_call(*args: object, **kwargs: object) -> None:
@@ -286,7 +286,7 @@ def test_a_checkpoint_that_fails_later_is_an_output_error_after_the_report(
             raise OSError(28, "No space left on device")
         save(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_serialization, "save", full_disk_at_the_second_call)
+    monkeypatch.setattr(_exact_state, "save", full_disk_at_the_second_call)
     status = main(["stream", str(data), "--checkpoint", str(cp), "--checkpoint-every", "100", "--format", "json"])
     out, err = capsys.readouterr()
     assert status == 1, err
