@@ -464,8 +464,8 @@ class MLflow(Sink):
 
     Notes
     -----
-    Metrics go to ``mlflow.log_metrics(metrics, step=summary["step"],
-    timestamp=summary["time"] in ms)``: by default the step is the number of
+    Metrics go to ``MlflowClient().log_batch`` as ``Metric(key, value,
+    timestamp=summary["time"] in ms, step=summary["step"])``: by default the step is the number of
     cases seen, or what ``SummaryLogger(step=...)`` returns. NaN and
     infinite values (a measure not defined yet, such as
     ``precision_at_10`` before 10 cases) are not logged: the metric's
