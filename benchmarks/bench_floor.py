@@ -3,7 +3,7 @@
 
 Targets (ratios from one run, medians; the machine is shared, compare ratios):
 
-1. bulk full report (the README's set of queries) on a fresh evaluator,
+1. bulk full report (the set of queries of docs/performance.md) on a fresh evaluator,
    against ``np.argsort(-s, kind="stable")`` + cumulative sums
    (``shared/bench/anchors.py`` ``limit_numpy``): <= 0.35x at 1M distinct
    scores, <= 0.5x with 1,000 distinct values, <= 0.5x at 10M (``--big``),

@@ -1,6 +1,6 @@
 """A slow, literal reference implementation of every measure, for the tests.
 
-Written as plainly as possible from the definitions in the README and the
+Written as plainly as possible from the definitions in docs/definitions.md and the
 docstrings: Python lists, loops, exact fractions where it costs nothing. It
 shares no code with scored_pr.
 """

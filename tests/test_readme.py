@@ -1,9 +1,10 @@
-"""What the README says holds: its code blocks run and print what it says, its claims are true.
+"""What the README and the docs pages it links say holds: their code blocks run and print what they
+say, their claims are true, their links lead somewhere, and the README stays short.
 
-The README's ``>>>`` blocks run as doctests (``--doctest-glob='*.md'`` in pyproject.toml). The
-other Python blocks are code to copy (they use the reader's ``requests``, ``model``,
-``batches``); here they run, in order, in one namespace, with small stand-ins for those names,
-and what they print or log is checked against what the README says about it.
+The ``>>>`` blocks run as doctests (``--doctest-glob='*.md'`` in pyproject.toml). The other Python
+blocks are code to copy (they use the reader's ``requests``, ``model``, ``batches``); here they
+run, the README's first and then the pages' in ``PAGES`` order, in one namespace, with small
+stand-ins for those names, and what they print or log is checked against what the text says.
 """
 
 from __future__ import annotations
@@ -26,10 +27,19 @@ from scored_pr import ScoredPrecisionRecallEvaluation
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+#: The README, then the docs pages that hold what it used to say at length.
+PAGES = [README, *(DOCS / f"{name}.md" for name in (
+    "usage", "definitions", "cli", "streaming", "testing", "plots", "scale", "reliability", "performance", "development"))]
 
 
 def readme() -> str:
     return README.read_text(encoding="utf-8")
+
+
+def page(name: str) -> str:
+    """The text of docs/<name>.md."""
+    return (DOCS / f"{name}.md").read_text(encoding="utf-8")
 
 
 def flat(text: str) -> str:
@@ -37,21 +47,22 @@ def flat(text: str) -> str:
 
 
 def python_blocks() -> list[tuple[str, str]]:
-    """(section heading, code) of every ```python block that is not a doctest, in README order."""
+    """(section heading, code) of every ```python block that is not a doctest, in ``PAGES`` order."""
     blocks = []
-    heading = ""
-    lines = readme().splitlines()
-    i = 0
-    while i < len(lines):
-        if lines[i].startswith("#"):
-            heading = lines[i].lstrip("#").strip()
-        if lines[i].strip() == "```python":
-            j = lines.index("```", i + 1)
-            code = "\n".join(lines[i + 1 : j]) + "\n"
-            if not code.lstrip().startswith(">>>"):
-                blocks.append((heading, code))
-            i = j
-        i += 1
+    for path in PAGES:
+        heading = ""
+        lines = path.read_text(encoding="utf-8").splitlines()
+        i = 0
+        while i < len(lines):
+            if lines[i].startswith("#"):
+                heading = lines[i].lstrip("#").strip()
+            if lines[i].strip() == "```python":
+                j = lines.index("```", i + 1)
+                code = "\n".join(lines[i + 1 : j]) + "\n"
+                if not code.lstrip().startswith(">>>"):
+                    blocks.append((heading, code))
+                i = j
+            i += 1
     return blocks
 
 
@@ -113,13 +124,15 @@ def blocks_output(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 def test_the_readme_has_the_blocks_this_module_checks() -> None:
     headings = [h for h, _ in python_blocks()]
-    for heading in ("Quickstart", "Plots", "Logging during streaming inference", "Monitoring: sliding windows",
+    for heading in ("Quickstart", "Streaming inference: log, watch a window, export", "Test assertions",
+                    "Past one machine", "Plots", "Testing helpers", "Logging during streaming inference",
+                    "Monitoring: sliding windows", "Sending the numbers somewhere",
                     "Scale: bounded memory with certified bounds"):
         assert heading in headings, heading
 
 
 def test_every_block_imports_what_it_uses() -> None:
-    """A reader copies one block, not the README: a block that reads a name scored_pr exports, or a
+    """A reader copies one block, not the page: a block that reads a name scored_pr exports, or a
     name another block imports (``mlflow``, ``os``, ``np``...), imports or binds it itself. Running the
     blocks in one namespace (above) would hide an import only an earlier block makes."""
     importable = set()
@@ -148,6 +161,25 @@ def test_every_block_imports_what_it_uses() -> None:
 
 def summary_lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if "cases=" in line]
+
+
+def test_the_readme_streaming_example_logs_the_window_and_fills_the_prometheus_gauges(
+    blocks_output: dict[str, str]
+) -> None:
+    """"a summary every 10,000 cases, and one on exit" (25,000 requests), each with the window beside it;
+    the Prometheus sink in the same list gets the same summaries."""
+    lines = summary_lines(blocks_output["Streaming inference: log, watch a window, export"])
+    assert [re.search(r"cases=(\d+)", line).group(1) for line in lines] == ["10000", "20000", "25000"], lines
+    assert all(line.startswith("INFO:eval:cases=") and re.search(r"\| window: cases=10000 .*AP=\S+ AUC=\S+", line)
+               for line in lines), lines
+    assert 'scored_pr_area_under_roc_curve{model="v2",scope="window"}' in readme()
+
+
+def test_the_readme_scale_example_merges_partitions_into_an_interval_that_holds_the_estimate(
+    blocks_output: dict[str, str]
+) -> None:
+    estimate, lower, upper, exact = blocks_output["Past one machine"].split()
+    assert float(lower) <= float(estimate) <= float(upper) and exact in ("True", "False")
 
 
 def test_the_logging_example_logs_a_summary_every_10000_cases_and_at_exit(blocks_output: dict[str, str]) -> None:
@@ -225,9 +257,9 @@ def exact_average_precision(correct: list[bool], scores: list[float], weights: l
 
 
 def test_average_precision_equals_the_pr_area_up_to_the_rounding_the_readme_states() -> None:
-    """The README: equal to ``area_under_pr_curve(False)`` in exact arithmetic, within (m + 1) * 2**-51
+    """docs/definitions.md: equal to ``area_under_pr_curve(False)`` in exact arithmetic, within (m + 1) * 2**-51
     in floating point (m precisions summed); and they do differ, so "equals" alone would be false."""
-    text = flat(readme())
+    text = flat(page("definitions"))
     assert "equals `area_under_pr_curve(False)` up to floating-point rounding" in text
     assert "can differ in the last digits (by at most (*m* + 1) · 2⁻⁵¹;" in text
     rng = np.random.default_rng(30)
@@ -255,9 +287,9 @@ def test_average_precision_equals_the_pr_area_up_to_the_rounding_the_readme_stat
     assert differ > 0
 
 
-def test_the_readme_example_of_average_precision_against_the_area() -> None:
+def test_the_definitions_example_of_average_precision_against_the_area() -> None:
     """"e.g. 0.6064814814814814 against 0.6064814814814815 on the porting guide's example"."""
-    assert "0.6064814814814814 against 0.6064814814814815" in flat(readme())
+    assert "0.6064814814814814 against 0.6064814814814815" in flat(page("definitions"))
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases([True, False, True, True, False, True, False, False, True, False, False, False],
                  [0.91, 0.85, 0.85, 0.77, 0.62, 0.60, 0.58, 0.41, 0.33, 0.20, 0.12, 0.05])
@@ -276,7 +308,8 @@ def declared_extras() -> dict[str, str]:
 
 
 def hint_texts() -> dict[str, str]:
-    files = [README, *sorted((ROOT / "scored_pr").rglob("*.py")), *sorted((ROOT / "examples").glob("*.py"))]
+    files = [README, *sorted(DOCS.glob("*.md")), *sorted((ROOT / "scored_pr").rglob("*.py")),
+             *sorted((ROOT / "examples").glob("*.py"))]
     return {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in files}
 
 
@@ -296,7 +329,7 @@ def test_every_install_hint_works_from_a_checkout() -> None:
 
 
 def test_the_bad_input_example_is_the_message_users_get() -> None:
-    text = readme()
+    text = page("reliability")
     block = text.split("## Bad input", 1)[1].split("```\n", 1)[1].split("```", 1)[0].strip()
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases([True, False], [0.9, 0.1])
@@ -314,7 +347,7 @@ def test_the_bad_input_example_is_the_message_users_get() -> None:
 
 
 def test_curves_are_read_only_float64_arrays() -> None:
-    assert "Curves are read-only float64 arrays shared with the cache (`.copy()` for a writable one)." in readme()
+    assert "Curves are read-only float64 arrays shared with the cache (`.copy()` for a writable one)." in page("usage")
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases([True, False, True], [0.9, 0.5, 0.1])
     for curve in (ev.pr_curve(False), ev.pr_curve(True), ev.roc_curve(False), ev.pr_score_curve(False)):
@@ -331,7 +364,7 @@ def test_windows_pickle_but_do_not_merge() -> None:
     assert (
         "Windows pickle but have no `merge` or `+` (a window is a span of one stream; "
         "`a.snapshot() + b.snapshot()` merges what two windows hold)."
-    ) in flat(readme())
+    ) in flat(page("streaming"))
     a, b = WindowedEvaluation(size=3), WindowedEvaluation(size=3)
     a.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.95])
     b.add_cases([False, True], [0.2, 0.6])
@@ -344,7 +377,7 @@ def test_windows_pickle_but_do_not_merge() -> None:
 
 
 def test_a_saved_state_takes_about_8_1_bytes_per_case(tmp_path: Path) -> None:
-    assert "about 8.1 bytes per case" in flat(readme())
+    assert "about 8.1 bytes per case" in flat(page("scale"))
     rng = np.random.default_rng(81)
     n = 200_000
     ev = ScoredPrecisionRecallEvaluation()
@@ -354,13 +387,14 @@ def test_a_saved_state_takes_about_8_1_bytes_per_case(tmp_path: Path) -> None:
 
 
 def test_a_bounded_summary_is_about_100_kb_whatever_the_number_of_cases(tmp_path: Path) -> None:
-    """"about 100 KB serialised at 4,096 bins whatever the number of cases" and "the serialised
-    summary stays at about 105 KB from 100,000 to 10,000,000 cases" (measured here to 1,000,000)."""
+    """"about 100 KB serialised at 4,096 bins whatever the number of cases" (docs/scale.md; the README:
+    "about 100 KB at 4,096") and "the serialised summary stays at about 105 KB from 100,000 to
+    10,000,000 cases" (docs/performance.md; measured here to 1,000,000)."""
     from scored_pr import BoundedEvaluation
 
-    text = flat(readme())
-    assert "about 100 KB serialised at 4,096 bins whatever the number of cases" in text
-    assert "the serialised summary stays at about 105 KB from 100,000 to 10,000,000 cases" in text
+    assert "about 100 KB at 4,096" in flat(readme())
+    assert "about 100 KB serialised at 4,096 bins whatever the number of cases" in flat(page("scale"))
+    assert "the serialised summary stays at about 105 KB from 100,000 to 10,000,000 cases" in flat(page("performance"))
     rng = np.random.default_rng(105)
     for n in (100_000, 1_000_000):
         summary = BoundedEvaluation(max_bins=4096)
@@ -368,3 +402,47 @@ def test_a_bounded_summary_is_about_100_kb_whatever_the_number_of_cases(tmp_path
         summary.save(tmp_path / f"{n}.npz")
         size = (tmp_path / f"{n}.npz").stat().st_size
         assert 100_000 <= size <= 110_000, (n, size)
+
+
+# ----------------------------------------------------------------------- the README stays short
+
+
+def test_the_readme_is_at_most_300_lines() -> None:
+    """The first screen is for users; the rest lives in docs/ (the pages this module reads)."""
+    assert len(readme().splitlines()) <= 300
+
+
+def heading_anchors(path: Path) -> set[str]:
+    """The anchors GitHub and MyST give the headings of a Markdown file (outside code blocks)."""
+    anchors, fenced = set(), False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and re.match(r"#{1,6} ", line):
+            text = line.lstrip("#").strip().lower()
+            anchors.add(re.sub(r"[^\w\- ]", "", text).replace(" ", "-"))
+    return anchors
+
+
+@pytest.mark.parametrize("path", PAGES + [DOCS / "index.md"], ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_local_link_reaches_a_file_and_its_heading(path: Path) -> None:
+    """What moved out of the README is one link away: every relative link of the README and of the
+    pages it moved to names a file that exists, and an anchor names one of that file's headings."""
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        file, _, anchor = target.partition("#")
+        resolved = (path.parent / file).resolve() if file else path
+        assert resolved.exists(), f"{path.name}: link to {target} (no such file)"
+        if anchor and resolved.suffix == ".md":
+            assert anchor in heading_anchors(resolved), f"{path.name}: link to {target} (no such heading)"
+
+
+def test_the_readme_links_every_page_that_holds_its_old_sections() -> None:
+    """Nothing left the README without a way back: it links each page in ``PAGES``, and the docs
+    site's table of contents lists each of them."""
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    for path in PAGES[1:]:
+        assert f"](docs/{path.name}" in readme(), path.name
+        assert f"\n{path.stem}\n" in index, path.stem

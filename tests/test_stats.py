@@ -292,8 +292,8 @@ def test_unpaired_delong_with_one_case_or_no_class_is_nan_not_an_error() -> None
 @pytest.mark.parametrize("c, s", [([1, 1, 1], [0.3, 0.2, 0.1]), ([0, 0, 0], [0.3, 0.2, 0.1]), ([1, 0], [0.9, 0.1]),
                                   ([1, 0, 0], [0.9, 0.5, 0.1]), ([1], [0.5]), ([], [])])
 def test_degenerate_intervals_and_comparisons_never_warn(c: list[int], s: list[float]) -> None:
-    """One class, one case per class, no case: NaN or a value, never a RuntimeWarning (README: degenerate
-    states never warn). One-class BCa and compare() with one case per class used to warn."""
+    """One class, one case per class, no case: NaN or a value, never a RuntimeWarning (docs/reliability.md:
+    degenerate states never warn). One-class BCa and compare() with one case per class used to warn."""
     import warnings
 
     with warnings.catch_warnings():

@@ -8,7 +8,7 @@ tests skip, saying why, when the source, ``make`` or a C compiler is absent.
 Inputs are generated: graded qrels (negative grades: pooled but unjudged; grades above 9 for
 relstring's ``>``), runs with tied and distinct scores (ties broken by docno, compared as bytes),
 retrieved documents the qrels do not list, queries judged but not run and run but not judged,
-queries with nothing relevant, lines in shuffled order. Every option the README lists
+queries with nothing relevant, lines in shuffled order. Every option docs/trec-eval.md lists
 (``-q -m -c -l -M -J -n -N``) and every measure of ``all_trec``, with and without parameters, plus
 the measures outside it (``dcg``, ``ideal_dcg``) is compared on stdout and exit status.
 

@@ -235,15 +235,16 @@ def test_a_rejected_batch_leaves_pending_and_merged_cases_intact() -> None:
     assert ev.to_dict() == before
 
 
-def test_scores_float64_cannot_hold_exactly_are_rejected_as_the_readme_says() -> None:
+def test_scores_float64_cannot_hold_exactly_are_rejected_as_the_docs_say() -> None:
     import re
     from pathlib import Path
 
     import scored_pr
 
-    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
-    assert re.search(r"A score that float64 cannot hold exactly is a `ValueError`, not rounded", readme)
-    assert "`2**53 + 1`; `2**60` is fine" in readme
+    # docs/reliability.md, "Bad input"
+    docs = " ".join((Path(__file__).resolve().parent.parent / "docs" / "reliability.md").read_text().split())
+    assert re.search(r"A score that float64 cannot hold exactly is a `ValueError`, not rounded", docs)
+    assert "`2**53 + 1`; `2**60` is fine" in docs
     inexact = [2**53 + 1, -(2**60) - 1, np.uint64(2**64 - 1)]
     if np.finfo(np.longdouble).nmant > 52:  # x87 extended precision: 1 + 2**-60 is a long double value
         inexact.append(np.longdouble(1) + np.longdouble(2) ** -60)

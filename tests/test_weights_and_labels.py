@@ -133,7 +133,7 @@ def test_threshold_at_recall_is_the_same_with_and_without_weights() -> None:
 
 
 def test_stable_ties_make_a_weighted_case_one_block_not_k_copies() -> None:
-    # The README's example: distinct scores, so the tie policy matters only through the weights.
+    # The example of docs/usage.md: distinct scores, so the tie policy matters only through the weights.
     y, s, w = [1, 0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6, 0.5], [2, 1, 3, 2, 1]
     weighted = E(ties="stable")
     weighted.add_cases(y, s, sample_weight=w)
@@ -146,14 +146,15 @@ def test_stable_ties_make_a_weighted_case_one_block_not_k_copies() -> None:
     assert copies.average_precision() == pytest.approx((1 + 1 + 3 / 4 + 4 / 5 + 5 / 6 + 6 / 9) / 6, rel=1e-15)
     assert round(copies.average_precision(), 4) == 0.8417
     assert weighted.pr_curve().shape[0] == 3 and copies.pr_curve().shape[0] == 6
-    # The README promises k copies only where it holds, and quotes these two numbers.
+    # docs/usage.md ("Labels, weights and array types") promises k copies only where it holds,
+    # and quotes these two numbers.
     import re
     from pathlib import Path
 
-    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
-    assert "integer weight k is the same as k copies" in readme
+    docs = " ".join((Path(__file__).resolve().parent.parent / "docs" / "usage.md").read_text().split())
+    assert "integer weight k is the same as k copies" in docs
     claim = re.search(r'Under `ties="grouped"` \(the default\) an integer weight k is the same as k copies of the case\. '
-                      r'Under `ties="stable"` it is not: .*?AP (0\.\d{4}) weighted, (0\.\d{4}) with the cases repeated', readme)
+                      r'Under `ties="stable"` it is not: .*?AP (0\.\d{4}) weighted, (0\.\d{4}) with the cases repeated', docs)
     assert claim is not None
     assert claim.groups() == (f"{weighted.average_precision():.4f}", f"{copies.average_precision():.4f}")
 
