@@ -139,7 +139,7 @@ def check_pos_label(value: Any, func: str) -> Any:
         return int(value)
     if isinstance(value, (float, np.floating)) and math.isfinite(value):
         return float(value)
-    if isinstance(value, (float, np.floating)):
+    if isinstance(value, (float, np.floating)) and not math.isnan(value):  # NaN is never a label: a TypeError, as before
         raise _fail(ValueError, func, "pos_label", _POS_LABEL_EXPECTED, value)
     raise _fail(TypeError, func, "pos_label", _POS_LABEL_EXPECTED, value)
 
