@@ -302,6 +302,13 @@ class Kind:
         For a kind that holds one ranking: the exact evaluator the full text
         report, curves, plots and intervals read (``object -> evaluator``),
         and ``extra`` the kind-specific fields of the report (``object -> dict``).
+    new : callable or None
+        An empty evaluator of this kind with tie policy ``ties``
+        (``ties -> object``), keeping every case added to it (a window large
+        enough): what the intervals resample into and the common tests feed.
+    scope : str
+        What its figures cover: ``"cumulative"`` (every case added) or
+        ``"window"`` (the cases in a sliding window); the sinks' ``scope``.
     """
 
     name: str
@@ -313,6 +320,8 @@ class Kind:
     figures: Callable[[Any], dict[str, Any]] | None = None
     report_view: Callable[[Any], Any] | None = None
     extra: Callable[[Any], dict[str, Any]] | None = None
+    new: Callable[[str], Any] | None = None
+    scope: str = "cumulative"
 
 
 #: Every registered kind, by name, in the order registered.

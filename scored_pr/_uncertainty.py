@@ -29,6 +29,7 @@ import numpy.typing as npt
 from ._core import curves as C, points as P, scalars as M
 from ._core.ranking import rank_order
 from ._core import stats as S
+from . import _kinds
 from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query
 from ._validation import (
     _fail,
@@ -149,7 +150,9 @@ def _evaluate_counts(
     # without a vectorised resampled form (precision_at, maximum F, ...).
     returned, cor, _ = ev.ranked_cases()
     n_ret, nm = len(returned), int(ev.num_negative_misses > 0)  # entries: returned cases, then the miss blocks
-    r = type(ev)(ties=ev.ties)  # a fresh evaluator of the same (exact) kind
+    kind = _kinds.kind_of(ev)
+    assert kind is not None and kind.new is not None  # check_evaluation gave an exact view
+    r = kind.new(ev.ties)  # a fresh evaluator of the same kind
     # the cases are in rank order, so repeated cases keep their tie order
     r.add_cases(np.repeat(np.asarray(cor, dtype=bool), counts[:n_ret]), np.repeat(returned, counts[:n_ret]))
     r.add_negative_misses(int(counts[n_ret : n_ret + nm].sum()))

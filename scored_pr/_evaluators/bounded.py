@@ -1264,4 +1264,5 @@ __test__ = {"Bounds": Bounds, "CurveBand": CurveBand, "BoundedEvaluation": Bound
 register(Kind(
     "bounded", BoundedEvaluation, "bounded", state_format="scored_pr.BoundedEvaluation",
     load=BoundedEvaluation.load, figures=lambda b: b.summary(),
+    new=lambda ties: BoundedEvaluation(ties=ties),
 ))

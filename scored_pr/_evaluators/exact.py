@@ -1640,4 +1640,5 @@ __test__ = {"ScoredPrecisionRecallEvaluation": ScoredPrecisionRecallEvaluation}
 register(Kind(
     "exact", ScoredPrecisionRecallEvaluation, "ranking", state_format="scored_pr.ScoredPrecisionRecallEvaluation",
     load=ScoredPrecisionRecallEvaluation.load, report_view=lambda ev: ev,
+    new=lambda ties: ScoredPrecisionRecallEvaluation(ties=ties),
 ))

@@ -532,4 +532,5 @@ __test__ = {"MultiQueryEvaluation": MultiQueryEvaluation}
 register(Kind(
     "multi", MultiQueryEvaluation, "per_query", state_format="scored_pr.MultiQueryEvaluation",
     load=MultiQueryEvaluation.load, figures=lambda m: m.summary(),
+    new=lambda ties: MultiQueryEvaluation(ties=ties),
 ))

@@ -226,4 +226,5 @@ __test__ = {"SynchronizedEvaluation": SynchronizedEvaluation}
 
 
 # Its state is its evaluator's (kind "exact"): no state format, no loader of its own.
-register(Kind("synchronized", SynchronizedEvaluation, "ranking", snapshot=True))
+register(Kind("synchronized", SynchronizedEvaluation, "ranking", snapshot=True,
+              new=lambda ties: SynchronizedEvaluation(ties=ties)))
