@@ -345,12 +345,22 @@ def unregister(name: str) -> None:
 
 
 def kind_of(obj: Any) -> Kind | None:
-    """The registered kind of ``obj`` (by its class or a registered base class), or None."""
+    """The kind of ``obj``: the registered kind of its class (or of a registered base class).
+
+    An object of no registered class that satisfies the public protocol
+    :class:`Evaluation` (``isinstance(obj, scored_pr.Evaluation)``: a class of
+    the user's own, a proxy) is a kind that holds one ranking, named
+    ``"evaluation"`` and read by its public methods alone. None otherwise.
+    """
+    if isinstance(obj, type):
+        return None
     mro = type(obj).__mro__
     best: Kind | None = None
     for kind in KINDS.values():
         if kind.cls in mro and (best is None or mro.index(kind.cls) < mro.index(best.cls)):
             best = kind
+    if best is None and isinstance(obj, Evaluation):
+        return Kind("evaluation", type(obj), "ranking")
     return best
 
 

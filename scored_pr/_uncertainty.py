@@ -38,7 +38,6 @@ from ._validation import (
     check_level,
     check_resamples,
     check_seed,
-    evaluation_kind,
     measure_arguments_error,
 )
 
@@ -413,11 +412,11 @@ def compare(
     from ._validation import check_batch
 
     key = _VECTORISED[measure]
-    if evaluation_kind(a) is not None:
-        if evaluation_kind(b) is None or c is not None:
+    if _kinds.kind_of(a) is not None:
+        if _kinds.kind_of(b) is None or c is not None:
             raise _fail(
                 TypeError, func, "b", "an evaluator like 'a', and no 'c' (unpaired form compare(ev_a, ev_b))",
-                b if evaluation_kind(b) is None else c,
+                b if _kinds.kind_of(b) is None else c,
             )
         _, a = check_evaluation(a, func, "a", bounded=NO_CASES, multi=PER_QUERY)
         _, b = check_evaluation(b, func, "b", bounded=NO_CASES, multi=PER_QUERY)

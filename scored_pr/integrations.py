@@ -54,7 +54,8 @@ import numpy.typing as npt
 from ._core import points as P
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._evaluators.synchronized import SynchronizedEvaluation
-from ._evaluators.windowed import WindowedEvaluation
+from . import _kinds
+from . import _evaluators  # noqa: F401 - every kind registered
 from ._validation import (
     check_evaluation,
     check_instance,
@@ -65,7 +66,6 @@ from ._validation import (
     check_sink_options,
     check_summary_writer,
     check_tensorboard_options,
-    evaluation_kind,
 )
 from .streaming import WINDOW_PREFIX, Sink, json_safe
 
@@ -92,8 +92,9 @@ _PER_QUERY = "it holds one ranking per query; pass one query's evaluator, evalua
 
 
 def _curves_kind(evaluation: Any) -> bool:
-    """Whether a sink can draw the curves of ``evaluation`` (any single-ranking kind, bounded too)."""
-    return evaluation_kind(evaluation) in ("single", "bounded")
+    """Whether a sink can draw the curves of ``evaluation`` (any kind that holds one ranking, bounded too)."""
+    kind = _kinds.kind_of(evaluation)
+    return kind is not None and kind.holds in ("ranking", "bounded")
 
 
 def _numbers(summary: Mapping[str, Any]) -> dict[str, float]:
@@ -731,7 +732,8 @@ class Prometheus(Sink):
 
     def write(self, summary: Mapping[str, Any], evaluation: Any = None, window: Any = None) -> None:
         """Set the gauges to the figures of ``summary``."""
-        plain_scope = "window" if isinstance(evaluation, WindowedEvaluation) else "cumulative"
+        kind = _kinds.kind_of(evaluation)
+        plain_scope = "cumulative" if kind is None else kind.scope
         for key, value in _numbers(summary).items():
             if key.startswith(WINDOW_PREFIX):
                 key, scope = key[len(WINDOW_PREFIX):], "window"

@@ -521,13 +521,13 @@ def assert_not_worse(
     """
     __tracebackhide__ = True
     from ._uncertainty import NO_CASES, PER_QUERY, compare
-    from ._validation import evaluation_kind
+    from . import _kinds
 
     func = "assert_not_worse"
     confidence = check_confidence(confidence, func)
     check_margin(margin, func)
     two_sided = 2.0 * confidence - 1.0
-    unpaired = evaluation_kind(correct) is not None
+    unpaired = _kinds.kind_of(correct) is not None
     check_comparison_form(unpaired, baseline_scores, func)
     if unpaired:  # assert_not_worse(candidate, baseline): one snapshot each, then compare(ev_a, ev_b)
         correct = check_evaluation(correct, func, "correct", bounded=NO_CASES, multi=PER_QUERY)[1]

@@ -668,12 +668,21 @@ def test_mlflow_logs_the_curves_of_a_bounded_summary(monkeypatch: pytest.MonkeyP
     pytest.importorskip("mlflow")
     logged: dict[str, Any] = {}
 
-    class FakeMlflow:
-        def log_dict(self, d: Any, path: str) -> None:
+    class FakeClient:  # what the sink's thread calls: MlflowClient().log_dict/log_figure(run_id, ...)
+        def log_dict(self, run_id: str, d: Any, path: str) -> None:
             logged[path] = d
 
-        def log_figure(self, figure: Any, path: str) -> None:
+        def log_figure(self, run_id: str, figure: Any, path: str) -> None:
             logged[path] = [a.get_legend_handles_labels()[1] for a in figure.axes]
+
+    class FakeMlflow:
+        MlflowClient = FakeClient
+
+        def active_run(self) -> Any:  # the writer's active run
+            return type("Run", (), {"info": type("Info", (), {"run_id": "r1"})()})()
+
+        def get_tracking_uri(self) -> str:
+            return "fake://"
 
     sink = MLflow()
     sink._mlflow = FakeMlflow()
