@@ -32,12 +32,12 @@ from ._core import stats as S
 from . import _kinds
 from ._measures import INTERVAL_METHODS, MEASURES, comparable_measures, interval_queries, query
 from ._validation import (
-    _fail,
     check_evaluation,
     check_flag,
     check_level,
     check_resamples,
     check_seed,
+    fail,
     measure_arguments_error,
 )
 
@@ -72,10 +72,10 @@ def _unreturned_entries(ev: Any) -> int:
 def check_method(method: Any, measure: str, func: str) -> str:
     """``method`` if it applies to ``measure`` (the table's ``intervals``), else a ValueError naming why."""
     if not isinstance(method, str) or method not in METHODS:
-        raise _fail(ValueError, func, "method", "one of " + ", ".join(repr(m) for m in METHODS), method)
+        raise fail(ValueError, func, "method", "one of " + ", ".join(repr(m) for m in METHODS), method)
     if method not in query(measure).intervals:
         owners = " and ".join(m.name for m in MEASURES if method in m.intervals and m.kind != "count" and not m.args)
-        raise _fail(
+        raise fail(
             ValueError, func, "method", f"'bootstrap' or 'bca' for measure {measure!r} ({method!r} is for {owners} only)", method
         )
     return method
@@ -92,7 +92,7 @@ SCALAR_MEASURES = interval_queries()
 def check_measure(measure: Any, func: str) -> str:
     """``measure`` if it names one of :data:`SCALAR_MEASURES`, else a ValueError naming the choices."""
     if not isinstance(measure, str) or measure not in SCALAR_MEASURES:
-        raise _fail(ValueError, func, "measure", "one of " + ", ".join(repr(m) for m in SCALAR_MEASURES), measure)
+        raise fail(ValueError, func, "measure", "one of " + ", ".join(repr(m) for m in SCALAR_MEASURES), measure)
     return measure
 
 
@@ -104,7 +104,7 @@ def _scalar_measure(ev: Any, measure: Any, measure_args: dict[str, Any], func: s
     except TypeError as exc:
         raise measure_arguments_error(func, measure, measure_args, exc) from None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise _fail(ValueError, func, "measure", "a query returning one number", measure)
+        raise fail(ValueError, func, "measure", "a query returning one number", measure)
     return float(value)
 
 
@@ -273,7 +273,7 @@ def confidence_interval(
     scores, correct, mult = _ranked(ev)
     if method == "delong":
         if measure_args:
-            raise _fail(ValueError, func, "method", "'bootstrap' or 'bca' when measure arguments are given", method)
+            raise fail(ValueError, func, "method", "'bootstrap' or 'bca' when measure arguments are given", method)
         cp, cn = (None, None) if mult is None else (mult[correct], mult[~correct])
         iv = S.delong_interval(scores[correct], scores[~correct], level, cp, cn)
         return iv._replace(estimate=estimate)
@@ -400,11 +400,11 @@ def compare(
     """
     func = "compare"
     if not isinstance(measure, str) or measure not in _COMPARABLE:
-        raise _fail(ValueError, func, "measure", "one of " + ", ".join(repr(m) for m in _COMPARABLE), measure)
+        raise fail(ValueError, func, "measure", "one of " + ", ".join(repr(m) for m in _COMPARABLE), measure)
     if method is None:
         method = "delong" if measure == "area_under_roc_curve" else "bootstrap"
     if method not in ("delong", "bootstrap", "bca"):
-        raise _fail(ValueError, func, "method", "'delong', 'bootstrap' or 'bca'", method)
+        raise fail(ValueError, func, "method", "'delong', 'bootstrap' or 'bca'", method)
     check_method(method, measure, func)
     level = check_level(level, func)
     stratified = check_flag(stratified, func, "stratified")
@@ -414,7 +414,7 @@ def compare(
     key = _VECTORISED[measure]
     if _kinds.kind_of(a) is not None:
         if _kinds.kind_of(b) is None or c is not None:
-            raise _fail(
+            raise fail(
                 TypeError, func, "b", "an evaluator like 'a', and no 'c' (unpaired form compare(ev_a, ev_b))",
                 b if _kinds.kind_of(b) is None else c,
             )
@@ -458,7 +458,7 @@ def compare(
     correct, scores_a = check_batch(a, b, func, pos_label)
     _, scores_b = check_batch(a, c, func, pos_label)
     if not correct.any() or correct.all():
-        raise _fail(ValueError, func, "correct", "labels with at least one correct and one incorrect case", a)
+        raise fail(ValueError, func, "correct", "labels with at least one correct and one incorrect case", a)
     if method == "delong":
         return S.delong_paired(correct, scores_a, scores_b, level)
     n_resamples = check_resamples(n_resamples, func)

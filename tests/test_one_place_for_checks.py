@@ -1,8 +1,8 @@
-"""Every check of a caller's argument lives in scored_pr/_validation.py.
+"""Every check of a caller's argument lives in the package scored_pr/_validation/.
 
 Two halves. The rule: each module of the package is read with :mod:`ast`, and
 a ``raise ValueError(...)`` / ``raise TypeError(...)`` whose message mentions an
-argument anywhere outside ``_validation.py`` fails the test (a module calls a
+argument anywhere outside ``_validation/`` fails the test (a module calls a
 check instead; see the allow-list for what stays deliberately). The messages:
 the checks moved into ``_validation`` raise exactly the errors they raised
 before the move, through the public API; the expected texts below are the ones
@@ -13,6 +13,7 @@ still changes nothing.
 from __future__ import annotations
 
 import ast
+import importlib
 import io
 import pathlib
 import tempfile
@@ -36,7 +37,7 @@ PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "scored_pr"
 #: Folders and modules whose errors are about input data or formats, not a
 #: caller's arguments: corrupt or foreign state files, lines of input files,
 #: trec_eval measure specifications, the command line's own messages.
-NOT_ARGUMENT_CHECKS = ("_validation.py", "_state/", "_io/", "_cli/", "trec/_registry.py")
+NOT_ARGUMENT_CHECKS = ("_validation/", "_state/", "_io/", "_cli/", "trec/_registry.py")
 
 #: Argument checks deliberately written outside _validation: (module, line text) -> why.
 #: Empty: the hot paths (add_case of the exact, windowed and bounded evaluators)
@@ -68,13 +69,13 @@ def argument_checks(source: str) -> list[tuple[int, str]]:
     return found
 
 
+def scanned(rel: str) -> bool:
+    """Whether the rule reads the module at ``rel`` (a path relative to scored_pr/)."""
+    return not any(rel == skip or rel.startswith(skip) for skip in NOT_ARGUMENT_CHECKS)
+
+
 def modules() -> list[pathlib.Path]:
-    out = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        rel = path.relative_to(PACKAGE).as_posix()
-        if not any(rel == skip or rel.startswith(skip) for skip in NOT_ARGUMENT_CHECKS):
-            out.append(path)
-    return out
+    return [path for path in sorted(PACKAGE.rglob("*.py")) if scanned(path.relative_to(PACKAGE).as_posix())]
 
 
 def test_the_scanner_finds_an_argument_check_and_only_that():
@@ -85,7 +86,7 @@ def test_the_scanner_finds_an_argument_check_and_only_that():
         "    if x > 9:\n"
         "        raise TypeError('f: arguments a and b differ')\n"
         "    if x == 3:\n"
-        "        raise _fail(ValueError, 'f', 'x', 'not 3', x)\n"
+        "        raise fail(ValueError, 'f', 'x', 'not 3', x)\n"
         "    raise ValueError('unknown trec_eval measure')\n"
     )
     assert [line for line, _ in argument_checks(source)] == [3, 5]
@@ -96,11 +97,44 @@ def test_the_rule_covers_the_public_modules_and_skips_the_format_readers():
     for module in ("streaming.py", "integrations.py", "testing.py", "_report.py", "_uncertainty.py",
                    "_evaluators/windowed.py", "_evaluators/exact.py", "trec/_evaluate.py", "lingpipe/_confusion.py"):
         assert module in names
-    assert not any(n.startswith(("_state/", "_io/", "_cli/")) or n in ("_validation.py", "trec/_registry.py") for n in names)
+    assert not any(n.startswith(("_state/", "_io/", "_cli/", "_validation/")) or n == "trec/_registry.py" for n in names)
+    # only the package's own modules are exempt: a file named like it anywhere else is read
+    assert not scanned("_validation/cases.py") and not scanned("_validation/__init__.py")
+    for elsewhere in ("_validation.py", "_validation_extra.py", "lingpipe/_validation.py", "_evaluators/_validation/x.py"):
+        assert scanned(elsewhere), elsewhere
+
+
+def test_the_exempt_package_is_where_the_argument_checks_are():
+    """The exemption covers the checks themselves: the scanner finds them in _validation/, not nowhere."""
+    found = {
+        path.name: len(argument_checks(path.read_text(encoding="utf-8")))
+        for path in sorted((PACKAGE / "_validation").glob("*.py"))
+    }
+    assert found["cases.py"] > 5 and found["kinds.py"] > 5 and found["sinks.py"] > 5
+    assert sum(found.values()) > 60
+
+
+def test_each_check_is_defined_in_one_module_and_re_exported_as_is():
+    """``from .._validation import check_x`` is the function of one domain module (no wrapper on a hot path)."""
+    package = importlib.import_module("scored_pr._validation")
+    homes: dict[str, list[str]] = {}
+    for path in sorted((PACKAGE / "_validation").glob("*.py")):
+        if path.stem == "__init__":
+            continue
+        module = importlib.import_module(f"scored_pr._validation.{path.stem}")
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                homes.setdefault(node.name, []).append(path.stem)
+                if not node.name.startswith("_") and node.name in package.__all__:
+                    assert getattr(package, node.name) is getattr(module, node.name), node.name
+    assert {name: where for name, where in homes.items() if len(where) > 1} == {}
+    assert set(package.__all__) <= set(dir(package))
+    for name in ("check_score", "check_correct", "check_batch", "check_weight", "check_weights", "fail", "describe"):
+        assert name in package.__all__ and getattr(package, name).__module__.startswith("scored_pr._validation.")
 
 
 def test_no_argument_check_outside_validation():
-    """A check of a caller's argument is a call into scored_pr/_validation.py, not a raise of its own."""
+    """A check of a caller's argument is a call into scored_pr/_validation/, not a raise of its own."""
     offenders, used = [], set()
     for path in modules():
         rel = path.relative_to(PACKAGE).as_posix()
@@ -111,7 +145,7 @@ def test_no_argument_check_outside_validation():
                 used.add(key)
             else:
                 offenders.append(f"{rel}:{line}: {text[:100]}")
-    assert offenders == [], "argument checks outside _validation.py (add a check there and call it):\n" + "\n".join(offenders)
+    assert offenders == [], "argument checks outside _validation/ (add a check there and call it):\n" + "\n".join(offenders)
     assert used == set(ALLOWED), f"allow-list entries that no longer match a line: {sorted(set(ALLOWED) - used)}"
 
 

@@ -36,7 +36,7 @@ from .._validation import (
     check_score,
     check_weight,
     check_weights,
-    _fail,
+    fail,
     renamed_keyword,
 )
 
@@ -253,7 +253,7 @@ class BoundedEvaluation(EvaluationBase):
     def __init__(self, max_bins: int = 4096, *, ties: str = "grouped", pos_label: Any = None) -> None:
         self._max_bins = _check_max_bins(max_bins, _CLS)
         if ties != "grouped":
-            raise _fail(
+            raise fail(
                 ValueError, _CLS, "ties",
                 "'grouped' (a summary keeps no insertion order, which the 'stable' policy needs)", ties,
             )
@@ -435,7 +435,7 @@ class BoundedEvaluation(EvaluationBase):
         from .exact import ScoredPrecisionRecallEvaluation
 
         if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
-            raise _fail(TypeError, "from_evaluation", "evaluation", "a ScoredPrecisionRecallEvaluation", evaluation)
+            raise fail(TypeError, "from_evaluation", "evaluation", "a ScoredPrecisionRecallEvaluation", evaluation)
         out = cls(max_bins, pos_label=evaluation.pos_label)
         ranked, correct, weights = evaluation.ranked_cases()
         if ranked.size:
@@ -1115,7 +1115,7 @@ class BoundedEvaluation(EvaluationBase):
         Merging 1,000 summaries of 4,096 bins takes well under a second.
         """
         if not isinstance(other, BoundedEvaluation):
-            raise _fail(TypeError, "merge", "other", "a BoundedEvaluation", other)
+            raise fail(TypeError, "merge", "other", "a BoundedEvaluation", other)
         self._flush()
         other._flush()
         out = type(self)(self._max_bins, pos_label=self._pos_label)
@@ -1249,9 +1249,9 @@ class BoundedEvaluation(EvaluationBase):
 
 def _check_max_bins(value: Any, func: str) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise _fail(TypeError, func, "max_bins", f"an int between 1 and {MAX_BINS}", value)
+        raise fail(TypeError, func, "max_bins", f"an int between 1 and {MAX_BINS}", value)
     if not 1 <= value <= MAX_BINS:
-        raise _fail(ValueError, func, "max_bins", f"an int between 1 and {MAX_BINS}", value)
+        raise fail(ValueError, func, "max_bins", f"an int between 1 and {MAX_BINS}", value)
     return int(value)
 
 

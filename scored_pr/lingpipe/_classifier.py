@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._validation import _fail, check_choice, check_flag, check_known_categories, check_ranked_scores
+from .._validation import check_choice, check_flag, check_known_categories, check_ranked_scores, fail
 from ._confusion import ConfusionMatrix, check_categories
 from ._evaluation import VERSIONS, ScoredPrecisionRecallEvaluation
 from ._first_best import PrecisionRecallEvaluation
@@ -29,14 +29,14 @@ __all__ = ["Classified", "ScoredClassification", "ScoredClassifierEvaluator"]
 
 def _check_ranked_categories(categories: Any, func: str) -> tuple[str, ...]:
     if isinstance(categories, (str, bytes)) or not isinstance(categories, (Sequence, np.ndarray)):
-        raise _fail(TypeError, func, "categories", "a list of distinct str category names, best first", categories)
+        raise fail(TypeError, func, "categories", "a list of distinct str category names, best first", categories)
     out: list[str] = []
     seen: dict[str, int] = {}
     for i, c in enumerate(categories):
         if not isinstance(c, str):
-            raise _fail(TypeError, func, "categories", "a list of distinct str category names, best first", c, i)
+            raise fail(TypeError, func, "categories", "a list of distinct str category names, best first", c, i)
         if c in seen:
-            raise _fail(
+            raise fail(
                 ValueError, func, "categories", f"a list of distinct category names ({c!r} is also at rank {seen[c]})", c, i
             )
         seen[c] = i
@@ -105,7 +105,7 @@ class ScoredClassification:
         pairs = list(categoryScores)
         for i, p in enumerate(pairs):
             if not isinstance(p, tuple) or len(p) != 2:
-                raise _fail(TypeError, "ScoredClassification.create", "categoryScores", "(category, score) pairs", p, i)
+                raise fail(TypeError, "ScoredClassification.create", "categoryScores", "(category, score) pairs", p, i)
         order = sorted(range(len(pairs)), key=lambda i: _sort_key(pairs[i][1], i))
         return ScoredClassification([pairs[i][0] for i in order], [pairs[i][1] for i in order])
 
@@ -120,9 +120,9 @@ class ScoredClassification:
     def _rank(self, rank: Any, func: str) -> int:
         n = len(self._categories)
         if isinstance(rank, (bool, np.bool_)) or not isinstance(rank, (int, np.integer)):
-            raise _fail(TypeError, func, "rank", f"an int rank in [0, {n})", rank)
+            raise fail(TypeError, func, "rank", f"an int rank in [0, {n})", rank)
         if not 0 <= rank < n:
-            raise _fail(ValueError, func, "rank", f"a rank in [0, {n}) (size()={n})", rank)
+            raise fail(ValueError, func, "rank", f"a rank in [0, {n}) (size()={n})", rank)
         return int(rank)
 
     def category(self, rank: int) -> str:
@@ -156,7 +156,7 @@ class ScoredClassification:
 
 def _sort_key(score: Any, i: int) -> tuple[float, int]:
     if isinstance(score, (bool, np.bool_)) or not isinstance(score, numbers.Real) or math.isnan(float(score)):
-        raise _fail(TypeError, "ScoredClassification.create", "categoryScores", "(category, score) pairs with real, non-NaN scores", score, i)
+        raise fail(TypeError, "ScoredClassification.create", "categoryScores", "(category, score) pairs with real, non-NaN scores", score, i)
     return (-float(score), i)
 
 
@@ -276,7 +276,7 @@ class ScoredClassifierEvaluator:
     def _check_category(self, value: Any, func: str, name: str) -> int:
         i = self._index.get(value) if isinstance(value, str) else None
         if i is None:
-            raise _fail(ValueError, func, name, "one of the categories " + repr(list(self._categories)), value)
+            raise fail(ValueError, func, name, "one of the categories " + repr(list(self._categories)), value)
         return i
 
     # -------------------------------------------------------------------- mutator
@@ -309,9 +309,9 @@ class ScoredClassifierEvaluator:
         f = "ScoredClassifierEvaluator.addClassification"
         ref = self._check_category(referenceCategory, f, "referenceCategory")
         if not isinstance(classification, ScoredClassification):
-            raise _fail(TypeError, f, "classification", "a scored_pr.lingpipe.ScoredClassification", classification)
+            raise fail(TypeError, f, "classification", "a scored_pr.lingpipe.ScoredClassification", classification)
         if classification.size() == 0:
-            raise _fail(
+            raise fail(
                 ValueError, f, "classification", "a classification ranking at least one category (its first-best response)", classification
             )
         cats = classification._categories
@@ -413,9 +413,9 @@ class ScoredClassifierEvaluator:
         i = self._check_category(referenceCategory, f, "referenceCategory")
         k = len(self._categories)
         if isinstance(rank, (bool, np.bool_)) or not isinstance(rank, (int, np.integer)):
-            raise _fail(TypeError, f, "rank", f"an int rank in [0, {k})", rank)
+            raise fail(TypeError, f, "rank", f"an int rank in [0, {k})", rank)
         if not 0 <= rank < k:
-            raise _fail(ValueError, f, "rank", f"a rank in [0, {k}) (numCategories()={k})", rank)
+            raise fail(ValueError, f, "rank", f"a rank in [0, {k}) (numCategories()={k})", rank)
         return self._rank_counts[i][int(rank)]
 
     def averageRank(self, refCategory: str, responseCategory: str) -> float:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import _fail, check_count, check_count_matrix
+from .._validation import check_count, check_count_matrix, fail
 from ._first_best import PrecisionRecallEvaluation
 from ._javafmt import double_to_string
 from ._javamath import div, log2, sqrt
@@ -28,18 +28,18 @@ __all__ = ["ConfusionMatrix", "check_categories"]
 def check_categories(categories: Any, func: str, name: str = "categories") -> tuple[str, ...]:
     """A non-empty sequence of distinct str, as a tuple (a rejected call changes nothing)."""
     if isinstance(categories, (str, bytes)) or not isinstance(categories, (Sequence, np.ndarray)):
-        raise _fail(TypeError, func, name, "a list of distinct str category names", categories)
+        raise fail(TypeError, func, name, "a list of distinct str category names", categories)
     result = []
     for i, c in enumerate(categories):
         if not isinstance(c, str):
-            raise _fail(TypeError, func, name, "a list of distinct str category names", c, i)
+            raise fail(TypeError, func, name, "a list of distinct str category names", c, i)
         result.append(c)
     if not result:
-        raise _fail(ValueError, func, name, "a non-empty list of distinct str category names", categories)
+        raise fail(ValueError, func, name, "a non-empty list of distinct str category names", categories)
     seen: dict[str, int] = {}
     for i, c in enumerate(result):
         if c in seen:
-            raise _fail(
+            raise fail(
                 ValueError, func, name, f"a list of distinct category names ({c!r} is also at index {seen[c]})", c, i
             )
         seen[c] = i
@@ -148,15 +148,15 @@ class ConfusionMatrix:
     def _check_index(self, value: Any, func: str, name: str) -> int:
         k = len(self._categories)
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            raise _fail(TypeError, func, name, f"an int index in [0, {k})", value)
+            raise fail(TypeError, func, name, f"an int index in [0, {k})", value)
         if not 0 <= value < k:
-            raise _fail(ValueError, func, name, f"an index in [0, {k}) (numCategories()={k})", value)
+            raise fail(ValueError, func, name, f"an index in [0, {k}) (numCategories()={k})", value)
         return int(value)
 
     def _check_category(self, value: Any, func: str, name: str) -> int:
         i = self._index.get(value) if isinstance(value, str) else None
         if i is None:
-            raise _fail(ValueError, func, name, "one of the categories " + repr(list(self._categories)), value)
+            raise fail(ValueError, func, name, "one of the categories " + repr(list(self._categories)), value)
         return i
 
     def _either(self, value: Any, func: str, name: str) -> int:
@@ -198,9 +198,9 @@ class ConfusionMatrix:
         i = self._check_index(referenceCategoryIndex, f, "referenceCategoryIndex")
         j = self._check_index(responseCategoryIndex, f, "responseCategoryIndex")
         if isinstance(num, (bool, np.bool_)) or not isinstance(num, (int, np.integer)):
-            raise _fail(TypeError, f, "num", "an int", num)
+            raise fail(TypeError, f, "num", "an int", num)
         if self._m[i][j] + int(num) < 0:
-            raise _fail(ValueError, f, "num", f"at least {-self._m[i][j]} (cell [{i}][{j}] holds {self._m[i][j]})", num)
+            raise fail(ValueError, f, "num", f"at least {-self._m[i][j]} (cell [{i}][{j}] holds {self._m[i][j]})", num)
         self._m[i][j] += int(num)
 
     # -------------------------------------------------------------------- counts

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _fail, check_arity, check_count, check_flag
+from .._validation import check_arity, check_count, check_flag, fail
 from ._javafmt import double_to_string
 from ._javamath import div, sqrt
 
@@ -31,7 +31,7 @@ def _f_measure(beta: float, recall: float, precision: float) -> float:
 
 def _real(value: Any, func: str, name: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise _fail(TypeError, func, name, "a real number", value)
+        raise fail(TypeError, func, name, "a real number", value)
     return float(value)
 
 
