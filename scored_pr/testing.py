@@ -178,7 +178,7 @@ def metric_value(evaluation: Any, name: str) -> float:
         if name not in ev:
             raise ValueError(f"unknown metric {name!r}; the mapping has {', '.join(map(str, ev))}")
         return ev[name]  # type: ignore[no-any-return]
-    if kind == "multi":
+    if kind == "per_query":
         return _multi_value(ev, name)
     entry = _METRICS.get(name)
     if entry is not None:

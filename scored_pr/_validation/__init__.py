@@ -50,7 +50,7 @@ from .matrices import (
     check_probability_rows, check_same_length, check_score_matrix, multi_output,
 )
 from .kinds import (
-    EVALUATION_KINDS, check_clock, check_curve_average, check_evaluation, check_grouped_for_bins, check_instance,
+    check_clock, check_curve_average, check_evaluation, check_grouped_for_bins, check_instance,
     check_measure_method, check_no_relevant, check_query_id, check_same_pos_label, check_same_setup,
     check_same_ties, check_type_named, check_window_extent, evaluation_kind, read_only_evaluation,
 )
@@ -65,7 +65,7 @@ from .trec import check_c_long, check_grades, check_max_docs, check_measure_spec
 from .lingpipe import check_arity, check_count_matrix, check_known_categories, check_ranked_scores
 
 __all__ = [
-    "EVALUATION_KINDS", "MAX_COUNT", "MAX_LABELS", "MAX_SAVED_INT", "MIN_SAVED_INT", "TIE_POLICIES",
+    "MAX_COUNT", "MAX_LABELS", "MAX_SAVED_INT", "MIN_SAVED_INT", "TIE_POLICIES",
     "UnsupportedQuery", "as_array", "check_arity", "check_average", "check_batch", "check_beta",
     "check_binary_only", "check_bounds_given", "check_c_long", "check_cadence", "check_callbacks", "check_choice",
     "check_classes", "check_clock", "check_comparison_form", "check_confidence", "check_correct", "check_count",

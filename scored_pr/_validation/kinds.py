@@ -13,6 +13,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from .. import _kinds
 from .errors import UnsupportedQuery, clipped, fail
 from .options import check_beta, check_positive_int
 
@@ -131,58 +132,26 @@ def check_same_ties(ties: str, own: str, func: str, name: str = "other") -> None
         )
 
 
-#: The kinds a consumer may be handed, as :func:`check_evaluation` names them.
-EVALUATION_KINDS = ("single", "bounded", "multi", "multilabel")
-
-
 _EVALUATION_EXPECTED = (
     "a ScoredPrecisionRecallEvaluation, WindowedEvaluation, BoundedEvaluation or SynchronizedEvaluation "
     "(an evaluator: any object with the queries of scored_pr.Evaluation)"
 )
 
-
-_SINGLE_QUERIES = ("pr_curve", "roc_curve", "average_precision", "area_under_roc_curve", "summary")
-
-
-_BOUNDED_QUERIES = ("pr_band", "roc_band", "bins")
-
-
-_MULTI_QUERIES = ("per_query", "queries", "mean_average_precision")
-
-
-_MULTILABEL_QUERIES = ("pooled", "rows", "average_precision")
-
-
 _PER_LABEL = ("it holds one ranking per label; pass evaluation[label] for one label, or evaluation.pooled() for "
               "the micro-averaged ranking of every (row, label) pair")
 
 
-def _has(value: Any, names: tuple[str, ...]) -> bool:
-    try:
-        return all(callable(getattr(value, n, None)) for n in names)
-    except Exception:  # a property that raises: not an evaluator we can read
-        return False
-
-
 def evaluation_kind(value: Any) -> str | None:
-    """Which kind of evaluator ``value`` is, by the public methods it has (not by its class).
+    """What evaluator ``value`` holds, from the registry of kinds (``scored_pr._kinds``).
 
-    ``"bounded"``: a summary with certified bounds (:class:`scored_pr.BoundedEvaluation`,
-    queries return ``Bounds``, curves come with ``pr_band``/``roc_band``);
-    ``"single"``: one ranking answered exactly (the exact evaluator, a window, a
-    shared evaluator, or anything else with those queries); ``"multi"``: one
-    ranking per query (:class:`scored_pr.MultiQueryEvaluation`); ``"multilabel"``: one
-    ranking per label (:class:`scored_pr.MultiLabelEvaluation`); None otherwise.
+    ``"ranking"``: one ranking answered exactly (the exact evaluator, a
+    window, a shared evaluator, or any object satisfying
+    ``scored_pr.Evaluation``); ``"bounded"``: a summary with certified
+    bounds; ``"per_query"``: one ranking per query; ``"per_label"``: one
+    ranking per label (``scored_pr._kinds.HOLDS``). None for anything else.
     """
-    if _has(value, _MULTILABEL_QUERIES):
-        return "multilabel"
-    if _has(value, _BOUNDED_QUERIES) and _has(value, ("average_precision", "summary")):
-        return "bounded"
-    if _has(value, _SINGLE_QUERIES):
-        return "single"
-    if _has(value, _MULTI_QUERIES):
-        return "multi"
-    return None
+    kind = _kinds.kind_of(value)
+    return None if kind is None else kind.holds
 
 
 def check_evaluation(
@@ -210,12 +179,12 @@ def check_evaluation(
     read or changed before the checks. ``snapshot=False``: the view is
     ``value`` itself (for a consumer that feeds the evaluator).
     """
-    kind = evaluation_kind(value)
+    kind = _kinds.kind_of(value)
     if kind is None:
         raise fail(TypeError, func, name, expected, value)
-    reason = {"bounded": bounded, "multi": multi, "multilabel": _PER_LABEL}.get(kind)
+    reason = {"bounded": bounded, "per_query": multi, "per_label": _PER_LABEL}.get(kind.holds)
     if reason is not None:
         raise UnsupportedQuery(f"{func}: {type(value).__name__} is not supported here: {reason}")
-    if snapshot and kind == "single" and callable(getattr(value, "snapshot", None)):
-        return kind, value.snapshot()
-    return kind, value
+    if snapshot and kind.snapshot:
+        return kind.holds, value.snapshot()
+    return kind.holds, value
