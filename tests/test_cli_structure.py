@@ -2,9 +2,10 @@
 
 ``scored_pr._cli.main`` is the parser and the dispatch only; every command
 takes a typed options object built there, so argparse's namespace goes no
-further. Rows that ``scored_pr._io`` parsed arrive validated: the messages a
-user sees for bad rows are those the parser gives, and what the parser yields
-is exactly what ``add_cases``' check lets through unchanged.
+further. Rows that ``scored_pr._io`` parsed arrive validated and reach the
+evaluator through its trusted batch entry point: the messages a user sees for
+bad rows are those the parser gives, and what the parser yields is exactly
+what ``add_cases``' check would have let through.
 """
 
 from __future__ import annotations
@@ -72,7 +73,8 @@ def test_the_entry_points_stay_importable() -> None:
 
 # ------------------------------------------------------------ one validation of a parsed row
 
-#: file name -> (contents, standard error without and with --skip-invalid), as the command prints them.
+#: (file name, contents) -> (exit status, standard error) with and without --skip-invalid, as the
+#: command printed them when every parsed batch went through add_cases' check as well.
 BAD_ROWS: dict[str, tuple[str, str, str]] = {
     "nan.csv": ("label,score\n1,0.5\n0,nan\n",
                 "scored-pr: nan.csv:3: invalid score 'nan' in column 'score' (NaN is not a score)\n",
@@ -139,7 +141,7 @@ _cell = st.one_of(
 @settings(max_examples=200, deadline=None)
 @given(rows=st.lists(st.tuples(_cell, _cell), max_size=30), size=st.integers(1, 8), binary=st.booleans())
 def test_what_the_parser_yields_is_what_add_cases_would_accept_unchanged(rows, size, binary) -> None:  # type: ignore[no-untyped-def]
-    """add_cases' check is a no-op on parsed batches: they need no second validation."""
+    """The trusted entry point skips add_cases' check only because the check is a no-op on parsed batches."""
     text = "label,score\n" + "".join(f"{a},{b}\n" for a, b in rows)
     stream = io.BytesIO(text.encode()) if binary else io.StringIO(text)
     reader = _io.CaseReader(stream, source="x.csv", input_format="csv", skip_invalid=True)

@@ -2,7 +2,9 @@
 
 Also what ``stream`` shares with it: reading cases (:func:`case_reader`, with
 the first few skipped lines said on standard error) and closing the input.
-Parsing lives in :mod:`scored_pr._io.cases`.
+Parsing lives in :mod:`scored_pr._io.cases`; rows it yields are already
+validated, so they go to the evaluator through its trusted batch entry
+point, not through ``add_cases`` (which would check them again).
 """
 
 from __future__ import annotations
@@ -134,7 +136,9 @@ def run(opts: ReportOptions) -> int:
     progress = Progress(sys.stderr, size, enabled=not opts.no_progress)
     try:
         for correct, scores in reader.chunks(CHUNK_ROWS):
-            ev.add_cases(correct, scores)
+            # parsed rows arrive validated (a bool and a float64 array of equal length, no NaN):
+            # committed as they are, not checked a second time by add_cases
+            ev._add_checked(correct, scores, None, "add_cases")
             progress.update(reader.chars_read, ev.num_cases)
     finally:
         progress.close()
