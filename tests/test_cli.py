@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from scored_pr import ScoredPrecisionRecallEvaluation
-from scored_pr._cli import main as _cli
+from scored_pr._cli import report as _cli
 from scored_pr._cli import output as _cli_output
 from scored_pr._io import cases as _io
 from scored_pr._cli.main import main

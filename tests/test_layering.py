@@ -180,7 +180,7 @@ def test_the_import_reader_sees_function_level_and_type_checking_imports() -> No
     # the exact evaluator imports the curves at top level
     assert "scored_pr._core.curves" in GRAPH["scored_pr._evaluators.exact"]
     # the command line imports the evaluators inside its functions only
-    assert any(unit_of(t) == "_evaluators" for t in GRAPH["scored_pr._cli.main"])
+    assert any(unit_of(t) == "_evaluators" for t in GRAPH["scored_pr._cli.report"])
     # the kinds module names the core's result types for type checkers only: counted, not run
     source = MODULES["scored_pr._kinds"].read_text(encoding="utf-8")
     assert "TYPE_CHECKING" in source and "_core.thresholds" in source

@@ -303,7 +303,7 @@ def test_a_stop_raised_at_any_instruction_of_the_reading_loop_is_answered_not_es
     (CPython 3.13's exception table leaves a loop's backward jump after a ``with`` block outside the
     enclosing try of the same function: a signal handled there escaped as a traceback.) Raise it at
     each listening instruction in turn, as the handler would."""
-    from scored_pr._cli import main as cli
+    from scored_pr._cli import stream as cli
     from scored_pr._cli.stopping import GracefulStop, Stopped
 
     cases = [(i + 1, i % 2 == 0, 0.1 * i) for i in range(3)]

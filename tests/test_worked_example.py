@@ -93,7 +93,7 @@ def test_report(ev: ScoredPrecisionRecallEvaluation) -> None:
 @pytest.mark.parametrize("ties", ["stable", "grouped"])
 @pytest.mark.parametrize("seed", range(4))
 def test_reports_give_the_break_even_point_once_as_r_precision(ties: str, seed: int) -> None:
-    from scored_pr._cli import main as _cli
+    from scored_pr._cli import output as _cli
     from scored_pr.lingpipe import ScoredPrecisionRecallEvaluation as LingPipe
 
     rng = np.random.default_rng(seed)

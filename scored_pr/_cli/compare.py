@@ -1,8 +1,8 @@
 """Uncertainty on the command line: ``scored-pr report --ci`` and ``scored-pr compare A B``.
 
-Kept apart from :mod:`scored_pr._cli.main` (which only calls :func:`add_ci_options`,
-:func:`report_intervals`, :func:`print_intervals` and :func:`add_compare_parser`)
-and from :mod:`scored_pr._io.cases`, whose label and score parsing it reuses.
+Kept apart from :mod:`scored_pr._cli.report` (which only calls :func:`add_ci_options`,
+:func:`report_intervals` and :func:`print_intervals`) and from
+:mod:`scored_pr._io.cases`, whose label and score parsing it reuses.
 
 ``compare`` reads two prediction files with an id column, joins them on the
 ids (which must match one to one, with the same label on both sides) and
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from .._io import cases as _io
 from .._measures import comparable_measures, query
 from . import options
+from .options import CompareOptions, IntervalOptions
 from .output import Progress, table
 
 # numpy and the evaluator are imported where they are used, so that building the
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from .._evaluators.exact import ScoredPrecisionRecallEvaluation
     from .._core.stats import Comparison, Interval
 
-__all__ = ["add_ci_options", "add_compare_parser", "print_intervals", "report_intervals"]
+__all__ = ["add_ci_options", "add_compare_parser", "print_intervals", "report_intervals", "run"]
 
 #: Measures with an interval in ``report --ci`` and a test in ``compare``:
 #: those of scored_pr._measures with a closed-form or vectorised interval,
@@ -68,11 +69,11 @@ def add_ci_options(p: argparse.ArgumentParser) -> None:
     _add_interval_options(g)
 
 
-def _method(measure: str, args: argparse.Namespace) -> str:
+def _method(measure: str, opts: IntervalOptions) -> str:
     default = query(measure).intervals[0]  # DeLong for ROC AUC; else the bootstrap --bootstrap names
     if default != "bootstrap":
         return default
-    return "bca" if args.bootstrap == "bca" else "bootstrap"
+    return "bca" if opts.bootstrap == "bca" else "bootstrap"
 
 
 def _finite(value: float) -> float | None:
@@ -82,7 +83,7 @@ def _finite(value: float) -> float | None:
 # ----------------------------------------------------------------- report --ci
 
 
-def report_intervals(ev: ScoredPrecisionRecallEvaluation, args: argparse.Namespace, source: str) -> dict[str, Interval]:
+def report_intervals(ev: ScoredPrecisionRecallEvaluation, opts: IntervalOptions, source: str) -> dict[str, Interval]:
     """The intervals ``report --ci`` prints (empty without ``--ci``).
 
     The bootstrap shows its progress on a terminal's standard error, as
@@ -91,17 +92,17 @@ def report_intervals(ev: ScoredPrecisionRecallEvaluation, args: argparse.Namespa
     the measure is done); 2,000 resamples of 1.5 million cases take about a
     minute.
     """
-    if not getattr(args, "ci", False):
+    if not opts.ci:
         return {}
     from .._uncertainty import confidence_interval
 
     out = {}
     for measure in MEASURES:
-        progress = Progress(sys.stderr, args.resamples, not getattr(args, "no_progress", False),
+        progress = Progress(sys.stderr, opts.resamples, not getattr(opts, "no_progress", False),
                              label=(f"--ci {measure}: ", "resamples"))
         try:
             out[measure] = confidence_interval(
-                ev, measure, args.level, _method(measure, args), args.resamples, args.seed, progress=progress
+                ev, measure, opts.level, _method(measure, opts), opts.resamples, opts.seed, progress=progress
             )
         except ValueError as exc:  # e.g. sample weights: one clear line, exit status 2
             raise _io.InputError(source, None, f"--ci: {exc}") from None
@@ -123,16 +124,16 @@ def intervals_json(intervals: dict[str, Interval]) -> dict[str, Any]:
     return obj
 
 
-def print_intervals(intervals: dict[str, Interval], args: argparse.Namespace, out: TextIO) -> None:
-    """The intervals as text or a Markdown table, after the report."""
+def print_intervals(intervals: dict[str, Interval], opts: IntervalOptions, fmt: str, out: TextIO) -> None:
+    """The intervals as text or a Markdown table (``fmt`` "table"), after the report."""
     if not intervals:
         return
     level = next(iter(intervals.values())).level
     boot = any(iv.method in ("bootstrap", "bca") for iv in intervals.values())
-    how = f", {args.resamples:,} stratified resamples, seed {args.seed}" if boot else ""
+    how = f", {opts.resamples:,} stratified resamples, seed {opts.seed}" if boot else ""
     print(f"\nConfidence intervals ({100 * level:g}%{how}):", file=out)
     rows = [(n, repr(iv.estimate), repr(iv.low), repr(iv.high), iv.method) for n, iv in intervals.items()]
-    if args.format == "table":
+    if fmt == "table":
         print(table(rows, ("measure", "estimate", "low", "high", "method"), names_first=True), file=out)
     else:
         for name, est, low, high, method in rows:
@@ -228,13 +229,13 @@ def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
     yield from rest
 
 
-def _read_keyed(path: str, args: argparse.Namespace, score_col: str) -> tuple[dict[str, tuple[bool, float]], str]:
+def _read_keyed(path: str, opts: CompareOptions, score_col: str) -> tuple[dict[str, tuple[bool, float]], str]:
     stream, source, _ = _io.open_input(path)
-    fmt = args.input_format or _io.format_from_path(path)
+    fmt = opts.input_format or _io.format_from_path(path)
     cases: dict[str, tuple[bool, float]] = {}
     first_line: dict[str, int] = {}
     try:
-        for line, key, correct, score in _keyed_rows(stream, source, fmt, args.id_col, args.correct_col, score_col):
+        for line, key, correct, score in _keyed_rows(stream, source, fmt, opts.id_col, opts.correct_col, score_col):
             if key in cases:
                 raise _io.InputError(source, line, f"id {key!r} appears twice (first on line {first_line[key]}); "
                                      "ids must be unique to join the files one to one")  # fmt: skip
@@ -278,29 +279,30 @@ def _join(a: dict[str, tuple[bool, float]], b: dict[str, tuple[bool, float]], sr
     return correct, sa, sb
 
 
-def cmd_compare(args: argparse.Namespace) -> int:
-    """Join the two files on their ids and compare the models paired; print the table."""
+def run(opts: CompareOptions) -> int:
+    """``scored-pr compare A B``: join the two files on their ids and compare the models paired; print the table."""
     from .._uncertainty import compare
 
-    if args.path_a == "-" and args.path_b == "-":
+    if opts.path_a == "-" and opts.path_b == "-":
         raise _io.InputError("<stdin>", None, "only one of A and B can be standard input")
-    a, src_a = _read_keyed(args.path_a, args, args.score_col)
-    b, src_b = _read_keyed(args.path_b, args, args.score_col_b or args.score_col)
+    a, src_a = _read_keyed(opts.path_a, opts, opts.score_col)
+    b, src_b = _read_keyed(opts.path_b, opts, opts.score_col_b or opts.score_col)
     correct, sa, sb = _join(a, b, src_a, src_b)
     if correct.all() or not correct.any():
         raise _io.InputError(src_a, None, "compare needs correct and incorrect cases (a class is missing)")
     results: dict[str, Comparison] = {}
-    for measure in args.measures or MEASURES:
+    iv = opts.intervals
+    for measure in opts.measures or MEASURES:
         results[measure] = compare(
-            correct, sa, sb, measure=measure, method=_method(measure, args), level=args.level,
-            n_resamples=args.resamples, seed=args.seed,
+            correct, sa, sb, measure=measure, method=_method(measure, iv), level=iv.level,
+            n_resamples=iv.resamples, seed=iv.seed,
         )  # fmt: skip
     same = _same_ranking(sa, sb)
     out = sys.stdout
-    if args.format == "json":
+    if opts.format == "json":
         obj = {
-            "a": src_a, "b": src_b, "id_col": args.id_col, "num_cases": int(correct.size),
-            "num_correct": int(correct.sum()), "level": args.level, "same_ranking": same,
+            "a": src_a, "b": src_b, "id_col": opts.id_col, "num_cases": int(correct.size),
+            "num_correct": int(correct.sum()), "level": iv.level, "same_ranking": same,
             "comparisons": {
                 m: {"a": _finite(r.estimate_a), "b": _finite(r.estimate_b), "difference": _finite(r.difference),
                     "low": _finite(r.interval.low), "high": _finite(r.interval.high),
@@ -312,8 +314,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(json.dumps(obj, allow_nan=False), file=out)
         return 0
     print(f"A: {src_a}\nB: {src_b}", file=out)
-    print(f"{correct.size:,} cases joined on {args.id_col!r}, {int(correct.sum()):,} correct; paired comparison, "
-          f"{100 * args.level:g}% intervals of A - B\n", file=out)  # fmt: skip
+    print(f"{correct.size:,} cases joined on {opts.id_col!r}, {int(correct.sum()):,} correct; paired comparison, "
+          f"{100 * iv.level:g}% intervals of A - B\n", file=out)  # fmt: skip
     headers = ("measure", "A", "B", "A - B", "low", "high", "statistic", "p-value", "method")
     rows = [
         (m, f"{r.estimate_a:.6f}", f"{r.estimate_b:.6f}", f"{r.difference:+.6f}", f"{r.interval.low:+.6f}",
@@ -364,5 +366,4 @@ def add_compare_parser(commands: argparse._SubParsersAction) -> argparse.Argumen
                    help="a measure to compare (repeatable; default: both)")  # fmt: skip
     _add_interval_options(g)
     g.add_argument("--format", choices=("text", "json"), default="text", help="text (a Markdown table) or json")
-    p.set_defaults(run=cmd_compare)
     return p

@@ -1,8 +1,14 @@
-"""The command line's argparse value types: each parses one option's text or says what it expected."""
+"""The command line's options: the argparse value types (each parses one option's text or says what it
+expected) and the typed options each command takes."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .._io.cases import FORMATS
 
 #: The largest count accepted by --misses (the evaluator's limit: counts stay
 #: exact in float64); ``_validation.MAX_COUNT``, which imports numpy.
@@ -79,3 +85,189 @@ def seed(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
     return value
+
+
+# ------------------------------------------------------------ option groups
+
+
+def add_input_options(p: argparse.ArgumentParser) -> None:
+    """How ``report`` and ``stream`` read cases: :class:`InputOptions`."""
+    g = p.add_argument_group("input")
+    g.add_argument(
+        "--input-format",
+        choices=FORMATS,
+        help="csv, tsv or jsonl; default: from the file extension, else guessed from the first line",
+    )
+    g.add_argument(
+        "--correct-col",
+        metavar="NAME",
+        help="the correctness column (labels 1/0, -1/1, true/false, yes/no, any case); default: correct, else label",
+    )
+    g.add_argument(
+        "--positive-label",
+        metavar="VALUE",
+        help="the positive class's label (e.g. spam): a row is correct when its label equals VALUE, and any "
+        "other label is negative; default: none (labels must be 1/0, -1/1, true/false or yes/no)",
+    )
+    g.add_argument("--score-col", metavar="NAME", default="score", help="the score column (default: score)")
+    g.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="skip malformed lines (reported on stderr, and counted) instead of stopping with status 2",
+    )
+
+
+def add_eval_options(p: argparse.ArgumentParser) -> None:
+    """``--ties``, ``--misses`` and ``--format``, of ``report`` and ``stream``."""
+    g = p.add_argument_group("evaluation and output")
+    g.add_argument(
+        "--ties",
+        choices=("stable", "grouped"),
+        default="grouped",
+        help="grouped: one threshold per distinct score, independent of line order (default); "
+        "stable: equal scores keep file order (LingPipe 3.9.2)",
+    )
+    g.add_argument(
+        "--misses", type=non_negative, default=0, metavar="N", help="relevant items the system never returned (default: 0)"
+    )
+    g.add_argument(
+        "--format",
+        choices=("text", "json", "table"),
+        default="text",
+        help="text: the LingPipe-style report; json: one object; table: a Markdown table (default: text)",
+    )
+
+
+# ------------------------------------------------------------ typed options
+# What each command reads from its command line, built from argparse's
+# namespace in scored_pr._cli.main (the only module that sees the namespace).
+
+
+@dataclass(frozen=True)
+class InputOptions:
+    """How ``report`` and ``stream`` read cases from CSV, TSV or JSON Lines."""
+
+    input_format: str | None = None
+    correct_col: str | None = None
+    positive_label: str | None = None
+    score_col: str = "score"
+    skip_invalid: bool = False
+
+
+@dataclass(frozen=True)
+class OutputOptions:
+    """How a report is printed: text, json or table, with a curve or none."""
+
+    format: str = "text"
+    curve: str | None = None
+    interpolate: bool = False
+
+
+@dataclass(frozen=True)
+class IntervalOptions:
+    """``--ci`` (``report``) and the interval options ``compare`` shares with it."""
+
+    ci: bool = False
+    level: float = 0.95
+    bootstrap: str = "percentile"
+    resamples: int = 2000
+    seed: int = 0
+    no_progress: bool = False
+
+
+@dataclass(frozen=True)
+class WideOptions:
+    """``report``'s wide-file options (one score column per class or label)."""
+
+    label_col: str | None = None
+    label_cols: list[str] | None = None
+    score_cols: list[str] | None = None
+    score_prefix: str | None = None
+
+    @property
+    def requested(self) -> bool:
+        """Whether any wide-file option was given."""
+        return any(v is not None for v in (self.label_col, self.label_cols, self.score_cols, self.score_prefix))
+
+
+#: ``report``'s options that read one ranking, with their defaults: given with a state
+#: file or a wide file, each is named in an error instead of being silently ignored.
+REPORT_DEFAULTS: dict[str, Any] = {
+    "input_format": None, "correct_col": None, "positive_label": None, "score_col": "score",
+    "skip_invalid": False, "ties": "grouped", "misses": 0, "curve": None, "interpolate": False,
+    "plot": None, "ci": False,
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """``scored-pr report PATH``."""
+
+    path: str
+    input: InputOptions = InputOptions()
+    ties: str = "grouped"
+    misses: int = 0
+    output: OutputOptions = OutputOptions()
+    plot: str | None = None
+    no_progress: bool = False
+    intervals: IntervalOptions = IntervalOptions()
+    wide: WideOptions = WideOptions()
+
+    def given(self, names: Iterable[str]) -> list[str]:
+        """The options among ``names`` (keys of :data:`REPORT_DEFAULTS`) given a value other than their default."""
+        values = {**vars(self.input), **vars(self.output), "ties": self.ties, "misses": self.misses,
+                  "plot": self.plot, "ci": self.intervals.ci}  # fmt: skip
+        return ["--" + name.replace("_", "-") for name in names if values[name] != REPORT_DEFAULTS[name]]
+
+
+@dataclass(frozen=True)
+class StreamOptions:
+    """``scored-pr stream [PATH]``."""
+
+    path: str = "-"
+    input: InputOptions = InputOptions()
+    ties: str = "grouped"
+    misses: int = 0
+    output: OutputOptions = OutputOptions()
+    every: int = 1000
+    window: int | None = None
+    window_seconds: float | None = None
+    cumulative: bool = False
+    checkpoint: str | None = None
+    checkpoint_every: int = 10_000
+    resume: str | None = None
+    no_skip: bool = False
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    """``scored-pr compare A B``."""
+
+    path_a: str
+    path_b: str
+    id_col: str = "id"
+    correct_col: str | None = None
+    score_col: str = "score"
+    score_col_b: str | None = None
+    input_format: str | None = None
+    measures: list[str] | None = None
+    intervals: IntervalOptions = IntervalOptions()
+    format: str = "text"
+
+
+@dataclass(frozen=True)
+class TrecOptions:
+    """``scored-pr trec QRELS RUN``: trec_eval's options."""
+
+    qrels_path: str
+    run_path: str
+    per_query: bool = False
+    measures: list[str] | None = None
+    complete: bool = False
+    level: int = 1
+    summary: bool = True
+    max_docs: int | None = None
+    judged_only: bool = False
+    num_docs: int = 0

@@ -1,11 +1,24 @@
-"""What the command line writes: its one table writer and its progress bar."""
+"""What the command line writes: its messages, its one table writer, the report of one ranking, the plot,
+the progress bar, and standard output whose write errors are told apart from input errors."""
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import sys
 import time
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+from .._io.cases import finite_or_none
+from .options import OutputOptions
+
+# The evaluator is imported by the commands that use it (`scored-pr --help` imports no numpy).
+if TYPE_CHECKING:
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
+
+PROG = "scored-pr"
 
 #: Seconds before the progress bar appears (short inputs never show one), and
 #: between two redraws.
@@ -81,3 +94,152 @@ class Progress:
         if self._enabled and self._width:
             self._stream.write("\r" + " " * self._width + "\r")
             self._stream.flush()
+
+
+def error(message: str) -> None:
+    """One line on standard error, after the command's name."""
+    print(f"{PROG}: {message}", file=sys.stderr)
+
+
+# --------------------------------------------------------------------- the report of one ranking
+
+
+def summary_for_json(ev: ScoredPrecisionRecallEvaluation) -> dict[str, Any]:
+    from ..streaming import json_safe
+
+    return json_safe(ev.summary())
+
+
+def fmt_value(value: Any) -> str:
+    if isinstance(value, int):
+        return str(value)
+    return repr(float(value))
+
+
+def _metrics_table(ev: ScoredPrecisionRecallEvaluation) -> str:
+    from .._report import table_rows
+
+    rows = table_rows(ev.summary())  # the break-even point and R-precision: one row
+    return table([(k, fmt_value(v)) for k, v in rows], ("measure", "value"), names_first=True)
+
+
+def _curve(ev: ScoredPrecisionRecallEvaluation, kind: str, interpolate: bool) -> tuple[list[str], Any]:
+    if kind == "pr":
+        return ["recall", "precision", "score"], ev.pr_score_curve(interpolate)
+    return ["recall", "rejection_recall"], ev.roc_curve(interpolate)
+
+
+def _print_curve(ev: ScoredPrecisionRecallEvaluation, kind: str, interpolate: bool, fmt: str, out: TextIO) -> None:
+    columns, curve = _curve(ev, kind, interpolate)
+    title = f"{'Interpolated' if interpolate else 'Uninterpolated'} {'precision-recall' if kind == 'pr' else 'ROC'} curve"
+    if fmt == "text":
+        print(f"\n{title}:", file=out)
+        if kind == "pr":
+            type(ev).print_precision_recall_curve(curve, out)
+        else:
+            print("%8s %8s" % ("RECALL", "REJ.REC."), file=out)
+            for r, rr in curve.tolist():
+                print("%8.6f %8.6f" % (r, rr), file=out)
+        return
+    print(f"\n{title}:\n", file=out)
+    print(table([tuple(repr(v) for v in row) for row in curve.tolist()], tuple(columns)), file=out)
+
+
+def print_report(
+    ev: ScoredPrecisionRecallEvaluation, opts: OutputOptions, source: str, skipped: int, **extra: Any
+) -> None:
+    """The report of one ranking on standard output: text, one JSON object, or a Markdown table; a curve if asked."""
+    out = sys.stdout
+    if opts.format == "json":
+        obj: dict[str, Any] = {
+            "source": source, "ties": ev.ties, **summary_for_json(ev), "skipped_lines": skipped, **extra
+        }  # fmt: skip
+        if opts.curve:
+            columns, curve = _curve(ev, opts.curve, opts.interpolate)
+            obj["curve"] = {
+                "kind": opts.curve,
+                "interpolated": opts.interpolate,
+                "columns": columns,
+                "points": [[finite_or_none(v) for v in row] for row in curve.tolist()],
+            }
+        print(json.dumps(obj, allow_nan=False), file=out)
+        return
+    if opts.format == "table":
+        print(_metrics_table(ev), file=out)
+    else:
+        print(ev, file=out)
+    if opts.curve:
+        _print_curve(ev, opts.curve, opts.interpolate, opts.format, out)
+
+
+def write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, interpolate: bool) -> int:
+    """Save PR and ROC side by side; matplotlib is imported only here."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        error(
+            "--plot needs matplotlib, the optional extra 'plot': "
+            "pip install matplotlib (or, in a checkout of scored_pr, pip install '.[plot]')"
+        )
+        return 1
+    from ..plot import plot_pr_roc
+
+    fig = plot_pr_roc(ev, interpolate=interpolate, title=title, figure=Figure())
+    # matplotlib appends ".png" to a name without a suffix; say the format so
+    # that exactly `path` is written, as the message below reports.
+    fmt = None if os.path.splitext(path)[1] else "png"
+    try:
+        fig.savefig(path, dpi=150, bbox_inches="tight", format=fmt)
+    except (OSError, ValueError) as exc:
+        # an OSError's str() repeats the path ("[Errno 2] No such file or directory: 'x.png'"): its reason only
+        error(f"cannot write the plot {path}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
+        return 1
+    print(f"{PROG}: wrote {path}", file=sys.stderr)
+    return 0
+
+
+# --------------------------------------------------------------------- standard output
+
+
+class OutputError(Exception):
+    """Writing to standard output failed (a full disk, a closed file), not reading input."""
+
+
+class GuardedOutput:
+    """Standard output whose write errors are told apart from input errors."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the flush at exit cannot fail.
+
+    This is what the Python documentation recommends (signal module, "Note on
+    SIGPIPE").
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ is not None else 1)
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real stdout (e.g. captured in tests)
+        pass

@@ -35,11 +35,11 @@ import warnings
 from typing import Any
 
 from .._io import cases as _io
-from .output import table
+from .options import ReportOptions
+from .output import error, table
 
-#: Options of ``report`` that read a one-ranking file, with their defaults: an error with the wide options.
-_NOT_WIDE = {"correct_col": None, "positive_label": None, "score_col": "score", "ties": "grouped", "misses": 0,
-             "curve": None, "interpolate": False, "plot": None, "ci": False}
+#: Options of ``report`` that read a one-ranking file: an error with the wide options.
+_NOT_WIDE = ("correct_col", "positive_label", "score_col", "ties", "misses", "curve", "interpolate", "plot", "ci")
 
 
 def column_list(text: str) -> list[str]:
@@ -74,32 +74,23 @@ def add_options(p: argparse.ArgumentParser) -> None:
                         "--label-cols: the score of label column A is column P<A>")
 
 
-def requested(args: argparse.Namespace) -> bool:
-    """Whether any wide-file option was given."""
-    return any(getattr(args, name, None) is not None for name in ("label_col", "label_cols", "score_cols", "score_prefix"))
-
-
-def _usage(args: argparse.Namespace) -> str | None:
+def _usage(opts: ReportOptions) -> str | None:
     """Why these options do not go together, or None."""
-    if args.label_col is None and args.label_cols is None:
+    w = opts.wide
+    if w.label_col is None and w.label_cols is None:
         return "--score-cols and --score-prefix go with --label-col (multi-class) or --label-cols (multi-label)"
-    if args.score_cols is None and args.score_prefix is None:
-        option = "--label-col" if args.label_col is not None else "--label-cols"
+    if w.score_cols is None and w.score_prefix is None:
+        option = "--label-col" if w.label_col is not None else "--label-cols"
         return f"{option} needs --score-cols or --score-prefix (the score column of each class or label)"
-    if args.label_cols is not None and args.score_cols is not None and len(args.label_cols) != len(args.score_cols):
-        return (f"--label-cols names {len(args.label_cols)} columns ({', '.join(args.label_cols)}) and --score-cols "
-                f"{len(args.score_cols)} ({', '.join(args.score_cols)}); they pair by position")
-    if args.score_prefix is not None and not args.score_prefix:
+    if w.label_cols is not None and w.score_cols is not None and len(w.label_cols) != len(w.score_cols):
+        return (f"--label-cols names {len(w.label_cols)} columns ({', '.join(w.label_cols)}) and --score-cols "
+                f"{len(w.score_cols)} ({', '.join(w.score_cols)}); they pair by position")
+    if w.score_prefix is not None and not w.score_prefix:
         return "--score-prefix: expected a non-empty prefix; got ''"
-    given = [name for name, default in _NOT_WIDE.items() if getattr(args, name, default) != default]
+    given = opts.given(_NOT_WIDE)
     if given:
-        options = ", ".join("--" + name.replace("_", "-") for name in given)
-        return f"{options}: not for a wide file (--label-col/--label-cols), which is reported per class and averaged"
+        return f"{', '.join(given)}: not for a wide file (--label-col/--label-cols), which is reported per class and averaged"
     return None
-
-
-def _error(message: str) -> None:
-    print(f"scored-pr: {message}", file=sys.stderr)
 
 
 def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -149,48 +140,49 @@ def _fmt(value: Any) -> str:
     return str(value) if isinstance(value, int) else repr(float(value))
 
 
-def report(args: argparse.Namespace) -> int:
+def report(opts: ReportOptions) -> int:
     """``scored-pr report --label-col/--label-cols ...``: the per-class table and the averages; the exit status."""
     from ..streaming import json_safe
 
-    problem = _usage(args)
+    problem = _usage(opts)
     if problem is not None:
-        _error(problem)
+        error(problem)
         return 2
-    stream, source, _ = _io.open_input(args.path)
+    stream, source, _ = _io.open_input(opts.path)
+    w = opts.wide
     skipped: list[str] = []
 
-    def on_skip(error: _io.InputError) -> None:
-        skipped.append(str(error))
+    def on_skip(err: _io.InputError) -> None:
+        skipped.append(str(err))
         if len(skipped) <= 5:
-            _error(f"skipped {error}")
+            error(f"skipped {err}")
 
     reader = _io.WideReader(
-        stream, source=source, input_format=args.input_format or _io.format_from_path(args.path),
-        label_col=args.label_col, label_cols=args.label_cols, score_cols=args.score_cols,
-        score_prefix=args.score_prefix, skip_invalid=args.skip_invalid, on_skip=on_skip,
+        stream, source=source, input_format=opts.input.input_format or _io.format_from_path(opts.path),
+        label_col=w.label_col, label_cols=w.label_cols, score_cols=w.score_cols,
+        score_prefix=w.score_prefix, skip_invalid=opts.input.skip_invalid, on_skip=on_skip,
     )
     try:
         truth, scores = reader.read()
     finally:
-        if args.path != "-":
+        if opts.path != "-":
             stream.close()
         elif isinstance(stream, io.TextIOWrapper) and stream is not sys.stdin:
             stream.detach()  # our UTF-8 wrapper around sys.stdin.buffer: leave standard input open
     if skipped:
-        _error(f"skipped {len(skipped)} invalid line{'' if len(skipped) == 1 else 's'} in {source}")
+        error(f"skipped {len(skipped)} invalid line{'' if len(skipped) == 1 else 's'} in {source}")
     if scores.shape[0] == 0:
-        _error(f"{source}: no rows to evaluate (a header, or JSON objects, but no valid row)")
+        error(f"{source}: no rows to evaluate (a header, or JSON objects, but no valid row)")
         return 2
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             columns, averages = _measures(reader.multiclass, truth, scores)
         except ValueError as exc:  # scikit-learn's rules (e.g. multi-class scores whose rows do not sum to 1)
-            _error(f"{source}: {exc}")
+            error(f"{source}: {exc}")
             return 2
     for message in dict.fromkeys(str(w.message) for w in caught):
-        _error(f"note: {message}")
+        error(f"note: {message}")
     kind = "multiclass" if reader.multiclass else "multilabel"
     per_label = [
         json_safe({"label": name, "score_column": col, **{key: values[i] for key, values in columns.items()}})
@@ -198,7 +190,7 @@ def report(args: argparse.Namespace) -> int:
     ]
     flat = {key: (json_safe(value) if isinstance(value, dict) else json_safe({"v": value})["v"])
             for key, value in averages.items()}
-    if args.format == "json":
+    if opts.output.format == "json":
         obj = {"source": source, "kind": kind, "num_cases": int(scores.shape[0]), "labels": per_label,
                "averages": flat, "skipped_lines": reader.skipped}
         print(json.dumps(obj, allow_nan=False))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .options import TrecOptions
 
 __all__ = ["add_parser", "run"]
 
@@ -60,35 +61,34 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="drop unjudged documents from the rankings first (trec_eval: 'do not use' unless you mean it)")  # fmt: skip
     p.add_argument("-N", "--Number_docs_in_coll", dest="num_docs", type=_count, default=0, metavar="N",
                    help="collection size, for utility's fourth coefficient (default: 0)")  # fmt: skip
-    p.set_defaults(run=run)
     return p
 
 
-def run(args: argparse.Namespace) -> int:
+def run(opts: TrecOptions) -> int:
     """Evaluate and print; malformed files raise InputError (status 2), bad measures too."""
     from .._io.cases import InputError
-    from ._evaluate import TrecEval
-    from ._parse import read_qrels, read_run
+    from ..trec._evaluate import TrecEval
+    from ..trec._parse import read_qrels, read_run
 
-    path = args.qrels_path
+    path = opts.qrels_path
     try:
         qrels = read_qrels(path)
-        path = args.run_path
+        path = opts.run_path
         results = read_run(path)
     except OSError as exc:  # the file's own name, once, not "input: ...: [Errno 2] ...: 'path'"
         raise InputError("<stdin>" if path == "-" else path, None, f"cannot read: {exc.strerror or exc}") from None
     te = TrecEval(
         qrels,
         results,
-        relevance_level=args.level,
-        complete=args.complete,
-        max_docs=args.max_docs,
-        judged_only=args.judged_only,
-        num_docs_in_coll=args.num_docs,
+        relevance_level=opts.level,
+        complete=opts.complete,
+        max_docs=opts.max_docs,
+        judged_only=opts.judged_only,
+        num_docs_in_coll=opts.num_docs,
     )
     try:
-        out = te.evaluate(args.measures or ["official"])
+        out = te.evaluate(opts.measures or ["official"])
     except ValueError as exc:
-        raise InputError(args.run_path if "query" in str(exc) else "-m", None, str(exc)) from None
-    sys.stdout.write(out.format(per_query=args.per_query, summary=args.summary))
+        raise InputError(opts.run_path if "query" in str(exc) else "-m", None, str(exc)) from None
+    sys.stdout.write(out.format(per_query=opts.per_query, summary=opts.summary))
     return 0

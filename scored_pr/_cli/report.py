@@ -1,0 +1,237 @@
+"""``scored-pr report PATH``: a file of cases, a wide file (through :mod:`.wide`) or a state file of any kind.
+
+Also what ``stream`` shares with it: reading cases (:func:`case_reader`, with
+the first few skipped lines said on standard error) and closing the input.
+Parsing lives in :mod:`scored_pr._io.cases`; rows it yields are already
+validated, so they go to the evaluator through its trusted batch entry
+point, not through ``add_cases`` (which would check them again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from .._io import cases as _io
+from . import compare, options, wide
+from .options import InputOptions, ReportOptions
+from .output import Progress, error, fmt_value, print_report, table, write_plot
+
+# The evaluator is imported by the functions that use it (`scored-pr --help` imports no numpy).
+if TYPE_CHECKING:
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
+
+#: Rows per batch added to the evaluator when reading a file; also the progress granularity.
+CHUNK_ROWS = 16_384
+
+#: Skipped lines whose message is printed (then only the count).
+MAX_SKIP_MESSAGES = 5
+
+#: The first bytes of a zip archive, which every state file is (an ``.npz``); no CSV, TSV
+#: or JSON Lines file starts with them.
+_ZIP_MAGIC = b"PK\x03\x04"
+
+#: ``report``'s options that read cases from text: a state file holds its cases, tie policy
+#: and misses, so giving one of these with a state file is an error, not silently ignored.
+_TEXT_ONLY = ("input_format", "correct_col", "positive_label", "score_col", "skip_invalid", "ties", "misses")
+
+
+def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+    """Add the ``report`` subcommand to ``scored-pr``'s subparsers."""
+    p = commands.add_parser(
+        "report",
+        help="evaluate a CSV, TSV or JSON Lines file of scored predictions",
+        description="Evaluate a file of scored predictions: one case per line, with a correctness "
+        "column and a score column. CSV and TSV need a header line.",
+        epilog="Malformed input stops with status 2 and one line naming the file, the line and the value. "
+        "A state file: an exact evaluator's or a window's is reported like a file of its cases (a window as "
+        "saved, no clock read); a BoundedEvaluation's as its summary with certified bounds; a "
+        "MultiQueryEvaluation's as its totals and means over queries (MAP, MRR, mean R-precision, mean "
+        "P@k, a query without relevant documents counting 0). The input options, --ties and --misses do "
+        "not apply to a state file; --curve, --plot and --ci need an exact or windowed one. A wide file (one score "
+        "column per class or label): see --label-col and --label-cols; it is reported per class and averaged.",
+    )
+    p.add_argument("path", metavar="PATH", help="the file ('.gz' allowed), or - for standard input; or a state "
+                   "file saved by save() of any evaluator kind or by --checkpoint (a .npz), reported as saved")
+    options.add_input_options(p)
+    options.add_eval_options(p)
+    p.add_argument("--curve", choices=("pr", "roc"), help="also print the PR or the ROC curve")
+    p.add_argument(
+        "--interpolate", action="store_true", help="print and plot the interpolated curves (dominated points pruned)"
+    )
+    p.add_argument("--plot", metavar="FILE.png", help="draw PR and ROC side by side into FILE (needs matplotlib)")
+    p.add_argument("--no-progress", action="store_true", help="never draw the progress bar on stderr")
+    compare.add_ci_options(p)
+    wide.add_options(p)
+    return p
+
+
+# ------------------------------------------------------------------- reading cases
+
+
+class SkipReporter:
+    """Print the first few skipped lines to stderr, count the rest."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, err: _io.InputError) -> None:
+        self.count += 1
+        if self.count <= MAX_SKIP_MESSAGES:
+            error(f"skipped {err}")
+
+    def finish(self, source: str) -> None:
+        if self.count:
+            s = "" if self.count == 1 else "s"
+            error(f"skipped {self.count} invalid line{s} in {source}")
+
+
+def close(stream: Any, path: str) -> None:
+    """Close a file we opened; release (not close) standard input's buffer."""
+    if path != "-":
+        stream.close()
+    elif isinstance(stream, io.TextIOWrapper) and stream is not sys.stdin:
+        stream.detach()  # our UTF-8 wrapper around sys.stdin.buffer: leave stdin open
+    # else: standard input's own buffer, or a GzipFile over it (which leaves it open)
+
+
+def case_reader(opts: InputOptions, path: str, stream: Any, source: str, skips: SkipReporter) -> _io.CaseReader:
+    """The reader of ``stream`` (opened from ``path``) as ``opts`` say."""
+    fmt = opts.input_format or _io.format_from_path(path)
+    return _io.CaseReader(
+        stream,
+        source=source,
+        input_format=fmt,
+        correct_col=opts.correct_col,
+        score_col=opts.score_col,
+        skip_invalid=opts.skip_invalid,
+        on_skip=skips,
+        positive_label=opts.positive_label,
+    )
+
+
+# ------------------------------------------------------------------- the command
+
+
+def run(opts: ReportOptions) -> int:
+    """``scored-pr report``; the exit status."""
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
+
+    if opts.wide.requested:
+        if is_state_file(opts.path):
+            error(f"{opts.path}: --label-col, --label-cols, --score-cols, --score-prefix: not for a state file "
+                  "(they read a wide CSV, TSV or JSON Lines file)")
+            return 2
+        return wide.report(opts)
+    if is_state_file(opts.path):
+        return _report_state(opts)
+    stream, source, size = _io.open_input(opts.path, binary=True)  # parsed in blocks
+    skips = SkipReporter()
+    ev = ScoredPrecisionRecallEvaluation(ties=opts.ties)
+    reader = case_reader(opts.input, opts.path, stream, source, skips)
+    progress = Progress(sys.stderr, size, enabled=not opts.no_progress)
+    try:
+        for correct, scores in reader.chunks(CHUNK_ROWS):
+            # parsed rows arrive validated (a bool and a float64 array of equal length, no NaN):
+            # committed as they are, not checked a second time by add_cases
+            ev._add_checked(correct, scores, None, "add_cases")
+            progress.update(reader.chars_read, ev.num_cases)
+    finally:
+        progress.close()
+        close(stream, opts.path)
+    if opts.misses:
+        ev.add_misses(opts.misses)
+    skips.finish(source)
+    return _print(ev, opts, source, reader.skipped, {})
+
+
+def _print(ev: ScoredPrecisionRecallEvaluation, opts: ReportOptions, source: str, skipped: int, info: dict[str, Any]) -> int:
+    """The report of one ranking, its intervals (``--ci``) and its plot; the exit status."""
+    intervals = compare.report_intervals(ev, opts.intervals, source)
+    extra = {"confidence_intervals": compare.intervals_json(intervals)} if intervals else {}
+    print_report(ev, opts.output, source, skipped, **info, **extra)
+    if opts.output.format != "json":
+        compare.print_intervals(intervals, opts.intervals, opts.output.format, sys.stdout)
+    if opts.plot:
+        return write_plot(ev, opts.plot, os.path.basename(source), opts.output.interpolate)
+    return 0
+
+
+# ------------------------------------------------------------------- state files
+
+
+def is_state_file(path: str) -> bool:
+    """Whether ``path`` is a zip archive (a state file saved by ``save()`` or ``--checkpoint``)."""
+    if path == "-":
+        return False
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == _ZIP_MAGIC
+    except OSError:  # reported as a missing or unreadable input by the text path
+        return False
+
+
+def _report_state(opts: ReportOptions) -> int:
+    """``report`` of a saved state file of any kind (exact, bounded, windowed, multi-query, multi-label).
+
+    An exact state is reported as a text file of its cases would be (every
+    output option applies); a window as its contents when saved (no clock is
+    read, so nothing expires), also with every option; a bounded summary as
+    its ``summary()`` (estimates and certified bounds); a multi-query state
+    as its totals and means over queries (its ``summary()``); a
+    multi-label state as each label's AP and ROC AUC and every average.
+    Each kind says how (``scored_pr._kinds.Kind``: ``load``, and ``figures``
+    or ``report_view``/``extra``). Curves, plots and intervals need one
+    ranking: refused for the kinds that report figures.
+    """
+    from .. import _kinds
+    from .. import _evaluators  # noqa: F401 - every kind registered
+    from .._state import statefile as _statefile
+
+    source = opts.path
+    given = opts.given(_TEXT_ONLY)
+    if given:
+        error(f"{source}: {', '.join(given)}: not for a state file, which holds its cases, tie policy and misses "
+              "(these options read cases from CSV, TSV or JSON Lines)")
+        return 2
+    try:
+        kind = _kinds.KINDS[_statefile.kind_of(source, "report")]
+        if kind.figures is not None:  # not one exact ranking: its figures, no curve
+            wanted = [opt for opt, on in (("--curve", opts.output.curve), ("--plot", opts.plot),
+                                          ("--ci", opts.intervals.ci)) if on]  # fmt: skip
+            if wanted:
+                what = {"bounded": "a summary in bins", "per_query": "one ranking per query", "per_label": "one ranking per label"}
+                error(f"{source}: {', '.join(wanted)}: not available for a {kind.name} state file "
+                      f"({what.get(kind.holds, kind.holds)}; curves, plots and intervals need one exact ranking)")
+                return 2
+        assert kind.load is not None  # a kind with a state format has a loader
+        loaded = kind.load(source)
+        if kind.figures is not None:
+            return _print_state_summary(opts, source, kind.name, loaded.ties, kind.figures(loaded))
+        assert kind.report_view is not None
+        ev = kind.report_view(loaded)
+        info: dict[str, Any] = {"kind": kind.name, **(kind.extra(loaded) if kind.extra is not None else {})}
+    except ValueError as exc:  # not a state file, corrupted, inconsistent: named by load
+        error(str(exc))
+        return 2
+    if opts.output.format == "text" and "window" in info:
+        w = info["window"]
+        length = f"the last {w['size']} items" if w["size"] is not None else f"the last {w['seconds']!r} seconds"
+        print(f"  Window={length}, as saved ({w['num_cases_seen']} cases seen)", file=sys.stdout)
+    return _print(ev, opts, source, 0, info)
+
+
+def _print_state_summary(opts: ReportOptions, source: str, kind: str, ties: str, summary: dict[str, Any]) -> int:
+    """A bounded, multi-query or multi-label state's figures: one JSON object, or a table (text and table formats)."""
+    from ..streaming import json_safe
+
+    if opts.output.format == "json":
+        print(json.dumps({"source": source, "kind": kind, "ties": ties, **json_safe(summary)}, allow_nan=False))
+        return 0
+    rows = [(k, fmt_value(v)) for k, v in summary.items()]
+    print(table([("kind", kind), ("ties", ties), *rows], ("measure", "value"), names_first=True))
+    return 0
