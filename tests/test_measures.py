@@ -28,7 +28,7 @@ from scored_pr import _measures as T
 from scored_pr import _report
 from scored_pr import _uncertainty
 from scored_pr import streaming
-from scored_pr._cli import compare as _uncertainty_cli
+from scored_pr._cli import compare as _compare_cli
 from scored_pr._cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -317,8 +317,8 @@ def test_interval_methods_are_the_tables(method: str) -> None:
 
 def test_compare_and_the_cli_take_the_measures_with_a_vectorised_interval() -> None:
     fast = [m.name for m in T.MEASURES if m.resampled is not None]
-    assert set(_uncertainty_cli.MEASURES) == set(_uncertainty._COMPARABLE) == set(fast)
-    assert _uncertainty_cli.MEASURES[0] == T.DEFAULT_INTERVAL_MEASURE
+    assert set(_compare_cli.COMPARABLE) == set(_uncertainty._COMPARABLE) == set(fast)
+    assert _compare_cli.COMPARABLE[0] == T.DEFAULT_INTERVAL_MEASURE
     correct, scores = _cases()
     for name in fast:
         assert compare(correct, scores, scores + 1.0, measure=name, n_resamples=20).difference == 0.0

@@ -79,13 +79,13 @@ def test_report_ci_on_weighted_cases_is_one_error_line(capsys) -> None:  # type:
 
     from scored_pr._io import cases as _io
 
-    from scored_pr._cli import compare as _uncertainty_cli
+    from scored_pr._cli import compare as _compare_cli
 
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases([True, False], [0.6, 0.4], sample_weight=[2.0, 1.0])
     args = argparse.Namespace(ci=True, level=0.95, bootstrap="percentile", resamples=100, seed=0)
     with pytest.raises(_io.InputError, match="x.csv: --ci: confidence_interval: .*sample weights"):
-        _uncertainty_cli.report_intervals(ev, args, "x.csv")
+        _compare_cli.report_intervals(ev, args, "x.csv")
 
 
 def test_compare_joins_on_ids_and_equals_the_library(files, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -233,7 +233,7 @@ def test_report_ci_shows_the_bootstrap_progress_on_a_terminal(files, capsys, mon
 
     from scored_pr._cli import main as _cli
 
-    from scored_pr._cli import compare as _uncertainty_cli
+    from scored_pr._cli import compare as _compare_cli
     from scored_pr._cli import output as _cli_output
 
     pa, _, c, a, _ = files
@@ -244,7 +244,7 @@ def test_report_ci_shows_the_bootstrap_progress_on_a_terminal(files, capsys, mon
     err = _Terminal(tty)
     monkeypatch.setattr(sys, "stderr", err)
     args = argparse.Namespace(ci=True, level=0.95, bootstrap="percentile", resamples=300, seed=0, no_progress=no_progress)
-    got = _uncertainty_cli.report_intervals(ev, args, "x.csv")
+    got = _compare_cli.report_intervals(ev, args, "x.csv")
     # the intervals are the library's, progress or not
     assert got["average_precision"] == ev.confidence_interval("average_precision", 0.95, "bootstrap", 300, 0)
     if not tty or no_progress:

@@ -40,7 +40,7 @@ __all__ = ["add_ci_options", "add_compare_parser", "print_intervals", "report_in
 #: Measures with an interval in ``report --ci`` and a test in ``compare``:
 #: those of scored_pr._measures with a closed-form or vectorised interval,
 #: fast on millions of cases.
-MEASURES = comparable_measures()
+COMPARABLE = comparable_measures()
 
 
 # ----------------------------------------------------------------- options
@@ -97,7 +97,7 @@ def report_intervals(ev: ScoredPrecisionRecallEvaluation, opts: IntervalOptions,
     from .._uncertainty import confidence_interval
 
     out = {}
-    for measure in MEASURES:
+    for measure in COMPARABLE:
         progress = Progress(sys.stderr, opts.resamples, not getattr(opts, "no_progress", False),
                              label=(f"--ci {measure}: ", "resamples"))
         try:
@@ -292,7 +292,7 @@ def run(opts: CompareOptions) -> int:
         raise _io.InputError(src_a, None, "compare needs correct and incorrect cases (a class is missing)")
     results: dict[str, Comparison] = {}
     iv = opts.intervals
-    for measure in opts.measures or MEASURES:
+    for measure in opts.measures or COMPARABLE:
         results[measure] = compare(
             correct, sa, sb, measure=measure, method=_method(measure, iv), level=iv.level,
             n_resamples=iv.resamples, seed=iv.seed,
@@ -362,7 +362,7 @@ def add_compare_parser(commands: argparse._SubParsersAction) -> argparse.Argumen
                    help="B's score column, when it differs (e.g. two columns of one file: A and B the same path)")  # fmt: skip
     g.add_argument("--input-format", choices=_io.FORMATS, help="csv, tsv or jsonl (default: from the extension, else guessed)")
     g = p.add_argument_group("comparison and output")
-    g.add_argument("--measure", dest="measures", action="append", choices=MEASURES,
+    g.add_argument("--measure", dest="measures", action="append", choices=COMPARABLE,
                    help="a measure to compare (repeatable; default: both)")  # fmt: skip
     _add_interval_options(g)
     g.add_argument("--format", choices=("text", "json"), default="text", help="text (a Markdown table) or json")

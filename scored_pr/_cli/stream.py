@@ -84,7 +84,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def _resume(opts: StreamOptions) -> tuple[ScoredPrecisionRecallEvaluation, int]:
     """The evaluator and the input line to continue after, from ``--resume`` (or a fresh start)."""
-    from .._state import exact as _serialization
+    from .._state import exact as _exact_state
     from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
     if not opts.resume:
@@ -93,7 +93,7 @@ def _resume(opts: StreamOptions) -> tuple[ScoredPrecisionRecallEvaluation, int]:
             ev.add_misses(opts.misses)
         return ev, 0
     try:
-        ev, extra = _serialization.load_with_extra(ScoredPrecisionRecallEvaluation, opts.resume, "--resume")
+        ev, extra = _exact_state.load_with_extra(ScoredPrecisionRecallEvaluation, opts.resume, "--resume")
     except FileNotFoundError:
         raise _io.InputError(opts.resume, None, "no such checkpoint (nothing to resume)") from None
     except OSError as exc:  # a directory, no permission: the checkpoint's fault, not the input's
@@ -317,7 +317,7 @@ def _stream(opts: StreamOptions, sink: Any) -> int:
 
 
 def _stream_cumulative(opts: StreamOptions, window: WindowedEvaluation | None, stop: GracefulStop, sink: Any) -> int:
-    from .._state import exact as _serialization
+    from .._state import exact as _exact_state
     from ..streaming import SummaryLogger, json_safe
 
     metrics = _Metrics(sink)  # --metrics-port (see run)
@@ -344,7 +344,7 @@ def _stream_cumulative(opts: StreamOptions, window: WindowedEvaluation | None, s
         if not opts.checkpoint:
             return True
         try:
-            _serialization.save(ev, opts.checkpoint, extra={"line": last_line, "source": source})
+            _exact_state.save(ev, opts.checkpoint, extra={"line": last_line, "source": source})
         except OSError as exc:
             checkpoint_error = exc
             return False
