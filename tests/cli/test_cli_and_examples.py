@@ -12,7 +12,7 @@ import pytest
 
 from cli_env import clean_env
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*.py"))
 
 

@@ -30,7 +30,7 @@ from scored_pr._io.cases import CaseReader, InputError, parse_label, parse_score
 
 from cli_env import clean_env
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "scored_pr" / "data" / "sample.csv"
 
 

@@ -2,7 +2,7 @@
 whatever two stop signals arrive, and when, one report and 128 + n.
 
 Bounded for CI (a few seconds). For a longer run:
-    SCORED_PR_FUZZ_EXAMPLES=20000 SCORED_PR_FUZZ_SIGNAL_EXAMPLES=500 python -m pytest tests/test_cli_fuzz.py
+    SCORED_PR_FUZZ_EXAMPLES=20000 SCORED_PR_FUZZ_SIGNAL_EXAMPLES=500 python -m pytest tests/cli/test_cli_fuzz.py
 """
 
 from __future__ import annotations

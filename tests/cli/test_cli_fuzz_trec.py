@@ -4,7 +4,7 @@ never a traceback, an abort or memory that grows with a number in the input.
 The grades run in a child process with a clean environment (``env -i`` style) and its address space
 capped at 1 GiB, so a regression shows as a failed child (MemoryError, abort), not as a machine out of
 memory. The parameters run in-process (hundreds of them) and a few in a capped child as well.
-For a longer run: SCORED_PR_FUZZ_EXAMPLES=5000 python -m pytest tests/test_cli_fuzz_trec.py
+For a longer run: SCORED_PR_FUZZ_EXAMPLES=5000 python -m pytest tests/cli/test_cli_fuzz.py
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from scored_pr._cli.main import main
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="resource limits are POSIX")
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = int(os.environ.get("SCORED_PR_FUZZ_EXAMPLES", "400"))
 #: The child's address-space limit: numpy and the interpreter need about 400 MB of it.
 LIMIT_BYTES = 1 << 30

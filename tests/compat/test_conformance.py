@@ -14,7 +14,7 @@ import pytest
 
 from scored_pr._core import scalars as M
 from scored_pr import ScoredPrecisionRecallEvaluation
-from conftest import load_vectors, same_float
+from lingpipe_vectors import load_vectors, same_float
 
 VECTORS = load_vectors()
 IDS = [f"v{i:03d}-n{v['expected']['numCases']}" for i, v in enumerate(VECTORS)]

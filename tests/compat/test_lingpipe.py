@@ -23,8 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import LINGPIPE_EXAMPLE as EXAMPLE
-from conftest import lingpipe_observe, lingpipe_replay, load_vectors, mismatches
+from lingpipe_vectors import LINGPIPE_EXAMPLE as EXAMPLE
+from lingpipe_vectors import lingpipe_observe, lingpipe_replay, load_vectors, mismatches
 from scored_pr import ScoredPrecisionRecallEvaluation as MainEvaluation
 from scored_pr.lingpipe import ScoredPrecisionRecallEvaluation
 
@@ -75,7 +75,7 @@ def test_to_string_lines_stop_at_the_first_rank_not_above_num_cases() -> None:
 
 # ----------------------------------------------------------- documented example
 
-# The class documentation's table (conftest.LINGPIPE_EXAMPLE): rank order, score, correct.
+# The class documentation's table (lingpipe_vectors.LINGPIPE_EXAMPLE): rank order, score, correct.
 
 
 @pytest.fixture
@@ -433,7 +433,7 @@ def test_report_agrees_with_the_methods(cases: list[tuple[bool, float]]) -> None
 
 # ------------------------------------------------------------ the porting guide
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "porting-from-lingpipe.md"
 EXAMPLE_SCRIPT = ROOT / "examples" / "port_from_lingpipe.py"
 

@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import LINGPIPE_EXAMPLE as EXAMPLE
-from conftest import lingpipe_observe, lingpipe_replay, load_vectors, mismatches
+from lingpipe_vectors import LINGPIPE_EXAMPLE as EXAMPLE
+from lingpipe_vectors import lingpipe_observe, lingpipe_replay, load_vectors, mismatches
 from scored_pr.lingpipe import RaggedCurve, ScoredPrecisionRecallEvaluation, double_to_string
 
 VECTORS = load_vectors("4.1.0")
@@ -106,7 +106,7 @@ def test_the_main_api_average_precision_is_4_1s() -> None:
 
 # ----------------------------------------------------------- documented example
 
-# LingPipe 4.1's class documentation uses the same table (conftest.LINGPIPE_EXAMPLE) plus one miss.
+# LingPipe 4.1's class documentation uses the same table (lingpipe_vectors.LINGPIPE_EXAMPLE) plus one miss.
 
 
 @pytest.fixture

@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import load_vectors
+from lingpipe_vectors import load_vectors
 from scored_pr import ScoredPrecisionRecallEvaluation
 from scored_pr import lingpipe
 from scored_pr.lingpipe import double_to_string
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "porting-from-lingpipe.md"
 
 # The worked example's cases, as the guide and examples/port_from_lingpipe.py give them.

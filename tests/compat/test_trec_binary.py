@@ -33,7 +33,7 @@ import pytest
 
 from scored_pr._cli.main import main
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TARBALL = "trec_eval-10.0-src.tar.gz"
 
 

@@ -60,7 +60,7 @@ def test_every_pytrec_eval_measure_matches_per_query(seed: int) -> None:
                 continue
             if name.startswith("iprec_at_recall_"):  # pytrec_eval is trec_eval 9: +0.9 truncation
                 mine = v9[round(float(name.rsplit("_", 1)[1]) * 10)]
-            elif name == "11pt_avg":  # likewise (trec_eval 10 rounds with lround: tests/test_trec_binary.py)
+            elif name == "11pt_avg":  # likewise (trec_eval 10 rounds with lround: tests/compat/test_trec_binary.py)
                 mine = sum(reversed(v9)) / len(v9)
                 v10 = _precision.interpolated_precision_at_recall(te.ranked(q), LEVELS)
                 assert close(got[name], sum(reversed(v10)) / len(v10)), (seed, q, got[name], v10)
@@ -75,7 +75,7 @@ def test_every_pytrec_eval_measure_matches_per_query(seed: int) -> None:
 
 #: trec_eval 10's printing order of the measures pytrec_eval also computes (iprec_at_recall and 11pt_avg
 #: aside: pytrec_eval rounds its recall levels as trec_eval 9 did, see test_iprec_at_recall_rounding_*;
-#: tests/test_trec_binary.py holds both to the trec_eval 10 binary).
+#: tests/compat/test_trec_binary.py holds both to the trec_eval 10 binary).
 PYTREC_ORDER = ["num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "P",
                 "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "binG", "G", "ndcg",
                 "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P", "set_relative_P",

@@ -6,8 +6,8 @@ runs in CI (200 draws, a band that a too narrow or too wide interval still
 fails); the full one (1,000 draws, 2,000 resamples each, also average
 precision) is marked ``slow`` and runs with ``SCORED_PR_SLOW=1``:
 
-    SCORED_PR_SLOW=1 python -m pytest tests/test_coverage.py -q
-    python tests/test_coverage.py          # prints the coverage table
+    SCORED_PR_SLOW=1 python -m pytest tests/core/test_coverage.py -q
+    python tests/core/test_coverage.py          # prints the coverage table
 """
 
 from __future__ import annotations

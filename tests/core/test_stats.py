@@ -13,7 +13,7 @@ import pytest
 
 from scored_pr._core import stats as S
 
-DATA = Path(__file__).parent / "data" / "proc"
+DATA = Path(__file__).resolve().parents[1] / "data" / "proc"
 RTOL = 1e-9
 
 

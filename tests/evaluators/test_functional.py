@@ -102,7 +102,7 @@ FUNCTIONS = {
 
 
 #: Functions whose y_true is an (n, k) indicator matrix (or class labels with (n, k) scores) only:
-#: tests/test_multilabel_functional.py covers them.
+#: tests/core/test_multilabel_functional.py covers them.
 MULTI_OUTPUT_ONLY = {"coverage_error", "label_ranking_average_precision_score", "label_ranking_loss", "top_k_accuracy_score"}
 
 #: Functions that accept (n, k) scores besides the binary (n,) form.
@@ -136,7 +136,7 @@ def test_errors_name_the_function_called_and_its_arguments(
 ) -> None:
     func = getattr(F, name)
     if name in MULTI_OUTPUT_TOO and np.ndim(y_score) == 2:
-        pytest.skip("(n, k) scores are multi-class input here: tests/test_multilabel_functional.py")
+        pytest.skip("(n, k) scores are multi-class input here: tests/core/test_multilabel_functional.py")
     with pytest.raises(exc) as info:
         func(y_true, y_score, **extra, **FUNCTIONS[name])
     text = str(info.value)

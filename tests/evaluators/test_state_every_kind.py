@@ -110,7 +110,7 @@ def pickle_globals(data: bytes) -> set[tuple[str, str]]:
 
 def test_the_opcode_walk_sees_private_globals() -> None:
     """The walker finds what it must refuse: the golden pickles of 0.1.0 name private modules."""
-    golden = Path(__file__).resolve().parent / "data" / "golden-0.1.0" / "exact-grouped-unweighted.pkl"
+    golden = Path(__file__).resolve().parents[1] / "data" / "golden-0.1.0" / "exact-grouped-unweighted.pkl"
     assert ("scored_pr._serialization", "restore") in pickle_globals(golden.read_bytes())
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):  # GLOBAL (0-3) and STACK_GLOBAL (4-5)
         assert ("scored_pr._state.windowed", "check") in pickle_globals(

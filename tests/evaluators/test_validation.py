@@ -241,7 +241,7 @@ def test_scores_float64_cannot_hold_exactly_are_rejected_as_the_readme_says() ->
 
     import scored_pr
 
-    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
     assert re.search(r"A score that float64 cannot hold exactly is a `ValueError`, not rounded", readme)
     assert "`2**53 + 1`; `2**60` is fine" in readme
     inexact = [2**53 + 1, -(2**60) - 1, np.uint64(2**64 - 1)]

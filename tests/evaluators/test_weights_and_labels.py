@@ -150,7 +150,7 @@ def test_stable_ties_make_a_weighted_case_one_block_not_k_copies() -> None:
     import re
     from pathlib import Path
 
-    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
     assert "integer weight k is the same as k copies" in readme
     claim = re.search(r'Under `ties="grouped"` \(the default\) an integer weight k is the same as k copies of the case\. '
                       r'Under `ties="stable"` it is not: .*?AP (0\.\d{4}) weighted, (0\.\d{4}) with the cases repeated', readme)

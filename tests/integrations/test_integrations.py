@@ -31,7 +31,7 @@ from scored_pr import (
 )
 from scored_pr.streaming import Sink, SummaryLogger, json_safe
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def same_summary(a: dict[str, Any], b: dict[str, Any]) -> bool:
@@ -358,7 +358,7 @@ def test_tensorboard_rejects_what_it_cannot_write_to() -> None:
         TensorBoard(42)
     with pytest.raises(ValueError, match="'max_points' must be an int >= 2; got 1"):
         TensorBoard("x", max_points=1)
-    # a BoundedEvaluation now has exact points (at its bins' edges; tests/test_every_kind.py): not an error
+    # a BoundedEvaluation now has exact points (at its bins' edges; tests/evaluators/test_every_kind.py): not an error
     with pytest.raises(TypeError, match="'evaluation' must be .*got 42 \\(int\\)"):
         exact_pr_points(42)
 

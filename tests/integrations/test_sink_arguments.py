@@ -12,7 +12,7 @@
   report and the checkpoint kept, exit status 1 (an output error).
 
 Sinks are read back with the real tools (prometheus_client's parser,
-MLflow's client), as in tests/test_integrations.py.
+MLflow's client), as in tests/integrations/test_integrations.py.
 """
 
 from __future__ import annotations

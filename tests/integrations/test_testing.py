@@ -14,7 +14,7 @@ import pytest
 from scored_pr import ScoredPrecisionRecallEvaluation
 from scored_pr.testing import assert_curve_close, assert_metrics, metric_value
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ import scored_pr
 from scored_pr import BoundedEvaluation, ScoredPrecisionRecallEvaluation
 from scored_pr import lingpipe
 
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden-0.1.0"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden-0.1.0"
 
 
 def _make_golden() -> Any:

@@ -19,7 +19,7 @@ from scored_pr._cli import main as _cli
 from scored_pr._cli import options as _cli_options
 from scored_pr import _validation
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _modules_after(code: str) -> set[str]:

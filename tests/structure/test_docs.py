@@ -12,7 +12,7 @@ pytest.importorskip("sphinx")
 pytest.importorskip("numpydoc")
 pytest.importorskip("myst_parser")
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = ["index", "architecture", "ir-measures", "trec-eval", "uncertainty", "porting-from-lingpipe", "api/index", "api/interface", "api/evaluation", "api/bounded", "api/functional",
          "api/multi", "api/multilabel", "api/trec", "api/concurrency", "api/streaming", "api/integrations", "api/testing", "api/plot", "api/lingpipe"]
 

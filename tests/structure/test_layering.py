@@ -101,7 +101,7 @@ def layer_of(unit: str) -> int:
     for i, layer in enumerate(LAYERS):
         if unit in layer:
             return i
-    raise AssertionError(f"scored_pr.{unit} is in no layer of tests/test_layering.py: place it")
+    raise AssertionError(f"scored_pr.{unit} is in no layer of tests/structure/test_layering.py: place it")
 
 
 def test_every_module_is_placed_in_a_layer() -> None:

@@ -31,8 +31,8 @@ from scored_pr import streaming
 from scored_pr._cli import compare as _uncertainty_cli
 from scored_pr._cli.main import main
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = Path(__file__).resolve().parent / "data" / "golden-0.1.0"
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden-0.1.0"
 
 #: A free argument for each per-rank measure and query, by the query's name.
 ARGS: dict[str, dict[str, Any]] = {

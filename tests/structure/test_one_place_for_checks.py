@@ -31,7 +31,7 @@ from scored_pr.streaming import SummaryLogger
 from scored_pr.testing import assert_curve_close, assert_metrics, assert_not_worse
 from scored_pr.trec import TrecEval
 
-PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "scored_pr"
+PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "scored_pr"
 
 #: Folders and modules whose errors are about input data or formats, not a
 #: caller's arguments: corrupt or foreign state files, lines of input files,

@@ -24,7 +24,7 @@ import pytest
 
 from scored_pr import ScoredPrecisionRecallEvaluation
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 
 
