@@ -726,6 +726,38 @@ def test_positive_label_and_numeric_labels_as_the_api_reads_them(
     assert code == 2 and "invalid label ' spam '" in err and "--positive-label" in err
 
 
+# --------------------------------------------------------------------------- stream --window
+
+
+def test_stream_command_with_a_window(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [(True, 0.9), (False, 0.8), (True, 0.3), (False, 0.2), (True, 0.1)]
+    path = tmp_path / "cases.csv"
+    path.write_text("correct,score\n" + "".join(f"{int(c)},{s}\n" for c, s in rows), encoding="utf-8")
+    assert main(["stream", str(path), "--every", "2", "--window", "3"]) == 0
+    out = capsys.readouterr().out
+    ref = ScoredPrecisionRecallEvaluation()
+    ref.add_cases([c for c, _ in rows[-3:]], [s for _, s in rows[-3:]])
+    assert "Window: the last 3 cases (3 of 5 cases read)" in out and str(ref) in out
+    assert out.splitlines()[1].startswith("cases=3 pos=1 AP=0.5000 AUC=0.5000")  # after 4 cases: the last 3
+    assert main(["stream", str(path), "--every", "4", "--window", "2", "--cumulative"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == (
+        "cases=4 pos=2 AP=0.8333 AUC=0.7500 maxF1=0.8000 BEP=0.5000 P@10=nan"
+        " | window: cases=2 pos=1 AP=1.0000 AUC=1.0000 maxF1=1.0000 BEP=1.0000 P@10=nan"
+    )
+    for argv, message in [
+        (["--cumulative"], "--cumulative goes with --window"),
+        (["--window", "2", "--misses", "1"], "with --window, add --cumulative"),
+        (["--window", "2", "--checkpoint", str(tmp_path / "s.npz")], "do not go with --window"),
+    ]:
+        assert main(["stream", str(path), *argv]) == 2
+        assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["stream", str(path), "--window", "2", "--window-seconds", "5"])
+    with pytest.raises(SystemExit):
+        main(["stream", str(path), "--window-seconds", "0"])
+
+
 # --------------------------------------------------------------------------- the README's command and the example scripts
 # The README's main command and every example script run and print what they should.
 
