@@ -8,7 +8,7 @@ interval methods apply. ``summary()`` of every evaluator kind,
 :mod:`scored_pr.testing`, :mod:`scored_pr.streaming`, the interval code
 (``confidence_interval`` / ``compare``), the text and table reports and the
 command line all read :data:`MEASURES`; a measure added here reaches all of
-them (``tests/test_measures.py`` holds that).
+them (``tests/structure/test_measures.py`` holds that).
 
 The table sits above the pure-numpy kernel (which never imports it) and below
 the evaluators; it imports nothing else from scored_pr.

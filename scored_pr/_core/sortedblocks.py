@@ -28,7 +28,7 @@ list made of one repeated score cannot be split and may grow beyond.
 
 ``WindowedEvaluation.add_case`` inlines :meth:`PairedBlocks.enter` and
 :meth:`PairedBlocks.leave` on its short path: a change here must be made
-there too (``tests/test_windows.py`` checks that the two agree).
+there too (``tests/evaluators/test_windows.py`` checks that the two agree).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ RuntimeError, never that it silently loses or doubles cases. That promise is a
 property of every entry point, so it is not left to each method to remember:
 :func:`guarded` wraps every public method, dunder and property of a kind, once,
 when the class is defined, and the test suite enumerates the public surface by
-introspection to hold every kind to it (``tests/test_thread_guard.py``).
+introspection to hold every kind to it (``tests/evaluators/test_thread_guard.py``).
 
 A guarded call, before it runs:
 

@@ -8,7 +8,7 @@ caller has changed any state. Messages follow one pattern::
 with the index inside a batch where there is one. Nothing else in the package
 validates user input; the functional core trusts what it is given. A raise of
 an argument error anywhere outside this package fails
-``tests/test_one_place_for_checks.py``.
+``tests/structure/test_one_place_for_checks.py``.
 
 The checks live in one module per domain, and every one is importable from
 here (``from .._validation import check_score``), the same function object,

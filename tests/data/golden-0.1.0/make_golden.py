@@ -12,7 +12,7 @@ offers, with the code of scored_pr 0.1.0 as it stood before its modules were mov
 
 and ``<name>.expected.json``: its kind, its routes and the value of every query listed in
 :func:`measures` computed now, floats as ``repr`` strings (exact, NaN included), so
-``tests/test_golden_state.py`` can check, bit for bit, that every file still loads by every
+``tests/state/test_golden_state.py`` can check, bit for bit, that every file still loads by every
 route and answers as 0.1.0 did. Do not rerun this after a change to the package: the point of
 the files is that they were written by the old code. The cases are small (tens per evaluator)
 and fixed below, so each file is a few KB.

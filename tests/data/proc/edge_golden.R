@@ -1,5 +1,5 @@
 # Golden values from R's pROC (1.18) for the degenerate and small random datasets
-# of tests/test_stats.py. Run from the repository root after
+# of tests/core/test_stats.py. Run from the repository root after
 # `python tests/data/proc/make_edge_datasets.py`:
 #   Rscript tests/data/proc/edge_golden.R
 # Reads tests/data/proc/edge_datasets.csv, writes tests/data/proc/edge_golden.csv

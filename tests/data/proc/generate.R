@@ -1,4 +1,4 @@
-# Golden values from R's pROC for tests/test_stats.py.
+# Golden values from R's pROC for tests/core/test_stats.py.
 # Run from the repository root after `python tests/data/proc/make_datasets.py`:
 #   Rscript tests/data/proc/generate.R
 # Reads tests/data/proc/datasets.csv, writes tests/data/proc/golden.csv

@@ -1,4 +1,4 @@
-"""Write the deterministic datasets whose pROC values tests/test_stats.py checks.
+"""Write the deterministic datasets whose pROC values tests/core/test_stats.py checks.
 
 Run from the repository root: ``python tests/data/proc/make_datasets.py``, then
 ``Rscript tests/data/proc/generate.R`` (needs R and pROC, not needed by CI).

@@ -1,4 +1,4 @@
-"""Write the degenerate and small random datasets whose pROC values tests/test_stats.py checks.
+"""Write the degenerate and small random datasets whose pROC values tests/core/test_stats.py checks.
 
 Run from the repository root: ``python tests/data/proc/make_edge_datasets.py``,
 then ``Rscript tests/data/proc/edge_golden.R`` (needs R and pROC 1.18, not

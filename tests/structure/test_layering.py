@@ -1,0 +1,208 @@
+"""The package's layering, read from the source: who may import whom, and no import cycle.
+
+Every module of scored_pr belongs to a unit: a folder (``_core``, ``_evaluators``,
+``lingpipe``, ...) or a single top-level module. Units sit in layers, bottom
+first; a module imports only from its own unit or from units in lower layers.
+Imports inside functions count (they run, and a lazy import that closes a
+cycle is still a cycle), and so do imports under ``if TYPE_CHECKING:``: a
+type-only import that climbs the layers is a dependency on a higher layer all
+the same (the protocol belongs below its consumers). The graph
+is built with :mod:`ast` from the files, so a module that moves or a new
+import that climbs the layers fails here, not in a user's traceback.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import scored_pr
+
+PACKAGE = Path(scored_pr.__file__).resolve().parent
+
+#: Bottom first. A unit imports only its own modules and those of lower layers.
+LAYERS: list[set[str]] = [
+    {"_core"},  # pure numpy: points, curves, measures, ranking blocks, bins, statistics
+    {"_kinds"},  # the public protocol Evaluation and the registry of evaluator kinds
+    {"_version", "_imports", "_validation", "_measures"},  # argument checks and the measure table
+    {"_state", "_io", "_report", "_uncertainty"},  # state files, input readers, the text report, intervals
+    {"trec"},  # trec_eval's measures over parsed qrels and runs
+    {"_evaluators"},  # the stateful evaluators
+    {"functional", "plot", "streaming", "testing", "lingpipe", "_pytest_plugin"},  # public modules
+    {"integrations"},  # sinks built on streaming and plot
+    {"_cli"},  # the command line
+    {"__init__", "__main__"},
+]
+
+#: Private modules allowed directly in scored_pr/ (the rest live in role folders).
+MAX_TOP_LEVEL_PRIVATE = 8
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def imports_of(module: str, type_checking: bool = True) -> set[str]:
+    """The scored_pr modules ``module`` imports (any depth; ``if TYPE_CHECKING:`` blocks too unless told not)."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node.test) and not type_checking:
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "scored_pr")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] == "scored_pr":
+                for alias in node.names:
+                    full = f"{target}.{alias.name}"
+                    found.add(full if full in MODULES else target)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    # "import scored_pr.a.b" also runs scored_pr.a's __init__; the edge that matters is the target
+    return {m for m in found if m in MODULES and m != module}
+
+
+GRAPH = {m: imports_of(m) for m in MODULES}
+#: The imports that run (TYPE_CHECKING blocks aside).
+RUNTIME_GRAPH = {m: imports_of(m, type_checking=False) for m in MODULES}
+
+
+def unit_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def layer_of(unit: str) -> int:
+    for i, layer in enumerate(LAYERS):
+        if unit in layer:
+            return i
+    raise AssertionError(f"scored_pr.{unit} is in no layer of tests/structure/test_layering.py: place it")
+
+
+def test_every_module_is_placed_in_a_layer() -> None:
+    assert len(MODULES) > 40  # the walk found the package, not an empty folder
+    for module in MODULES:
+        layer_of(unit_of(module))
+
+
+def test_each_unit_imports_only_from_itself_and_lower_layers() -> None:
+    bad = []
+    for module, targets in sorted(GRAPH.items()):
+        here = unit_of(module)
+        for target in sorted(targets):
+            there = unit_of(target)
+            if there == "__init__" and target == "scored_pr" and here != "__init__":
+                bad.append(f"{module} imports the package root (import the defining module instead)")
+            elif there != here and layer_of(there) >= layer_of(here):
+                bad.append(f"{module} (layer {layer_of(here)}) imports {target} (layer {layer_of(there)})")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_numpy_core_imports_nothing_else_from_scored_pr() -> None:
+    core = {m: t for m, t in GRAPH.items() if unit_of(m) == "_core"}
+    assert len(core) >= 5
+    for module, targets in core.items():
+        assert all(unit_of(t) == "_core" for t in targets), (module, targets)
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan), or a module importing itself."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return found
+
+
+def test_there_is_no_import_cycle_type_only_imports_included() -> None:
+    assert _cycles(GRAPH) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_import_reader_sees_function_level_and_type_checking_imports() -> None:
+    # the exact evaluator imports the curves at top level
+    assert "scored_pr._core.curves" in GRAPH["scored_pr._evaluators.exact"]
+    # the command line imports the evaluators inside its functions only
+    assert any(unit_of(t) == "_evaluators" for t in GRAPH["scored_pr._cli.report"])
+    # the kinds module names the core's result types for type checkers only: counted, not run
+    source = MODULES["scored_pr._kinds"].read_text(encoding="utf-8")
+    assert "TYPE_CHECKING" in source and "_core.thresholds" in source
+    assert "scored_pr._core.thresholds" in GRAPH["scored_pr._kinds"]
+    assert "scored_pr._core.thresholds" not in RUNTIME_GRAPH["scored_pr._kinds"]
+    # and a type-only import that climbs would be seen: the reader counts it
+    assert _cycles({"a": {"b"}, "b": {"a"}}) == [["a", "b"]]
+
+
+def test_few_private_modules_lie_directly_in_the_package() -> None:
+    top = sorted(p.stem for p in PACKAGE.glob("_*.py") if not p.stem.startswith("__"))
+    assert len(top) <= MAX_TOP_LEVEL_PRIVATE, top
+
+
+def test_every_folder_is_a_package_setuptools_installs() -> None:
+    import re
+
+    pyproject = (PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8")
+    declared = set(re.findall(r'"(scored_pr(?:\.[\w]+)*)"', pyproject.split("packages = [", 1)[1].split("]", 1)[0]))
+    folders = {
+        ".".join(p.parent.relative_to(PACKAGE.parent).parts)
+        for p in PACKAGE.rglob("*")
+        if p.is_file() and p.suffix in (".py", ".csv", ".md") and "__pycache__" not in p.parts
+    }
+    assert folders <= declared, folders - declared

@@ -1,0 +1,462 @@
+"""The table of scalar measures (scored_pr._measures) and everything that reads it.
+
+Each consumer's list of measures is compared with the table, so a measure added to the
+table that does not reach summary(), the bounded summary, testing, streaming, the interval
+code, the text report or the command line fails here. Each entry is evaluated on the exact
+evaluator and held against a reference: scikit-learn, a slow literal implementation written
+below, or the 0.1.0 golden summaries (tests/data/golden-0.1.0).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from sklearn.metrics import average_precision_score, roc_auc_score
+
+from scored_pr import BoundedEvaluation, ScoredPrecisionRecallEvaluation, WindowedEvaluation, compare, testing
+from scored_pr import _measures as T
+from scored_pr import _report
+from scored_pr import _uncertainty
+from scored_pr import streaming
+from scored_pr._cli import compare as _compare_cli
+from scored_pr._cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden-0.1.0"
+
+#: A free argument for each per-rank measure and query, by the query's name.
+ARGS: dict[str, dict[str, Any]] = {
+    "precision_at": {"k": 3}, "recall_at": {"k": 3}, "average_precision_at": {"k": 3},
+    "f_measure_at": {"k": 3}, "e_measure_at": {"k": 3}, "precision_at_recall": {"recall": 0.5},
+    "k_at_recall": {"recall": 0.5},
+}  # fmt: skip
+
+
+def _cases(seed: int = 0, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    correct = rng.random(n) < 0.4
+    scores = np.round(rng.normal(size=n) + correct, 1)  # rounded: tied scores across classes
+    return correct, scores
+
+
+def _ev(ties: str = "grouped", weighted: bool = False, seed: int = 0) -> ScoredPrecisionRecallEvaluation:
+    correct, scores = _cases(seed)
+    ev = ScoredPrecisionRecallEvaluation(ties=ties)
+    if weighted:
+        ev.add_cases(correct, scores, sample_weight=np.random.default_rng(seed + 1).random(correct.size) + 0.5)
+    else:
+        ev.add_cases(correct, scores)
+    return ev
+
+
+def _summary_keys(pred: Any = lambda m: m.summary) -> list[str]:
+    return [key for m in T.MEASURES if pred(m) for key in m.keys()]
+
+
+def _free(m: T.Measure) -> dict[str, Any]:
+    return ARGS[m.method] if m.kind in ("per_rank", "query") else {}
+
+
+# ------------------------------------------------------------------ the table itself
+
+
+def test_names_are_unique_and_every_field_is_consistent() -> None:
+    names = [m.name for m in T.MEASURES]
+    assert len(names) == len(set(names))
+    for m in T.MEASURES:
+        assert set(m.intervals) <= set(T.INTERVAL_METHODS), m.name
+        if m.kind == "count":
+            assert m.intervals == () and m.higher_is_better is None and m.label is None and not m.rank_based
+        else:
+            assert m.intervals and m.higher_is_better is not None, m.name
+        if m.kind == "query":
+            assert not m.summary and not m.bounded and m.short is None, m.name
+        if m.kind == "per_rank":
+            assert "<k>" in m.name
+        if m.equals is not None:
+            assert T.by_name(m.equals).summary and m.summary
+        if m.resampled is not None:
+            assert not m.args and m.kind == "measure"
+
+
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+@pytest.mark.parametrize("m", T.MEASURES, ids=lambda m: m.name)
+def test_every_entry_is_callable_on_the_exact_evaluator_and_returns_its_type(m: T.Measure, ties: str) -> None:
+    ev = _ev(ties)
+    value = m.compute(ev, **_free(m))
+    direct = getattr(ev, m.method) if m.kind == "count" else getattr(ev, m.method)(**m.kwargs, **_free(m))
+    if m.kind == "count":
+        assert type(value) is int and value == direct
+    elif m.method == "k_at_recall":  # a rank, NaN when unreachable
+        assert isinstance(value, (int, float)) and value == direct
+    else:
+        assert type(value) is float and (value == direct or (math.isnan(value) and math.isnan(direct)))
+
+
+def _precision_at(correct: np.ndarray, scores: np.ndarray, k: int) -> float:
+    # stable ties: insertion order among equal scores
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    return sum(bool(correct[i]) for i in order[:k]) / k
+
+
+def _reciprocal_rank(correct: np.ndarray, scores: np.ndarray) -> float:
+    order = sorted(range(len(scores)), key=lambda i: -scores[i])
+    for rank, i in enumerate(order, 1):
+        if correct[i]:
+            return 1.0 / rank
+    return 0.0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_entries_agree_with_references(seed: int) -> None:
+    """scikit-learn for AP and ROC AUC (grouped ties), slow literal rank measures (stable ties)."""
+    correct, scores = _cases(seed)
+    grouped = ScoredPrecisionRecallEvaluation(ties="grouped")
+    grouped.add_cases(correct, scores)
+    assert T.by_name("average_precision").compute(grouped) == pytest.approx(average_precision_score(correct, scores), abs=1e-12)
+    assert T.by_name("area_under_roc_curve").compute(grouped) == pytest.approx(roc_auc_score(correct, scores), abs=1e-12)
+    stable = ScoredPrecisionRecallEvaluation(ties="stable")
+    stable.add_cases(correct, scores)
+    per_rank = T.by_name("precision_at_<k>")
+    for k in T.REPORT_RANKS:
+        expected = _precision_at(correct, scores, k) if k <= len(scores) else math.nan
+        assert per_rank.compute(stable, k=k) == pytest.approx(expected, nan_ok=True)
+    assert T.by_name("reciprocal_rank").compute(stable) == pytest.approx(_reciprocal_rank(correct, scores))
+    r = int(correct.sum())
+    assert T.by_name("r_precision").compute(stable) == pytest.approx(_precision_at(correct, scores, r))
+
+
+@pytest.mark.parametrize("m", [m for m in T.MEASURES if m.kind != "count"], ids=lambda m: m.name)
+def test_higher_is_better_is_the_direction_of_a_better_ranking(m: T.Measure) -> None:
+    """A perfect ranking scores better than the reversed one, in the declared direction."""
+    correct = np.array([True, False, True, False, True, False, False, True, False, False])
+    perfect = np.where(correct, 2.0, 1.0) + np.arange(10) / 100
+    good, bad = ScoredPrecisionRecallEvaluation(), ScoredPrecisionRecallEvaluation()
+    good.add_cases(correct, perfect)
+    bad.add_cases(correct, -perfect)
+    g, b = m.compute(good, **_free(m)), m.compute(bad, **_free(m))
+    assert (g > b) if m.higher_is_better else (g < b), (g, b)
+
+
+@pytest.mark.parametrize("m", [m for m in T.MEASURES if m.kind != "count"], ids=lambda m: m.name)
+def test_rank_based_is_exactly_the_measures_a_weighted_evaluator_refuses(m: T.Measure) -> None:
+    ev = _ev(weighted=True)
+    if m.rank_based:
+        with pytest.raises(ValueError, match="not defined with sample weights"):
+            m.compute(ev, **_free(m))
+    else:
+        assert isinstance(m.compute(ev, **_free(m)), float)
+
+
+# ------------------------------------------------------------------ summary() of every kind
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+def test_summary_is_the_table_in_order(ties: str, weighted: bool) -> None:
+    ev = _ev(ties, weighted)
+    got = ev.summary()
+    assert list(got) == _summary_keys()
+    for m in T.MEASURES:
+        if not m.summary:
+            continue
+        for k, key in zip(T.REPORT_RANKS, m.keys()):
+            free = {"k": k} if m.kind == "per_rank" else {}
+            if weighted and m.rank_based:
+                assert math.isnan(got[key]), key
+            else:
+                want = m.compute(ev, **free)
+                assert got[key] == want or (math.isnan(got[key]) and math.isnan(want)), key
+
+
+def test_summary_keys_are_those_0_1_0_wrote() -> None:
+    """The golden summaries of 0.1.0: same keys, same order, for the exact and the bounded summary."""
+    exact = json.loads((GOLDEN / "exact-grouped-unweighted.expected.json").read_text(encoding="utf-8"))
+    keys = [k.split(".", 1)[1] for k in exact["measures"] if k.startswith("summary.")]
+    assert keys == _summary_keys() == list(_ev().summary())
+    bounded = json.loads((GOLDEN / "bounded-8-unweighted.expected.json").read_text(encoding="utf-8"))
+    keys = [k.split(".", 1)[1] for k in bounded["measures"] if k.startswith("summary.")]
+    b = BoundedEvaluation(8)
+    b.add_cases(*_cases())
+    assert keys == list(b.summary())
+
+
+def test_window_summary_is_the_table_in_order() -> None:
+    w = WindowedEvaluation(size=25)
+    w.add_cases(*_cases())
+    assert list(w.summary()) == _summary_keys()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_bounded_summary_reports_the_tables_bounded_entries_as_bounds(weighted: bool) -> None:
+    correct, scores = _cases()
+    b = BoundedEvaluation(4096)  # few distinct scores: every bound is exact
+    ev = ScoredPrecisionRecallEvaluation()
+    if weighted:
+        w = np.random.default_rng(3).random(correct.size) + 0.5
+        b.add_cases(correct, scores, sample_weight=w)
+        ev.add_cases(correct, scores, sample_weight=w)
+    else:
+        b.add_cases(correct, scores)
+        ev.add_cases(correct, scores)
+    got = b.summary()
+    counts = [m.name for m in T.MEASURES if m.bounded and m.kind == "count"]
+    measures = [m for m in T.MEASURES if m.bounded and m.kind != "count"]
+    assert list(got) == [*counts, "num_bins", "exact", *(f"{m.name}{s}" for m in measures for s in ("", "_lower", "_upper"))]
+    for name in counts:
+        assert got[name] == T.by_name(name).compute(ev)
+    for m in measures:
+        if weighted and m.rank_based:
+            assert math.isnan(got[m.name])
+            continue
+        want = m.compute(ev)
+        assert got[m.name + "_lower"] <= want <= got[m.name + "_upper"], m.name
+        if not weighted:  # an exact summary: the bounds meet at the exact evaluator's value
+            assert got[m.name] == pytest.approx(want, abs=1e-12), m.name
+
+
+def test_uninterpolated_entries_take_no_argument_so_a_bounded_summary_answers_them() -> None:
+    """The bounded summary's areas have no ``interpolate`` argument: the entries call the query's default."""
+    correct, scores = _cases()
+    b = BoundedEvaluation(4096)
+    b.add_cases(correct, scores)
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases(correct, scores)
+    for name in ("area_under_pr_curve", "area_under_roc_curve", "average_precision", "maximum_f_measure"):
+        m = T.by_name(name)
+        got = m.compute(b)
+        # the bounded area under the PR curve is its average precision, which can differ from the
+        # exact evaluator's uninterpolated area in the last bits (both are the same exact number)
+        slack = 1e-12 if name == "area_under_pr_curve" else 0.0
+        assert got.lower - slack <= m.compute(ev) <= got.upper + slack, name
+
+
+# ------------------------------------------------------------------ testing, streaming
+
+
+def test_metric_value_accepts_exactly_the_tables_names() -> None:
+    ev = _ev()
+    plain = [m for m in T.MEASURES if m.kind in ("count", "measure")]
+    for m in plain:
+        assert testing.metric_value(ev, m.name) == m.compute(ev) or math.isnan(m.compute(ev))
+    for k in (1, 3, 7):
+        assert testing.metric_value(ev, f"precision_at_{k}") == ev.precision_at(k)
+    for m in T.MEASURES:
+        if m.kind == "query":
+            with pytest.raises(ValueError, match="unknown metric"):
+                testing.metric_value(ev, m.name)
+    with pytest.raises(ValueError, match="unknown metric 'nope'") as err:
+        testing.metric_value(ev, "nope")
+    listed = str(err.value).split("expected one of ", 1)[1].split(", ")
+    assert listed == [m.name for m in T.MEASURES if m.kind in ("count", "measure", "per_rank")]
+
+
+def test_assert_metrics_confidence_uses_each_measures_interval() -> None:
+    """With confidence, every measure of the table has an interval (counts are checked on the value)."""
+    ev = _ev()
+    for m in T.MEASURES:
+        if m.kind not in ("count", "measure"):
+            continue
+        spec = testing._interval_spec(m.name)
+        assert (spec is None) == (m.kind == "count"), m.name
+        if spec is not None:
+            assert spec == (m.method, m.kwargs)
+    assert testing._interval_spec("precision_at_7") == ("precision_at", {"k": 7})
+    testing.assert_metrics(ev, confidence=0.9, n_resamples=20, precision_at_3=("<=", 1.0), num_cases=("==", 40))
+
+
+def test_summary_line_fields_are_the_tables_short_names() -> None:
+    want = []
+    for m in T.MEASURES:
+        if m.short is not None:
+            want += [(m.key(k), m.short.format(k=k)) for k in T.LINE_RANKS] if m.kind == "per_rank" else [(m.name, m.short)]
+    assert list(streaming.SUMMARY_LINE_FIELDS) == want
+    line = streaming.format_summary(_ev().summary())
+    assert [part.split("=")[0] for part in line.split()] == [short for _, short in want]
+
+
+# ------------------------------------------------------------------ intervals
+
+
+def test_confidence_interval_accepts_exactly_the_queries_of_the_table() -> None:
+    queries = [m.method for m in T.MEASURES if m.intervals]
+    assert set(_uncertainty.SCALAR_MEASURES) == set(queries)
+    assert _uncertainty.SCALAR_MEASURES[0] == T.DEFAULT_INTERVAL_MEASURE
+    ev = _ev()
+    for name in ("num_cases", "precision_at_5", "area_under_roc_curve_interpolated", "add_misses"):
+        with pytest.raises(ValueError, match="argument 'measure' must be one of"):
+            ev.confidence_interval(name)
+
+
+@pytest.mark.parametrize("method", T.INTERVAL_METHODS)
+def test_interval_methods_are_the_tables(method: str) -> None:
+    """Each query accepts exactly the interval methods its entry lists; its first is the default."""
+    ev = _ev()
+    for name in _uncertainty.SCALAR_MEASURES:
+        entry = T.query(name)
+        free = ARGS.get(name, {})
+        if method in entry.intervals:
+            iv = ev.confidence_interval(name, 0.9, method, 20, 0, **free)
+            assert iv.method == ("bootstrap" if method == "bootstrap" else method)
+        else:
+            with pytest.raises(ValueError, match=f"argument 'method' must be 'bootstrap' or 'bca' for measure '{name}'"):
+                ev.confidence_interval(name, 0.9, method, 20, 0, **free)
+        if not free:
+            assert ev.confidence_interval(name, 0.9, None, 20, 0).method == entry.intervals[0]
+
+
+def test_compare_and_the_cli_take_the_measures_with_a_vectorised_interval() -> None:
+    fast = [m.name for m in T.MEASURES if m.resampled is not None]
+    assert set(_compare_cli.COMPARABLE) == set(_uncertainty._COMPARABLE) == set(fast)
+    assert _compare_cli.COMPARABLE[0] == T.DEFAULT_INTERVAL_MEASURE
+    correct, scores = _cases()
+    for name in fast:
+        assert compare(correct, scores, scores + 1.0, measure=name, n_resamples=20).difference == 0.0
+    with pytest.raises(ValueError, match="argument 'measure' must be one of"):
+        compare(correct, scores, scores, measure="maximum_f_measure")
+
+
+# ------------------------------------------------------------------ the text report and the CLI
+
+
+def _report_measure_lines(text: str) -> list[str]:
+    counts = ("Tie Policy", "Positive Label", "Number of Cases", "Positive Reference Cases",
+              "Negative Reference Cases", "Positive Weight", "Negative Weight")  # fmt: skip
+    return [line.strip().split("=")[0] for line in text.splitlines() if not line.strip().startswith(counts)]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_text_report_prints_the_tables_labels(weighted: bool) -> None:
+    ev = _ev(weighted=weighted)
+    want = []
+    for name in T.REPORT_LINES:
+        m = T.by_name(name)
+        if weighted and m.rank_based:
+            continue
+        assert m.label is not None
+        want += [m.label.format(k=k) for k in T.REPORT_RANKS if k <= ev.num_cases] if m.kind == "per_rank" else [m.label]
+    assert _report_measure_lines(str(ev)) == want
+    for line in str(ev).splitlines():  # each value is the entry's
+        for name in T.REPORT_LINES:
+            m = T.by_name(name)
+            if m.kind == "measure" and line.strip().startswith((m.label or "") + "="):
+                assert line.strip() == f"{m.label}={m.compute(ev)!r}"
+
+
+def test_every_summary_measure_has_a_report_line_or_equals_one() -> None:
+    shown = set(T.REPORT_LINES)
+    for m in T.MEASURES:
+        if m.summary and m.kind != "count":
+            assert (m.name in shown) != (m.equals is not None), m.name
+            assert m.label, m.name
+
+
+def test_report_table_and_json_rows_come_from_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    correct, scores = _cases()
+    path = tmp_path / "cases.csv"
+    path.write_text("correct,score\n" + "".join(f"{int(c)},{float(s)!r}\n" for c, s in zip(correct, scores)))
+    assert main(["report", str(path), "--format", "json", "--no-progress"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    keys = _summary_keys()
+    assert [k for k in obj if k in keys] == keys
+    assert main(["report", str(path), "--format", "table", "--no-progress"]) == 0
+    rows = [line.split("|")[1].strip() for line in capsys.readouterr().out.splitlines() if line.startswith("|")][2:]
+    equal = {m.name: m.equals for m in T.MEASURES if m.equals}
+    want = [f"{k} (= {', '.join(a for a, b in equal.items() if b == k)})" if k in equal.values() else k
+            for k in keys if k not in equal]  # fmt: skip
+    assert rows == want
+    assert [r for r, _ in _report.table_rows(_ev().summary())] == want
+
+
+# ------------------------------------------------------------------ layering and import cycles
+
+
+def _runtime_imports(module: str) -> set[str]:
+    """Modules of scored_pr that ``module`` imports at run time (function-level too, TYPE_CHECKING not).
+
+    Read from the module's source with ``ast``, located through the import system (so the
+    check follows the module if its file moves).
+    """
+    path = Path(importlib.import_module(module).__file__ or "")
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    found: set[str] = set()
+
+    def target(node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+        return ".".join(base + ([node.module] if node.module else []))
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for stmt in child.orelse:
+                    visit(stmt)
+                continue
+            if isinstance(child, ast.ImportFrom):
+                base = target(child)
+                for alias in child.names:  # ``from . import x``: x may be a module
+                    sub = f"{base}.{alias.name}"
+                    found.add(sub if _is_module(sub) else base)
+            elif isinstance(child, ast.Import):
+                found.update(a.name for a in child.names)
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return {m for m in found if m == "scored_pr" or m.startswith("scored_pr.")}
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ImportError:  # a name inside a module, not a submodule
+        return False
+
+
+def test_the_table_sits_above_the_kernel_and_imports_nothing_of_scored_pr() -> None:
+    assert _runtime_imports("scored_pr._measures") == set()
+    cores = ("scored_pr._core.points", "scored_pr._core.curves", "scored_pr._core.scalars",
+             "scored_pr._core.thresholds", "scored_pr._core.stats")  # fmt: skip
+    for core in cores:
+        assert _runtime_imports(core) <= {"scored_pr._core", *cores}, core
+    for reader in ("scored_pr._evaluators.exact", "scored_pr._evaluators.bounded", "scored_pr._report",
+                   "scored_pr.testing", "scored_pr.streaming", "scored_pr._uncertainty", "scored_pr._cli.compare"):  # fmt: skip
+        assert "scored_pr._measures" in _runtime_imports(reader), reader
+
+
+def test_the_exact_evaluator_does_not_import_the_interval_module_for_a_point_measure() -> None:
+    """Only ``confidence_interval`` (a method that delegates to the interval code) imports it."""
+    source = Path(importlib.import_module("scored_pr._evaluators.exact").__file__ or "").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    users = [
+        f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
+        for node in ast.walk(f) if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("_uncertainty")
+    ]  # fmt: skip
+    assert users == ["confidence_interval"]
+
+
+def test_partial_auc_does_not_load_the_interval_module() -> None:
+    """The partial ROC area is a point measure: computing it imports no interval code."""
+    code = (
+        "import sys\n"
+        "from scored_pr import ScoredPrecisionRecallEvaluation as E\n"
+        "ev = E(); ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1]); ev.add_misses(1)\n"
+        "print(ev.area_under_roc_curve(max_fpr=0.5, standardized=False), 'scored_pr._uncertainty' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    value, loaded = out.split()
+    assert loaded == "False"
+    # the same cases expanded: the miss ranks below every returned case (scikit-learn, raw partial area)
+    raw = roc_auc_score([1, 0, 1, 0, 1], [0.9, 0.8, 0.7, 0.1, -1.0], max_fpr=0.5)
+    mcclish_inverse = 2 * (raw - 0.5) * (0.5 - 0.125) + 0.125  # undo McClish's standardisation
+    assert float(value) == pytest.approx(mcclish_inverse, abs=1e-12)
