@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 import scored_pr
+from scored_pr import _kinds
 from scored_pr import (
     BoundedEvaluation,
     Bounds,
@@ -39,14 +40,23 @@ from scored_pr import (
 from scored_pr._measures import MEASURES, REPORT_RANKS
 from scored_pr._uncertainty import confidence_interval
 
+#: Every registered kind that holds one ranking (exactly or bounded), made by the registry
+#: (``Kind.new``): a kind registered later is put through these checks without an edit here.
+#: A coarse bounded summary (8 bins, so the answers are bounds) is added beside the registry's.
 KINDS: dict[str, Callable[[str], Any]] = {
-    "exact": lambda ties: ScoredPrecisionRecallEvaluation(ties=ties),
-    "windowed": lambda ties: WindowedEvaluation(size=100_000, ties=ties),
-    "bounded": lambda ties: BoundedEvaluation(max_bins=4096, ties=ties),
-    "bounded-8-bins": lambda ties: BoundedEvaluation(max_bins=8, ties=ties),
-    "synchronized": lambda ties: SynchronizedEvaluation(ties=ties),
+    kind.name: kind.new
+    for kind in _kinds.KINDS.values()
+    if kind.holds in ("ranking", "bounded") and kind.new is not None
 }
-BOUNDED = {"bounded", "bounded-8-bins"}
+KINDS["bounded-8-bins"] = lambda ties: BoundedEvaluation(max_bins=8, ties=ties)
+BOUNDED = {name for name, kind in _kinds.KINDS.items() if kind.holds == "bounded"} | {"bounded-8-bins"}
+
+
+def test_the_kinds_checked_here_are_the_registrys() -> None:
+    assert {"exact", "windowed", "bounded", "synchronized"} <= set(KINDS)
+    assert {type(make("grouped")) for make in KINDS.values()} == {
+        ScoredPrecisionRecallEvaluation, WindowedEvaluation, BoundedEvaluation, SynchronizedEvaluation,
+    }
 
 
 def _data() -> dict[str, dict[str, Any]]:

@@ -30,6 +30,7 @@ ALLOWED: dict[str, dict[str, str]] = {
     "evaluators": {
         "_evaluators": "the evaluator kinds, their store, thread guard and shared base",
         "_measures": "the measure table is the list of queries every kind is asked",
+        "_kinds": "the registry of kinds is the list of kinds every check runs over",
     },
     "state": {
         "_state": "the state modules and the state-file reader",
