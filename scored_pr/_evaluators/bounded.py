@@ -271,7 +271,7 @@ class BoundedEvaluation(EvaluationBase):
 
     # ------------------------------------------------------------------ mutators
 
-    def add_case(self, correct: Any, score: Any, weight: Any = 1.0) -> None:
+    def add_case(self, correct: bool, score: float, weight: float = 1.0) -> None:
         """Add one case; the arguments are those of ``ScoredPrecisionRecallEvaluation.add_case``.
 
         Notes

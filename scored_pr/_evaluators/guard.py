@@ -31,6 +31,8 @@ import functools
 import inspect
 from typing import Any, Callable, TypeVar
 
+import numpy as np
+
 from .._validation import read_only_evaluation
 
 _C = TypeVar("_C", bound=type)
@@ -73,18 +75,27 @@ def is_guarded(obj: Any) -> bool:
     return obj in _GUARDED
 
 
+#: Argument types that are never an evaluator: skipped at the cost of one set lookup (add_case's
+#: bool and float, a batch's arrays), so that the hot paths pay for no isinstance.
+_PLAIN = frozenset({bool, int, float, str, bytes, type(None), np.ndarray, np.bool_, np.float64, np.float32,
+                    np.int64, np.int32, dict})
+
+
 def _operands(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
     """The evaluators among a call's arguments (and inside list or tuple arguments), once each."""
     found: list[Any] = []
     kinds = _kinds
-    for a in (*args, *kwargs.values()):
-        if isinstance(a, kinds):
-            if not any(a is f for f in found):
-                found.append(a)
-        elif type(a) in (list, tuple):
+    plain = _PLAIN
+    for a in (*args, *kwargs.values()) if kwargs else args:
+        t = type(a)
+        if t in plain:
+            continue
+        if t is list or t is tuple:
             for b in a:
-                if isinstance(b, kinds) and not any(b is f for f in found):
+                if type(b) not in plain and isinstance(b, kinds) and not any(b is f for f in found):
                     found.append(b)
+        elif isinstance(a, kinds) and not any(a is f for f in found):
+            found.append(a)
     return found
 
 
@@ -101,20 +112,39 @@ def _call_holding(others: list[Any], name: str, call: Callable[[], Any]) -> Any:
             ev._guard.release()
 
 
+#: Annotations (as written: the modules use ``from __future__ import annotations``) of a parameter
+#: that cannot hold an evaluator. A method whose parameters all carry one of these skips the
+#: search for evaluator operands (add_case of every kind, the queries' k, beta, thresholds).
+_PLAIN_ANNOTATIONS = frozenset({
+    "bool", "int", "float", "str", "None", "float | None", "int | None", "str | None", "bool | None",
+    "int | float", "TextIO | None",
+})
+
+
+def _may_take_evaluators(func: Callable[..., Any]) -> bool:
+    """Whether a parameter of ``func`` (past ``self``) may hold an evaluator: unannotated or not plainly scalar."""
+    params = list(inspect.signature(func).parameters.values())[1:]
+    return any(
+        p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.annotation is p.empty
+        or not (isinstance(p.annotation, str) and p.annotation in _PLAIN_ANNOTATIONS)
+        for p in params
+    )
+
+
 def _wrap_method(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     writer = name in WRITERS
+    operands = _may_take_evaluators(func)
 
     def call(self: Any, *args: Any, **kwargs: Any) -> Any:
         if writer and self._read_only:
             raise read_only_evaluation(self._KIND, name)
         self._acquire(name)
         try:
-            if not (args or kwargs):
-                return func(self)
-            others = [o for o in _operands(args, kwargs) if o is not self]
-            if not others:
-                return func(self, *args, **kwargs)
-            return _call_holding(others, name, lambda: func(self, *args, **kwargs))
+            if operands and (args or kwargs):
+                others = _operands(args, kwargs)
+                if others and not (len(others) == 1 and others[0] is self):
+                    return _call_holding([o for o in others if o is not self], name, lambda: func(self, *args, **kwargs))
+            return func(self, *args, **kwargs)
         finally:
             self._guard.release()
 
