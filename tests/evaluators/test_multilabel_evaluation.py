@@ -691,3 +691,33 @@ def test_rows_added_from_several_threads_are_never_lost_silently():
         sys.setswitchinterval(interval)
     assert ev.num_rows == sum(accepted) == ev.rows()[0].shape[0]
     assert sum(refused) > 0, "the threads never overlapped: the test proved nothing"
+
+
+@pytest.mark.parametrize("kind", [{}, {"window": 50}, {"max_bins": 16}], ids=["exact", "windowed", "bounded"])
+def test_a_labels_evaluator_and_the_pooled_one_are_read_only_views(kind):
+    """ev[label] and pooled() refuse every writer (TypeError, nothing changes); copy.copy is a writable snapshot."""
+    rng = np.random.default_rng(11)
+    Y, S = rng.random((40, 3)) < 0.4, rng.random((40, 3))
+    ev = MultiLabelEvaluation(["a", "b", "c"], **kind)
+    ev.add_cases(Y, S)
+    before = ev.to_dict()
+    per_label = ev.average_precision(average=None)
+    for view in (ev["b"], ev.pooled()):
+        n = view.num_cases
+        writers = [
+            lambda v: v.add_case(True, 0.5), lambda v: v.add_cases([True], [0.5]), lambda v: v.add_misses(1),
+            lambda v: v.add_negative_misses(1), lambda v: v.reset(),
+        ]
+        if not kind.get("window"):
+            writers.append(lambda v: v.__iadd__(copy.copy(v)))
+        for write in writers:
+            with pytest.raises(TypeError, match="read-only"):
+                write(view)
+        assert view.num_cases == n
+        mine = copy.copy(view)
+        mine.add_case(True, 0.5)
+        assert mine.num_cases == n + 1 and view.num_cases == n
+    # the parent is as it was, and its per-label values still agree with its summary
+    assert ev.to_dict() == before
+    assert ev.summary()["labels"]["b"]["average_precision"] == float(per_label[1])
+    assert ev["b"].average_precision() == float(per_label[1])
