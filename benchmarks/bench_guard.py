@@ -21,7 +21,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import platform
 import sys
@@ -33,15 +32,12 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from bench_ties_add_case import (  # noqa: E402
-    add_case_loop,
+    add_case_table,
     binormal,
     commit_of,
     interleaved,
     load_before,
-    ms,
     scored_pr,
-    sortedlist_loop,
-    verdict,
 )
 
 CALLS = 100_000
@@ -105,21 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     out(f"- wall-clock medians of {args.reps}, contenders taking turns; shared machine: compare ratios\n")
 
     out("## 1. add_case against a bare SortedList.add\n")
+    add_case_table(pkgs, args.reps, out)
     yy, ss = binormal(CALLS, seed=1)
     yl, sl = yy.tolist(), ss.tolist()
-    fns: dict[str, Callable[[], Any]] = {"SortedList.add": functools.partial(sortedlist_loop, sl)}
-    for pname, pkg in pkgs.items():
-        fns[pname] = functools.partial(add_case_loop, pkg, yl, sl)
-    t = interleaved(fns, args.reps)
-    floor = t["SortedList.add"]
-    out("| loop (100,000 calls, no query) | median | per call | vs SortedList.add (target <= 1.5x) |")
-    out("|---|---|---|---|")
-    for pname in pkgs:
-        r = t[pname] / floor
-        out(f"| {pname}: ev.add_case(c, v) | {ms(t[pname])} | {t[pname] / CALLS * 1e9:.0f} ns | {r:.2f}x"
-            + (f" {verdict(r, 1.5)}" if pname == "after" else "") + " |")
-    out(f"| bare SortedList.add(v) | {ms(floor)} | {floor / CALLS * 1e9:.0f} ns | 1x |")
-    out()
 
     out("## 2. The calls the guard now wraps (ns per call; 100,000 calls, add_cases 10,000)\n")
     small = CALLS // 10  # a batch of 10 costs tens of microseconds before and after: fewer calls
