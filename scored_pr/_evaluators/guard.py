@@ -15,7 +15,9 @@ A guarded call, before it runs:
   call from a second thread is refused instead of blocking or interleaving);
 - takes, the same way, the guard of every evaluator among its arguments (the
   other operand of ``merge``, ``==``, ``+``, ``+=``, ``from_evaluation``...),
-  so that neither operand of a binary operation can change under it;
+  so that neither operand of a binary operation can change under it (a method
+  whose parameters are all annotated as plain scalars, such as ``add_case``,
+  skips that search: it costs about a microsecond on the hot path);
 - for a writer (:data:`WRITERS`), refuses a read-only evaluator (a label's
   evaluator handed out by ``MultiLabelEvaluation[label]``).
 
