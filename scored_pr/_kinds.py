@@ -347,10 +347,11 @@ def unregister(name: str) -> None:
 def kind_of(obj: Any) -> Kind | None:
     """The kind of ``obj``: the registered kind of its class (or of a registered base class).
 
-    An object of no registered class that satisfies the public protocol
-    :class:`Evaluation` (``isinstance(obj, scored_pr.Evaluation)``: a class of
-    the user's own, a proxy) is a kind that holds one ranking, named
-    ``"evaluation"`` and read by its public methods alone. None otherwise.
+    An object of no registered class that has every query, mutator and
+    property of the public protocol :class:`Evaluation` (a class of the
+    user's own, a proxy answering through ``__getattr__``) is a kind that
+    holds one ranking, named ``"evaluation"`` and read by its public methods
+    alone. None otherwise.
     """
     if isinstance(obj, type):
         return None
@@ -359,9 +360,23 @@ def kind_of(obj: Any) -> Kind | None:
     for kind in KINDS.values():
         if kind.cls in mro and (best is None or mro.index(kind.cls) < mro.index(best.cls)):
             best = kind
-    if best is None and isinstance(obj, Evaluation):
+    if best is None and _satisfies_protocol(obj):
         return Kind("evaluation", type(obj), "ranking")
     return best
+
+
+def _satisfies_protocol(obj: Any) -> bool:
+    """Whether ``obj`` has every query, mutator and property of :class:`Evaluation`, as ``getattr`` sees them.
+
+    Not ``isinstance(obj, Evaluation)``: from Python 3.12 that looks names up
+    statically, so a proxy answering through ``__getattr__`` would not count.
+    """
+    try:
+        return all(callable(getattr(obj, name, None)) for name in (*QUERIES, *MUTATORS)) and all(
+            hasattr(obj, name) for name in PROPERTIES
+        )
+    except Exception:  # a property that raises: not an evaluator this module can read
+        return False
 
 
 def by_format(fmt: Any) -> Kind | None:
