@@ -115,6 +115,37 @@ class Measure:
         The name of a measure equal to this one by definition: tables show
         the number once (``pr_breakeven_point (= r_precision)``) and the text
         report does not repeat it.
+    over_queries : {None, "sum", "mean", "cutoff_mean"}
+        How :meth:`MultiQueryEvaluation.summary() <scored_pr.MultiQueryEvaluation.summary>`
+        reports it over the queries. None: not at all. ``"sum"`` (counts):
+        the total over the queries, under ``name``. ``"mean"``: the mean of
+        each query's value, under ``mean_<key>``; a query with no positive
+        reference counts 0 (trec_eval's convention, ``no_relevant="zero"``),
+        and the mean is NaN when a query holds weighted cases and the
+        measure is rank-based, or with no query. ``"cutoff_mean"`` (per-rank
+        measures): trec_eval's mean at a cut-off, ranks beyond a query's
+        returned cases counting as not relevant (never NaN for a query;
+        ``mean_precision_at``).
+    over_labels : tuple of str
+        The averages over labels :meth:`MultiLabelEvaluation.summary()
+        <scored_pr.MultiLabelEvaluation.summary>` reports under ``name`` as
+        ``{average: value}``, in this order (empty: not averaged; only
+        ``kind="measure"`` entries). ``"macro"``: the mean of the labels'
+        values; ``"weighted"``: weighted by each label's positive weight;
+        ``"micro"``: the value of the pooled ranking of every (row, label)
+        pair; ``"samples"``: each row's value over its labels, averaged
+        over the rows (not for the bounded kind, which keeps no row). A
+        measure the multi-label evaluator computes itself (a method of that
+        name taking ``average``, without fixed arguments:
+        ``average_precision``, ``area_under_roc_curve``) follows
+        scikit-learn's ``average_precision_score`` / ``roc_auc_score``
+        (a label without a positive: AP 0.0); any other is averaged from
+        the labels' evaluators ``ev[label]`` and ``pooled()``, and has no
+        ``"samples"`` average.
+    wide_key : str or None
+        The key of its per-label column and of its averages in ``scored-pr
+        report``'s wide-file report, when it differs from ``name``
+        (``roc_auc``, the name that report has always used).
     """
 
     name: str
@@ -130,6 +161,9 @@ class Measure:
     short: str | None = None
     resampled: str | None = None
     equals: str | None = None
+    over_queries: Literal["sum", "mean", "cutoff_mean"] | None = None
+    over_labels: tuple[str, ...] = ()
+    wide_key: str | None = None
 
     @property
     def kwargs(self) -> dict[str, Any]:
@@ -161,37 +195,57 @@ class Measure:
         """The fixed arguments plus ``extra`` (the rank of a per-rank measure...)."""
         return {**dict(self.args), **extra}
 
+    def query_keys(self) -> tuple[str, ...]:
+        """The keys of ``MultiQueryEvaluation.summary()`` for this entry (``mean_precision_at_10``...); none when not meaned."""
+        if self.over_queries is None:
+            return ()
+        if self.over_queries == "sum":
+            return (self.name,)
+        return tuple("mean_" + key for key in self.keys())
 
-def _count(name: str, *, summary: bool = True, short: str | None = None) -> Measure:
+    @property
+    def column(self) -> str:
+        """The key of the entry in the wide-file report (``wide_key``, else ``name``)."""
+        return self.wide_key or self.name
+
+
+def _count(name: str, *, summary: bool = True, short: str | None = None, over_queries: bool = True) -> Measure:
     return Measure(
-        name, name, kind="count", intervals=(), summary=summary, bounded=summary, higher_is_better=None, short=short
+        name, name, kind="count", intervals=(), summary=summary, bounded=summary, higher_is_better=None, short=short,
+        over_queries="sum" if over_queries else None,
     )
+
+
+#: The averages over labels of the measures a MultiLabelEvaluation computes itself.
+_LABEL_AVERAGES = ("macro", "micro", "weighted", "samples")
 
 
 #: Every count and scalar measure, in the order of ``summary()``.
 MEASURES: tuple[Measure, ...] = (
     _count("num_cases", short="cases"),
     _count("num_positive_ref", short="pos"),
-    _count("num_negative_ref"),
+    _count("num_negative_ref", over_queries=False),
     _count("num_misses"),
-    _count("num_negative_misses", summary=False),
+    _count("num_negative_misses", summary=False, over_queries=False),
     Measure("average_precision", "average_precision", label="Average Precision", bounded=True, short="AP",
-            intervals=("bootstrap", "bca", "logit"), resampled="average_precision"),
+            intervals=("bootstrap", "bca", "logit"), resampled="average_precision", over_queries="mean",
+            over_labels=_LABEL_AVERAGES),
     Measure("area_under_pr_curve", "area_under_pr_curve", label="Area Under PR Curve (uninterpolated)"),
     Measure("area_under_pr_curve_interpolated", "area_under_pr_curve", (("interpolate", True),),
             label="Area Under PR Curve (interpolated)"),
     Measure("area_under_roc_curve", "area_under_roc_curve",
             label="Area Under ROC Curve (uninterpolated)", bounded=True, short="AUC",
-            intervals=("delong", "bootstrap", "bca"), resampled="roc_auc"),
+            intervals=("delong", "bootstrap", "bca"), resampled="roc_auc", over_labels=_LABEL_AVERAGES,
+            wide_key="roc_auc"),
     Measure("area_under_roc_curve_interpolated", "area_under_roc_curve", (("interpolate", True),),
             label="Area Under ROC Curve (interpolated)"),
     Measure("maximum_f_measure", "maximum_f_measure", label="Maximum F(1) Measure", bounded=True, short="maxF1"),
     Measure("pr_breakeven_point", "pr_breakeven_point", label=BEP_LABEL, rank_based=True, short="BEP"),
-    Measure("reciprocal_rank", "reciprocal_rank", label="Reciprocal Rank", rank_based=True),
+    Measure("reciprocal_rank", "reciprocal_rank", label="Reciprocal Rank", rank_based=True, over_queries="mean"),
     Measure("r_precision", "r_precision", label="R-Precision", rank_based=True, bounded=True,
-            equals="pr_breakeven_point"),
+            equals="pr_breakeven_point", over_queries="mean"),
     Measure("precision_at_<k>", "precision_at", kind="per_rank", label="Precision at {k}", rank_based=True,
-            short="P@{k}"),
+            short="P@{k}", over_queries="cutoff_mean"),
     # queries with an argument from the user: confidence_interval(measure, **measure_args) only
     Measure("recall_at", "recall_at", kind="query", rank_based=True, summary=False),
     Measure("average_precision_at", "average_precision_at", kind="query", rank_based=True, summary=False),

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._core import points as P, scalars as M
 from .._kinds import Kind, register
-from .._measures import REPORT_RANKS
+from .._measures import MEASURES, REPORT_RANKS, Measure
 from .exact import ScoredPrecisionRecallEvaluation
 from .guard import guarded
 from .._state import multi as _multi_state
@@ -323,33 +323,44 @@ class MultiQueryEvaluation:
     def summary(self) -> dict[str, float]:
         """Totals and the means over queries, in one flat dict (what ``scored-pr report`` prints).
 
-        Keys: ``num_queries``, ``num_cases``, ``num_positive_ref``,
-        ``num_misses``, ``mean_average_precision``, ``mean_reciprocal_rank``,
-        ``mean_r_precision`` and ``mean_precision_at_<k>`` for ``k`` in
-        ``scored_pr._measures.REPORT_RANKS``. Means count a query without a
-        relevant case as 0 (``no_relevant="zero"``, trec_eval's convention);
-        NaN for a rank-based mean when a query holds weighted cases, and for
-        every mean with no query.
+        Read from the table of measures (``scored_pr._measures.MEASURES``,
+        each entry's ``over_queries``): ``num_queries``, then the totals over
+        the queries of the counts (``num_cases``, ``num_positive_ref``,
+        ``num_misses``), then the means over queries, ``mean_<key>``:
+        ``mean_average_precision`` (MAP), ``mean_reciprocal_rank`` (MRR),
+        ``mean_r_precision`` and ``mean_precision_at_<k>`` (trec_eval's P_k)
+        for ``k`` in ``scored_pr._measures.REPORT_RANKS``. Means count a
+        query without a relevant case as 0 (``no_relevant="zero"``,
+        trec_eval's convention); NaN for a rank-based mean when a query holds
+        weighted cases, and for every mean with no query.
         """
         evs = list(self._queries.values())
-        out: dict[str, float] = {
-            "num_queries": len(evs),
-            "num_cases": sum(ev.num_cases for ev in evs),
-            "num_positive_ref": sum(ev.num_positive_ref for ev in evs),
-            "num_misses": sum(ev.num_misses for ev in evs),
-        }
-        means: list[tuple[str, Any]] = [
-            ("mean_average_precision", self.mean_average_precision),
-            ("mean_reciprocal_rank", self.mean_reciprocal_rank),
-            ("mean_r_precision", self.mean_r_precision),
-            *((f"mean_precision_at_{k}", lambda k=k: self.mean_precision_at(k)) for k in REPORT_RANKS),
-        ]
-        for name, call in means:
-            try:
-                out[name] = call()
-            except ValueError:  # a weighted query has no rank-based measure
-                out[name] = math.nan
+        out: dict[str, float] = {"num_queries": len(evs)}
+        for m in MEASURES:
+            if m.over_queries == "sum":
+                out[m.name] = sum(m.compute(ev) for ev in evs)
+        for m in MEASURES:
+            if m.over_queries not in ("mean", "cutoff_mean"):
+                continue
+            ranks: tuple[int | None, ...] = REPORT_RANKS if m.kind == "per_rank" else (None,)
+            for key, k in zip(m.query_keys(), ranks):
+                try:
+                    out[key] = self._table_mean(m, k)
+                except ValueError:  # a weighted query has no rank-based measure
+                    out[key] = math.nan
         return out
+
+    def _table_mean(self, m: Measure, k: int | None) -> float:
+        """The mean over queries of table entry ``m`` (at rank ``k`` for a per-rank entry), as ``m.over_queries`` says."""
+        if m.over_queries == "cutoff_mean":
+            assert k is not None
+            return self.mean_precision_at(k)
+        extra = {} if k is None else {"k": k}
+        # every query's value is computed (a weighted query refuses a rank-based one: ValueError), then
+        # a query without a positive reference counts 0 (no_relevant="zero")
+        pairs = [(m.compute(ev, **extra), ev.num_positive_ref > 0) for ev in self._queries.values()]
+        values = [v if relevant else 0.0 for v, relevant in pairs]
+        return math.fsum(values) / len(values) if values else float("nan")
 
     # --------------------------------------------------------------------- TREC
 

@@ -42,6 +42,7 @@ from .._validation import (
     check_weights,
 )
 from .._kinds import Kind, register
+from .._measures import MEASURES, Measure
 from .base import unsupported
 from .guard import guarded
 from .bounded import Bounds, BoundedEvaluation
@@ -50,6 +51,9 @@ from .windowed import WindowedEvaluation
 
 _CLS = "MultiLabelEvaluation"
 _AVERAGES = (None, "micro", "macro", "weighted", "samples")
+#: The measures this class averages itself (a method taking ``average``, scikit-learn's rules);
+#: any other averaged entry of the table of measures is averaged from the labels' evaluators.
+_SELF_AVERAGED = ("average_precision", "area_under_roc_curve")
 #: Single rows (add_case) are joined into one chunk every this many rows: small arrays cost about
 #: 100 bytes of overhead each, so a stream of single rows keeps about 9 bytes per (row, label) too.
 _PENDING = 256
@@ -594,16 +598,45 @@ class MultiLabelEvaluation:
         """Per-label summaries and the averaged measures, for loggers and reports.
 
         Keys: ``num_rows``; ``labels``: {label: ``ev[label].summary()``};
-        ``average_precision`` and ``area_under_roc_curve``: {average: value}
-        for "macro", "micro", "weighted" and (not for the bounded kind)
-        "samples". Degenerate values are NaN or 0.0 as documented; nothing
-        raises, and no warning is issued.
+        then, for every entry of the table of measures
+        (``scored_pr._measures.MEASURES``) with averages over labels
+        (``over_labels``: ``average_precision`` and ``area_under_roc_curve``),
+        ``{average: value}`` for "macro", "micro", "weighted" and (not for the
+        bounded kind) "samples" (a bounded kind's values are the estimates).
+        Degenerate values are NaN or 0.0 as documented; nothing raises, and
+        no warning is issued.
         """
-        modes = ("macro", "micro", "weighted") + (() if self._bounded is not None else ("samples",))
         out: dict[str, Any] = {"num_rows": self.num_rows, "labels": {label: self._label_summary(j) for j, label in enumerate(self._labels)}}
-        for measure in ("average_precision", "area_under_roc_curve"):
-            out[measure] = {mode: float(self._averaged(measure, mode)) for mode in modes}
+        for m in MEASURES:
+            if m.over_labels:
+                out[m.name] = {mode: float(self._table_average(m, mode)) for mode in self._table_modes(m)}
         return out
+
+    def _table_modes(self, m: Measure) -> tuple[str, ...]:
+        """The averages of table entry ``m`` this evaluation reports (no "samples" without rows or a vectorised query)."""
+        own = not m.args and m.method in _SELF_AVERAGED
+        return tuple(a for a in m.over_labels if a != "samples" or (own and self._bounded is None))
+
+    def _table_average(self, m: Measure, average: str) -> Any:
+        """Table entry ``m`` averaged over the labels (see ``Measure.over_labels``).
+
+        A measure this class computes (``average_precision``,
+        ``area_under_roc_curve``) through its own query (scikit-learn's
+        rules); any other from the labels' evaluators: "macro" their mean,
+        "weighted" weighted by each label's positive weight, "micro" the
+        pooled ranking's value (Bounds for the bounded kind).
+        """
+        if not m.args and m.method in _SELF_AVERAGED:
+            return self._averaged(m.method, average)
+        if average == "micro":
+            return m.compute(self.pooled())
+        evs = [self[label] for label in self._labels]
+        values = [m.compute(ev) for ev in evs]
+        w = np.array([ev.positive_weight for ev in evs], dtype=np.float64) if average == "weighted" else None
+        if values and isinstance(values[0], Bounds):
+            parts = ([float(v) for v in values], [v.lower for v in values], [v.upper for v in values])
+            return Bounds(*(float(_ml.average_label_values(np.array(a), average, w)) for a in parts))
+        return _ml.average_label_values(np.array(values, dtype=np.float64), average, w)
 
     # ------------------------------------------------------------------ merge
 
@@ -726,20 +759,23 @@ class MultiLabelEvaluation:
 
 
 def _report_figures(labelled: MultiLabelEvaluation) -> dict[str, Any]:
-    """The figures ``scored-pr report`` prints for a multi-label state: rows, each label's AP and ROC AUC, the averages.
+    """The figures ``scored-pr report`` prints for a multi-label state: rows, each label's values, the averages.
 
-    From ``summary()``: ``<label>: average_precision`` and ``<label>:
-    area_under_roc_curve`` per label, then ``average_precision (macro)`` and
-    the other averages the evaluator gives (a bounded one: estimates).
+    From ``summary()``, for every entry of the table of measures with
+    averages over labels (``over_labels``): ``<label>: <measure>`` per label
+    (``average_precision``, ``area_under_roc_curve``), then
+    ``<measure> (<average>)`` for every average the evaluator gives (a
+    bounded one: estimates).
     """
     summary = labelled.summary()
     figures: dict[str, Any] = {"num_rows": summary["num_rows"]}
+    averaged = [m.name for m in MEASURES if m.name in summary and m.over_labels]
     for label, own in summary["labels"].items():
-        for measure in ("average_precision", "area_under_roc_curve"):
-            figures[f"{label}: {measure}"] = float(own[measure])
-    for measure in ("average_precision", "area_under_roc_curve"):
-        for average, value in summary[measure].items():
-            figures[f"{measure} ({average})"] = float(value)
+        for name in averaged:
+            figures[f"{label}: {name}"] = float(own[name])
+    for name in averaged:
+        for average, value in summary[name].items():
+            figures[f"{name} ({average})"] = float(value)
     return figures
 
 
