@@ -93,11 +93,22 @@ def _usage(opts: ReportOptions) -> str | None:
     return None
 
 
-def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Per-column (positives, negatives, AP, ROC AUC) and the averages, from :mod:`scored_pr.functional`."""
+def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """Per-column (positives, negatives, each averaged measure) and the averages, and the notes to print.
+
+    The averaged measures are the table's (``scored_pr._measures.MEASURES``,
+    entries with ``over_labels``), computed by a :class:`MultiLabelEvaluation`
+    of the rows (scikit-learn's rules, as :mod:`scored_pr.functional`): each
+    label's value and every average (no "samples" for multi-class). The
+    multi-class ROC AUC averages are the functional API's one-vs-rest and
+    one-vs-one (Hand & Till) rules; top-1 accuracy (multi-class) and the
+    label-ranking measures (multi-label) come from it too.
+    """
     import numpy as np
 
     from .. import functional as F
+    from .._evaluators.multilabel import MultiLabelEvaluation
+    from .._measures import MEASURES
 
     n, k = scores.shape
     if multiclass:
@@ -105,20 +116,27 @@ def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any]
         indicator[np.arange(n), truth] = True
     else:
         indicator = truth
+    ev = MultiLabelEvaluation(k)
+    ev.add_cases(indicator, scores)
+    summary = ev.summary()
     positives = indicator.sum(axis=0)
-    columns = {  # plain Python ints and floats, one per column
-        "positives": positives.tolist(),
-        "negatives": (n - positives).tolist(),
-        "average_precision": F.average_precision(indicator, scores, average=None).tolist(),
-        "roc_auc": F.area_under_roc_curve(indicator, scores, average=None).tolist(),
-    }
+    columns: dict[str, Any] = {"positives": positives.tolist(), "negatives": (n - positives).tolist()}
     averages: dict[str, Any] = {}
+    for m in MEASURES:
+        if m.name in summary and m.over_labels:
+            values = ev._table_values(m)  # plain Python floats, one per column
+            columns[m.column] = [float(v) for v in values]
+            averages[m.column] = {a: v for a, v in summary[m.name].items() if not (multiclass and a == "samples")}
+    notes = []
+    one_class = [j for j in range(k) if positives[j] == 0 or positives[j] == n]
+    if one_class:
+        notes.append(f"{len(one_class)} of {k} {'classes' if multiclass else 'labels'} have a single class in "
+                     "their column: a measure undefined there is null (average precision 0.0 without a positive, "
+                     "scikit-learn's value)")
     if multiclass:
         labels = np.arange(k)
-        averages["average_precision"] = {
-            a: F.average_precision(truth, scores, average=a, labels=labels) for a in ("macro", "weighted", "micro")
-        }
         pairs = np.unique(truth).size >= 2  # one-vs-one needs a pair of classes present: NaN without one
+        # the multi-class rules of ROC AUC (one-vs-rest needs scores summing to 1; Hand & Till's one-vs-one)
         averages["roc_auc"] = {
             f"{mc}_{a}": F.area_under_roc_curve(truth, scores, average=a, multi_class=mc, labels=labels)
             if mc == "ovr" or pairs else math.nan
@@ -127,13 +145,10 @@ def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any]
         }
         averages["top_1_accuracy"] = F.top_k_accuracy_score(truth, scores, k=1, labels=labels)
     else:
-        modes = ("macro", "weighted", "micro", "samples")
-        averages["average_precision"] = {a: F.average_precision(truth, scores, average=a) for a in modes}
-        averages["roc_auc"] = {a: F.area_under_roc_curve(truth, scores, average=a) for a in modes}
         averages["label_ranking_average_precision"] = F.label_ranking_average_precision_score(truth, scores)
         averages["coverage_error"] = F.coverage_error(truth, scores)
         averages["label_ranking_loss"] = F.label_ranking_loss(truth, scores)
-    return columns, averages
+    return columns, averages, notes
 
 
 def _fmt(value: Any) -> str:
@@ -177,11 +192,11 @@ def report(opts: ReportOptions) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            columns, averages = _measures(reader.multiclass, truth, scores)
+            columns, averages, notes = _measures(reader.multiclass, truth, scores)
         except ValueError as exc:  # scikit-learn's rules (e.g. multi-class scores whose rows do not sum to 1)
             error(f"{source}: {exc}")
             return 2
-    for message in dict.fromkeys(str(w.message) for w in caught):
+    for message in dict.fromkeys([*notes, *(str(w.message) for w in caught)]):
         error(f"note: {message}")
     kind = "multiclass" if reader.multiclass else "multilabel"
     per_label = [

@@ -612,6 +612,12 @@ class MultiLabelEvaluation:
                 out[m.name] = {mode: float(self._table_average(m, mode)) for mode in self._table_modes(m)}
         return out
 
+    def _table_values(self, m: Measure) -> list[Any]:
+        """Table entry ``m``'s value for each label, in column order (what its averages average)."""
+        if not m.args and m.method in _SELF_AVERAGED:
+            return list(self._averaged(m.method, None))
+        return [m.compute(self[label]) for label in self._labels]
+
     def _table_modes(self, m: Measure) -> tuple[str, ...]:
         """The averages of table entry ``m`` this evaluation reports (no "samples" without rows or a vectorised query)."""
         own = not m.args and m.method in _SELF_AVERAGED
@@ -630,9 +636,10 @@ class MultiLabelEvaluation:
             return self._averaged(m.method, average)
         if average == "micro":
             return m.compute(self.pooled())
-        evs = [self[label] for label in self._labels]
-        values = [m.compute(ev) for ev in evs]
-        w = np.array([ev.positive_weight for ev in evs], dtype=np.float64) if average == "weighted" else None
+        values = self._table_values(m)
+        w = None
+        if average == "weighted":
+            w = np.array([self[label].positive_weight for label in self._labels], dtype=np.float64)
         if values and isinstance(values[0], Bounds):
             parts = ([float(v) for v in values], [v.lower for v in values], [v.upper for v in values])
             return Bounds(*(float(_ml.average_label_values(np.array(a), average, w)) for a in parts))
