@@ -460,3 +460,116 @@ def test_partial_auc_does_not_load_the_interval_module() -> None:
     raw = roc_auc_score([1, 0, 1, 0, 1], [0.9, 0.8, 0.7, 0.1, -1.0], max_fpr=0.5)
     mcclish_inverse = 2 * (raw - 0.5) * (0.5 - 0.125) + 0.125  # undo McClish's standardisation
     assert float(value) == pytest.approx(mcclish_inverse, abs=1e-12)
+
+
+# ------------------------------------------------------------------ a new entry reaches every kind
+
+
+def _patch_table(monkeypatch: pytest.MonkeyPatch, table: tuple[T.Measure, ...]) -> None:
+    """Replace the table in ``_measures`` and in every scored_pr module holding it by name."""
+    old = T.MEASURES
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("scored_pr") and getattr(module, "MEASURES", None) is old:
+            monkeypatch.setattr(module, "MEASURES", table)
+
+
+#: A measure added to the table: the maximum F1 again, under a new name, meaned over queries and
+#: averaged over labels (it is not a measure MultiLabelEvaluation computes itself, so it takes the
+#: generic route: the labels' evaluators and the pooled ranking).
+_EXTRA = T.Measure("maximum_f_again", "maximum_f_measure", label="Maximum F(1) Again", bounded=True,
+                   over_queries="mean", over_labels=("macro", "weighted", "micro", "samples"))  # fmt: skip
+
+
+def test_a_measure_added_to_the_table_reaches_every_kind_and_the_cli(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scored_pr import MultiLabelEvaluation, MultiQueryEvaluation, SynchronizedEvaluation
+    from scored_pr._kinds import KINDS
+
+    _patch_table(monkeypatch, (*T.MEASURES, _EXTRA))
+    correct, scores = _cases()
+    want = ScoredPrecisionRecallEvaluation()
+    want.add_cases(correct, scores)
+    value = want.maximum_f_measure()
+
+    # the four single-ranking kinds
+    exact, window, sync, bounded = (ScoredPrecisionRecallEvaluation(), WindowedEvaluation(size=1000),
+                                    SynchronizedEvaluation(), BoundedEvaluation(4096))  # fmt: skip
+    for ev in (exact, window, sync, bounded):
+        ev.add_cases(correct, scores)
+    for ev in (exact, window, sync):
+        assert ev.summary()["maximum_f_again"] == value
+    got = bounded.summary()
+    assert got["maximum_f_again_lower"] <= value <= got["maximum_f_again_upper"]
+    assert got["maximum_f_again"] == pytest.approx(value)
+
+    # multi-query: the mean over queries, a query without a positive counting 0
+    multi = MultiQueryEvaluation()
+    multi.add_cases("q1", correct, scores)
+    multi.add_cases("q2", correct[::-1], scores)
+    multi.add_cases("q3", [False, False], [0.3, 0.2])
+    expected = (multi["q1"].maximum_f_measure() + multi["q2"].maximum_f_measure() + 0.0) / 3
+    assert multi.summary()["mean_maximum_f_again"] == pytest.approx(expected, abs=1e-15)
+
+    # multi-label: exact, windowed and bounded; macro, weighted, micro (samples needs a vectorised query)
+    rng = np.random.default_rng(5)
+    y = rng.random((30, 3)) < 0.4
+    s = np.round(rng.random((30, 3)), 2)
+    for kwargs in ({}, {"window": 100}, {"max_bins": 4096}):
+        ml = MultiLabelEvaluation(["a", "b", "c"], **kwargs)
+        ml.add_cases(y, s)
+        per_label = [float(ml[label].maximum_f_measure()) for label in "abc"]
+        pos = y.sum(axis=0)
+        summary = ml.summary()["maximum_f_again"]
+        assert list(summary) == ["macro", "weighted", "micro"]
+        assert summary["macro"] == pytest.approx(np.mean(per_label))
+        assert summary["weighted"] == pytest.approx(np.average(per_label, weights=pos))
+        assert summary["micro"] == pytest.approx(float(ml.pooled().maximum_f_measure()))
+
+    # every kind is covered
+    assert {k.name for k in KINDS.values()} == {"exact", "windowed", "bounded", "synchronized", "multi", "multilabel"}
+
+    # the command line: a file of cases (JSON), and multi-query and multi-label state files
+    path = tmp_path / "cases.csv"
+    path.write_text("correct,score\n" + "".join(f"{int(c)},{float(v)!r}\n" for c, v in zip(correct, scores)))
+    assert main(["report", str(path), "--format", "json", "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out)["maximum_f_again"] == value
+    multi.save(tmp_path / "multi.npz")
+    assert main(["report", str(tmp_path / "multi.npz"), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mean_maximum_f_again"] == pytest.approx(expected, abs=1e-15)
+    ml = MultiLabelEvaluation(["a", "b", "c"])
+    ml.add_cases(y, s)
+    ml.save(tmp_path / "ml.npz")
+    assert main(["report", str(tmp_path / "ml.npz"), "--format", "json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["b: maximum_f_again"] == ml["b"].maximum_f_measure()
+    assert obj["maximum_f_again (macro)"] == ml.summary()["maximum_f_again"]["macro"]
+    assert main(["report", str(tmp_path / "ml.npz")]) == 0
+    assert "maximum_f_again (micro)" in capsys.readouterr().out
+    # the wide-file report: a column and the averages
+    wide = tmp_path / "wide.csv"
+    wide.write_text("a,b,c,sa,sb,sc\n" + "".join(
+        ",".join([*(str(int(v)) for v in t), *(repr(float(v)) for v in r)]) + "\n" for t, r in zip(y, s)))
+    assert main(["report", str(wide), "--label-cols", "a,b,c", "--score-cols", "sa,sb,sc", "--format", "json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert [e["maximum_f_again"] for e in obj["labels"]] == [ml[label].maximum_f_measure() for label in "abc"]
+    assert obj["averages"]["maximum_f_again"] == ml.summary()["maximum_f_again"]
+
+
+def test_the_means_and_averages_are_the_tables() -> None:
+    """MultiQueryEvaluation.summary() and MultiLabelEvaluation.summary() list exactly the entries that declare them."""
+    from scored_pr import MultiLabelEvaluation, MultiQueryEvaluation
+
+    multi = MultiQueryEvaluation()
+    multi.add_cases("q1", *_cases())
+    sums = [m.name for m in T.MEASURES if m.over_queries == "sum"]
+    means = [key for m in T.MEASURES if m.over_queries in ("mean", "cutoff_mean") for key in m.query_keys()]
+    assert list(multi.summary()) == ["num_queries", *sums, *means]
+    assert means[:3] == ["mean_average_precision", "mean_reciprocal_rank", "mean_r_precision"]
+    for m in T.MEASURES:
+        assert m.over_queries != "cutoff_mean" or m.method == "precision_at", m.name  # trec_eval's P_k only
+        assert not m.over_labels or (m.kind == "measure" and set(m.over_labels) <= {"macro", "micro", "weighted", "samples"})
+    ml = MultiLabelEvaluation(2)
+    ml.add_cases([[1, 0], [0, 1], [1, 1]], [[0.9, 0.2], [0.4, 0.8], [0.3, 0.6]])
+    averaged = [m.name for m in T.MEASURES if m.over_labels]
+    assert [k for k in ml.summary() if k not in ("num_rows", "labels")][: len(averaged)] == averaged
