@@ -20,10 +20,12 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import multilabel as _ml
+from .._core import topclass as _top
 from .._state import multilabel as _ml_state
 from .._validation import (
     as_array,
     check_average,
+    check_beta,
     check_classes,
     check_curve_average,
     check_grouped_for_bins,
@@ -160,9 +162,13 @@ class MultiLabelEvaluation:
         self._memo: dict[Any, Any] = {}
         self._bounded: list[BoundedEvaluation] | None = None
         self._pooled_bounded: BoundedEvaluation | None = None
+        #: bounded kind: the top-class counts (sparse confusion matrix and rows without one positive),
+        #: None when unknown (a state saved before they were kept); unused by the kinds that keep rows
+        self._top: tuple[npt.NDArray[np.int64], F64, int] | None = None
         if self._max_bins is not None:
             self._bounded = [BoundedEvaluation(self._max_bins) for _ in self._labels]
             self._pooled_bounded = BoundedEvaluation(self._max_bins)
+            self._top = (np.zeros(0, dtype=np.int64), np.zeros(0), 0)
 
     # ------------------------------------------------------------------ properties
 
@@ -299,7 +305,7 @@ class MultiLabelEvaluation:
         self._memo = {}
         if self._bounded is not None:
             assert self._pooled_bounded is not None
-            # the rows were validated as a whole before this point, so no label's summary refuses them:
+            top = self._top_added(truth, scores, weight)  # computed first: assigned with the summaries
             # every label gets them (the summaries take checked columns of bools and non-NaN floats)
             if n == 1:  # a single row through each summary's add_case buffer (a batch call costs more);
                 # each summary's add_case is atomic, but an interrupt between two labels leaves the
@@ -309,6 +315,7 @@ class MultiLabelEvaluation:
                 for b, c, v in zip(self._bounded, truth[0].tolist(), scores[0].tolist()):
                     b.add_case(c, v, w)
                     pooled.add_case(c, v, w)
+                self._top = top
                 return
             # a batch goes into copies of the summaries that replace them in one assignment, so an
             # interrupt (MemoryError, KeyboardInterrupt) inside a summary's binning leaves every label
@@ -318,7 +325,7 @@ class MultiLabelEvaluation:
             for j, b in enumerate(staged):
                 b.add_cases(truth[:, j], scores[:, j], weight)
             staged_pooled.add_cases(truth.ravel(), scores.ravel(), None if weight is None else np.repeat(weight, k))
-            self._bounded, self._pooled_bounded = staged, staged_pooled
+            self._bounded, self._pooled_bounded, self._top = staged, staged_pooled, top
             return
         if n == 1:
             self._pending.append((truth, scores, weight))
@@ -330,6 +337,17 @@ class MultiLabelEvaluation:
         self._held += n
         if self._window is not None and self._held >= 2 * self._window:
             self._consolidate()  # keep at most twice the window between queries
+
+    def _top_added(self, truth: Bool, scores: F64, weight: F64 | None) -> tuple[npt.NDArray[np.int64], F64, int] | None:
+        """The bounded kind's top-class counts with these rows added (not assigned; None stays unknown)."""
+        if self._top is None:
+            return None
+        other = _top.other_rows(truth)
+        keep = np.ones(truth.shape[0], dtype=bool)
+        keep[other] = False
+        added = _top.sparse_counts(_top.pair_codes(truth[keep], scores[keep]), None if weight is None else weight[keep])
+        codes, counts = _top.merge_sparse(self._top[:2], added)
+        return codes, counts, self._top[2] + int(other.size)
 
     def _flush_pending(self) -> None:
         """Join the single rows added since the last flush into one chunk."""
@@ -592,6 +610,191 @@ class MultiLabelEvaluation:
         """
         return self._curve("roc_curve", average)
 
+    # ------------------------------------------------------------------ at the top-scoring class
+
+    def _top_matrix(self, query: str) -> Any:
+        """The k x k confusion matrix at the top-scoring class (int64, or float64 when weighted), cached.
+
+        Raises UnsupportedQuery when a row held does not have exactly one
+        positive label, or (bounded kind) when the counts are unknown.
+        """
+        k = len(self._labels)
+        if self._bounded is not None:
+            if self._top is None:
+                raise unsupported(_CLS, query, "this bounded evaluation was saved before the top-class counts "
+                                  "were kept, so its confusion matrix is unknown", "feed its rows to a new evaluation")
+            if self._top[2]:
+                raise self._not_one_label(query, f"{self._top[2]} of the rows added do not")
+            return self._cached("top", lambda: _top.dense(self._top[0], self._top[1], k, not self.weighted))
+        truth, scores, weight = self._consolidate()
+        other = _top.other_rows(truth)
+        if other.size:
+            row = int(other[0])
+            raise self._not_one_label(query, f"row {row} of the rows held has {int(truth[row].sum())} positive "
+                                      f"labels ({other.size} such row{'' if other.size == 1 else 's'} in all)")
+        return self._cached("top", lambda: _top.confusion(truth, scores, weight))
+
+    def _not_one_label(self, query: str, which: str) -> Exception:
+        return unsupported(_CLS, query, f"it needs one label per row (multi-class data: exactly one positive "
+                           f"label in each row); {which}",
+                           "use the ranking measures (average_precision, area_under_roc_curve), which take any number "
+                           "of positives per row")
+
+    def confusion_matrix(self) -> Any:
+        """The k x k confusion matrix of multi-class rows at the top-scoring class.
+
+        Row i, column j: the rows whose true class (their one positive label)
+        is label i and whose highest score is in column j, in label order;
+        with sample weights, the sum of their weights.
+
+        Returns
+        -------
+        numpy.ndarray, shape (k, k)
+            int64 counts (float64 weight sums when a weight other than 1 was
+            added); all zeros with no row. A fresh array.
+
+        Raises
+        ------
+        scored_pr.UnsupportedQuery
+            When a row held does not have exactly one positive label (a
+            multi-label row has no single true class), or for a bounded
+            evaluation read from a state saved before these counts were kept.
+
+        Notes
+        -----
+        Equal to scikit-learn's ``confusion_matrix(y, S.argmax(axis=1),
+        labels=range(k), sample_weight=w)``. Ties at the top score: the first
+        tied column (label order) is the prediction, as ``numpy.argmax``.
+        The exact kind counts every row held, the windowed kind the rows in
+        its window; the bounded kind keeps these counts exactly (one per
+        distinct (true, predicted) pair seen, at most k x k) beside its
+        bins. LingPipe: ``ConfusionMatrix.matrix()``; see
+        ``scored_pr.lingpipe.ConfusionMatrix.from_evaluation``. O(n k) once,
+        then cached.
+
+        Examples
+        --------
+        >>> ev = MultiLabelEvaluation(["cat", "dog", "eel"])
+        >>> ev.add_cases(["cat", "dog", "dog", "eel"],
+        ...              [[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.6, 0.3, 0.1], [0.2, 0.2, 0.6]])
+        >>> ev.confusion_matrix().tolist()
+        [[1, 0, 0], [1, 1, 0], [0, 0, 1]]
+        >>> ev.accuracy()
+        0.75
+        """
+        return self._top_matrix("confusion_matrix").copy()
+
+    def accuracy(self) -> float:
+        """The fraction of multi-class rows whose top-scoring class is their true class (weighted by row weight).
+
+        The confusion matrix's diagonal over its total: scikit-learn's
+        ``accuracy_score(y, S.argmax(axis=1), sample_weight=w)``, and
+        ``top_k_accuracy_score(..., k=1)`` when no score ties at the top.
+        NaN with no row (or every weight 0). Raises
+        :class:`~scored_pr.UnsupportedQuery` as :meth:`confusion_matrix`.
+        LingPipe: ``ConfusionMatrix.totalAccuracy()``.
+        """
+        return _top.accuracy(self._top_matrix("accuracy"))
+
+    def _prf(self, query: str, average: str | None, beta: float) -> tuple[Any, Any, Any]:
+        average = check_average(average, query, (None, "macro", "micro", "weighted"))
+        beta = check_beta(beta, query)
+        p, r, f, _ = _top.precision_recall_f(self._top_matrix(query), average, beta)
+        return p, r, f
+
+    def precision(self, average: str | None = "macro") -> Any:
+        """Precision of each class at the top-scoring class, or its average.
+
+        A class's precision is the weight of the rows predicted (top score)
+        as that class that are truly of it, over the weight of the rows
+        predicted as it: column j of :meth:`confusion_matrix`, its diagonal
+        entry over its sum; 0.0 for a class never predicted.
+
+        Parameters
+        ----------
+        average : {None, "macro", "micro", "weighted"}, default "macro"
+            None: the k values (array, label order); "macro": their mean;
+            "weighted": their mean weighted by each class's support (its true
+            rows' weight); "micro": from the summed counts (equal to
+            :meth:`accuracy` for multi-class rows).
+
+        Returns
+        -------
+        float or numpy.ndarray
+
+        Raises
+        ------
+        ValueError
+            For an unknown ``average``.
+        scored_pr.UnsupportedQuery
+            As :meth:`confusion_matrix`.
+
+        Notes
+        -----
+        scikit-learn's ``precision_score(y, S.argmax(axis=1),
+        labels=range(k), average=average, sample_weight=w)`` with its default
+        ``zero_division`` ("warn": a 0/0 ratio is 0.0), without the warning.
+        LingPipe: ``ConfusionMatrix.oneVsAll(i).precision()`` and
+        ``macroAvgPrecision()`` (where LingPipe gives NaN for 0/0).
+        """
+        return self._prf("precision", average, 1.0)[0]
+
+    def recall(self, average: str | None = "macro") -> Any:
+        """Recall of each class at the top-scoring class, or its average.
+
+        A class's recall is the weight of its true rows whose top score is in
+        its column, over the weight of its true rows: row i of
+        :meth:`confusion_matrix`, its diagonal entry over its sum; 0.0 for a
+        class with no true row. ``average`` and the rest as :meth:`precision`
+        (scikit-learn's ``recall_score``; "weighted" recall equals
+        :meth:`accuracy`). LingPipe: ``oneVsAll(i).recall()``,
+        ``macroAvgRecall()``.
+        """
+        return self._prf("recall", average, 1.0)[1]
+
+    def f_measure(self, average: str | None = "macro", beta: float = 1.0) -> Any:
+        """F-beta of each class at the top-scoring class, or its average.
+
+        A class's F-beta is (1 + beta^2) tp / (beta^2 (tp + fn) + tp + fp),
+        from its row and column of :meth:`confusion_matrix`; 0.0 when the
+        class is neither true nor predicted anywhere (and when tp is 0).
+        ``average`` as :meth:`precision` ("macro": the mean of the classes'
+        F, not the F of the mean precision and recall). scikit-learn's
+        ``fbeta_score`` / ``f1_score`` (default ``zero_division``, no
+        warning). LingPipe: ``oneVsAll(i).fMeasure()``, ``macroAvgFMeasure()``.
+
+        Raises
+        ------
+        ValueError
+            For an unknown ``average``, or ``beta`` not a finite number >= 0.
+        scored_pr.UnsupportedQuery
+            As :meth:`confusion_matrix`.
+        """
+        return self._prf("f_measure", average, beta)[2]
+
+    def _one_label_rows(self) -> bool:
+        """Whether the top-class queries answer: some row held, each with exactly one positive label."""
+        if self.num_rows == 0:
+            return False
+        if self._bounded is not None:
+            return self._top is not None and self._top[2] == 0
+        return _top.other_rows(self._consolidate()[0]).size == 0
+
+    def _top_summary(self) -> dict[str, Any]:
+        """The top-class entries of :meth:`summary` (multi-class rows only)."""
+        matrix = self._top_matrix("summary")
+        p, r, f, support = _top.precision_recall_f(matrix, None, 1.0)
+        as_number = int if matrix.dtype.kind == "i" else float
+        out: dict[str, Any] = {"accuracy": _top.accuracy(matrix)}
+        for name in ("precision", "recall", "f_measure"):
+            out[name] = {a: self._prf(name, a, 1.0)[("precision", "recall", "f_measure").index(name)]
+                         for a in ("macro", "micro", "weighted")}
+        out["classes"] = {label: {"precision": float(p[j]), "recall": float(r[j]), "f_measure": float(f[j]),
+                                  "support": as_number(support[j])} for j, label in enumerate(self._labels)}
+        out["confusion_matrix"] = {label: {other: as_number(matrix[i, j]) for j, other in enumerate(self._labels)}
+                                   for i, label in enumerate(self._labels)}
+        return out
+
     # ------------------------------------------------------------------ summary
 
     def summary(self) -> dict[str, Any]:
@@ -603,13 +806,21 @@ class MultiLabelEvaluation:
         (``over_labels``: ``average_precision`` and ``area_under_roc_curve``),
         ``{average: value}`` for "macro", "micro", "weighted" and (not for the
         bounded kind) "samples" (a bounded kind's values are the estimates).
-        Degenerate values are NaN or 0.0 as documented; nothing raises, and
-        no warning is issued.
+        Multi-class rows (some rows held, each with exactly one positive
+        label), at the top-scoring class: ``accuracy``; ``precision``,
+        ``recall`` and ``f_measure`` (F1) as {average: value} for "macro",
+        "micro" and "weighted"; ``classes``: {label: {"precision", "recall",
+        "f_measure", "support"}}; ``confusion_matrix``: {true label:
+        {predicted label: count}} (:meth:`confusion_matrix`, counts as int,
+        weight sums as float). Degenerate values are NaN or 0.0 as
+        documented; nothing raises, and no warning is issued.
         """
         out: dict[str, Any] = {"num_rows": self.num_rows, "labels": {label: self._label_summary(j) for j, label in enumerate(self._labels)}}
         for m in MEASURES:
             if m.over_labels:
                 out[m.name] = {mode: float(self._table_average(m, mode)) for mode in self._table_modes(m)}
+        if self._one_label_rows():
+            out.update(self._top_summary())
         return out
 
     def _table_values(self, m: Measure) -> list[Any]:
@@ -669,6 +880,8 @@ class MultiLabelEvaluation:
             assert other._bounded is not None and self._pooled_bounded is not None and other._pooled_bounded is not None
             out._bounded = [a.merge(b) for a, b in zip(self._bounded, other._bounded)]
             out._pooled_bounded = self._pooled_bounded.merge(other._pooled_bounded)
+            a, b = self._top, other._top
+            out._top = None if a is None or b is None else (*_top.merge_sparse(a[:2], b[:2]), a[2] + b[2])
             return out
         for part in (self._consolidate(), other._consolidate()):
             if part[0].shape[0]:
@@ -686,8 +899,9 @@ class MultiLabelEvaluation:
         if not isinstance(other, MultiLabelEvaluation):
             return NotImplemented
         merged = self.merge(other)
-        (self._chunks, self._pending, self._held, self._rows, self._bounded, self._pooled_bounded, self._memo) = (
-            merged._chunks, merged._pending, merged._held, merged._rows, merged._bounded, merged._pooled_bounded, {})
+        (self._chunks, self._pending, self._held, self._rows, self._bounded, self._pooled_bounded, self._top, self._memo) = (
+            merged._chunks, merged._pending, merged._held, merged._rows, merged._bounded, merged._pooled_bounded,
+            merged._top, {})
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -699,7 +913,10 @@ class MultiLabelEvaluation:
         ):
             return False
         if self._bounded is not None:
-            return self._bounded == other._bounded and self._pooled_bounded == other._pooled_bounded
+            a, b = self._top, other._top
+            same_top = (a is None) == (b is None) and (a is None or b is None or (
+                np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and a[2] == b[2]))
+            return self._bounded == other._bounded and self._pooled_bounded == other._pooled_bounded and same_top
         a, b = self._consolidate(), other._consolidate()
         same_w = (a[2] is None and b[2] is None) or (a[2] is not None and b[2] is not None and np.array_equal(a[2], b[2]))
         return bool(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and same_w)
@@ -713,7 +930,7 @@ class MultiLabelEvaluation:
             assert self._pooled_bounded is not None
             return _ml_state.MultiLabelState(self._labels, self._ties, None, self._max_bins, None, None, None,
                                           [b.to_dict() for b in self._bounded], self._pooled_bounded.to_dict(),
-                                          self._pos_label)
+                                          self._pos_label, self._top)
         truth, scores, weight = self._consolidate()
         return _ml_state.MultiLabelState(self._labels, self._ties, self._window, None, truth, scores, weight,
                                           pos_label=self._pos_label)
@@ -730,7 +947,7 @@ class MultiLabelEvaluation:
             pooled = BoundedEvaluation.from_dict(st.pooled)
             if any(s.max_bins != st.max_bins for s in [*summaries, pooled]):
                 raise ValueError(f"{func}: every label's summary must have max_bins={st.max_bins}.")
-            ev._bounded, ev._pooled_bounded = summaries, pooled
+            ev._bounded, ev._pooled_bounded, ev._top = summaries, pooled, st.top
             return ev
         assert st.truth is not None and st.scores is not None
         weights = None if st.weights is None or bool((st.weights == 1.0).all()) else st.weights  # as when added

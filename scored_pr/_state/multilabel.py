@@ -7,7 +7,11 @@ The state is the label names, the tie policy, the kind (``window`` rows or
   (n, k) float64 scores and the (n,) weights (absent when every weight is 1);
 - bounded kind: each label's ``BoundedEvaluation.to_dict()`` and that of the
   pooled (micro) summary, the bounded kind's own state encoding, which its
-  ``from_dict`` validates.
+  ``from_dict`` validates; and the top-class counts of multi-class rows (the
+  sparse confusion matrix: each distinct (true, predicted) pair's code
+  ``true * k + predicted`` and count, and the number of rows without exactly
+  one positive). A state written before these counts existed has none
+  (``top`` is None): it loads, and its top-class queries say so.
 
 This module knows no evaluator class: it checks a :class:`MultiLabelState` on
 the way in and out, and the evaluation builds itself from one. A bad input
@@ -36,6 +40,8 @@ _KEYS = {"format", "kind", "version", "labels", "ties", "window", "max_bins", "p
 _ROWS = {"truth", "scores"}
 _OPTIONAL = {"weights"}
 _BINS = {"per_label", "pooled"}
+_TOP = {"top"}  #: optional (bounded kind): absent from states written before the top-class counts
+_TOP_FIELDS = {"codes", "counts", "other_rows"}
 
 
 class MultiLabelState(NamedTuple):
@@ -51,6 +57,35 @@ class MultiLabelState(NamedTuple):
     per_label: list[dict[str, Any]] | None = None  #: bounded kind: each label's BoundedEvaluation.to_dict()
     pooled: dict[str, Any] | None = None  #: bounded kind: the pooled summary's to_dict()
     pos_label: Any = None  #: the label value read as positive in an indicator matrix (None: 1/True)
+    #: bounded kind: (codes int64 ascending, counts float64, rows without one positive), or None when unknown
+    top: tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], int] | None = None
+
+
+def check_top(codes: Any, counts: Any, other: Any, k: int, func: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], int]:
+    """The top-class counts: distinct codes ascending in [0, k*k), finite counts >= 0, a row count >= 0."""
+    if isinstance(other, bool) or not isinstance(other, int) or other < 0:
+        raise _bad(func, f"field 'other_rows' of the top-class counts must be an int >= 0; got {other!r:.60} instead.")
+    c = np.asarray(codes)
+    w = np.asarray(counts)
+    if (c.ndim != 1 or w.shape != c.shape or (c.size and (c.dtype.kind not in "iu" or w.dtype.kind not in "iuf"))):
+        raise _bad(func, "the top-class counts must be two lists of one length: int codes and numeric counts.")
+    c, w = c.astype(np.int64), w.astype(np.float64)
+    if c.size and (c[0] < 0 or c[-1] >= k * k or not (np.diff(c) > 0).all()):
+        raise _bad(func, f"the top-class codes must be distinct, ascending and in [0, {k * k}).")
+    if not (np.isfinite(w) & (w >= 0)).all():
+        raise _bad(func, "the top-class counts must be finite and >= 0.")
+    return c, w, other
+
+
+def _top_dict(top: Any, k: int, func: str) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], int] | None:
+    """The ``top`` field of a dict state (None: absent, a state written before the counts existed)."""
+    if top is None:
+        return None
+    if not isinstance(top, dict) or set(top) != _TOP_FIELDS:
+        raise _bad(func, f"field 'top' must be a dict of {sorted(_TOP_FIELDS)}.")
+    if not isinstance(top["codes"], list) or not isinstance(top["counts"], list):
+        raise _bad(func, "fields 'codes' and 'counts' of 'top' must be lists.")
+    return check_top(top["codes"], top["counts"], top["other_rows"], k, func)
 
 
 def _check_labels(labels: Any, func: str) -> list[Any]:
@@ -107,6 +142,8 @@ def to_dict(st: MultiLabelState) -> dict[str, Any]:
     if st.max_bins is not None:
         d["per_label"] = st.per_label
         d["pooled"] = st.pooled
+        if st.top is not None:
+            d["top"] = {"codes": st.top[0].tolist(), "counts": st.top[1].tolist(), "other_rows": st.top[2]}
         return d
     assert st.truth is not None and st.scores is not None
     k = len(st.labels)
@@ -123,7 +160,7 @@ def from_dict(d: Any, func: str = "from_dict") -> MultiLabelState:
         raise TypeError(f"{func}: argument 'd' must be a dict from to_dict(); got {type(d).__name__} instead.")
     labels, ties, window, max_bins, pos_label = _check_header(d, func)
     body = _BINS if max_bins is not None else _ROWS
-    optional = set() if max_bins is not None else _OPTIONAL
+    optional = _TOP if max_bins is not None else _OPTIONAL
     if not _KEYS | body <= set(d) <= _KEYS | body | optional:
         missing, extra = sorted((_KEYS | body) - set(d)), sorted(set(d) - _KEYS - body - optional)
         raise _bad(func, f"fields must be {sorted(_KEYS | body)} (optionally {sorted(optional)}); "
@@ -135,7 +172,8 @@ def from_dict(d: Any, func: str = "from_dict") -> MultiLabelState:
             raise TypeError(f"{func}: field 'per_label' must be a list of {k} state dicts.")
         if not isinstance(pooled, dict):
             raise TypeError(f"{func}: field 'pooled' must be a state dict.")
-        return MultiLabelState(labels, ties, window, max_bins, None, None, None, per_label, pooled, pos_label)
+        top = _top_dict(d.get("top"), k, func)
+        return MultiLabelState(labels, ties, window, max_bins, None, None, None, per_label, pooled, pos_label, top)
     rows_t, rows_s = d["truth"], d["scores"]
     if not isinstance(rows_t, list) or not isinstance(rows_s, list) or len(rows_t) != len(rows_s):
         raise TypeError(f"{func}: fields 'truth' and 'scores' must be lists of rows of one length.")
@@ -176,6 +214,9 @@ def save(st: MultiLabelState, path: str | os.PathLike[str]) -> None:
     arrays: dict[str, np.ndarray] = {}
     if st.max_bins is not None:
         arrays["bins"] = _statefile.encode_json({"per_label": st.per_label, "pooled": st.pooled}, "bins")
+        if st.top is not None:  # the sparse confusion matrix: its size in the header fixes the arrays' shapes
+            meta["top_pairs"], meta["top_other_rows"] = int(st.top[0].size), st.top[2]
+            arrays["top_codes"], arrays["top_counts"] = st.top[0], st.top[1]
     else:
         assert st.truth is not None and st.scores is not None
         meta["num_rows"] = int(st.truth.shape[0])
@@ -196,8 +237,16 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
         labels, ties, window, max_bins, pos_label = _check_header(meta, func)
         k = len(labels)
         if max_bins is not None:
-            if npz.names != {"meta", "bins"}:
+            pairs = meta.get("top_pairs")
+            has_top = pairs is not None
+            if npz.names != {"meta", "bins"} | ({"top_codes", "top_counts"} if has_top else set()):
                 raise npz.error(f"is not a scored_pr multi-label state file (arrays {npz.listing}).")
+            top = None
+            if has_top:
+                if isinstance(pairs, bool) or not isinstance(pairs, int) or not 0 <= pairs <= k * k or 16 * pairs > npz.size:
+                    raise npz.error("has an invalid 'top_pairs' field.")
+                top = check_top(npz.read("top_codes", np.int64, shape=(pairs,)).copy(),
+                                npz.read("top_counts", np.float64, shape=(pairs,)).copy(), meta.get("top_other_rows"), k, func)
             body = _statefile.read_json(npz, "bins", max_bins_bytes(k, max_bins, pos_label))
             if not isinstance(body, dict):
                 raise npz.error("has a corrupted 'bins' member.")
@@ -205,7 +254,7 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
             assert st.per_label is not None and st.pooled is not None
             for d in (*st.per_label, st.pooled):  # checked here, so a bad one is this file's ValueError
                 _bounded.from_dict(d, func)
-            return st
+            return st._replace(top=top)
         n, weighted = meta.get("num_rows"), meta.get("weighted")
         if isinstance(n, bool) or not isinstance(n, int) or n < 0 or not isinstance(weighted, bool):
             raise npz.error("has an invalid 'num_rows' or 'weighted' field.")
@@ -224,17 +273,22 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
 
 def to_pickle(st: MultiLabelState) -> dict[str, Any]:
     """What pickling stores: the header and the arrays (or bounded states) as they are."""
-    return {**_header(st), "truth": st.truth, "scores": st.scores, "weights": st.weights,
-            "per_label": st.per_label, "pooled": st.pooled}
+    out = {**_header(st), "truth": st.truth, "scores": st.scores, "weights": st.weights,
+           "per_label": st.per_label, "pooled": st.pooled}
+    if st.top is not None:
+        out["top"] = {"codes": st.top[0].tolist(), "counts": st.top[1].tolist(), "other_rows": st.top[2]}
+    return out
 
 
 def from_pickle(state: Any, func: str = "unpickle") -> MultiLabelState:
-    if not isinstance(state, dict) or set(state) != _KEYS | _ROWS | _OPTIONAL | _BINS:
+    base = _KEYS | _ROWS | _OPTIONAL | _BINS
+    if not isinstance(state, dict) or set(state) not in (base, base | _TOP):  # pickles before the counts: no 'top'
         raise _bad(func, "the pickled state is not a scored_pr MultiLabelEvaluation's.")
     labels, ties, window, max_bins, pos_label = _check_header(state, func)
     if max_bins is not None:
+        top = {"top": state["top"]} if state.get("top") is not None else {}
         return from_dict({**{key: state[key] for key in _KEYS}, "per_label": state["per_label"],
-                          "pooled": state["pooled"]}, func)
+                          "pooled": state["pooled"], **top}, func)
     truth, scores, weights = state["truth"], state["scores"], state["weights"]
     if (not isinstance(truth, np.ndarray) or truth.dtype != bool or not isinstance(scores, np.ndarray)
             or scores.dtype != np.float64 or not (weights is None or (isinstance(weights, np.ndarray) and weights.dtype == np.float64))):
