@@ -93,7 +93,7 @@ def _usage(opts: ReportOptions) -> str | None:
     return None
 
 
-def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any], dict[str, Any], list[str], Any]:
     """Per-column (positives, negatives, each averaged measure) and the averages, and the notes to print.
 
     The averaged measures are the table's (``scored_pr._measures.MEASURES``,
@@ -102,7 +102,10 @@ def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any]
     label's value and every average (no "samples" for multi-class). The
     multi-class ROC AUC averages are the functional API's one-vs-rest and
     one-vs-one (Hand & Till) rules; top-1 accuracy (multi-class) and the
-    label-ranking measures (multi-label) come from it too.
+    label-ranking measures (multi-label) come from it too. Multi-class rows
+    also give the measures at the top-scoring class (the evaluator's):
+    per-class precision, recall and F1, their averages, accuracy and the
+    confusion matrix (returned last; None for multi-label).
     """
     import numpy as np
 
@@ -144,11 +147,17 @@ def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any]
             for a in avgs
         }
         averages["top_1_accuracy"] = F.top_k_accuracy_score(truth, scores, k=1, labels=labels)
+        # at the top-scoring class (the first column on ties, as numpy.argmax)
+        averages["accuracy"] = summary["accuracy"]
+        for name in ("precision", "recall", "f_measure"):
+            columns[name] = [summary["classes"][j][name] for j in range(k)]
+            averages[name] = summary[name]
+        return columns, averages, notes, ev.confusion_matrix()
     else:
         averages["label_ranking_average_precision"] = F.label_ranking_average_precision_score(truth, scores)
         averages["coverage_error"] = F.coverage_error(truth, scores)
         averages["label_ranking_loss"] = F.label_ranking_loss(truth, scores)
-    return columns, averages, notes
+    return columns, averages, notes, None
 
 
 def _fmt(value: Any) -> str:
@@ -192,7 +201,7 @@ def report(opts: ReportOptions) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            columns, averages, notes = _measures(reader.multiclass, truth, scores)
+            columns, averages, notes, confusion = _measures(reader.multiclass, truth, scores)
         except ValueError as exc:  # scikit-learn's rules (e.g. multi-class scores whose rows do not sum to 1)
             error(f"{source}: {exc}")
             return 2
@@ -208,6 +217,8 @@ def report(opts: ReportOptions) -> int:
     if opts.output.format == "json":
         obj = {"source": source, "kind": kind, "num_cases": int(scores.shape[0]), "labels": per_label,
                "averages": flat, "skipped_lines": reader.skipped}
+        if confusion is not None:  # rows: true class, columns: predicted class, both in the order of "labels"
+            obj["confusion_matrix"] = confusion.tolist()
         print(json.dumps(obj, allow_nan=False))
         return 0
     what = "class" if reader.multiclass else "label"
@@ -224,4 +235,10 @@ def report(opts: ReportOptions) -> int:
         else:
             avg_rows.append((key, "", _fmt(value)))
     print(table(avg_rows, ("measure", "average", "value"), names_first=True))
+    if confusion is not None:
+        print()
+        print("confusion matrix at the top-scoring class (rows: true class, columns: predicted class)")
+        names = [str(name) for name in reader.names]
+        print(table([(name, *(str(int(v)) for v in row)) for name, row in zip(names, confusion)],
+                    ("true \\ predicted", *names), names_first=True))
     return 0

@@ -989,7 +989,9 @@ def _report_figures(labelled: MultiLabelEvaluation) -> dict[str, Any]:
     averages over labels (``over_labels``): ``<label>: <measure>`` per label
     (``average_precision``, ``area_under_roc_curve``), then
     ``<measure> (<average>)`` for every average the evaluator gives (a
-    bounded one: estimates).
+    bounded one: estimates). Multi-class rows add ``accuracy``, each
+    class's and the averaged precision, recall and F1, and the confusion
+    matrix as ``confusion (<true> -> <predicted>)`` counts.
     """
     summary = labelled.summary()
     figures: dict[str, Any] = {"num_rows": summary["num_rows"]}
@@ -1000,6 +1002,16 @@ def _report_figures(labelled: MultiLabelEvaluation) -> dict[str, Any]:
     for name in averaged:
         for average, value in summary[name].items():
             figures[f"{name} ({average})"] = float(value)
+    if "confusion_matrix" in summary:  # multi-class rows: the measures at the top-scoring class
+        figures["accuracy"] = summary["accuracy"]
+        for name in ("precision", "recall", "f_measure"):
+            for label, own in summary["classes"].items():
+                figures[f"{label}: {name}"] = own[name]
+            for average, value in summary[name].items():
+                figures[f"{name} ({average})"] = value
+        for true, row in summary["confusion_matrix"].items():
+            for predicted, count in row.items():
+                figures[f"confusion ({true} -> {predicted})"] = count
     return figures
 
 

@@ -62,7 +62,7 @@ from .assertions import (
     check_bounds_given, check_comparison_form, check_confidence, check_margin, check_metric_bound, check_resamplable,
 )
 from .trec import check_c_long, check_grades, check_max_docs, check_measure_spec, check_trec_source
-from .lingpipe import check_arity, check_count_matrix, check_known_categories, check_ranked_scores
+from .lingpipe import check_arity, check_count_matrix, check_known_categories, check_ranked_scores, check_whole_counts
 
 __all__ = [
     "MAX_COUNT", "MAX_LABELS", "MAX_SAVED_INT", "MIN_SAVED_INT", "TIE_POLICIES",
@@ -79,7 +79,7 @@ __all__ = [
     "check_resamplable", "check_resamples", "check_same_length", "check_same_pos_label", "check_same_setup",
     "check_same_ties", "check_score", "check_score_matrix", "check_seed", "check_shape", "check_sink_options",
     "check_summary_writer", "check_tensorboard_options", "check_ties", "check_time", "check_times", "check_top_k",
-    "check_trec_source", "check_type_named", "check_weight", "check_weights", "check_window_extent", "describe",
+    "check_trec_source", "check_type_named", "check_weight", "check_weights", "check_whole_counts", "check_window_extent", "describe",
     "evaluation_kind", "fail", "measure_arguments_error", "missing_time", "multi_output", "read_only_evaluation",
     "renamed_keyword", "time_off_clock",
 ]

@@ -75,6 +75,26 @@ def check_count_matrix(matrix: Any, k: int, func: str) -> list[list[int]]:
     return out
 
 
+def check_whole_counts(matrix: Any, labels: list[Any], func: str, name: str) -> tuple[list[str], Any]:
+    """A multi-label evaluation's confusion matrix and labels as LingPipe takes them: whole counts, distinct str names.
+
+    Weight sums that are whole numbers (integer weights) become ints; any
+    other weight sum is refused, as are labels whose ``str`` coincide.
+    """
+    m = np.asarray(matrix)
+    if m.dtype.kind == "f":
+        if not bool((m == np.floor(m)).all()):
+            raise ValueError(f"{func}: argument {name!r} must hold whole-number counts (LingPipe's confusion matrix "
+                             "counts rows; weights other than whole numbers make fractional sums); got weighted rows "
+                             "instead.")
+        m = m.astype(np.int64)
+    names = [str(label) for label in labels]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{func}: argument {name!r} must have labels whose names as str are distinct (LingPipe's "
+                         f"categories are strings); got {labels!r:.120} instead.")
+    return names, m
+
+
 def check_arity(given: int, allowed: tuple[int, ...], forms: str, func: str) -> None:
     """A call with a variable argument list: ``given`` arguments, one of ``allowed`` (``forms`` shows them)."""
     if given not in allowed:

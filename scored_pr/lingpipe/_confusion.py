@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._validation import check_count, check_count_matrix, fail
+from .._validation import check_count, check_count_matrix, check_type_named, check_whole_counts, fail
 from ._first_best import PrecisionRecallEvaluation
 from ._javafmt import double_to_string
 from ._javamath import div, log2, sqrt
@@ -126,6 +126,53 @@ class ConfusionMatrix:
         self._categories = cats
         self._index = {c: i for i, c in enumerate(cats)}
         self._m = m
+
+    @classmethod
+    def from_evaluation(cls, evaluation: Any) -> ConfusionMatrix:
+        """The confusion matrix of a multi-class :class:`~scored_pr.MultiLabelEvaluation` at its top-scoring class.
+
+        Parameters
+        ----------
+        evaluation : MultiLabelEvaluation
+            Its rows must each hold exactly one positive label (multi-class
+            data); its labels become the categories (as ``str``), in label
+            order, and ``evaluation.confusion_matrix()`` the counts
+            (reference = true class, response = the column of the highest
+            score, the first on ties).
+
+        Returns
+        -------
+        ConfusionMatrix
+            A new matrix; every LingPipe statistic (``totalAccuracy``,
+            kappas, macro/micro averages...) then reads it.
+
+        Raises
+        ------
+        TypeError
+            If ``evaluation`` is not a MultiLabelEvaluation.
+        ValueError
+            If its weighted rows make fractional counts, or two labels have
+            the same ``str``.
+        scored_pr.UnsupportedQuery
+            If a row does not hold exactly one positive label (see
+            ``MultiLabelEvaluation.confusion_matrix``).
+
+        Examples
+        --------
+        >>> from scored_pr import MultiLabelEvaluation
+        >>> ev = MultiLabelEvaluation(["cat", "dog"])
+        >>> ev.add_cases(["cat", "dog", "dog"], [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4]])
+        >>> cm = ConfusionMatrix.from_evaluation(ev)
+        >>> cm.matrix().tolist(), cm.totalAccuracy() == ev.accuracy()
+        ([[1, 0], [1, 1]], True)
+        """
+        from .._evaluators.multilabel import MultiLabelEvaluation
+
+        check_type_named(evaluation, MultiLabelEvaluation, "ConfusionMatrix.from_evaluation", "evaluation",
+                         "a MultiLabelEvaluation")
+        names, counts = check_whole_counts(evaluation.confusion_matrix(), evaluation.labels,
+                                           "ConfusionMatrix.from_evaluation", "evaluation")
+        return cls(names, counts.tolist())
 
     # ------------------------------------------------------------------ structure
 
