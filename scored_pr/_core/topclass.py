@@ -101,12 +101,7 @@ def precision_recall_f(
     b2 = beta * beta
     precision = _divide(tp, pred)
     recall = _divide(tp, true)
-    if np.isposinf(beta):
-        f = recall
-    elif beta == 0:
-        f = precision
-    else:
-        f = _divide((1 + b2) * tp, b2 * true + pred)
+    f = _divide((1 + b2) * tp, b2 * true + pred)  # beta > 0 (checked by the caller)
     support = m.sum(axis=1)
     if average is None:
         return precision, recall, f, support

@@ -766,7 +766,7 @@ class MultiLabelEvaluation:
         Raises
         ------
         ValueError
-            For an unknown ``average``, or ``beta`` not a finite number >= 0.
+            For an unknown ``average``, or ``beta`` not a finite number > 0.
         scored_pr.UnsupportedQuery
             As :meth:`confusion_matrix`.
         """
