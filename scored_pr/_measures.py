@@ -3,8 +3,10 @@
 Each :class:`Measure` says what a name means (the evaluator query and its
 fixed arguments) and where it appears: the key of ``summary()`` and of
 :func:`scored_pr.testing.metric_value`, the line of the text report, the short
-field of a streaming summary line, the bounded summary, and which confidence
-interval methods apply. ``summary()`` of every evaluator kind,
+field of a streaming summary line, the bounded summary, which confidence
+interval methods apply, how a multi-query evaluation totals or means it over
+its queries and which averages over labels a multi-label evaluation reports.
+``summary()`` of every evaluator kind (multi-query and multi-label included),
 :mod:`scored_pr.testing`, :mod:`scored_pr.streaming`, the interval code
 (``confidence_interval`` / ``compare``), the text and table reports and the
 command line all read :data:`MEASURES`; a measure added here reaches all of

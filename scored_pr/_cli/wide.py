@@ -14,14 +14,18 @@ multi-label
     paired by position; or ``--score-prefix P``: the score of label column
     ``A`` is the column ``PA``.
 
-The report is a per-class (per-label) table: positives, negatives, average
-precision and ROC AUC of that column against the rest, then the averages of
-:mod:`scored_pr.functional` (scikit-learn's ``average_precision_score`` and
-``roc_auc_score`` rules): AP macro, weighted and micro (and samples for
-multi-label); ROC AUC macro, weighted, micro (and samples) for multi-label,
-one-vs-rest macro/weighted/micro and one-vs-one (Hand & Till) macro/weighted
-for multi-class; the label-ranking measures for multi-label, top-1 accuracy
-for multi-class. ``--format json`` writes both as one object, NaN as null.
+The report is a per-class (per-label) table: positives, negatives and each
+measure of the table of measures that is averaged over labels (average
+precision and ROC AUC) of that column against the rest, then their averages
+(scikit-learn's ``average_precision_score`` and ``roc_auc_score`` rules,
+through a :class:`~scored_pr.MultiLabelEvaluation`): macro, weighted and
+micro (and samples for multi-label); for multi-class the ROC AUC averages are
+:mod:`scored_pr.functional`'s one-vs-rest macro/weighted/micro and one-vs-one
+(Hand & Till) macro/weighted. Then the label-ranking measures for
+multi-label; top-1 accuracy for multi-class, and at the top-scoring class
+(``argmax``, the first class on ties) each class's precision, recall and F1,
+their averages, the accuracy and the confusion matrix. ``--format json``
+writes it all as one object, NaN as null.
 """
 
 from __future__ import annotations

@@ -783,7 +783,7 @@ class MultiLabelEvaluation:
     def _top_summary(self) -> dict[str, Any]:
         """The top-class entries of :meth:`summary` (multi-class rows only)."""
         matrix = self._top_matrix("summary")
-        p, r, f, support = _top.precision_recall_f(matrix, None, 1.0)
+        p, r, f, support = (np.asarray(v) for v in _top.precision_recall_f(matrix, None, 1.0))
         as_number = int if matrix.dtype.kind == "i" else float
         out: dict[str, Any] = {"accuracy": _top.accuracy(matrix)}
         for name in ("precision", "recall", "f_measure"):
@@ -913,9 +913,9 @@ class MultiLabelEvaluation:
         ):
             return False
         if self._bounded is not None:
-            a, b = self._top, other._top
-            same_top = (a is None) == (b is None) and (a is None or b is None or (
-                np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and a[2] == b[2]))
+            mine, theirs = self._top, other._top
+            same_top = (mine is None) == (theirs is None) and (mine is None or theirs is None or (
+                np.array_equal(mine[0], theirs[0]) and np.array_equal(mine[1], theirs[1]) and mine[2] == theirs[2]))
             return self._bounded == other._bounded and self._pooled_bounded == other._pooled_bounded and same_top
         a, b = self._consolidate(), other._consolidate()
         same_w = (a[2] is None and b[2] is None) or (a[2] is not None and b[2] is not None and np.array_equal(a[2], b[2]))
