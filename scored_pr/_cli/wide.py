@@ -229,8 +229,10 @@ def report(opts: ReportOptions) -> int:
     print(f"{source}: {scores.shape[0]} cases, {len(reader.names)} {'classes' if reader.multiclass else 'labels'} "
           f"({kind}), {reader.skipped} skipped lines")
     print()
-    rows = [(str(name), *(_fmt(values[i]) for values in columns.values())) for i, name in enumerate(reader.names)]
-    print(table(rows, (what, *columns), names_first=True))
+    top = ("precision", "recall", "f_measure")  # multi-class: at the top-scoring class, in a table of their own
+    ranked = {key: values for key, values in columns.items() if key not in top}
+    rows = [(str(name), *(_fmt(values[i]) for values in ranked.values())) for i, name in enumerate(reader.names)]
+    print(table(rows, (what, *ranked), names_first=True))
     print()
     avg_rows: list[tuple[str, ...]] = []
     for key, value in averages.items():
@@ -241,7 +243,11 @@ def report(opts: ReportOptions) -> int:
     print(table(avg_rows, ("measure", "average", "value"), names_first=True))
     if confusion is not None:
         print()
-        print("confusion matrix at the top-scoring class (rows: true class, columns: predicted class)")
+        print("at the top-scoring class (the first class on ties): precision, recall and F1 of each class, and the "
+              "confusion matrix (rows: true class, columns: predicted class)")
+        rows = [(str(name), *(_fmt(columns[key][i]) for key in top)) for i, name in enumerate(reader.names)]
+        print(table(rows, (what, *top), names_first=True))
+        print()
         names = [str(name) for name in reader.names]
         print(table([(name, *(str(int(v)) for v in row)) for name, row in zip(names, confusion)],
                     ("true \\ predicted", *names), names_first=True))

@@ -70,8 +70,12 @@ def test_wide_multiclass_text_shows_accuracy_and_the_matrix(tmp_path: Path) -> N
     lines = res.stdout.splitlines()
     accuracy = [line for line in lines if line.startswith("| accuracy ")]
     assert len(accuracy) == 1 and float(accuracy[0].split("|")[3]) == pytest.approx(sk.accuracy_score(y, s.argmax(axis=1)))
-    start = lines.index("confusion matrix at the top-scoring class (rows: true class, columns: predicted class)")
-    header, rows = lines[start + 1], lines[start + 3 : start + 6]
+    start = [i for i, line in enumerate(lines) if line.startswith("at the top-scoring class")][0]
+    pred = s.argmax(axis=1)
+    per_class = [[float(c) for c in row.split("|")[2:-1]] for row in lines[start + 3 : start + 6]]
+    p, r, f, _ = _prf(y, pred, None)
+    np.testing.assert_allclose(per_class, np.column_stack([p, r, f]), rtol=0, atol=1e-15)
+    header, rows = lines[start + 7], lines[start + 9 : start + 12]
     assert [c.strip() for c in header.split("|")[2:-1]] == CLASSES
     matrix = [[int(c) for c in row.split("|")[2:-1]] for row in rows]
     assert [row.split("|")[1].strip() for row in rows] == CLASSES

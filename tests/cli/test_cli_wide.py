@@ -142,7 +142,7 @@ def test_multiclass_markdown_table_tsv_score_cols(tmp_path: Path) -> None:
     for line in res.stdout.splitlines():
         parts = [p.strip() for p in line.strip("|").split("|")]
         if line.startswith("| p_"):
-            cells[parts[0]] = parts[1:]
+            cells.setdefault(parts[0], parts[1:])  # the per-class table comes first (then the top-class tables)
         elif line.startswith("| average_precision") or line.startswith("| roc_auc"):
             cells[(parts[0], parts[1])] = parts[2:]
     for j, c in enumerate(CLASSES):
