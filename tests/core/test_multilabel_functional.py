@@ -206,10 +206,11 @@ def test_literal_multilabel_example() -> None:
 
 
 def test_wide_scores_of_both_signs_take_the_argsort_path_with_the_same_values() -> None:
-    # Scores whose sortable keys span 2**63 or more leave no bit for the label: the argsort path runs.
+    # Scores of both signs whose magnitudes range over more than about 2**1023 (a subnormal beside
+    # 1e300) leave no bit for the label: the argsort path runs. Logits (and s / 1e300 here) do not.
     rng = np.random.default_rng(3)
     y = (rng.random((60, 3)) < 0.4).astype(int)
-    s = rng.choice([-1e300, -2.0, -0.0, 0.0, 3.0, 1e300], size=(60, 3))
+    s = rng.choice([-1e300, -2.0, -5e-324, -0.0, 0.0, 3.0, 1e300], size=(60, 3))
     from scored_pr._core.multilabel import _label_keys
 
     assert _label_keys(y.astype(bool), s) is None and _label_keys(y.astype(bool), s / 1e300) is not None
@@ -221,6 +222,47 @@ def test_wide_scores_of_both_signs_take_the_argsort_path_with_the_same_values() 
         want = sklearn_or_none(sk.roc_auc_score, y, s, average=average)  # scikit-learn < 1.6 raised on one-class rows
         if want is not None:
             assert close(got, want), average
+
+
+@pytest.mark.parametrize("scores", ["logits", "logits with zeros", "float32 logits", "float16 logits", "sigmoid", "rounded"])
+def test_every_score_distribution_equals_scikit_learn_per_label(scores: str) -> None:
+    # Each distribution takes its own key or tie path (both signs; exact zeros; float32's scattered
+    # ties; float16's many ties; probabilities; rounded probabilities): every label equals sklearn.
+    rng = np.random.default_rng(7)
+    y = rng.random((3000, 4)) < 0.2
+    z = rng.standard_normal((3000, 4)) + y
+    s = {
+        "logits": z, "logits with zeros": np.where(rng.random(z.shape) < 0.05, 0.0, z) * np.where(z < 0, 1, -1),
+        "float32 logits": z.astype(np.float32), "float16 logits": z.astype(np.float16),
+        "sigmoid": 1 / (1 + np.exp(-z)), "rounded": np.round(1 / (1 + np.exp(-z)), 2),
+    }[scores]
+    for j in range(4):
+        assert close(F.average_precision(y, s, average=None)[j], sk.average_precision_score(y[:, j], s[:, j]))
+        assert F.area_under_roc_curve(y, s, average=None)[j] == pytest.approx(sk.roc_auc_score(y[:, j], s[:, j]), abs=1e-15)
+    assert close(F.average_precision(y, s, average="micro"), sk.average_precision_score(y, s, average="micro"))
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 60), st.integers(1, 4), st.integers(0, 2))
+@SETTINGS
+def test_the_few_ties_path_equals_the_tie_group_path(seed: int, n: int, k: int, decimals: int) -> None:
+    # The per-positive sums (few tied cases) and the per-tie-group sums give the same measures.
+    from scored_pr._core import multilabel as ml
+
+    rng = np.random.default_rng(seed)
+    y = rng.random((n, k)) < rng.random()
+    s = np.round(rng.standard_normal((n, k)), decimals)
+    keys = ml._label_keys(y, s)
+    assert keys is not None
+    keys.sort(axis=1)
+    labels = (keys & np.uint64(1)).astype(bool)
+    values = keys >> np.uint64(1)
+    is_start = np.ones((k, n), dtype=bool)
+    is_start[:, 1:] = values[:, 1:] != values[:, :-1]
+    few = ml._untied_block(labels, is_start)
+    g = ml.group_ends(y, s)
+    assert close(few[0], ml.average_precision_columns(g, k))
+    assert np.array_equal(few[1], ml.roc_auc_columns(g, k), equal_nan=True)  # integer pair counts: exact
+    assert np.array_equal(few[2], g.positives) and np.array_equal(few[3], g.negatives)
 
 
 # --- multi-class: one-vs-rest and one-vs-one ----------------------------------------------------
