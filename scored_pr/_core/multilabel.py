@@ -291,6 +291,8 @@ def ovo_roc_auc(classes: npt.NDArray[np.intp], scores: F64, weighted: bool) -> f
     pairs (``weighted``: weighted by the pair's share of cases, as
     scikit-learn). Each column is sorted once; its AUC against every other
     class comes from per-class cumulative counts over its tie groups.
+    NaN when fewer than two classes are present (no pair to average; no
+    case at all included).
     """
     n, k = scores.shape
     present = np.unique(classes)
@@ -312,6 +314,8 @@ def ovo_roc_auc(classes: npt.NDArray[np.intp], scores: F64, weighted: bool) -> f
         for b in present[i + 1 :]:
             pair_scores.append((auc[a, b] + auc[b, a]) / 2.0)
             prevalence.append((counts[a] + counts[b]) / n)
+    if not pair_scores:
+        return float("nan")
     return float(np.average(pair_scores, weights=prevalence if weighted else None))
 
 
