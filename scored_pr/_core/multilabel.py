@@ -525,7 +525,7 @@ def _untied_block(labels: Bool, is_start: Bool | None = None) -> tuple[F64, F64,
     start = flat - rows * n  # g: each positive's group start (untied: its position)
     wins = (start - below).astype(np.float64)
     tied = np.zeros(0, dtype=np.intp) if is_start is None else np.flatnonzero(~is_start.ravel())
-    if tied.size:
+    if is_start is not None and tied.size:
         # the cases of groups of more than one case: each tied case and the case before it
         members = np.union1d(tied - 1, tied)
         opens = is_start.ravel()[members]
