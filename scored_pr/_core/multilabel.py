@@ -464,7 +464,7 @@ def _key_block(keys: npt.NDArray[np.uint64]) -> tuple[F64, F64, F64, F64]:
     del keys
     tied = is_start.size - int(np.count_nonzero(is_start))
     if tied * _FEW_TIES <= is_start.size:  # continuous scores (float32 ones too): work over the positives
-        return _untied_block(incl.astype(bool), is_start if tied else None)
+        return _per_positive_block(incl.astype(bool), is_start if tied else None)
     np.cumsum(incl, axis=1, out=incl)
     positives = incl[:, -1].astype(np.float64)
     negatives = n - positives
@@ -500,7 +500,7 @@ def _key_block(keys: npt.NDArray[np.uint64]) -> tuple[F64, F64, F64, F64]:
 _FEW_TIES = 8
 
 
-def _untied_block(labels: Bool, is_start: Bool | None = None) -> tuple[F64, F64, F64, F64]:
+def _per_positive_block(labels: Bool, is_start: Bool | None = None) -> tuple[F64, F64, F64, F64]:
     """:func:`_key_block` over the positives alone, when no or few cases are tied.
 
     ``labels`` (kb, n) in ascending score order; ``is_start`` marks where

@@ -258,7 +258,7 @@ def test_the_few_ties_path_equals_the_tie_group_path(seed: int, n: int, k: int, 
     values = keys >> np.uint64(1)
     is_start = np.ones((k, n), dtype=bool)
     is_start[:, 1:] = values[:, 1:] != values[:, :-1]
-    few = ml._untied_block(labels, is_start)
+    few = ml._per_positive_block(labels, is_start)
     g = ml.group_ends(y, s)
     assert close(few[0], ml.average_precision_columns(g, k))
     assert np.array_equal(few[1], ml.roc_auc_columns(g, k), equal_nan=True)  # integer pair counts: exact
