@@ -2,8 +2,16 @@
 """Multi-label benchmark: scored_pr's (n, k) average_precision / area_under_roc_curve against scikit-learn.
 
 200,000 rows x 50 labels (``--n``, ``--k``), about 10 % positives per label,
-scores = uniform noise + 0.3 x label, in two versions: rounded to 3 decimals
-(heavy ties) and continuous. For each, macro AP, micro AP and macro ROC AUC by
+in the score distributions users bring (``--scores`` picks some):
+
+- ``uniform-rounded``, ``uniform``: uniform noise + 0.3 x label, rounded to 3
+  decimals (heavy ties) or continuous (the original distribution);
+- ``logits``: normal logits z (N(0, 1) + label: about half negative), float64;
+- ``logits-float32``: the same logits as float32 (scattered ties);
+- ``sigmoid``: the probabilities sigmoid(z);
+- ``sigmoid-rounded``: np.round(sigmoid(z), 2) (101 distinct scores).
+
+For each, macro AP, micro AP and macro ROC AUC by
 
 - scored_pr.average_precision / area_under_roc_curve (one vectorised sort of all labels);
 - scikit-learn 1.9's average_precision_score / roc_auc_score (target: scored_pr <= 0.3x);
@@ -17,7 +25,7 @@ so compare ratios, not absolute times.
 
 Usage::
 
-    python benchmarks/bench_multilabel.py                       # ~2 min
+    python benchmarks/bench_multilabel.py                       # ~6 min
     python benchmarks/bench_multilabel.py --md results.md       # also write the tables
     python benchmarks/bench_multilabel.py --n 20000 --reps 1    # quick look
 """
@@ -42,11 +50,29 @@ import scored_pr  # noqa: E402
 TARGET = 0.3
 
 
-def data(n: int, k: int, rounded: bool, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+DISTRIBUTIONS = {
+    "uniform-rounded": "uniform + 0.3 x label, rounded to 3 decimals (ties)",
+    "uniform": "uniform + 0.3 x label, continuous",
+    "logits": "logits z = N(0, 1) + label, float64 (about half negative)",
+    "logits-float32": "logits z as float32",
+    "sigmoid": "probabilities sigmoid(z)",
+    "sigmoid-rounded": "np.round(sigmoid(z), 2) (ties)",
+}
+
+
+def data(n: int, k: int, scores: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     y = rng.random((n, k)) < 0.1
-    s = rng.random((n, k)) + 0.3 * y
-    return y, (np.round(s, 3) if rounded else s)
+    if scores.startswith("uniform"):
+        s = rng.random((n, k)) + 0.3 * y
+        return y, (np.round(s, 3) if scores == "uniform-rounded" else s)
+    z = rng.standard_normal((n, k)) + y
+    if scores == "logits":
+        return y, z
+    if scores == "logits-float32":
+        return y, z.astype(np.float32)
+    p = 1.0 / (1.0 + np.exp(-z))
+    return y, (np.round(p, 2) if scores == "sigmoid-rounded" else p)
 
 
 def timed(func: Callable[[], Any]) -> tuple[float, Any]:
@@ -91,6 +117,8 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=50)
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--md", help="also write the tables to this Markdown file")
+    parser.add_argument("--scores", nargs="+", choices=list(DISTRIBUTIONS), default=list(DISTRIBUTIONS),
+                        help="score distributions to run (default: all)")
     args = parser.parse_args()
     import sklearn
 
@@ -109,9 +137,9 @@ def main() -> None:
         "",
     ]
     passed = True
-    for rounded in (True, False):
-        y, s = data(args.n, args.k, rounded)
-        title = "scores rounded to 3 decimals (ties)" if rounded else "continuous scores"
+    for scores in args.scores:
+        y, s = data(args.n, args.k, scores)
+        title = f"{scores}: {DISTRIBUTIONS[scores]}"
         lines += [f"## {title}", "", "| measure | implementation | time (CPU) | value | scored_pr / this |", "|---|---|---|---|---|"]
         for measure, funcs in contenders(y, s).items():
             times: dict[str, list[float]] = {name: [] for name in funcs}

@@ -52,6 +52,7 @@ from ._validation import (
     check_probability_rows,
     check_same_length,
     check_score_matrix,
+    dense_labels,
     check_ties,
     check_top_k,
     check_weights,
@@ -194,7 +195,13 @@ def average_precision(
 
     ``labels`` (multi-class only): the class of each column, in column
     order (default: the sorted distinct labels of ``y_true``, which must
-    number k). One sort covers all k columns (see Notes).
+    number k). One sort covers all k columns (see Notes). ``y_true`` may
+    be a scipy.sparse indicator matrix (made dense: scikit-learn refuses
+    one here).
+
+    A one-column ``y_true``/``y_score`` (n, 1) is the binary case, as
+    scikit-learn reads it: every ``average`` gives the binary value, a
+    float (NaN without a positive, where scikit-learn gives 0.0).
 
     Notes
     -----
@@ -213,6 +220,7 @@ def average_precision(
     0.8333333333333334
     """
     func = "average_precision"
+    y_true = dense_labels(y_true)
     multi = multi_output(y_true, y_score, func)
     if multi is not None:
         check_binary_only(func, "scores of shape (n, k)", ties=(ties, "grouped"), misses=(misses, 0))
@@ -292,7 +300,17 @@ def area_under_roc_curve(
 
     ``labels``: the class of each column (default: the sorted distinct
     classes of ``y_true``, which must number k). ``max_fpr`` must be None
-    or 1 for multi-class input.
+    or 1 for multi-class input. Rows summing to 1 within numpy's
+    ``isclose``, or for float16/float32 input within 4 of its type's
+    epsilon (scikit-learn sums them in their own type and refuses most
+    float16 rows). One-vs-one with fewer than two classes present in
+    ``y_true`` (no case at all included) has no pair to average: NaN, for
+    both averages (scikit-learn gives NaN for one class and refuses an
+    empty input).
+
+    ``y_true`` may be a scipy.sparse indicator matrix (made dense;
+    scikit-learn refuses one here). A one-column (n, 1) input is the binary
+    case, whatever ``average``, as scikit-learn reads it.
 
     Raises
     ------
@@ -317,6 +335,7 @@ def area_under_roc_curve(
     (0.9166666666666666, 0.9166666666666666)
     """
     func = "area_under_roc_curve"
+    y_true = dense_labels(y_true)
     multi = multi_output(y_true, y_score, func)
     if multi is None:
         ev = _evaluation(func, y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
@@ -337,7 +356,7 @@ def area_under_roc_curve(
     check_multiclass_roc(func, multi_class, fpr_cap, sample_weight)
     scores = check_score_matrix(score_in, func)
     classes, _ = check_classes(truth_in, scores.shape[1], labels, func)
-    check_probability_rows(scores, func)
+    check_probability_rows(scores, func, dtype=score_in.dtype)
     if multi_class == "ovo":
         average = check_average(average, func, ("macro", "weighted"))
         check_same_length(classes.size, scores.shape[0], func)
@@ -645,7 +664,7 @@ def _ranking_input(
     func: str, y_true: Any, y_score: Any, sample_weight: Any
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
     scores = check_score_matrix(as_array(y_score, func, "y_score"), func)
-    truth = check_indicator(as_array(y_true, func, "y_true"), scores.shape, func)
+    truth = check_indicator(as_array(dense_labels(y_true), func, "y_true"), scores.shape, func)
     weight = None if sample_weight is None else check_weights(sample_weight, scores.shape[0], func)
     return truth, scores, weight
 
@@ -672,7 +691,8 @@ def label_ranking_average_precision_score(y_true: Any, y_score: Any, *, sample_w
     Parameters
     ----------
     y_true : array-like of 0/1 or bool, shape (n, k)
-        The label indicator matrix.
+        The label indicator matrix; a scipy.sparse matrix too (as
+        scikit-learn), made dense.
     y_score : array-like of float, shape (n, k)
     sample_weight : array-like of float, shape (n,), optional
 
@@ -696,6 +716,12 @@ def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> f
     row with no relevant label. The (weighted) mean over rows; best value
     the mean number of relevant labels. NaN with no row.
 
+    ``y_true`` may be a scipy.sparse matrix (made dense), which
+    scikit-learn refuses here. A one-column matrix (k = 1) is answered: a
+    row covers its one label (1) when it is relevant, else 0, so the
+    result is the (weighted) share of relevant rows; scikit-learn refuses
+    it as "binary" input.
+
     Examples
     --------
     >>> from scored_pr import coverage_error
@@ -715,6 +741,10 @@ def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) 
     (number of relevant) · (number of irrelevant) labels (a tie counts as mis-ordered); 0.0 for a row whose labels
     are all relevant or all irrelevant. The (weighted) mean over rows; NaN
     with no row.
+
+    ``y_true`` may be a scipy.sparse matrix (made dense, as scikit-learn
+    takes it). A one-column matrix (k = 1) has no pair of labels in any
+    row: 0.0, where scikit-learn refuses it as "binary" input.
 
     Examples
     --------

@@ -51,40 +51,62 @@ class GroupEnds(NamedTuple):
     negatives: F64
 
 
-_SIGN = np.uint64(1 << 63)
 _ONE = np.uint64(1)
+_MAGNITUDE = np.int64((1 << 63) - 1)  # every bit of a float64 but its sign
+_HALF = 1 << 62
 
 
 def _label_keys(truth: Bool, scores: F64) -> npt.NDArray[np.uint64] | None:
     """The (k, n) transpose of (n, k) ``scores`` and ``truth`` as one uint64 sort key per case: the score's order in the high 63 bits, the label in the lowest.
 
-    A float64 maps to a uint64 of the same order (sign bit flipped for
-    positives, all bits for negatives; -0.0 first made 0.0, as ties compare
-    equal; +-inf sort last and first). When the keys of all scores span less than 2**63, key - min fits
-    in 63 bits and one bit is left for the label: sorting these keys sorts
-    the scores and carries the labels along, with no argsort and no gather.
-    None when the span is wider (scores of both signs far apart): the
-    caller falls back to an argsort. Scores are never NaN here (validated).
+    Sorting these keys sorts the scores and carries the labels along, with
+    no argsort and no gather. Two encodings, both exact (equal keys exactly
+    for equal scores; -0.0 is first made 0.0, as ties compare equal):
+
+    - every score >= 0 (probabilities): the float's bits already sort as
+      unsigned ints and their sign bit is 0, so the shift drops nothing;
+    - otherwise (logits, scores of both signs): a positive float's bits
+      grow with its value, so with ``m`` = the bits of the smallest nonzero
+      |score|, the magnitude ``b = bits(|x|)`` becomes ``b - m + 1`` (0 for
+      0.0), and the sign is applied to that: an int of the scores' order
+      within +-(span of the magnitudes' bits + 1). It fits in 63 bits when
+      that span is below 2**62, i.e. unless the magnitudes range over more
+      than about 2**1023 (a tiny subnormal beside a large score).
+
+    None when it does not fit: the caller falls back to an argsort. Scores
+    are never NaN here (validated); +-inf sort last and first. O(n k): a
+    few passes over the keys, far less than their sort.
     """
     # a fresh C-ordered (k, n) array (each column's cases contiguous), reinterpreted in place
-    keys = np.add(scores.T, 0.0, order="C").view(np.uint64)
-    if scores.size and scores.min() >= 0.0:
+    keys = np.add(scores.T, 0.0, order="C").view(np.int64)
+    if not scores.size:
+        return keys.view(np.uint64)
+    if scores.min() >= 0.0:
         # the common case (probabilities): every sign bit is 0 (-0.0 became 0.0), so the bits of
         # the float already sort as unsigned ints and the shift below drops only that 0 bit
-        keys <<= _ONE
-        keys |= truth.T
-        return keys
-    flip = (keys.view(np.int64) >> 63).view(np.uint64)  # all ones for a negative score, else 0
-    flip |= _SIGN
-    keys ^= flip  # ~bits for negatives, sign bit set for the others: unsigned order = float order
-    del flip
-    low, high = keys.min(), keys.max()
-    if int(high) - int(low) >= 1 << 63:
+        out = keys.view(np.uint64)
+        out <<= _ONE
+        out |= truth.T
+        return out
+    sign = keys >> 63  # -1 for a negative score, else 0 (an arithmetic shift)
+    keys &= _MAGNITUDE  # |score|'s bits: ordered as |score|
+    high, low = int(keys.max()), int(keys.min())
+    zeros = low == 0
+    if zeros:
+        low = int(keys.min(where=keys != 0, initial=high))  # the smallest nonzero magnitude
+    if high - low + 1 >= _HALF:
         return None
-    keys -= low
-    keys <<= _ONE
-    keys |= truth.T
-    return keys
+    keys -= low - 1  # nonzero magnitudes -> 1 .. high - low + 1, order kept
+    if zeros:
+        np.maximum(keys, 0, out=keys)  # 0.0 (which went to 1 - low <= 0) -> 0, below every nonzero one
+    keys ^= sign  # the sign applied as two's complement, -m = (m ^ -1) + 1 (masked ufuncs are slower)
+    keys -= sign
+    del sign
+    keys += _HALF  # into [1, 2**63): a uint64 of the scores' order with its top bit free
+    out = keys.view(np.uint64)
+    out <<= _ONE
+    out |= truth.T
+    return out
 
 
 def group_ends(truth: Bool, scores: F64, weight: F64 | None = None, thresholds: bool = False) -> GroupEnds:
@@ -269,6 +291,8 @@ def ovo_roc_auc(classes: npt.NDArray[np.intp], scores: F64, weighted: bool) -> f
     pairs (``weighted``: weighted by the pair's share of cases, as
     scikit-learn). Each column is sorted once; its AUC against every other
     class comes from per-class cumulative counts over its tie groups.
+    NaN when fewer than two classes are present (no pair to average; no
+    case at all included).
     """
     n, k = scores.shape
     present = np.unique(classes)
@@ -290,6 +314,8 @@ def ovo_roc_auc(classes: npt.NDArray[np.intp], scores: F64, weighted: bool) -> f
         for b in present[i + 1 :]:
             pair_scores.append((auc[a, b] + auc[b, a]) / 2.0)
             prevalence.append((counts[a] + counts[b]) / n)
+    if not pair_scores:
+        return float("nan")
     return float(np.average(pair_scores, weights=prevalence if weighted else None))
 
 
@@ -436,8 +462,9 @@ def _key_block(keys: npt.NDArray[np.uint64]) -> tuple[F64, F64, F64, F64]:
     np.not_equal(keys[:, 1:], keys[:, :-1], out=is_start[:, 1:])
     is_start[:, 0] = True
     del keys
-    if is_start.all():
-        return _untied_block(incl.astype(bool))
+    tied = is_start.size - int(np.count_nonzero(is_start))
+    if tied * _FEW_TIES <= is_start.size:  # continuous scores (float32 ones too): work over the positives
+        return _per_positive_block(incl.astype(bool), is_start if tied else None)
     np.cumsum(incl, axis=1, out=incl)
     positives = incl[:, -1].astype(np.float64)
     negatives = n - positives
@@ -467,29 +494,62 @@ def _key_block(keys: npt.NDArray[np.uint64]) -> tuple[F64, F64, F64, F64]:
     return np.maximum(ap, 0.0), auc, positives, negatives
 
 
-def _untied_block(labels: Bool) -> tuple[F64, F64, F64, F64]:
-    """:func:`_key_block` when no column has a tie: sums over the positives alone.
+#: :func:`_key_block` takes the per-positive path while at most one case in this many shares its
+#: score with the case below it (its cost grows with the positives and the tied cases, the
+#: tie-group path's with the groups, which are about every case then).
+_FEW_TIES = 8
 
-    ``labels`` (kb, n) in ascending score order. The r-th positive from the
-    bottom of a column, at position j, has P - r + 1 positives and n - j
-    cases at or above it (its precision), and j - (r - 1) negatives below
-    it (the pairs it wins): AP = (1 / P) Σ (P - r + 1) / (n - j) and ROC
-    AUC = Σ (j - r + 1) / (P N). O(positives) after the sort.
+
+def _per_positive_block(labels: Bool, is_start: Bool | None = None) -> tuple[F64, F64, F64, F64]:
+    """:func:`_key_block` over the positives alone, when no or few cases are tied.
+
+    ``labels`` (kb, n) in ascending score order; ``is_start`` marks where
+    each tie group starts (None: every case is its own group). A positive
+    in the group of positions [g, e) of its column, with b positives below
+    g and p positives in the group, has P - b positives and n - g cases at
+    or above the group's end (its precision, as scikit-learn takes it at
+    the end of the tie group), and wins g - b negatives below it plus one
+    half of the e - g - p negatives tied with it: AP = (1 / P) Σ (P - b) /
+    (n - g) and ROC AUC = Σ wins / (P N). Untied, g = j (its position),
+    e = j + 1, p = 1 and b = r - 1 for the r-th positive from the bottom.
+    The groups of more than one case are found from the tied positions
+    alone, so the work is O(positives + tied cases) after the sort.
     """
     kb, n = labels.shape
-    rows, pos = np.nonzero(labels)  # row by row, ascending positions
+    flat = np.flatnonzero(labels)  # the positives, column by column, ascending positions
+    rows = flat // n
     counts = np.bincount(rows, minlength=kb)
     first = np.zeros(kb, dtype=np.intp)
     np.cumsum(counts[:-1], out=first[1:])
-    rank = np.arange(rows.size) - first[rows] + 1  # r: 1 for a column's lowest positive
+    below = np.arange(flat.size) - first[rows]  # b: positives below each (untied)
+    start = flat - rows * n  # g: each positive's group start (untied: its position)
+    wins = (start - below).astype(np.float64)
+    tied = np.zeros(0, dtype=np.intp) if is_start is None else np.flatnonzero(~is_start.ravel())
+    if is_start is not None and tied.size:
+        # the cases of groups of more than one case: each tied case and the case before it
+        members = np.union1d(tied - 1, tied)
+        opens = is_start.ravel()[members]
+        group = np.cumsum(opens) - 1  # each member's group, numbered in order
+        group_start = members[opens]
+        last = np.r_[np.flatnonzero(opens)[1:], members.size] - 1  # each group's last member
+        size = (members[last] + 1 - group_start).astype(np.float64)
+        member_pos = labels.ravel()[members]
+        pos_in_group = np.bincount(group, weights=member_pos, minlength=group_start.size)
+        at = np.searchsorted(flat, members[member_pos])  # these positives' places in ``flat``
+        g_flat = group_start[group[member_pos]]
+        g_row = g_flat // n
+        below[at] = np.searchsorted(flat, g_flat) - first[g_row]
+        start[at] = g_flat - g_row * n
+        negatives_tied = size - pos_in_group
+        wins[at] = (start[at] - below[at]) + 0.5 * negatives_tied[group[member_pos]]
     positives = counts.astype(np.float64)
     negatives = n - positives
-    precision_sum = np.bincount(rows, weights=(counts[rows] - rank + 1) / (n - pos), minlength=kb)
-    wins = np.bincount(rows, weights=(pos - rank + 1).astype(np.float64), minlength=kb)
+    precision_sum = np.bincount(rows, weights=(counts[rows] - below) / (n - start), minlength=kb)
+    wins_sum = np.bincount(rows, weights=wins, minlength=kb)
     with np.errstate(divide="ignore", invalid="ignore"):
         ap = np.where(positives > 0, precision_sum / np.where(positives > 0, positives, 1.0), 0.0)
         denom = positives * negatives
-        auc = np.where(denom > 0, wins / np.where(denom > 0, denom, 1.0), np.nan)
+        auc = np.where(denom > 0, wins_sum / np.where(denom > 0, denom, 1.0), np.nan)
     return ap, auc, positives, negatives
 
 

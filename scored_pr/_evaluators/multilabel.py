@@ -26,12 +26,14 @@ from .._validation import (
     as_array,
     check_average,
     check_beta,
+    check_choice,
     check_classes,
     check_curve_average,
     check_grouped_for_bins,
     check_label_matrix,
     check_label_names,
     check_not_both,
+    check_one_vs_one_rows,
     check_pos_label,
     check_positive_int,
     check_same_length,
@@ -42,6 +44,7 @@ from .._validation import (
     check_type_named,
     check_weight,
     check_weights,
+    dense_labels,
 )
 from .._kinds import Kind, register
 from .._measures import MEASURES, Measure
@@ -238,7 +241,7 @@ class MultiLabelEvaluation:
         scores = check_score_matrix(as_array(s, func, s_name), func, s_name)
         check_shape(scores, scores.shape[1] == k, func, s_name, f"have one column per label ({k})")
         n = scores.shape[0]
-        y_arr = as_array(y, func, y_name)
+        y_arr = as_array(dense_labels(y), func, y_name)
         if k == 1 and y_arr.ndim == 1:
             # one label: a vector is its label column (one-vs-rest with a single class would make
             # every row positive, so class names are not read here)
@@ -259,12 +262,13 @@ class MultiLabelEvaluation:
 
         Parameters
         ----------
-        Y : array-like
+        Y : array-like or scipy.sparse matrix
             A label matrix (n, k), one column per label, read as the binary
             evaluator reads labels: bool, 0/1 or -1/1, or with ``pos_label``
             any values (an entry equal to it is positive); or class labels
             (n,) that are label names (multi-class: each row's class is its
-            one positive label).
+            one positive label). A scipy.sparse label matrix is made dense
+            (the rows are kept dense anyway).
         S : array-like of float, shape (n, k)
             The scores, one column per label; no NaN.
         sample_weight : array-like of float, shape (n,), optional
@@ -512,8 +516,14 @@ class MultiLabelEvaluation:
         -------
         float, numpy.ndarray, Bounds or list of Bounds
             Bit for bit ``scored_pr.average_precision(Y, S, average=average,
-            sample_weight=w)`` of the rows held. The bounded kind gives
-            Bounds (the averaged estimate, lower and upper bounds; with
+            sample_weight=w)`` of the rows held, in value and type. With one
+            label (k = 1) that call, like scikit-learn, reads the (n, 1)
+            matrices as one binary ranking: every ``average`` (None
+            included) is then the float
+            ``ScoredPrecisionRecallEvaluation.average_precision`` of the
+            label's column with grouped ties, NaN without a positive (not
+            scikit-learn's 0.0). The bounded kind gives Bounds (the
+            averaged estimate, lower and upper bounds; with
             ``average=None`` a list of each label's Bounds).
 
         Notes
@@ -525,8 +535,8 @@ class MultiLabelEvaluation:
         average = check_average(average, "average_precision", _AVERAGES)
         return self._averaged("average_precision", average)
 
-    def area_under_roc_curve(self, average: str | None = "macro") -> Any:
-        """ROC AUC of each label, averaged as scikit-learn's ``roc_auc_score`` (multi-label).
+    def area_under_roc_curve(self, average: str | None = "macro", multi_class: str = "ovr") -> Any:
+        """ROC AUC of each label, averaged as scikit-learn's ``roc_auc_score`` (multi-label or multi-class).
 
         Each label's AUC is the probability that a positive outranks a
         negative, tied pairs counting one half (grouped ties, weights as
@@ -536,20 +546,63 @@ class MultiLabelEvaluation:
         Parameters
         ----------
         average : {None, "macro", "micro", "weighted", "samples"}, default "macro"
-            As :meth:`average_precision`.
+            As :meth:`average_precision`; with ``multi_class="ovo"``
+            "macro" or "weighted" (scikit-learn's choices there).
+        multi_class : {"ovr", "ovo"}, default "ovr"
+            "ovr": each label against the rest (the multi-label measure,
+            and scikit-learn's one-vs-rest for a multi-class stream).
+            "ovo": Hand & Till's one-vs-one measure of a multi-class stream
+            (every row has exactly one positive label, its class): for each
+            pair of classes present, the mean of A(a|b) and A(b|a), then
+            the mean over pairs ("weighted": weighted by the pair's share
+            of rows). NaN with fewer than two classes present (no row
+            included).
 
         Returns
         -------
         float, numpy.ndarray, Bounds or list of Bounds
             Bit for bit ``scored_pr.area_under_roc_curve(Y, S, average=average,
-            sample_weight=w)`` of the rows held; Bounds for the bounded kind.
+            sample_weight=w)`` of the rows held, in value and type (one
+            label, k = 1: the binary value of its column for every
+            ``average``, as :meth:`average_precision`); Bounds for the
+            bounded kind. ``"ovo"``: ``scored_pr.area_under_roc_curve(y,
+            S, multi_class="ovo", average=average, labels=ev.labels)`` with
+            ``y`` each row's class, equal to scikit-learn's
+            ``roc_auc_score(y, S, multi_class="ovo", labels=...)``.
+
+        Raises
+        ------
+        ValueError
+            ``"ovo"`` with a row of no or several positive labels (not a
+            multi-class stream), or with weighted rows (scikit-learn has
+            no ``sample_weight`` for one-vs-one either).
+        UnsupportedQuery
+            ``"ovo"`` on the bounded kind, which keeps no row.
 
         Notes
         -----
         LingPipe name of each label's value: ``areaUnderRocCurve(false)``.
+        Unlike the functional call, ``"ovo"`` does not require each row's
+        scores to sum to 1 (Hand & Till's measure is defined for any
+        scores; scikit-learn's rule is a check of the input). One-vs-one
+        is O(n k log n + n k^2), cached until the next change.
         """
-        average = check_average(average, "area_under_roc_curve", _AVERAGES)
+        func = "area_under_roc_curve"
+        multi_class = check_choice(multi_class, func, "multi_class", ("ovr", "ovo"))
+        if multi_class == "ovo":
+            average = check_average(average, func, ("macro", "weighted"))
+            if self._bounded is not None:
+                raise self._no_rows("area_under_roc_curve(multi_class='ovo')")
+            return self._cached(("ovo", average), lambda: self._one_vs_one(average))
+        average = check_average(average, func, _AVERAGES)
         return self._averaged("area_under_roc_curve", average)
+
+    def _one_vs_one(self, average: str | None) -> float:
+        """Hand & Till's multi-class AUC of the rows held (see :meth:`area_under_roc_curve`)."""
+        truth, scores, weight = self._consolidate()
+        func = "area_under_roc_curve"
+        check_one_vs_one_rows(truth, weight is not None, func)
+        return _ml.ovo_roc_auc(np.argmax(truth, axis=1), scores, average == "weighted")
 
     def _averaged(self, measure: str, average: str | None) -> Any:
         """scikit-learn's ``_average_binary_score`` over the cached column values (see :meth:`average_precision`)."""
@@ -558,7 +611,12 @@ class MultiLabelEvaluation:
         return self._cached(("avg", measure, average), lambda: self._exact_average(measure, average))
 
     def _exact_average(self, measure: str, average: str | None) -> Any:
-        truth, _, weight = self._consolidate()
+        truth, scores, weight = self._consolidate()
+        if truth.shape[1] == 1:
+            # one label: the functional API and scikit-learn read (n, 1) matrices as one binary ranking,
+            # whatever the average, so every average is that ranking's float (grouped ties)
+            one = self._cached("binary", lambda: _binary(truth[:, 0], scores[:, 0], weight))
+            return getattr(one, measure)()
         pick = 0 if measure == "average_precision" else 1
         values = self._columns({"micro": "micro", "samples": "samples"}.get(str(average), "columns"))[pick]
         result = _ml.average_label_values(values, average, _ml.averaging_weights(average, truth, weight))
@@ -980,6 +1038,13 @@ class MultiLabelEvaluation:
     def _from_pickle(cls, state: Any) -> MultiLabelEvaluation:
         """Unpickling entry point (validated like every loader)."""
         return cls._from_state(_ml_state.from_pickle(state), "unpickle")
+
+
+def _binary(truth: Bool, scores: F64, weight: F64 | None) -> ScoredPrecisionRecallEvaluation:
+    """The binary evaluator of one label's column, grouped ties: what the functional API queries for (n, 1) input."""
+    ev = ScoredPrecisionRecallEvaluation("grouped")
+    ev.add_cases(truth, scores, weight)
+    return ev
 
 
 def _report_figures(labelled: MultiLabelEvaluation) -> dict[str, Any]:

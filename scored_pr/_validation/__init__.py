@@ -47,7 +47,7 @@ from .cases import (
 )
 from .matrices import (
     MAX_LABELS, as_array, check_classes, check_indicator, check_label_matrix, check_label_names, check_no_labels,
-    check_probability_rows, check_same_length, check_score_matrix, multi_output,
+    check_one_vs_one_rows, check_probability_rows, check_same_length, check_score_matrix, dense_labels, multi_output,
 )
 from .kinds import (
     check_clock, check_curve_average, check_evaluation, check_grouped_for_bins, check_instance,
@@ -74,12 +74,14 @@ __all__ = [
     "check_known_categories", "check_label_matrix", "check_label_names", "check_level", "check_margin",
     "check_max_docs", "check_max_points", "check_measure_method", "check_measure_spec", "check_metric_bound",
     "check_metric_labels", "check_metric_namespace", "check_mlflow_options", "check_multiclass_roc",
-    "check_no_labels", "check_no_relevant", "check_not_both", "check_optional_callable", "check_partial_auc",
+    "check_no_labels", "check_no_relevant", "check_not_both", "check_one_vs_one_rows", "check_optional_callable",
+    "check_partial_auc",
     "check_pos_label", "check_positive_int", "check_probability_rows", "check_query_id", "check_ranked_scores",
     "check_resamplable", "check_resamples", "check_same_length", "check_same_pos_label", "check_same_setup",
     "check_same_ties", "check_score", "check_score_matrix", "check_seed", "check_shape", "check_sink_options",
     "check_summary_writer", "check_tensorboard_options", "check_ties", "check_time", "check_times", "check_top_k",
-    "check_trec_source", "check_type_named", "check_weight", "check_weights", "check_whole_counts", "check_window_extent", "describe",
+    "check_trec_source", "check_type_named", "check_weight", "check_weights", "check_whole_counts", "check_window_extent",
+    "dense_labels", "describe",
     "evaluation_kind", "fail", "measure_arguments_error", "missing_time", "multi_output", "read_only_evaluation",
     "renamed_keyword", "time_off_clock",
 ]

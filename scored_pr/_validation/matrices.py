@@ -38,6 +38,19 @@ def as_array(values: Any, func: str, name: str) -> np.ndarray:
     return values
 
 
+def dense_labels(values: Any) -> Any:
+    """A scipy.sparse label matrix (any format, matrix or array) as a dense numpy array; anything else untouched.
+
+    scikit-learn takes sparse label matrices in some multi-label measures;
+    scored_pr takes them wherever it takes a label matrix. Recognised by
+    its type's module, so scipy is never imported here (it stays optional).
+    The dense copy costs what the rows cost the evaluator anyway: O(n k).
+    """
+    if type(values).__module__.startswith("scipy.sparse") and callable(getattr(values, "toarray", None)):
+        return values.toarray()
+    return values
+
+
 def multi_output(y_true: Any, y_score: Any, func: str) -> tuple[np.ndarray, np.ndarray] | None:
     """``(y_true, y_score)`` as arrays when the call is a multi-output one, else None.
 
@@ -160,15 +173,48 @@ def check_classes(
     return np.asarray(order[pos], dtype=np.intp), classes
 
 
-def check_probability_rows(score: npt.NDArray[np.float64], func: str, name: str = "y_score") -> None:
-    """Rows that sum to 1 (within numpy's ``allclose``), as scikit-learn requires for multi-class ROC AUC."""
+def check_probability_rows(score: npt.NDArray[np.float64], func: str, name: str = "y_score", dtype: Any = None) -> None:
+    """Rows that sum to 1, as scikit-learn requires for multi-class ROC AUC, at the precision of the input.
+
+    ``score`` is the checked float64 matrix, ``dtype`` the input's type. A
+    row passes when its sum is within numpy's ``isclose`` of 1 (rtol 1e-5,
+    atol 1e-8: scikit-learn's ``allclose`` rule), or, for input of a
+    narrower float type (float16, float32), within 4 of that type's
+    epsilon of 1 (float16: 0.0039): probabilities rounded to (or computed
+    in) float16 need not sum to 1 within 1e-5. scikit-learn sums such rows
+    in their own type and then applies the 1e-5 rule, which refuses most
+    float16 probability rows.
+    """
     sums = score.sum(axis=1)
     bad = ~np.isclose(sums, 1.0)
+    if bad.any() and dtype is not None and np.dtype(dtype).kind == "f" and np.dtype(dtype).itemsize < 8:
+        bad &= ~(np.abs(sums - 1.0) <= 4 * float(np.finfo(dtype).eps))
     if bad.any():
         i = int(np.argmax(bad))
         raise ValueError(
             f"{func}: argument '{name}' must hold class probabilities whose rows sum to 1 for multi-class ROC AUC "
             f"(scikit-learn's rule); got a row summing to {float(sums[i])!r} at row {i} instead."
+        )
+
+
+def check_one_vs_one_rows(truth: npt.NDArray[np.bool_], weighted: bool, func: str) -> None:
+    """An evaluation's rows that one-vs-one ROC AUC can read: one positive label each, unweighted.
+
+    ``truth`` is the (n, k) label matrix held, ``weighted`` whether weights
+    other than 1 are held (scikit-learn has no ``sample_weight`` for
+    one-vs-one).
+    """
+    per_row = truth.sum(axis=1)
+    if (per_row != 1).any():
+        i = int(np.argmax(per_row != 1))
+        raise ValueError(
+            f"{func}: argument 'multi_class' 'ovo' needs a multi-class stream, one positive label per row; "
+            f"got row {i} with {int(per_row[i])} positive labels instead."
+        )
+    if weighted:
+        raise ValueError(
+            f"{func}: argument 'multi_class' 'ovo' takes unweighted rows (scikit-learn has no sample_weight "
+            "for one-vs-one); got an evaluation holding weighted rows instead."
         )
 
 

@@ -206,10 +206,11 @@ def test_literal_multilabel_example() -> None:
 
 
 def test_wide_scores_of_both_signs_take_the_argsort_path_with_the_same_values() -> None:
-    # Scores whose sortable keys span 2**63 or more leave no bit for the label: the argsort path runs.
+    # Scores of both signs whose magnitudes range over more than about 2**1023 (a subnormal beside
+    # 1e300) leave no bit for the label: the argsort path runs. Logits (and s / 1e300 here) do not.
     rng = np.random.default_rng(3)
     y = (rng.random((60, 3)) < 0.4).astype(int)
-    s = rng.choice([-1e300, -2.0, -0.0, 0.0, 3.0, 1e300], size=(60, 3))
+    s = rng.choice([-1e300, -2.0, -5e-324, -0.0, 0.0, 3.0, 1e300], size=(60, 3))
     from scored_pr._core.multilabel import _label_keys
 
     assert _label_keys(y.astype(bool), s) is None and _label_keys(y.astype(bool), s / 1e300) is not None
@@ -221,6 +222,47 @@ def test_wide_scores_of_both_signs_take_the_argsort_path_with_the_same_values() 
         want = sklearn_or_none(sk.roc_auc_score, y, s, average=average)  # scikit-learn < 1.6 raised on one-class rows
         if want is not None:
             assert close(got, want), average
+
+
+@pytest.mark.parametrize("scores", ["logits", "logits with zeros", "float32 logits", "float16 logits", "sigmoid", "rounded"])
+def test_every_score_distribution_equals_scikit_learn_per_label(scores: str) -> None:
+    # Each distribution takes its own key or tie path (both signs; exact zeros; float32's scattered
+    # ties; float16's many ties; probabilities; rounded probabilities): every label equals sklearn.
+    rng = np.random.default_rng(7)
+    y = rng.random((3000, 4)) < 0.2
+    z = rng.standard_normal((3000, 4)) + y
+    s = {
+        "logits": z, "logits with zeros": np.where(rng.random(z.shape) < 0.05, 0.0, z) * np.where(z < 0, 1, -1),
+        "float32 logits": z.astype(np.float32), "float16 logits": z.astype(np.float16),
+        "sigmoid": 1 / (1 + np.exp(-z)), "rounded": np.round(1 / (1 + np.exp(-z)), 2),
+    }[scores]
+    for j in range(4):
+        assert close(F.average_precision(y, s, average=None)[j], sk.average_precision_score(y[:, j], s[:, j]))
+        assert F.area_under_roc_curve(y, s, average=None)[j] == pytest.approx(sk.roc_auc_score(y[:, j], s[:, j]), abs=1e-15)
+    assert close(F.average_precision(y, s, average="micro"), sk.average_precision_score(y, s, average="micro"))
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 60), st.integers(1, 4), st.integers(0, 2))
+@SETTINGS
+def test_the_few_ties_path_equals_the_tie_group_path(seed: int, n: int, k: int, decimals: int) -> None:
+    # The per-positive sums (few tied cases) and the per-tie-group sums give the same measures.
+    from scored_pr._core import multilabel as ml
+
+    rng = np.random.default_rng(seed)
+    y = rng.random((n, k)) < rng.random()
+    s = np.round(rng.standard_normal((n, k)), decimals)
+    keys = ml._label_keys(y, s)
+    assert keys is not None
+    keys.sort(axis=1)
+    labels = (keys & np.uint64(1)).astype(bool)
+    values = keys >> np.uint64(1)
+    is_start = np.ones((k, n), dtype=bool)
+    is_start[:, 1:] = values[:, 1:] != values[:, :-1]
+    few = ml._per_positive_block(labels, is_start)
+    g = ml.group_ends(y, s)
+    assert close(few[0], ml.average_precision_columns(g, k))
+    assert np.array_equal(few[1], ml.roc_auc_columns(g, k), equal_nan=True)  # integer pair counts: exact
+    assert np.array_equal(few[2], g.positives) and np.array_equal(few[3], g.negatives)
 
 
 # --- multi-class: one-vs-rest and one-vs-one ----------------------------------------------------
@@ -486,3 +528,74 @@ def test_untied_scores_equal_scikit_learn(seed: int) -> None:
             assert close(got, want), average
         got = quietly(F.area_under_roc_curve, y, s, average=average)
         assert close(got, slow_average(slow_binary_auc, y, s, None, average))
+
+
+# --- where scored_pr answers and scikit-learn refuses, or differs --------------------------------
+
+
+def test_float16_probabilities_are_checked_at_their_own_precision() -> None:
+    # softmax rounded to float16: its rows sum to 1 only within float16's rounding (here 0.99963...),
+    # which scikit-learn's allclose(1, sums) refuses; both strategies answer, as on the float64 values
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 3, 400)
+    logits = rng.standard_normal((400, 3)) + np.eye(3)[y]
+    p16 = (np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)).astype(np.float16)
+    p = p16.astype(np.float64)
+    assert not np.allclose(1, p.sum(axis=1))
+    with pytest.raises(ValueError, match="sum up to 1.0"):
+        sk.roc_auc_score(y, p16, multi_class="ovr")
+    onehot = np.eye(3, dtype=int)[y]
+    for average in ("macro", "weighted"):
+        got = F.area_under_roc_curve(y, p16, multi_class="ovr", average=average)
+        assert close(got, sk.roc_auc_score(onehot, p, average=average))  # the same columns, as multi-label
+        assert close(F.area_under_roc_curve(y, p16, multi_class="ovo", average=average), slow_hand_till(y, p, average == "weighted"))
+    # far from 1 at float16's precision, and float64 rows held to numpy's isclose: still refused
+    with pytest.raises(ValueError, match="rows sum to 1"):
+        F.area_under_roc_curve(y, (p * 0.99).astype(np.float16), multi_class="ovr")
+    with pytest.raises(ValueError, match="rows sum to 1"):
+        F.area_under_roc_curve(y, p, multi_class="ovr")
+
+
+@pytest.mark.parametrize("average", ["macro", "weighted"])
+def test_one_vs_one_without_two_classes_present_is_nan(average: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        empty = F.area_under_roc_curve(np.array([], int), np.zeros((0, 3)), multi_class="ovo", average=average, labels=[0, 1, 2])
+        one = F.area_under_roc_curve([1, 1], [[0.2, 0.5, 0.3], [0.1, 0.8, 0.1]], multi_class="ovo", average=average, labels=[0, 1, 2])
+    assert math.isnan(empty) and math.isnan(one)
+    # scikit-learn 1.9: NaN for one class with "macro", numpy's bare ZeroDivisionError with "weighted"
+    want = sklearn_or_none(sk.roc_auc_score, [1, 1], [[0.2, 0.5, 0.3], [0.1, 0.8, 0.1]], multi_class="ovo", average=average, labels=[0, 1, 2])
+    assert want is None or math.isnan(want)
+    with pytest.raises(ValueError):  # scikit-learn refuses an empty input
+        sk.roc_auc_score(np.array([], int), np.zeros((0, 3)), multi_class="ovo", average=average, labels=[0, 1, 2])
+
+
+@pytest.mark.parametrize("fmt", ["csr_matrix", "csc_matrix", "coo_matrix", "csr_array", "lil_matrix"])
+def test_sparse_label_matrices_are_taken_by_every_label_matrix_function(fmt: str) -> None:
+    sparse = pytest.importorskip("scipy.sparse")
+    rng = np.random.default_rng(13)
+    y = (rng.random((50, 4)) < 0.3).astype(int)
+    s = np.round(rng.standard_normal((50, 4)), 1)
+    w = rng.choice([0.0, 1.0, 2.0], size=50)
+    ys = getattr(sparse, fmt)(y)
+    # scikit-learn takes sparse y_true here: equal to it
+    assert close(F.label_ranking_average_precision_score(ys, s, sample_weight=w), sk.label_ranking_average_precision_score(ys, s, sample_weight=w))
+    assert close(F.label_ranking_loss(ys, s, sample_weight=w), sk.label_ranking_loss(ys, s, sample_weight=w))
+    # scikit-learn refuses sparse y_true here: equal to its value of the dense matrix
+    assert close(F.coverage_error(ys, s, sample_weight=w), sk.coverage_error(y, s, sample_weight=w))
+    for average in AVERAGES:
+        assert close(quietly(F.average_precision, ys, s, average=average, sample_weight=w), quietly(sk.average_precision_score, y, s, average=average, sample_weight=w))
+        assert close(quietly(F.area_under_roc_curve, ys, s, average=average, sample_weight=w), quietly(sk.roc_auc_score, y, s, average=average, sample_weight=w))
+    # a sparse one-column matrix is the binary case, as its dense form
+    assert F.average_precision(ys[:, [0]] if fmt != "coo_matrix" else sparse.csr_matrix(y[:, [0]]), s[:, [0]]) == F.average_precision(y[:, 0], s[:, 0])
+
+
+def test_label_ranking_measures_answer_a_one_column_matrix() -> None:
+    # one label: a row covers it (1) when it is relevant, else 0; no (relevant, irrelevant) pair in any row
+    y, s = np.array([[1], [0], [1], [0]]), np.array([[0.3], [0.2], [0.4], [0.5]])
+    assert F.coverage_error(y, s) == 0.5 and F.coverage_error(y, s, sample_weight=[3, 1, 0, 0]) == 0.75
+    assert F.label_ranking_loss(y, s) == 0.0
+    assert F.label_ranking_average_precision_score(y, s) == 1.0 == sk.label_ranking_average_precision_score(y, s)
+    for refused in (sk.coverage_error, sk.label_ranking_loss):
+        with pytest.raises(ValueError, match="binary format is not supported"):
+            refused(y, s)
