@@ -145,8 +145,10 @@ def summary_entries(summary: Mapping[str, Any], func: str = "summary_entries") -
       :func:`~scored_pr.streaming.json_safe` writes NaN).
     - A mapping is walked: under the top-level key ``labels`` each key is
       a label (``str(label)``); a key in :data:`AVERAGES` (``micro``,
-      ``macro``, ``weighted``, ``samples``) below the top level is an
-      average; every other key is part of the measure's name.
+      ``macro``, ``weighted``, ``samples``) is an average (at the top
+      level, only when it holds a mapping); every other key is part of the
+      measure's name. A number right under a label or an average is named
+      by its top-level key.
     - A list, tuple or numpy array is walked with its indices (``"0"``,
       ``"1"``...) as parts of the measure's name.
     - Anything else (a string, an object) refuses the whole summary.
