@@ -399,11 +399,18 @@ def scope_of(obj: Any) -> str:
 
 def seen_of(obj: Any) -> int:
     """Cases (rows for a per-label kind) ever added to ``obj``: its kind's ``seen``, else ``num_cases_seen`` or ``num_cases``."""
+    return seen_counter(obj)()
+
+
+def seen_counter(obj: Any) -> Callable[[], int]:
+    """A function that reads :func:`seen_of` ``obj`` now, its kind looked up once (for a caller that asks often)."""
     kind = kind_of(obj)
-    if kind is not None and kind.seen is not None:
-        return int(kind.seen(obj))
-    seen = getattr(obj, "num_cases_seen", None)  # a window (or a kind wrapping one)
-    return int(obj.num_cases if seen is None else seen)
+    seen = None if kind is None else kind.seen
+    if seen is not None:
+        return lambda: int(seen(obj))
+    if hasattr(obj, "num_cases_seen"):  # a window (or a kind wrapping one)
+        return lambda: int(obj.num_cases_seen)
+    return lambda: int(obj.num_cases)
 
 
 def by_format(fmt: Any) -> Kind | None:

@@ -34,6 +34,33 @@ What each sink writes:
     ``"cumulative"`` or ``"window"`` (side by side in one metric family) and
     the constant ``labels``; and ``<namespace>_last_summary_timestamp_seconds``
     and ``<namespace>_summary_step`` (the summary's ``time`` and ``step``).
+
+Every kind, nested summaries included: a summary is read by
+:func:`summary_entries`, which yields each of its numbers with what it
+measures, its label and its average, and the sinks write all of them or,
+when one value is not a number (or two would get one name), none. For a
+:class:`~scored_pr.MultiLabelEvaluation`, whose summary holds ``labels``
+({label: that label's summary}) and {average: value} per averaged measure:
+
+- TensorBoard: ``<prefix>/<label>/<measure>`` (``scored_pr/cat/average_precision``),
+  ``<prefix>/<average>/<measure>`` (``scored_pr/macro/average_precision``),
+  ``<prefix>/num_rows``; one exact PR curve per label,
+  ``<prefix>/<label>/pr_curve``, and the pooled ranking's (the micro
+  average's), ``<prefix>/micro/pr_curve``.
+- MLflow: the same names after ``prefix`` (``cat/average_precision``,
+  ``macro/average_precision``); on close, ``<artifact_path>/<label>/curves.json``
+  and ``.png`` per label and ``<artifact_path>/micro/curves.*``.
+- Prometheus: ``<namespace>_<measure>`` with two more labels, ``label`` (the
+  class) and ``average``, one of them empty:
+  ``scored_pr_average_precision{average="",label="cat",scope="cumulative"}``,
+  ``scored_pr_average_precision{average="macro",label="",scope="cumulative"}``;
+  ``scope`` is ``"window"`` for ``MultiLabelEvaluation(labels, window=N)``.
+
+A :class:`~scored_pr.MultiQueryEvaluation`'s summary is flat: its totals and
+means over queries are written as any flat summary's numbers (no curve).
+Characters a tool refuses in a name (MLflow: all but letters, digits, ``_``,
+``-``, ``.``, space; Prometheus: all but letters, digits, ``_``) are written
+as ``_``.
 """
 
 from __future__ import annotations
@@ -849,7 +876,12 @@ class Prometheus(Sink):
     gauge ``<namespace>_<key>`` with ``scope="cumulative"``, and every
     ``window_<key>`` the same gauge with ``scope="window"``; when the
     evaluator handed over is itself a window, its figures are
-    ``scope="window"``. NaN (a measure not defined yet) is exported as NaN.
+    ``scope="window"``. A nested summary (a multi-label one) sets
+    ``<namespace>_<measure>`` with the labels ``label`` and ``average`` as
+    well (see the module's notes and :func:`summary_entries`); its gauges then
+    carry those label names, so give it a namespace of its own when a
+    binary summary's gauges share the registry. Constant ``labels`` must not
+    be named ``label`` or ``average`` for such a summary. NaN (a measure not defined yet) is exported as NaN.
     ``<namespace>_last_summary_timestamp_seconds`` holds the summary's
     ``time``, to alert on a stalled stream, and ``<namespace>_summary_step``
     its ``step`` (cases seen, by default). The gauges hold the latest

@@ -414,6 +414,7 @@ class SummaryLogger:
         "_step",
         "_sink",
         "_sink_open",
+        "_seen",
         "calls",
         "callback_errors",
     )
@@ -450,6 +451,7 @@ class SummaryLogger:
         self._every, self._seconds = check_cadence(every, seconds, "SummaryLogger")
         self._evaluation = evaluation
         self._window = window
+        self._seen = _kinds.seen_counter(evaluation)  # cases (rows) ever added: the default step
         # a kind that holds several rankings adds through _ForwardingSummaryLogger (and may have no add_case at all)
         self._add: Callable[..., None] = getattr(evaluation, "add_case", _no_add) if window is None else self._add_both
         self._callback = callback
@@ -551,9 +553,9 @@ class SummaryLogger:
             if sample_weight is not None:
                 sample_weight = list(sample_weight)
             self._window.add_cases(correct, scores, sample_weight)
-        before = _kinds.seen_of(self._evaluation)
+        before = self._seen()
         self._evaluation.add_cases(correct, scores, sample_weight)
-        added = _kinds.seen_of(self._evaluation) - before
+        added = self._seen() - before
         if added:
             self._countdown -= added
             self._check()
@@ -590,7 +592,7 @@ class SummaryLogger:
         summary = Summary(self._evaluation.summary())
         if self._window is not None:
             summary.update((WINDOW_PREFIX + key, value) for key, value in self._window.summary().items())
-        summary["step"] = _kinds.seen_of(self._evaluation) if self._step is None else self._step()
+        summary["step"] = self._seen() if self._step is None else self._step()
         summary["time"] = time.time()
         if self._sink is not None:
             self._sink.write(summary, self._evaluation, self._window)
@@ -734,14 +736,14 @@ class _ForwardingSummaryLogger(SummaryLogger):
     def _batch_seen(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
         """What a batch changes: the cases of its query (one ranking per query: O(1)), else every case or row seen."""
         ev = self._evaluation
-        kind = _kinds.kind_of(ev)
+        kind = _kinds.kind_of(ev)  # per batch: a batch costs far more than this look-up
         if kind is not None and kind.holds == "per_query":
             query = args[0] if args else kwargs.get("query")
             try:
                 return int(ev[query].num_cases) if query in ev else 0
             except TypeError:  # an unhashable query: the evaluator's add_cases says what is wrong
                 return 0
-        return _kinds.seen_of(ev)
+        return self._seen()
 
     def add_misses(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
         """Forward to ``evaluation.add_misses`` (misses do not count as cases here)."""
