@@ -458,6 +458,11 @@ class TensorBoard(Sink):
     a :class:`~scored_pr.BoundedEvaluation` writes the exact points at its
     bins' edges (:func:`exact_pr_points`). Cost: O(n) per summary for n
     cases (O(bins) for a bounded summary), what the summary itself costs.
+    A :class:`~scored_pr.MultiLabelEvaluation` writes k + 1 curves per
+    summary, ``<prefix>/<label>/pr_curve`` for each of its k labels and
+    ``<prefix>/micro/pr_curve`` for the pooled ranking (each built once
+    after a change, as ``summary()`` builds them), and its scalars
+    ``<prefix>/<label>/<measure>`` and ``<prefix>/<average>/<measure>``.
 
     Examples
     --------
