@@ -306,9 +306,18 @@ class Kind:
         An empty evaluator of this kind with tie policy ``ties``
         (``ties -> object``), keeping every case added to it (a window large
         enough): what the intervals resample into and the common tests feed.
-    scope : str
+    scope : str or callable
         What its figures cover: ``"cumulative"`` (every case added) or
         ``"window"`` (the cases in a sliding window); the sinks' ``scope``.
+        A callable (``object -> str``) for a kind whose instances differ (a
+        multi-label evaluation with or without ``window``); read it through
+        :func:`scope_of`.
+    seen : callable or None
+        How many cases (rows, for a kind that holds one ranking per label)
+        were ever added to an object of this kind (``object -> int``): what
+        :class:`~scored_pr.streaming.SummaryLogger` counts and its default
+        ``step``. None: ``num_cases_seen`` where the object has one (a
+        window), else ``num_cases``; read it through :func:`seen_of`.
     """
 
     name: str
@@ -321,7 +330,8 @@ class Kind:
     report_view: Callable[[Any], Any] | None = None
     extra: Callable[[Any], dict[str, Any]] | None = None
     new: Callable[[str], Any] | None = None
-    scope: str = "cumulative"
+    scope: str | Callable[[Any], str] = "cumulative"
+    seen: Callable[[Any], int] | None = None
 
 
 #: Every registered kind, by name, in the order registered.
@@ -377,6 +387,30 @@ def _satisfies_protocol(obj: Any) -> bool:
         )
     except Exception:  # a property that raises: not an evaluator this module can read
         return False
+
+
+def scope_of(obj: Any) -> str:
+    """What the figures of ``obj`` cover, ``"cumulative"`` or ``"window"`` (its kind's ``scope``; cumulative for no kind)."""
+    kind = kind_of(obj)
+    if kind is None:
+        return "cumulative"
+    return kind.scope if isinstance(kind.scope, str) else kind.scope(obj)
+
+
+def seen_of(obj: Any) -> int:
+    """Cases (rows for a per-label kind) ever added to ``obj``: its kind's ``seen``, else ``num_cases_seen`` or ``num_cases``."""
+    return seen_counter(obj)()
+
+
+def seen_counter(obj: Any) -> Callable[[], int]:
+    """A function that reads :func:`seen_of` ``obj`` now, its kind looked up once (for a caller that asks often)."""
+    kind = kind_of(obj)
+    seen = None if kind is None else kind.seen
+    if seen is not None:
+        return lambda: int(seen(obj))
+    if hasattr(obj, "num_cases_seen"):  # a window (or a kind wrapping one)
+        return lambda: int(obj.num_cases_seen)
+    return lambda: int(obj.num_cases)
 
 
 def by_format(fmt: Any) -> Kind | None:

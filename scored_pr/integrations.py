@@ -34,19 +34,47 @@ What each sink writes:
     ``"cumulative"`` or ``"window"`` (side by side in one metric family) and
     the constant ``labels``; and ``<namespace>_last_summary_timestamp_seconds``
     and ``<namespace>_summary_step`` (the summary's ``time`` and ``step``).
+
+Every kind, nested summaries included: a summary is read by
+:func:`summary_entries`, which yields each of its numbers with what it
+measures, its label and its average, and the sinks write all of them or,
+when one value is not a number (or two would get one name), none. For a
+:class:`~scored_pr.MultiLabelEvaluation`, whose summary holds ``labels``
+({label: that label's summary}) and {average: value} per averaged measure:
+
+- TensorBoard: ``<prefix>/<label>/<measure>`` (``scored_pr/cat/average_precision``),
+  ``<prefix>/<average>/<measure>`` (``scored_pr/macro/average_precision``),
+  ``<prefix>/num_rows``; one exact PR curve per label,
+  ``<prefix>/<label>/pr_curve``, and the pooled ranking's (the micro
+  average's), ``<prefix>/micro/pr_curve``.
+- MLflow: the same names after ``prefix`` (``cat/average_precision``,
+  ``macro/average_precision``); on close, ``<artifact_path>/<label>/curves.json``
+  and ``.png`` per label and ``<artifact_path>/micro/curves.*``.
+- Prometheus: ``<namespace>_<measure>`` with two more labels, ``label`` (the
+  class) and ``average``, one of them empty:
+  ``scored_pr_average_precision{average="",label="cat",scope="cumulative"}``,
+  ``scored_pr_average_precision{average="macro",label="",scope="cumulative"}``;
+  ``scope`` is ``"window"`` for ``MultiLabelEvaluation(labels, window=N)``.
+
+A :class:`~scored_pr.MultiQueryEvaluation`'s summary is flat: its totals and
+means over queries are written as any flat summary's numbers (no curve).
+Characters a tool refuses in a name (MLflow: all but letters, digits, ``_``,
+``-``, ``.``, space; Prometheus: all but letters, digits, ``_``) are written
+as ``_``.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import re
 import os
 import queue
 import threading
 import time as _time
 import weakref
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -65,11 +93,15 @@ from ._validation import (
     check_mlflow_options,
     check_sink_options,
     check_summary_writer,
+    SUMMARY_LABEL_NAMES,
+    check_no_label_clash,
     check_tensorboard_options,
+    summary_name_clash,
+    summary_value_error,
 )
 from .streaming import WINDOW_PREFIX, Sink, json_safe
 
-__all__ = ["MLflow", "Prometheus", "TensorBoard", "curves_json", "exact_pr_points"]
+__all__ = ["AVERAGES", "Entry", "MLflow", "Prometheus", "TensorBoard", "curves_json", "exact_pr_points", "summary_entries"]
 
 #: Summary keys that are not measures: the step and time a summary was made at.
 _NOT_MEASURES = frozenset({"step", "time"})
@@ -91,21 +123,157 @@ def _need(package: str, extra: str, sink: str) -> Any:
 _PER_QUERY = "it holds one ranking per query; pass one query's evaluator, evaluation[query]."
 
 
-def _curves_kind(evaluation: Any) -> bool:
-    """Whether a sink can draw the curves of ``evaluation`` (any kind that holds one ranking, bounded too)."""
+def _curve_sources(evaluation: Any) -> list[tuple[tuple[str, ...], Any]]:
+    """(name parts, evaluator of one ranking) of every curve a sink draws for ``evaluation``, from its kind.
+
+    One ranking (bounded too): itself, under no part. One ranking per label:
+    each label's evaluator under ``(label,)`` and the pooled ranking (the
+    micro average's) under ``("micro",)``. Anything else: no curve.
+    """
     kind = _kinds.kind_of(evaluation)
-    return kind is not None and kind.holds in ("ranking", "bounded")
+    if kind is None:
+        return []
+    if kind.holds in ("ranking", "bounded"):
+        return [((), evaluation)]
+    if kind.holds == "per_label":
+        return [*(((str(label),), evaluation[label]) for label in evaluation.labels), (("micro",), evaluation.pooled())]
+    return []
 
 
-def _numbers(summary: Mapping[str, Any]) -> dict[str, float]:
-    """The measures of a summary as floats (bools, strings, step and time left out)."""
-    out = {}
+#: The keys of a mapping that hold one value per averaging mode: each is an entry's average.
+AVERAGES = ("micro", "macro", "weighted", "samples")
+#: The top-level key whose mapping holds one summary per label: its keys are the entries' labels.
+LABELS_KEY = "labels"
+
+
+class Entry(NamedTuple):
+    """One number of a summary, as a sink writes it (see the module's notes)."""
+
+    key: str  #: where it is in the summary: its keys (and sequence indices) joined by "/"
+    measure: tuple[str, ...]  #: the keys that name what it measures (neither label nor average)
+    label: str | None  #: the label it belongs to (a key of the summary's ``labels``), if any
+    average: str | None  #: the averaging mode it is (a key in AVERAGES below the top level), if any
+    value: float
+
+    def parts(self) -> tuple[str, ...]:
+        """Its name's parts: label, then average, then the measure's keys."""
+        return tuple(p for p in (self.label, self.average) if p is not None) + self.measure
+
+
+def summary_entries(summary: Mapping[str, Any], func: str = "summary_entries") -> list[Entry]:
+    """Every number of a summary, flat or nested, with what it measures, its label and its average.
+
+    The rule every sink follows, so that nothing is dropped:
+
+    - ``step`` and ``time`` (top level) are the summary's step and time, not
+      entries.
+    - A number (int, float, bool, numpy scalar, :class:`~scored_pr.Bounds`)
+      is an entry; ``None`` is NaN (JSON's null, as
+      :func:`~scored_pr.streaming.json_safe` writes NaN).
+    - A mapping is walked: under the top-level key ``labels`` each key is
+      a label (``str(label)``); a key in :data:`AVERAGES` (``micro``,
+      ``macro``, ``weighted``, ``samples``) is an average (at the top
+      level, only when it holds a mapping); every other key is part of the
+      measure's name. A number right under a label or an average is named
+      by its top-level key.
+    - A list, tuple or numpy array is walked with its indices (``"0"``,
+      ``"1"``...) as parts of the measure's name.
+    - Anything else (a string, an object) refuses the whole summary.
+
+    Parameters
+    ----------
+    summary : mapping
+        A ``summary()`` of any kind (with ``step`` and ``time``, as
+        :class:`~scored_pr.streaming.SummaryLogger` hands it over), or any
+        mapping of names to numbers.
+    func : str
+        The name errors carry.
+
+    Returns
+    -------
+    list of Entry
+        In the summary's order, each with its ``key`` (its keys joined by
+        ``"/"``), ``measure``, ``label``, ``average`` and ``value`` (float).
+
+    Raises
+    ------
+    TypeError
+        If a value is none of the above (naming its key and its type), or
+        ``summary`` is not a mapping; nothing is returned.
+
+    Examples
+    --------
+    >>> from scored_pr import MultiLabelEvaluation
+    >>> ev = MultiLabelEvaluation(["cat", "dog"])
+    >>> ev.add_cases([[1, 0], [0, 1], [1, 1]], [[0.9, 0.2], [0.4, 0.8], [0.3, 0.6]])
+    >>> entries = summary_entries(ev.summary())
+    >>> [e.parts() for e in entries if e.measure == ("average_precision",)]
+    [('cat', 'average_precision'), ('dog', 'average_precision'), ('macro', 'average_precision'), ('micro', 'average_precision'), ('weighted', 'average_precision'), ('samples', 'average_precision')]
+    >>> summary_entries({"num_cases": 3, "labels": "cat"})
+    Traceback (most recent call last):
+    ...
+    TypeError: summary_entries: argument 'summary' must map names to numbers (or None for NaN), to mappings of them or to sequences of them; got 'cat' (str) at key 'labels' instead. Nothing was written.
+    """
+    if not isinstance(summary, Mapping):
+        raise summary_value_error(func, "", summary)
+    out: list[Entry] = []
+
+    def walk(value: Any, path: tuple[str, ...], measure: tuple[str, ...], label: str | None,
+             average: str | None) -> None:
+        if value is None or isinstance(value, (bool, int, float, np.bool_, np.integer, np.floating)):
+            if not measure:  # a number right under a label or an average: its top-level key names it
+                measure, average = path[:1], (None if average == path[0] else average)
+            out.append(Entry("/".join(path), measure, label, average, math.nan if value is None else float(value)))
+        elif isinstance(value, Mapping):
+            for key, each in value.items():
+                name = str(key)
+                if path == (LABELS_KEY,) and label is None:
+                    walk(each, path + (name,), measure, name, average)
+                elif name in AVERAGES and average is None:
+                    walk(each, path + (name,), measure, label, name)
+                else:
+                    walk(each, path + (name,), measure + (name,), label, average)
+        elif isinstance(value, (list, tuple, np.ndarray)):
+            items = value.tolist() if isinstance(value, np.ndarray) else value
+            for i, each in enumerate(items):
+                walk(each, path + (str(i),), measure + (str(i),), label, average)
+        else:
+            raise summary_value_error(func, "/".join(path), value)
+
     for key, value in summary.items():
-        if key in _NOT_MEASURES or isinstance(value, (bool, np.bool_)):
+        if key in _NOT_MEASURES:
             continue
-        if isinstance(value, (int, float, np.integer, np.floating)):
-            out[key] = float(value)
+        name = str(key)
+        if isinstance(value, Mapping) and name == LABELS_KEY:
+            walk(value, (name,), (), None, None)
+        elif isinstance(value, Mapping) and name in AVERAGES:
+            walk(value, (name,), (), None, name)
+        else:
+            walk(value, (name,), (name,), None, None)
     return out
+
+
+def _named(entries: list[Entry], name: Callable[[Entry], str], func: str) -> dict[str, float]:
+    """{name(entry): value}; two entries of one name refuse the summary (ValueError naming both)."""
+    out: dict[str, float] = {}
+    keys: dict[str, str] = {}
+    for entry in entries:
+        n = name(entry)
+        if n in keys:
+            raise summary_name_clash(func, n, keys[n], entry.key)
+        keys[n] = entry.key
+        out[n] = entry.value
+    return out
+
+
+#: The most metrics MLflow takes in one ``log_batch`` call.
+_MLFLOW_BATCH = 1000
+
+
+def _mlflow_part(part: str) -> str:
+    """One part of an MLflow metric or artifact name: what MLflow refuses in it (and a bare "." or "..") as "_"."""
+    part = re.sub(r"[^\w.\- ]", "_", part)
+    return part if part.strip(".") else part.replace(".", "_") or "_"
 
 
 def _step_and_time(summary: Mapping[str, Any], count: int) -> tuple[int, float]:
@@ -290,6 +458,11 @@ class TensorBoard(Sink):
     a :class:`~scored_pr.BoundedEvaluation` writes the exact points at its
     bins' edges (:func:`exact_pr_points`). Cost: O(n) per summary for n
     cases (O(bins) for a bounded summary), what the summary itself costs.
+    A :class:`~scored_pr.MultiLabelEvaluation` writes k + 1 curves per
+    summary, ``<prefix>/<label>/pr_curve`` for each of its k labels and
+    ``<prefix>/micro/pr_curve`` for the pooled ranking (each built once
+    after a change, as ``summary()`` builds them), and its scalars
+    ``<prefix>/<label>/<measure>`` and ``<prefix>/<average>/<measure>``.
 
     Examples
     --------
@@ -326,16 +499,26 @@ class TensorBoard(Sink):
         return self._writer
 
     def write(self, summary: Mapping[str, Any], evaluation: Any = None, window: Any = None) -> None:
-        """Write the scalars of ``summary`` and, given an evaluator, its exact PR curve (and the window's)."""
+        """Write every number of ``summary`` as a scalar and, given an evaluator, its exact PR curves (and the window's).
+
+        Scalars are ``<prefix>/<name>``, the name being the parts of
+        :func:`summary_entries` joined by ``/``: ``<prefix>/<key>`` for a
+        flat summary, ``<prefix>/<label>/<measure>`` and
+        ``<prefix>/<average>/<measure>`` for a multi-label one. A summary
+        with a value that is not a number, or two entries of one name, is
+        refused whole (TypeError, ValueError) before anything is written.
+        """
+        step, when = _step_and_time(summary, self._count + 1)
+        scalars = _named(summary_entries(summary, "TensorBoard.write"),
+                         lambda e: f"{self.prefix}/" + "/".join(e.parts()), "TensorBoard.write")
         self._count += 1
-        step, when = _step_and_time(summary, self._count)
-        for key, value in _numbers(summary).items():
-            self._writer.add_scalar(f"{self.prefix}/{key}", value, global_step=step, walltime=when)
+        for tag, value in scalars.items():
+            self._writer.add_scalar(tag, value, global_step=step, walltime=when)
         if not self.curves:
             return
         for ev, name in ((evaluation, "pr_curve"), (window, WINDOW_PREFIX + "pr_curve")):
-            if _curves_kind(ev):
-                self._write_curve(f"{self.prefix}/{name}", ev, step, when)
+            for parts, each in _curve_sources(ev):
+                self._write_curve("/".join((self.prefix, *parts, name)), each, step, when)
 
     def _write_curve(self, tag: str, evaluation: Any, step: int, when: float) -> None:
         p = exact_pr_points(evaluation, self.max_points)
@@ -537,10 +720,20 @@ class MLflow(Sink):
             ) from first
 
     def write(self, summary: Mapping[str, Any], evaluation: Any = None, window: Any = None) -> None:
-        """Queue ``log_metrics`` of the finite measures in ``summary`` at its step and time; never waits for MLflow."""
+        """Queue the finite numbers of ``summary`` as metrics at its step and time; never waits for MLflow.
+
+        Each metric is ``<prefix><name>``, the name being the parts of
+        :func:`summary_entries` joined by ``/`` (``average_precision``;
+        ``cat/average_precision`` and ``macro/average_precision`` for a
+        multi-label summary), with every character MLflow refuses in a part
+        written as ``_``. A summary with a value that is not a number, or
+        two entries of one name, is refused whole before anything is queued.
+        """
+        step, when = _step_and_time(summary, self._count + 1)
+        named = _named(summary_entries(summary, "MLflow.write"),
+                       lambda e: self.prefix + "/".join(_mlflow_part(p) for p in e.parts()), "MLflow.write")
         self._count += 1
-        step, when = _step_and_time(summary, self._count)
-        metrics = {self.prefix + k: v for k, v in _numbers(summary).items() if math.isfinite(v)}
+        metrics = {k: v for k, v in named.items() if math.isfinite(v)}
         run_id = self._run_id()
         mlflow = self._mlflow
 
@@ -549,7 +742,9 @@ class MLflow(Sink):
 
             stamp = int(when * 1000)
             rows = [Metric(key, value, stamp, step) for key, value in metrics.items()]
-            mlflow.MlflowClient().log_batch(self._target(run_id), metrics=rows)
+            client = mlflow.MlflowClient()
+            for start in range(0, len(rows), _MLFLOW_BATCH):  # MLflow takes at most 1,000 metrics a call
+                client.log_batch(self._target(run_id), metrics=rows[start : start + _MLFLOW_BATCH])
 
         try:
             self._submit(log, f"the summary at step {step}")
@@ -568,12 +763,18 @@ class MLflow(Sink):
         def log_figure(figure: Any, path: str) -> None:
             client().log_figure(self._target(run_id), figure, path)
 
-        for ev, name in ((evaluation, "curves"), (window, WINDOW_PREFIX + "curves")):
-            if not self.curves or not _curves_kind(ev):
-                continue
+        sources = [(parts, each, name) for ev, name in ((evaluation, "curves"), (window, WINDOW_PREFIX + "curves"))
+                   for parts, each in (_curve_sources(ev) if self.curves else [])]
+        taken: set[str] = set()
+        for parts, ev, name in sources:
             exact = check_evaluation(ev, "MLflow.close")[1]  # one snapshot for the JSON and the figure
-            data, path = curves_json(exact), f"{self.artifact_path}/{name}"
-            jobs.append(functools.partial(log_dict, data, path + ".json"))
+            path = base = "/".join((self.artifact_path, *(_mlflow_part(p) for p in parts), name))
+            n = 1
+            while path in taken:  # two labels of one name once written (a label "micro", "a?" and "a!")
+                n += 1
+                path = f"{base}_{n}"
+            taken.add(path)
+            jobs.append(functools.partial(log_dict, curves_json(exact), path + ".json"))
             try:
                 from matplotlib.figure import Figure
             except ImportError:  # the JSON holds the same numbers
@@ -680,7 +881,12 @@ class Prometheus(Sink):
     gauge ``<namespace>_<key>`` with ``scope="cumulative"``, and every
     ``window_<key>`` the same gauge with ``scope="window"``; when the
     evaluator handed over is itself a window, its figures are
-    ``scope="window"``. NaN (a measure not defined yet) is exported as NaN.
+    ``scope="window"``. A nested summary (a multi-label one) sets
+    ``<namespace>_<measure>`` with the labels ``label`` and ``average`` as
+    well (see the module's notes and :func:`summary_entries`); its gauges then
+    carry those label names, so give it a namespace of its own when a
+    binary summary's gauges share the registry. Constant ``labels`` must not
+    be named ``label`` or ``average`` for such a summary. NaN (a measure not defined yet) is exported as NaN.
     ``<namespace>_last_summary_timestamp_seconds`` holds the summary's
     ``time``, to alert on a stalled stream, and ``<namespace>_summary_step``
     its ``step`` (cases seen, by default). The gauges hold the latest
@@ -715,10 +921,10 @@ class Prometheus(Sink):
         self.labels = labels
         self._names = sorted(labels)
 
-    def _gauge(self, key: str, help_text: str, scoped: bool = True) -> Any:
+    def _gauge(self, key: str, help_text: str, scoped: bool = True, labelled: bool = False) -> Any:
         gauges = _GAUGES.setdefault(self.registry, {})
         name = f"{self.namespace}_{key}"
-        names = tuple(self._names + (["scope"] if scoped else []))
+        names = tuple(self._names + (list(SUMMARY_LABEL_NAMES) if labelled else []) + (["scope"] if scoped else []))
         gauge = gauges.get(name)
         if gauge is None:
             gauge = gauges[name] = self._client.Gauge(name, help_text, labelnames=names, registry=self.registry)
@@ -731,16 +937,33 @@ class Prometheus(Sink):
         return gauge
 
     def write(self, summary: Mapping[str, Any], evaluation: Any = None, window: Any = None) -> None:
-        """Set the gauges to the figures of ``summary``."""
-        kind = _kinds.kind_of(evaluation)
-        plain_scope = "cumulative" if kind is None else kind.scope
-        for key, value in _numbers(summary).items():
-            if key.startswith(WINDOW_PREFIX):
-                key, scope = key[len(WINDOW_PREFIX):], "window"
-            else:
-                scope = plain_scope
-            gauge = self._gauge(key, f"scored_pr summary: {key} (scope: cumulative or window)")
-            gauge.labels(**self.labels, scope=scope).set(value)
+        """Set the gauges to every number of ``summary`` (refused whole, before any is set, if one is not a number)."""
+        entries = summary_entries(summary, "Prometheus.write")
+        plain_scope = "cumulative" if evaluation is None else _kinds.scope_of(evaluation)
+        labelled = any(e.label is not None or e.average is not None for e in entries)
+        if labelled:
+            check_no_label_clash(self.labels, "Prometheus.write")
+
+        where: dict[str, tuple[str, dict[str, str]]] = {}  # sample -> (measure, its labels)
+
+        def sample(entry: Entry) -> str:
+            measure = "_".join(re.sub(r"[^a-zA-Z0-9_]", "_", p) for p in entry.measure)
+            scope = plain_scope
+            if entry.label is None and measure.startswith(WINDOW_PREFIX):
+                measure, scope = measure[len(WINDOW_PREFIX):], "window"
+            labels = {"label": entry.label or "", "average": entry.average or ""} if labelled else {}
+            labels["scope"] = scope
+            text = f"{self.namespace}_{measure}{{" + ",".join(f"{k}={v!r}" for k, v in sorted(labels.items())) + "}"
+            where[text] = (measure, labels)
+            return text
+
+        # one gauge per measure, one sample per (scope, label, average): two entries on one sample refuse the summary,
+        # and every gauge is made (or its label names checked) before any is set
+        samples = _named(entries, sample, "Prometheus.write")
+        help_text = "scored_pr summary: {} (scope: cumulative or window)"
+        gauges = {text: self._gauge(where[text][0], help_text.format(where[text][0]), labelled=labelled) for text in samples}
+        for text, value in samples.items():
+            gauges[text].labels(**self.labels, **where[text][1]).set(value)
         when, step = summary.get("time"), summary.get("step")
         stamp = self._gauge("last_summary_timestamp_seconds", "Time of the latest scored_pr summary.", scoped=False)
         (stamp.labels(**self.labels) if self._names else stamp).set(_time.time() if when is None else float(when))

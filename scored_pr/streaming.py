@@ -28,6 +28,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import _kinds
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._measures import LINE_RANKS, MEASURES
 from ._validation import (
@@ -35,19 +36,15 @@ from ._validation import (
     check_cadence,
     check_evaluation,
     check_instance,
+    check_logger_window,
     check_optional_callable,
     check_same_pos_label,
 )
 from ._evaluators.windowed import WindowedEvaluation
 
-#: What SummaryLogger feeds: any single-ranking evaluator kind (exact, window,
-#: bounded summary, shared evaluator), typed loosely as they share no base class.
+#: What SummaryLogger feeds: any evaluator kind (exact, window, bounded summary,
+#: shared evaluator, multi-label, multi-query), typed loosely as they share no base class.
 Evaluation = Any
-
-_PER_QUERY = (
-    "its add_case takes a query as well; wrap one query's evaluator (evaluation[query]), or log "
-    "the multi-query measures from your own loop."
-)
 
 __all__ = ["Sink", "Summary", "SummaryLogger", "format_summary", "json_safe"]
 
@@ -77,6 +74,11 @@ SUMMARY_LINE_FIELDS: tuple[tuple[str, str], ...] = _line_fields()
 #: Prefix of a window's figures in a summary that also holds cumulative ones.
 WINDOW_PREFIX = "window_"
 
+#: Fields of the line besides the measures': the counts of the kinds that hold many rankings
+#: (before the measures) and the means over queries (after them).
+_COUNT_FIELDS = (("num_rows", "rows"), ("num_queries", "queries"))
+_MEAN_FIELDS = (("mean_average_precision", "MAP"), ("mean_reciprocal_rank", "MRR"))
+
 
 def format_summary(summary: Mapping[str, Any], digits: int = 4) -> str:
     """One short ``key=value`` line of the headline numbers of a summary.
@@ -96,6 +98,10 @@ def format_summary(summary: Mapping[str, Any], digits: int = 4) -> str:
         NaN prints as ``nan``. When the summary also holds a window's
         figures (keys prefixed ``window_``, see :class:`SummaryLogger`), they
         follow after ``| window:``, side by side with the cumulative ones.
+        A multi-label summary prints ``rows=...`` and each average of a
+        measure, ``AP[macro]=... AP[micro]=...`` (the per-label figures stay
+        in the dict); a multi-query one ``queries=... cases=... pos=...
+        MAP=... MRR=...``.
 
     Examples
     --------
@@ -112,16 +118,23 @@ def format_summary(summary: Mapping[str, Any], digits: int = 4) -> str:
 
 def _fields(summary: Mapping[str, Any], prefix: str, digits: int) -> str:
     parts = []
-    for key, short in SUMMARY_LINE_FIELDS:
+    for key, short in (*_COUNT_FIELDS, *SUMMARY_LINE_FIELDS, *_MEAN_FIELDS):
         if prefix + key not in summary:
             continue
         value = summary[prefix + key]
-        if isinstance(value, int):
-            parts.append(f"{short}={value}")
+        if isinstance(value, Mapping):  # {average: value}: each average, in the summary's order
+            parts += [_field(f"{short}[{name}]", each, digits) for name, each in value.items()
+                      if not isinstance(each, Mapping)]
         else:
-            value = float(value)
-            parts.append(f"{short}=nan" if math.isnan(value) else f"{short}={value:.{digits}f}")
+            parts.append(_field(short, value, digits))
     return " ".join(parts)
+
+
+def _field(short: str, value: Any, digits: int) -> str:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return f"{short}={value}"
+    value = math.nan if value is None else float(value)
+    return f"{short}=nan" if math.isnan(value) else f"{short}={value:.{digits}f}"
 
 
 def json_safe(summary: Mapping[str, Any]) -> dict[str, Any]:
@@ -140,8 +153,10 @@ def json_safe(summary: Mapping[str, Any]) -> dict[str, Any]:
         :class:`~scored_pr.Bounds` included) as a plain ``float``, or
         ``None`` when it is NaN or infinite (JSON has neither: ``json.dumps``
         would write the invalid token ``NaN``); numpy integers as ``int``;
-        bools, ints and other values unchanged. This is what
-        ``scored-pr report/stream --format json`` write.
+        bools, ints and other values unchanged. Nested mappings (a
+        multi-label summary's per-label summaries and averages) are made
+        safe the same way, and so are lists, tuples and numpy arrays (as
+        lists). This is what ``scored-pr report/stream --format json`` write.
 
     Examples
     --------
@@ -153,20 +168,24 @@ def json_safe(summary: Mapping[str, Any]) -> dict[str, Any]:
     >>> json_safe({"precision_at_10": float("nan"), "average_precision": 0.5})
     {'precision_at_10': None, 'average_precision': 0.5}
     """
-    out: dict[str, Any] = {}
-    for key, value in summary.items():
-        if isinstance(value, (bool, int)) and not isinstance(value, float):
-            out[key] = value
-        elif isinstance(value, (float, np.floating)):
-            value = float(value)
-            out[key] = value if math.isfinite(value) else None
-        elif isinstance(value, np.integer):
-            out[key] = int(value)
-        elif isinstance(value, np.bool_):
-            out[key] = bool(value)
-        else:
-            out[key] = value
-    return out
+    return {key: _json_value(value) for key, value in summary.items()}
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, (bool, int)) and not isinstance(value, float):
+        return value
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        return value if math.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, Mapping):
+        return json_safe(value)
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_json_value(each) for each in (value.tolist() if isinstance(value, np.ndarray) else value)]
+    return value
 
 
 class Summary(dict):  # type: ignore[type-arg]
@@ -241,20 +260,27 @@ class SummaryLogger:
 
     Parameters
     ----------
-    evaluation : any single-ranking evaluator kind
+    evaluation : any evaluator kind
         The evaluator to feed; it stays usable directly (and through this
-        wrapper, which forwards every other attribute to it). A
-        :class:`~scored_pr.WindowedEvaluation` makes every summary one of the
-        window (the last N cases or T seconds); a
+        wrapper, which forwards every other attribute, and ``wrapper[key]``,
+        to it). A :class:`~scored_pr.WindowedEvaluation` makes every summary
+        one of the window (the last N cases or T seconds); a
         :class:`~scored_pr.SynchronizedEvaluation` is fed and summarised
         under its lock. A :class:`~scored_pr.BoundedEvaluation` logs its
         ``summary()``: every measure as a plain float, the estimate, under
         its name, with its certified bounds under ``<name>_lower`` and
         ``<name>_upper`` (``average_precision_lower`` ...), plus ``num_bins``
         and ``exact`` (1.0 while every measure is exact). A
-        :class:`~scored_pr.MultiQueryEvaluation` raises
-        :class:`~scored_pr.UnsupportedQuery` (its ``add_case`` takes a
-        query).
+        :class:`~scored_pr.MultiLabelEvaluation` (exact, ``window=`` or
+        ``max_bins=``) is fed rows, ``add_case(y_row, s_row)`` and
+        ``add_cases(Y, S)``, and logs its nested ``summary()`` (per-label
+        summaries and averages; the sinks of :mod:`scored_pr.integrations`
+        write every number of it); a rows count as cases here, and the
+        default step is ``num_rows_seen``. A
+        :class:`~scored_pr.MultiQueryEvaluation` is fed through its own add
+        methods, which take the query first (``add_case(query, correct,
+        score)``, ``add_cases(query, correct, scores)``, ``add_misses(query,
+        count)``), and logs its totals and means over queries.
     callback : callable or list of callables
         Called with a :class:`Summary` (a ``dict`` of the evaluator's
         ``summary()`` plus ``step`` and ``time``, whose ``str()`` is one
@@ -262,7 +288,8 @@ class SummaryLogger:
         client.gauge_many(s)``, or a :class:`Sink` from
         :mod:`scored_pr.integrations` (TensorBoard, MLflow, Prometheus),
         which is called as ``callback.write(summary, evaluation, window)`` so
-        that it can draw the evaluator's curves, and whose
+        that it can draw the evaluator's curves (one per label and the
+        pooled one, for a multi-label evaluation), and whose
         ``close(evaluation, window)`` :meth:`close` calls. A list or tuple
         of callbacks (``[log.info, TensorBoard("runs")]``) calls each in
         turn; when one raises, the others are still called and the first
@@ -282,7 +309,8 @@ class SummaryLogger:
     clock : callable, default time.monotonic
         The time source for ``seconds`` (a fake one in tests).
     window : WindowedEvaluation, optional
-        A window fed the same cases (and misses) as ``evaluation``, with the
+        A window fed the same cases (and misses) as ``evaluation``, an
+        evaluator of one ranking (exact, bounded or shared), with the
         same ``pos_label``: each
         summary then holds the cumulative figures and the window's, the
         latter under keys prefixed ``window_`` (``window_average_precision``
@@ -291,7 +319,9 @@ class SummaryLogger:
         Returns the ``step`` each summary carries (e.g. the caller's global
         step or batch number). By default the step is the number of cases
         the evaluator has seen (``num_cases``; ``num_cases_seen`` for a
-        window), which restarts at 0 after :meth:`reset`.
+        window; rows, ``num_rows_seen``, for a multi-label evaluation; the
+        cases of every query for a multi-query one), which restarts at 0
+        after :meth:`reset`.
 
     Summaries carry two keys beside the evaluator's: ``step`` (see above)
     and ``time``, the wall-clock time of the summary in seconds since the
@@ -313,7 +343,8 @@ class SummaryLogger:
         type, an ``evaluation`` that is not an evaluator, a ``window`` that is
         not a WindowedEvaluation, or a ``step`` that is not callable).
     UnsupportedQuery
-        For a MultiQueryEvaluation.
+        For a ``window`` beside a multi-label or multi-query evaluation (a
+        ``MultiLabelEvaluation(labels, window=N)`` is a window of its own).
 
     Notes
     -----
@@ -347,6 +378,15 @@ class SummaryLogger:
     >>> ev.close()  # a final summary, since a case arrived after the last one
     cases=1201 pos=301 AP=0.2620 AUC=0.5033 maxF1=0.4016 BEP=0.2525 P@10=0.4000
 
+    A multi-label evaluation, fed rows (its line shows each average; the
+    summary holds every label's figures too):
+
+    >>> from scored_pr import MultiLabelEvaluation
+    >>> ev = SummaryLogger(MultiLabelEvaluation(["cat", "dog"]), print, every=2)
+    >>> ev.add_case([1, 0], [0.9, 0.2])
+    >>> ev.add_cases([[0, 1], [1, 1]], [[0.4, 0.8], [0.3, 0.6]])
+    rows=3 AP[macro]=0.9167 AP[micro]=0.9500 AP[weighted]=0.9167 AP[samples]=1.0000 AUC[macro]=0.7500 AUC[micro]=0.8750 AUC[weighted]=0.7500 AUC[samples]=nan
+
     Cumulative and windowed figures side by side:
 
     >>> from scored_pr import WindowedEvaluation
@@ -374,9 +414,19 @@ class SummaryLogger:
         "_step",
         "_sink",
         "_sink_open",
+        "_seen",
         "calls",
         "callback_errors",
     )
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> SummaryLogger:
+        # An evaluator whose add methods take more than (correct, score, weight), such as a query first,
+        # gets the logger whose add methods forward any arguments; the others keep the faster fixed ones.
+        evaluation = args[0] if args else kwargs.get("evaluation")
+        kind = _kinds.kind_of(evaluation)
+        if cls is SummaryLogger and kind is not None and kind.holds in ("per_label", "per_query"):
+            cls = _ForwardingSummaryLogger
+        return object.__new__(cls)
 
     def __init__(
         self,
@@ -389,8 +439,9 @@ class SummaryLogger:
         window: WindowedEvaluation | None = None,
         step: Callable[[], Any] | None = None,
     ) -> None:
-        check_evaluation(evaluation, "SummaryLogger", multi=_PER_QUERY, snapshot=False)
+        holds, _ = check_evaluation(evaluation, "SummaryLogger", multi=None, per_label=None, snapshot=False)
         check_instance(window, WindowedEvaluation, "SummaryLogger", "window", "a WindowedEvaluation or None")
+        check_logger_window(holds, window, evaluation, "SummaryLogger")
         if window is not None:
             check_same_pos_label(window.pos_label, evaluation.pos_label, "SummaryLogger", "window")
         check_callbacks(callback, "SummaryLogger")
@@ -400,7 +451,9 @@ class SummaryLogger:
         self._every, self._seconds = check_cadence(every, seconds, "SummaryLogger")
         self._evaluation = evaluation
         self._window = window
-        self._add = evaluation.add_case if window is None else self._add_both
+        self._seen = _kinds.seen_counter(evaluation)  # cases (rows) ever added: the default step
+        # a kind that holds several rankings adds through _ForwardingSummaryLogger (and may have no add_case at all)
+        self._add: Callable[..., None] = getattr(evaluation, "add_case", _no_add) if window is None else self._add_both
         self._callback = callback
         self._sink = callback if isinstance(callback, Sink) else None
         self._sink_open = self._sink is not None
@@ -500,9 +553,9 @@ class SummaryLogger:
             if sample_weight is not None:
                 sample_weight = list(sample_weight)
             self._window.add_cases(correct, scores, sample_weight)
-        before = _seen(self._evaluation)
+        before = self._seen()
         self._evaluation.add_cases(correct, scores, sample_weight)
-        added = _seen(self._evaluation) - before
+        added = self._seen() - before
         if added:
             self._countdown -= added
             self._check()
@@ -539,7 +592,7 @@ class SummaryLogger:
         summary = Summary(self._evaluation.summary())
         if self._window is not None:
             summary.update((WINDOW_PREFIX + key, value) for key, value in self._window.summary().items())
-        summary["step"] = _seen(self._evaluation) if self._step is None else self._step()
+        summary["step"] = self._seen() if self._step is None else self._step()
         summary["time"] = time.time()
         if self._sink is not None:
             self._sink.write(summary, self._evaluation, self._window)
@@ -639,6 +692,10 @@ class SummaryLogger:
             raise AttributeError(name)
         return getattr(self._evaluation, name)
 
+    def __getitem__(self, key: Any) -> Any:
+        """``evaluation[key]``: one label's or one query's evaluator (for the kinds that hold several)."""
+        return self._evaluation[key]
+
     def __repr__(self) -> str:
         window = "" if self._window is None else f", window={self._window!r}"
         return (
@@ -647,7 +704,64 @@ class SummaryLogger:
         )
 
 
-def _seen(ev: Evaluation) -> int:
-    """Cases ever added (a window's num_cases falls as cases leave it)."""
-    seen = getattr(ev, "num_cases_seen", None)  # a window (or a kind wrapping one)
-    return int(ev.num_cases if seen is None else seen)
+class _ForwardingSummaryLogger(SummaryLogger):
+    """The logger of the kinds that hold several rankings: its add methods take the evaluator's own arguments.
+
+    A multi-label evaluation's ``add_case(y_row, s_row, weight)`` and
+    ``add_cases(Y, S, sample_weight)``, a multi-query evaluation's
+    ``add_case(query, correct, score, weight)``, ``add_cases(query, correct,
+    scores, sample_weight)`` and ``add_misses(query, count)``: forwarded as
+    given, and counted as :class:`SummaryLogger` counts cases (a row of a
+    multi-label evaluation is one case here). No ``window`` beside them.
+    """
+
+    __slots__ = ()
+
+    def add_case(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        """Add one case (one row, for a multi-label evaluation) through the evaluator's ``add_case``; call back if due."""
+        self._evaluation.add_case(*args, **kwargs)
+        self._countdown -= 1
+        if self._countdown <= 0:
+            self._check()
+
+    def add_cases(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        """Add a batch through the evaluator's ``add_cases``; call back at most once if due."""
+        before = self._batch_seen(args, kwargs)
+        self._evaluation.add_cases(*args, **kwargs)
+        added = self._batch_seen(args, kwargs) - before
+        if added:
+            self._countdown -= added
+            self._check()
+
+    def _batch_seen(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
+        """What a batch changes: the cases of its query (one ranking per query: O(1)), else every case or row seen."""
+        ev = self._evaluation
+        kind = _kinds.kind_of(ev)  # per batch: a batch costs far more than this look-up
+        if kind is not None and kind.holds == "per_query":
+            query = args[0] if args else kwargs.get("query")
+            try:
+                return int(ev[query].num_cases) if query in ev else 0
+            except TypeError:  # an unhashable query: the evaluator's add_cases says what is wrong
+                return 0
+        return self._seen()
+
+    def add_misses(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        """Forward to ``evaluation.add_misses`` (misses do not count as cases here)."""
+        self._evaluation.add_misses(*args, **kwargs)
+        self._dirty = self._dirty or _count(args, kwargs) > 0
+
+    def add_negative_misses(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        """Forward to ``evaluation.add_negative_misses`` (not counted as cases here)."""
+        self._evaluation.add_negative_misses(*args, **kwargs)
+        self._dirty = self._dirty or _count(args, kwargs) > 0
+
+
+def _count(args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
+    """The ``count`` of an add_misses call the evaluator accepted (its last argument)."""
+    count = kwargs["count"] if "count" in kwargs else (args[-1] if args else 0)
+    return int(count)
+
+
+def _no_add(*args: Any, **kwargs: Any) -> None:
+    """The ``add_case`` of a kind that has none (it is fed some other way, or only logged)."""
+    raise AttributeError("this evaluator has no add_case")

@@ -544,4 +544,5 @@ register(Kind(
     "multi", MultiQueryEvaluation, "per_query", state_format="scored_pr.MultiQueryEvaluation",
     load=MultiQueryEvaluation.load, figures=lambda m: m.summary(),
     new=lambda ties: MultiQueryEvaluation(ties=ties),
+    seen=lambda m: sum(m[q].num_cases for q in m),
 ))

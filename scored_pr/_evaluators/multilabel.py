@@ -161,6 +161,7 @@ class MultiLabelEvaluation:
         self._chunks: list[tuple[Bool, F64, F64 | None]] = []  # batches not yet merged into _rows
         self._pending: list[tuple[Bool, F64, F64 | None]] = []  # single rows, joined into one chunk every _PENDING
         self._held = 0  # rows in _rows, _chunks and _pending
+        self._seen = 0  # rows added since construction or reset (a window's num_rows_seen)
         self._rows: tuple[Bool, F64, F64 | None] = (np.zeros((0, k), dtype=bool), np.zeros((0, k)), None)
         self._memo: dict[Any, Any] = {}
         self._bounded: list[BoundedEvaluation] | None = None
@@ -206,6 +207,19 @@ class MultiLabelEvaluation:
         if self._bounded is not None:
             return self._bounded[0].num_cases
         return self._held if self._window is None else min(self._held, self._window)
+
+    @property
+    def num_rows_seen(self) -> int:
+        """Rows ever added (since construction or :meth:`reset`): :attr:`num_rows` but for a window, every row.
+
+        A windowed evaluation counts the rows that have left its window too,
+        as :attr:`scored_pr.WindowedEvaluation.num_cases_seen` does: it is
+        the default ``step`` of :class:`~scored_pr.streaming.SummaryLogger`.
+        A merge counts the rows of both; a loaded state counts the rows it
+        holds (the state keeps no count of the rows that left the window).
+        The other kinds keep every row: their :attr:`num_rows`.
+        """
+        return self._seen if self._window is not None else self.num_rows
 
     @property
     def weighted(self) -> bool:
@@ -339,6 +353,7 @@ class MultiLabelEvaluation:
             self._flush_pending()
             self._chunks.append((truth, scores, weight))
         self._held += n
+        self._seen += n
         if self._window is not None and self._held >= 2 * self._window:
             self._consolidate()  # keep at most twice the window between queries
 
@@ -945,6 +960,7 @@ class MultiLabelEvaluation:
             if part[0].shape[0]:
                 out._chunks.append(part)
                 out._held += part[0].shape[0]
+        out._seen = self.num_rows_seen + other.num_rows_seen
         out._consolidate()
         return out
 
@@ -957,9 +973,9 @@ class MultiLabelEvaluation:
         if not isinstance(other, MultiLabelEvaluation):
             return NotImplemented
         merged = self.merge(other)
-        (self._chunks, self._pending, self._held, self._rows, self._bounded, self._pooled_bounded, self._top, self._memo) = (
-            merged._chunks, merged._pending, merged._held, merged._rows, merged._bounded, merged._pooled_bounded,
-            merged._top, {})
+        (self._chunks, self._pending, self._held, self._seen, self._rows, self._bounded, self._pooled_bounded,
+         self._top, self._memo) = (merged._chunks, merged._pending, merged._held, merged._seen, merged._rows,
+                                   merged._bounded, merged._pooled_bounded, merged._top, {})
         return self
 
     def __eq__(self, other: object) -> bool:
@@ -1010,6 +1026,7 @@ class MultiLabelEvaluation:
         assert st.truth is not None and st.scores is not None
         weights = None if st.weights is None or bool((st.weights == 1.0).all()) else st.weights  # as when added
         ev._rows, ev._held = (st.truth, st.scores, weights), st.truth.shape[0]
+        ev._seen = ev._held
         return ev
 
     def to_dict(self) -> dict[str, Any]:
@@ -1083,4 +1100,5 @@ def _report_figures(labelled: MultiLabelEvaluation) -> dict[str, Any]:
 register(Kind(
     "multilabel", MultiLabelEvaluation, "per_label", state_format="scored_pr.MultiLabelEvaluation",
     load=MultiLabelEvaluation.load, figures=_report_figures,
+    scope=lambda ev: "cumulative" if ev.window is None else "window", seen=lambda ev: ev.num_rows_seen,
 ))

@@ -55,8 +55,9 @@ from .kinds import (
     check_same_ties, check_type_named, check_window_extent, evaluation_kind, read_only_evaluation,
 )
 from .sinks import (
-    check_cadence, check_callbacks, check_max_points, check_metric_labels, check_metric_namespace,
-    check_mlflow_options, check_sink_options, check_summary_writer, check_tensorboard_options,
+    SUMMARY_LABEL_NAMES, check_cadence, check_callbacks, check_logger_window, check_max_points, check_metric_labels,
+    check_metric_namespace, check_mlflow_options, check_no_label_clash, check_sink_options, check_summary_writer,
+    check_tensorboard_options, summary_name_clash, summary_value_error,
 )
 from .assertions import (
     check_bounds_given, check_comparison_form, check_confidence, check_margin, check_metric_bound, check_resamplable,
@@ -65,17 +66,17 @@ from .trec import check_c_long, check_grades, check_max_docs, check_measure_spec
 from .lingpipe import check_arity, check_count_matrix, check_known_categories, check_ranked_scores, check_whole_counts
 
 __all__ = [
-    "MAX_COUNT", "MAX_LABELS", "MAX_SAVED_INT", "MIN_SAVED_INT", "TIE_POLICIES",
+    "MAX_COUNT", "MAX_LABELS", "MAX_SAVED_INT", "MIN_SAVED_INT", "SUMMARY_LABEL_NAMES", "TIE_POLICIES",
     "UnsupportedQuery", "as_array", "check_arity", "check_average", "check_batch", "check_beta",
-    "check_binary_only", "check_bounds_given", "check_c_long", "check_cadence", "check_callbacks", "check_choice",
+    "check_binary_only", "check_bounds_given", "check_c_long", "check_cadence", "check_callbacks", "check_logger_window", "check_choice",
     "check_classes", "check_clock", "check_comparison_form", "check_confidence", "check_correct", "check_count",
     "check_count_matrix", "check_curve_average", "check_curve_rows", "check_evaluation", "check_flag",
     "check_fraction", "check_grades", "check_grouped_for_bins", "check_indicator", "check_instance",
     "check_known_categories", "check_label_matrix", "check_label_names", "check_level", "check_margin",
     "check_max_docs", "check_max_points", "check_measure_method", "check_measure_spec", "check_metric_bound",
     "check_metric_labels", "check_metric_namespace", "check_mlflow_options", "check_multiclass_roc",
-    "check_no_labels", "check_no_relevant", "check_not_both", "check_one_vs_one_rows", "check_optional_callable",
-    "check_partial_auc",
+    "check_no_label_clash", "check_no_labels", "check_no_relevant", "check_not_both", "check_one_vs_one_rows",
+    "check_optional_callable", "check_partial_auc",
     "check_pos_label", "check_positive_int", "check_probability_rows", "check_query_id", "check_ranked_scores",
     "check_resamplable", "check_resamples", "check_same_length", "check_same_pos_label", "check_same_setup",
     "check_same_ties", "check_score", "check_score_matrix", "check_seed", "check_shape", "check_sink_options",
@@ -83,5 +84,5 @@ __all__ = [
     "check_trec_source", "check_type_named", "check_weight", "check_weights", "check_whole_counts", "check_window_extent",
     "dense_labels", "describe",
     "evaluation_kind", "fail", "measure_arguments_error", "missing_time", "multi_output", "read_only_evaluation",
-    "renamed_keyword", "time_off_clock",
+    "renamed_keyword", "summary_name_clash", "summary_value_error", "time_off_clock",
 ]

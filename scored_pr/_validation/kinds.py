@@ -161,6 +161,7 @@ def check_evaluation(
     *,
     bounded: str | None = None,
     multi: str | None = None,
+    per_label: str | None = _PER_LABEL,
     expected: str = _EVALUATION_EXPECTED,
     snapshot: bool = True,
 ) -> tuple[str, Any]:
@@ -172,8 +173,9 @@ def check_evaluation(
     from the same cases (a time window can otherwise slide between two
     queries, another thread add cases). Every other kind is its own view.
 
-    ``bounded`` / ``multi``: None when ``func`` serves that kind, otherwise why
-    it cannot and what to use instead; that kind then raises
+    ``bounded`` / ``multi`` / ``per_label``: None when ``func`` serves that
+    kind (one bounded ranking, one ranking per query, one per label), otherwise
+    why it cannot and what to use instead (``per_label`` says so by default); that kind then raises
     :class:`UnsupportedQuery` with the reason. Anything that is not an
     evaluator raises TypeError (``expected`` says what would do). Nothing is
     read or changed before the checks. ``snapshot=False``: the view is
@@ -182,7 +184,7 @@ def check_evaluation(
     kind = _kinds.kind_of(value)
     if kind is None:
         raise fail(TypeError, func, name, expected, value)
-    reason = {"bounded": bounded, "per_query": multi, "per_label": _PER_LABEL}.get(kind.holds)
+    reason = {"bounded": bounded, "per_query": multi, "per_label": per_label}.get(kind.holds)
     if reason is not None:
         raise UnsupportedQuery(f"{func}: {type(value).__name__} is not supported here: {reason}")
     if snapshot and kind.snapshot:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import clipped
+from .errors import UnsupportedQuery, clipped
 from .options import check_beta, check_flag, check_positive_int
 
 
@@ -114,3 +114,47 @@ def check_metric_labels(value: Mapping[str, str] | None, func: str) -> dict[str,
                 f"got {key!r:.40}: {each!r:.40} instead."
             )
     return labels
+
+
+def check_logger_window(holds: str, window: Any, evaluation: Any, func: str) -> None:
+    """A logger's ``window`` is fed beside an evaluator of one ranking; a kind of many rankings windows itself."""
+    if window is not None and holds not in ("ranking", "bounded"):
+        raise UnsupportedQuery(
+            f"{func}: argument 'window' is fed the cases of an evaluator of one ranking; {type(evaluation).__name__} "
+            f"holds one ranking per {'label' if holds == 'per_label' else 'query'} and cannot share its rows with a "
+            "WindowedEvaluation: log a windowed evaluation of its own kind instead (MultiLabelEvaluation(labels, "
+            "window=N)), or two loggers side by side."
+        )
+
+
+def summary_value_error(func: str, key: str, value: Any) -> TypeError:
+    """A summary entry a sink cannot write: it names the entry's key (its path, for a nested one) and the type received."""
+    return TypeError(
+        f"{func}: argument 'summary' must map names to numbers (or None for NaN), to mappings of them or to "
+        f"sequences of them; got {clipped(value, 40)} at key {key!r:.200} instead. "
+        "Nothing was written."
+    )
+
+
+def summary_name_clash(func: str, name: str, first: str, second: str) -> ValueError:
+    """Two entries of one summary that a sink would write under the same name."""
+    return ValueError(
+        f"{func}: argument 'summary' must give each entry its own name; got {first!r:.100} and {second!r:.100}, "
+        f"both written as {name!r:.200} (a label named like an average, or names that differ only in characters "
+        "the sink cannot write). Nothing was written."
+    )
+
+
+#: The label names a Prometheus sink sets itself on the gauges of a per-label summary.
+SUMMARY_LABEL_NAMES = ("label", "average")
+
+
+def check_no_label_clash(labels: Mapping[str, str], func: str) -> None:
+    """Constant labels beside a per-label summary: none may be named 'label' or 'average' (the sink's own)."""
+    for key in SUMMARY_LABEL_NAMES:
+        if key in labels:
+            raise ValueError(
+                f"{func}: argument 'labels' must not name {key!r} when a summary holds one entry per label or "
+                f"average (the sink sets 'label' and 'average' itself); got {key!r}: {labels[key]!r:.40} instead. "
+                "Nothing was written."
+            )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pathlib
 import pickle
 import tracemalloc
 import warnings
@@ -723,3 +724,29 @@ def test_a_labels_evaluator_and_the_pooled_one_are_read_only_views(kind):
     assert ev.to_dict() == before
     assert ev.summary()["labels"]["b"]["average_precision"] == float(per_label[1])
     assert ev["b"].average_precision() == float(per_label[1])
+
+
+def test_num_rows_seen_counts_every_row_a_window_has_seen(tmp_path: pathlib.Path) -> None:
+    """A window's num_rows falls back to its size; num_rows_seen counts the rows that left it too (the
+    logger's default step), a merge the rows of both, a loaded state the rows it holds; the other kinds'
+    num_rows_seen is their num_rows."""
+    rng = np.random.default_rng(11)
+    y, s = rng.random((25, 2)) < 0.5, rng.random((25, 2))
+    for kwargs in ({}, {"window": 7}, {"max_bins": 4}):
+        ev = MultiLabelEvaluation(["a", "b"], **kwargs)
+        ev.add_cases(y[:20], s[:20])
+        for i in range(20, 25):
+            ev.add_case(y[i], s[i])
+        assert ev.num_rows_seen == 25
+        assert ev.num_rows == (7 if "window" in kwargs else 25)
+        assert (ev + ev).num_rows_seen == 50
+        ev.save(tmp_path / "ml.npz")
+        assert MultiLabelEvaluation.load(tmp_path / "ml.npz").num_rows_seen == ev.num_rows
+        with pytest.raises(ValueError):
+            ev.add_case([1, 0], [0.5, float("nan")])  # rejected: not counted
+        assert ev.num_rows_seen == 25
+        merged = MultiLabelEvaluation(["a", "b"], **kwargs)
+        merged += ev
+        assert merged.num_rows_seen == 25
+        ev.reset()
+        assert ev.num_rows_seen == 0

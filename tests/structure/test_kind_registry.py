@@ -6,7 +6,8 @@ the intervals then take it, or refuse it with ``UnsupportedQuery`` when what it
 holds is not what they read, without a line of theirs naming it. Two fake
 kinds: one that holds one ranking (it wraps an exact evaluator and saves a
 state file of its own format), and one that holds one ranking per label (its
-report prints its figures; plots refuse it).
+report prints its figures; the logger logs it and the sinks draw its labels'
+curves; plots refuse it).
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ class FakePerLabel:
 
     def summary(self) -> dict[str, float]:
         return {f"{k}: average_precision": ev.average_precision() for k, ev in self.labels.items()}
+
+    def __getitem__(self, label: str) -> ScoredPrecisionRecallEvaluation:
+        return self.labels[label]
+
+    def pooled(self) -> ScoredPrecisionRecallEvaluation:
+        return self.labels["a"] + self.labels["b"]
 
 
 @pytest.fixture
@@ -167,5 +174,27 @@ def test_consumers_refuse_a_kind_that_holds_one_ranking_per_label_saying_why(fak
 
     with pytest.raises(UnsupportedQuery, match="one ranking per label"):
         pr_steps(per_label)
-    with pytest.raises(UnsupportedQuery, match="one ranking per label"):
-        SummaryLogger(per_label, print)
+
+
+
+def test_the_logger_and_the_sinks_take_a_kind_that_holds_one_ranking_per_label(fake_kinds: None, tmp_path: Path) -> None:
+    per_label = FakePerLabel()
+    per_label.labels["a"].add_cases([True, False], [0.9, 0.1])
+    per_label.labels["b"].add_cases([False, True], [0.9, 0.1])
+    written: list[dict[str, Any]] = []
+    with SummaryLogger(per_label, written.append, every=1, step=lambda: 3) as logger:
+        logger.log()
+    assert written[0]["a: average_precision"] == 1.0 and written[0]["b: average_precision"] == 0.5
+    assert written[0]["step"] == 3
+    pytest.importorskip("tensorboard")
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from scored_pr.integrations import TensorBoard
+
+    sink = TensorBoard(tmp_path)
+    sink.write({**per_label.summary(), "step": 1}, per_label)
+    sink.close()
+    acc = EventAccumulator(str(tmp_path), size_guidance={"scalars": 0, "tensors": 0})
+    acc.Reload()
+    assert [e.value for e in acc.Scalars("scored_pr/b: average_precision")] == [0.5]
+    assert set(acc.Tags()["tensors"]) == {f"scored_pr/{p}/pr_curve/pr_curves" for p in ("a", "b", "micro")}
