@@ -144,6 +144,9 @@ def _curve_sources(evaluation: Any) -> list[tuple[tuple[str, ...], Any]]:
 AVERAGES = ("micro", "macro", "weighted", "samples")
 #: The top-level key whose mapping holds one summary per label: its keys are the entries' labels.
 LABELS_KEY = "labels"
+#: The top-level keys whose mappings are keyed by label: ``labels`` (each label's ranking summary) and
+#: ``classes`` (each class's precision, recall, F and support at the top-scoring class).
+LABEL_KEYS = (LABELS_KEY, "classes")
 
 
 class Entry(NamedTuple):
@@ -170,8 +173,8 @@ def summary_entries(summary: Mapping[str, Any], func: str = "summary_entries") -
     - A number (int, float, bool, numpy scalar, :class:`~scored_pr.Bounds`)
       is an entry; ``None`` is NaN (JSON's null, as
       :func:`~scored_pr.streaming.json_safe` writes NaN).
-    - A mapping is walked: under the top-level key ``labels`` each key is
-      a label (``str(label)``); a key in :data:`AVERAGES` (``micro``,
+    - A mapping is walked: under the top-level keys ``labels`` and
+      ``classes`` (:data:`LABEL_KEYS`) each key is a label (``str(label)``); a key in :data:`AVERAGES` (``micro``,
       ``macro``, ``weighted``, ``samples``) is an average (at the top
       level, only when it holds a mapping); every other key is part of the
       measure's name. A number right under a label or an average is named
@@ -227,7 +230,7 @@ def summary_entries(summary: Mapping[str, Any], func: str = "summary_entries") -
         elif isinstance(value, Mapping):
             for key, each in value.items():
                 name = str(key)
-                if path == (LABELS_KEY,) and label is None:
+                if len(path) == 1 and path[0] in LABEL_KEYS and label is None:
                     walk(each, path + (name,), measure, name, average)
                 elif name in AVERAGES and average is None:
                     walk(each, path + (name,), measure, label, name)
@@ -244,7 +247,7 @@ def summary_entries(summary: Mapping[str, Any], func: str = "summary_entries") -
         if key in _NOT_MEASURES:
             continue
         name = str(key)
-        if isinstance(value, Mapping) and name == LABELS_KEY:
+        if isinstance(value, Mapping) and name in LABEL_KEYS:
             walk(value, (name,), (), None, None)
         elif isinstance(value, Mapping) and name in AVERAGES:
             walk(value, (name,), (), None, name)

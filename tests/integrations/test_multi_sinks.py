@@ -406,3 +406,27 @@ def test_mlflow_writes_every_finite_number_of_a_nested_summary_or_nothing(file_s
     metrics = mlflow.MlflowClient().get_run(run.info.run_id).data.metrics
     want = {"/".join(p for p in k if p is not None): v for k, v in literal_names(NESTED).items()}
     assert metrics == {k: v for k, v in want.items() if math.isfinite(v)}
+
+
+def test_prometheus_carries_each_class_of_the_top_class_figures_as_a_label() -> None:
+    """A multi-class summary's ``classes`` are keyed by class as ``labels`` is: the class is the gauge's label."""
+    prometheus_client = pytest.importorskip("prometheus_client")
+    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    from scored_pr.integrations import Prometheus, summary_entries
+
+    rng = np.random.default_rng(11)
+    truth, scores = rng.integers(0, 3, 120), rng.random((120, 3))
+    ev = MultiLabelEvaluation(LABELS)
+    registry = prometheus_client.CollectorRegistry()
+    with SummaryLogger(ev, Prometheus(registry), every=1000) as logger:
+        logger.add_cases(np.eye(3, dtype=bool)[truth], scores)
+    samples = _samples(registry)
+    p, r, f, support = sklearn_metrics.precision_recall_fscore_support(truth, scores.argmax(axis=1), zero_division=0)
+    for j, label in enumerate(LABELS):
+        key = (("average", ""), ("label", label), ("scope", "cumulative"))
+        assert samples[("scored_pr_precision", key)] == pytest.approx(p[j], rel=1e-15)
+        assert samples[("scored_pr_recall", key)] == pytest.approx(r[j], rel=1e-15)
+        assert samples[("scored_pr_f_measure", key)] == pytest.approx(f[j], rel=1e-15)
+        assert samples[("scored_pr_support", key)] == support[j]
+    classes = [e for e in summary_entries(ev.summary()) if e.key.startswith("classes/")]
+    assert {e.label for e in classes} == set(LABELS) and all(e.average is None for e in classes)
