@@ -578,7 +578,8 @@ def average_label_values(values: F64, average: str | None, average_weight: F64 |
 
     None: the values themselves. "weighted" with no positive anywhere: 0.0.
     Weights summing to 0 ("samples" with every weight 0): NaN, where
-    scikit-learn divides by zero. A value of weight 0 counts 0, so that a
+    scikit-learn divides by zero. No value at all ("samples" with no row):
+    NaN, without numpy's warning. A value of weight 0 counts 0, so that a
     NaN there (a label without a positive) does not spread. Otherwise
     ``np.average(values, weights=average_weight)``.
     """
@@ -590,5 +591,7 @@ def average_label_values(values: F64, average: str | None, average_weight: F64 |
         if not average_weight.sum() > 0:
             return float("nan")
         values = np.where(average_weight == 0, 0.0, values)
+    if values.size == 0:
+        return float("nan")
     return float(np.average(values, weights=average_weight))
 

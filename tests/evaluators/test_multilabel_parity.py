@@ -196,3 +196,15 @@ def test_a_sparse_label_matrix_is_its_dense_matrix(fmt) -> None:
     sp_ev.add_cases(getattr(sparse, fmt)(Y), S)
     assert sp_ev == dense
     assert same(sp_ev.average_precision(None), dense.average_precision(None))
+
+
+@pytest.mark.parametrize("kind", [{}, {"window": 5}, {"max_bins": 8}], ids=["exact", "window", "bounded"])
+def test_the_summary_of_no_row_issues_no_warning(kind: dict) -> None:
+    """summary() promises no warning: with no row, "samples" is NaN (numpy would warn of an empty mean)."""
+    ev = MultiLabelEvaluation(["a", "b"], **kind)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        summary = ev.summary()
+    assert summary["num_rows"] == 0
+    if "samples" in summary["average_precision"]:
+        assert np.isnan(summary["average_precision"]["samples"])
