@@ -35,9 +35,15 @@ def host(value: Any, func: str, name: str) -> Any:
     other than the CPU is refused (copying it is the caller's decision).
     Objects exposing ``__array__``, ``__array_interface__``, ``__dlpack__`` or
     the buffer protocol are converted by numpy; anything else is returned as is.
+    pyarrow's ``Array``, ``ChunkedArray``, ``Table`` and ``RecordBatch`` become
+    numpy arrays (a table's columns side by side, shape (n, k)), a ``Scalar``
+    a 0-d array; a null is refused, naming its index (and column), as a
+    masked value is.
     """
     if isinstance(value, np.ndarray):
         return value
+    if type(value).__module__.startswith("pyarrow"):
+        return _from_arrow(value, func, name)
     device = getattr(value, "device", None)
     if device is not None and not inspect.isroutine(device):
         kind = getattr(device, "type", None) or getattr(device, "platform", None)
@@ -58,6 +64,48 @@ def host(value: Any, func: str, name: str) -> Any:
         except TypeError:
             return value
     return value
+
+
+def _from_arrow(value: Any, func: str, name: str) -> Any:
+    """A pyarrow array, chunked array, table or record batch as numpy, without a Python loop; nulls refused.
+
+    pyarrow is not imported here: an object of its types is asked for its
+    own methods (``null_count``, ``is_null``, ``columns``), so nothing is
+    imported unless the caller already holds a pyarrow object.
+    """
+    columns = getattr(value, "columns", None)
+    if columns is not None and hasattr(value, "num_rows") and hasattr(value, "column_names"):  # Table, RecordBatch
+        for column, column_name in zip(columns, value.column_names):
+            _no_arrow_nulls(column, func, name, f" in column {column_name!r}")
+        if not columns:
+            return np.zeros((value.num_rows, 0))
+        return np.column_stack([np.asarray(column) for column in columns])
+    if hasattr(value, "null_count") and hasattr(value, "is_null"):  # Array, ChunkedArray
+        _no_arrow_nulls(value, func, name, "")
+        arr = np.asarray(value)
+        kind = getattr(value, "type", None)
+        if str(getattr(kind, "value_type", kind)) in _ARROW_STRINGS:
+            arr = arr.astype(str)  # numpy's str dtype, not objects: class labels as numpy strings read them
+        return arr
+    if hasattr(value, "as_py") and hasattr(value, "is_valid"):  # a Scalar: its Python value as a 0-d array
+        if not value.is_valid:
+            raise ValueError(f"{func}: argument '{name}' must not be null; got a pyarrow {type(value).__name__} null instead.")
+        return np.asarray(value.as_py())
+    return value
+
+
+#: Arrow's string types (a dictionary-encoded column names its values' type).
+_ARROW_STRINGS = frozenset({"string", "large_string", "string_view"})
+
+
+def _no_arrow_nulls(array: Any, func: str, name: str, where: str) -> None:
+    """Refuse an Arrow array holding nulls, naming the first one's index (numpy would make it NaN or None)."""
+    if array.null_count:
+        i = int(np.argmax(np.asarray(array.is_null())))
+        raise ValueError(
+            f"{func}: argument '{name}' must not hold nulls (drop or fill them first); got a pyarrow "
+            f"{type(array).__name__} with {array.null_count} null(s){where}, the first at index {i}, instead."
+        )
 
 
 def _scalar(value: Any, func: str, name: str) -> Any:
