@@ -75,11 +75,15 @@ def _intervals(args: argparse.Namespace) -> IntervalOptions:
                            getattr(args, "no_progress", False))  # fmt: skip
 
 
+def _wide(args: argparse.Namespace) -> WideOptions:
+    return WideOptions(args.label_col, args.label_cols, args.score_cols, args.score_prefix)
+
+
 def _report(args: argparse.Namespace) -> ReportOptions:
     return ReportOptions(
         args.path, _input(args), args.ties, args.misses, OutputOptions(args.format, args.curve, args.interpolate),
         args.plot, args.no_progress, _intervals(args),
-        WideOptions(args.label_col, args.label_cols, args.score_cols, args.score_prefix),
+        _wide(args),
     )  # fmt: skip
 
 
@@ -87,7 +91,7 @@ def _stream(args: argparse.Namespace) -> StreamOptions:
     return StreamOptions(
         args.path, _input(args), args.ties, args.misses, OutputOptions(args.format), args.every, args.window,
         args.window_seconds, args.cumulative, args.checkpoint, args.checkpoint_every, args.resume, args.no_skip,
-        args.metrics_port, args.metrics_host,
+        args.metrics_port, args.metrics_host, _wide(args),
     )  # fmt: skip
 
 

@@ -3,6 +3,8 @@
 The stream loop (a stop signal never cuts a case in half: :mod:`.stopping`),
 checkpoints and ``--resume``, the sliding window, and ``--metrics-port``'s
 Prometheus gauges. Its report is ``report``'s (:func:`.output.print_report`).
+A wide file (``--label-col``/``--label-cols``) streams through
+:mod:`.stream_wide`, which shares this loop.
 """
 
 from __future__ import annotations
@@ -16,10 +18,10 @@ import zlib
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .._io import cases as _io
-from . import options
+from . import options, wide
 from .options import StreamOptions
 from .output import OutputError, error, print_report
-from .report import SkipReporter, case_reader, close
+from .report import SkipReporter, close, open_cases
 
 # The evaluator, numpy and the rest are imported by the functions that use
 # them, so that `scored-pr --help` starts in less time than `import numpy`.
@@ -79,6 +81,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="the address --metrics-port listens on (default: 127.0.0.1; 0.0.0.0 for every interface)")
     options.add_input_options(p)
     options.add_eval_options(p)
+    wide.add_options(p)
     return p
 
 
@@ -304,6 +307,10 @@ def _stream(opts: StreamOptions, sink: Any) -> int:
     # starts is recorded, and answered by the report of what was read (nothing
     # yet, or the resumed checkpoint) as soon as reading starts.
     with GracefulStop() as stop:
+        if opts.wide.requested:
+            from . import stream_wide
+
+            return stream_wide.run(opts, stop, sink)
         try:
             window = _stream_window(opts)
             if opts.checkpoint:
@@ -322,9 +329,8 @@ def _stream_cumulative(opts: StreamOptions, window: WindowedEvaluation | None, s
 
     metrics = _Metrics(sink)  # --metrics-port (see run)
     ev, skip_to = _resume(opts)
-    stream, source, _ = _io.open_input(opts.path)
     skips = SkipReporter()
-    reader = case_reader(opts.input, opts.path, stream, source, skips)
+    reader, stream, source, _ = open_cases(opts.input, opts.path, skips, binary=False)
     output = _StreamOutput(sys.stdout)
 
     def emit(summary: Summary) -> None:
@@ -435,9 +441,8 @@ def _stream_windowed(opts: StreamOptions, window: WindowedEvaluation, stop: Grac
     from ..streaming import SummaryLogger, json_safe
 
     metrics = _Metrics(sink)
-    stream, source, _ = _io.open_input(opts.path)
     skips = SkipReporter()
-    reader = case_reader(opts.input, opts.path, stream, source, skips)
+    reader, stream, source, _ = open_cases(opts.input, opts.path, skips, binary=False)
     output = _StreamOutput(sys.stdout)
     kind = {"window_size": window.size} if window.size is not None else {"window_seconds": window.seconds}
 
