@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
 from typing import TYPE_CHECKING, Any
 
 from .._io import cases as _io
@@ -218,17 +219,18 @@ def run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
 
     def emit() -> None:
         s = summary()
+        stamp = {"step": seen, "time": time.time()}  # rows read (the checkpoint's included), as SummaryLogger's step
         if json_out:
-            output.write(json.dumps({**json_ready(s), **window_info, "final": False}, allow_nan=False))
+            output.write(json.dumps({**json_ready(s), **window_info, **stamp, "final": False}, allow_nan=False))
         else:
             line = format_line(s)
             if cumulative is not None and window is not None:
                 line += " | window: " + format_line(s, WINDOW_PREFIX)
             output.write(line)
+        flat = gauges(s)
         if window is not None and cumulative is None:  # the window alone: its figures are the window's gauges
-            metrics.write({WINDOW_PREFIX + key: v for key, v in gauges(s).items()}, None)  # type: ignore[arg-type]
-        else:
-            metrics.write(gauges(s), None)  # type: ignore[arg-type]
+            flat = {WINDOW_PREFIX + key: v for key, v in flat.items()}
+        metrics.write({**flat, **stamp}, None)  # type: ignore[arg-type]
 
     last_line = skip_to
     checkpoint_error: OSError | None = None
@@ -250,9 +252,10 @@ def run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
     every = opts.every
     until_line = every
     started = False
+    seen = 0 if resumed is None else resumed.num_rows
 
     def take(line: int, truth: Any, scores: Any) -> bool:
-        nonlocal last_line, countdown, until_line, started
+        nonlocal last_line, countdown, until_line, started, seen
         if not started:
             start()
             started = True
@@ -270,6 +273,7 @@ def run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
         if window is not None:
             window._add(row.copy(), values.copy(), None)
         last_line = line
+        seen += 1
         until_line -= 1
         if until_line == 0:
             until_line = every

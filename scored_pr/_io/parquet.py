@@ -119,11 +119,11 @@ class _Rows:
         self.total = int(self.file.metadata.num_rows)
         self.read = 0  # rows read so far
 
-    def batches(self, columns: list[str], size: int = BATCH_ROWS) -> Iterator[tuple[int, Any]]:
+    def batches(self, columns: list[str]) -> Iterator[tuple[int, Any]]:
         import pyarrow as pa
 
         try:
-            for batch in self.file.iter_batches(batch_size=size, columns=columns, use_threads=False):
+            for batch in self.file.iter_batches(batch_size=BATCH_ROWS, columns=columns, use_threads=False):
                 first = self.read + 1
                 self.read += batch.num_rows
                 yield first, batch
