@@ -35,7 +35,7 @@ import zlib
 
 from .._io.cases import InputError
 from .._version import __version__
-from . import compare, report, stream, trec
+from . import compare, report, stream, stream_wide, trec
 from .options import (CompareOptions, InputOptions, IntervalOptions, OutputOptions, ReportOptions,
                       StreamOptions, TrecOptions, WideOptions)  # fmt: skip
 from .output import PROG, GuardedOutput, OutputError, error, silence_stdout
@@ -110,7 +110,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "report":
         return report.run(_report(args))
     if args.command == "stream":
-        return stream.run(_stream(args))
+        opts = _stream(args)
+        return stream.run(opts, stream_wide.run if opts.wide.requested else None)
     if args.command == "trec":
         return trec.run(_trec(args))
     if args.command == "compare":

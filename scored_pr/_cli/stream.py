@@ -4,7 +4,7 @@ The stream loop (a stop signal never cuts a case in half: :mod:`.stopping`),
 checkpoints and ``--resume``, the sliding window, and ``--metrics-port``'s
 Prometheus gauges. Its report is ``report``'s (:func:`.output.print_report`).
 A wide file (``--label-col``/``--label-cols``) streams through
-:mod:`.stream_wide`, which shares this loop.
+:mod:`.stream_wide` (``main`` hands it to :func:`run`), which shares this loop.
 """
 
 from __future__ import annotations
@@ -261,17 +261,21 @@ def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int
     return stopped, failure
 
 
-def run(opts: StreamOptions) -> int:
+def run(opts: StreamOptions, body: Callable[[StreamOptions, Any], int] | None = None) -> int:
     """``scored-pr stream``; the exit status.
 
-    With ``--metrics-port``: serve the summaries as Prometheus gauges while the stream runs.
+    ``body(opts, sink)`` reads the stream (default: one ranking, :func:`_stream`;
+    :func:`.stream_wide.run` for a wide file). With ``--metrics-port``: serve the
+    summaries as Prometheus gauges while the stream runs.
 
     The gauges (:class:`scored_pr.integrations.Prometheus`, in a registry of
     their own) are set at every summary line; the server stops when the
     command ends.
     """
+    if body is None:
+        body = _stream
     if opts.metrics_port is None:
-        return _stream(opts, None)
+        return body(opts, None)
     try:
         from prometheus_client import CollectorRegistry, start_http_server
 
@@ -292,7 +296,7 @@ def run(opts: StreamOptions) -> int:
     error(f"serving Prometheus metrics on http://{host}:{port}/metrics")
     sys.stderr.flush()
     try:
-        return _stream(opts, Prometheus(registry))
+        return body(opts, Prometheus(registry))
     finally:
         server.shutdown()
         server.server_close()
@@ -307,10 +311,6 @@ def _stream(opts: StreamOptions, sink: Any) -> int:
     # starts is recorded, and answered by the report of what was read (nothing
     # yet, or the resumed checkpoint) as soon as reading starts.
     with GracefulStop() as stop:
-        if opts.wide.requested:
-            from . import stream_wide
-
-            return stream_wide.run(opts, stop, sink)
         try:
             window = _stream_window(opts)
             if opts.checkpoint:

@@ -150,8 +150,15 @@ def _layout(reader: Any) -> dict[str, Any]:
             "score_columns": list(reader.score_names)}
 
 
-def run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
-    """``scored-pr stream --label-col/--label-cols ...``; the exit status."""
+def run(opts: StreamOptions, sink: Any) -> int:
+    """``scored-pr stream --label-col/--label-cols ...``, its summaries also written to ``sink`` unless None; the exit status."""
+    from .stopping import GracefulStop
+
+    with GracefulStop() as stop:  # first, as in the binary stream: a signal while starting is answered by the report
+        return _run(opts, stop, sink)
+
+
+def _run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
     import numpy as np
 
     from .._evaluators.multilabel import MultiLabelEvaluation
