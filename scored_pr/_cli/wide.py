@@ -1,5 +1,9 @@
 """``scored-pr report`` on a wide file: multi-class or multi-label scores, one column per class or label.
 
+Also the final report of ``scored-pr stream`` on a wide file (:func:`print_wide`,
+called by :mod:`.stream_wide`), and the options both commands take. CSV, TSV,
+JSON Lines and Parquet (:mod:`scored_pr._io.parquet`) files are read.
+
 Two layouts (documented in ``scored-pr report --help`` and the README):
 
 multi-class
