@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .cases import DEFAULT_CORRECT_COLUMNS, DEFAULT_SCORE_COLUMN, CaseReader, InputError, WideReader, _Piece, _twice
 from .cases import parse_label, parse_score
+from .._validation.cases import arrow_to_numpy
 
 if TYPE_CHECKING:
     import numpy as np
@@ -247,27 +248,6 @@ class ParquetCases(CaseReader):
                     yield first + i, bool(correct[i]), float(scores[i])
 
 
-def _numpy(column: Any) -> npt.NDArray[Any]:
-    """A boolean or numeric Arrow array without nulls as numpy, read from its data buffer.
-
-    ``numpy.asarray`` and ``Array.to_numpy`` would do the same, but they import
-    pandas (seconds) to do it.
-    """
-    import numpy as np
-    import pyarrow as pa
-
-    t, n, offset = column.type, len(column), column.offset
-    data = column.buffers()[1]
-    if data is None or n == 0:
-        return np.zeros(0, dtype=bool if pa.types.is_boolean(t) else np.float64)
-    if pa.types.is_boolean(t):  # one bit per value, least significant bit first
-        bits = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little", count=offset + n)
-        return bits[offset:].astype(bool)
-    kind = "f" if pa.types.is_floating(t) else ("i" if pa.types.is_signed_integer(t) else "u")
-    dtype = np.dtype(f"<{kind}{t.bit_width // 8}")
-    return np.frombuffer(data, dtype=dtype, count=n, offset=offset * dtype.itemsize)
-
-
 def _labels(column: Any) -> tuple[npt.NDArray[np.bool_] | None, npt.NDArray[np.bool_] | None]:
     """A boolean or numeric label column as (correct, plainly valid), else (None, None): judged row by row."""
     import numpy as np
@@ -275,10 +255,10 @@ def _labels(column: Any) -> tuple[npt.NDArray[np.bool_] | None, npt.NDArray[np.b
 
     t = column.type
     if pa.types.is_boolean(t) and column.null_count == 0:
-        values = _numpy(column)
+        values = arrow_to_numpy(column)
         return values, np.ones(values.size, dtype=bool)
     if (pa.types.is_integer(t) or pa.types.is_floating(t)) and column.null_count == 0:
-        values = _numpy(column)
+        values = arrow_to_numpy(column)
         return values == 1, (values == 1) | (values == 0) | (values == -1)
     return None, None
 
@@ -290,7 +270,7 @@ def _scores(column: Any) -> tuple[npt.NDArray[np.float64] | None, npt.NDArray[np
 
     t = column.type
     if (pa.types.is_integer(t) or pa.types.is_floating(t)) and column.null_count == 0:
-        values = _numpy(column)
+        values = arrow_to_numpy(column)
         # float16 and float32 widen exactly; an integer of 2**53 or more, NaN and the infinities
         # are judged by parse_score (exactness, "NaN is not a score", inf allowed)
         scores = values.astype(np.float64)

@@ -247,21 +247,6 @@ def test_subprocess_report_in_a_clean_environment(tmp_path: Path) -> None:
     same_json(got[0].stdout, got[1].stdout, parquet, csv)
 
 
-@pytest.mark.parametrize("values", [
-    pa.array([True, False, True, True, False, False, True, False, True, True, False]),
-    pa.array(np.arange(-6, 7, dtype=np.int16)),
-    pa.array(np.arange(12, dtype=np.uint64)),
-    pa.array(np.linspace(-1, 1, 13, dtype=np.float32)),
-    pa.array(np.linspace(-1, 1, 13)),
-], ids=["bool", "int16", "uint64", "float32", "float64"])
-def test_columns_are_read_from_their_buffers_at_any_offset(values: Any) -> None:
-    """The fast path reads a column's data buffer (numpy's own conversion imports pandas): sliced too, as batches are."""
-    for start, length in [(0, len(values)), (3, 5), (9, 2), (4, 0)]:
-        part = values.slice(start, length)
-        got = _parquet._numpy(part)
-        assert got.tolist() == part.to_pylist()
-
-
 def test_a_parquet_report_imports_neither_pandas_nor_matplotlib(tmp_path: Path) -> None:
     y, s = binary_data(11, n=100)
     parquet, _ = write_pair(tmp_path, {"correct": y, "score": s})

@@ -132,3 +132,26 @@ def test_a_table_with_a_null_names_its_column() -> None:
         ev.add_cases(pa.table({"a": [True, False], "b": [False, None]}), np.zeros((2, 2)))
     assert ev.num_rows == 0
     assert scored_pr.average_precision(pa.table({"a": [1, 0], "b": [0, 1]}), np.eye(2)) == 1.0
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.int64, np.uint16, np.float32, np.float64])
+def test_sliced_and_chunked_arrays_at_any_offset(dtype: type) -> None:
+    """Boolean and numeric arrays are read from their data buffers, without a copy: a slice (an offset into
+    the buffer, as a record batch's columns have) and every chunk hold their own values."""
+    y, s, _ = data(5, n=61)
+    labels = y.astype(dtype)
+    scores = (s * 20).astype(dtype) if dtype != np.bool_ else s
+    for start, length in [(0, 61), (3, 17), (9, 40), (60, 1), (13, 0)]:
+        part_y, part_s = pa.array(labels).slice(start, length), pa.array(scores).slice(start, length)
+        ev = E()
+        ev.add_cases(part_y, part_s)
+        ref = E()
+        ref.add_cases(labels[start:start + length], scores[start:start + length])
+        assert ev == ref
+    ev = E()
+    ev.add_cases(pa.chunked_array([pa.array(labels).slice(5, 20), pa.array(labels)[:3]]),
+                 pa.chunked_array([pa.array(scores).slice(5, 20), pa.array(scores)[:3]]))
+    ref = E()
+    ref.add_cases(np.concatenate([labels[5:25], labels[:3]]), np.concatenate([scores[5:25], scores[:3]]))
+    assert ev == ref
+
