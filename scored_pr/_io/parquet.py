@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .cases import DEFAULT_CORRECT_COLUMNS, DEFAULT_SCORE_COLUMN, CaseReader, InputError, WideReader, _Piece, _twice
 from .cases import parse_label, parse_score
-from .._validation.cases import arrow_to_numpy
 
 if TYPE_CHECKING:
     import numpy as np
@@ -253,6 +252,8 @@ def _labels(column: Any) -> tuple[npt.NDArray[np.bool_] | None, npt.NDArray[np.b
     import numpy as np
     import pyarrow as pa
 
+    from .._validation.cases import arrow_to_numpy  # imports numpy: not at the top (`scored-pr --help`)
+
     t = column.type
     if pa.types.is_boolean(t) and column.null_count == 0:
         values = arrow_to_numpy(column)
@@ -267,6 +268,8 @@ def _scores(column: Any) -> tuple[npt.NDArray[np.float64] | None, npt.NDArray[np
     """A numeric score column as (float64 scores, plainly valid), else (None, None): judged row by row."""
     import numpy as np
     import pyarrow as pa
+
+    from .._validation.cases import arrow_to_numpy
 
     t = column.type
     if (pa.types.is_integer(t) or pa.types.is_floating(t)) and column.null_count == 0:
