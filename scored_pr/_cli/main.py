@@ -35,7 +35,7 @@ import zlib
 
 from .._io.cases import InputError
 from .._version import __version__
-from . import compare, report, stream, trec
+from . import compare, report, stream, stream_wide, trec
 from .options import (CompareOptions, InputOptions, IntervalOptions, OutputOptions, ReportOptions,
                       StreamOptions, TrecOptions, WideOptions)  # fmt: skip
 from .output import PROG, GuardedOutput, OutputError, error, silence_stdout
@@ -75,11 +75,15 @@ def _intervals(args: argparse.Namespace) -> IntervalOptions:
                            getattr(args, "no_progress", False))  # fmt: skip
 
 
+def _wide(args: argparse.Namespace) -> WideOptions:
+    return WideOptions(args.label_col, args.label_cols, args.score_cols, args.score_prefix)
+
+
 def _report(args: argparse.Namespace) -> ReportOptions:
     return ReportOptions(
         args.path, _input(args), args.ties, args.misses, OutputOptions(args.format, args.curve, args.interpolate),
         args.plot, args.no_progress, _intervals(args),
-        WideOptions(args.label_col, args.label_cols, args.score_cols, args.score_prefix),
+        _wide(args),
     )  # fmt: skip
 
 
@@ -87,7 +91,7 @@ def _stream(args: argparse.Namespace) -> StreamOptions:
     return StreamOptions(
         args.path, _input(args), args.ties, args.misses, OutputOptions(args.format), args.every, args.window,
         args.window_seconds, args.cumulative, args.checkpoint, args.checkpoint_every, args.resume, args.no_skip,
-        args.metrics_port, args.metrics_host,
+        args.metrics_port, args.metrics_host, _wide(args),
     )  # fmt: skip
 
 
@@ -106,7 +110,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "report":
         return report.run(_report(args))
     if args.command == "stream":
-        return stream.run(_stream(args))
+        opts = _stream(args)
+        return stream.run(opts, stream_wide.run if opts.wide.requested else None)
     if args.command == "trec":
         return trec.run(_trec(args))
     if args.command == "compare":

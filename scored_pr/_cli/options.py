@@ -10,6 +10,9 @@ from typing import Any
 
 from .._io.cases import FORMATS
 
+#: What ``--input-format`` accepts: the text formats, and Parquet (read with pyarrow).
+INPUT_FORMATS = (*FORMATS, "parquet")
+
 #: The largest count accepted by --misses (the evaluator's limit: counts stay
 #: exact in float64); ``_validation.MAX_COUNT``, which imports numpy.
 MAX_COUNT = 2**53
@@ -95,8 +98,9 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("input")
     g.add_argument(
         "--input-format",
-        choices=FORMATS,
-        help="csv, tsv or jsonl; default: from the file extension, else guessed from the first line",
+        choices=INPUT_FORMATS,
+        help="csv, tsv, jsonl or parquet; default: from the file extension (.parquet and .pq are Parquet, "
+        "as is a file starting with Parquet's magic bytes), else guessed from the first line",
     )
     g.add_argument(
         "--correct-col",
@@ -177,7 +181,7 @@ class IntervalOptions:
 
 @dataclass(frozen=True)
 class WideOptions:
-    """``report``'s wide-file options (one score column per class or label)."""
+    """The wide-file options of ``report`` and ``stream`` (one score column per class or label)."""
 
     label_col: str | None = None
     label_cols: list[str] | None = None
@@ -239,6 +243,7 @@ class StreamOptions:
     no_skip: bool = False
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
+    wide: WideOptions = WideOptions()
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from .._io import cases as _io
+from .._io import parquet as _parquet
 from . import compare, options, wide
 from .options import InputOptions, ReportOptions
 from .output import Progress, error, fmt_value, print_report, table, write_plot
@@ -44,7 +45,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``report`` subcommand to ``scored-pr``'s subparsers."""
     p = commands.add_parser(
         "report",
-        help="evaluate a CSV, TSV or JSON Lines file of scored predictions",
+        help="evaluate a CSV, TSV, JSON Lines or Parquet file of scored predictions",
         description="Evaluate a file of scored predictions: one case per line, with a correctness "
         "column and a score column. CSV and TSV need a header line.",
         epilog="Malformed input stops with status 2 and one line naming the file, the line and the value. "
@@ -55,7 +56,8 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "not apply to a state file; --curve, --plot and --ci need an exact or windowed one. A wide file (one score "
         "column per class or label): see --label-col and --label-cols; it is reported per class and averaged.",
     )
-    p.add_argument("path", metavar="PATH", help="the file ('.gz' allowed), or - for standard input; or a state "
+    p.add_argument("path", metavar="PATH", help="the file ('.gz' allowed; Parquet needs pyarrow, the 'parquet' "
+                   "extra), or - for standard input; or a state "
                    "file saved by save() of any evaluator kind or by --checkpoint (a .npz), reported as saved")
     options.add_input_options(p)
     options.add_eval_options(p)
@@ -91,7 +93,9 @@ class SkipReporter:
 
 
 def close(stream: Any, path: str) -> None:
-    """Close a file we opened; release (not close) standard input's buffer."""
+    """Close a file we opened; release (not close) standard input's buffer (None: a Parquet file, nothing open)."""
+    if stream is None:
+        return
     if path != "-":
         stream.close()
     elif isinstance(stream, io.TextIOWrapper) and stream is not sys.stdin:
@@ -114,6 +118,19 @@ def case_reader(opts: InputOptions, path: str, stream: Any, source: str, skips: 
     )
 
 
+def open_cases(opts: InputOptions, path: str, skips: SkipReporter, binary: bool) -> tuple[_io.CaseReader, Any, str, int | None]:
+    """``(reader, stream, source, size)`` of the cases at ``path``: Parquet through pyarrow (``stream`` None), else text.
+
+    ``binary``: open a text file as bytes, for :meth:`CaseReader.chunks`' block parser.
+    """
+    if _parquet.is_parquet(path, opts.input_format):
+        reader = _parquet.ParquetCases(path, correct_col=opts.correct_col, score_col=opts.score_col,
+                                       skip_invalid=opts.skip_invalid, on_skip=skips, positive_label=opts.positive_label)
+        return reader, None, reader.source, reader.size
+    stream, source, size = _io.open_input(path, binary=binary)
+    return case_reader(opts, path, stream, source, skips), stream, source, size
+
+
 # ------------------------------------------------------------------- the command
 
 
@@ -129,10 +146,9 @@ def run(opts: ReportOptions) -> int:
         return wide.report(opts)
     if is_state_file(opts.path):
         return _report_state(opts)
-    stream, source, size = _io.open_input(opts.path, binary=True)  # parsed in blocks
     skips = SkipReporter()
+    reader, stream, source, size = open_cases(opts.input, opts.path, skips, binary=True)  # text parsed in blocks
     ev = ScoredPrecisionRecallEvaluation(ties=opts.ties)
-    reader = case_reader(opts.input, opts.path, stream, source, skips)
     progress = Progress(sys.stderr, size, enabled=not opts.no_progress)
     try:
         for correct, scores in reader.chunks(CHUNK_ROWS):

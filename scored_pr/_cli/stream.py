@@ -3,6 +3,8 @@
 The stream loop (a stop signal never cuts a case in half: :mod:`.stopping`),
 checkpoints and ``--resume``, the sliding window, and ``--metrics-port``'s
 Prometheus gauges. Its report is ``report``'s (:func:`.output.print_report`).
+A wide file (``--label-col``/``--label-cols``) streams through
+:mod:`.stream_wide` (``main`` hands it to :func:`run`), which shares this loop.
 """
 
 from __future__ import annotations
@@ -16,10 +18,10 @@ import zlib
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .._io import cases as _io
-from . import options
+from . import options, wide
 from .options import StreamOptions
 from .output import OutputError, error, print_report
-from .report import SkipReporter, case_reader, close
+from .report import SkipReporter, close, open_cases
 
 # The evaluator, numpy and the rest are imported by the functions that use
 # them, so that `scored-pr --help` starts in less time than `import numpy`.
@@ -79,6 +81,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    help="the address --metrics-port listens on (default: 127.0.0.1; 0.0.0.0 for every interface)")
     options.add_input_options(p)
     options.add_eval_options(p)
+    wide.add_options(p)
     return p
 
 
@@ -258,17 +261,21 @@ def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int
     return stopped, failure
 
 
-def run(opts: StreamOptions) -> int:
+def run(opts: StreamOptions, body: Callable[[StreamOptions, Any], int] | None = None) -> int:
     """``scored-pr stream``; the exit status.
 
-    With ``--metrics-port``: serve the summaries as Prometheus gauges while the stream runs.
+    ``body(opts, sink)`` reads the stream (default: one ranking, :func:`_stream`;
+    :func:`.stream_wide.run` for a wide file). With ``--metrics-port``: serve the
+    summaries as Prometheus gauges while the stream runs.
 
     The gauges (:class:`scored_pr.integrations.Prometheus`, in a registry of
     their own) are set at every summary line; the server stops when the
     command ends.
     """
+    if body is None:
+        body = _stream
     if opts.metrics_port is None:
-        return _stream(opts, None)
+        return body(opts, None)
     try:
         from prometheus_client import CollectorRegistry, start_http_server
 
@@ -289,7 +296,7 @@ def run(opts: StreamOptions) -> int:
     error(f"serving Prometheus metrics on http://{host}:{port}/metrics")
     sys.stderr.flush()
     try:
-        return _stream(opts, Prometheus(registry))
+        return body(opts, Prometheus(registry))
     finally:
         server.shutdown()
         server.server_close()
@@ -322,9 +329,8 @@ def _stream_cumulative(opts: StreamOptions, window: WindowedEvaluation | None, s
 
     metrics = _Metrics(sink)  # --metrics-port (see run)
     ev, skip_to = _resume(opts)
-    stream, source, _ = _io.open_input(opts.path)
     skips = SkipReporter()
-    reader = case_reader(opts.input, opts.path, stream, source, skips)
+    reader, stream, source, _ = open_cases(opts.input, opts.path, skips, binary=False)
     output = _StreamOutput(sys.stdout)
 
     def emit(summary: Summary) -> None:
@@ -435,9 +441,8 @@ def _stream_windowed(opts: StreamOptions, window: WindowedEvaluation, stop: Grac
     from ..streaming import SummaryLogger, json_safe
 
     metrics = _Metrics(sink)
-    stream, source, _ = _io.open_input(opts.path)
     skips = SkipReporter()
-    reader = case_reader(opts.input, opts.path, stream, source, skips)
+    reader, stream, source, _ = open_cases(opts.input, opts.path, skips, binary=False)
     output = _StreamOutput(sys.stdout)
     kind = {"window_size": window.size} if window.size is not None else {"window_seconds": window.seconds}
 

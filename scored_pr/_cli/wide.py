@@ -1,5 +1,9 @@
 """``scored-pr report`` on a wide file: multi-class or multi-label scores, one column per class or label.
 
+Also the final report of ``scored-pr stream`` on a wide file (:func:`print_wide`,
+called by :mod:`.stream_wide`), and the options both commands take. CSV, TSV,
+JSON Lines and Parquet (:mod:`scored_pr._io.parquet`) files are read.
+
 Two layouts (documented in ``scored-pr report --help`` and the README):
 
 multi-class
@@ -39,7 +43,8 @@ import warnings
 from typing import Any
 
 from .._io import cases as _io
-from .options import ReportOptions
+from .._io import parquet as _parquet
+from .options import ReportOptions, WideOptions
 from .output import error, table
 
 #: Options of ``report`` that read a one-ranking file: an error with the wide options.
@@ -58,10 +63,10 @@ def column_list(text: str) -> list[str]:
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
-    """The wide-file options of ``report``."""
+    """The wide-file options of ``report`` and ``stream``."""
     g = p.add_argument_group(
         "wide files (multi-class and multi-label)",
-        "One score column per class or label; the report is a per-class table and the averages "
+        "One score column per class or label; the (final) report is a per-class table and the averages "
         "(scikit-learn's average_precision_score and roc_auc_score). Give one of --label-col and "
         "--label-cols, and one of --score-cols and --score-prefix.",
     )
@@ -78,9 +83,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
                         "--label-cols: the score of label column A is column P<A>")
 
 
-def _usage(opts: ReportOptions) -> str | None:
-    """Why these options do not go together, or None."""
-    w = opts.wide
+def columns_usage(w: WideOptions) -> str | None:
+    """Why these wide-file options do not go together (``report`` and ``stream``), or None."""
     if w.label_col is None and w.label_cols is None:
         return "--score-cols and --score-prefix go with --label-col (multi-class) or --label-cols (multi-label)"
     if w.score_cols is None and w.score_prefix is None:
@@ -91,10 +95,32 @@ def _usage(opts: ReportOptions) -> str | None:
                 f"{len(w.score_cols)} ({', '.join(w.score_cols)}); they pair by position")
     if w.score_prefix is not None and not w.score_prefix:
         return "--score-prefix: expected a non-empty prefix; got ''"
+    return None
+
+
+def _usage(opts: ReportOptions) -> str | None:
+    """Why these options do not go together, or None."""
+    problem = columns_usage(opts.wide)
+    if problem is not None:
+        return problem
     given = opts.given(_NOT_WIDE)
     if given:
-        return f"{', '.join(given)}: not for a wide file (--label-col/--label-cols), which is reported per class and averaged"
+        return f"{', '.join(given)}: {NOT_FOR_WIDE}"
     return None
+
+
+#: What is said of a one-ranking option given with the wide options.
+NOT_FOR_WIDE = "not for a wide file (--label-col/--label-cols), which is reported per class and averaged"
+
+
+def wide_reader(w: WideOptions, input_format: str | None, path: str, stream: Any, source: str, skip_invalid: bool,
+                on_skip: Any) -> _io.WideReader:
+    """The reader of the wide file ``stream`` (opened from ``path``) as ``w`` says."""
+    return _io.WideReader(
+        stream, source=source, input_format=input_format or _io.format_from_path(path),
+        label_col=w.label_col, label_cols=w.label_cols, score_cols=w.score_cols,
+        score_prefix=w.score_prefix, skip_invalid=skip_invalid, on_skip=on_skip,
+    )
 
 
 def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any], dict[str, Any], list[str], Any]:
@@ -170,14 +196,10 @@ def _fmt(value: Any) -> str:
 
 def report(opts: ReportOptions) -> int:
     """``scored-pr report --label-col/--label-cols ...``: the per-class table and the averages; the exit status."""
-    from ..streaming import json_safe
-
     problem = _usage(opts)
     if problem is not None:
         error(problem)
         return 2
-    stream, source, _ = _io.open_input(opts.path)
-    w = opts.wide
     skipped: list[str] = []
 
     def on_skip(err: _io.InputError) -> None:
@@ -185,53 +207,70 @@ def report(opts: ReportOptions) -> int:
         if len(skipped) <= 5:
             error(f"skipped {err}")
 
-    reader = _io.WideReader(
-        stream, source=source, input_format=opts.input.input_format or _io.format_from_path(opts.path),
-        label_col=w.label_col, label_cols=w.label_cols, score_cols=w.score_cols,
-        score_prefix=w.score_prefix, skip_invalid=opts.input.skip_invalid, on_skip=on_skip,
-    )
-    try:
+    w = opts.wide
+    if _parquet.is_parquet(opts.path, opts.input.input_format):
+        reader: Any = _parquet.ParquetWide(
+            opts.path, label_col=w.label_col, label_cols=w.label_cols, score_cols=w.score_cols,
+            score_prefix=w.score_prefix, skip_invalid=opts.input.skip_invalid, on_skip=on_skip)
         truth, scores = reader.read()
-    finally:
-        if opts.path != "-":
-            stream.close()
-        elif isinstance(stream, io.TextIOWrapper) and stream is not sys.stdin:
-            stream.detach()  # our UTF-8 wrapper around sys.stdin.buffer: leave standard input open
+    else:
+        stream, source, _ = _io.open_input(opts.path)
+        reader = wide_reader(w, opts.input.input_format, opts.path, stream, source, opts.input.skip_invalid, on_skip)
+        try:
+            truth, scores = reader.read()
+        finally:
+            if opts.path != "-":
+                stream.close()
+            elif isinstance(stream, io.TextIOWrapper) and stream is not sys.stdin:
+                stream.detach()  # our UTF-8 wrapper around sys.stdin.buffer: leave standard input open
     if skipped:
-        error(f"skipped {len(skipped)} invalid line{'' if len(skipped) == 1 else 's'} in {source}")
+        error(f"skipped {len(skipped)} invalid line{'' if len(skipped) == 1 else 's'} in {reader.source}")
+    return print_wide(reader.source, reader.multiclass, reader.names, reader.score_names, truth, scores,
+                      reader.skipped, opts.output.format)
+
+
+def print_wide(source: str, multiclass: bool, names: list[str], score_names: list[str], truth: Any, scores: Any,
+               skipped: int, fmt: str, **extra: Any) -> int:
+    """The report of a wide file's rows (``report``, and ``stream``'s final report); the exit status.
+
+    ``truth`` holds class indices (n,) when ``multiclass``, else an indicator
+    matrix (n, k); ``scores`` is (n, k). ``extra`` rides in the JSON object.
+    """
+    from ..streaming import json_safe
+
     if scores.shape[0] == 0:
         error(f"{source}: no rows to evaluate (a header, or JSON objects, but no valid row)")
         return 2
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            columns, averages, notes, confusion = _measures(reader.multiclass, truth, scores)
+            columns, averages, notes, confusion = _measures(multiclass, truth, scores)
         except ValueError as exc:  # scikit-learn's rules (e.g. multi-class scores whose rows do not sum to 1)
             error(f"{source}: {exc}")
             return 2
     for message in dict.fromkeys([*notes, *(str(w.message) for w in caught)]):
         error(f"note: {message}")
-    kind = "multiclass" if reader.multiclass else "multilabel"
+    kind = "multiclass" if multiclass else "multilabel"
     per_label = [
         json_safe({"label": name, "score_column": col, **{key: values[i] for key, values in columns.items()}})
-        for i, (name, col) in enumerate(zip(reader.names, reader.score_names))
+        for i, (name, col) in enumerate(zip(names, score_names))
     ]
     flat = {key: (json_safe(value) if isinstance(value, dict) else json_safe({"v": value})["v"])
             for key, value in averages.items()}
-    if opts.output.format == "json":
+    if fmt == "json":
         obj = {"source": source, "kind": kind, "num_cases": int(scores.shape[0]), "labels": per_label,
-               "averages": flat, "skipped_lines": reader.skipped}
+               "averages": flat, "skipped_lines": skipped, **extra}
         if confusion is not None:  # rows: true class, columns: predicted class, both in the order of "labels"
             obj["confusion_matrix"] = confusion.tolist()
         print(json.dumps(obj, allow_nan=False))
         return 0
-    what = "class" if reader.multiclass else "label"
-    print(f"{source}: {scores.shape[0]} cases, {len(reader.names)} {'classes' if reader.multiclass else 'labels'} "
-          f"({kind}), {reader.skipped} skipped lines")
+    what = "class" if multiclass else "label"
+    print(f"{source}: {scores.shape[0]} cases, {len(names)} {'classes' if multiclass else 'labels'} "
+          f"({kind}), {skipped} skipped lines")
     print()
     top = ("precision", "recall", "f_measure")  # multi-class: at the top-scoring class, in a table of their own
     ranked = {key: values for key, values in columns.items() if key not in top}
-    rows = [(str(name), *(_fmt(values[i]) for values in ranked.values())) for i, name in enumerate(reader.names)]
+    rows = [(str(name), *(_fmt(values[i]) for values in ranked.values())) for i, name in enumerate(names)]
     print(table(rows, (what, *ranked), names_first=True))
     print()
     avg_rows: list[tuple[str, ...]] = []
@@ -245,10 +284,10 @@ def report(opts: ReportOptions) -> int:
         print()
         print("at the top-scoring class (the first class on ties): precision, recall and F1 of each class, and the "
               "confusion matrix (rows: true class, columns: predicted class)")
-        rows = [(str(name), *(_fmt(columns[key][i]) for key in top)) for i, name in enumerate(reader.names)]
+        rows = [(str(name), *(_fmt(columns[key][i]) for key in top)) for i, name in enumerate(names)]
         print(table(rows, (what, *top), names_first=True))
         print()
-        names = [str(name) for name in reader.names]
-        print(table([(name, *(str(int(v)) for v in row)) for name, row in zip(names, confusion)],
-                    ("true \\ predicted", *names), names_first=True))
+        shown = [str(name) for name in names]
+        print(table([(name, *(str(int(v)) for v in row)) for name, row in zip(shown, confusion)],
+                    ("true \\ predicted", *shown), names_first=True))
     return 0

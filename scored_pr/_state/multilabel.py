@@ -208,9 +208,15 @@ def max_bins_bytes(k: int, max_bins: int, pos_label: Any) -> int:
     return 64 + (k + 1) * (_STATE_JSON_BYTES + label + _BIN_JSON_BYTES * max_bins)
 
 
-def save(st: MultiLabelState, path: str | os.PathLike[str]) -> None:
-    """Write ``st`` atomically: rows as arrays (truth bit-packed), or the bounded states as one JSON member."""
+def save(st: MultiLabelState, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> None:
+    """Write ``st`` atomically: rows as arrays (truth bit-packed), or the bounded states as one JSON member.
+
+    ``extra`` (JSON-safe) rides in the header: ``scored-pr stream``'s checkpoints keep there the
+    input line they consumed and the wide file's layout (:func:`load_with_extra` reads it back).
+    """
     meta = _header(st)
+    if extra is not None:
+        meta["extra"] = extra
     arrays: dict[str, np.ndarray] = {}
     if st.max_bins is not None:
         arrays["bins"] = _statefile.encode_json({"per_label": st.per_label, "pooled": st.pooled}, "bins")
@@ -229,11 +235,17 @@ def save(st: MultiLabelState, path: str | os.PathLike[str]) -> None:
     _statefile.write_npz(path, arrays)
 
 
-@_statefile.file_reader
 def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
     """The state saved at ``path``; every array's shape is fixed by the header before it is read."""
+    return load_with_extra(path, func)[0]
+
+
+@_statefile.file_reader
+def load_with_extra(path: str | os.PathLike[str], func: str = "load") -> tuple[MultiLabelState, Any]:
+    """The state saved at ``path`` and the ``extra`` header it was saved with (None if none)."""
     with _statefile.NpzReader(path, func) as npz:
         meta = _statefile.read_meta(npz, KIND)
+        extra = meta.get("extra")
         labels, ties, window, max_bins, pos_label = _check_header(meta, func)
         k = len(labels)
         if max_bins is not None:
@@ -254,7 +266,7 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
             assert st.per_label is not None and st.pooled is not None
             for d in (*st.per_label, st.pooled):  # checked here, so a bad one is this file's ValueError
                 _bounded.from_dict(d, func)
-            return st._replace(top=top)
+            return st._replace(top=top), extra
         n, weighted = meta.get("num_rows"), meta.get("weighted")
         if isinstance(n, bool) or not isinstance(n, int) or n < 0 or not isinstance(weighted, bool):
             raise npz.error("has an invalid 'num_rows' or 'weighted' field.")
@@ -268,7 +280,7 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiLabelState:
         weights = npz.read("weights", np.float64, shape=(n,)).copy() if weighted else None
     truth = flat.reshape(n, k)
     check_rows(truth, scores, weights, k, window, func)
-    return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights, pos_label=pos_label)
+    return MultiLabelState(labels, ties, window, max_bins, truth, scores, weights, pos_label=pos_label), extra
 
 
 def to_pickle(st: MultiLabelState) -> dict[str, Any]:
