@@ -80,6 +80,7 @@ def _report(args: argparse.Namespace) -> ReportOptions:
         args.path, _input(args), args.ties, args.misses, OutputOptions(args.format, args.curve, args.interpolate),
         args.plot, args.no_progress, _intervals(args),
         WideOptions(args.label_col, args.label_cols, args.score_cols, args.score_prefix),
+        html=args.html,
     )  # fmt: skip
 
 
@@ -93,7 +94,8 @@ def _stream(args: argparse.Namespace) -> StreamOptions:
 
 def _compare(args: argparse.Namespace) -> CompareOptions:
     return CompareOptions(args.path_a, args.path_b, args.id_col, args.correct_col, args.score_col, args.score_col_b,
-                          args.input_format, args.measures, _intervals(args), args.format)  # fmt: skip
+                          args.input_format, args.measures, _intervals(args), args.format,
+                          html=args.html)  # fmt: skip
 
 
 def _trec(args: argparse.Namespace) -> TrecOptions:

@@ -194,7 +194,7 @@ def report(opts: ReportOptions) -> int:
         obj = {"source": source, "kind": kind, "num_cases": int(scores.shape[0]), "labels": per_label,
                "averages": flat, "skipped_lines": reader.skipped}
         print(json.dumps(obj, allow_nan=False))
-        return 0
+        return _html(opts, source, reader, truth, scores)
     what = "class" if reader.multiclass else "label"
     print(f"{source}: {scores.shape[0]} cases, {len(reader.names)} {'classes' if reader.multiclass else 'labels'} "
           f"({kind}), {reader.skipped} skipped lines")
@@ -209,4 +209,26 @@ def report(opts: ReportOptions) -> int:
         else:
             avg_rows.append((key, "", _fmt(value)))
     print(table(avg_rows, ("measure", "average", "value"), names_first=True))
-    return 0
+    return _html(opts, source, reader, truth, scores)
+
+
+def _html(opts: ReportOptions, source: str, reader: Any, truth: Any, scores: Any) -> int:
+    """``--html``: the page of a multi-label evaluator of the columns (one-vs-rest for classes); the exit status."""
+    if not opts.html:
+        return 0
+    import os
+
+    import numpy as np
+
+    from .. import _html as html
+    from .._evaluators.multilabel import MultiLabelEvaluation
+    from .output import write_html
+
+    if reader.multiclass:  # each class against the rest, as the per-class table reports it
+        indicator = np.zeros(scores.shape, dtype=bool)
+        indicator[np.arange(scores.shape[0]), truth] = True
+    else:
+        indicator = truth
+    ev = MultiLabelEvaluation(labels=[str(name) for name in reader.names])
+    ev.add_cases(indicator, scores)
+    return write_html(html.render(ev, title=f"scored_pr report: {os.path.basename(source)}"), opts.html)

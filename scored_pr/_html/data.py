@@ -152,14 +152,17 @@ def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals:
         "kind": kind_name,
         "counts": {"num_cases": ev.num_cases, "num_positive_ref": pos, "num_negative_ref": neg,
                    "num_misses": ev.num_misses, "num_negative_misses": ev.num_negative_misses,
-                   "weighted": bool(ev.weighted), "ties": ev.ties},
+                   "weighted": bool(ev.weighted), "ties": ev.ties,
+                   # the denominators of recall and the false positive rate (sums of weights when weighted)
+                   "positive_weight": ev.positive_weight if ev.weighted else pos,
+                   "negative_weight": ev.negative_weight if ev.weighted else neg},
         "measures": measures,
         "table": table,
         "distinct": int(thresholds.size),
         "complete": bool(keep.size == thresholds.size),
         "best": {"threshold": best.threshold, "f": ev.f_measure_at_threshold(best.threshold)
                  if math.isfinite(best.threshold) else None},
-        "bep": ev.pr_breakeven_point(),
+        "bep": summary.get("pr_breakeven_point"),  # rank-based: not in a weighted evaluator's summary
         "pr_interp": _subset(np.asarray(ev.pr_curve(interpolate=True)), budget),
         # (recall, rejection recall) rows as (fpr, tpr) points
         "roc_interp": _subset(np.column_stack((1.0 - roc_interp[:, 1], roc_interp[:, 0])), budget)

@@ -34,7 +34,7 @@
   // ---------------------------------------------------------------- a ranking's derived rows
   function derive(r) {
     if (!r.table || r.derived) return r;
-    var t = r.table, n = t.threshold.length, pos = r.counts.num_positive_ref, neg = r.counts.num_negative_ref;
+    var t = r.table, n = t.threshold.length, pos = r.counts.positive_weight, neg = r.counts.negative_weight;
     var d = { precision: new Array(n), recall: new Array(n), fpr: new Array(n), f1: new Array(n) };
     for (var i = 0; i < n; i++) {
       var tp = t.tp[i], fp = t.fp[i], fn = t.fn[i];
@@ -52,7 +52,7 @@
     var th = r.table.threshold, lo = 0, hi = th.length;  // first row whose threshold < t
     while (lo < hi) { var mid = (lo + hi) >> 1; if (th[mid] >= t) lo = mid + 1; else hi = mid; }
     var j = lo - 1;  // the row of the smallest threshold >= t, or -1: nothing accepted
-    if (j < 0) return { row: -1, threshold: t, tp: 0, fp: 0, tn: r.counts.num_negative_ref, fn: r.counts.num_positive_ref };
+    if (j < 0) return { row: -1, threshold: t, tp: 0, fp: 0, tn: r.counts.negative_weight, fn: r.counts.positive_weight };
     return { row: j, threshold: th[j], tp: r.table.tp[j], fp: r.table.fp[j], tn: r.table.tn[j], fn: r.table.fn[j] };
   }
   function pointTip(r, i) {
@@ -417,7 +417,7 @@
     function show(t, fromSlider) {
       var k = model(), r = R[k];
       if (!r.table) return;
-      var c = confusionAt(r, t), pos = r.counts.num_positive_ref;
+      var c = confusionAt(r, t), pos = r.counts.positive_weight;
       set("cm-tp", c.tp); set("cm-fp", c.fp); set("cm-tn", c.tn); set("cm-fn", c.fn);
       set("th-precision", c.tp + c.fp ? c.tp / (c.tp + c.fp) : NaN);
       set("th-recall", pos ? c.tp / pos : NaN);
