@@ -480,5 +480,6 @@
   select(layout === "per_label" ? (R.length > 1 ? 1 : 0) : 0);
   window.addEventListener("resize", function () { [pr, roc, fc].forEach(function (c) { if (c) c.draw(); }); });
   window.addEventListener("beforeprint", function () { [pr, roc, fc].forEach(function (c) { if (c) c.draw(); }); });
+  document.body.setAttribute("data-render-ms", String(performance.now()));  // since navigation start
   document.body.setAttribute("data-ready", "1");
 })();
