@@ -164,8 +164,8 @@ def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals:
                  if math.isfinite(best.threshold) else None},
         "bep": summary.get("pr_breakeven_point"),  # rank-based: not in a weighted evaluator's summary
         "pr_interp": _subset(np.asarray(ev.pr_curve(interpolate=True)), budget),
-        # (recall, rejection recall) rows as (fpr, tpr) points
-        "roc_interp": _subset(np.column_stack((1.0 - roc_interp[:, 1], roc_interp[:, 0])), budget)
+        # (recall, rejection recall) rows as (fpr, tpr) points, from (0, 0): accepting nothing (threshold inf)
+        "roc_interp": np.vstack(([[0.0, 0.0]], _subset(np.column_stack((1.0 - roc_interp[:, 1], roc_interp[:, 0])), budget)))
         if roc_interp.size else [],
     }
 

@@ -183,7 +183,7 @@ def test_every_kind_loads_offline_without_errors(browser: Any, tmp_path: Path, a
 
 
 @pytest.mark.parametrize("ties", ["grouped", "stable"])
-def test_hovered_points_show_the_evaluators_counts(browser: Any, tmp_path: Path, ties: str) -> None:
+def test_hovered_points_show_the_evaluators_counts(browser: Any, tmp_path: Path, artifacts: Path, ties: str) -> None:
     y, s = cases(2500, seed=1)
     ev = scored_pr.ScoredPrecisionRecallEvaluation(ties=ties)
     ev.add_cases(y, s)
@@ -207,6 +207,9 @@ def test_hovered_points_show_the_evaluators_counts(browser: Any, tmp_path: Path,
             assert numbers_equal(tip["F1"], ev.f_measure_at_threshold(shown_t))
             row = int(page.page.get_attribute(f"#tip-{chart}", "data-row"))
             assert table["threshold"][row] == pytest.approx(shown_t, rel=1e-9)
+    c = ev.confusion_at_threshold(table["threshold"][n // 3])
+    page.hover_point("pr", c.tp / ev.num_positive_ref, c.tp / (c.tp + c.fp))
+    page.page.locator(".grid").screenshot(path=str(artifacts / f"html-hover-{ties}.png"))
 
 
 def _thresholds_to_try(ev: Any) -> list[float]:

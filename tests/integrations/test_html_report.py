@@ -73,7 +73,7 @@ def test_every_drawn_point_is_an_exact_operating_point(rounding: int | None) -> 
     # the interpolated curves: rows of the evaluator's own
     pr_interp = {tuple(r) for r in ev.pr_curve(interpolate=True).tolist()}
     assert {tuple(r) for r in data["pr_interp"]} <= pr_interp
-    roc_interp = {(1.0 - rr, r) for r, rr in ev.roc_curve(interpolate=True).tolist()}
+    roc_interp = {(1.0 - rr, r) for r, rr in ev.roc_curve(interpolate=True).tolist()} | {(0.0, 0.0)}  # and threshold inf
     assert {tuple(r) for r in data["roc_interp"]} <= roc_interp
     best = ev.maximum_f_measure_threshold()
     assert best.threshold in table["threshold"]

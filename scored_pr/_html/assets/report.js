@@ -57,9 +57,9 @@
   }
   function pointTip(r, i) {
     var d = derive(r).derived, t = r.table;
-    var rows = [["model", r.name], ["threshold", fmt(t.threshold[i], 10)], ["precision", fmt(d.precision[i])],
+    var rows = (R.length > 1 ? [["model", r.name]] : []).concat([["threshold", fmt(t.threshold[i], 10)], ["precision", fmt(d.precision[i])],
       ["recall", fmt(d.recall[i])], ["F1", fmt(d.f1[i])], ["TP", fmt(t.tp[i])], ["FP", fmt(t.fp[i])],
-      ["TN", fmt(t.tn[i])], ["FN", fmt(t.fn[i])]];
+      ["TN", fmt(t.tn[i])], ["FN", fmt(t.fn[i])]]);
     return "<table>" + rows.map(function (p) {
       return "<tr><th>" + p[0] + "</th><td data-k=\"" + p[0] + "\">" + String(p[1]).replace(/</g, "&lt;") + "</td></tr>";
     }).join("") + "</table>";
@@ -355,11 +355,11 @@
       }
       var d = r.derived, tip = function (i) { return pointTip(r, i); };
       pr.series.push({ x: d.recall, y: d.precision, color: colour, tip: tip, model: k, label: label + "operating points" });
-      pr.series.push({ x: r.pr_interp.map(function (p) { return p[0]; }), y: r.pr_interp.map(function (p) { return p[1]; }), color: colour, dash: true, label: label + "interpolated" });
+      pr.series.push({ x: r.pr_interp.map(function (p) { return p[0]; }), y: r.pr_interp.map(function (p) { return p[1]; }), color: colour, dash: true, dots: r.pr_interp.length < 40, label: label + "interpolated" });
       var rows = [-1].concat(d.fpr.map(function (_, i) { return i; }));
       roc.series.push({ x: [0].concat(d.fpr), y: [0].concat(d.recall), rows: rows, color: colour, model: k, label: label + "operating points",
         tip: function (i) { return i < 0 ? "threshold inf: nothing accepted" : pointTip(r, i); } });
-      roc.series.push({ x: r.roc_interp.map(function (p) { return p[0]; }), y: r.roc_interp.map(function (p) { return p[1]; }), color: colour, dash: true, label: label + (r.counts.ties === "grouped" ? "convex hull" : "interpolated") });
+      roc.series.push({ x: r.roc_interp.map(function (p) { return p[0]; }), y: r.roc_interp.map(function (p) { return p[1]; }), color: colour, dash: true, dots: r.roc_interp.length < 40, label: label + (r.counts.ties === "grouped" ? "convex hull" : "interpolated") });
       if (r.bep !== null && pos === 0) pr.marks.push({ x: r.bep, y: r.bep, color: colour, label: "break-even " + fmt(r.bep, 4) });
       ths = ths.concat(r.table.threshold);
       fSeries.push({ x: r.table.threshold, y: d.f1, color: colour, tip: tip, model: k, label: label + "F1", r: r });
