@@ -346,3 +346,15 @@ def test_cli_report_and_compare_pages(browser: Any, tmp_path: Path, artifacts: P
     page.type_threshold(0.5)
     assert page.confusion() == tuple(float(v) for v in ev_b.confusion_at_threshold(0.5))
     page.shot(artifacts / "html-compare.png")
+
+
+def test_print_layout_redraws_charts_and_hides_controls(browser: Any, tmp_path: Path) -> None:
+    page = open_page(browser, KINDS["exact"].to_html(), tmp_path / "print.html")
+    before = page.page.evaluate("scoredPr.charts.pr.canvas.width")
+    page.page.emulate_media(media="print")
+    assert not page.page.is_visible("#th-slider")  # controls are for the screen
+    assert page.page.is_visible("#confusion") and page.page.is_visible("#measures")
+    width, css = page.page.evaluate("[scoredPr.charts.pr.canvas.width, scoredPr.charts.pr.canvas.clientWidth]")
+    assert width != before and width == round(css * page.page.evaluate("window.devicePixelRatio"))  # redrawn, not scaled
+    page.page.pdf(path=str(tmp_path / "print.pdf"))
+    page.check_clean()

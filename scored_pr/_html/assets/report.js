@@ -479,7 +479,12 @@
   else root.appendChild(el("p", { "class": "note", id: "provenance", text: "The line is the estimate from the bins; every point of the exact curve lies in one of the shaded boxes. Made by scored_pr " + D.version + "." }));
   select(layout === "per_label" ? (R.length > 1 ? 1 : 0) : 0);
   window.addEventListener("resize", function () { [pr, roc, fc].forEach(function (c) { if (c) c.draw(); }); });
-  window.addEventListener("beforeprint", function () { [pr, roc, fc].forEach(function (c) { if (c) c.draw(); }); });
+  function redraw() { [pr, roc, fc].forEach(function (c) { if (c) c.draw(); }); }
+  window.addEventListener("beforeprint", redraw);
+  if (window.matchMedia) {  // print layout: redraw the charts at the printed size, not scaled bitmaps
+    var printing = window.matchMedia("print");
+    if (printing.addEventListener) printing.addEventListener("change", redraw); else if (printing.addListener) printing.addListener(redraw);
+  }
   document.body.setAttribute("data-render-ms", String(performance.now()));  // since navigation start
   document.body.setAttribute("data-ready", "1");
 })();
