@@ -358,3 +358,24 @@ def test_print_layout_redraws_charts_and_hides_controls(browser: Any, tmp_path: 
     assert width != before and width == round(css * page.page.evaluate("window.devicePixelRatio"))  # redrawn, not scaled
     page.page.pdf(path=str(tmp_path / "print.pdf"))
     page.check_clean()
+
+
+def test_notebook_display_renders_in_its_iframe(browser: Any, tmp_path: Path) -> None:
+    """A notebook inserts ``_repr_html_`` into its page: two reports side by side, each isolated in its frame."""
+    cells = KINDS["exact"]._repr_html_() + KINDS["multilabel"]._repr_html_()
+    path = tmp_path / "notebook.html"
+    path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{cells}</body></html>", encoding="utf-8")
+    page = browser.new_page()
+    problems: list[str] = []
+    requests: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(path.as_uri())
+    frames = [f for f in page.frames if f != page.main_frame]
+    assert len(frames) == 2
+    for frame, kind in zip(frames, ("exact", "multilabel")):
+        frame.wait_for_selector("body[data-ready='1']", timeout=10_000)
+        assert frame.evaluate("scoredPr.data.kind") == kind
+    assert problems == []
+    assert all(not r.startswith(("http:", "https:")) for r in requests)
