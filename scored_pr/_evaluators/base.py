@@ -20,7 +20,7 @@ import os
 import threading
 from typing import Any, Callable, Concatenate, ParamSpec, TypeVar
 
-from .._kinds import MUTATORS, PROPERTIES, QUERIES, STATE, Evaluation  # noqa: F401 - re-exported for the evaluators
+from .._kinds import DISPLAY, MUTATORS, PROPERTIES, QUERIES, STATE, Evaluation  # noqa: F401 - re-exported for the evaluators
 from .._validation import UnsupportedQuery
 
 _T = TypeVar("_T")
