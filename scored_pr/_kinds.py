@@ -46,6 +46,9 @@ QUERIES = (
 )
 #: The state methods (``from_dict`` and ``load`` are classmethods).
 STATE = ("to_dict", "from_dict", "save", "load")
+#: What every registered kind also offers, outside the protocol (so not asked of a class of the
+#: user's own): its HTML report, which ``scored_pr._html`` builds from the protocol's queries.
+DISPLAY = ("to_html",)
 
 
 @runtime_checkable

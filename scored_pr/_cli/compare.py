@@ -298,6 +298,7 @@ def run(opts: CompareOptions) -> int:
             n_resamples=iv.resamples, seed=iv.seed,
         )  # fmt: skip
     same = _same_ranking(sa, sb)
+    status = _html(opts.html, correct, sa, sb, (src_a, src_b), results, same) if opts.html else 0
     out = sys.stdout
     if opts.format == "json":
         obj = {
@@ -312,7 +313,7 @@ def run(opts: CompareOptions) -> int:
             },
         }  # fmt: skip
         print(json.dumps(obj, allow_nan=False), file=out)
-        return 0
+        return status
     print(f"A: {src_a}\nB: {src_b}", file=out)
     print(f"{correct.size:,} cases joined on {opts.id_col!r}, {int(correct.sum()):,} correct; paired comparison, "
           f"{100 * iv.level:g}% intervals of A - B\n", file=out)  # fmt: skip
@@ -327,7 +328,26 @@ def run(opts: CompareOptions) -> int:
     if same:
         print("\nA and B rank every case identically (the same scores, or the same order and ties): the models "
               "are identical for every measure here, so each difference is 0 (statistic 0, p-value 1).", file=out)
-    return 0
+    return status
+
+
+def _html(path: str, correct: np.ndarray, sa: np.ndarray, sb: np.ndarray, sources: tuple[str, str],
+          results: dict[str, Comparison], same: bool) -> int:
+    """Write the HTML page of the two models (their curves overlaid) and the comparisons; the exit status."""
+    import os
+
+    from .. import _html as html
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
+    from .output import write_html
+
+    models = []
+    for scores in (sa, sb):
+        ev = ScoredPrecisionRecallEvaluation()
+        ev.add_cases(correct, scores)
+        models.append(ev)
+    names = (f"A: {os.path.basename(sources[0])}", f"B: {os.path.basename(sources[1])}")
+    title = f"scored_pr comparison: {os.path.basename(sources[0])} vs {os.path.basename(sources[1])}"
+    return write_html(html.render_compare(models[0], models[1], names, results, title, same), path)
 
 
 def _same_ranking(sa: np.ndarray, sb: np.ndarray) -> bool:
@@ -366,4 +386,5 @@ def add_compare_parser(commands: argparse._SubParsersAction) -> argparse.Argumen
                    help="a measure to compare (repeatable; default: both)")  # fmt: skip
     _add_interval_options(g)
     g.add_argument("--format", choices=("text", "json"), default="text", help="text (a Markdown table) or json")
+    options.add_html_option(g, "both models' curves, overlaid, with the comparison")
     return p

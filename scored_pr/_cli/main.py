@@ -84,6 +84,7 @@ def _report(args: argparse.Namespace) -> ReportOptions:
         args.path, _input(args), args.ties, args.misses, OutputOptions(args.format, args.curve, args.interpolate),
         args.plot, args.no_progress, _intervals(args),
         _wide(args),
+        html=args.html,
     )  # fmt: skip
 
 
@@ -97,7 +98,8 @@ def _stream(args: argparse.Namespace) -> StreamOptions:
 
 def _compare(args: argparse.Namespace) -> CompareOptions:
     return CompareOptions(args.path_a, args.path_b, args.id_col, args.correct_col, args.score_col, args.score_col_b,
-                          args.input_format, args.measures, _intervals(args), args.format)  # fmt: skip
+                          args.input_format, args.measures, _intervals(args), args.format,
+                          html=args.html)  # fmt: skip
 
 
 def _trec(args: argparse.Namespace) -> TrecOptions:

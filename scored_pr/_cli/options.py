@@ -121,6 +121,12 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_html_option(p: Any, what: str) -> None:
+    """``--html FILE.html``, of ``report`` and ``compare``."""
+    p.add_argument("--html", metavar="FILE.html", help=f"also write {what} as one self-contained HTML page "
+                   "(curves with a tooltip per point, a threshold control; no network, opens from file://)")
+
+
 def add_eval_options(p: argparse.ArgumentParser) -> None:
     """``--ties``, ``--misses`` and ``--format``, of ``report`` and ``stream``."""
     g = p.add_argument_group("evaluation and output")
@@ -216,6 +222,7 @@ class ReportOptions:
     no_progress: bool = False
     intervals: IntervalOptions = IntervalOptions()
     wide: WideOptions = WideOptions()
+    html: str | None = None
 
     def given(self, names: Iterable[str]) -> list[str]:
         """The options among ``names`` (keys of :data:`REPORT_DEFAULTS`) given a value other than their default."""
@@ -260,6 +267,7 @@ class CompareOptions:
     measures: list[str] | None = None
     intervals: IntervalOptions = IntervalOptions()
     format: str = "text"
+    html: str | None = None
 
 
 @dataclass(frozen=True)

@@ -198,6 +198,19 @@ def write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inter
     return 0
 
 
+def write_html(document: str, path: str) -> int:
+    """Write an HTML report to ``path``; the exit status (1, with a message, when it cannot be written)."""
+    from .._html import write
+
+    try:
+        write(document, path)
+    except OSError as exc:
+        error(f"cannot write the HTML report {path}: {exc.strerror or exc}")
+        return 1
+    print(f"{PROG}: wrote {path}", file=sys.stderr)
+    return 0
+
+
 # --------------------------------------------------------------------- standard output
 
 

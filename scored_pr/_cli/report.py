@@ -20,7 +20,7 @@ from .._io import cases as _io
 from .._io import parquet as _parquet
 from . import compare, options, wide
 from .options import InputOptions, ReportOptions
-from .output import Progress, error, fmt_value, print_report, table, write_plot
+from .output import Progress, error, fmt_value, print_report, table, write_html, write_plot
 
 # The evaluator is imported by the functions that use it (`scored-pr --help` imports no numpy).
 if TYPE_CHECKING:
@@ -67,6 +67,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     p.add_argument("--plot", metavar="FILE.png", help="draw PR and ROC side by side into FILE (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar on stderr")
+    options.add_html_option(p, "the report (any input: cases, a wide file, a state file of any kind)")
     compare.add_ci_options(p)
     wide.add_options(p)
     return p
@@ -165,16 +166,31 @@ def run(opts: ReportOptions) -> int:
     return _print(ev, opts, source, reader.skipped, {})
 
 
-def _print(ev: ScoredPrecisionRecallEvaluation, opts: ReportOptions, source: str, skipped: int, info: dict[str, Any]) -> int:
-    """The report of one ranking, its intervals (``--ci``) and its plot; the exit status."""
+def _print(ev: ScoredPrecisionRecallEvaluation, opts: ReportOptions, source: str, skipped: int, info: dict[str, Any],
+           shown: Any = None) -> int:
+    """The report of one ranking, its intervals (``--ci``), its plot and its HTML page; the exit status.
+
+    ``shown``: what the HTML page shows (the evaluator as loaded, a window
+    with its extent), default ``ev``.
+    """
     intervals = compare.report_intervals(ev, opts.intervals, source)
     extra = {"confidence_intervals": compare.intervals_json(intervals)} if intervals else {}
     print_report(ev, opts.output, source, skipped, **info, **extra)
     if opts.output.format != "json":
         compare.print_intervals(intervals, opts.intervals, opts.output.format, sys.stdout)
+    status = 0
     if opts.plot:
-        return write_plot(ev, opts.plot, os.path.basename(source), opts.output.interpolate)
-    return 0
+        status = write_plot(ev, opts.plot, os.path.basename(source), opts.output.interpolate)
+    if opts.html and status == 0:
+        status = _html(ev if shown is None else shown, opts.html, source, intervals)
+    return status
+
+
+def _html(obj: Any, path: str, source: str, intervals: dict[str, Any] | None = None) -> int:
+    """Write the HTML report of ``obj`` (any evaluator kind) to ``path``; the exit status."""
+    from .. import _html as html
+
+    return write_html(html.render(obj, title=f"scored_pr report: {os.path.basename(source)}", intervals=intervals), path)
 
 
 # ------------------------------------------------------------------- state files
@@ -227,7 +243,8 @@ def _report_state(opts: ReportOptions) -> int:
         assert kind.load is not None  # a kind with a state format has a loader
         loaded = kind.load(source)
         if kind.figures is not None:
-            return _print_state_summary(opts, source, kind.name, loaded.ties, kind.figures(loaded))
+            status = _print_state_summary(opts, source, kind.name, loaded.ties, kind.figures(loaded))
+            return _html(loaded, opts.html, source) if opts.html and status == 0 else status
         assert kind.report_view is not None
         ev = kind.report_view(loaded)
         info: dict[str, Any] = {"kind": kind.name, **(kind.extra(loaded) if kind.extra is not None else {})}
@@ -238,7 +255,7 @@ def _report_state(opts: ReportOptions) -> int:
         w = info["window"]
         length = f"the last {w['size']} items" if w["size"] is not None else f"the last {w['seconds']!r} seconds"
         print(f"  Window={length}, as saved ({w['num_cases_seen']} cases seen)", file=sys.stdout)
-    return _print(ev, opts, source, 0, info)
+    return _print(ev, opts, source, 0, info, shown=loaded)
 
 
 def _print_state_summary(opts: ReportOptions, source: str, kind: str, ties: str, summary: dict[str, Any]) -> int:

@@ -226,15 +226,16 @@ def report(opts: ReportOptions) -> int:
     if skipped:
         error(f"skipped {len(skipped)} invalid line{'' if len(skipped) == 1 else 's'} in {reader.source}")
     return print_wide(reader.source, reader.multiclass, reader.names, reader.score_names, truth, scores,
-                      reader.skipped, opts.output.format)
+                      reader.skipped, opts.output.format, html=opts.html)
 
 
 def print_wide(source: str, multiclass: bool, names: list[str], score_names: list[str], truth: Any, scores: Any,
-               skipped: int, fmt: str, **extra: Any) -> int:
+               skipped: int, fmt: str, html: str | None = None, **extra: Any) -> int:
     """The report of a wide file's rows (``report``, and ``stream``'s final report); the exit status.
 
     ``truth`` holds class indices (n,) when ``multiclass``, else an indicator
-    matrix (n, k); ``scores`` is (n, k). ``extra`` rides in the JSON object.
+    matrix (n, k); ``scores`` is (n, k). ``extra`` rides in the JSON object;
+    ``html``, a path, also gets the page of the rows (``--html``).
     """
     from ..streaming import json_safe
 
@@ -263,7 +264,7 @@ def print_wide(source: str, multiclass: bool, names: list[str], score_names: lis
         if confusion is not None:  # rows: true class, columns: predicted class, both in the order of "labels"
             obj["confusion_matrix"] = confusion.tolist()
         print(json.dumps(obj, allow_nan=False))
-        return 0
+        return _html(html, source, multiclass, names, truth, scores)
     what = "class" if multiclass else "label"
     print(f"{source}: {scores.shape[0]} cases, {len(names)} {'classes' if multiclass else 'labels'} "
           f"({kind}), {skipped} skipped lines")
@@ -290,4 +291,26 @@ def print_wide(source: str, multiclass: bool, names: list[str], score_names: lis
         shown = [str(name) for name in names]
         print(table([(name, *(str(int(v)) for v in row)) for name, row in zip(shown, confusion)],
                     ("true \\ predicted", *shown), names_first=True))
-    return 0
+    return _html(html, source, multiclass, names, truth, scores)
+
+
+def _html(path: str | None, source: str, multiclass: bool, names: list[str], truth: Any, scores: Any) -> int:
+    """``--html``: the page of a multi-label evaluator of the columns (one-vs-rest for classes); the exit status."""
+    if not path:
+        return 0
+    import os
+
+    import numpy as np
+
+    from .. import _html as html
+    from .._evaluators.multilabel import MultiLabelEvaluation
+    from .output import write_html
+
+    if multiclass:  # each class against the rest, as the per-class table reports it
+        indicator = np.zeros(scores.shape, dtype=bool)
+        indicator[np.arange(scores.shape[0]), truth] = True
+    else:
+        indicator = truth
+    ev = MultiLabelEvaluation(labels=[str(name) for name in names])
+    ev.add_cases(indicator, scores)
+    return write_html(html.render(ev, title=f"scored_pr report: {os.path.basename(source)}"), path)

@@ -5,6 +5,9 @@ Pure functions of the ranked arrays (:func:`threshold_cutoffs`) and the referenc
 
 from __future__ import annotations
 
+import bisect
+import operator
+
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -80,8 +83,9 @@ def confusion_at_threshold(
     (misses, negative misses) are in the reference counts and never
     accepted, so they count as FN and TN. O(log d) for d distinct scores.
     """
-    # -score ascending: the cut-offs with score >= threshold are a prefix
-    i = int(np.searchsorted(-cut.score, -threshold, side="right"))
+    # scores descending: the cut-offs with score >= threshold are a prefix, found by bisection on
+    # the negated scores read one at a time (negating the whole array would make each query O(d))
+    i = bisect.bisect_right(cut.score, -threshold, key=operator.neg)
     if i == 0:
         tp: int | float = 0 if cut.tp.dtype.kind == "i" else 0.0
         fp: int | float = tp

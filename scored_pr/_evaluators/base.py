@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 import threading
 from typing import Any, Callable, Concatenate, ParamSpec, TypeVar
 
-from .._kinds import MUTATORS, PROPERTIES, QUERIES, STATE, Evaluation  # noqa: F401 - re-exported for the evaluators
+from .._kinds import DISPLAY, MUTATORS, PROPERTIES, QUERIES, STATE, Evaluation  # noqa: F401 - re-exported for the evaluators
 from .._validation import UnsupportedQuery
 
 _T = TypeVar("_T")
@@ -30,6 +31,25 @@ _R = TypeVar("_R")
 def unsupported(kind: str, query: str, why: str, instead: str) -> UnsupportedQuery:
     """The error of a query ``kind`` cannot answer: ``"<kind>.<query>: <why>; <instead>"``."""
     return UnsupportedQuery(f"{kind}.{query}: {why}; {instead}")
+
+
+def html_report(obj: Any, path: Any, title: Any, func: str) -> str:
+    """The self-contained HTML report of ``obj`` (any kind), written to ``path`` when given; the document."""
+    from .. import _html
+    from .._validation import check_html_args
+
+    path, title = check_html_args(path, title, func)
+    document = _html.render(obj, title=title)
+    if path is not None:
+        _html.write(document, path)
+    return document
+
+
+def notebook_html(obj: Any) -> str:
+    """What a notebook shows for ``obj``: its HTML report in an isolated ``<iframe>``."""
+    from .. import _html
+
+    return _html.notebook(obj.to_html())
 
 
 class EvaluationBase:
@@ -91,6 +111,41 @@ class EvaluationBase:
         false positive rate when weighted.
         """
         return float(self._neg_ref())
+
+    def to_html(self, path: str | os.PathLike[str] | None = None, *, title: str | None = None) -> str:
+        """A self-contained HTML report: measures, PR, ROC and F1 curves, a threshold control.
+
+        One file with its script, style and data inlined (no network request;
+        opens from ``file://``): the headline measures, the PR and ROC
+        curves (raw and interpolated) drawn from exact operating points, a
+        tooltip per point (threshold, precision, recall, F1, TP/FP/TN/FN),
+        a threshold slider and field whose confusion matrix equals
+        :meth:`confusion_at_threshold`, F1 by threshold with its maximum,
+        and the break-even point. A bounded summary shows its certified
+        bands; a window, its extent.
+
+        Parameters
+        ----------
+        path : str or os.PathLike, optional
+            Also write the page there (UTF-8).
+        title : str, optional
+            The page's title (default "scored_pr report").
+
+        Returns
+        -------
+        str
+            The HTML document.
+
+        Notes
+        -----
+        O(n) for n cases the first time (then the cached curves); the page
+        keeps at most 2,000 operating points per ranking, so it stays under
+        1 MB whatever n. See docs/html.md.
+        """
+        return html_report(self, path, title, "to_html")
+
+    def _repr_html_(self) -> str:
+        return notebook_html(self)
 
     def _pos_ref(self) -> int | float:  # pragma: no cover - every kind defines it
         raise NotImplementedError

@@ -15,6 +15,7 @@ from .._kinds import Kind, register
 from .._measures import MEASURES, REPORT_RANKS, Measure
 from .exact import ScoredPrecisionRecallEvaluation
 from .guard import guarded
+from .base import html_report, notebook_html
 from .._state import multi as _multi_state
 from .._validation import (
     check_measure_method,
@@ -153,6 +154,32 @@ class MultiQueryEvaluation:
         return f"{_CLS}(ties={self._ties!r}, num_queries={len(self._queries)})"
 
     # -------------------------------------------------------------------- state
+
+    def to_html(self, path: str | os.PathLike[str] | None = None, *, title: str | None = None) -> str:
+        """A self-contained HTML report of every query: a sortable table and each one's curves.
+
+        One file with its script, style and data inlined (no network request;
+        opens from ``file://``): the totals and means over queries, a table of every query (click a
+        heading to sort, a row to draw its curves), that query's PR, ROC and
+        F1-by-threshold curves with a threshold control and a tooltip
+        per point. See docs/html.md.
+
+        Parameters
+        ----------
+        path : str or os.PathLike, optional
+            Also write the page there (UTF-8).
+        title : str, optional
+            The page's title (default "scored_pr report").
+
+        Returns
+        -------
+        str
+            The HTML document.
+        """
+        return html_report(self, path, title, "to_html")
+
+    def _repr_html_(self) -> str:
+        return notebook_html(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The evaluation's state as a JSON-safe dict (``json.dumps`` works on it).

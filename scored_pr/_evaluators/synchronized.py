@@ -11,7 +11,7 @@ from typing import Any, Callable
 from .._validation import check_type_named
 from .exact import ScoredPrecisionRecallEvaluation
 from .._kinds import Kind, register
-from .base import MUTATORS, PROPERTIES, QUERIES
+from .base import MUTATORS, PROPERTIES, QUERIES, html_report, notebook_html
 
 
 class SynchronizedEvaluation:
@@ -92,6 +92,14 @@ class SynchronizedEvaluation:
         """
         with self._lock:
             self._ev.reset()
+
+    def to_html(self, path: str | os.PathLike[str] | None = None, *, title: str | None = None) -> str:
+        """The HTML report of a snapshot (see :meth:`ScoredPrecisionRecallEvaluation.to_html`), under the lock."""
+        with self._lock:
+            return html_report(self, path, title, "to_html")
+
+    def _repr_html_(self) -> str:
+        return notebook_html(self)
 
     def __dir__(self) -> list[str]:
         """Its own names and every public name of the wrapped evaluator (what ``__getattr__`` answers)."""

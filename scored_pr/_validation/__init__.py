@@ -37,7 +37,7 @@ from __future__ import annotations
 from .errors import UnsupportedQuery, describe, fail
 from .options import (
     MAX_SAVED_INT, MIN_SAVED_INT, TIE_POLICIES, check_average, check_beta, check_binary_only, check_choice,
-    check_curve_rows, check_flag, check_fraction, check_level, check_multiclass_roc, check_not_both,
+    check_curve_rows, check_flag, check_fraction, check_html_args, check_level, check_multiclass_roc, check_not_both,
     check_optional_callable, check_partial_auc, check_pos_label, check_positive_int, check_resamples, check_seed,
     check_shape, check_ties, check_top_k, measure_arguments_error, renamed_keyword,
 )

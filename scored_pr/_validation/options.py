@@ -263,3 +263,14 @@ def check_multiclass_roc(func: str, multi_class: str, max_fpr: float | None, sam
             f"{func}: argument 'sample_weight' must be None with multi_class='ovo' (Hand & Till's measure is "
             f"unweighted, as in scikit-learn); got {describe(sample_weight)} instead."
         )
+
+
+def check_html_args(path: Any, title: Any, func: str) -> tuple[Any, str | None]:
+    """``to_html``'s ``path`` (None, a str or an os.PathLike) and ``title`` (None or a str)."""
+    import os
+
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise fail(TypeError, func, "path", "None, a str or an os.PathLike", path)
+    if title is not None and not isinstance(title, str):
+        raise fail(TypeError, func, "title", "None or a str", title)
+    return path, title

@@ -13,7 +13,7 @@ pytest.importorskip("numpydoc")
 pytest.importorskip("myst_parser")
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ["index", "usage", "definitions", "cli", "streaming", "testing", "plots", "scale", "reliability",
+PAGES = ["index", "usage", "definitions", "cli", "streaming", "testing", "plots", "html", "scale", "reliability",
          "performance", "development", "architecture", "ir-measures", "trec-eval", "uncertainty", "porting-from-lingpipe", "api/index", "api/interface", "api/evaluation", "api/bounded", "api/functional",
          "api/multi", "api/multilabel", "api/trec", "api/concurrency", "api/streaming", "api/integrations", "api/testing", "api/plot", "api/lingpipe"]
 

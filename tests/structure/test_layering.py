@@ -25,7 +25,7 @@ LAYERS: list[set[str]] = [
     {"_core"},  # pure numpy: points, curves, measures, ranking blocks, bins, statistics
     {"_kinds"},  # the public protocol Evaluation and the registry of evaluator kinds
     {"_version", "_imports", "_validation", "_measures"},  # argument checks and the measure table
-    {"_state", "_io", "_report", "_uncertainty"},  # state files, input readers, the text report, intervals
+    {"_state", "_io", "_report", "_html", "_uncertainty"},  # state files, input readers, the text and HTML reports, intervals
     {"trec"},  # trec_eval's measures over parsed qrels and runs
     {"_evaluators"},  # the stateful evaluators
     {"functional", "plot", "streaming", "testing", "lingpipe", "_pytest_plugin"},  # public modules

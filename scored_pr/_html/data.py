@@ -1,0 +1,257 @@
+"""What an HTML report draws, as plain JSON-ready data, for every evaluator kind (read from the registry).
+
+One ranking (exact, windowed, synchronized, or a class of the user's own
+that satisfies :class:`scored_pr.Evaluation`) becomes a *threshold table*:
+rows at distinct score thresholds, highest first, each with the exact
+confusion counts ``confusion_at_threshold`` gives there. When the ranking
+has more distinct scores than the budget, the rows are a subset chosen
+along the curves (every drawn point is still an exact operating point):
+the first and last thresholds, the best-F1 threshold, the rows either side
+of the break-even point, and rows spaced evenly along the length of the PR
+and ROC curves. A bounded summary becomes its estimate curves and the boxes
+that certify where the exact curve lies; a multi-query or multi-label
+evaluator becomes one entry per query or label (and the pooled, micro
+curve), with a table of their figures.
+
+Nothing here branches on classes: :func:`scored_pr._kinds.kind_of` says
+what an object holds, and its ``report_view``, ``snapshot``, ``extra`` and
+``figures`` say how to read it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .. import _kinds
+from .._validation import UnsupportedQuery
+
+#: Threshold rows kept per ranking by default: enough that the drawn curves are
+#: indistinguishable from the full ones at screen resolution (a chart is under
+#: 1,000 pixels wide), small enough that the page stays under 1 MB.
+BUDGET = 2000
+
+#: At most this many queries or labels get curves of their own (all are in the table).
+MAX_ITEMS_WITH_CURVES = 60
+
+#: The least threshold rows a query or label keeps when the budget is shared.
+MIN_ITEM_BUDGET = 200
+
+#: The headline measures of one ranking, in the order shown: (summary key, label).
+HEADLINE = (
+    ("average_precision", "Average precision"),
+    ("area_under_roc_curve", "ROC AUC"),
+    ("area_under_pr_curve", "PR AUC (step)"),
+    ("area_under_pr_curve_interpolated", "PR AUC (interpolated)"),
+    ("area_under_roc_curve_interpolated", "ROC AUC (interpolated)"),
+    ("maximum_f_measure", "Maximum F1"),
+    ("pr_breakeven_point", "Break-even point"),
+    ("reciprocal_rank", "Reciprocal rank"),
+    ("r_precision", "R-precision"),
+)
+
+
+def clean(value: Any) -> Any:
+    """``value`` with every non-finite float as None and numpy scalars as Python numbers (JSON-ready)."""
+    if isinstance(value, dict):
+        return {str(k): clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return clean(value.tolist())
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        f = float(value)
+        return f if math.isfinite(f) else None
+    return value
+
+
+def select(fpr: np.ndarray, tpr: np.ndarray, precision: np.ndarray, must: list[int], budget: int) -> np.ndarray:
+    """Indices (ascending) of at most about ``budget`` rows: ``must`` plus rows evenly spaced along the curves.
+
+    The spacing is by arc length in the (recall, precision) and (fpr, tpr)
+    planes together (L1 steps), so steep and flat stretches get points in
+    proportion to how far the curve travels there. O(n).
+    """
+    n = fpr.size
+    if n <= budget:
+        return np.arange(n)
+    p = np.nan_to_num(precision, nan=0.0)
+    step = np.abs(np.diff(np.nan_to_num(tpr))) + np.abs(np.diff(np.nan_to_num(fpr))) + np.abs(np.diff(p))
+    length = np.concatenate(([0.0], np.cumsum(step)))
+    spare = max(budget - len(must) - 2, 1)
+    if length[-1] > 0:
+        marks = np.linspace(0.0, length[-1], spare)
+        picked = np.searchsorted(length, marks, side="left")
+    else:
+        picked = np.linspace(0, n - 1, spare).astype(np.int64)
+    keep = np.unique(np.concatenate((picked, [0, n - 1], np.asarray(must, dtype=np.int64))))
+    return keep[(keep >= 0) & (keep < n)]
+
+
+def _subset(rows: np.ndarray, budget: int) -> np.ndarray:
+    """At most ``budget`` of ``rows`` (evenly by index, the ends kept): a subset, never new points."""
+    rows = np.asarray(rows, dtype=np.float64)
+    if rows.shape[0] <= budget:
+        return rows
+    return rows[np.unique(np.linspace(0, rows.shape[0] - 1, budget).astype(np.int64))]
+
+
+def view_of(obj: Any, kind: _kinds.Kind) -> Any:
+    """The exact evaluator that holds ``obj``'s one ranking, as the registry says to read it."""
+    if kind.report_view is not None:
+        return kind.report_view(obj)
+    if kind.snapshot:
+        return obj.snapshot()
+    return obj
+
+
+def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The entry of one exactly-answered ranking: its counts, headline measures, threshold table and curves."""
+    fpr, tpr, thresholds = (np.asarray(a, dtype=np.float64) for a in ev.roc_points())
+    pos, neg = ev.num_positive_ref, ev.num_negative_ref
+    # rows at the distinct scores (roc_points' first row is the threshold inf: nothing accepted)
+    fpr, tpr, thresholds = fpr[1:], tpr[1:], thresholds[1:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tp_est, fp_est = tpr * float(pos), fpr * float(neg)  # only to choose rows; the counts shown are exact
+        precision = tp_est / (tp_est + fp_est)
+    must: list[int] = []
+    best = ev.maximum_f_measure_threshold()
+    if thresholds.size:
+        if math.isfinite(best.threshold):
+            must.append(int(np.searchsorted(-thresholds, -best.threshold)))
+        crossing = np.flatnonzero(np.nan_to_num(tpr) > np.nan_to_num(precision))
+        if crossing.size:  # the rows either side of where recall overtakes precision
+            must += [int(crossing[0]) - 1, int(crossing[0])]
+    keep = select(fpr, tpr, precision, must, budget)
+    table: dict[str, list[Any]] = {"threshold": [], "tp": [], "fp": [], "tn": [], "fn": []}
+    for t in thresholds[keep]:
+        c = ev.confusion_at_threshold(float(t))
+        table["threshold"].append(float(t))
+        for field in ("tp", "fp", "tn", "fn"):
+            table[field].append(getattr(c, field))
+    summary = ev.summary()
+    measures = []
+    for key, label in HEADLINE:
+        if key in summary:
+            iv = (intervals or {}).get(key)
+            measures.append({"key": key, "label": label, "value": summary[key],
+                             **({"low": iv.low, "high": iv.high, "method": iv.method, "level": iv.level} if iv else {})})
+    for key, iv in (intervals or {}).items():  # intervals of measures not among the headline ones
+        if key not in dict(HEADLINE):
+            measures.append({"key": key, "label": key.replace("_", " "), "value": iv.estimate,
+                             "low": iv.low, "high": iv.high, "method": iv.method, "level": iv.level})
+    roc_interp = np.asarray(ev.roc_curve(interpolate=True), dtype=np.float64)
+    return {
+        "name": name,
+        "kind": kind_name,
+        "counts": {"num_cases": ev.num_cases, "num_positive_ref": pos, "num_negative_ref": neg,
+                   "num_misses": ev.num_misses, "num_negative_misses": ev.num_negative_misses,
+                   "weighted": bool(ev.weighted), "ties": ev.ties,
+                   # the denominators of recall and the false positive rate (sums of weights when weighted)
+                   "positive_weight": ev.positive_weight if ev.weighted else pos,
+                   "negative_weight": ev.negative_weight if ev.weighted else neg},
+        "measures": measures,
+        "table": table,
+        "distinct": int(thresholds.size),
+        "complete": bool(keep.size == thresholds.size),
+        "best": {"threshold": best.threshold, "f": ev.f_measure_at_threshold(best.threshold)
+                 if math.isfinite(best.threshold) else None},
+        "bep": summary.get("pr_breakeven_point"),  # rank-based: not in a weighted evaluator's summary
+        "pr_interp": _subset(np.asarray(ev.pr_curve(interpolate=True)), budget),
+        # (recall, rejection recall) rows as (fpr, tpr) points, from (0, 0): accepting nothing (threshold inf)
+        "roc_interp": np.vstack(([[0.0, 0.0]], _subset(np.column_stack((1.0 - roc_interp[:, 1], roc_interp[:, 0])), budget)))
+        if roc_interp.size else [],
+    }
+
+
+def bounded(ev: Any, name: str, kind_name: str) -> dict[str, Any]:
+    """The entry of a bounded summary: estimate curves, the boxes that certify them, measures with bounds."""
+    pr, roc = ev.pr_band(), ev.roc_band()
+    summary = ev.summary()
+    measures = []
+    for key, label in HEADLINE:
+        if key in summary:
+            measures.append({"key": key, "label": label, "value": summary[key],
+                             "lower": summary.get(f"{key}_lower"), "upper": summary.get(f"{key}_upper")})
+    roc_est = np.asarray(roc.estimate, dtype=np.float64).reshape(-1, 2)
+    roc_boxes = np.asarray(roc.boxes, dtype=np.float64).reshape(-1, 4)
+    return {
+        "name": name,
+        "kind": kind_name,
+        "bounded": True,
+        "exact": bool(pr.exact and roc.exact),
+        "counts": {"num_cases": ev.num_cases, "num_positive_ref": ev.num_positive_ref,
+                   "num_negative_ref": ev.num_negative_ref, "num_misses": ev.num_misses,
+                   "num_bins": summary.get("num_bins"), "weighted": bool(ev.weighted), "ties": ev.ties},
+        "measures": measures,
+        "pr_estimate": np.asarray(pr.estimate, dtype=np.float64).reshape(-1, 2),
+        "pr_boxes": np.asarray(pr.boxes, dtype=np.float64).reshape(-1, 4),
+        # ROC boxes in (recall, rejection recall) become (fpr, tpr) rectangles
+        "roc_estimate": np.column_stack((1.0 - roc_est[:, 1], roc_est[:, 0])) if roc_est.size else [],
+        "roc_boxes": np.column_stack((1.0 - roc_boxes[:, 3], 1.0 - roc_boxes[:, 2], roc_boxes[:, 0], roc_boxes[:, 1]))
+        if roc_boxes.size else [],
+    }
+
+
+def entry(obj: Any, name: str, budget: int = BUDGET, intervals: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The entry of one ranking of any kind that holds one (ranking or bounded)."""
+    kind = _kinds.kind_of(obj)
+    if kind is None:
+        raise UnsupportedQuery(f"to_html: {type(obj).__name__!r} is no evaluator kind scored_pr knows")
+    if kind.holds == "bounded":
+        return bounded(obj, name, kind.name)
+    if kind.holds != "ranking":
+        raise UnsupportedQuery(f"to_html: a {kind.name} evaluator holds more than one ranking")
+    out = ranking(view_of(obj, kind), name, kind.name, budget, intervals)
+    if kind.extra is not None:
+        out["extra"] = kind.extra(obj)
+    return out
+
+
+def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, budget: int = BUDGET) -> dict[str, Any]:
+    """Everything the page shows for ``obj`` (an evaluator of any registered kind)."""
+    kind = _kinds.kind_of(obj)
+    if kind is None:
+        raise UnsupportedQuery(f"to_html: {type(obj).__name__!r} is no evaluator kind scored_pr knows")
+    if kind.holds in ("ranking", "bounded"):
+        return clean({"title": title, "layout": "single", "kind": kind.name, "rankings": [entry(obj, "model", budget, intervals)]})
+    items = list(obj)  # the queries or the labels, in order
+    own_budget = max(MIN_ITEM_BUDGET, budget // max(1, min(len(items), MAX_ITEMS_WITH_CURVES)))
+    rankings = []
+    if kind.holds == "per_label":
+        rankings.append(entry(obj.pooled(), "micro (pooled)", budget))
+    rows = []
+    for i, item in enumerate(items):
+        ev = obj[item]
+        summary = ev.summary()
+        row = {"name": str(item), "num_cases": summary.get("num_cases"), "positives": summary.get("num_positive_ref"),
+               "negatives": summary.get("num_negative_ref"), "average_precision": summary.get("average_precision"),
+               "area_under_roc_curve": summary.get("area_under_roc_curve"),
+               "maximum_f_measure": summary.get("maximum_f_measure"), "r_precision": summary.get("r_precision"),
+               "curve": None}
+        if i < MAX_ITEMS_WITH_CURVES:
+            row["curve"] = len(rankings)
+            rankings.append(entry(ev, str(item), own_budget))
+        rows.append(row)
+    figures = kind.figures(obj) if kind.figures is not None else {}
+    averages = {k: v for k, v in figures.items() if not any(k.startswith(f"{r['name']}: ") for r in rows)}
+    return clean({"title": title, "layout": kind.holds, "kind": kind.name, "rankings": rankings, "items": rows,
+                  "item_noun": "label" if kind.holds == "per_label" else "query", "averages": averages,
+                  "items_with_curves": min(len(items), MAX_ITEMS_WITH_CURVES)})
+
+
+def compare_data(a: Any, b: Any, names: tuple[str, str], comparisons: dict[str, Any], title: str,
+                 budget: int = BUDGET, same_ranking: bool = False) -> dict[str, Any]:
+    """Two models on the same cases, overlaid, with the paired comparisons (``Comparison`` per measure)."""
+    rows = [{"measure": m, "a": r.estimate_a, "b": r.estimate_b, "difference": r.difference, "low": r.interval.low,
+             "high": r.interval.high, "level": r.interval.level, "statistic": r.statistic, "p_value": r.p_value,
+             "method": r.method} for m, r in comparisons.items()]
+    return clean({"title": title, "layout": "compare", "kind": "exact",
+                  "rankings": [entry(a, names[0], budget), entry(b, names[1], budget)],
+                  "comparisons": rows, "same_ranking": same_ranking})

@@ -1,0 +1,381 @@
+"""The HTML report in a real browser: headless Chromium (Debian's) driven by Playwright.
+
+Each page is opened from ``file://``; the test records every request and every
+console message, and holds what the page shows (the tooltip of a hovered point,
+the confusion matrix at a typed or slid threshold, the sorted per-label table)
+against the evaluator's own answers computed in Python
+(``confusion_at_threshold``, ``precision_at_threshold``, ...). One screenshot
+per kind goes to ``$SCORED_PR_ARTIFACTS`` (default: pytest's temporary
+directory). Render time is measured in ``benchmarks/bench_html.py``, not here.
+
+Locally the tests skip, saying why, without ``/usr/bin/chromium`` or the
+``playwright`` package; under CI (``CI`` set) they fail instead, since
+``.ci/run`` installs both.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import scored_pr
+from cli_env import CMD, clean_env
+
+CHROMIUM = os.environ.get("SCORED_PR_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def _unavailable() -> str | None:
+    if not os.path.exists(CHROMIUM):
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install playwright; no browser download needed)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    why = _unavailable()
+    if why:
+        if os.environ.get("CI"):
+            pytest.fail(f"browser tests must run in CI: {why}")
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = os.environ.get("SCORED_PR_ARTIFACTS")
+    path = Path(where) if where else tmp_path_factory.mktemp("html-screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class Page:
+    """A report opened from file://, with its requests and console messages recorded."""
+
+    def __init__(self, browser: Any, path: Path) -> None:
+        self.page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        self.requests: list[str] = []
+        self.problems: list[str] = []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("console", lambda m: self.problems.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None)
+        self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        self.url = path.resolve().as_uri()
+        self.page.goto(self.url)
+        self.page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+
+    def check_clean(self) -> None:
+        assert self.problems == []
+        assert self.requests == [self.url]  # the file itself, nothing else: no network of any kind
+
+    def value(self, selector: str) -> float:
+        return float(self.page.get_attribute(selector, "data-value"))
+
+    def confusion(self) -> tuple[float, float, float, float]:
+        return tuple(self.value(f"#cm-{k}") for k in ("tp", "fp", "tn", "fn"))  # type: ignore[return-value]
+
+    def type_threshold(self, t: float) -> None:
+        self.page.fill("#th-value", repr(t))
+
+    def hover_point(self, chart: str, x: float, y: float) -> dict[str, str]:
+        px, py = self.page.evaluate(f"scoredPr.charts[{chart!r}].toPixel({x!r}, {y!r})")
+        box = self.page.locator(f"#chart-{chart} canvas").bounding_box()
+        self.page.mouse.move(box["x"] + px, box["y"] + py)
+        tip = self.page.locator(f"#tip-{chart}")
+        tip.wait_for(state="visible")
+        cells = tip.locator("td").all()
+        return {c.get_attribute("data-k"): c.inner_text() for c in cells}
+
+    def data(self) -> dict[str, Any]:
+        return self.page.evaluate("scoredPr.data")
+
+    def shot(self, path: Path) -> None:
+        self.page.screenshot(path=str(path), full_page=True)
+
+
+def open_page(browser: Any, document: str, path: Path) -> Page:
+    path.write_text(document, encoding="utf-8")
+    return Page(browser, path)
+
+
+def cases(n: int = 3000, seed: int = 0, rounding: int | None = 3) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < 0.3
+    s = rng.normal(y * 1.2, 1.0)
+    return y, (np.round(s, rounding) if rounding is not None else s)
+
+
+def numbers_equal(shown: str, expected: float) -> bool:
+    """A number the page printed (6 significant digits, or NaN) against Python's."""
+    if math.isnan(expected):
+        return shown == "NaN"
+    return math.isclose(float(shown), expected, rel_tol=1e-5, abs_tol=1e-12)
+
+
+def every_kind() -> dict[str, Any]:
+    y, s = cases()
+    out: dict[str, Any] = {}
+    for name, ev in (("exact", scored_pr.ScoredPrecisionRecallEvaluation()),
+                     ("windowed", scored_pr.WindowedEvaluation(size=2000)),
+                     ("bounded", scored_pr.BoundedEvaluation(max_bins=48)),
+                     ("synchronized", scored_pr.SynchronizedEvaluation())):  # fmt: skip
+        ev.add_cases(y, s)
+        out[name] = ev
+    rng = np.random.default_rng(3)
+    multi = scored_pr.MultiQueryEvaluation()
+    for q in range(6):
+        multi.add_cases(f"q{q}", rng.random(150) < 0.25, rng.random(150))
+    out["multi"] = multi
+    labels = scored_pr.MultiLabelEvaluation(labels=["cat", "dog", "bird", "fish"])
+    Y = rng.random((2000, 4)) < [0.1, 0.3, 0.5, 0.2]
+    labels.add_cases(Y, rng.normal(Y * [0.5, 1.0, 1.5, 2.0], 1.0))
+    out["multilabel"] = labels
+    return out
+
+
+KINDS = every_kind()
+
+
+# ------------------------------------------------------------------ every kind loads, offline, without errors
+
+
+@pytest.mark.parametrize("name", list(KINDS))
+def test_every_kind_loads_offline_without_errors(browser: Any, tmp_path: Path, artifacts: Path, name: str) -> None:
+    ev = KINDS[name]
+    page = open_page(browser, ev.to_html(title=f"scored_pr: {name}"), tmp_path / f"{name}.html")
+    page.check_clean()
+    data = page.data()
+    assert data["kind"] == name
+    # real HTML tables, with the measures the evaluator reports
+    assert page.page.locator("table").count() >= 1
+    if name in ("multi", "multilabel"):
+        assert page.page.locator("#items tbody tr").count() == len(list(ev))
+    else:
+        key = "area_under_roc_curve"
+        shown = page.page.get_attribute(f"#measures tr[data-key='{key}'] td[data-value]", "data-value")
+        assert float(shown) == pytest.approx(float(ev.area_under_roc_curve()), rel=1e-15)
+    if name == "windowed":
+        assert "the last 2000 cases" in page.page.inner_text("#window")
+        assert page.page.locator("#window").inner_text().count("3000") == 1  # cases seen since the start
+    if name == "bounded":
+        assert page.page.locator("#threshold-panel").count() == 0  # bins give bounds, not exact counts
+        assert page.page.evaluate("scoredPr.charts.pr.series.filter(s => s.boxes).length") == 1
+    page.shot(artifacts / f"html-{name}.png")
+
+
+# ------------------------------------------------------------------ hover and threshold show the evaluator's numbers
+
+
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+def test_hovered_points_show_the_evaluators_counts(browser: Any, tmp_path: Path, artifacts: Path, ties: str) -> None:
+    y, s = cases(2500, seed=1)
+    ev = scored_pr.ScoredPrecisionRecallEvaluation(ties=ties)
+    ev.add_cases(y, s)
+    ev.add_misses(7)
+    page = open_page(browser, ev.to_html(), tmp_path / "hover.html")
+    page.check_clean()
+    table = page.data()["rankings"][0]["table"]
+    n = len(table["threshold"])
+    for i in (0, n // 7, n // 3, n // 2, (3 * n) // 4, n - 1):
+        t = table["threshold"][i]
+        c = ev.confusion_at_threshold(t)
+        recall, precision = c.tp / ev.num_positive_ref, (c.tp / (c.tp + c.fp))
+        for chart, (x, yv) in (("pr", (recall, precision)), ("roc", (c.fp / ev.num_negative_ref, recall))):
+            tip = page.hover_point(chart, x, yv)
+            # nearest point under the cursor: several table rows may share a pixel; the shown one is exact
+            shown_t = float(tip["threshold"])
+            near = ev.confusion_at_threshold(shown_t)
+            assert (int(tip["TP"]), int(tip["FP"]), int(tip["TN"]), int(tip["FN"])) == tuple(near)
+            assert numbers_equal(tip["precision"], ev.precision_at_threshold(shown_t))
+            assert numbers_equal(tip["recall"], ev.recall_at_threshold(shown_t))
+            assert numbers_equal(tip["F1"], ev.f_measure_at_threshold(shown_t))
+            row = int(page.page.get_attribute(f"#tip-{chart}", "data-row"))
+            assert table["threshold"][row] == pytest.approx(shown_t, rel=1e-9)
+    c = ev.confusion_at_threshold(table["threshold"][n // 3])
+    page.hover_point("pr", c.tp / ev.num_positive_ref, c.tp / (c.tp + c.fp))
+    page.page.locator(".grid").screenshot(path=str(artifacts / f"html-hover-{ties}.png"))
+
+
+def _thresholds_to_try(ev: Any) -> list[float]:
+    _, _, thr = ev.roc_points()
+    distinct = thr[1:]
+    mids = (distinct[:-1] + distinct[1:]) / 2
+    rng = np.random.default_rng(5)
+    return [float(v) for v in (*rng.choice(distinct, 8), *rng.choice(mids, 8), distinct[0] + 1.0, distinct[-1] - 1.0,
+                               distinct[0], distinct[-1])]  # fmt: skip
+
+
+@pytest.mark.parametrize("setup", ["plain", "weighted", "stable+misses"])
+def test_typed_threshold_gives_confusion_at_threshold(browser: Any, tmp_path: Path, setup: str) -> None:
+    y, s = cases(1500, seed=2, rounding=2)  # fewer distinct scores than the budget: every threshold in the page
+    ev = scored_pr.ScoredPrecisionRecallEvaluation(ties="stable" if "stable" in setup else "grouped")
+    w = np.random.default_rng(9).integers(1, 4, y.size).astype(float) if setup == "weighted" else None
+    ev.add_cases(y, s, sample_weight=w)
+    if "misses" in setup:
+        ev.add_misses(4)
+        ev.add_negative_misses(3)
+    page = open_page(browser, ev.to_html(), tmp_path / "threshold.html")
+    page.check_clean()
+    assert page.data()["rankings"][0]["complete"] is True
+    for t in _thresholds_to_try(ev):
+        page.type_threshold(t)
+        assert page.confusion() == tuple(float(v) for v in ev.confusion_at_threshold(t))
+        for field, query in (("precision", ev.precision_at_threshold), ("recall", ev.recall_at_threshold),
+                             ("f1", ev.f_measure_at_threshold)):  # fmt: skip
+            shown, expected = page.value(f"#th-{field}"), float(query(t))
+            assert (math.isnan(shown) and math.isnan(expected)) or shown == pytest.approx(expected, rel=1e-14)
+
+
+def test_slider_steps_through_the_thresholds(browser: Any, tmp_path: Path) -> None:
+    y, s = cases(4000, seed=4, rounding=None)  # more distinct scores than the page keeps
+    ev = scored_pr.ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, s)
+    page = open_page(browser, ev.to_html(), tmp_path / "slider.html")
+    page.check_clean()
+    ranking = page.data()["rankings"][0]
+    assert ranking["complete"] is False and ranking["distinct"] == 4000
+    n = len(ranking["threshold"]) if "threshold" in ranking else len(ranking["table"]["threshold"])
+    for pos in (0, 1, n // 2, n - 1):
+        page.page.eval_on_selector("#th-slider", f"e => {{ e.value = {pos}; e.dispatchEvent(new Event('input')); }}")
+        t = float(page.page.input_value("#th-value"))
+        assert t == ranking["table"]["threshold"][n - 1 - pos]
+        assert page.confusion() == tuple(float(v) for v in ev.confusion_at_threshold(t))
+        assert page.page.get_attribute("#th-note", "data-exact") == "1"
+    # a typed value between two kept thresholds: the page says which kept threshold it shows
+    kept = ranking["table"]["threshold"]
+    t = (kept[10] + kept[11]) / 2
+    page.type_threshold(t)
+    assert page.page.get_attribute("#th-note", "data-exact") == "0"
+    assert page.confusion() == tuple(float(v) for v in ev.confusion_at_threshold(kept[10]))
+    assert "nearest" in page.page.inner_text("#th-note")
+
+
+def test_maximum_f_is_marked_at_the_evaluators_threshold(browser: Any, tmp_path: Path) -> None:
+    y, s = cases(3000, seed=6)
+    ev = scored_pr.ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, s)
+    page = open_page(browser, ev.to_html(), tmp_path / "maxf.html")
+    best = ev.maximum_f_measure_threshold()
+    marks = page.page.evaluate("scoredPr.charts.f.marks.filter(m => m.shape === 'diamond')")
+    assert [m["x"] for m in marks] == [best.threshold]
+    assert marks[0]["y"] == pytest.approx(ev.f_measure_at_threshold(best.threshold), rel=1e-15)
+    assert float(page.page.input_value("#th-value")) == best.threshold  # the control opens at the best F1
+    bep = page.page.evaluate("scoredPr.charts.pr.marks.filter(m => /break-even/.test(m.label || ''))")
+    assert bep[0]["x"] == bep[0]["y"] == ev.pr_breakeven_point()
+
+
+# ------------------------------------------------------------------ multi-label: sortable table, per-class curves
+
+
+def test_multilabel_table_sorts_and_rows_select_curves(browser: Any, tmp_path: Path) -> None:
+    ev = KINDS["multilabel"]
+    page = open_page(browser, ev.to_html(), tmp_path / "ml.html")
+    page.check_clean()
+    header = page.page.locator("#items thead th", has_text="AP")
+    header.click()  # descending first
+    names = page.page.locator("#items tbody td.name").all_inner_texts()
+    aps = {label: float(ev[label].average_precision()) for label in ev.labels}
+    assert names == sorted(aps, key=aps.get, reverse=True)
+    header.click()
+    assert page.page.locator("#items tbody td.name").all_inner_texts() == sorted(aps, key=aps.get)
+    page.page.locator("#items tbody tr", has_text="bird").click()
+    data = page.data()
+    current = page.page.evaluate("scoredPr.current")
+    assert data["rankings"][current]["name"] == "bird"
+    assert data["rankings"][0]["name"] == "micro (pooled)"
+    kept = data["rankings"][current]["table"]["threshold"]
+    for t in (kept[0], kept[len(kept) // 2], kept[-1]):  # the label's own thresholds
+        page.type_threshold(t)
+        assert page.confusion() == tuple(float(v) for v in ev["bird"].confusion_at_threshold(t))
+    drawn = page.page.evaluate("scoredPr.charts.pr.series.filter(s => s.tip).map(s => s.model)")
+    assert sorted(drawn) == [0, current]  # the label's curve and the micro curve
+
+
+# ------------------------------------------------------------------ the command line's pages
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CMD, *args], capture_output=True, text=True, env=clean_env(), timeout=120)
+
+
+def test_cli_report_and_compare_pages(browser: Any, tmp_path: Path, artifacts: Path) -> None:
+    y, s = cases(1200, seed=8)
+    s_b = np.round(s + np.random.default_rng(1).normal(0, 1.0, s.size), 3)
+    for name, scores in (("a", s), ("b", s_b)):
+        rows = "".join(f"c{i},{int(c)},{float(v)!r}\n" for i, (c, v) in enumerate(zip(y, scores)))
+        (tmp_path / f"{name}.csv").write_text("id,correct,score\n" + rows)
+    out = _run("report", str(tmp_path / "a.csv"), "--ci", "--resamples", "200", "--html", str(tmp_path / "r.html"),
+               "--format", "json")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    page = Page(browser, tmp_path / "r.html")
+    page.check_clean()
+    obj = json.loads(out.stdout)
+    ci = obj["confidence_intervals"]["area_under_roc_curve"]
+    row = page.page.inner_text("#measures tr[data-key='area_under_roc_curve']")
+    assert re.search(r"\[\S+, \S+\] 95% delong", row)
+    assert f"{ci['low']:.6g}"[:5] in row
+    page.shot(artifacts / "html-cli-report.png")
+
+    out = _run("compare", str(tmp_path / "a.csv"), str(tmp_path / "b.csv"), "--resamples", "200",
+               "--html", str(tmp_path / "c.html"), "--format", "json")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    page = Page(browser, tmp_path / "c.html")
+    page.check_clean()
+    result = json.loads(out.stdout)["comparisons"]["area_under_roc_curve"]
+    assert page.value("#comparison tr[data-measure='area_under_roc_curve'] td[data-value]") == pytest.approx(result["p_value"], rel=1e-12)
+    assert page.page.evaluate("scoredPr.charts.roc.series.filter(s => s.tip).length") == 2
+    page.page.select_option("#th-model", "1")
+    ev_b = scored_pr.ScoredPrecisionRecallEvaluation()
+    ev_b.add_cases(y, s_b)
+    page.type_threshold(0.5)
+    assert page.confusion() == tuple(float(v) for v in ev_b.confusion_at_threshold(0.5))
+    page.shot(artifacts / "html-compare.png")
+
+
+def test_print_layout_redraws_charts_and_hides_controls(browser: Any, tmp_path: Path) -> None:
+    page = open_page(browser, KINDS["exact"].to_html(), tmp_path / "print.html")
+    before = page.page.evaluate("scoredPr.charts.pr.canvas.width")
+    page.page.emulate_media(media="print")
+    assert not page.page.is_visible("#th-slider")  # controls are for the screen
+    assert page.page.is_visible("#confusion") and page.page.is_visible("#measures")
+    width, css = page.page.evaluate("[scoredPr.charts.pr.canvas.width, scoredPr.charts.pr.canvas.clientWidth]")
+    assert width != before and width == round(css * page.page.evaluate("window.devicePixelRatio"))  # redrawn, not scaled
+    page.page.pdf(path=str(tmp_path / "print.pdf"))
+    page.check_clean()
+
+
+def test_notebook_display_renders_in_its_iframe(browser: Any, tmp_path: Path) -> None:
+    """A notebook inserts ``_repr_html_`` into its page: two reports side by side, each isolated in its frame."""
+    cells = KINDS["exact"]._repr_html_() + KINDS["multilabel"]._repr_html_()
+    path = tmp_path / "notebook.html"
+    path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>{cells}</body></html>", encoding="utf-8")
+    page = browser.new_page()
+    problems: list[str] = []
+    requests: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(path.as_uri())
+    frames = [f for f in page.frames if f != page.main_frame]
+    assert len(frames) == 2
+    for frame, kind in zip(frames, ("exact", "multilabel")):
+        frame.wait_for_selector("body[data-ready='1']", timeout=10_000)
+        assert frame.evaluate("scoredPr.data.kind") == kind
+    assert problems == []
+    assert all(not r.startswith(("http:", "https:")) for r in requests)
