@@ -311,7 +311,8 @@ def _run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
         truth_out = truth.argmax(axis=1) if is_multiclass else truth
         try:
             status = wide.print_wide(source, is_multiclass, layout["labels"], layout["score_columns"], truth_out, scores,
-                                     reader.skipped, opts.output.format, **({"final": True, **window_info} if json_out else {}))
+                                     reader.skipped, opts.output.format,
+                                     extra={"final": True, **window_info} if json_out else None)
         except (BrokenPipeError, OutputError) as exc:
             output.error = exc
             status = 0

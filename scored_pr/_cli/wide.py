@@ -230,7 +230,7 @@ def report(opts: ReportOptions) -> int:
 
 
 def print_wide(source: str, multiclass: bool, names: list[str], score_names: list[str], truth: Any, scores: Any,
-               skipped: int, fmt: str, html: str | None = None, **extra: Any) -> int:
+               skipped: int, fmt: str, html: str | None = None, extra: dict[str, Any] | None = None) -> int:
     """The report of a wide file's rows (``report``, and ``stream``'s final report); the exit status.
 
     ``truth`` holds class indices (n,) when ``multiclass``, else an indicator
@@ -260,7 +260,7 @@ def print_wide(source: str, multiclass: bool, names: list[str], score_names: lis
             for key, value in averages.items()}
     if fmt == "json":
         obj = {"source": source, "kind": kind, "num_cases": int(scores.shape[0]), "labels": per_label,
-               "averages": flat, "skipped_lines": skipped, **extra}
+               "averages": flat, "skipped_lines": skipped, **(extra or {})}
         if confusion is not None:  # rows: true class, columns: predicted class, both in the order of "labels"
             obj["confusion_matrix"] = confusion.tolist()
         print(json.dumps(obj, allow_nan=False))
