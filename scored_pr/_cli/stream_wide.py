@@ -101,19 +101,6 @@ def format_line(summary: dict[str, Any], prefix: str = "", digits: int = 4) -> s
     return " | ".join(parts)
 
 
-def gauges(summary: dict[str, Any]) -> dict[str, float]:
-    """The figures of a summary as flat names for Prometheus: rows and every average (window ones prefixed)."""
-    out: dict[str, float] = {}
-    for prefix in ("", WINDOW_PREFIX):
-        if prefix + "num_rows" not in summary:
-            continue
-        out[prefix + "num_rows"] = float(summary[prefix + "num_rows"])
-        for key, _ in _LINE_AVERAGES:
-            for mode, value in summary[prefix + key].items():
-                out[f"{prefix}{key}_{mode}"] = float(value)
-    return out
-
-
 def _resume(opts: StreamOptions) -> tuple[MultiLabelEvaluation | None, dict[str, Any] | None, int]:
     """The evaluation, the layout it was made from and the input line to continue after (``--resume``)."""
     from .._evaluators.multilabel import MultiLabelEvaluation
@@ -234,10 +221,11 @@ def _run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
             if cumulative is not None and window is not None:
                 line += " | window: " + format_line(s, WINDOW_PREFIX)
             output.write(line)
-        flat = gauges(s)
-        if window is not None and cumulative is None:  # the window alone: its figures are the window's gauges
-            flat = {WINDOW_PREFIX + key: v for key, v in flat.items()}
-        metrics.write({**flat, **stamp}, None)  # type: ignore[arg-type]
+        # each evaluator's nested summary as it is: the sink writes every label's figures and every average,
+        # under scope="cumulative" or scope="window" (the evaluator says which)
+        for ev in (cumulative, window):
+            if ev is not None:
+                metrics.write({**ev.summary(), **stamp}, ev)  # type: ignore[arg-type]
 
     last_line = skip_to
     checkpoint_error: OSError | None = None

@@ -265,7 +265,7 @@ def test_clean_env_i_text_stream(tmp_path: Path) -> None:
     assert report == scored_pr("report", str(path), *ML).stdout
 
 
-def test_metrics_port_serves_the_averages(tmp_path: Path) -> None:
+def test_metrics_port_serves_every_label_and_every_average(tmp_path: Path) -> None:
     pytest.importorskip("prometheus_client")
     proc = subprocess.Popen([*CMD, "stream", "-", *ML, "--every", "10", "--metrics-port", "0", "--format", "json"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -286,12 +286,17 @@ def test_metrics_port_serves_the_averages(tmp_path: Path) -> None:
             if "scored_pr_summary_step 20.0" in text:
                 break
             time.sleep(0.05)
-        samples = dict(re.findall(r'^(scored_pr_\w+)\{scope="cumulative"\} (\S+)$', text, re.M))
-        assert float(samples["scored_pr_num_rows"]) == 20
+        samples = {(name, average, label): float(value) for name, average, label, value in re.findall(
+            r'^(scored_pr_\w+)\{average="(\w*)",label="(\w*)",scope="cumulative"\} (\S+)$', text, re.M)}
+        assert samples[("scored_pr_num_rows", "", "")] == 20
         for mode in ("macro", "micro", "weighted"):
             want = quietly(sk.average_precision_score, y, s, average=mode)
-            assert close(float(samples[f"scored_pr_average_precision_{mode}"]), want), mode
-        assert close(float(samples["scored_pr_area_under_roc_curve_micro"]), sk.roc_auc_score(y, s, average="micro"))
+            assert close(samples[("scored_pr_average_precision", mode, "")], want), mode
+        assert close(samples[("scored_pr_area_under_roc_curve", "micro", "")], sk.roc_auc_score(y, s, average="micro"))
+        # every label's own figures too, under its name
+        for j, label in enumerate(LABELS):
+            want = quietly(sk.average_precision_score, y[:, j], s[:, j])
+            assert close(samples[("scored_pr_average_precision", "", label)], want), label
         proc.stdin.close()
         assert proc.wait(timeout=60) == 0
     finally:
