@@ -71,3 +71,37 @@ def check_column_type(func: str, arg: str, column: str, kind: str, expected: str
     """A column of the wrong type: TypeError naming the argument, the column and its type."""
     if not ok:
         raise TypeError(f"{func}: column {column!r} (argument '{arg}') must be {expected}; it is {kind}.")
+
+
+def label_classes(values: Any, pos_label: Any) -> tuple[Any, Any]:
+    """(correct, bad): each label's class and whether it is no label, for a column of labels (numpy, vectorised).
+
+    The rule of ``check_correct``: without ``pos_label``, bool, or the numbers
+    1 (positive) and 0 or -1 (negative); with it, ``label == pos_label``, a
+    string label never equal to a numeric one. Null and NaN are never labels.
+    """
+    import numpy as np
+    import pandas as pd
+
+    v = np.asarray(values)
+    null = np.asarray(pd.isna(values))
+    if v.dtype.kind == "b":
+        return (v == bool(pos_label)) if pos_label is not None else v.astype(bool), null
+    if v.dtype.kind in "iuf":
+        f = v.astype(np.float64)
+        if pos_label is None:
+            return f == 1.0, null | ~np.isin(f, (1.0, 0.0, -1.0))
+        if isinstance(pos_label, str):
+            return np.zeros(v.size, bool), np.ones(v.size, bool)
+        return f == float(pos_label), null
+    # object / string labels: compared as Python values
+    if pos_label is None:
+        ok = np.array([isinstance(x, (bool, np.bool_)) or (isinstance(x, (int, float, np.number)) and x in (1, 0, -1))
+                       for x in v.tolist()], dtype=bool)
+        return np.array([bool(x == 1) if o else False for x, o in zip(v.tolist(), ok)], dtype=bool), ~ok | null
+    if isinstance(pos_label, str):
+        is_str = np.array([isinstance(x, str) for x in v.tolist()], dtype=bool)
+        return (v == pos_label) & is_str, ~is_str | null
+    is_num = np.array([isinstance(x, (bool, int, float, np.number)) and not isinstance(x, str) for x in v.tolist()],
+                      dtype=bool)
+    return np.array([bool(x == pos_label) if o else False for x, o in zip(v.tolist(), is_num)], dtype=bool), ~is_num | null
