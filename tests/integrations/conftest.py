@@ -7,6 +7,7 @@ import logging
 import os
 import shutil
 import sys
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -21,7 +22,12 @@ def spark() -> Iterator[Any]:
         pytest.skip("needs pyspark, pyarrow and a Java runtime")
     from pyspark.sql import SparkSession
 
+    import scored_pr
+
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # the workers run this interpreter
+    # and import the scored_pr under test (a checkout need not be the installed copy)
+    root = str(Path(scored_pr.__file__).resolve().parents[1])
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     session = (
         SparkSession.builder.master("local[2]").appName("scored_pr tests")
