@@ -13,7 +13,8 @@ scheduler is active (a ``distributed.Client``, or Dask's local one); with a
 cluster, what reaches the client grows with the buckets, the ranks and
 ``curve_points``, never with the rows.
 
-Needs the ``dask`` extra: ``pip install 'scored-pr[dask]'``.
+Needs the ``dask`` extra: ``pip install 'scored-pr[dask]'`` (in a checkout of scored_pr:
+``pip install '.[dask]'``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from ._evaluators.bounded import BoundedEvaluation
 from ._evaluators.distributed import DistributedEvaluation
 from ._measures import REPORT_RANKS
 from ._validation import (
-    bad_rows, check_column_names, check_column_type, check_engine_options, check_misses_count, check_pos_label,
+    bad_rows, check_column_names, check_column_type, check_engine_options, check_frame, check_misses_count,
+    check_pos_label,
     label_classes,
 )
 
@@ -45,7 +47,8 @@ def _require() -> Any:
         import dask.dataframe
     except ImportError as e:  # pragma: no cover (the test extra has it)
         raise ImportError(
-            f"scored_pr.dask needs dask[dataframe] ({e.name} is missing): pip install 'scored-pr[dask]'"
+            f"scored_pr.dask needs dask[dataframe] ({e.name} is missing): pip install 'scored-pr[dask]' "
+            "(in a checkout: pip install '.[dask]')"
         ) from e
     return dask
 
@@ -151,8 +154,7 @@ def evaluate(
     dask = _require()
     import dask.dataframe as dd
 
-    if not isinstance(ddf, dd.DataFrame):
-        raise TypeError(f"{_FUNC}: argument 'ddf' must be a dask.dataframe.DataFrame; got {type(ddf).__name__} instead.")
+    check_frame(ddf, isinstance(ddf, dd.DataFrame), _FUNC, "ddf", "a dask.dataframe.DataFrame")
     mode, max_bins, curve_points, ranks, partitions = check_engine_options(
         _FUNC, mode, max_bins, curve_points, ranks, partitions)
     misses = check_misses_count(misses, _FUNC)

@@ -17,7 +17,8 @@ rows. The result, a :class:`scored_pr.DistributedEvaluation`, equals
 ``mode="bounded"``: one :class:`scored_pr.BoundedEvaluation` per partition,
 merged pairwise on the executors (``treeReduce``); certified bounds.
 
-Needs the ``spark`` extra (pyspark, pyarrow): ``pip install 'scored-pr[spark]'``.
+Needs the ``spark`` extra (pyspark, pyarrow): ``pip install 'scored-pr[spark]'`` (in a checkout
+of scored_pr: ``pip install '.[spark]'``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from ._evaluators.bounded import BoundedEvaluation
 from ._evaluators.distributed import DistributedEvaluation
 from ._measures import REPORT_RANKS
 from ._validation import (
-    bad_rows, check_column_names, check_column_type, check_engine_options, check_misses_count, check_pos_label,
+    bad_rows, check_column_names, check_column_type, check_engine_options, check_frame, check_misses_count,
+    check_pos_label,
 )
 
 __all__ = ["evaluate"]
@@ -51,9 +53,21 @@ def _require() -> Any:
         import pyspark.sql
     except ImportError as e:  # pragma: no cover (the test extra has both)
         raise ImportError(
-            f"scored_pr.spark needs pyspark and pyarrow ({e.name} is missing): pip install 'scored-pr[spark]'"
+            f"scored_pr.spark needs pyspark and pyarrow ({e.name} is missing): pip install 'scored-pr[spark]' "
+            "(in a checkout: pip install '.[spark]')"
         ) from e
     return pyspark.sql
+
+
+def _is_spark_frame(sql: Any, df: Any) -> bool:
+    """A classic or a Spark Connect DataFrame."""
+    if isinstance(df, sql.DataFrame):
+        return True
+    try:
+        from pyspark.sql.connect.dataframe import DataFrame as ConnectFrame
+    except ImportError:  # pragma: no cover (Spark Connect's own dependencies are missing)
+        return False
+    return isinstance(df, ConnectFrame)
 
 
 def _label_expr(F: Any, T: Any, df: Any, label_col: str, pos_label: Any) -> tuple[Any, Any]:
@@ -159,8 +173,7 @@ def evaluate(
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 
-    if not isinstance(df, sql.DataFrame) and type(df).__name__ != "DataFrame":
-        raise TypeError(f"{_FUNC}: argument 'df' must be a pyspark.sql.DataFrame; got {type(df).__name__} instead.")
+    check_frame(df, _is_spark_frame(sql, df), _FUNC, "df", "a pyspark.sql.DataFrame")
     mode, max_bins, curve_points, ranks, partitions = check_engine_options(
         _FUNC, mode, max_bins, curve_points, ranks, partitions)
     misses = check_misses_count(misses, _FUNC)

@@ -105,3 +105,9 @@ def label_classes(values: Any, pos_label: Any) -> tuple[Any, Any]:
     is_num = np.array([isinstance(x, (bool, int, float, np.number)) and not isinstance(x, str) for x in v.tolist()],
                       dtype=bool)
     return np.array([bool(x == pos_label) if o else False for x, o in zip(v.tolist(), is_num)], dtype=bool), ~is_num | null
+
+
+def check_frame(value: Any, ok: bool, func: str, name: str, expected: str) -> None:
+    """The DataFrame argument: TypeError naming it when it is not ``expected``."""
+    if not ok:
+        raise fail(TypeError, func, name, expected, type(value).__name__)

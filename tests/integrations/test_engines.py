@@ -153,6 +153,8 @@ def test_spark_bad_columns_and_rows_are_named(spark: Any) -> None:
         evaluate(spark.createDataFrame(pdf.assign(label=np.where(pdf.id == 3, 2, pdf.label.astype(int)))))
     with pytest.raises(ValueError, match="argument 'mode'"):
         evaluate(df, mode="fast")
+    with pytest.raises(TypeError, match="argument 'df' must be a pyspark.sql.DataFrame"):
+        evaluate(pdf)
 
 
 def test_spark_empty_frame(spark: Any) -> None:
