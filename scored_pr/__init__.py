@@ -23,7 +23,7 @@ _install_old_paths()  # 0.1.0 pickles name private modules that have moved
 
 if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._evaluators.bounded import BoundedEvaluation, Bounds, CurveBand
-    from ._evaluators.distributed import DistributedEvaluation
+    from ._evaluators.distributed import DistributedEvaluation, DistributedQueryEvaluation
     from ._evaluators.synchronized import SynchronizedEvaluation
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
     from ._core.thresholds import Confusion, OperatingPoint
@@ -62,6 +62,7 @@ _LAZY = {
     "Bounds": "._evaluators.bounded",
     "CurveBand": "._evaluators.bounded",
     "DistributedEvaluation": "._evaluators.distributed",
+    "DistributedQueryEvaluation": "._evaluators.distributed",
     "WindowedEvaluation": "._evaluators.windowed",
     "SynchronizedEvaluation": "._evaluators.synchronized",
     "ScoredPrecisionRecallEvaluation": "._evaluators.exact",
@@ -101,6 +102,7 @@ __all__ = [
     "CurveBand",
     "Comparison",
     "DistributedEvaluation",
+    "DistributedQueryEvaluation",
     "Confusion",
     "Evaluation",
     "Interval",

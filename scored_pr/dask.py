@@ -26,12 +26,11 @@ import numpy as np
 
 from ._core import partitioned as K
 from ._evaluators.bounded import BoundedEvaluation
-from ._evaluators.distributed import DistributedEvaluation
+from ._evaluators.distributed import DistributedEvaluation, DistributedQueryEvaluation, query_partials
 from ._measures import REPORT_RANKS
 from ._validation import (
     bad_rows, check_column_names, check_column_type, check_engine_options, check_frame, check_misses_count,
-    check_pos_label,
-    label_classes,
+    check_pos_label, check_query_setup, label_classes,
 )
 
 __all__ = ["evaluate"]
@@ -53,7 +52,9 @@ def _require() -> Any:
     return dask
 
 
-def _prep(pdf: Any, label_col: str, score_col: str, weight_col: str | None, pos_label: Any) -> dict[str, Any]:
+def _prep(
+    pdf: Any, label_col: str, score_col: str, weight_col: str | None, pos_label: Any, query_col: str | None = None
+) -> dict[str, Any]:
     """One partition as numpy columns (class, score, weight), its faults and a sample of its scores."""
     correct, bad_label = label_classes(pdf[label_col].to_numpy(), pos_label)
     raw = pdf[score_col].to_numpy()
@@ -67,6 +68,8 @@ def _prep(pdf: Any, label_col: str, score_col: str, weight_col: str | None, pos_
         out["w"] = w
         out["bad"]["weight_col"] = _fault(bad_w, pdf[weight_col])
         out["not_one"] = bool(np.any(w != 1.0))
+    if query_col is not None:
+        out["q"] = pdf[query_col].to_numpy()
     rng = np.random.default_rng(scores.size)
     finite = scores[~bad_score]
     out["sample"] = finite if finite.size <= _SAMPLE else rng.choice(finite, _SAMPLE, replace=False)
@@ -79,7 +82,7 @@ def _fault(mask: Any, column: Any) -> tuple[int, Any]:
 
 
 def _head(part: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in part.items() if k not in ("c", "s", "w")}
+    return {k: v for k, v in part.items() if k not in ("c", "s", "w", "q")}
 
 
 def _split(part: dict[str, Any], bounds: np.ndarray, groups: int, weighted: bool) -> list[Any]:
@@ -128,6 +131,10 @@ def _summarise(part: dict[str, Any], max_bins: int, weighted: bool) -> BoundedEv
     return summary
 
 
+def _query_part(part: dict[str, Any], weighted: bool, ks: tuple[int, ...]) -> dict[str, Any]:
+    return query_partials(part["q"], part["c"], part["s"], part["w"] if weighted else None, ks)
+
+
 def _add(a: BoundedEvaluation, b: BoundedEvaluation) -> BoundedEvaluation:
     return a + b
 
@@ -135,7 +142,7 @@ def _add(a: BoundedEvaluation, b: BoundedEvaluation) -> BoundedEvaluation:
 def evaluate(
     ddf: Any, label_col: str = "label", score_col: str = "score", *, weight_col: str | None = None,
     pos_label: Any = None, misses: int = 0, mode: str = "exact", max_bins: int = 4096, curve_points: int = 1000,
-    ranks: tuple[int, ...] = (), partitions: int | None = None,
+    ranks: tuple[int, ...] = (), partitions: int | None = None, query_col: str | None = None,
 ) -> Any:
     """Evaluate the rows of a Dask DataFrame on its workers.
 
@@ -159,7 +166,9 @@ def evaluate(
         _FUNC, mode, max_bins, curve_points, ranks, partitions)
     misses = check_misses_count(misses, _FUNC)
     pos_label = check_pos_label(pos_label, _FUNC)
-    check_column_names(_FUNC, list(ddf.columns), label_col=label_col, score_col=score_col, weight_col=weight_col)
+    check_column_names(_FUNC, list(ddf.columns), label_col=label_col, score_col=score_col, weight_col=weight_col,
+                       query_col=query_col)
+    check_query_setup(_FUNC, query_col, misses, mode)
     dtypes = ddf.dtypes
     check_column_type(_FUNC, "score_col", score_col, str(dtypes[score_col]), "numeric",
                       dtypes[score_col].kind in "iuf")
@@ -167,8 +176,11 @@ def evaluate(
         check_column_type(_FUNC, "weight_col", weight_col, str(dtypes[weight_col]), "numeric",
                           dtypes[weight_col].kind in "iuf")
     delayed = dask.delayed
-    cols = [c for c in (label_col, score_col, weight_col) if c is not None]
-    prepped = [delayed(_prep)(p, label_col, score_col, weight_col, pos_label) for p in ddf[cols].to_delayed()]
+    cols = [c for c in (label_col, score_col, weight_col, query_col) if c is not None]
+    frame = ddf[cols]
+    if query_col is not None:  # every query's rows in one partition
+        frame = frame.shuffle(query_col, npartitions=partitions) if partitions else frame.shuffle(query_col)
+    prepped = [delayed(_prep)(p, label_col, score_col, weight_col, pos_label, query_col) for p in frame.to_delayed()]
     prepped = list(dask.persist(*prepped))
     heads = dask.compute(*[delayed(_head)(p) for p in prepped])
     for arg, column in (("label_col", label_col), ("score_col", score_col), ("weight_col", weight_col)):
@@ -186,6 +198,11 @@ def evaluate(
             raise bad_rows(_FUNC, arg, column, expected, count, example)
     weighted = weight_col is not None and any(h.get("not_one") for h in heads)
     rows = sum(h["rows"] for h in heads)
+    if query_col is not None:
+        ks = tuple(sorted({*REPORT_RANKS, *ranks}))
+        has_w = weight_col is not None
+        parts = dask.compute(*[delayed(_query_part)(p, has_w, ks) for p in prepped])
+        return DistributedQueryEvaluation(list(parts), ks, engine="dask")
     if mode == "bounded":
         nodes = [delayed(_summarise)(p, max_bins, weighted) for p in prepped]
         while len(nodes) > 1:  # pairwise merges on the workers

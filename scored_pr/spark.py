@@ -31,11 +31,11 @@ import numpy as np
 
 from ._core import partitioned as K
 from ._evaluators.bounded import BoundedEvaluation
-from ._evaluators.distributed import DistributedEvaluation
+from ._evaluators.distributed import DistributedEvaluation, DistributedQueryEvaluation, query_partials
 from ._measures import REPORT_RANKS
 from ._validation import (
     bad_rows, check_column_names, check_column_type, check_engine_options, check_frame, check_misses_count,
-    check_pos_label,
+    check_pos_label, check_query_setup,
 )
 
 __all__ = ["evaluate"]
@@ -114,7 +114,7 @@ def _bucket_expr(F: Any, score: Any, bounds: np.ndarray) -> Any:
 def evaluate(
     df: Any, label_col: str = "label", score_col: str = "score", *, weight_col: str | None = None,
     pos_label: Any = None, misses: int = 0, mode: str = "exact", max_bins: int = 4096, curve_points: int = 1000,
-    ranks: tuple[int, ...] = (), partitions: int | None = None,
+    ranks: tuple[int, ...] = (), partitions: int | None = None, query_col: str | None = None,
 ) -> Any:
     """Evaluate the rows of a Spark DataFrame in the cluster.
 
@@ -146,10 +146,16 @@ def evaluate(
     partitions : int, optional
         Partitions of the ranking step (default: one per 2,000,000 rows, at
         least the default parallelism).
+    query_col : str, optional
+        A query id per row: every query is ranked on its own and the result
+        is a :class:`scored_pr.DistributedQueryEvaluation` of the means over
+        queries (MAP, MRR, mean R-precision, mean P@k), equal to
+        :class:`scored_pr.MultiQueryEvaluation` fed the same rows (a query's
+        rows are evaluated in one task). ``misses`` must then be 0.
 
     Returns
     -------
-    DistributedEvaluation or BoundedEvaluation
+    DistributedEvaluation, BoundedEvaluation or DistributedQueryEvaluation
 
     Raises
     ------
@@ -178,7 +184,9 @@ def evaluate(
         _FUNC, mode, max_bins, curve_points, ranks, partitions)
     misses = check_misses_count(misses, _FUNC)
     pos_label = check_pos_label(pos_label, _FUNC)
-    check_column_names(_FUNC, df.columns, label_col=label_col, score_col=score_col, weight_col=weight_col)
+    check_column_names(_FUNC, df.columns, label_col=label_col, score_col=score_col, weight_col=weight_col,
+                       query_col=query_col)
+    check_query_setup(_FUNC, query_col, misses, mode)
     sdt = df.schema[score_col].dataType
     check_column_type(_FUNC, "score_col", score_col, sdt.simpleString(), "numeric", isinstance(sdt, T.NumericType))
     if weight_col is not None:
@@ -205,6 +213,8 @@ def evaluate(
             F.sum(F.when(w != 1.0, 1).otherwise(0)).alias("not_one"),
         ]
         cols.append(w.alias("w"))
+    if query_col is not None:
+        cols.append(F.col(query_col).alias("q"))
     head = df.agg(*aggs).collect()[0]
     if head["bad_label"]:
         expected = ("true/false, or 1 (positive) and 0 or -1 (negative): pass pos_label= for other labels"
@@ -218,6 +228,8 @@ def evaluate(
     weighted = weight_col is not None and bool(head["not_one"])
     rows = int(head["rows"])
     narrow = df.select(*cols)
+    if query_col is not None:
+        return _per_query(narrow, weight_col is not None, tuple(sorted({*REPORT_RANKS, *ranks})), partitions)
     if mode == "bounded":
         return _bounded(narrow, weighted, misses, max_bins, pos_label)
     spark = df.sparkSession
@@ -280,6 +292,32 @@ def _contributions(pl: K.Plan, weighted: bool) -> Any:
         yield pa.RecordBatch.from_arrays([pa.array(ids, pa.int64()), pa.array(out, pa.binary())], ["b", "payload"])
 
     return run
+
+
+def _per_query(narrow: Any, weighted: bool, ks: tuple[int, ...], partitions: int | None) -> Any:
+    """Every query's rows in one task (a shuffle by query), evaluated there; the driver adds the sums."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        q, c, s, w = [], [], [], []
+        for batch in batches:
+            q.append(batch.column("q").to_numpy(zero_copy_only=False))
+            c.append(batch.column("c").to_numpy(zero_copy_only=False))
+            s.append(batch.column("s").to_numpy(zero_copy_only=False))
+            if weighted:
+                w.append(batch.column("w").to_numpy(zero_copy_only=False))
+        if not q:
+            return
+        part = query_partials(np.concatenate(q), np.concatenate(c).astype(bool), np.concatenate(s).astype(np.float64),
+                              np.concatenate(w).astype(np.float64) if weighted else None, ks)
+        yield pa.RecordBatch.from_arrays([pa.array([pickle.dumps(part)], pa.binary())], ["payload"])
+
+    keep = ["q", "c", "s"] + (["w"] if weighted else [])
+    shuffled = narrow.select(*keep)
+    shuffled = shuffled.repartition(partitions, "q") if partitions else shuffled.repartition("q")
+    parts = [pickle.loads(r[0]) for r in shuffled.mapInArrow(run, "payload binary").collect()]
+    return DistributedQueryEvaluation(parts, ks, engine="spark")
 
 
 def _bounded(narrow: Any, weighted: bool, misses: int, max_bins: int, pos_label: Any) -> BoundedEvaluation:

@@ -339,3 +339,135 @@ for _name in (*QUERIES, *MUTATORS, *STATE):
         _why = _REFUSED.get(_name, "a result computed in the cluster is frozen: it adds no cases and has no state file")
         setattr(DistributedEvaluation, _name, _refuse(_name, _why))
 del _name, _why
+
+
+# --------------------------------------------------------------------------- per query
+
+
+_QUERY_FIELDS = ("average_precision", "reciprocal_rank", "r_precision")
+
+
+def query_partials(
+    queries: npt.NDArray[Any], correct: npt.NDArray[np.bool_], scores: npt.NDArray[np.float64],
+    weights: npt.NDArray[np.float64] | None, ks: tuple[int, ...],
+) -> dict[str, Any]:
+    """The sums the means over queries need, for the queries whose every row is in these arrays.
+
+    Each query is evaluated by a ``ScoredPrecisionRecallEvaluation`` of its rows,
+    as :class:`scored_pr.MultiQueryEvaluation` does. Returns plain numbers:
+    the query, case and positive counts, and for each of AP, reciprocal rank
+    and R-precision the values of the queries with a positive reference
+    (``<name>``, as a list of per-block fsum partials) and P@k's sum over
+    every query; ``weighted`` when a query holds weights other than 1.
+    """
+    from .exact import ScoredPrecisionRecallEvaluation
+    from .multi import _tp_top
+
+    out: dict[str, Any] = {"num_queries": 0, "num_cases": 0, "num_positive_ref": 0, "with_relevant": 0,
+                           "weighted": False}
+    sums: dict[str, list[float]] = {name: [] for name in _QUERY_FIELDS}
+    p_at: dict[int, list[float]] = {k: [] for k in ks}
+    if queries.size == 0:
+        out.update({name: 0.0 for name in _QUERY_FIELDS}, p_at={k: 0.0 for k in ks})
+        return out
+    order = np.argsort(queries, kind="stable")
+    q = queries[order]
+    cut = np.flatnonzero(q[1:] != q[:-1]) + 1
+    for idx in np.split(order, cut):
+        ev = ScoredPrecisionRecallEvaluation()
+        ev.add_cases(correct[idx], scores[idx], None if weights is None else weights[idx])
+        out["num_queries"] += 1
+        out["num_cases"] += ev.num_cases
+        out["num_positive_ref"] += ev.num_positive_ref
+        if ev.weighted:
+            out["weighted"] = True
+            continue
+        if ev.num_positive_ref:
+            out["with_relevant"] += 1
+            for name in _QUERY_FIELDS:
+                sums[name].append(getattr(ev, name)())
+        for k in ks:
+            kk = min(k, ev.num_cases)
+            p_at[k].append(_tp_top(ev, kk) / k)
+    out.update({name: math.fsum(v) for name, v in sums.items()})
+    out["p_at"] = {k: math.fsum(v) for k, v in p_at.items()}
+    return out
+
+
+class DistributedQueryEvaluation:
+    """The means over queries of a DataFrame with a query column, computed in the cluster.
+
+    Made by ``scored_pr.spark.evaluate(..., query_col=...)`` or
+    ``scored_pr.dask.evaluate(..., query_col=...)``: every query's rows are
+    evaluated together in one task, as
+    :class:`scored_pr.MultiQueryEvaluation` evaluates them (grouped ties), and
+    the driver receives sums, not rows. The means equal
+    ``MultiQueryEvaluation``'s within 1e-12 relative (sums added in another
+    order); ``summary()`` has its keys.
+    """
+
+    __module__ = "scored_pr"
+
+    def __init__(self, parts: list[dict[str, Any]], ks: tuple[int, ...], engine: str = "") -> None:
+        self._ks = ks
+        self._engine = engine
+        self._n = sum(p["num_queries"] for p in parts)
+        self._cases = sum(p["num_cases"] for p in parts)
+        self._pos = sum(p["num_positive_ref"] for p in parts)
+        self._rel = sum(p["with_relevant"] for p in parts)
+        self._weighted = any(p["weighted"] for p in parts)
+        self._sums = {name: math.fsum(p[name] for p in parts) for name in _QUERY_FIELDS}
+        self._p_at = {k: math.fsum(p["p_at"][k] for p in parts) for k in ks}
+
+    @property
+    def num_queries(self) -> int:
+        """Queries (distinct values of the query column)."""
+        return self._n
+
+    def _mean(self, name: str, no_relevant: str, func: str) -> float:
+        no_relevant = check_choice(no_relevant, func, "no_relevant", ("zero", "skip"))
+        if self._weighted:
+            raise ValueError(f"{func}: this measure counts cases by rank and is not defined with sample weights; "
+                             + _RANK_BASED)
+        count = self._n if no_relevant == "zero" else self._rel
+        return self._sums[name] / count if count else math.nan
+
+    def mean_average_precision(self, no_relevant: str = "zero") -> float:
+        """MAP (``MultiQueryEvaluation.mean_average_precision``)."""
+        return self._mean("average_precision", no_relevant, "mean_average_precision")
+
+    def mean_reciprocal_rank(self, no_relevant: str = "zero") -> float:
+        """MRR (``MultiQueryEvaluation.mean_reciprocal_rank``)."""
+        return self._mean("reciprocal_rank", no_relevant, "mean_reciprocal_rank")
+
+    def mean_r_precision(self, no_relevant: str = "zero") -> float:
+        """Mean R-precision (``MultiQueryEvaluation.mean_r_precision``)."""
+        return self._mean("r_precision", no_relevant, "mean_r_precision")
+
+    def mean_precision_at(self, k: int) -> float:
+        """trec_eval's P_k averaged over every query, at the ranks computed (5, 10, 25, 100, 500 and ``ranks=``)."""
+        k = check_positive_int(k, "mean_precision_at", "k")
+        if self._weighted:
+            raise ValueError("mean_precision_at: this measure counts cases by rank and is not defined with sample "
+                             "weights; " + _RANK_BASED)
+        if k not in self._p_at:
+            raise unsupported("DistributedQueryEvaluation", f"mean_precision_at({k})",
+                              f"rank {k} was not computed in the cluster", f"pass ranks=({k},) to evaluate")
+        return self._p_at[k] / self._n if self._n else math.nan
+
+    def summary(self) -> dict[str, float]:
+        """The keys of ``MultiQueryEvaluation.summary()`` (num_misses is 0: misses are not counted per query)."""
+        out: dict[str, float] = {"num_queries": self._n, "num_cases": self._cases, "num_positive_ref": self._pos,
+                                 "num_misses": 0}
+        calls = [("mean_average_precision", self.mean_average_precision),
+                 ("mean_reciprocal_rank", self.mean_reciprocal_rank), ("mean_r_precision", self.mean_r_precision),
+                 *((f"mean_precision_at_{k}", lambda k=k: self.mean_precision_at(k)) for k in REPORT_RANKS)]
+        for name, call in calls:
+            try:
+                out[name] = call()
+            except ValueError:
+                out[name] = math.nan
+        return out
+
+    def __repr__(self) -> str:
+        return f"DistributedQueryEvaluation(engine={self._engine!r}, num_queries={self._n}, num_cases={self._cases})"

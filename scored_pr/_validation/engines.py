@@ -111,3 +111,13 @@ def check_frame(value: Any, ok: bool, func: str, name: str, expected: str) -> No
     """The DataFrame argument: TypeError naming it when it is not ``expected``."""
     if not ok:
         raise fail(TypeError, func, name, expected, type(value).__name__)
+
+
+def check_query_setup(func: str, query_col: Any, misses: int, mode: str) -> None:
+    """``query_col`` goes with exact mode and no ``misses`` (a miss belongs to no query)."""
+    if query_col is None:
+        return
+    if misses:
+        raise fail(ValueError, func, "misses", "0 with query_col (a miss belongs to no query)", misses)
+    if mode != "exact":
+        raise fail(ValueError, func, "mode", "'exact' with query_col", mode)

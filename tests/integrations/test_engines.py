@@ -230,3 +230,53 @@ def test_the_result_refuses_what_it_cannot_answer(dask_client: Any) -> None:
         with pytest.raises(UnsupportedQuery, match="DistributedEvaluation"):
             call()
     assert repr(got).startswith("DistributedEvaluation(engine='dask', num_cases=200")
+
+
+# -------------------------------------------------------------------------- per query
+
+
+def query_frame(seed: int, n: int) -> tuple[Any, Any]:
+    from scored_pr import MultiQueryEvaluation
+
+    rng = np.random.default_rng(seed)
+    q = rng.integers(0, 40, size=n)
+    y = rng.random(n) < 0.2
+    y[q == 3] = False  # a query without a relevant row
+    s = np.round(rng.normal(size=n) + y, 1)
+    ref = MultiQueryEvaluation()
+    for query in np.unique(q):
+        m = q == query
+        ref.add_cases(int(query), y[m], s[m])
+    return pd.DataFrame({"query": q, "label": y, "score": s}), ref
+
+
+def assert_same_means(got: Any, ref: Any) -> None:
+    a, b = got.summary(), ref.summary()
+    assert list(a) == list(b)
+    for key, want in b.items():
+        assert abs(a[key] - want) <= 1e-12 * max(1.0, abs(want)), (key, a[key], want)
+    for f in ("mean_average_precision", "mean_reciprocal_rank", "mean_r_precision"):
+        assert abs(getattr(got, f)("skip") - getattr(ref, f)("skip")) <= 1e-12
+
+
+def test_spark_means_over_queries_equal_multi_query_evaluation(spark: Any) -> None:
+    from scored_pr.spark import evaluate
+
+    pdf, ref = query_frame(21, 3000)
+    got = evaluate(spark.createDataFrame(pdf).repartition(3), query_col="query", partitions=3)
+    assert_same_means(got, ref)
+    with pytest.raises(ValueError, match="argument 'misses'"):
+        evaluate(spark.createDataFrame(pdf), query_col="query", misses=1)
+
+
+def test_dask_means_over_queries_equal_multi_query_evaluation(dask_client: Any) -> None:
+    import dask.dataframe as dd
+
+    from scored_pr.dask import evaluate
+
+    pdf, ref = query_frame(22, 3000)
+    got = evaluate(dd.from_pandas(pdf, npartitions=3), query_col="query", ranks=(3,))
+    assert_same_means(got, ref)
+    assert abs(got.mean_precision_at(3) - ref.mean_precision_at(3)) <= 1e-12
+    with pytest.raises(ValueError, match="argument 'query_col' must be a column"):
+        evaluate(dd.from_pandas(pdf, npartitions=3), query_col="qid")
