@@ -19,6 +19,7 @@ Needs the ``dask`` extra: ``pip install 'scored-pr[dask]'`` (in a checkout of sc
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -123,6 +124,15 @@ def _rank_group(pieces: list[Any], pl: K.Plan) -> list[K.Contribution]:
         m = b == bucket
         out.append(K.bucket_contributions(bucket, -s[m], c[m], None if w is None else w[m], pl))
     return out
+
+
+def _light(group: list[K.Contribution]) -> list[K.Contribution]:
+    """The contributions without their envelopes (which can hold a tenth of the rows)."""
+    return [dataclasses.replace(c, envelope=c.envelope[:0]) for c in group]
+
+
+def _shares(group: list[K.Contribution], later: dict[int, float], pl: K.Plan) -> list[K.EnvelopeShare]:
+    return [K.envelope_share(c.bucket, c.envelope, later[c.bucket], pl) for c in group]
 
 
 def _summarise(part: dict[str, Any], max_bins: int, weighted: bool) -> BoundedEvaluation:
@@ -233,9 +243,12 @@ def evaluate(
     if not weighted:
         pl = K.plan(totals, misses, weighted=False, ranks=(*pl.ranks, min(pl.num_pos + misses, rows)),
                     curve_points=curve_points)
-    tasks = [delayed(_rank_group)([s[g] for s in splits], pl) for g in range(groups)]
-    parts = [c for group in dask.compute(*tasks) for c in group]
-    return DistributedEvaluation(K.combine(pl, parts), pos_label=pos_label, engine="dask")
+    ranked = list(dask.persist(*[delayed(_rank_group)([s[g] for s in splits], pl) for g in range(groups)]))
+    del splits
+    parts = [c for group in dask.compute(*[delayed(_light)(r) for r in ranked]) for c in group]
+    later = K.later_maxima(parts)  # the envelopes stay on the workers: each group reduces its own
+    shares = [x for group in dask.compute(*[delayed(_shares)(r, later, pl) for r in ranked]) for x in group]
+    return DistributedEvaluation(K.combine(pl, parts, shares), pos_label=pos_label, engine="dask")
 
 
 def _weighted_sample(head: dict[str, Any], rows: int) -> np.ndarray:

@@ -258,9 +258,18 @@ def evaluate(
         pl = K.plan(totals, misses, weighted=False, ranks=(*pl.ranks, r_rank), curve_points=curve_points)
     keep = ["b", "s", "c"] + (["w"] if weighted else [])
     ranked = staged.select(*keep).repartition(min(partitions, nb), "b")
-    payloads = ranked.mapInArrow(_contributions(pl, weighted), "b long, payload binary").collect()
-    parts = [pickle.loads(r["payload"]) for r in payloads]
-    return DistributedEvaluation(K.combine(pl, parts), pos_label=pos_label, engine="spark")
+    from pyspark import StorageLevel
+
+    # one row per bucket (its share, without the envelope) and its envelope's rows, kept in the cluster
+    out = ranked.mapInArrow(_contributions(pl, weighted), _OUT_SCHEMA).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        parts = [pickle.loads(r["payload"]) for r in out.where("payload IS NOT NULL").select("payload").collect()]
+        later = K.later_maxima(parts)
+        envelopes = out.where("payload IS NULL").select("b", "tp", "fp", "score")
+        shares = [pickle.loads(r[0]) for r in envelopes.mapInArrow(_envelope_shares(later, pl), "payload binary").collect()]
+    finally:
+        out.unpersist()
+    return DistributedEvaluation(K.combine(pl, parts, shares), pos_label=pos_label, engine="spark")
 
 
 def _contributions(pl: K.Plan, weighted: bool) -> Any:
@@ -283,13 +292,44 @@ def _contributions(pl: K.Plan, weighted: bool) -> Any:
         cc = np.concatenate(c).astype(bool)
         ww = np.concatenate(w).astype(np.float64) if weighted else None
         del b, s, c, w
-        ids, out = [], []
         for bucket in np.unique(bb).tolist():
             m = bb == bucket
             part = K.bucket_contributions(bucket, -ss[m], cc[m], None if ww is None else ww[m], pl)
-            ids.append(bucket)
-            out.append(pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL))
-        yield pa.RecordBatch.from_arrays([pa.array(ids, pa.int64()), pa.array(out, pa.binary())], ["b", "payload"])
+            env, part.envelope = part.envelope, part.envelope[:0]
+            blob = pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL)
+            n = env.shape[0]
+            yield pa.RecordBatch.from_arrays([
+                pa.array(np.full(n + 1, bucket, np.int64)),
+                pa.array([blob] + [None] * n, pa.binary()),
+                pa.array(np.concatenate(([0.0], env[:, 0]))), pa.array(np.concatenate(([0.0], env[:, 1]))),
+                pa.array(np.concatenate(([0.0], env[:, 2]))),
+            ], ["b", "payload", "tp", "fp", "score"])
+
+    return run
+
+
+_OUT_SCHEMA = "b long, payload binary, tp double, fp double, score double"
+
+
+def _envelope_shares(later: dict[int, float], pl: K.Plan) -> Any:
+    """The mapInArrow function of the second round: each bucket's envelope reduced to its share."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        cols: dict[str, list[Any]] = {"b": [], "tp": [], "fp": [], "score": []}
+        for batch in batches:
+            for name in cols:
+                cols[name].append(batch.column(name).to_numpy(zero_copy_only=False))
+        if not cols["b"]:
+            return
+        b = np.concatenate(cols["b"]).astype(np.int64)
+        env = np.column_stack([np.concatenate(cols[n]).astype(np.float64) for n in ("tp", "fp", "score")])
+        blobs = []
+        for bucket in np.unique(b).tolist():  # a bucket's rows are in one partition, in rank order
+            share = K.envelope_share(bucket, env[b == bucket], later[bucket], pl)
+            blobs.append(pickle.dumps(share, protocol=pickle.HIGHEST_PROTOCOL))
+        yield pa.RecordBatch.from_arrays([pa.array(blobs, pa.binary())], ["payload"])
 
     return run
 

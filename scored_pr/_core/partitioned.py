@@ -172,9 +172,13 @@ class Contribution:
     The lists of points (``hull``, ``envelope``, ``curve``) hold
     ``(tp, fp, score)`` rows in rank order, counts as float64 (exact for
     integers below 2**53). ``hull`` are the bucket's vertices of the upper
-    hull of its ROC points, ``envelope`` its PR points whose precision beats
-    every later point of the bucket (the interpolated PR curve keeps some
-    of them): both are few on real rankings (tens to thousands). ``at_rank``
+    hull of its ROC points (few: tens to thousands on real rankings),
+    ``envelope`` its PR points whose precision beats every later point of the
+    bucket (the interpolated PR curve keeps a prefix of them). The envelope
+    can hold a tenth of the rows: an engine keeps it in the cluster and
+    sends the driver only ``env_max`` (its first, highest precision); the
+    driver answers with the highest precision of the later buckets and each
+    bucket reduces its envelope to an :class:`EnvelopeShare`. ``at_rank``
     maps a rank to ``(num, den, ap_num)``: the true positives in the top k as
     the fraction num / den, and the precision sum over the top k (for
     AP@k).
@@ -192,6 +196,7 @@ class Contribution:
     envelope: FloatArray = field(default_factory=lambda: np.zeros((0, 3)))
     curve: FloatArray = field(default_factory=lambda: np.zeros((0, 3)))
     last: FloatArray | None = None  #: the bucket's last point (tp, fp, score), for the curve's end
+    env_max: float = -math.inf  #: the highest precision of the bucket's points
     at_rank: dict[int, tuple[int, int, float]] = field(default_factory=dict)
 
 
@@ -282,6 +287,7 @@ def bucket_contributions(
     if prec.size > 1:
         later[:-1] = np.maximum.accumulate(prec[:0:-1])[::-1]
     out.envelope = rows3[prec > later]
+    out.env_max = float(prec.max())
     out.curve = rows3[_curve_picks(ptp, tp0, p)]
     out.last = rows3[-1]
     return out
@@ -341,7 +347,7 @@ def _rank_queries(
 # ----------------------------------------------------------------------------- combine
 
 
-def combine(p: Plan, parts: list[Contribution]) -> dict[str, Any]:
+def combine(p: Plan, parts: list[Contribution], shares: list[EnvelopeShare] | None = None) -> dict[str, Any]:
     """Every measure of the ranking from the contributions of all its buckets (any order).
 
     Returns a dict: the counts, ``average_precision``, ``area_under_pr_curve``
@@ -349,7 +355,8 @@ def combine(p: Plan, parts: list[Contribution]) -> dict[str, Any]:
     ``maximum_f_measure``, ``reciprocal_rank``, ``tp_at`` (rank -> (num,
     den)), ``ap_at`` (rank -> precision sum over the top k), and the curves
     ``pr`` (rows recall, precision, score), ``pr_interpolated``, ``roc``,
-    ``roc_interpolated`` as float64 arrays.
+    ``roc_interpolated`` as float64 arrays. ``shares``: the buckets'
+    :class:`EnvelopeShare` (None: made here from the contributions' envelopes).
     """
     parts = sorted(parts, key=lambda c: c.bucket)
     P, N = p.pos_ref, p.neg_ref
@@ -367,21 +374,13 @@ def combine(p: Plan, parts: list[Contribution]) -> dict[str, Any]:
     out["area_under_pr_curve"] = float(math.fsum(c.pr_area for c in parts)) if any(c.points for c in parts) else 0.0
     best = max((c.max_f for c in parts), default=-math.inf)
     out["maximum_f_measure"] = float(max(best, 0.0)) if best != -math.inf else 0.0
-    # interpolated PR: a bucket's undominated points survive if they beat every later bucket's
-    env_rows = []
-    later = -math.inf
-    for c in reversed(parts):
-        e = c.envelope
-        if e.shape[0]:
-            prec = e[:, 0] / (e[:, 0] + e[:, 1])
-            env_rows.append(e[prec > later])
-            later = max(later, float(prec.max()))
-    env = np.concatenate(env_rows[::-1]) if env_rows else np.zeros((0, 3))
-    pr_i = _pr_rows(env, P)
-    out["pr_interpolated"] = pr_i
-    out["area_under_pr_curve_interpolated"] = (
-        float(math.fsum(np.diff(pr_i[:, 0], prepend=0.0) * pr_i[:, 1])) if pr_i.shape[0] else 0.0
-    )
+    # interpolated PR: each bucket keeps the prefix of its envelope that beats every later bucket
+    if shares is None:
+        later = later_maxima(parts)
+        shares = [envelope_share(c.bucket, c.envelope, later[c.bucket], p) for c in parts]
+    area, rows_i = interpolated_pr(shares, p)
+    out["area_under_pr_curve_interpolated"] = area
+    out["pr_interpolated"] = _pr_rows(rows_i, P)
     # ROC
     misses_row = P > p.total_tp  # grouped ties: unreturned positives and negatives form the bottom tie group
     if P == 0 or N == 0:
@@ -422,6 +421,85 @@ def combine(p: Plan, parts: list[Contribution]) -> dict[str, Any]:
     out["roc"] = roc
     out.setdefault("roc_interpolated", np.zeros((0, 2)))
     return out
+
+
+@dataclass
+class EnvelopeShare:
+    """What one bucket's envelope adds to the interpolated PR curve, given the best precision after the bucket.
+
+    ``kept`` rows of the envelope survive (a prefix: the envelope's
+    precision falls along it); ``first`` and ``last`` are the first and last
+    kept rows (tp, fp, score), ``inner`` the sum over the kept rows after the
+    first of (r_i - r_{i-1}) * p_i, and ``curve`` the kept rows that first
+    reach each recall step of 1 / curve_points.
+    """
+
+    bucket: int
+    kept: int = 0
+    first: FloatArray | None = None
+    last: FloatArray | None = None
+    inner: float = 0.0
+    curve: FloatArray = field(default_factory=lambda: np.zeros((0, 3)))
+
+
+def later_maxima(parts: list[Contribution]) -> dict[int, float]:
+    """For each bucket, the highest precision of the points of every later bucket (-inf for the last)."""
+    out: dict[int, float] = {}
+    best = -math.inf
+    for c in sorted(parts, key=lambda c: c.bucket, reverse=True):
+        out[c.bucket] = best
+        best = max(best, c.env_max)
+    return out
+
+
+def envelope_share(bucket: int, envelope: FloatArray, later: float, p: Plan) -> EnvelopeShare:
+    """The part of a bucket's envelope (tp, fp, score rows) on the interpolated PR curve. O(len(envelope))."""
+    out = EnvelopeShare(bucket)
+    if envelope.shape[0] == 0:
+        return out
+    tp, fp = envelope[:, 0], envelope[:, 1]
+    prec = tp / (tp + fp)
+    kept = envelope[prec > later]
+    out.kept = int(kept.shape[0])
+    if not out.kept:
+        return out
+    out.first, out.last = kept[0], kept[-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = kept[:, 0] / np.float64(p.pos_ref)
+        kp = kept[:, 0] / (kept[:, 0] + kept[:, 1])
+    out.inner = float(np.sum(np.diff(r) * kp[1:]))
+    # the first kept row, and each kept row in a higher recall step than the row before it
+    step = np.floor(kept[:, 0] * p.curve_points / float(p.pos_ref))
+    pick = np.concatenate(([True], step[1:] > step[:-1]))
+    out.curve = kept[pick]
+    return out
+
+
+def interpolated_pr(shares: list[EnvelopeShare], p: Plan) -> tuple[float, FloatArray]:
+    """The area under the interpolated PR curve and its rows (tp, fp, score), down-sampled to recall steps."""
+    shares = sorted((s for s in shares if s.kept), key=lambda s: s.bucket)
+    P = np.float64(p.pos_ref)
+    terms = []
+    r_prev = 0.0
+    rows = []
+    step_prev = -1.0
+    for s in shares:
+        assert s.first is not None and s.last is not None
+        terms.append((s.first[0] / P - r_prev) * (s.first[0] / (s.first[0] + s.first[1])))
+        terms.append(s.inner)
+        r_prev = float(s.last[0] / P)
+        for row in s.curve:  # the first kept row of each recall step, over all buckets
+            step = math.floor(float(row[0]) * p.curve_points / float(p.pos_ref))
+            if step > step_prev:
+                rows.append(row)
+                step_prev = step
+    if shares:
+        last = shares[-1].last
+        assert last is not None
+        if not rows or not np.array_equal(rows[-1], last):
+            rows.append(last)
+    area = float(math.fsum(terms)) if shares else 0.0
+    return area, (np.vstack(rows) if rows else np.zeros((0, 3)))
 
 
 def _pr_rows(rows: FloatArray, P: float) -> FloatArray:
