@@ -225,7 +225,7 @@ def evaluate(
     if partitions is None:
         partitions = min(64, max(len(prepped), math.ceil(rows / 2_000_000)))
     buckets = max(1, min(4 * partitions, 4 * math.ceil(rows / _ROWS_PER_BUCKET))) if rows else 1
-    sample = np.concatenate([_weighted_sample(h, rows) for h in heads]) if heads else np.zeros(0)
+    sample = np.concatenate([_weighted_sample(h, rows, len(heads)) for h in heads]) if heads else np.zeros(0)
     bounds = K.choose_bounds(sample, buckets)
     nb = int(bounds.size) + 1
     groups = min(partitions, nb)
@@ -251,10 +251,15 @@ def evaluate(
     return DistributedEvaluation(K.combine(pl, parts, shares), pos_label=pos_label, engine="dask")
 
 
-def _weighted_sample(head: dict[str, Any], rows: int) -> np.ndarray:
-    """A partition's sample thinned to its share of the rows, so every partition weighs as many rows as it holds."""
+def _weighted_sample(head: dict[str, Any], rows: int, parts: int) -> np.ndarray:
+    """A partition's sample thinned to its share of the rows, so that a partition weighs as many rows as it holds.
+
+    Each partition sampled up to ``_SAMPLE`` scores; an even share of the
+    rows keeps them all, a smaller share keeps proportionally fewer. The
+    bounds only balance the buckets: any bounds give the same measures.
+    """
     s = head["sample"]
     if not rows or not s.size:
         return s
-    want = max(1, round(_SAMPLE * head["rows"] / max(rows / 1, 1) * 8))
+    want = math.ceil(_SAMPLE * parts * head["rows"] / rows)
     return s[: min(s.size, want)]
