@@ -23,6 +23,7 @@ _install_old_paths()  # 0.1.0 pickles name private modules that have moved
 
 if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._evaluators.bounded import BoundedEvaluation, Bounds, CurveBand
+    from ._evaluators.distributed import DistributedEvaluation, DistributedQueryEvaluation
     from ._evaluators.synchronized import SynchronizedEvaluation
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
     from ._core.thresholds import Confusion, OperatingPoint
@@ -60,6 +61,8 @@ _LAZY = {
     "BoundedEvaluation": "._evaluators.bounded",
     "Bounds": "._evaluators.bounded",
     "CurveBand": "._evaluators.bounded",
+    "DistributedEvaluation": "._evaluators.distributed",
+    "DistributedQueryEvaluation": "._evaluators.distributed",
     "WindowedEvaluation": "._evaluators.windowed",
     "SynchronizedEvaluation": "._evaluators.synchronized",
     "ScoredPrecisionRecallEvaluation": "._evaluators.exact",
@@ -98,6 +101,8 @@ __all__ = [
     "Bounds",
     "CurveBand",
     "Comparison",
+    "DistributedEvaluation",
+    "DistributedQueryEvaluation",
     "Confusion",
     "Evaluation",
     "Interval",

@@ -64,11 +64,18 @@ from .assertions import (
 )
 from .trec import check_c_long, check_grades, check_max_docs, check_measure_spec, check_trec_source
 from .lingpipe import check_arity, check_count_matrix, check_known_categories, check_ranked_scores, check_whole_counts
+from .engines import (
+    bad_rows, check_column_names, check_column_type, check_engine_options, check_frame, check_misses_count,
+    check_query_setup, label_classes,
+)
 
 __all__ = [
     "MAX_COUNT", "MAX_LABELS", "MAX_SAVED_INT", "MIN_SAVED_INT", "SUMMARY_LABEL_NAMES", "TIE_POLICIES",
-    "UnsupportedQuery", "as_array", "check_arity", "check_average", "check_batch", "check_beta",
-    "check_binary_only", "check_bounds_given", "check_c_long", "check_cadence", "check_callbacks", "check_logger_window", "check_choice",
+    "UnsupportedQuery", "as_array", "bad_rows", "check_column_names", "check_column_type",
+    "check_engine_options", "check_frame", "check_misses_count", "check_query_setup", "label_classes",
+    "check_arity", "check_average", "check_batch", "check_beta",
+    "check_binary_only", "check_bounds_given", "check_c_long", "check_cadence", "check_callbacks", "check_logger_window",
+    "check_choice",
     "check_classes", "check_clock", "check_comparison_form", "check_confidence", "check_correct", "check_count",
     "check_count_matrix", "check_curve_average", "check_curve_rows", "check_evaluation", "check_flag",
     "check_fraction", "check_grades", "check_grouped_for_bins", "check_indicator", "check_instance",

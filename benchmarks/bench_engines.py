@@ -1,0 +1,194 @@
+"""scored_pr.spark.evaluate and scored_pr.dask.evaluate at scale: driver memory, time, and Spark's binned areas.
+
+(a) Driver memory: the peak growth of the driver Python process's resident
+    set size (RSS) while ``evaluate`` runs, sampled every 10 ms by a thread
+    (psutil), for N generated rows and for an empty DataFrame (what the
+    machinery itself costs). The rows are generated in the cluster
+    (``spark.range`` + ``rand``/``randn``; for Dask, each partition made on a
+    worker by ``dd.from_map``), never on the driver.
+(b) Time on the same cached DataFrame: every exact measure of scored_pr
+    (``evaluate(...).summary()``) against pyspark.ml's
+    ``BinaryClassificationEvaluator`` computing its two areas (areaUnderROC and
+    areaUnderPR: two ``evaluate`` calls) with numBins=1000 and numBins=0 (no
+    down-sampling), and the error of its areaUnderPR against the exact AP.
+
+Scores: binormal, ``randn() + 1.2 * label`` with 30% positives (distinct float64s).
+
+Usage: python benchmarks/bench_engines.py [--rows 10000000 50000000] [--engines spark dask] [--out FILE.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import math
+import logging
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+
+
+class PeakRSS:
+    """Peak RSS of this process above its RSS at start, sampled every 10 ms in a thread."""
+
+    def __init__(self) -> None:
+        self.proc = psutil.Process()
+        self.peak = 0
+        self._stop = threading.Event()
+
+    def __enter__(self) -> "PeakRSS":
+        gc.collect()
+        self.base = self.proc.memory_info().rss
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self.proc.memory_info().rss - self.base)
+            time.sleep(0.01)
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        self.thread.join()
+        self.peak = max(self.peak, self.proc.memory_info().rss - self.base)
+
+
+def timed(f: Callable[[], Any]) -> tuple[Any, float]:
+    t = time.perf_counter()
+    out = f()
+    return out, time.perf_counter() - t
+
+
+def spark_session() -> Any:
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.master("local[2]").appName("scored_pr bench")
+        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.memory", "8g").config("spark.sql.shuffle.partitions", "8")
+        .getOrCreate()
+    )  # fmt: skip
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def spark_rows(spark: Any, n: int) -> Any:
+    from pyspark.sql import functions as F
+
+    parts = max(2, n // 2_000_000)
+    df = spark.range(n, numPartitions=parts).select((F.rand(1) < 0.3).alias("label"))
+    df = df.select("label", (F.randn(2) + F.col("label").cast("double") * 1.2).alias("score"))
+    return df
+
+
+def bench_spark(rows: list[int], out: list[str], bce_rows: int) -> None:
+    from pyspark.ml.evaluation import BinaryClassificationEvaluator
+    from pyspark.sql import functions as F
+
+    from scored_pr.spark import evaluate
+
+    spark = spark_session()
+    empty = spark_rows(spark, 10).limit(0).cache()
+    empty.count()
+    evaluate(empty)  # warm the Python workers and the JVM's code paths
+    with PeakRSS() as m0:
+        evaluate(empty).summary()
+    out.append(f"Spark local[2], driver Python RSS growth during `evaluate(...).summary()` of an empty DataFrame: "
+               f"{m0.peak / 1e6:.1f} MB\n")
+    out.append("| rows | scored_pr exact, all measures | driver RSS growth | BCE numBins=1000 (ROC + PR) | "
+               "BCE numBins=0 (ROC + PR) | scored_pr / BCE(1000) | BCE(1000) areaUnderPR - AP | "
+               "BCE(0) areaUnderPR - AP | BCE(1000) AUC - exact AUC |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
+    for n in rows:
+        df = spark_rows(spark, n).cache()
+        df.count()
+        with PeakRSS() as m:
+            (res, t_ours) = timed(lambda: evaluate(df))
+            summary = res.summary()
+        cast = df.select(F.col("score").alias("rawPrediction"), F.col("label").cast("double").alias("label"))
+        bce = {1000: (math.nan, math.nan, math.nan), 0: (math.nan, math.nan, math.nan)}
+        for bins in ((1000, 0) if n <= bce_rows else ()):
+            ev = BinaryClassificationEvaluator(rawPredictionCol="rawPrediction", labelCol="label", numBins=bins)
+            (roc, t1) = timed(lambda: ev.evaluate(cast, {ev.metricName: "areaUnderROC"}))
+            (pr, t2) = timed(lambda: ev.evaluate(cast, {ev.metricName: "areaUnderPR"}))
+            bce[bins] = (roc, pr, t1 + t2)
+        ap, auc = summary["average_precision"], summary["area_under_roc_curve"]
+        out.append(
+            f"| {n:,} | {t_ours:.1f} s | {m.peak / 1e6:.1f} MB | {bce[1000][2]:.1f} s | {bce[0][2]:.1f} s | "
+            f"{t_ours / bce[1000][2]:.2f} | {bce[1000][1] - ap:+.2e} | {bce[0][1] - ap:+.2e} | {bce[1000][0] - auc:+.2e} |"
+        )
+        print(out[-1], flush=True)
+        df.unpersist()
+    spark.stop()
+
+
+def dask_rows(n: int, parts: int) -> Any:
+    import dask.dataframe as dd
+
+    return dd.from_map(_dask_part, [(i, n // parts) for i in range(parts)])
+
+
+def _dask_part(arg: tuple[int, int]) -> Any:
+    import numpy as np
+    import pandas as pd
+
+    i, m = arg
+    rng = np.random.default_rng(1000 + i)
+    y = rng.random(m) < 0.3
+    return pd.DataFrame({"label": y, "score": rng.normal(size=m) + 1.2 * y})
+
+
+def bench_dask(rows: list[int], out: list[str]) -> None:
+    from dask.distributed import Client, LocalCluster
+
+    from scored_pr.dask import evaluate
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        evaluate(dask_rows(4, 2))
+        with PeakRSS() as m0:
+            evaluate(dask_rows(0, 2)).summary()
+        out.append(f"\nDask LocalCluster (2 worker processes), client RSS growth for an empty DataFrame: "
+                   f"{m0.peak / 1e6:.1f} MB\n")
+        out.append("| rows | scored_pr exact, all measures (generation included) | client RSS growth |")
+        out.append("|---|---|---|")
+        for n in rows:
+            ddf = dask_rows(n, max(2, n // 2_000_000))
+            with PeakRSS() as m:
+                (res, t) = timed(lambda: evaluate(ddf).summary())
+            out.append(f"| {n:,} | {t:.1f} s | {m.peak / 1e6:.1f} MB |")
+            print(out[-1], flush=True)
+            client.run(gc.collect)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, nargs="+", default=[1_000_000])
+    ap.add_argument("--engines", nargs="+", default=["spark", "dask"])
+    ap.add_argument("--out")
+    ap.add_argument("--bce-rows", type=int, default=10**12, help="run BinaryClassificationEvaluator up to this many rows")
+    args = ap.parse_args()
+    out: list[str] = []
+    if "spark" in args.engines:
+        bench_spark(args.rows, out, args.bce_rows)
+    if "dask" in args.engines:
+        bench_dask(args.rows, out)
+    text = "\n".join(out) + "\n"
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
