@@ -32,6 +32,7 @@ from . import _kinds
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._measures import LINE_RANKS, MEASURES
 from ._validation import (
+    EVERY_KIND_EXPECTED,
     check_callbacks,
     check_cadence,
     check_evaluation,
@@ -439,7 +440,8 @@ class SummaryLogger:
         window: WindowedEvaluation | None = None,
         step: Callable[[], Any] | None = None,
     ) -> None:
-        holds, _ = check_evaluation(evaluation, "SummaryLogger", multi=None, per_label=None, snapshot=False)
+        holds, _ = check_evaluation(evaluation, "SummaryLogger", multi=None, per_label=None, snapshot=False,
+                                    expected=EVERY_KIND_EXPECTED)
         check_instance(window, WindowedEvaluation, "SummaryLogger", "window", "a WindowedEvaluation or None")
         check_logger_window(holds, window, evaluation, "SummaryLogger")
         if window is not None:

@@ -50,7 +50,7 @@ from .matrices import (
     check_one_vs_one_rows, check_probability_rows, check_same_length, check_score_matrix, dense_labels, multi_output,
 )
 from .kinds import (
-    check_clock, check_curve_average, check_evaluation, check_grouped_for_bins, check_instance,
+    EVERY_KIND_EXPECTED, check_clock, check_curve_average, check_evaluation, check_grouped_for_bins, check_instance,
     check_measure_method, check_no_relevant, check_query_id, check_same_pos_label, check_same_setup,
     check_same_ties, check_type_named, check_window_extent, evaluation_kind, read_only_evaluation,
 )
@@ -70,7 +70,7 @@ from .engines import (
 )
 
 __all__ = [
-    "MAX_COUNT", "MAX_LABELS", "MAX_SAVED_INT", "MIN_SAVED_INT", "SUMMARY_LABEL_NAMES", "TIE_POLICIES",
+    "EVERY_KIND_EXPECTED", "MAX_COUNT", "MAX_LABELS", "MAX_SAVED_INT", "MIN_SAVED_INT", "SUMMARY_LABEL_NAMES", "TIE_POLICIES",
     "UnsupportedQuery", "as_array", "bad_rows", "check_column_names", "check_column_type",
     "check_engine_options", "check_frame", "check_misses_count", "check_query_setup", "label_classes",
     "check_arity", "check_average", "check_batch", "check_beta",

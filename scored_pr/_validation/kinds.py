@@ -137,6 +137,13 @@ _EVALUATION_EXPECTED = (
     "(an evaluator: any object with the queries of scored_pr.Evaluation)"
 )
 
+#: What a consumer of every kind (``SummaryLogger``) expects.
+EVERY_KIND_EXPECTED = (
+    "an evaluator of any kind: ScoredPrecisionRecallEvaluation, WindowedEvaluation, BoundedEvaluation, "
+    "SynchronizedEvaluation, MultiQueryEvaluation or MultiLabelEvaluation (or any object with the queries of "
+    "scored_pr.Evaluation)"
+)
+
 _PER_LABEL = ("it holds one ranking per label; pass evaluation[label] for one label, or evaluation.pooled() for "
               "the micro-averaged ranking of every (row, label) pair")
 
