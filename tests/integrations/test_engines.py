@@ -347,6 +347,10 @@ def assert_same_averages(got: Any, truth: np.ndarray, scores: np.ndarray, w: Any
         got.add_cases(truth, scores)
     with pytest.raises(KeyError, match="no label 'z'"):
         got["z"]
+    import pickle
+
+    back = pickle.loads(pickle.dumps(got))
+    assert repr(back) == repr(got) and np.array_equal(back.average_precision(None), got.average_precision(None))
 
 
 def test_spark_multiclass_and_multilabel_equal_the_functional_api(spark: Any) -> None:
@@ -376,6 +380,10 @@ def test_dask_multiclass_and_multilabel_equal_the_functional_api(dask_client: An
     assert_same_averages(got, truth, scores, None, ["a", "b", "c", "d"])
     got = evaluate(ddf, label_cols=["is_a", "is_b", "is_c", "is_d"], score_cols=["p_a", "p_b", "p_c", "p_d"])
     assert_same_averages(got, truth, scores, None, ["is_a", "is_b", "is_c", "is_d"])
+    pdf, truth, scores, w = wide_frame(36, 300, weights=True)  # integer classes, weighted
+    ddf = dd.from_pandas(pdf.assign(y=pdf.y.map({"a": 0, "b": 1, "c": 2})), npartitions=2)
+    got = evaluate(ddf, label_col="y", score_cols=["p_a", "p_b", "p_c", "p_d"], classes=[0, 1, 2, 3], weight_col="w")
+    assert_same_averages(got, truth, scores, w, [0, 1, 2, 3])
 
 
 def test_spark_wide_arguments_are_named(spark: Any) -> None:
