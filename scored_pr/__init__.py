@@ -23,7 +23,9 @@ _install_old_paths()  # 0.1.0 pickles name private modules that have moved
 
 if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._evaluators.bounded import BoundedEvaluation, Bounds, CurveBand
-    from ._evaluators.distributed import DistributedEvaluation, DistributedQueryEvaluation
+    from ._evaluators.distributed import (
+        DistributedEvaluation, DistributedMultiLabelEvaluation, DistributedQueryEvaluation,
+    )
     from ._evaluators.synchronized import SynchronizedEvaluation
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
     from ._core.thresholds import Confusion, OperatingPoint
@@ -62,6 +64,7 @@ _LAZY = {
     "Bounds": "._evaluators.bounded",
     "CurveBand": "._evaluators.bounded",
     "DistributedEvaluation": "._evaluators.distributed",
+    "DistributedMultiLabelEvaluation": "._evaluators.distributed",
     "DistributedQueryEvaluation": "._evaluators.distributed",
     "WindowedEvaluation": "._evaluators.windowed",
     "SynchronizedEvaluation": "._evaluators.synchronized",
@@ -102,6 +105,7 @@ __all__ = [
     "CurveBand",
     "Comparison",
     "DistributedEvaluation",
+    "DistributedMultiLabelEvaluation",
     "DistributedQueryEvaluation",
     "Confusion",
     "Evaluation",

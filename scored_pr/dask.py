@@ -27,11 +27,13 @@ import numpy as np
 
 from ._core import partitioned as K
 from ._evaluators.bounded import BoundedEvaluation
-from ._evaluators.distributed import DistributedEvaluation, DistributedQueryEvaluation, query_partials
+from ._evaluators.distributed import (
+    DistributedEvaluation, DistributedMultiLabelEvaluation, DistributedQueryEvaluation, query_partials,
+)
 from ._measures import REPORT_RANKS
 from ._validation import (
     bad_rows, check_column_names, check_column_type, check_engine_options, check_frame, check_misses_count,
-    check_pos_label, check_query_setup, label_classes,
+    check_pos_label, check_query_setup, check_wide_columns, check_wide_setup, classes_not_found, label_classes,
 )
 
 __all__ = ["evaluate"]
@@ -150,15 +152,20 @@ def _add(a: BoundedEvaluation, b: BoundedEvaluation) -> BoundedEvaluation:
 
 
 def evaluate(
-    ddf: Any, label_col: str = "label", score_col: str = "score", *, weight_col: str | None = None,
+    ddf: Any, label_col: str | None = None, score_col: str | None = None, *, weight_col: str | None = None,
     pos_label: Any = None, misses: int = 0, mode: str = "exact", max_bins: int = 4096, curve_points: int = 1000,
     ranks: tuple[int, ...] = (), partitions: int | None = None, query_col: str | None = None,
+    label_cols: list[str] | None = None, score_cols: list[str] | None = None, classes: list[Any] | None = None,
 ) -> Any:
     """Evaluate the rows of a Dask DataFrame on its workers.
 
     Parameters, return value and errors as :func:`scored_pr.spark.evaluate`
     (``partitions``: the ranking tasks, default one per 2,000,000 rows and
-    at least the DataFrame's partitions, up to 64).
+    at least the DataFrame's partitions, up to 64). With ``score_cols``
+    (multi-class with ``label_col``, multi-label with ``label_cols``), a
+    :class:`scored_pr.DistributedMultiLabelEvaluation`: each label's ranking
+    evaluated on the workers, and the micro average's ranking as the k
+    (label, score) column pairs concatenated into one frame there.
 
     Notes
     -----
@@ -176,6 +183,15 @@ def evaluate(
         _FUNC, mode, max_bins, curve_points, ranks, partitions)
     misses = check_misses_count(misses, _FUNC)
     pos_label = check_pos_label(pos_label, _FUNC)
+    if score_cols is not None or label_cols is not None or classes is not None:
+        labels, lcols, scols = check_wide_columns(
+            _FUNC, list(ddf.columns), label_col=label_col, label_cols=label_cols, score_col=score_col,
+            score_cols=score_cols, classes=classes, weight_col=weight_col, query_col=query_col)
+        check_wide_setup(_FUNC, label_cols is None, misses, mode, pos_label)
+        return _wide(ddf, labels, lcols, scols, label_cols is None, weight_col=weight_col, pos_label=pos_label,
+                     curve_points=curve_points, ranks=ranks, partitions=partitions)
+    label_col = "label" if label_col is None else label_col
+    score_col = "score" if score_col is None else score_col
     check_column_names(_FUNC, list(ddf.columns), label_col=label_col, score_col=score_col, weight_col=weight_col,
                        query_col=query_col)
     check_query_setup(_FUNC, query_col, misses, mode)
@@ -249,6 +265,60 @@ def evaluate(
     later = K.later_maxima(parts)  # the envelopes stay on the workers: each group reduces its own
     shares = [x for group in dask.compute(*[delayed(_shares)(r, later, pl) for r in ranked]) for x in group]
     return DistributedEvaluation(K.combine(pl, parts, shares), pos_label=pos_label, engine="dask")
+
+
+def _pair_frame(pdf: Any, label_col: str, score_col: str, weight_col: str | None, pos_label: Any) -> Any:
+    """One partition's (class, score[, weight]) pairs of one label: a piece of the pooled ranking."""
+    import pandas as pd
+
+    correct, _ = label_classes(pdf[label_col].to_numpy(), pos_label)
+    out = {"c": np.asarray(correct, bool), "s": np.asarray(pdf[score_col].to_numpy(), dtype=np.float64)}
+    if weight_col is not None:
+        out["w"] = np.asarray(pdf[weight_col].to_numpy(), dtype=np.float64)
+    return pd.DataFrame(out, index=pdf.index)
+
+
+def _not_a_class(pdf: Any, label_col: str, labels: list[Any]) -> tuple[int, Any]:
+    """Rows of one partition whose class is none of ``labels`` (count and one of them)."""
+    import pandas as pd
+
+    values = pdf[label_col]
+    bad = ~np.asarray(values.isin(labels), bool) | np.asarray(pd.isna(values), bool)
+    return _fault(bad, values)
+
+
+def _wide(
+    ddf: Any, labels: list[Any], label_cols: list[str], score_cols: list[str], multiclass: bool, *,
+    weight_col: str | None, pos_label: Any, curve_points: int, ranks: tuple[int, ...], partitions: int | None,
+) -> DistributedMultiLabelEvaluation:
+    """k one-vs-rest (or indicator) rankings, each evaluated on the workers, and the micro average's pooled one.
+
+    The pooled ranking is the concatenation of the k (class, score[, weight])
+    column pairs, built partition by partition on the workers.
+    """
+    import dask
+    import dask.dataframe as dd
+    import pandas as pd
+
+    opts: dict[str, Any] = {"weight_col": weight_col, "curve_points": curve_points, "ranks": ranks,
+                            "partitions": partitions}
+    if multiclass:  # every row's class is one of the classes: else a row would be negative everywhere
+        found = dask.compute(*[dask.delayed(_not_a_class)(p, label_cols[0], labels)
+                               for p in ddf[[label_cols[0]]].to_delayed()])
+        count = sum(n for n, _ in found)
+        if count:
+            raise classes_not_found(_FUNC, label_cols[0], labels, count, next(ex for n, ex in found if n))
+    per_label = [evaluate(ddf, lc, sc, pos_label=label if multiclass else pos_label, **opts)
+                 for label, lc, sc in zip(labels, label_cols, score_cols)]
+    meta = {"c": pd.Series(dtype=bool), "s": pd.Series(dtype=np.float64)}
+    if weight_col is not None:
+        meta["w"] = pd.Series(dtype=np.float64)
+    pieces = [ddf.map_partitions(_pair_frame, lc, sc, weight_col, label if multiclass else pos_label,
+                                 meta=pd.DataFrame(meta))
+              for label, lc, sc in zip(labels, label_cols, score_cols)]
+    pooled = evaluate(dd.concat(pieces), "c", "s", **{**opts, "weight_col": "w" if weight_col is not None else None})
+    return DistributedMultiLabelEvaluation(labels, per_label, pooled, num_rows=per_label[0].num_cases,
+                                           multiclass=multiclass, engine="dask")
 
 
 def _weighted_sample(head: dict[str, Any], rows: int, parts: int) -> np.ndarray:

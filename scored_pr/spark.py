@@ -31,11 +31,13 @@ import numpy as np
 
 from ._core import partitioned as K
 from ._evaluators.bounded import BoundedEvaluation
-from ._evaluators.distributed import DistributedEvaluation, DistributedQueryEvaluation, query_partials
+from ._evaluators.distributed import (
+    DistributedEvaluation, DistributedMultiLabelEvaluation, DistributedQueryEvaluation, query_partials,
+)
 from ._measures import REPORT_RANKS
 from ._validation import (
     bad_rows, check_column_names, check_column_type, check_engine_options, check_frame, check_misses_count,
-    check_pos_label, check_query_setup,
+    check_pos_label, check_query_setup, check_wide_columns, check_wide_setup, classes_not_found,
 )
 
 __all__ = ["evaluate"]
@@ -112,9 +114,10 @@ def _bucket_expr(F: Any, score: Any, bounds: np.ndarray) -> Any:
 
 
 def evaluate(
-    df: Any, label_col: str = "label", score_col: str = "score", *, weight_col: str | None = None,
+    df: Any, label_col: str | None = None, score_col: str | None = None, *, weight_col: str | None = None,
     pos_label: Any = None, misses: int = 0, mode: str = "exact", max_bins: int = 4096, curve_points: int = 1000,
     ranks: tuple[int, ...] = (), partitions: int | None = None, query_col: str | None = None,
+    label_cols: list[str] | None = None, score_cols: list[str] | None = None, classes: list[Any] | None = None,
 ) -> Any:
     """Evaluate the rows of a Spark DataFrame in the cluster.
 
@@ -122,9 +125,10 @@ def evaluate(
     ----------
     df : pyspark.sql.DataFrame
         One row per case.
-    label_col, score_col : str
+    label_col, score_col : str, default "label" and "score"
         The label column (boolean; 1 vs 0/-1; or any value with ``pos_label``)
-        and the score column (numeric, no null or NaN).
+        and the score column (numeric, no null or NaN). With ``score_cols``,
+        ``label_col`` is the class column of a multi-class evaluation.
     weight_col : str, optional
         Sample weights (numeric, finite, >= 0). Rank-based measures are then
         NaN in ``summary()`` unless every weight is 1, as for the evaluator.
@@ -152,10 +156,26 @@ def evaluate(
         queries (MAP, MRR, mean R-precision, mean P@k), equal to
         :class:`scored_pr.MultiQueryEvaluation` fed the same rows (a query's
         rows are evaluated in one task). ``misses`` must then be 0.
+    score_cols : list of str, optional
+        One score column per label: the result is a
+        :class:`scored_pr.DistributedMultiLabelEvaluation` (per-label and
+        macro / weighted / micro averaged AP and ROC AUC, as
+        :func:`scored_pr.average_precision`). With ``label_col``
+        (multi-class), the column holding each row's class; each class's
+        ranking is its score column with the rows of that class positive
+        (one-vs-rest). With ``label_cols`` (multi-label), an indicator column
+        per label, paired with ``score_cols`` by position.
+    label_cols : list of str, optional
+        Multi-label: the indicator columns (boolean; 1 vs 0/-1; or
+        ``pos_label``), one per score column.
+    classes : list, optional
+        Multi-class: the class of each score column (default: the score
+        columns' names), e.g. ``classes=[0, 1, 2]`` for integer classes.
+        Every row's class must be one of them.
 
     Returns
     -------
-    DistributedEvaluation, BoundedEvaluation or DistributedQueryEvaluation
+    DistributedEvaluation, BoundedEvaluation, DistributedQueryEvaluation or DistributedMultiLabelEvaluation
 
     Raises
     ------
@@ -184,6 +204,15 @@ def evaluate(
         _FUNC, mode, max_bins, curve_points, ranks, partitions)
     misses = check_misses_count(misses, _FUNC)
     pos_label = check_pos_label(pos_label, _FUNC)
+    if score_cols is not None or label_cols is not None or classes is not None:
+        labels, lcols, scols = check_wide_columns(
+            _FUNC, df.columns, label_col=label_col, label_cols=label_cols, score_col=score_col, score_cols=score_cols,
+            classes=classes, weight_col=weight_col, query_col=query_col)
+        check_wide_setup(_FUNC, label_cols is None, misses, mode, pos_label)
+        return _wide(df, labels, lcols, scols, label_cols is None, weight_col=weight_col, pos_label=pos_label,
+                     curve_points=curve_points, ranks=ranks, partitions=partitions)
+    label_col = "label" if label_col is None else label_col
+    score_col = "score" if score_col is None else score_col
     check_column_names(_FUNC, df.columns, label_col=label_col, score_col=score_col, weight_col=weight_col,
                        query_col=query_col)
     check_query_setup(_FUNC, query_col, misses, mode)
@@ -270,6 +299,50 @@ def evaluate(
     finally:
         out.unpersist()
     return DistributedEvaluation(K.combine(pl, parts, shares), pos_label=pos_label, engine="spark")
+
+
+def _wide(
+    df: Any, labels: list[Any], label_cols: list[str], score_cols: list[str], multiclass: bool, *,
+    weight_col: str | None, pos_label: Any, curve_points: int, ranks: tuple[int, ...], partitions: int | None,
+) -> DistributedMultiLabelEvaluation:
+    """k one-vs-rest (or indicator) rankings, each evaluated in the cluster, and the micro average's pooled ranking.
+
+    The pooled ranking is the k (label, score[, weight]) pairs of each row
+    exploded into k rows in the cluster: nothing about the rows reaches the
+    driver.
+    """
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    opts: dict[str, Any] = {"weight_col": weight_col, "curve_points": curve_points, "ranks": ranks,
+                            "partitions": partitions}
+    if multiclass:  # every row's class is one of the classes: else a row would be negative everywhere
+        col = F.col(label_cols[0])
+        dtype = df.schema[label_cols[0]].dataType
+        textual = all(isinstance(c, str) for c in labels)
+        ok = (isinstance(dtype, T.StringType) if textual else
+              not any(isinstance(c, str) for c in labels) and isinstance(dtype, (T.NumericType, T.BooleanType)))
+        check_column_type(_FUNC, "label_col", label_cols[0], dtype.simpleString(),
+                          f"{'a string' if textual else 'a boolean or numeric'} column, as the classes {labels!r:.200} "
+                          "are (name the class of each score column with classes=)", ok)
+        bad = F.coalesce(~col.isin(*labels), F.lit(True))
+        head = df.agg(F.sum(F.when(bad, 1).otherwise(0)).alias("n"),
+                      F.first(F.when(bad, F.coalesce(col.cast("string"), F.lit("null"))), True).alias("ex")).collect()[0]
+        if head["n"]:
+            raise classes_not_found(_FUNC, label_cols[0], labels, int(head["n"]), head["ex"])
+    per_label = [evaluate(df, lc, sc, pos_label=label if multiclass else pos_label, **opts)
+                 for label, lc, sc in zip(labels, label_cols, score_cols)]
+    pairs = []
+    for label, lc, sc in zip(labels, label_cols, score_cols):
+        correct, _ = _label_expr(F, T, df, lc, label if multiclass else pos_label)
+        fields = [correct.alias("c"), F.col(sc).cast("double").alias("s")]
+        if weight_col is not None:
+            fields.append(F.col(weight_col).cast("double").alias("w"))
+        pairs.append(F.struct(*fields))
+    long = df.select(F.explode(F.array(*pairs)).alias("p")).select("p.*")
+    pooled = evaluate(long, "c", "s", **{**opts, "weight_col": "w" if weight_col is not None else None})
+    return DistributedMultiLabelEvaluation(labels, per_label, pooled, num_rows=per_label[0].num_cases,
+                                           multiclass=multiclass, engine="spark")
 
 
 def _contributions(pl: K.Plan, weighted: bool) -> Any:

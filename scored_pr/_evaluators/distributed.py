@@ -20,10 +20,11 @@ from typing import Any, Callable
 import numpy as np
 import numpy.typing as npt
 
+from .._core import multilabel as _ml
 from .._core.thresholds import f_measure
 from .._kinds import MUTATORS, QUERIES, STATE
 from .._measures import MEASURES, REPORT_RANKS
-from .._validation import check_beta, check_choice, check_flag, check_positive_int
+from .._validation import check_average, check_beta, check_choice, check_flag, check_positive_int
 from .base import unsupported
 
 _CLS = "DistributedEvaluation"
@@ -471,3 +472,188 @@ class DistributedQueryEvaluation:
 
     def __repr__(self) -> str:
         return f"DistributedQueryEvaluation(engine={self._engine!r}, num_queries={self._n}, num_cases={self._cases})"
+
+
+# --------------------------------------------------------------------------- multi-class and multi-label
+
+_ML_CLS = "DistributedMultiLabelEvaluation"
+_AVERAGES = (None, "micro", "macro", "weighted", "samples")
+
+
+class DistributedMultiLabelEvaluation:
+    """Per-label and averaged measures of a DataFrame with one score column per label, computed in the cluster.
+
+    Made by ``scored_pr.spark.evaluate(df, label_col=..., score_cols=[...])``
+    (multi-class: each class against the rest) or ``label_cols=[...],
+    score_cols=[...]`` (multi-label), and the same calls of
+    :func:`scored_pr.dask.evaluate`. Each label's ranking is one exact
+    evaluation in the cluster (a :class:`DistributedEvaluation`), and so is
+    the micro average's ranking, the n·k (row, label) pairs pooled; the
+    averages are taken on the driver from those k + 1 results, by
+    scikit-learn's rules as :func:`scored_pr.average_precision` and
+    :func:`scored_pr.area_under_roc_curve` (``multi_class="ovr"``) give them
+    for the same rows: per-label ROC areas and their macro mean bit for bit,
+    the AP values within 1e-12 relative.
+
+    ``average="samples"`` and one-vs-one ROC AUC need each row's k scores
+    together and raise :class:`~scored_pr.UnsupportedQuery`, as does every
+    other query of :class:`scored_pr.MultiLabelEvaluation`: ask a label's
+    result (``result[label]``) or the pooled one (:meth:`pooled`).
+
+    Notes
+    -----
+    Frozen: it holds k + 1 results, not rows; each query is O(k).
+    """
+
+    __module__ = "scored_pr"
+
+    def __init__(self, labels: list[Any], per_label: list[DistributedEvaluation], pooled: DistributedEvaluation, *,
+                 num_rows: int, multiclass: bool, engine: str = "") -> None:
+        self._labels = list(labels)
+        self._per_label = list(per_label)
+        self._pooled = pooled
+        self._num_rows = int(num_rows)
+        self._multiclass = bool(multiclass)
+        self._engine = engine
+        self._index = {label: j for j, label in enumerate(self._labels)}
+
+    @property
+    def labels(self) -> list[Any]:
+        """The labels (multi-label: the label columns; multi-class: the classes), in score column order."""
+        return list(self._labels)
+
+    @property
+    def num_rows(self) -> int:
+        """Rows of the DataFrame evaluated."""
+        return self._num_rows
+
+    @property
+    def multiclass(self) -> bool:
+        """True for one class column (one-vs-rest rankings), False for one indicator column per label."""
+        return self._multiclass
+
+    @property
+    def ties(self) -> str:
+        """``"grouped"``: every distinct score is one threshold."""
+        return "grouped"
+
+    def __getitem__(self, label: Any) -> DistributedEvaluation:
+        """The :class:`DistributedEvaluation` of ``label``'s ranking (its rows against the rest for a class)."""
+        try:
+            j = self._index[label]
+        except (KeyError, TypeError):
+            raise KeyError(f"{_ML_CLS}: no label {label!r:.60}; the labels are {self._labels!r:.200}") from None
+        return self._per_label[j]
+
+    def pooled(self) -> DistributedEvaluation:
+        """The :class:`DistributedEvaluation` of the n·k (row, label) pairs ranked together: the micro average's ranking."""
+        return self._pooled
+
+    def _values(self, measure: str) -> npt.NDArray[np.float64]:
+        """Each label's value, scikit-learn's: AP 0.0 without a positive, ROC AUC NaN with one class."""
+        return np.array([_label_value(ev, measure) for ev in self._per_label], dtype=np.float64)
+
+    def _averaged(self, func: str, measure: str, average: Any) -> Any:
+        average = check_average(average, func, _AVERAGES)
+        if average == "samples":
+            raise unsupported(_ML_CLS, f"{func}(average='samples')", "each row's average over its labels needs the "
+                              "row's k scores together, which stay in the cluster",
+                              "use 'macro', 'weighted' or 'micro', or a MultiLabelEvaluation of the rows")
+        if average == "micro":
+            return _label_value(self._pooled, measure)
+        values = self._values(measure)
+        weights = None
+        if average == "weighted":  # each label's positive weight, as scikit-learn's _average_binary_score
+            weights = np.array([ev.positive_weight for ev in self._per_label], dtype=np.float64)
+        out = _ml.average_label_values(values, average, weights)
+        return out.copy() if isinstance(out, np.ndarray) else float(out)
+
+    def average_precision(self, average: str | None = "macro") -> Any:
+        """Average precision of each label, averaged as scikit-learn's ``average_precision_score``.
+
+        Each label's AP is Σ over its tie groups (R_g - R_{g-1}) · P_g (ties
+        grouped; weights as ``weight_col``); 0.0 for a label without a
+        positive (scikit-learn's value; no warning here).
+
+        Parameters
+        ----------
+        average : {None, "macro", "micro", "weighted"}, default "macro"
+            None: the k values (array, label order); "macro": their mean;
+            "weighted": their mean weighted by each label's positive weight
+            (0.0 with no positive at all); "micro": AP of the pooled ranking.
+            "samples" raises :class:`~scored_pr.UnsupportedQuery`.
+
+        Returns
+        -------
+        float or numpy.ndarray
+            ``scored_pr.average_precision(Y, S, average=average)`` of the rows,
+            within 1e-12 relative.
+        """
+        return self._averaged("average_precision", "average_precision", average)
+
+    def area_under_roc_curve(self, average: str | None = "macro", multi_class: str = "ovr") -> Any:
+        """ROC AUC of each label, averaged as scikit-learn's ``roc_auc_score`` (one-vs-rest for classes).
+
+        Each label's AUC is the probability that a positive outranks a
+        negative, tied pairs counting one half; NaN for a label with one
+        class (which "weighted" counts 0 when it has no positive).
+
+        Parameters
+        ----------
+        average : {None, "macro", "micro", "weighted"}, default "macro"
+            As :meth:`average_precision`.
+        multi_class : {"ovr"}, default "ovr"
+            "ovo" (Hand & Till) raises :class:`~scored_pr.UnsupportedQuery`.
+
+        Returns
+        -------
+        float or numpy.ndarray
+            ``scored_pr.area_under_roc_curve(Y, S, average=average)`` of the
+            rows (multi-class: ``multi_class="ovr"``); per-label values and
+            "macro" bit for bit.
+        """
+        multi_class = check_choice(multi_class, "area_under_roc_curve", "multi_class", ("ovr", "ovo"))
+        if multi_class == "ovo":
+            raise unsupported(_ML_CLS, "area_under_roc_curve(multi_class='ovo')", "one-vs-one compares each pair "
+                              "of classes on the rows of both, which needs every row's k scores together",
+                              "use multi_class='ovr', or scored_pr.area_under_roc_curve on the rows")
+        return self._averaged("area_under_roc_curve", "area_under_roc_curve", average)
+
+    def summary(self) -> dict[str, Any]:
+        """Per-label summaries and the averaged measures, shaped as ``MultiLabelEvaluation.summary()``.
+
+        Keys: ``num_rows``; ``labels``: {label: ``result[label].summary()``};
+        ``average_precision`` and ``area_under_roc_curve``: {average: value}
+        for "macro", "micro" and "weighted" (no "samples": see the class).
+        """
+        out: dict[str, Any] = {"num_rows": self.num_rows,
+                               "labels": {label: ev.summary() for label, ev in zip(self._labels, self._per_label)}}
+        for measure in ("average_precision", "area_under_roc_curve"):
+            out[measure] = {mode: float(self._averaged(measure, measure, mode)) for mode in ("macro", "micro", "weighted")}
+        return out
+
+    def __repr__(self) -> str:
+        kind = "multi-class" if self._multiclass else "multi-label"
+        return f"{_ML_CLS}(engine={self._engine!r}, {kind}, labels={self._labels!r:.200}, num_rows={self._num_rows})"
+
+
+def _label_value(ev: DistributedEvaluation, measure: str) -> float:
+    if measure == "average_precision":
+        return float(ev.average_precision()) if ev.positive_weight > 0 else 0.0  # scikit-learn: no positive, 0.0
+    return float(ev.area_under_roc_curve())
+
+
+def _refuse_multi(name: str) -> Callable[..., Any]:
+    def method(self: DistributedMultiLabelEvaluation, *args: Any, **kwargs: Any) -> Any:
+        raise unsupported(_ML_CLS, name, "a result computed in the cluster answers the averaged AP and ROC AUC "
+                          "only", "ask a label's result (result[label]) or the pooled ranking's (result.pooled())")
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = "Not answered (raises :class:`~scored_pr.UnsupportedQuery`): ask ``result[label]`` or ``pooled()``."
+    return method
+
+
+for _name in (*QUERIES, *MUTATORS, *STATE):
+    if not hasattr(DistributedMultiLabelEvaluation, _name):
+        setattr(DistributedMultiLabelEvaluation, _name, _refuse_multi(_name))
+del _name

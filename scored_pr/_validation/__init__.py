@@ -66,13 +66,14 @@ from .trec import check_c_long, check_grades, check_max_docs, check_measure_spec
 from .lingpipe import check_arity, check_count_matrix, check_known_categories, check_ranked_scores, check_whole_counts
 from .engines import (
     bad_rows, check_column_names, check_column_type, check_engine_options, check_frame, check_misses_count,
-    check_query_setup, label_classes,
+    check_query_setup, check_wide_columns, check_wide_setup, classes_not_found, label_classes,
 )
 
 __all__ = [
     "EVERY_KIND_EXPECTED", "MAX_COUNT", "MAX_LABELS", "MAX_SAVED_INT", "MIN_SAVED_INT", "SUMMARY_LABEL_NAMES", "TIE_POLICIES",
     "UnsupportedQuery", "as_array", "bad_rows", "check_column_names", "check_column_type",
-    "check_engine_options", "check_frame", "check_misses_count", "check_query_setup", "label_classes",
+    "check_engine_options", "check_frame", "check_misses_count", "check_query_setup", "check_wide_columns",
+    "check_wide_setup", "classes_not_found", "label_classes",
     "check_arity", "check_average", "check_batch", "check_beta",
     "check_binary_only", "check_bounds_given", "check_c_long", "check_cadence", "check_callbacks", "check_logger_window",
     "check_choice",

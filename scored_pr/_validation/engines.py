@@ -121,3 +121,109 @@ def check_query_setup(func: str, query_col: Any, misses: int, mode: str) -> None
         raise fail(ValueError, func, "misses", "0 with query_col (a miss belongs to no query)", misses)
     if mode != "exact":
         raise fail(ValueError, func, "mode", "'exact' with query_col", mode)
+
+
+def _column_list(func: str, arg: str, value: Any, have: list[str]) -> list[str]:
+    """A list or tuple of at least two distinct column names of the DataFrame (``arg[i]`` named when one is not)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise fail(TypeError, func, arg, "a list of column names", value)
+    names = list(value)
+    if len(names) < 2:
+        raise fail(ValueError, func, arg, "at least two column names", value)
+    shown = ", ".join(repr(c) for c in have[:20]) + (", ..." if len(have) > 20 else "")
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            raise fail(TypeError, func, f"{arg}[{i}]", "a column name (str)", name)
+        if name not in have:
+            raise fail(ValueError, func, f"{arg}[{i}]", f"a column of the DataFrame ({shown})", name)
+        if names.index(name) != i:
+            raise fail(ValueError, func, f"{arg}[{i}]", f"a column not named twice (it is {arg}[{names.index(name)}])",
+                       name)
+    return names
+
+
+def check_wide_columns(
+    func: str, columns: Iterable[str], *, label_col: Any, label_cols: Any, score_col: Any, score_cols: Any,
+    classes: Any, weight_col: Any, query_col: Any,
+) -> tuple[list[Any], list[str], list[str]]:
+    """The multi-class (``label_col`` + ``score_cols``) or multi-label (``label_cols`` + ``score_cols``) columns.
+
+    Returns (labels, label columns, score columns), the two lists of columns
+    of equal length k: multi-class repeats ``label_col`` k times and its
+    labels are ``classes`` (default: the score columns' names); multi-label's
+    labels are the label columns' names. Raises TypeError or ValueError
+    naming the argument (``score_cols[2]``...) for a missing column, a column
+    named twice, lists of different lengths, both or neither of
+    ``label_col`` and ``label_cols``, ``score_col`` or ``query_col`` with
+    ``score_cols``, or ``classes`` with ``label_cols``.
+    """
+    have = list(columns)
+    if score_cols is None:
+        arg = "label_cols" if label_cols is not None else "classes"
+        raise fail(ValueError, func, "score_cols", f"a list of score columns, one per label, with {arg}", None)
+    if score_col is not None:
+        raise fail(ValueError, func, "score_col", "None with score_cols (one score column per label)", score_col)
+    if query_col is not None:
+        raise fail(ValueError, func, "query_col", "None with score_cols (means over queries are binary only)",
+                   query_col)
+    if label_col is not None and label_cols is not None:
+        raise fail(ValueError, func, "label_cols", "None with label_col: label_col names the class column "
+                   "(multi-class), label_cols the indicator columns (multi-label); give one", label_cols)
+    if label_col is None and label_cols is None:
+        raise fail(ValueError, func, "label_col", "the class column (multi-class) with score_cols, or pass "
+                   "label_cols= (one indicator column per label, multi-label)", None)
+    scores = _column_list(func, "score_cols", score_cols, have)
+    if label_cols is not None:
+        if classes is not None:
+            raise fail(ValueError, func, "classes", "None with label_cols (the labels are the label columns' names)",
+                       classes)
+        labels_in = _column_list(func, "label_cols", label_cols, have)
+        if len(labels_in) != len(scores):
+            raise ValueError(f"{func}: arguments 'label_cols' and 'score_cols' must name as many columns, paired by "
+                             f"position; got {len(labels_in)} label columns {labels_in!r} and {len(scores)} score "
+                             f"columns {scores!r} instead.")
+        check_column_names(func, have, weight_col=weight_col)
+        for j, (lc, sc) in enumerate(zip(labels_in, scores)):
+            if lc in scores:
+                raise fail(ValueError, func, f"label_cols[{j}]", "a column that is not a score column", lc)
+        if weight_col in labels_in or weight_col in scores:
+            raise fail(ValueError, func, "weight_col", "a column that is no label or score column", weight_col)
+        return list(labels_in), labels_in, scores
+    check_column_names(func, have, label_col=label_col, weight_col=weight_col)
+    if label_col in scores or (weight_col is not None and weight_col in scores):
+        arg = "label_col" if label_col in scores else "weight_col"
+        raise fail(ValueError, func, arg, "a column that is not a score column", label_col if arg == "label_col"
+                   else weight_col)
+    if classes is None:
+        labels = list(scores)
+    else:
+        if isinstance(classes, (str, bytes)) or not isinstance(classes, (list, tuple)):
+            raise fail(TypeError, func, "classes", "a list of class labels, one per score column", classes)
+        labels = list(classes)
+        if len(labels) != len(scores):
+            raise ValueError(f"{func}: arguments 'classes' and 'score_cols' must have the same length, paired by "
+                             f"position; got {len(labels)} classes {labels!r} and {len(scores)} score columns "
+                             f"{scores!r} instead.")
+        for i, c in enumerate(labels):
+            if c is None or isinstance(c, float) and c != c or not isinstance(c, (str, int, float)):
+                raise fail(TypeError, func, f"classes[{i}]", "a class label (str, int, float or bool)", c)
+            if labels.index(c) != i:
+                raise fail(ValueError, func, f"classes[{i}]", "a class not given twice", c)
+    return labels, [label_col] * len(scores), scores
+
+
+def check_wide_setup(func: str, multiclass: bool, misses: int, mode: str, pos_label: Any) -> None:
+    """The options a multi-class or multi-label evaluation takes: exact mode, no misses, no ``pos_label`` (multi-class)."""
+    if misses:
+        raise fail(ValueError, func, "misses", "0 with score_cols (a miss belongs to no label)", misses)
+    if mode != "exact":
+        raise fail(ValueError, func, "mode", "'exact' with score_cols", mode)
+    if multiclass and pos_label is not None:
+        raise fail(ValueError, func, "pos_label", "None with label_col and score_cols (each class is positive "
+                   "in its own ranking; name the classes with classes=)", pos_label)
+
+
+def classes_not_found(func: str, column: str, classes: list[Any], count: int, example: Any) -> ValueError:
+    """The error for ``count`` rows whose class (in ``column``) is none of ``classes``."""
+    return bad_rows(func, "label_col", column, f"one of the classes {classes!r:.200} (name them with classes=, one "
+                    "per score column)", count, example)
