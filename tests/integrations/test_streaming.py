@@ -280,7 +280,7 @@ def test_validation(kwargs: dict, exc: type, match: str) -> None:
 
 
 def test_argument_types() -> None:
-    with pytest.raises(TypeError, match="'evaluation' must be a ScoredPrecisionRecallEvaluation"):
+    with pytest.raises(TypeError, match="'evaluation' must be an evaluator of any kind: ScoredPrecisionRecallEvaluation"):
         SummaryLogger([], print, every=1)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="'callback' must be callable"):
         SummaryLogger(ScoredPrecisionRecallEvaluation(), "print", every=1)  # type: ignore[arg-type]
