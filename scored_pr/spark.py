@@ -28,6 +28,7 @@ import pickle
 from typing import Any, Iterator
 
 import numpy as np
+import numpy.typing as npt
 
 from ._core import partitioned as K
 from ._evaluators.bounded import BoundedEvaluation
@@ -265,7 +266,7 @@ def evaluate(
     if partitions is None:
         partitions = max(int(spark.sparkContext.defaultParallelism), math.ceil(rows / 2_000_000))
     buckets = max(1, min(4 * partitions, math.ceil(rows / _ROWS_PER_BUCKET) * 4 if rows else 1))
-    bounds = np.zeros(0)
+    bounds: npt.NDArray[np.float64] = np.zeros(0)
     if rows and buckets > 1:
         fraction = min(1.0, _SAMPLES_PER_BUCKET * buckets / rows)
         sample = narrow.select("s").sample(False, fraction, seed=20260101).collect()

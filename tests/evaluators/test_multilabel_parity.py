@@ -98,7 +98,7 @@ def test_one_label_is_the_binary_ranking_as_in_scikit_learn() -> None:
     ev.add_cases(Y, S)
     for average in MODES:
         # ranked 0.5-, 0.4+, 0.3+, 0.2-: AP = (1/2 + 2/3) / 2 = 0.58333; 2 of 4 pairs ordered: AUC 0.5
-        assert same(ev.average_precision(average), 0.5833333333333333) and same(ev.average_precision(average), sk.average_precision_score(Y, S, average=average))
+        assert same(ev.average_precision(average), 0.5833333333333333) and same(ev.average_precision(average), float(sk.average_precision_score(Y, S, average=average)))
         assert same(ev.area_under_roc_curve(average), 0.5) and same(ev.area_under_roc_curve(average), float(sk.roc_auc_score(Y, S, average=average)))
 
 
