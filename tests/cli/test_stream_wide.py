@@ -280,7 +280,7 @@ def test_metrics_port_serves_every_label_and_every_average(tmp_path: Path) -> No
         proc.stdin.flush()
         lines = [json.loads(proc.stdout.readline()) for _ in range(2)]
         assert [x["step"] for x in lines] == [10, 20]
-        for _ in range(100):  # the gauges are set right after the line is printed: a bounded wait
+        for _ in range(600):  # the gauges are set right after the line is printed: a bounded wait (30 s, a loaded machine)
             with urllib.request.urlopen(match.group(1), timeout=5) as response:
                 text = response.read().decode()
             if "scored_pr_summary_step 20.0" in text:

@@ -533,7 +533,7 @@ def test_stream_metrics_port_serves_the_gauges_while_streaming(window: list[str]
             expected = {"cumulative": ref, "window": win}
         else:
             expected = {"window": win}
-        for _ in range(100):  # the gauges are set right after the line is printed: a bounded wait
+        for _ in range(600):  # the gauges are set right after the line is printed: a bounded wait (30 s, a loaded machine)
             samples = _families(_scrape(url))
             if samples.get(("scored_pr_summary_step", ())) == 10:  # the summary after the 10th case
                 break
