@@ -27,6 +27,7 @@ import numpy as np
 
 from .. import _kinds
 from .._validation import UnsupportedQuery
+from . import notes as _notes
 
 #: Threshold rows kept per ranking by default: enough that the drawn curves are
 #: indistinguishable from the full ones at screen resolution (a chart is under
@@ -141,7 +142,8 @@ def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals:
         if key in summary:
             iv = (intervals or {}).get(key)
             measures.append({"key": key, "label": label, "value": summary[key],
-                             **({"low": iv.low, "high": iv.high, "method": iv.method, "level": iv.level} if iv else {})})
+                             **({"low": iv.low, "high": iv.high, "method": iv.method, "level": iv.level} if iv else {}),
+                             **_note(key, summary[key], ev)})
     for key, iv in (intervals or {}).items():  # intervals of measures not among the headline ones
         if key not in dict(HEADLINE):
             measures.append({"key": key, "label": key.replace("_", " "), "value": iv.estimate,
@@ -170,6 +172,11 @@ def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals:
     }
 
 
+def _note(key: str, value: Any, ev: Any, noun: str = "case") -> dict[str, str]:
+    """``{"note": why}`` when ``value`` (measure ``key`` of the ranking ``ev``) is undefined (NaN), else ``{}``."""
+    return {"note": _notes.label_reason(key, ev, noun)} if _notes.is_nan(value) else {}
+
+
 def bounded(ev: Any, name: str, kind_name: str) -> dict[str, Any]:
     """The entry of a bounded summary: estimate curves, the boxes that certify them, measures with bounds."""
     pr, roc = ev.pr_band(), ev.roc_band()
@@ -178,7 +185,8 @@ def bounded(ev: Any, name: str, kind_name: str) -> dict[str, Any]:
     for key, label in HEADLINE:
         if key in summary:
             measures.append({"key": key, "label": label, "value": summary[key],
-                             "lower": summary.get(f"{key}_lower"), "upper": summary.get(f"{key}_upper")})
+                             "lower": summary.get(f"{key}_lower"), "upper": summary.get(f"{key}_upper"),
+                             **_note(key, summary[key], ev)})
     roc_est = np.asarray(roc.estimate, dtype=np.float64).reshape(-1, 2)
     roc_boxes = np.asarray(roc.boxes, dtype=np.float64).reshape(-1, 4)
     return {
@@ -214,14 +222,22 @@ def entry(obj: Any, name: str, budget: int = BUDGET, intervals: dict[str, Any] |
     return out
 
 
+#: The measures of each query's or label's row in the page's table (each NaN gets a note).
+_ITEM_MEASURES = ("average_precision", "area_under_roc_curve", "maximum_f_measure", "r_precision")
+
+
 def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, budget: int = BUDGET) -> dict[str, Any]:
     """Everything the page shows for ``obj`` (an evaluator of any registered kind)."""
     kind = _kinds.kind_of(obj)
     if kind is None:
         raise UnsupportedQuery(f"to_html: {type(obj).__name__!r} is no evaluator kind scored_pr knows")
     if kind.holds in ("ranking", "bounded"):
-        return clean({"title": title, "layout": "single", "kind": kind.name, "rankings": [entry(obj, "model", budget, intervals)]})
+        one = entry(obj, "model", budget, intervals)
+        c = one["counts"]
+        empty = not (c["num_cases"] or c["num_misses"] or c.get("num_negative_misses"))
+        return clean({"title": title, "layout": "single", "kind": kind.name, "rankings": [one], "empty": empty})
     items = list(obj)  # the queries or the labels, in order
+    noun = "row" if kind.holds == "per_label" else "case"
     own_budget = max(MIN_ITEM_BUDGET, budget // max(1, min(len(items), MAX_ITEMS_WITH_CURVES)))
     rankings = []
     if kind.holds == "per_label":
@@ -235,14 +251,26 @@ def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, bud
                "area_under_roc_curve": summary.get("area_under_roc_curve"),
                "maximum_f_measure": summary.get("maximum_f_measure"), "r_precision": summary.get("r_precision"),
                "curve": None}
+        row["notes"] = {k: _notes.label_reason(k, ev, noun) for k in _ITEM_MEASURES if _notes.is_nan(row[k])}
         if i < MAX_ITEMS_WITH_CURVES:
             row["curve"] = len(rankings)
             rankings.append(entry(ev, str(item), own_budget))
         rows.append(row)
     figures = kind.figures(obj) if kind.figures is not None else {}
-    averages = {k: v for k, v in figures.items() if not any(k.startswith(f"{r['name']}: ") for r in rows)}
+    figures = {k: v for k, v in figures.items() if not any(k.startswith(f"{r['name']}: ") for r in rows)}
+    confusion = None
+    if kind.holds == "per_label":
+        matrix = obj.summary().get("confusion_matrix")
+        if matrix is not None:  # multi-class rows: shown as a k x k table, not as k^2 figures
+            confusion = {"labels": [str(t) for t in matrix], "matrix": [list(r.values()) for r in matrix.values()]}
+            figures = {k: v for k, v in figures.items() if not k.startswith("confusion (")}
+    why = _notes.figure_reasons(obj, kind.holds, figures)
+    averages = [{"key": k, "label": _notes.readable(k), "value": v, **({"note": why[k]} if k in why else {})}
+                for k, v in figures.items()]
+    empty = not items or (kind.holds == "per_label" and not obj.num_rows) or all(not obj[q].num_cases for q in items)
     return clean({"title": title, "layout": kind.holds, "kind": kind.name, "rankings": rankings, "items": rows,
                   "item_noun": "label" if kind.holds == "per_label" else "query", "averages": averages,
+                  "confusion": confusion, "empty": empty,
                   "items_with_curves": min(len(items), MAX_ITEMS_WITH_CURVES)})
 
 

@@ -68,7 +68,7 @@
   // ---------------------------------------------------------------- a chart on a canvas
   function Chart(parent, id, title, xlab, ylab, xr, yr) {
     this.id = id; this.xlab = xlab; this.ylab = ylab; this.xr = xr; this.yr = yr;
-    this.series = []; this.marks = []; this.hi = null;
+    this.series = []; this.marks = []; this.hi = null; this.labelBoxes = [];
     this.box = el("div", { "class": "chart", id: "chart-" + id });
     this.box.appendChild(el("h3", { text: title }));
     this.canvas = el("canvas", { role: "img", "aria-label": title });
@@ -99,6 +99,39 @@
       ul.appendChild(li);
     });
   };
+  // How a dashed (interpolated, convex hull) curve is drawn: wider and paler than the solid curves, under them.
+  var DASHED = { pattern: [7, 5], width: 3, alpha: 0.5, spacing: 3 };
+  // The indices of the vertices of a dashed series to draw: the first, then each vertex at least
+  // DASHED.spacing pixels from the last one kept, and the last. A subset of the exact vertices (no new
+  // point); at 2,000 vertices across 300 pixels the dash pattern would vanish, a vertex every pixel.
+  function thinned(chart, sr) {
+    var out = [], last = null, n = sr.x.length, min2 = DASHED.spacing * DASHED.spacing;
+    for (var i = 0; i < n; i++) {
+      var x = sr.x[i], y = sr.y[i];
+      if (x === null || y === null || isNaN(x) || isNaN(y)) { out.push(i); last = null; continue; }  // a gap: the pen lifts
+      var p = chart.toPixel(x, y);
+      if (last !== null && i < n - 1 && (p[0] - last[0]) * (p[0] - last[0]) + (p[1] - last[1]) * (p[1] - last[1]) < min2) continue;
+      out.push(i); last = p;
+    }
+    return out;
+  }
+  // Draw a mark's label beside point p, wholly inside the plot area: right of the point, or left of it
+  // near the right edge, shifted in when neither fits; above the point, or below it near the top.
+  // Returns the label's box in canvas pixels (CSS), as drawn.
+  function placeLabel(g, text, p, dy, M, s) {
+    g.textAlign = "left"; g.textBaseline = "alphabetic";
+    var m = g.measureText(text), w = m.width;
+    var asc = m.actualBoundingBoxAscent || 8, desc = m.actualBoundingBoxDescent || 2;
+    var left = M.l + 2, right = M.l + s.pw - 2, top = M.t + 2, bottom = M.t + s.ph - 2;
+    var x = p[0] + 8;
+    if (x + w > right) x = p[0] - 8 - w;
+    if (x < left) x = Math.max(left, right - w);
+    var y = p[1] - 8 + dy;
+    if (y - asc < top) y = p[1] + 8 + asc + dy;
+    y = Math.min(Math.max(y, top + asc), bottom - desc);
+    g.fillText(text, x, y);
+    return { x: x, y: y - asc, width: w, height: asc + desc, text: text };
+  }
   function ticks(lo, hi) {  // about five round steps (1, 2 or 5 times a power of ten)
     var raw = (hi - lo) / 5, mag = Math.pow(10, Math.floor(Math.log10(raw))), f = raw / mag;
     var step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag, out = [];
@@ -128,7 +161,12 @@
     g.textAlign = "center"; g.fillText(this.xlab, this.M.l + s.pw / 2, s.h - 4);
     g.save(); g.translate(11, this.M.t + s.ph / 2); g.rotate(-Math.PI / 2); g.fillText(this.ylab, 0, 0); g.restore();
     g.save(); g.beginPath(); g.rect(this.M.l - 3, this.M.t - 3, s.pw + 6, s.ph + 6); g.clip();
-    this.series.forEach(function (sr) {
+    this.labelBoxes = [];
+    // boxes first, then the dashed curves, then the solid ones on top (a dashed curve that coincides
+    // with its solid one shows as a wide, pale, broken band around it)
+    var order = this.series.filter(function (sr) { return sr.boxes; })
+      .concat(this.series.filter(function (sr) { return !sr.boxes && sr.dash; }), this.series.filter(function (sr) { return !sr.boxes && !sr.dash; }));
+    order.forEach(function (sr) {
       if (sr.boxes) {
         g.fillStyle = sr.color; g.globalAlpha = 0.22;
         sr.boxes.forEach(function (b) {
@@ -138,16 +176,20 @@
         g.globalAlpha = 1;
         return;
       }
-      g.strokeStyle = sr.color; g.lineWidth = sr.width || 1.6; g.setLineDash(sr.dash ? [5, 4] : []);
-      g.beginPath(); var pen = false;
-      for (var i = 0; i < sr.x.length; i++) {
-        var x = sr.x[i], y = sr.y[i];
+      g.strokeStyle = sr.color; g.lineWidth = sr.width || (sr.dash ? DASHED.width : 1.6);
+      g.globalAlpha = sr.dash ? DASHED.alpha : 1;
+      g.setLineDash(sr.dash ? DASHED.pattern : []);
+      var idx = sr.dash ? thinned(self, sr) : null;
+      sr.drawn = idx;  // the vertices drawn (indices into x, y): the dashed curves', at distinct pixel positions
+      g.beginPath(); var pen = false, n = idx ? idx.length : sr.x.length;
+      for (var v = 0; v < n; v++) {
+        var i = idx ? idx[v] : v, x = sr.x[i], y = sr.y[i];
         if (isNaN(x) || isNaN(y) || x === null || y === null) { pen = false; continue; }
         var p = self.toPixel(x, y);
         if (pen) g.lineTo(p[0], p[1]); else g.moveTo(p[0], p[1]);
         pen = true;
       }
-      g.stroke(); g.setLineDash([]);
+      g.stroke(); g.setLineDash([]); g.globalAlpha = 1;
       if (sr.dots) {
         g.fillStyle = sr.color;
         for (var j = 0; j < sr.x.length; j++) {
@@ -173,7 +215,7 @@
       g.beginPath();
       if (m.shape === "diamond") { g.moveTo(p[0], p[1] - 6); g.lineTo(p[0] + 6, p[1]); g.lineTo(p[0], p[1] + 6); g.lineTo(p[0] - 6, p[1]); g.closePath(); g.fill(); }
       else { g.arc(p[0], p[1], 5, 0, 7); g.lineWidth = 2; g.stroke(); }
-      if (m.label) { g.textAlign = p[0] > self.M.l + s.pw * 0.6 ? "right" : "left"; g.fillText(m.label, p[0] + (g.textAlign === "left" ? 8 : -8), p[1] - 8 + (m.dy || 0)); }
+      if (m.label) self.labelBoxes.push(placeLabel(g, m.label, p, m.dy || 0, self.M, s));
     });
     if (this.hi) {
       var h = this.hi.s, p = this.toPixel(h.x[this.hi.i], h.y[this.hi.i]);
@@ -224,13 +266,23 @@
     var body = el("tbody");
     list[0].measures.forEach(function (m, k) {
       var tr = el("tr", { "data-key": m.key }, [cell("td", m.label, "name")]);
-      list.forEach(function (r) { var v = r.measures[k]; tr.appendChild(cell("td", v ? fmt(v.value) : "", null, { "data-value": v ? String(num(v.value)) : "" })); });
+      list.forEach(function (r) { var v = r.measures[k]; tr.appendChild(valueCell(v ? v.value : "", v && v.note)); });
       if (hasCi && !withModels) tr.appendChild(cell("td", m.low !== undefined ? "[" + fmt(m.low) + ", " + fmt(m.high) + "] " + (100 * m.level).toFixed(0) + "% " + m.method : "", "ci"));
       if (hasBounds) tr.appendChild(cell("td", m.lower !== undefined && m.lower !== null ? "[" + fmt(m.lower) + ", " + fmt(m.upper) + "]" : "exact", "ci"));
       body.appendChild(tr);
     });
     t.appendChild(body);
     return t;
+  }
+  // A value's cell; a NaN carries the reason it is undefined beside it (``note``), never a bare "NaN".
+  function valueCell(v, note, extra) {
+    var td = cell("td", v === "" ? "" : fmt(v), null, { "data-value": v === "" ? "" : String(num(v)) });
+    if (extra) for (var k in extra) td.setAttribute(k, extra[k]);
+    if (note && v !== "" && isNaN(num(v))) {
+      td.setAttribute("data-note", note); td.setAttribute("title", note);
+      td.appendChild(el("span", { "class": "why", text: " (" + note + ")" }));
+    }
+    return td;
   }
   function countsLine(r) {
     var c = r.counts, s = fmt(c.num_cases) + " cases; " + fmt(c.num_positive_ref) + " positive (" + fmt(c.num_misses) +
@@ -263,6 +315,11 @@
   var sub = layout === "compare" ? "two models on the same cases" : layout === "single" ? (D.kind + " evaluation; " + countsLine(R[0]))
     : (D.kind + " evaluation: " + D.items.length + " " + D.item_noun + (D.items.length === 1 ? "" : D.item_noun === "query" ? "ies" : "s"));
   root.appendChild(el("p", { "class": "sub", id: "subtitle", text: sub.replace("querys", "queries").replace("queryies", "queries") }));
+  if (D.empty) {
+    var nothing = layout === "per_query" && !D.items.length ? "No queries yet" : layout === "per_label" ? "No rows yet" : "No cases yet";
+    root.appendChild(el("p", { "class": "note empty", id: "empty-note", role: "status",
+      text: nothing + ": the measures are undefined (NaN) or 0 and the curves are empty until cases are added." }));
+  }
 
   if (R[0] && R[0].extra && R[0].extra.window) {
     var w = R[0].extra.window;
@@ -298,8 +355,24 @@
     var at = el("table", { id: "averages" });
     at.appendChild(el("thead", null, [el("tr", null, [cell("th", "measure", "name"), cell("th", "value")])]));
     var ab = el("tbody");
-    Object.keys(D.averages).forEach(function (k) { ab.appendChild(el("tr", null, [cell("td", k, "name"), cell("td", fmt(D.averages[k]))])); });
+    D.averages.forEach(function (a) { ab.appendChild(el("tr", { "data-key": a.key }, [cell("td", a.label, "name"), valueCell(a.value, a.note)])); });
     at.appendChild(ab); root.appendChild(at);
+    if (D.confusion) {
+      var cl = D.confusion.labels;
+      root.appendChild(el("h2", { text: "Confusion matrix (at the top-scoring class; the first class on ties)" }));
+      var mt = el("table", { id: "confusion-matrix", "class": "matrix" });
+      mt.appendChild(el("thead", null, [
+        el("tr", null, [cell("th", "", "corner"), cell("th", "predicted class", "axis", { colspan: cl.length })]),
+        el("tr", null, [cell("th", "true class", "name axis")].concat(cl.map(function (c) { return cell("th", c, null, { scope: "col" }); })))]));
+      var mb = el("tbody");
+      D.confusion.matrix.forEach(function (row, i) {
+        mb.appendChild(el("tr", { "data-true": cl[i] }, [cell("th", cl[i], "name", { scope: "row" })].concat(row.map(function (v, j) {
+          return cell("td", fmt(v), i === j ? "diag" : null, { "data-value": String(v), "data-predicted": cl[j] });
+        }))));
+      });
+      mt.appendChild(mb); root.appendChild(mt);
+      root.appendChild(el("p", { "class": "note", text: "Rows: the true class; columns: the predicted (top-scoring) class; the diagonal holds the correct rows." }));
+    }
     root.appendChild(el("h2", { text: "Per " + D.item_noun + " (click a heading to sort, a row to draw its curves)" }));
     var cols = [["name", D.item_noun], ["num_cases", "cases"], ["positives", "positives"], ["negatives", "negatives"],
       ["average_precision", "AP"], ["area_under_roc_curve", "ROC AUC"], ["maximum_f_measure", "max F1"], ["r_precision", "R-precision"]];
@@ -308,12 +381,25 @@
     var ib = el("tbody");
     D.items.forEach(function (row) {
       var tr = el("tr", { "data-curve": row.curve === null ? "" : row.curve });
-      cols.forEach(function (c, i) { var v = row[c[0]]; tr.appendChild(cell("td", i ? fmt(v) : v, i ? null : "name", { "data-sort": i ? String(num(v)) : v })); });
+      cols.forEach(function (c, i) {
+        var v = row[c[0]];
+        tr.appendChild(i ? valueCell(v, (row.notes || {})[c[0]], { "data-sort": String(num(v)) }) : cell("td", v, "name", { "data-sort": v }));
+      });
       if (row.curve !== null) tr.addEventListener("click", function () { select(row.curve); });
       ib.appendChild(tr);
     });
     it.appendChild(ib); root.appendChild(it); sortable(it);
     if (D.items.length > D.items_with_curves) root.appendChild(el("p", { "class": "note", text: "Curves for the first " + D.items_with_curves + " " + D.item_noun + " entries; the table lists all." }));
+  }
+
+  function ready() {
+    document.body.setAttribute("data-render-ms", String(performance.now()));  // since navigation start
+    document.body.setAttribute("data-ready", "1");
+  }
+  if (!R.length) {  // no query (or label) to draw: the tables above are the whole report
+    root.appendChild(el("p", { "class": "note", id: "provenance", text: "No " + D.item_noun + " has curves yet. Made by scored_pr " + D.version + "." }));
+    ready();
+    return;
   }
 
   // ----- charts
@@ -485,6 +571,5 @@
     var printing = window.matchMedia("print");
     if (printing.addEventListener) printing.addEventListener("change", redraw); else if (printing.addListener) printing.addListener(redraw);
   }
-  document.body.setAttribute("data-render-ms", String(performance.now()));  // since navigation start
-  document.body.setAttribute("data-ready", "1");
+  ready();
 })();
