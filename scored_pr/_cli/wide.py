@@ -190,6 +190,55 @@ def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any]
     return columns, averages, notes, None
 
 
+def _nan_notes(multiclass: bool, truth: Any, scores: Any, names: list[str], columns: dict[str, Any],
+               averages: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The footnotes of the text report: why each NaN of the per-class table, and of the averages, is undefined.
+
+    Counted from the rows (:mod:`scored_pr._html.notes`, which the HTML page
+    shows beside the same values): the labels with no positive (or no
+    negative) row, the rows with no positive label, ... Two lists of lines
+    (``note: <figure> is nan, undefined: <why>``), empty when nothing is NaN.
+    """
+    import numpy as np
+
+    from .._evaluators.multilabel import MultiLabelEvaluation
+    from .._html import notes as why
+
+    def nan(v: Any) -> bool:
+        return isinstance(v, float) and math.isnan(v)
+
+    n, k = scores.shape
+    if not any(nan(v) for values in columns.values() for v in values) and not any(
+            nan(v) for value in averages.values() for v in (value.values() if isinstance(value, dict) else [value])):
+        return [], []
+    if multiclass:
+        indicator = np.zeros((n, k), dtype=bool)
+        indicator[np.arange(n), truth] = True
+    else:
+        indicator = truth
+    ev = MultiLabelEvaluation([str(name) for name in names])
+    ev.add_cases(indicator, scores)
+    what = "class" if multiclass else "label"
+    per_label = [f"note: {key} of {what} {names[j]} is nan, {why.label_reason(key, ev[str(names[j])], 'row')}"
+                 for key, values in columns.items() for j, v in enumerate(values) if nan(v)]
+    per_average = []
+    for key, value in averages.items():
+        for average, v in (value.items() if isinstance(value, dict) else [("", value)]):
+            if not nan(v):
+                continue
+            if multiclass and average.startswith("ovo_"):
+                present = int(np.unique(truth).size)
+                reason = (f"undefined: {present} of {k} classes {'has' if present == 1 else 'have'} rows "
+                          "(one-vs-one needs a pair of classes)"
+                          if present < 2 else "undefined (0/0)")
+            elif average:
+                reason = why.label_average_reason(ev, key, average.removeprefix("ovr_"), what)
+            else:
+                reason = "undefined (0/0)"
+            per_average.append(f"note: {key}{f' ({average})' if average else ''} is nan, {reason}")
+    return per_label, per_average
+
+
 def _fmt(value: Any) -> str:
     return str(value) if isinstance(value, int) else repr(float(value))
 
@@ -272,7 +321,10 @@ def print_wide(source: str, multiclass: bool, names: list[str], score_names: lis
     top = ("precision", "recall", "f_measure")  # multi-class: at the top-scoring class, in a table of their own
     ranked = {key: values for key, values in columns.items() if key not in top}
     rows = [(str(name), *(_fmt(values[i]) for values in ranked.values())) for i, name in enumerate(names)]
+    nan_labels, nan_averages = _nan_notes(multiclass, truth, scores, names, columns, averages)
     print(table(rows, (what, *ranked), names_first=True))
+    for line in nan_labels:
+        print(line)
     print()
     avg_rows: list[tuple[str, ...]] = []
     for key, value in averages.items():
@@ -281,6 +333,8 @@ def print_wide(source: str, multiclass: bool, names: list[str], score_names: lis
         else:
             avg_rows.append((key, "", _fmt(value)))
     print(table(avg_rows, ("measure", "average", "value"), names_first=True))
+    for line in nan_averages:
+        print(line)
     if confusion is not None:
         print()
         print("at the top-scoring class (the first class on ties): precision, recall and F1 of each class, and the "

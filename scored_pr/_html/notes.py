@@ -75,10 +75,6 @@ def readable(key: str) -> str:
     return key.replace("_", " ")
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
 def is_nan(value: Any) -> bool:
     """Whether ``value`` is a float NaN (None, the JSON form of NaN, counts too)."""
     if value is None:
@@ -128,7 +124,12 @@ def _one_class_labels(obj: Any, key: str) -> tuple[list[str], list[str]]:
     return no_pos, no_neg
 
 
-def label_average_reason(obj: Any, key: str, average: str) -> str:
+def _have(n: int, total: int, noun: str, rest: str) -> str:
+    """``"1 of 3 labels has ..."`` / ``"2 of 3 labels have ..."``."""
+    return f"{n} of {total} {noun}s {'has' if n == 1 else 'have'} {rest}"
+
+
+def label_average_reason(obj: Any, key: str, average: str, noun: str = "label") -> str:
     """Why the ``average`` over labels of measure ``key`` of a multi-label evaluation ``obj`` is undefined.
 
     ``key``: ``"average_precision"`` or ``"area_under_roc_curve"`` (``"roc_auc"``
@@ -136,7 +137,9 @@ def label_average_reason(obj: Any, key: str, average: str) -> str:
     non-zero weight) with no positive label and with every label positive;
     "macro" and "weighted" name the labels with a single class in their
     column; "micro" looks at the pooled ranking of every (row, label) pair.
+    ``noun``: what the columns are (``"label"``, or ``"class"`` for multi-class rows).
     """
+    nouns = "classes" if noun == "class" else f"{noun}s"
     labels = [str(label) for label in obj]
     k = len(labels)
     if not obj.num_rows:
@@ -153,12 +156,12 @@ def label_average_reason(obj: Any, key: str, average: str) -> str:
         all_pos = int((positives == k).sum())
         parts = []
         if no_pos:
-            parts.append(f"{no_pos} of {n} rows have no positive label")
+            parts.append(_have(no_pos, n, "row", f"no positive {noun}"))
         if key in NEEDS_NEGATIVE and all_pos:
-            parts.append(f"{all_pos} of {n} rows have every label positive")
+            parts.append(_have(all_pos, n, "row", f"every {noun} positive"))
         if parts:
             return "undefined: " + " and ".join(parts) + (
-                " (a row's ROC AUC needs a positive and a negative label)" if key in NEEDS_NEGATIVE else "")
+                f" (a row's ROC AUC needs a positive and a negative {noun})" if key in NEEDS_NEGATIVE else "")
         return "undefined (0/0)"
     if average == "micro":
         pooled = obj.pooled()
@@ -169,9 +172,9 @@ def label_average_reason(obj: Any, key: str, average: str) -> str:
         no_pos = []  # a label without a positive weighs 0 in the weighted average
     parts = []
     if no_pos:
-        parts.append(f"{len(no_pos)} of {k} labels have no positive row ({_names(no_pos)})")
+        parts.append(_have(len(no_pos), k, noun, f"no positive row ({_names(no_pos)})").replace(f"{noun}s", nouns))
     if no_neg:
-        parts.append(f"{len(no_neg)} of {k} labels have no negative row ({_names(no_neg)})")
+        parts.append(_have(len(no_neg), k, noun, f"no negative row ({_names(no_neg)})").replace(f"{noun}s", nouns))
     if parts:
         return "undefined: " + " and ".join(parts)
     return "undefined (0/0)"
