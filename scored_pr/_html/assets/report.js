@@ -95,12 +95,20 @@
     var ul = this.legend; ul.innerHTML = "";
     this.series.forEach(function (s) {
       if (!s.label) return;
-      var li = el("li", { text: s.label, "class": s.boxes ? "box" : (s.dash ? "dash" : ""), style: "--c:" + s.color });
+      var li = el("li", { text: s.label, "class": s.boxes ? "box" : (s.dash ? "dash" : ""), style: "--c:" + (s.dash ? tint(s.color) : s.color) });
       ul.appendChild(li);
     });
   };
-  // How a dashed (interpolated, convex hull) curve is drawn: wider and paler than the solid curves, under them.
-  var DASHED = { pattern: [7, 5], width: 3, alpha: 0.5, spacing: 3 };
+  // How a dashed (interpolated, convex hull) curve is drawn: wider than the solid curves, in a paler tint, over them.
+  var DASHED = { pattern: [7, 5], width: 2.6, mix: 0.55, spacing: 3 };
+  function tint(hex) {  // "#rrggbb" mixed with white (DASHED.mix of white)
+    var v = parseInt(hex.slice(1), 16), out = "#";
+    [16, 8, 0].forEach(function (sh) {
+      var c = Math.round(((v >> sh) & 255) * (1 - DASHED.mix) + 255 * DASHED.mix);
+      out += (c < 16 ? "0" : "") + c.toString(16);
+    });
+    return out;
+  }
   // The indices of the vertices of a dashed series to draw: the first, then each vertex at least
   // DASHED.spacing pixels from the last one kept, and the last. A subset of the exact vertices (no new
   // point); at 2,000 vertices across 300 pixels the dash pattern would vanish, a vertex every pixel.
@@ -162,10 +170,10 @@
     g.save(); g.translate(11, this.M.t + s.ph / 2); g.rotate(-Math.PI / 2); g.fillText(this.ylab, 0, 0); g.restore();
     g.save(); g.beginPath(); g.rect(this.M.l - 3, this.M.t - 3, s.pw + 6, s.ph + 6); g.clip();
     this.labelBoxes = [];
-    // boxes first, then the dashed curves, then the solid ones on top (a dashed curve that coincides
-    // with its solid one shows as a wide, pale, broken band around it)
+    // boxes first, then the solid curves, then the dashed ones on top, in a paler tint of the same colour:
+    // where a dashed curve coincides with its solid one (many points), pale dashes alternate with the solid line
     var order = this.series.filter(function (sr) { return sr.boxes; })
-      .concat(this.series.filter(function (sr) { return !sr.boxes && sr.dash; }), this.series.filter(function (sr) { return !sr.boxes && !sr.dash; }));
+      .concat(this.series.filter(function (sr) { return !sr.boxes && !sr.dash; }), this.series.filter(function (sr) { return !sr.boxes && sr.dash; }));
     order.forEach(function (sr) {
       if (sr.boxes) {
         g.fillStyle = sr.color; g.globalAlpha = 0.22;
@@ -176,8 +184,7 @@
         g.globalAlpha = 1;
         return;
       }
-      g.strokeStyle = sr.color; g.lineWidth = sr.width || (sr.dash ? DASHED.width : 1.6);
-      g.globalAlpha = sr.dash ? DASHED.alpha : 1;
+      g.strokeStyle = sr.dash ? tint(sr.color) : sr.color; g.lineWidth = sr.width || (sr.dash ? DASHED.width : 1.6);
       g.setLineDash(sr.dash ? DASHED.pattern : []);
       var idx = sr.dash ? thinned(self, sr) : null;
       sr.drawn = idx;  // the vertices drawn (indices into x, y): the dashed curves', at distinct pixel positions
@@ -189,7 +196,7 @@
         if (pen) g.lineTo(p[0], p[1]); else g.moveTo(p[0], p[1]);
         pen = true;
       }
-      g.stroke(); g.setLineDash([]); g.globalAlpha = 1;
+      g.stroke(); g.setLineDash([]);
       if (sr.dots) {
         g.fillStyle = sr.color;
         for (var j = 0; j < sr.x.length; j++) {
