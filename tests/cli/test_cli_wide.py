@@ -318,3 +318,60 @@ def test_report_of_a_multilabel_state_file_gives_each_label_and_every_average(tm
         assert close(got[f"area_under_roc_curve ({average})"], F.area_under_roc_curve(y, s, average=average))
     refused = run(str(path), "--curve", "pr")
     assert refused.returncode == 2 and "not available for a multilabel state file" in refused.stderr
+
+
+def _write_multilabel(path: Path, y: np.ndarray, s: np.ndarray) -> None:
+    lines = ["a,b,c,sa,sb,sc"] + [",".join([*(str(int(v)) for v in t), *(repr(float(v)) for v in r)]) for t, r in zip(y, s)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_text_report_says_why_a_value_is_nan(tmp_path: Path) -> None:
+    """Rows with no positive label make the samples ROC AUC NaN: a footnote under the table says so, with the count."""
+    rng = np.random.default_rng(21)
+    y = rng.random((40, 3)) < 0.3
+    y[:, 1] = False  # label b: no positive row, so its ROC AUC (and the macro average) is NaN too
+    s = rng.random((40, 3))
+    path = tmp_path / "ml.csv"
+    _write_multilabel(path, y, s)
+    res = run(str(path), "--label-cols", "a,b,c", "--score-cols", "sa,sb,sc")
+    assert res.returncode == 0, res.stderr
+    no_pos, all_pos = int((y.sum(axis=1) == 0).sum()), int((y.sum(axis=1) == 3).sum())
+    assert no_pos > 1 and all_pos == 0
+    lines = res.stdout.splitlines()
+    per_label = lines.index("note: roc_auc of label b is nan, undefined: no positive row")
+    assert lines[per_label - 1].startswith("| c ") and lines[per_label + 1] == ""  # under the per-label table
+    assert lines[-2:] == [
+        "note: roc_auc (macro) is nan, undefined: 1 of 3 labels has no positive row (b)",
+        f"note: roc_auc (samples) is nan, undefined: {no_pos} of 40 rows have no positive label "
+        "(a row's ROC AUC needs a positive and a negative label)",
+    ]
+    assert lines[-3].startswith("| label_ranking_loss ")  # right under the averages table
+    # the table itself is unchanged: the rows print nan as before, and JSON keeps null with no note
+    assert "| roc_auc                         |  samples |" in res.stdout
+    out = json.loads(run(str(path), "--label-cols", "a,b,c", "--score-cols", "sa,sb,sc", "--format", "json").stdout)
+    assert out["averages"]["roc_auc"]["samples"] is None and "note" not in json.dumps(out)
+
+
+def test_text_report_without_nan_has_no_footnote(tmp_path: Path) -> None:
+    y, s = multilabel_data(4)
+    y[0] = [True, False, False]
+    y[y.sum(axis=1) == 0, 0] = True  # every row has a positive and (below) a negative label
+    y[y.sum(axis=1) == 3, 2] = False
+    path = tmp_path / "ml.csv"
+    _write_multilabel(path, y, s)
+    res = run(str(path), "--label-cols", "a,b,c", "--score-cols", "sa,sb,sc")
+    assert res.returncode == 0, res.stderr
+    assert " nan |" not in res.stdout and "note:" not in res.stdout
+    assert res.stdout.splitlines()[-1].startswith("| label_ranking_loss ")
+
+
+def test_multiclass_text_report_says_why_one_vs_one_is_nan(tmp_path: Path) -> None:
+    path = tmp_path / "mc.csv"
+    path.write_text("y,p_x,p_y,p_z\nx,0.5,0.3,0.2\nx,0.2,0.5,0.3\n")
+    res = run(str(path), "--label-col", "y", "--score-prefix", "p_")
+    assert res.returncode == 0, res.stderr
+    assert ("note: roc_auc (ovo_macro) is nan, undefined: 1 of 3 classes has rows (one-vs-one needs a pair of classes)"
+            in res.stdout.splitlines())
+    assert "note: roc_auc of class x is nan, undefined: no negative row" in res.stdout.splitlines()
+    assert ("note: roc_auc (ovr_macro) is nan, undefined: 2 of 3 classes have no positive row (y, z) and 1 of 3 "
+            "classes has no negative row (x)") in res.stdout.splitlines()

@@ -379,3 +379,122 @@ def test_notebook_display_renders_in_its_iframe(browser: Any, tmp_path: Path) ->
         assert frame.evaluate("scoredPr.data.kind") == kind
     assert problems == []
     assert all(not r.startswith(("http:", "https:")) for r in requests)
+
+
+# ------------------------------------------------------------------ empty evaluations, labels, dashed curves
+
+
+def empty_kinds() -> dict[str, Any]:
+    return {"exact": scored_pr.ScoredPrecisionRecallEvaluation(), "windowed": scored_pr.WindowedEvaluation(size=50),
+            "bounded": scored_pr.BoundedEvaluation(), "synchronized": scored_pr.SynchronizedEvaluation(),
+            "multi": scored_pr.MultiQueryEvaluation(), "multilabel": scored_pr.MultiLabelEvaluation(labels=2),
+            "multilabel-bounded": scored_pr.MultiLabelEvaluation(labels=["a", "b"], max_bins=16)}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(empty_kinds()))
+def test_every_kind_renders_empty_with_a_note(browser: Any, tmp_path: Path, artifacts: Path, name: str) -> None:
+    ev = empty_kinds()[name]
+    page = open_page(browser, ev.to_html(title=f"empty {name}"), tmp_path / f"empty-{name}.html")
+    page.check_clean()  # no page error, no console error or warning (an empty multi-query page threw)
+    note = page.page.inner_text("#empty-note")
+    assert note.startswith({"multi": "No queries yet", "multilabel": "No rows yet",
+                            "multilabel-bounded": "No rows yet"}.get(name, "No cases yet"))  # fmt: skip
+    assert page.page.locator("#measures, #averages").count() == 1
+    # every NaN shown says why
+    nan_cells = page.page.locator("td[data-value='NaN']")
+    assert nan_cells.count() > 0
+    for i in range(nan_cells.count()):
+        assert "undefined" in (nan_cells.nth(i).get_attribute("data-note") or ""), nan_cells.nth(i).evaluate("e => e.id || e.outerHTML")
+    page.shot(artifacts / f"html-empty-{name}.png")
+
+
+def _label_boxes_inside(page: Page, chart: str) -> list[dict[str, Any]]:
+    boxes, m, size = page.page.evaluate(f"(() => {{ const c = scoredPr.charts[{chart!r}]; return [c.labelBoxes, c.M, c.size()]; }})()")
+    for b in boxes:
+        assert m["l"] <= b["x"] and b["x"] + b["width"] <= m["l"] + size["pw"], (b, m, size)
+        assert m["t"] <= b["y"] and b["y"] + b["height"] <= m["t"] + size["ph"], (b, m, size)
+    return boxes
+
+
+@pytest.mark.parametrize("width", [1280, 400])
+@pytest.mark.parametrize("where", [0.02, 0.59, 0.98])
+def test_max_f_label_stays_inside_the_chart(browser: Any, tmp_path: Path, width: int, where: float) -> None:
+    """The best F1 of a perfect ranking is 1 (the top of the chart) at a threshold ``where`` along the axis."""
+    scores = np.round(np.linspace(0.0, 1.0, 401), 6) - 0.123456  # long labels: "max F1 1 at 0.4665"
+    y = scores >= scores[int(where * 400)]
+    ev = scored_pr.ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, scores)
+    path = tmp_path / "label.html"
+    path.write_text(ev.to_html(), encoding="utf-8")
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(path.as_uri())
+    page.wait_for_selector("body[data-ready='1']", timeout=10_000)
+    wrapped = Page.__new__(Page)
+    wrapped.page = page
+    boxes = _label_boxes_inside(wrapped, "f")
+    best = ev.maximum_f_measure_threshold()
+    assert [b["text"] for b in boxes] == [f"max F1 1 at {float(f'{best.threshold:.4g}'):g}"]
+    assert _label_boxes_inside(wrapped, "pr")[0]["text"].startswith("break-even")
+    assert problems == []
+    page.close()
+
+
+def test_dashed_curves_show_their_dash_at_200k_points(browser: Any, tmp_path: Path, artifacts: Path) -> None:
+    rng = np.random.default_rng(12)
+    y = rng.random(200_000) < 0.3
+    ev = scored_pr.ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, rng.normal(y * 1.2, 1.0))
+    page = open_page(browser, ev.to_html(), tmp_path / "big.html")
+    page.check_clean()
+    for chart in ("pr", "roc"):
+        series = page.page.evaluate(f"""(() => {{ const c = scoredPr.charts[{chart!r}];
+            return c.series.map(s => ({{dash: !!s.dash, color: s.color, x: s.x, y: s.y, drawn: s.drawn || null,
+                                         pixels: (s.drawn || []).map(i => c.toPixel(s.x[i], s.y[i])), pw: c.size().pw}})); }})()""")
+        dashed = [s for s in series if s["dash"]]
+        solid = [s for s in series if not s["dash"]]
+        assert len(dashed) == 1 and len(solid) == 1
+        d = dashed[0]
+        drawn = d["drawn"]
+        assert drawn is not None and drawn[0] == 0 and drawn[-1] == len(d["x"]) - 1
+        assert drawn == sorted(set(drawn))  # a subset of the exact vertices, in order: no new point
+        gaps = np.hypot(*np.diff(np.asarray(d["pixels"]), axis=0).T)
+        assert np.all(gaps[:-1] >= 3.0)  # a vertex at most every 3 pixels: the 7-5 dash pattern shows
+        assert len(drawn) < len(d["x"]) or len(d["x"]) < d["pw"] / 3
+        assert d["color"] == solid[0]["color"]  # the same model's colour; drawn in a paler tint, with a legend entry
+        legend = page.page.locator(f"#chart-{chart} .legend li.dash")
+        assert legend.count() == 1 and legend.inner_text() in ("interpolated", "convex hull")
+    pr_drawn = page.page.evaluate("scoredPr.charts.pr.series.filter(s => s.dash)[0].drawn.length")
+    assert pr_drawn < 400  # of the 2,000 kept vertices of the interpolated PR curve
+    page.page.locator(".grid").screenshot(path=str(artifacts / "html-200k-curves.png"))
+
+
+def test_multiclass_page_shows_a_confusion_matrix_and_notes(browser: Any, tmp_path: Path, artifacts: Path) -> None:
+    rng = np.random.default_rng(13)
+    names = ["ant", "bee", "cat"]
+    classes = rng.integers(0, 3, 600)
+    ev = scored_pr.MultiLabelEvaluation(names)
+    ev.add_cases([names[c] for c in classes], rng.random((600, 3)) + np.eye(3)[classes] * 0.6)
+    page = open_page(browser, ev.to_html(), tmp_path / "mc.html")
+    page.check_clean()
+    header = page.page.locator("#confusion-matrix thead tr").nth(1).locator("th").all_inner_texts()
+    assert header == ["true class", *names]
+    matrix = ev.confusion_matrix()
+    for i, true in enumerate(names):
+        row = page.page.locator(f"#confusion-matrix tbody tr[data-true='{true}']")
+        assert row.locator("th").inner_text() == true
+        assert [int(v) for v in row.locator("td").all_inner_texts()] == matrix[i].tolist()
+    assert "confusion (" not in page.page.inner_text("#averages")
+    assert page.page.locator("#averages tr[data-key='average_precision (macro)'] td.name").inner_text() == "Average precision, macro"
+    page.shot(artifacts / "html-multiclass.png")
+
+    labels = scored_pr.MultiLabelEvaluation(labels=["ant", "bee", "cat"])
+    Y = rng.random((300, 3)) < 0.3
+    labels.add_cases(Y, rng.normal(Y * 1.0, 1.0))
+    page = open_page(browser, labels.to_html(), tmp_path / "ml.html")
+    page.check_clean()
+    cell = page.page.locator("#averages tr[data-key='area_under_roc_curve (samples)'] td[data-value]")
+    assert cell.get_attribute("data-value") == "NaN"
+    assert f"{int((Y.sum(axis=1) == 0).sum())} of 300 rows have no positive label" in cell.inner_text()
+    page.shot(artifacts / "html-multilabel-nan.png")

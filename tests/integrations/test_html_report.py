@@ -202,3 +202,76 @@ def test_cli_html_unwritable_path_exits_1(tmp_path: Path) -> None:
     done = _run("report", str(tmp_path / "cases.csv"), "--html", str(tmp_path / "no" / "such" / "dir.html"))
     assert done.returncode == 1
     assert "cannot write the HTML report" in done.stderr
+
+
+# ------------------------------------------------------------------ readable names, NaN notes, the confusion matrix
+
+
+def _multilabel_with_empty_rows() -> tuple[scored_pr.MultiLabelEvaluation, np.ndarray]:
+    """Rows with no positive label (and some with every label positive): the samples ROC AUC is NaN."""
+    rng = np.random.default_rng(11)
+    Y = rng.random((400, 3)) < 0.3
+    labels = scored_pr.MultiLabelEvaluation(labels=["ant", "bee", "cat"])
+    labels.add_cases(Y, rng.normal(Y * 1.0, 1.0))
+    return labels, Y
+
+
+def test_multilabel_page_names_measures_and_says_why_a_value_is_nan() -> None:
+    ev, Y = _multilabel_with_empty_rows()
+    data = page_data(ev.to_html())
+    averages = {a["key"]: a for a in data["averages"]}
+    assert averages["average_precision (macro)"]["label"] == "Average precision, macro"
+    assert averages["area_under_roc_curve (samples)"]["label"] == "ROC AUC, samples"
+    assert averages["num_rows"]["label"] == "Rows"
+    samples = averages["area_under_roc_curve (samples)"]
+    assert samples["value"] is None and np.isnan(ev.area_under_roc_curve(average="samples"))
+    no_pos, all_pos = int((Y.sum(axis=1) == 0).sum()), int((Y.sum(axis=1) == 3).sum())
+    assert no_pos > 1 and all_pos > 1
+    assert samples["note"] == (f"undefined: {no_pos} of 400 rows have no positive label and {all_pos} of 400 rows "
+                               "have every label positive (a row's ROC AUC needs a positive and a negative label)")
+    # every NaN has a note, and only NaNs have one
+    assert all((a["value"] is None) == ("note" in a) for a in data["averages"])
+
+
+def test_nan_notes_name_the_labels_and_the_empty_state() -> None:
+    ev = scored_pr.MultiLabelEvaluation(labels=["ant", "bee", "cat"])
+    ev.add_cases([[True, False, True], [False, False, True], [True, False, False]], [[0.9, 0.1, 0.3], [0.2, 0.3, 0.8], [0.5, 0.4, 0.1]])
+    data = page_data(ev.to_html())
+    averages = {a["key"]: a for a in data["averages"]}
+    assert averages["area_under_roc_curve (macro)"]["note"] == "undefined: 1 of 3 labels has no positive row (bee)"
+    bee = next(row for row in data["items"] if row["name"] == "bee")
+    assert bee["notes"] == {"average_precision": "undefined: no positive row", "area_under_roc_curve": "undefined: no positive row",
+                            "r_precision": "undefined: no positive row"}  # fmt: skip
+    assert all(row["notes"] == {} for row in data["items"] if row["name"] != "bee")
+    empty = page_data(scored_pr.MultiLabelEvaluation(labels=2).to_html())
+    assert empty["empty"] is True
+    assert {a["note"] for a in empty["averages"] if a["value"] is None} == {"undefined: no rows yet"}
+    one = page_data(scored_pr.ScoredPrecisionRecallEvaluation().to_html())
+    assert one["empty"] is True
+    assert {m["key"]: m["note"] for m in one["rankings"][0]["measures"] if m["value"] is None} == {
+        "average_precision": "undefined: no cases yet", "area_under_roc_curve": "undefined: no cases yet",
+        "area_under_roc_curve_interpolated": "undefined: no cases yet", "pr_breakeven_point": "undefined: no cases yet",
+        "r_precision": "undefined: no cases yet"}  # fmt: skip
+    negatives_only = scored_pr.ScoredPrecisionRecallEvaluation()
+    negatives_only.add_cases([False, False], [0.3, 0.2])
+    notes = {m["key"]: m.get("note") for m in page_data(negatives_only.to_html())["rankings"][0]["measures"]}
+    assert notes["area_under_roc_curve"] == "undefined: no positive case"
+    positives_only = scored_pr.ScoredPrecisionRecallEvaluation()
+    positives_only.add_cases([True, True], [0.3, 0.2])
+    notes = {m["key"]: m.get("note") for m in page_data(positives_only.to_html())["rankings"][0]["measures"]}
+    assert notes["area_under_roc_curve"] == "undefined: no negative case" and notes["average_precision"] is None
+
+
+def test_multiclass_confusion_matrix_is_a_k_by_k_table() -> None:
+    ev = scored_pr.MultiLabelEvaluation(["ant", "bee", "cat"])
+    ev.add_cases(["ant", "bee", "bee", "cat", "ant"],
+                 [[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.6, 0.3, 0.1], [0.2, 0.2, 0.6], [0.1, 0.1, 0.8]])
+    data = page_data(ev.to_html())
+    assert data["confusion"] == {"labels": ["ant", "bee", "cat"], "matrix": ev.confusion_matrix().tolist()}
+    assert data["confusion"]["matrix"] == [[1, 0, 1], [1, 1, 0], [0, 0, 1]]
+    keys = [a["key"] for a in data["averages"]]
+    assert not any(k.startswith("confusion (") for k in keys)  # no k^2 rows of counts
+    assert {a["key"]: a["label"] for a in data["averages"]}["f_measure (macro)"] == "F1 (top-scoring class), macro"
+    multilabel = scored_pr.MultiLabelEvaluation(labels=2)
+    multilabel.add_cases([[True, True], [False, True]], [[0.9, 0.1], [0.3, 0.8]])
+    assert page_data(multilabel.to_html())["confusion"] is None  # a row with two labels has no single true class

@@ -506,16 +506,20 @@
     box.appendChild(left); box.appendChild(cm); box.appendChild(pm);
     root.appendChild(box);
     function model() { return modelSel ? +modelSel.value : layout === "single" ? 0 : api.current; }
-    function set(field, v) { var c = document.getElementById(field); c.textContent = fmt(v); c.setAttribute("data-value", String(v)); }
+    function set(field, v, why) {
+      var c = document.getElementById(field); c.textContent = fmt(v); c.setAttribute("data-value", String(v));
+      if (why && isNaN(v)) { c.setAttribute("data-note", why); c.setAttribute("title", why); c.appendChild(el("span", { "class": "why", text: " (" + why + ")" })); }
+      else { c.removeAttribute("data-note"); c.removeAttribute("title"); }
+    }
     function show(t, fromSlider) {
       var k = model(), r = R[k];
       if (!r.table) return;
       var c = confusionAt(r, t), pos = r.counts.positive_weight;
       set("cm-tp", c.tp); set("cm-fp", c.fp); set("cm-tn", c.tn); set("cm-fn", c.fn);
-      set("th-precision", c.tp + c.fp ? c.tp / (c.tp + c.fp) : NaN);
-      set("th-recall", pos ? c.tp / pos : NaN);
+      set("th-precision", c.tp + c.fp ? c.tp / (c.tp + c.fp) : NaN, "undefined: no case accepted");
+      set("th-recall", pos ? c.tp / pos : NaN, r.counts.num_cases ? "undefined: no positive case" : "undefined: no cases yet");
       var den = (1 + 1) * c.tp + 1 * c.fn + c.fp;
-      set("th-f1", den ? (1 + 1) * c.tp / den : NaN);
+      set("th-f1", den ? (1 + 1) * c.tp / den : NaN, r.counts.num_cases ? "undefined: no positive case and none accepted" : "undefined: no cases yet");
       var n = r.table.threshold.length;
       if (!fromSlider) slider.value = c.row < 0 ? 0 : n - 1 - c.row;
       var exact = r.complete || c.row < 0 || c.threshold === t || fromSlider;
