@@ -4,12 +4,14 @@ Every state file of scored_pr is an uncompressed numpy ``.npz`` (a zip archive
 of ``.npy`` members). This module owns the two guarantees that make such a
 file safe to use as a checkpoint:
 
-* :func:`write_npz` is atomic. It writes a temporary file in the target's
-  directory, flushes and fsyncs it, then renames it over the target with
-  :func:`os.replace`. A crash, ``kill -9`` or full disk at any moment leaves
-  either the complete old file or the complete new one at ``path``; on an
-  exception the temporary file is removed (after ``kill -9`` a stray
-  ``.NAME.*.tmp`` may remain beside it, never in its place).
+* :func:`write_npz` is atomic (:mod:`scored_pr._atomic`). It writes a
+  temporary file in the target's directory, flushes and fsyncs it, then
+  renames it over the target with :func:`os.replace`. A crash, ``kill -9`` or
+  full disk at any moment leaves either the complete old file or the
+  complete new one at ``path``; on an exception the temporary file is
+  removed (after ``kill -9`` a stray ``.NAME.*.tmp`` may remain beside it,
+  never in its place). The file keeps its permission bits, and a symlink at
+  ``path`` is followed: its target is replaced, the link kept.
 * :class:`NpzReader` never allocates more than the caller declared, nor more
   than the file's own size (members must be stored uncompressed, as
   :func:`write_npz` writes them). Member
@@ -30,7 +32,6 @@ import functools
 import io
 import math
 import os
-import secrets
 import struct
 import zipfile
 import zlib
@@ -40,7 +41,7 @@ from typing import IO, Any, Callable, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .. import _kinds
+from .. import _atomic, _kinds
 
 #: Largest ``.npy`` header accepted (numpy writes 128 bytes for ours).
 _MAX_HEADER = 4096
@@ -55,8 +56,10 @@ MAX_DIRECTORY_BYTES = 1 << 17
 def write_npz(path: str | os.PathLike[str], arrays: dict[str, npt.NDArray[Any]]) -> None:
     """Write ``arrays`` to ``path`` as an uncompressed ``.npz``, atomically.
 
-    The file is created with the permissions ``open()`` would give it (0o666
-    less the umask). The directory entry is fsynced after the rename where the
+    Written with :func:`scored_pr._atomic.write_file`: an existing file keeps
+    its permission bits, a new one gets those ``open()`` would give it (0o666
+    less the umask); a symlink at ``path`` is followed and its target
+    replaced. The directory entry is fsynced after the rename where the
     platform allows it.
 
     Raises
@@ -65,32 +68,7 @@ def write_npz(path: str | os.PathLike[str], arrays: dict[str, npt.NDArray[Any]])
         If the file cannot be written; ``path`` then still holds what it held
         before (or still does not exist), and no temporary file is left.
     """
-    target = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(target))
-    tmp = os.path.join(directory, f".{os.path.basename(target)}.{secrets.token_hex(6)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            _write_members(fh, arrays)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:  # make the rename itself durable; not every platform can open a directory
-        dir_fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+    _atomic.write_file(path, lambda fh: _write_members(fh, arrays))
 
 
 def _write_members(fh: IO[bytes], arrays: dict[str, npt.NDArray[Any]]) -> None:
