@@ -202,3 +202,13 @@ def test_cli_html_unwritable_path_exits_1(tmp_path: Path) -> None:
     done = _run("report", str(tmp_path / "cases.csv"), "--html", str(tmp_path / "no" / "such" / "dir.html"))
     assert done.returncode == 1
     assert "cannot write the HTML report" in done.stderr
+
+
+def test_a_lone_surrogate_in_the_title_becomes_the_replacement_character(tmp_path: Path) -> None:
+    """A title made from a file name that is not UTF-8: the page is valid UTF-8 and replaces the previous file."""
+    path = tmp_path / "r.html"
+    path.write_bytes(b"previous report")
+    ev = exact(50)
+    document = ev.to_html(path, title="caf\udce9 \ud800 report")
+    assert "<title>caf\ufffd \ufffd report</title>" in document
+    assert path.read_bytes() == document.encode("utf-8")
