@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .. import _atomic
 from .._io.cases import finite_or_none
 from .options import OutputOptions
 
@@ -184,12 +185,13 @@ def write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inter
         return 1
     from ..plot import plot_pr_roc
 
-    fig = plot_pr_roc(ev, interpolate=interpolate, title=title, figure=Figure())
+    fig = plot_pr_roc(ev, interpolate=interpolate, title=display_name(title), figure=Figure())
     # matplotlib appends ".png" to a name without a suffix; say the format so
-    # that exactly `path` is written, as the message below reports.
-    fmt = None if os.path.splitext(path)[1] else "png"
+    # that exactly `path` is written, as the message below reports (and because
+    # the figure is drawn into a temporary file, whose name says nothing).
+    fmt = os.path.splitext(path)[1][1:] or "png"
     try:
-        fig.savefig(path, dpi=150, bbox_inches="tight", format=fmt)
+        _atomic.write_file(path, lambda fh: fig.savefig(fh, dpi=150, bbox_inches="tight", format=fmt))
     except (OSError, ValueError) as exc:
         # an OSError's str() repeats the path ("[Errno 2] No such file or directory: 'x.png'"): its reason only
         error(f"cannot write the plot {path}: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
@@ -198,12 +200,25 @@ def write_plot(ev: ScoredPrecisionRecallEvaluation, path: str, title: str, inter
     return 0
 
 
+def display_name(text: str) -> str:
+    """``text`` (a file name) as it can be drawn: each byte that is not UTF-8 shown as U+FFFD.
+
+    A name read from a file system that is not UTF-8 holds lone surrogates
+    (``os.fsdecode``'s surrogate escapes), which no font draws and no UTF-8
+    text can hold.
+    """
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate that is no escaped byte
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def write_html(document: str, path: str) -> int:
     """Write an HTML report to ``path``; the exit status (1, with a message, when it cannot be written)."""
     from .._html import write
 
     try:
-        write(document, path)
+        write(document, path)  # atomic: on failure the previous report is kept
     except OSError as exc:
         error(f"cannot write the HTML report {path}: {exc.strerror or exc}")
         return 1

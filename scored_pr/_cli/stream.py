@@ -195,15 +195,16 @@ def _check_writable(option: str, path: str) -> None:
     """Raise a usage error unless a file can be written at ``path`` (before any input is read).
 
     The probe is a uniquely named file created, and removed, where the atomic
-    write of :mod:`scored_pr._state.statefile` puts its temporary file: beside ``path``.
+    write of :mod:`scored_pr._atomic` puts its temporary file: beside the file
+    ``path`` names (a symlink's target).
     """
-    import secrets
+    from .._atomic import target_of, temporary_path
 
-    target = os.path.abspath(path)
+    target = target_of(path)
     if os.path.isdir(target):
         problem = "it is a directory"
     else:
-        probe = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{secrets.token_hex(6)}.probe")
+        probe = temporary_path(target, ".probe")
         try:
             os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             os.unlink(probe)

@@ -10,30 +10,52 @@ two models compared on the same cases. The page's script is scored_pr's own
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
+from .. import _atomic
 from . import data as _data
 from . import page as _page
 
 __all__ = ["render", "render_compare", "write", "notebook"]
 
+#: A Python str holds a character beyond U+FFFF as one code point, so any surrogate in it is a lone one.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 
 def render(obj: Any, title: str | None = None, intervals: dict[str, Any] | None = None,
            budget: int = _data.BUDGET) -> str:
-    """The HTML page of ``obj`` (any evaluator kind); ``intervals``: {measure: Interval} to show beside the values."""
-    return _page.page(_data.page_data(obj, title or "scored_pr report", intervals, budget))
+    """The HTML page of ``obj`` (any evaluator kind); ``intervals``: {measure: Interval} to show beside the values.
+
+    The page is valid text: a lone surrogate in ``title`` shows as U+FFFD (see :func:`write`).
+    """
+    return _valid_text(_page.page(_data.page_data(obj, title or "scored_pr report", intervals, budget)))
 
 
 def render_compare(a: Any, b: Any, names: tuple[str, str], comparisons: dict[str, Any], title: str | None = None,
                    same_ranking: bool = False, budget: int = _data.BUDGET) -> str:
-    """The HTML page of two models on the same cases, overlaid, with their paired comparisons."""
-    return _page.page(_data.compare_data(a, b, names, comparisons, title or "scored_pr comparison", budget, same_ranking))
+    """The HTML page of two models on the same cases, overlaid, with their paired comparisons (valid text, as :func:`render`)."""
+    return _valid_text(_page.page(_data.compare_data(a, b, names, comparisons, title or "scored_pr comparison", budget,
+                                                     same_ranking)))
 
 
 def write(document: str, path: str | os.PathLike[str]) -> None:
-    """Write ``document`` to ``path`` (UTF-8)."""
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(document)
+    """Write ``document`` to ``path`` (UTF-8), atomically.
+
+    The page is encoded before the file is touched: a lone surrogate (a
+    title made from a file name that is not UTF-8, ``os.fsdecode`` style)
+    becomes U+FFFD, the replacement character, so every page is valid UTF-8.
+    The write goes through :func:`scored_pr._atomic.write_file`: on any
+    failure ``path`` keeps its previous content; its mode is kept and a
+    symlink is followed.
+    """
+    data = _valid_text(document).encode("utf-8")
+    _atomic.write_bytes(path, data)
+
+
+def _valid_text(text: str) -> str:
+    """``text`` with every lone surrogate (U+D800 to U+DFFF: never valid in UTF-8) replaced by U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def notebook(document: str) -> str:

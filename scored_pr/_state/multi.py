@@ -214,12 +214,14 @@ def load(path: str | os.PathLike[str], func: str = "load") -> MultiState:
         if npz.names != expected:
             raise npz.error(f"is not a scored_pr multi-query state file (arrays {npz.listing}).")
 
+        # the offsets first: their q + 1 int64 must be in the file, which bounds q
+        offsets = npz.read("offsets", np.int64, shape=(q + 1,))
         # query ids and the trec view hold what the evaluation was given (ids and docnos
-        # of any length): bounded by the file's size, as what save() writes must load
-        ids = _statefile.read_json(npz, "query_ids")
+        # of any length): bounded by the file's size, as what save() writes must load;
+        # the ids are one list of q ids, checked before they are parsed
+        ids = _statefile.read_json(npz, "query_ids", max_containers=1, max_items=max(q, 1))
         if not isinstance(ids, list) or len(ids) != q:
             raise npz.error(f"has {len(ids) if isinstance(ids, list) else 'no'} query ids for {q} queries.")
-        offsets = npz.read("offsets", np.int64, shape=(q + 1,))
         neg = npz.read("neg_scores", np.float64, shape=(n,))
         correct = np.unpackbits(npz.read("correct", np.uint8, shape=((n + 7) // 8,)), count=n).astype(bool)
         misses = npz.read("misses", np.int64, shape=(q,))

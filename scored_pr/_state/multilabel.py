@@ -259,7 +259,9 @@ def load_with_extra(path: str | os.PathLike[str], func: str = "load") -> tuple[M
                     raise npz.error("has an invalid 'top_pairs' field.")
                 top = check_top(npz.read("top_codes", np.int64, shape=(pairs,)).copy(),
                                 npz.read("top_counts", np.float64, shape=(pairs,)).copy(), meta.get("top_other_rows"), k, func)
-            body = _statefile.read_json(npz, "bins", max_bins_bytes(k, max_bins, pos_label))
+            # {"per_label": [k states], "pooled": state}, each state an object with five
+            # arrays (hi, lo, pos, neg, level): 2 + 6 (k + 1) objects and arrays
+            body = _statefile.read_json(npz, "bins", max_bins_bytes(k, max_bins, pos_label), max_containers=2 + 6 * (k + 1))
             if not isinstance(body, dict):
                 raise npz.error("has a corrupted 'bins' member.")
             st = from_dict({**{key: meta.get(key) for key in _KEYS}, **{key: body.get(key) for key in _BINS}}, func)

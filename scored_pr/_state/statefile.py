@@ -4,12 +4,14 @@ Every state file of scored_pr is an uncompressed numpy ``.npz`` (a zip archive
 of ``.npy`` members). This module owns the two guarantees that make such a
 file safe to use as a checkpoint:
 
-* :func:`write_npz` is atomic. It writes a temporary file in the target's
-  directory, flushes and fsyncs it, then renames it over the target with
-  :func:`os.replace`. A crash, ``kill -9`` or full disk at any moment leaves
-  either the complete old file or the complete new one at ``path``; on an
-  exception the temporary file is removed (after ``kill -9`` a stray
-  ``.NAME.*.tmp`` may remain beside it, never in its place).
+* :func:`write_npz` is atomic (:mod:`scored_pr._atomic`). It writes a
+  temporary file in the target's directory, flushes and fsyncs it, then
+  renames it over the target with :func:`os.replace`. A crash, ``kill -9`` or
+  full disk at any moment leaves either the complete old file or the
+  complete new one at ``path``; on an exception the temporary file is
+  removed (after ``kill -9`` a stray ``.NAME.*.tmp`` may remain beside it,
+  never in its place). The file keeps its permission bits, and a symlink at
+  ``path`` is followed: its target is replaced, the link kept.
 * :class:`NpzReader` never allocates more than the caller declared, nor more
   than the file's own size (members must be stored uncompressed, as
   :func:`write_npz` writes them). Member
@@ -30,7 +32,7 @@ import functools
 import io
 import math
 import os
-import secrets
+import re
 import struct
 import zipfile
 import zlib
@@ -40,7 +42,8 @@ from typing import IO, Any, Callable, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from .. import _kinds
+from .. import _atomic, _kinds
+from .._validation import MAX_LABELS
 
 #: Largest ``.npy`` header accepted (numpy writes 128 bytes for ours).
 _MAX_HEADER = 4096
@@ -55,8 +58,10 @@ MAX_DIRECTORY_BYTES = 1 << 17
 def write_npz(path: str | os.PathLike[str], arrays: dict[str, npt.NDArray[Any]]) -> None:
     """Write ``arrays`` to ``path`` as an uncompressed ``.npz``, atomically.
 
-    The file is created with the permissions ``open()`` would give it (0o666
-    less the umask). The directory entry is fsynced after the rename where the
+    Written with :func:`scored_pr._atomic.write_file`: an existing file keeps
+    its permission bits, a new one gets those ``open()`` would give it (0o666
+    less the umask); a symlink at ``path`` is followed and its target
+    replaced. The directory entry is fsynced after the rename where the
     platform allows it.
 
     Raises
@@ -65,32 +70,7 @@ def write_npz(path: str | os.PathLike[str], arrays: dict[str, npt.NDArray[Any]])
         If the file cannot be written; ``path`` then still holds what it held
         before (or still does not exist), and no temporary file is left.
     """
-    target = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(target))
-    tmp = os.path.join(directory, f".{os.path.basename(target)}.{secrets.token_hex(6)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            _write_members(fh, arrays)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:  # make the rename itself durable; not every platform can open a directory
-        dir_fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+    _atomic.write_file(path, lambda fh: _write_members(fh, arrays))
 
 
 def _write_members(fh: IO[bytes], arrays: dict[str, npt.NDArray[Any]]) -> None:
@@ -379,19 +359,60 @@ def encode_meta(meta: dict[str, Any]) -> npt.NDArray[np.uint8]:
     return encode_json(meta)
 
 
-def read_json(npz: NpzReader, name: str, max_bytes: int | None = None) -> Any:
-    """The JSON member ``name``, refused unparsed if larger than ``max_bytes`` (and than the file).
+#: A JSON string, escapes included (the unrolled form: linear time, no backtracking).
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+#: Most objects and arrays a state file's header holds: the header itself, the
+#: multi-label kind's ``labels``, and the ``extra`` a stream checkpoint adds
+#: (``extra``, its ``layout`` and the layout's ``labels`` and ``score_columns``):
+#: 6, with room to spare.
+MAX_HEADER_CONTAINERS = 16
+#: Most values a header's arrays and objects hold together: three lists of at
+#: most MAX_LABELS names (``labels`` and the checkpoint layout's two) and a few
+#: dozen fields.
+MAX_HEADER_ITEMS = 3 * MAX_LABELS + 256
+
+
+def _json_shape(raw: Any) -> tuple[int, int]:
+    """The objects and arrays, and the values in them, of the JSON text ``raw``: a scan that builds nothing.
+
+    Strings are blanked first (a brace inside one is text, not structure);
+    every array or object is counted by its opening bracket, and the values
+    (or key-value pairs) in them by the commas between them, plus one per
+    container (its first). The scan costs one copy of the text at most.
+    """
+    bare = _JSON_STRING.sub(b'""', raw)
+    containers = bare.count(b"{") + bare.count(b"[")
+    return containers, bare.count(b",") + containers
+
+
+def read_json(npz: NpzReader, name: str, max_bytes: int | None = None, max_containers: int | None = None,
+              max_items: int | None = None) -> Any:
+    """The JSON member ``name``, refused unparsed if larger than ``max_bytes`` (and than the file),
+    or if it holds more than ``max_containers`` objects and arrays or more than ``max_items`` values.
 
     Parsing JSON takes up to about 25 bytes of memory per byte of text (a
-    Python object per value), so each caller bounds a member by what its
-    header allows before it is parsed; the file's size bounds every member.
+    Python object per value: an empty object ``{}`` costs 64 bytes for its 3
+    bytes of text), so each caller bounds a member by what its header allows
+    before it is parsed: the file's size bounds every member's bytes, and the
+    structure limits (from what ``save`` writes) bound the objects parsing
+    would build. The structure is counted by a scan of the text that builds
+    no object.
     """
     import json
 
     limit = npz.size if max_bytes is None else min(max_bytes, npz.size)
     raw = npz.read(name, np.uint8, max_items=limit)
+    if max_containers is not None or max_items is not None:
+        containers, items = _json_shape(raw)
+        if max_containers is not None and containers > max_containers:
+            raise npz.error(f"has a corrupted {name!r} member ({containers} JSON objects and arrays; "
+                            f"a state file's has at most {max_containers}).")
+        if max_items is not None and items > max_items:
+            raise npz.error(f"has a corrupted {name!r} member (about {items} JSON values; "
+                            f"a state file's has at most {max_items}).")
     try:
-        return json.loads(raw.tobytes().decode("utf-8"))
+        return json.loads(str(raw, "utf-8"))  # decoded from the array's buffer: no copy of the bytes
     # ValueError: an int of more digits than Python converts; RecursionError: nesting too deep
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise npz.error(f"has a corrupted {name!r} member.") from None
@@ -407,10 +428,12 @@ def read_meta(npz: NpzReader, kind: str | None = None) -> dict[str, Any]:
     """
     if "meta" not in npz.names:
         raise npz.error(f"is not a scored_pr state file (arrays {npz.listing}).")
-    # No fixed limit: a header holds what the constructors accept (a multi-label
-    # evaluation's up to MAX_LABELS names, a positive label of any length), so
-    # whatever save() writes, load() reads; the file's size bounds it.
-    meta = read_json(npz, "meta")
+    # No limit on its bytes: a header holds what the constructors accept (a
+    # multi-label evaluation's up to MAX_LABELS names, a positive label of any
+    # length), so whatever save() writes, load() reads; the file's size bounds
+    # it. Its structure is bounded by what save() writes (MAX_HEADER_CONTAINERS,
+    # MAX_HEADER_ITEMS), checked before it is parsed.
+    meta = read_json(npz, "meta", max_containers=MAX_HEADER_CONTAINERS, max_items=MAX_HEADER_ITEMS)
     fmt = meta.get("format") if isinstance(meta, dict) else None
     found = kind_of_format(fmt)
     if found is None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +14,7 @@ import pytest
 import scored_pr
 from scored_pr import ScoredPrecisionRecallEvaluation
 from scored_pr._cli.main import main
+from cli_env import CMD, clean_env
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -260,3 +263,39 @@ def test_report_ci_shows_the_bootstrap_progress_on_a_terminal(files, capsys, mon
     status, out, _ = run(capsys, "report", pa, "--ci", "--resamples", "300")
     assert status == 0 and "\r" not in out and "resamples  " not in out
     assert "--ci average_precision: [" in sys.stderr.text  # type: ignore[attr-defined]
+
+
+def test_file_names_that_are_not_utf8_are_read_and_written(tmp_path: Path) -> None:
+    """Names from a file system that is not UTF-8 (surrogate-escaped, as os.fsdecode gives them) work for
+    report --plot/--html and compare --html; the pages and the plot title show each stray byte as U+FFFD."""
+    import os
+    import shutil
+
+    pytest.importorskip("matplotlib")
+    if sys.platform == "win32":
+        pytest.skip("file names are not bytes on Windows")
+    name = os.fsdecode(b"caf\xe9")
+    rows = "id,correct,score\n" + "".join(f"{i},{i % 2},{(i * 7 % 11) / 11}\n" for i in range(40))
+    (tmp_path / f"{name}.csv").write_text(rows)
+    (tmp_path / f"{name}-b.csv").write_text(rows.replace(",0.", ",0.1"))
+    env_cmd = shutil.which("env")
+    e = clean_env()
+    prefixes = {"clean": [], **({"env -i": [env_cmd, "-i", f"PATH={e['PATH']}", f"HOME={e['HOME']}", "LANG=C.UTF-8",
+                                              f"PYTHONPATH={e['PYTHONPATH']}"]} if env_cmd else {})}
+    for how, prefix in prefixes.items():
+        runs = [["report", f"{name}.csv", "--plot", f"{name}.png", "--html", f"{name}.html"],
+                ["compare", f"{name}.csv", f"{name}-b.csv", "--html", f"{name}-cmp.html", "--resamples", "50"]]
+        for args in runs:
+            # the report names the input on standard output as its bytes were: not UTF-8
+            done = subprocess.run([*prefix, *CMD, *args], capture_output=True, encoding="utf-8", errors="replace",
+                                  env=clean_env(), timeout=180, cwd=tmp_path)
+            assert done.returncode == 0, (how, args, done.stderr)
+        listed = set(os.listdir(bytes(tmp_path)))
+        assert {b"caf\xe9.png", b"caf\xe9.html", b"caf\xe9-cmp.html"} <= listed, (how, listed)
+        assert (tmp_path / f"{name}.png").read_bytes().startswith(b"\x89PNG")
+        page = (tmp_path / f"{name}.html").read_bytes().decode("utf-8")  # valid UTF-8
+        assert "<title>scored_pr report: caf\ufffd.csv</title>" in page
+        compared = (tmp_path / f"{name}-cmp.html").read_bytes().decode("utf-8")
+        assert "caf\ufffd.csv vs caf\ufffd-b.csv" in compared
+        for written in ("png", "html", "-cmp.html"):
+            (tmp_path / (f"{name}.{written}" if written != "-cmp.html" else f"{name}-cmp.html")).unlink()

@@ -275,3 +275,13 @@ def test_multiclass_confusion_matrix_is_a_k_by_k_table() -> None:
     multilabel = scored_pr.MultiLabelEvaluation(labels=2)
     multilabel.add_cases([[True, True], [False, True]], [[0.9, 0.1], [0.3, 0.8]])
     assert page_data(multilabel.to_html())["confusion"] is None  # a row with two labels has no single true class
+
+
+def test_a_lone_surrogate_in_the_title_becomes_the_replacement_character(tmp_path: Path) -> None:
+    """A title made from a file name that is not UTF-8: the page is valid UTF-8 and replaces the previous file."""
+    path = tmp_path / "r.html"
+    path.write_bytes(b"previous report")
+    ev = exact(50)
+    document = ev.to_html(path, title="caf\udce9 \ud800 report")
+    assert "<title>caf\ufffd \ufffd report</title>" in document
+    assert path.read_bytes() == document.encode("utf-8")

@@ -286,3 +286,94 @@ def test_resume_from_damaged_checkpoints_never_tracebacks(tmp_path: Path) -> Non
                               input=b"correct,score\n1,0.5\n", capture_output=True, timeout=60)
         assert proc.returncode in (0, 2), proc.stderr
         assert b"Traceback" not in proc.stderr
+
+
+# ------------------------------------------------------------------ a header's structure is bounded before it is parsed
+
+
+def header_member(text: bytes) -> bytes:
+    return npy(np.frombuffer(text, dtype=np.uint8))
+
+
+@pytest.mark.parametrize("body", [b"{}", b"[]"])
+def test_a_header_of_millions_of_empty_objects_is_refused_unparsed(tmp_path: Path, body: bytes) -> None:
+    """Three million empty objects took 24 bytes per byte of the file to parse; now they are refused first."""
+    text = b"[" + b",".join([body] * 3_000_000) + b"]"
+    path = archive(tmp_path / "h.npz", {"meta": header_member(text), "neg_scores": npy(np.zeros(0)),
+                                        "correct": npy(np.zeros(0, np.uint8))})
+    size = path.stat().st_size
+    assert size > 9_000_000
+    peak, error = peak_of_load(path)
+    assert isinstance(error, ValueError), error
+    assert str(error) == (f"load: {str(path)!r} has a corrupted 'meta' member (3000001 JSON objects and arrays; "
+                          f"a state file's has at most 16).")
+    assert peak < 5 * size, f"load allocated {peak} bytes for a {size}-byte file"
+
+
+def test_a_header_of_more_values_than_save_writes_is_refused_unparsed(tmp_path: Path) -> None:
+    from scored_pr._state.statefile import MAX_HEADER_ITEMS
+
+    text = b"[" + b"1," * MAX_HEADER_ITEMS + b"1]"
+    path = archive(tmp_path / "h.npz", {"meta": header_member(text), "neg_scores": npy(np.zeros(0)),
+                                        "correct": npy(np.zeros(0, np.uint8))})
+    peak, error = peak_of_load(path)
+    assert isinstance(error, ValueError), error
+    assert str(error) == (f"load: {str(path)!r} has a corrupted 'meta' member (about {MAX_HEADER_ITEMS + 1} JSON "
+                          f"values; a state file's has at most {MAX_HEADER_ITEMS}).")
+    assert peak < 5 * path.stat().st_size
+
+
+def test_braces_inside_strings_are_text_not_structure(tmp_path: Path) -> None:
+    """A positive label of any text, brackets and escaped quotes included, saves and loads (what save writes, load reads)."""
+    label = "{[" * 40 + '\\"' + '"]}' * 40 + "," * 100
+    ev = E(pos_label=label)
+    ev.add_cases([label, "other"], [0.5, 0.25])
+    ev.save(tmp_path / "s.npz")
+    assert E.load(tmp_path / "s.npz") == ev
+
+
+def test_the_largest_headers_save_writes_load_back(tmp_path: Path) -> None:
+    """A multi-label stream checkpoint holds the most structure: labels, and a layout with two more lists of them."""
+    from scored_pr import MultiLabelEvaluation
+    from scored_pr._state import multilabel as _ml_state
+    from scored_pr._state import statefile as _statefile
+    from scored_pr._validation import MAX_LABELS
+
+    k = 2000
+    labels = [f"label {i}, {{with}} [brackets]" for i in range(k)]
+    ev = MultiLabelEvaluation(labels=labels)
+    ev.add_cases(np.eye(k, dtype=bool)[:3], np.ones((3, k)))
+    layout = {"kind": "multilabel", "labels": labels, "score_columns": [f"s_{x}" for x in labels]}
+    _ml_state.save(ev._state(), tmp_path / "cp.npz", extra={"line": 4, "source": "in.csv", "layout": layout})
+    st, extra = _ml_state.load_with_extra(tmp_path / "cp.npz")
+    assert st.labels == labels and extra["layout"] == layout
+    # and the bounds cover what such a checkpoint holds at MAX_LABELS labels
+    assert _statefile.MAX_HEADER_ITEMS >= 3 * MAX_LABELS + 20 and _statefile.MAX_HEADER_CONTAINERS >= 6
+
+
+def test_query_ids_of_millions_of_objects_are_refused_unparsed(tmp_path: Path) -> None:
+    from scored_pr import MultiQueryEvaluation
+
+    ev = MultiQueryEvaluation()
+    ev.add_cases("q", [True, False], [0.5, 0.25])
+    ev.save(tmp_path / "ok.npz")
+    with zipfile.ZipFile(tmp_path / "ok.npz") as zf:
+        members = {n[:-4]: zf.read(n) for n in zf.namelist()}
+    members["query_ids"] = header_member(b"[" + b"{}," * 2_000_000 + b"{}]")
+    path = archive(tmp_path / "ids.npz", members)
+    peak, error = peak_of_load_of(MultiQueryEvaluation, path)
+    assert isinstance(error, ValueError) and "'query_ids' member (2000002 JSON objects and arrays" in str(error), error
+    assert peak < 5 * path.stat().st_size
+
+
+def peak_of_load_of(cls: type, path: Path) -> tuple[int, Exception | None]:
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    error: Exception | None = None
+    try:
+        cls.load(path)  # type: ignore[attr-defined]
+    except Exception as exc:  # noqa: BLE001 - the test inspects it
+        error = exc
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak, error

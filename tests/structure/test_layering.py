@@ -24,7 +24,7 @@ PACKAGE = Path(scored_pr.__file__).resolve().parent
 LAYERS: list[set[str]] = [
     {"_core"},  # pure numpy: points, curves, measures, ranking blocks, bins, statistics
     {"_kinds"},  # the public protocol Evaluation and the registry of evaluator kinds
-    {"_version", "_imports", "_validation", "_measures"},  # argument checks and the measure table
+    {"_version", "_imports", "_validation", "_measures", "_atomic"},  # argument checks, the measure table, atomic file writes
     {"_state", "_io", "_report", "_html", "_uncertainty"},  # state files, input readers, the text and HTML reports, intervals
     {"trec"},  # trec_eval's measures over parsed qrels and runs
     {"_evaluators"},  # the stateful evaluators
