@@ -1107,13 +1107,22 @@ class WideReader(CaseReader):
             else:
                 assert prefix is not None
                 scores = [i for i, n in enumerate(names) if n.startswith(prefix) and i != truth[0]]
-                classes = [names[i][len(prefix):] for i in scores]
+                # a class name is compared stripped of surrounding whitespace, as each row's class is
+                classes = [names[i][len(prefix):].strip() for i in scores]
                 if len(scores) < 2 or "" in classes:
                     why = "a column named only the prefix has no class" if "" in classes else (
                         f"{len(scores)} column{'' if len(scores) == 1 else 's'} start with it; need at least 2")
                     raise InputError(self.source, line, f"--score-prefix {prefix!r}: {why} (columns found: {listed})")
             if truth[0] in scores:
                 raise InputError(self.source, line, f"--label-col {self._label_col!r} is also a score column")
+            classes = [c.strip() for c in classes]
+            seen: dict[str, int] = {}
+            for i, c in zip(scores, classes):
+                if c in seen:  # e.g. 'p_x' and 'p_ x': a row's class ' x' is read as 'x', so one would take both
+                    raise InputError(self.source, line, (
+                        f"score columns {names[seen[c]]!r} and {names[i]!r} both name class {c!r} (class names "
+                        "are compared without surrounding whitespace); rename one of them"))
+                seen[c] = i
             self._class_index = {c: i for i, c in enumerate(classes)}
             self.names = classes
         else:
