@@ -26,6 +26,7 @@ JSON Lines, a tab in the header means TSV, anything else CSV).
 from __future__ import annotations
 
 import csv
+import decimal
 import functools
 import io
 import json
@@ -247,6 +248,10 @@ def parse_score(value: Any, column: str = "score") -> float:
             result = float(value)
         except OverflowError:
             raise ValueError(f"invalid score {_show(value)} in column {column!r} (too large for a float)") from None
+    elif isinstance(value, decimal.Decimal):  # a Parquet decimal column: the nearest float64, as its text would be
+        result = float(value)
+        if math.isinf(result) and value.is_finite():
+            raise ValueError(f"invalid score {_show(value)} in column {column!r} (beyond float64's range)")
     elif value is None:
         raise ValueError(f"missing score in column {column!r}")
     else:

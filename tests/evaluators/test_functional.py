@@ -124,7 +124,7 @@ def test_the_table_covers_every_function() -> None:
         ([1, 0, -1], [0.5, 0.2, 0.1], {}, ValueError, "argument 'y_true' must use one label encoding"),
         ([1, 2], [0.5, 0.2], {}, ValueError, "argument 'y_true' must be a label"),
         ([1, 0], [0.5, float("nan")], {}, ValueError, "argument 'y_score' must be a real number"),
-        ([1, 0], ["a", "b"], {}, TypeError, "argument 'y_score' must be a real number"),
+        ([1, 0], ["a", "b"], {}, TypeError, "argument 'y_score' must be numeric, not a string; got the string 'a' at index 0; convert scores to numbers first"),
         ([1, 0], [2**60 + 1, 0], {}, ValueError, "argument 'y_score' must be exactly representable as a float64"),
         ([1, 0], [0.5, 0.2], {"sample_weight": [1.0]}, ValueError, "argument 'sample_weight' must have one weight"),
         ([1, 0], [0.5, 0.2], {"sample_weight": [1.0, -1.0]}, ValueError, "argument 'sample_weight' must be a finite"),
