@@ -121,6 +121,19 @@ def _twice(names: list[str], name: str, rule: str) -> str:
     return f"column {name!r} appears {len(at)} times in the header (fields {', '.join(at)}); {rule}: rename or remove the copies"
 
 
+def _separator_hint(names: list[str], delimiter: str | None) -> str:
+    """What to say when a header split on ``delimiter`` lacks a column and looks split on another character."""
+    if delimiter != ",":
+        return ""
+    joined = ",".join(names)
+    if "\t" in joined:
+        return "; the file looks tab-separated: pass --input-format tsv"
+    if ";" in joined:
+        return ("; the file looks ;-separated, and scored-pr reads comma- or tab-separated text: convert it first, "
+                "e.g. pandas.read_csv(path, sep=';').to_csv(new_path, index=False)")
+    return ""
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object's ``object_pairs_hook`` that refuses a key given twice (``json`` keeps the last silently)."""
     obj = dict(pairs)
@@ -391,6 +404,7 @@ class CaseReader:
         self._skip_invalid = skip_invalid
         self._on_skip = on_skip
         self._positive = None if positive_label is None else positive_label.strip()
+        self._delimiter: str | None = None  # the header's separator (CSV/TSV), for a hint when a column is missing
         self.skipped = 0
         self._feed: TextFeed | ByteFeed | None = None
 
@@ -472,13 +486,14 @@ class CaseReader:
             listed = listed[:117] + "..."
         correct_candidates = DEFAULT_CORRECT_COLUMNS if self._correct_col is None else (self._correct_col,)
         found_correct = find(correct_candidates)
+        hint = _separator_hint(names, self._delimiter)
         if found_correct is None:
             wanted = " or ".join(repr(c) for c in correct_candidates)
-            raise InputError(self.source, line, f"no column {wanted} in the header ({listed}); use --correct-col")
+            raise InputError(self.source, line, f"no column {wanted} in the header ({listed}){hint or '; use --correct-col'}")
         found_score = find((self._score_col,))
         if found_score is None:
             raise InputError(
-                self.source, line, f"no column {self._score_col!r} in the header ({listed}); use --score-col"
+                self.source, line, f"no column {self._score_col!r} in the header ({listed}){hint or '; use --score-col'}"
             )
         for found, option in ((found_correct, "--correct-col"), (found_score, "--score-col")):
             if names.count(found[1]) > 1:
@@ -511,6 +526,7 @@ class CaseReader:
             header = self._row(text, delimiter, header_line, None, feed) or []  # never None here
             if header and not (len(header) == 1 and not header[0].strip()):
                 break
+        self._delimiter = delimiter
         ci, cname, si, sname = self._header_columns(header, header_line)
         width = len(header)
         layout = (delimiter, width, ci, cname, si, sname)
@@ -1101,7 +1117,8 @@ class WideReader(CaseReader):
         def find(name: str, option: str) -> int:
             if name in names:
                 return names.index(name)
-            raise InputError(self.source, line, f"{option}: no column {name!r} among the columns found ({listed})")
+            raise InputError(self.source, line, f"{option}: no column {name!r} among the columns found ({listed})"
+                             f"{_separator_hint(names, self._delimiter)}")
 
         prefix = self._score_prefix
         if self._label_col is not None:
@@ -1181,6 +1198,7 @@ class WideReader(CaseReader):
             header = self._row(text, delimiter, header_line, None, feed) or []
             if header and not (len(header) == 1 and not header[0].strip()):
                 break
+        self._delimiter = delimiter
         self._resolve([h.strip().lstrip("\ufeff").strip() for h in header], header_line)
         width = len(header)
         while True:
