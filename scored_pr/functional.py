@@ -48,6 +48,7 @@ from ._validation import (
     check_indicator,
     check_multiclass_roc,
     check_no_labels,
+    check_not_binary_proba,
     check_pos_label,
     check_probability_rows,
     check_same_length,
@@ -203,6 +204,11 @@ def average_precision(
     scikit-learn reads it: every ``average`` gives the binary value, a
     float (NaN without a positive, where scikit-learn gives 0.0).
 
+    Two score columns with binary labels (n,), a binary classifier's
+    ``predict_proba(X)``, are refused (ValueError), as scikit-learn refuses
+    them: pass the positive class's column, ``predict_proba(X)[:, 1]``, or
+    ``labels=`` to average over both columns as classes.
+
     Notes
     -----
     Multi-output: O(n k log n) time for one vectorised sort of the (k, n)
@@ -223,6 +229,7 @@ def average_precision(
     y_true = dense_labels(y_true)
     multi = multi_output(y_true, y_score, func)
     if multi is not None:
+        check_not_binary_proba(*multi, labels, func)
         check_binary_only(func, "scores of shape (n, k)", ties=(ties, "grouped"), misses=(misses, 0))
         if not (pos_label is None or (not isinstance(pos_label, (bool, np.bool_)) and pos_label == 1)):
             check_binary_only(func, "scores of shape (n, k)", pos_label=(pos_label, None))
@@ -310,7 +317,9 @@ def area_under_roc_curve(
 
     ``y_true`` may be a scipy.sparse indicator matrix (made dense;
     scikit-learn refuses one here). A one-column (n, 1) input is the binary
-    case, whatever ``average``, as scikit-learn reads it.
+    case, whatever ``average``, as scikit-learn reads it. Two score columns
+    with binary labels (n,) (``predict_proba(X)``) are refused unless
+    ``labels=`` says they are classes: pass ``predict_proba(X)[:, 1]``.
 
     Raises
     ------
@@ -340,6 +349,7 @@ def area_under_roc_curve(
     if multi is None:
         ev = _evaluation(func, y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, ties=ties, misses=misses, negative_misses=negative_misses)
         return ev.area_under_roc_curve(interpolate, max_fpr=max_fpr, standardized=standardized)
+    check_not_binary_proba(*multi, labels, func)
     context = "scores of shape (n, k)"
     check_binary_only(
         func, context, pos_label=(pos_label, None), ties=(ties, "grouped"), misses=(misses, 0),
@@ -773,7 +783,9 @@ def top_k_accuracy_score(
     number m, or 2 for binary). Returns the (weighted) share of hits, or
     with ``normalize=False`` their (weighted) count. A ``k`` of at least
     the number of classes gives 1.0, with a warning as scikit-learn's.
-    NaN with no case (``normalize=True``).
+    NaN with no case (``normalize=True``). Two score columns with binary
+    labels are refused unless ``labels=`` says they are classes (pass
+    ``predict_proba(X)[:, 1]`` for the binary rule).
 
     Examples
     --------
@@ -787,6 +799,7 @@ def top_k_accuracy_score(
     normalize = check_flag(normalize, func, "normalize")
     score_in = as_array(y_score, func, "y_score")
     truth_in = as_array(y_true, func, "y_true")
+    check_not_binary_proba(truth_in, score_in, labels, func)
     if score_in.ndim == 2 and score_in.shape[1] == 1:
         score_in = score_in[:, 0]
     if score_in.ndim == 1:

@@ -26,6 +26,7 @@ JSON Lines, a tab in the header means TSV, anything else CSV).
 from __future__ import annotations
 
 import csv
+import decimal
 import functools
 import io
 import json
@@ -118,6 +119,19 @@ def _twice(names: list[str], name: str, rule: str) -> str:
     """Why a header that names ``name`` more than once cannot be read: which copy is meant is unknown."""
     at = [str(i + 1) for i, n in enumerate(names) if n == name]
     return f"column {name!r} appears {len(at)} times in the header (fields {', '.join(at)}); {rule}: rename or remove the copies"
+
+
+def _separator_hint(names: list[str], delimiter: str | None) -> str:
+    """What to say when a header split on ``delimiter`` lacks a column and looks split on another character."""
+    if delimiter != ",":
+        return ""
+    joined = ",".join(names)
+    if "\t" in joined:
+        return "; the file looks tab-separated: pass --input-format tsv"
+    if ";" in joined:
+        return ("; the file looks ;-separated, and scored-pr reads comma- or tab-separated text: convert it first, "
+                "e.g. pandas.read_csv(path, sep=';').to_csv(new_path, index=False)")
+    return ""
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -247,6 +261,10 @@ def parse_score(value: Any, column: str = "score") -> float:
             result = float(value)
         except OverflowError:
             raise ValueError(f"invalid score {_show(value)} in column {column!r} (too large for a float)") from None
+    elif isinstance(value, decimal.Decimal):  # a Parquet decimal column: the nearest float64, as its text would be
+        result = float(value)
+        if math.isinf(result) and value.is_finite():
+            raise ValueError(f"invalid score {_show(value)} in column {column!r} (beyond float64's range)")
     elif value is None:
         raise ValueError(f"missing score in column {column!r}")
     else:
@@ -386,6 +404,7 @@ class CaseReader:
         self._skip_invalid = skip_invalid
         self._on_skip = on_skip
         self._positive = None if positive_label is None else positive_label.strip()
+        self._delimiter: str | None = None  # the header's separator (CSV/TSV), for a hint when a column is missing
         self.skipped = 0
         self._feed: TextFeed | ByteFeed | None = None
 
@@ -467,13 +486,14 @@ class CaseReader:
             listed = listed[:117] + "..."
         correct_candidates = DEFAULT_CORRECT_COLUMNS if self._correct_col is None else (self._correct_col,)
         found_correct = find(correct_candidates)
+        hint = _separator_hint(names, self._delimiter)
         if found_correct is None:
             wanted = " or ".join(repr(c) for c in correct_candidates)
-            raise InputError(self.source, line, f"no column {wanted} in the header ({listed}); use --correct-col")
+            raise InputError(self.source, line, f"no column {wanted} in the header ({listed}){hint or '; use --correct-col'}")
         found_score = find((self._score_col,))
         if found_score is None:
             raise InputError(
-                self.source, line, f"no column {self._score_col!r} in the header ({listed}); use --score-col"
+                self.source, line, f"no column {self._score_col!r} in the header ({listed}){hint or '; use --score-col'}"
             )
         for found, option in ((found_correct, "--correct-col"), (found_score, "--score-col")):
             if names.count(found[1]) > 1:
@@ -506,6 +526,7 @@ class CaseReader:
             header = self._row(text, delimiter, header_line, None, feed) or []  # never None here
             if header and not (len(header) == 1 and not header[0].strip()):
                 break
+        self._delimiter = delimiter
         ci, cname, si, sname = self._header_columns(header, header_line)
         width = len(header)
         layout = (delimiter, width, ci, cname, si, sname)
@@ -1096,7 +1117,8 @@ class WideReader(CaseReader):
         def find(name: str, option: str) -> int:
             if name in names:
                 return names.index(name)
-            raise InputError(self.source, line, f"{option}: no column {name!r} among the columns found ({listed})")
+            raise InputError(self.source, line, f"{option}: no column {name!r} among the columns found ({listed})"
+                             f"{_separator_hint(names, self._delimiter)}")
 
         prefix = self._score_prefix
         if self._label_col is not None:
@@ -1107,13 +1129,22 @@ class WideReader(CaseReader):
             else:
                 assert prefix is not None
                 scores = [i for i, n in enumerate(names) if n.startswith(prefix) and i != truth[0]]
-                classes = [names[i][len(prefix):] for i in scores]
+                # a class name is compared stripped of surrounding whitespace, as each row's class is
+                classes = [names[i][len(prefix):].strip() for i in scores]
                 if len(scores) < 2 or "" in classes:
                     why = "a column named only the prefix has no class" if "" in classes else (
                         f"{len(scores)} column{'' if len(scores) == 1 else 's'} start with it; need at least 2")
                     raise InputError(self.source, line, f"--score-prefix {prefix!r}: {why} (columns found: {listed})")
             if truth[0] in scores:
                 raise InputError(self.source, line, f"--label-col {self._label_col!r} is also a score column")
+            classes = [c.strip() for c in classes]
+            seen: dict[str, int] = {}
+            for i, c in zip(scores, classes):
+                if c in seen:  # e.g. 'p_x' and 'p_ x': a row's class ' x' is read as 'x', so one would take both
+                    raise InputError(self.source, line, (
+                        f"score columns {names[seen[c]]!r} and {names[i]!r} both name class {c!r} (class names "
+                        "are compared without surrounding whitespace); rename one of them"))
+                seen[c] = i
             self._class_index = {c: i for i, c in enumerate(classes)}
             self.names = classes
         else:
@@ -1167,6 +1198,7 @@ class WideReader(CaseReader):
             header = self._row(text, delimiter, header_line, None, feed) or []
             if header and not (len(header) == 1 and not header[0].strip()):
                 break
+        self._delimiter = delimiter
         self._resolve([h.strip().lstrip("\ufeff").strip() for h in header], header_line)
         width = len(header)
         while True:

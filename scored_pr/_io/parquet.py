@@ -175,6 +175,7 @@ class ParquetCases(CaseReader):
         self.format = "parquet"
         self.size = self._file.size
         self._columns = self._find_columns(self._file.names)
+        self._decimals: dict[float, Any] = {}  # float64 -> the Decimal it came from (columns of > 15 digits)
 
     @property
     def chars_read(self) -> int:
@@ -188,6 +189,24 @@ class ParquetCases(CaseReader):
         self.skipped += 1
         if self._on_skip is not None:
             self._on_skip(error)
+
+    def _distinct_decimals(self, values: list[Any], scores: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+        """Which rows' Decimal scores keep apart from every other's as float64 (the rest are judged row by row)."""
+        import numpy as np
+
+        seen = self._decimals
+        ok = np.ones(len(values), dtype=bool)
+        for i, (v, f) in enumerate(zip(values, scores.tolist())):
+            if seen.setdefault(f, v) != v:
+                ok[i] = False
+        return ok
+
+    def _check_merge(self, value: Any, score: float, column: str) -> None:
+        """Refuse a Decimal score that rounds to the float64 of a distinct one read before (a tie rounding made)."""
+        first = self._decimals.setdefault(score, value)
+        if first != value:
+            raise ValueError(f"invalid score {value!r} in column {column!r} (rounds to the float64 {float(score)!r}, as the "
+                             f"distinct {first!r} of an earlier row does: round the column if the tie is acceptable)")
 
     def _find_columns(self, names: list[str]) -> tuple[str, str]:
         folded = [n.lower() for n in names]
@@ -227,6 +246,8 @@ class ParquetCases(CaseReader):
             correct, label_ok = _labels(label_col) if self._positive is None else (None, None)
             scores, score_ok = _scores(score_col)
             n = batch.num_rows
+            if _may_merge(score_col.type) and scores is not None and score_ok is not None:
+                score_ok = score_ok & self._distinct_decimals(score_col.to_pylist(), scores)
             keep = np.ones(n, dtype=bool)
             if correct is None or scores is None or label_ok is None or score_ok is None or not (label_ok & score_ok).all():
                 correct = np.zeros(n, dtype=bool) if correct is None else correct.copy()
@@ -237,6 +258,8 @@ class ParquetCases(CaseReader):
                     try:
                         correct[i] = parse_label(labels[i], cname, self._positive)
                         scores[i] = parse_score(values[i], sname)
+                        if _may_merge(score_col.type) and values[i] is not None:
+                            self._check_merge(values[i], scores[i], sname)
                     except ValueError as exc:
                         keep[i] = False
                         self._bad(first + i, str(exc))
@@ -278,7 +301,19 @@ def _scores(column: Any) -> tuple[npt.NDArray[np.float64] | None, npt.NDArray[np
         # are judged by parse_score (exactness, "NaN is not a score", inf allowed)
         scores = values.astype(np.float64)
         return scores, np.abs(scores) < _EXACT_INT
+    if pa.types.is_decimal(t) and column.null_count == 0:
+        # float(Decimal) rounds to the nearest float64, as the number's text would be read; a column of at most
+        # 15 significant digits maps distinct values to distinct float64s, a wider one is checked (_may_merge)
+        scores = np.array([float(v) for v in column.to_pylist()], dtype=np.float64)
+        return scores, np.isfinite(scores)
     return None, None
+
+
+def _may_merge(t: Any) -> bool:
+    """Whether a column of type ``t`` is decimal with more than 15 digits: two values may round to one float64."""
+    import pyarrow as pa
+
+    return bool(pa.types.is_decimal(t) and t.precision > 15)
 
 
 def _plain(column: Any) -> list[Any]:

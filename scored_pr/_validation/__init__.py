@@ -47,7 +47,7 @@ from .cases import (
 )
 from .matrices import (
     MAX_LABELS, as_array, check_classes, check_indicator, check_label_matrix, check_label_names, check_no_labels,
-    check_one_vs_one_rows, check_probability_rows, check_same_length, check_score_matrix, dense_labels, multi_output,
+    check_not_binary_proba, check_one_vs_one_rows, check_probability_rows, check_same_length, check_score_matrix, dense_labels, multi_output,
 )
 from .kinds import (
     EVERY_KIND_EXPECTED, check_clock, check_curve_average, check_evaluation, check_grouped_for_bins, check_instance,
@@ -77,7 +77,7 @@ __all__ = [
     "check_arity", "check_average", "check_batch", "check_beta",
     "check_binary_only", "check_bounds_given", "check_c_long", "check_cadence", "check_callbacks", "check_logger_window",
     "check_choice",
-    "check_classes", "check_clock", "check_comparison_form", "check_confidence", "check_correct", "check_count",
+    "check_classes", "check_not_binary_proba", "check_clock", "check_comparison_form", "check_confidence", "check_correct", "check_count",
     "check_count_matrix", "check_curve_average", "check_curve_rows", "check_evaluation", "check_flag",
     "check_fraction", "check_grades", "check_grouped_for_bins", "check_indicator", "check_instance",
     "check_known_categories", "check_label_matrix", "check_label_names", "check_level", "check_margin",

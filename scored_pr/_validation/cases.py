@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import math
+from decimal import Decimal
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .errors import fail
+from .errors import describe, fail
 
 
 _CORRECT_EXPECTED = (
@@ -25,7 +26,50 @@ _CORRECT_EXPECTED = (
 )
 
 
-_SCORE_EXPECTED = "a real number (int, float or a numpy integer/floating scalar), not NaN"
+_SCORE_EXPECTED = "a real number (int, float, decimal.Decimal or a numpy integer/floating scalar), not NaN"
+
+
+def _string_score(value: Any, func: str, name: str, index: int | None) -> TypeError:
+    """The refusal of a score given as text: say it is a string, and that scores must be numbers."""
+    where = "" if index is None else f" at index {index}"
+    text = str(value)
+    shown = repr(text if len(text) <= 60 else text[:57] + "...")
+    return TypeError(f"{func}: argument '{name}' must be numeric, not a string; got the string {shown}{where}; "
+                     "convert scores to numbers first (e.g. numpy.asarray(scores, dtype=float)).")
+
+
+def _decimal_score(value: Decimal, func: str, name: str, index: int | None) -> float:
+    """A ``decimal.Decimal`` score as float64, correctly rounded (``float(value)``); NaN and overflow refused.
+
+    Rounding to the nearest float64 keeps the order of any two Decimals (it
+    is monotone); two distinct Decimals of one call that round to the same
+    float64 would become a tie, and :func:`batch_scores` refuses them.
+    """
+    if value.is_nan():
+        raise fail(ValueError, func, name, _SCORE_EXPECTED, value, index)
+    result = float(value)
+    if math.isinf(result) and value.is_finite():
+        raise fail(ValueError, func, name, "representable as a float64 (finite numbers up to about 1.8e308)", value, index)
+    return result
+
+
+def _check_decimal_ties(s: np.ndarray, out: npt.NDArray[np.float64], func: str, name: str) -> None:
+    """Refuse two distinct scores of one call, one of them a Decimal, that round to one float64.
+
+    The rule of integers beyond 2**53, for Decimals: rounding may not merge
+    distinct scores into a tie. Compared by exact value (``Decimal(0.5) ==
+    Decimal("0.50")``); O(n) Python work, on object arrays that hold a Decimal.
+    """
+    seen: dict[float, tuple[int, Any, Decimal]] = {}
+    for i, (v, f) in enumerate(zip(s.tolist(), out.tolist())):
+        exact = v if isinstance(v, Decimal) else Decimal(int(v)) if isinstance(v, (int, np.integer)) else Decimal(f)
+        first = seen.setdefault(f, (i, v, exact))
+        if first[2] != exact:
+            raise ValueError(
+                f"{func}: argument '{name}' must hold scores that stay distinct as float64; got {describe(first[1])} "
+                f"at index {first[0]} and {describe(v)} at index {i}, which both round to {f!r} instead "
+                "(round them yourself if the tie is acceptable)."
+            )
 
 
 def host(value: Any, func: str, name: str) -> Any:
@@ -203,6 +247,10 @@ def check_score(value: Any, func: str, name: str = "score", index: int | None = 
     """
     value = _scalar(value, func, name)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        if isinstance(value, Decimal):
+            return _decimal_score(value, func, name, index)
+        if isinstance(value, str):
+            raise _string_score(value, func, name, index)
         raise fail(TypeError, func, name, _SCORE_EXPECTED, value, index)
     try:
         with np.errstate(all="ignore"):  # a long double's overflow is reported below, not warned
@@ -454,11 +502,16 @@ def batch_scores(s: np.ndarray, func: str, name: str = "scores") -> npt.NDArray[
             check_score(s[i], func, name, i)  # raises with the precise reason
             raise fail(ValueError, func, name, _EXACT_EXPECTED, s[i].item(), i)  # pragma: no cover
     elif kind == "O":
-        return np.fromiter(
+        out = np.fromiter(
             (check_score(v, func, name, i) for i, v in enumerate(s)), dtype=np.float64, count=len(s)
         )
+        if any(isinstance(v, Decimal) for v in s.tolist()):
+            _check_decimal_ties(s, out, func, name)
+        return out
     elif len(s) == 0:
         return np.zeros(0, dtype=np.float64)
+    elif kind == "U":
+        raise _string_score(str(s[0]), func, name, 0)
     else:
         raise fail(TypeError, func, name, _SCORE_EXPECTED, s[0].item(), 0)
     nan = np.isnan(out)

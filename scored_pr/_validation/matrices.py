@@ -66,6 +66,35 @@ def multi_output(y_true: Any, y_score: Any, func: str) -> tuple[np.ndarray, np.n
     return None
 
 
+def check_not_binary_proba(truth: np.ndarray, score: np.ndarray, labels: Any, func: str) -> None:
+    """Refuse (n, 2) scores with binary class labels (n,) unless ``labels`` says the columns are classes.
+
+    ``predict_proba(X)`` of a binary classifier is (n, 2): one column per
+    class. Read as two classes it gives the average over both columns, not
+    the positive class's value a binary call means; scikit-learn refuses it
+    too. With ``labels=`` the caller says the columns are classes, and the
+    call is the two-class multi-class one.
+    """
+    if labels is not None or score.ndim != 2 or score.shape[1] != 2:
+        return
+    if truth.ndim == 2 and truth.shape[1] == 1:
+        truth = truth[:, 0]
+    if truth.ndim != 1:
+        return
+    try:
+        classes = np.unique(truth)
+    except TypeError:  # labels of mixed types: check_classes names the offending one
+        return
+    if classes.size > 2:
+        return  # not binary: check_classes says that y_true's classes do not match the columns
+    raise ValueError(
+        f"{func}: argument 'y_score' of shape (n, 2) with binary labels in 'y_true' is ambiguous: for the "
+        "positive class's value pass its column only, e.g. predict_proba(X)[:, 1] (shape (n,)); to treat the "
+        f"two columns as classes pass labels= (one class per column); got 'y_score' of shape {score.shape} and "
+        f"{classes.size} distinct classes {classes.tolist()!r} in 'y_true' instead."
+    )
+
+
 def check_score_matrix(score: np.ndarray, func: str, name: str = "y_score") -> npt.NDArray[np.float64]:
     """Scores of shape (n, k) as float64, without NaN (exactly representable, as :func:`check_batch`)."""
     if score.ndim != 2:

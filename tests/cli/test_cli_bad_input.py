@@ -369,3 +369,38 @@ def test_the_header_fields_of_the_issue_are_one_line_naming_the_field(tmp_path: 
         assert len(err.strip().splitlines()) == 1
         if command[0] == "report" or kind == "exact":
             assert f"field '{field}'" in err, err
+
+
+@pytest.mark.parametrize("command", ["report", "stream"])
+@pytest.mark.parametrize("sep, options, hint", [
+    (";", [], "; the file looks ;-separated, and scored-pr reads comma- or tab-separated text: convert it first, "
+              "e.g. pandas.read_csv(path, sep=';').to_csv(new_path, index=False)"),
+    ("\t", [], "; the file looks tab-separated: pass --input-format tsv"),
+    (";", ["--label-col", "y", "--score-prefix", "p_"], "; the file looks ;-separated, and scored-pr reads"),
+])
+def test_a_missing_column_in_a_header_split_on_another_character_names_the_separator(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, sep: str, options: list[str],
+        hint: str) -> None:
+    from scored_pr._cli.main import main
+
+    header = ["y", "p_a", "p_b"] if options else ["label", "score"]
+    row = ["a", "0.9", "0.1"] if options else ["1", "0.9"]
+    path = tmp_path / "pred.csv"
+    path.write_text(sep.join(header) + "\n" + sep.join(row) + "\n")
+    status = main([command, str(path), *options])
+    err = capsys.readouterr().err
+    assert status == 2
+    first = "--label-col: no column 'y' among the columns found" if options else \
+        "no column 'correct' or 'label' in the header"
+    assert f"{path}:1: {first} ({sep.join(header)!r}){hint}" in err
+    assert "use --correct-col" not in err
+
+
+def test_a_missing_column_of_a_comma_header_has_no_separator_hint(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from scored_pr._cli.main import main
+
+    path = tmp_path / "pred.csv"
+    path.write_text("label,score\n1,0.9\n")
+    assert main(["report", str(path), "--score-col", "p"]) == 2
+    assert capsys.readouterr().err == f"scored-pr: {path}:1: no column 'p' in the header ('label', 'score'); use --score-col\n"

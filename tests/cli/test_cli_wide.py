@@ -375,3 +375,60 @@ def test_multiclass_text_report_says_why_one_vs_one_is_nan(tmp_path: Path) -> No
     assert "note: roc_auc of class x is nan, undefined: no negative row" in res.stdout.splitlines()
     assert ("note: roc_auc (ovr_macro) is nan, undefined: 2 of 3 classes have no positive row (y, z) and 1 of 3 "
             "classes has no negative row (x)") in res.stdout.splitlines()
+
+
+def _whitespace_file(tmp_path: Path, fmt: str, header: list[str], rows: list[list[Any]]) -> Path:
+    """A multi-class wide file in ``fmt`` (csv, jsonl or parquet) with these columns and rows."""
+    path = tmp_path / f"pred.{fmt}"
+    if fmt == "csv":
+        path.write_text("\n".join(",".join(str(v) for v in row) for row in [header, *rows]) + "\n")
+    elif fmt == "jsonl":
+        path.write_text("".join(json.dumps(dict(zip(header, row))) + "\n" for row in rows))
+    else:
+        pa = pytest.importorskip("pyarrow")
+        pq = pytest.importorskip("pyarrow.parquet")
+        pq.write_table(pa.table({name: [row[j] for row in rows] for j, name in enumerate(header)}), path)
+    return path
+
+
+@pytest.mark.parametrize("command", ["report", "stream"])
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
+def test_class_of_a_prefixed_column_is_stripped_as_each_rows_class(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, fmt: str) -> None:
+    """Column 'p_ x' is class 'x', as a row's ' x' is: the figures are those of the same file with 'p_x'."""
+    from scored_pr._cli.main import main
+
+    rows = [[" x", 0.9, 0.1], ["z", 0.2, 0.8], ["x ", 0.6, 0.4], ["z", 0.7, 0.3]]
+    (tmp_path / "spaced").mkdir()
+    (tmp_path / "plain").mkdir()
+    spaced = _whitespace_file(tmp_path / "spaced", fmt, ["y", "p_ x", "p_z"], rows)
+    plain = _whitespace_file(tmp_path / "plain", fmt, ["y", "p_x", "p_z"], [[r[0].strip(), *r[1:]] for r in rows])
+    got = []
+    for path in (spaced, plain):
+        status = main([command, str(path), "--label-col", "y", "--score-prefix", "p_", "--format", "json"])
+        captured = capsys.readouterr()
+        assert status == 0, captured.err
+        obj = json.loads(captured.out.splitlines()[-1])
+        assert [label["label"] for label in obj["labels"]] == ["x", "z"]
+        assert obj["num_cases"] == 4
+        got.append({k: v for k, v in obj.items() if k != "source"})
+    assert got[0]["labels"][0]["score_column"] == "p_ x"
+    got[0]["labels"][0]["score_column"] = "p_x"
+    assert got[0] == got[1]
+    # class x: ranked 0.9 (x), 0.7 (z), 0.6 (x), 0.1 (z), so AP = (1/1 + 2/3) / 2
+    assert got[0]["labels"][0]["positives"] == 2 and close(got[0]["labels"][0]["average_precision"], 5 / 6)
+
+
+@pytest.mark.parametrize("command", ["report", "stream"])
+@pytest.mark.parametrize("fmt", ["csv", "jsonl", "parquet"])
+def test_two_score_columns_of_one_class_after_stripping_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, fmt: str) -> None:
+    """'p_x' and 'p_ x' would both be class 'x': refused naming both headers (repr), no rows counted."""
+    from scored_pr._cli.main import main
+
+    path = _whitespace_file(tmp_path, fmt, ["y", "p_x", "p_ x"], [["x", 0.9, 0.1], [" x", 0.2, 0.8]])
+    status = main([command, str(path), "--label-col", "y", "--score-prefix", "p_", "--format", "json"])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert "score columns 'p_x' and 'p_ x' both name class 'x'" in captured.err
+    assert '"num_cases"' not in captured.out

@@ -255,3 +255,37 @@ def test_a_parquet_report_imports_neither_pandas_nor_matplotlib(tmp_path: Path) 
     res = subprocess.run([sys.executable, "-c", code, str(parquet)], capture_output=True, text=True, timeout=60, cwd=ROOT,
                          env=clean_env())
     assert res.returncode == 0 and res.stderr.strip() == "[]", res.stderr
+
+
+@pytest.mark.parametrize("precision, scale", [(5, 2), (38, 30)])
+def test_a_decimal_score_column_reports_as_its_float64_values(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             precision: int, scale: int) -> None:
+    """decimal128 scores are read as the nearest float64: the report of the same scores as a double column."""
+    from decimal import Decimal
+
+    y, s = binary_data(11, n=300)
+    decimals = [Decimal(f"{v:.2f}") for v in s]
+    pq.write_table(pa.table({"correct": y, "score": pa.array(decimals, pa.decimal128(precision, scale))}),
+                   tmp_path / "dec.parquet", row_group_size=64)
+    pq.write_table(pa.table({"correct": y, "score": [float(d) for d in decimals]}), tmp_path / "f64.parquet")
+    got = [run_main(capsys, "report", str(tmp_path / f"{name}.parquet"), "--format", "json") for name in ("dec", "f64")]
+    assert got[0][0] == got[1][0] == 0, got[0][2]
+    dec, f64 = (json.loads(out) for _, out, _ in got)
+    assert dec.pop("source") != f64.pop("source")
+    assert dec == f64 and dec["num_cases"] == 300
+
+
+def test_two_decimal_scores_that_round_to_one_float64_are_refused_naming_the_row(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from decimal import Decimal
+
+    values = [Decimal("0.5"), Decimal("0.1"), Decimal("0.3"), Decimal("0.1000000000000000000001")]
+    path = tmp_path / "dec.parquet"
+    pq.write_table(pa.table({"correct": [1, 0, 1, 1], "score": pa.array(values, pa.decimal128(38, 25))}), path,
+                   row_group_size=2)  # the two values in different row groups
+    code, out, err = run_main(capsys, "report", str(path), "--format", "json")
+    assert code != 0 and out == ""
+    assert "row 4: invalid score Decimal('0.1000000000000000000001000') in column 'score' (rounds to the float64 " \
+           "0.1, as the distinct Decimal('0.1000000000000000000000000') of an earlier row does" in err
+    code, out, err = run_main(capsys, "report", str(path), "--format", "json", "--skip-invalid")
+    assert code == 0 and json.loads(out)["num_cases"] == 3

@@ -124,7 +124,7 @@ def test_the_table_covers_every_function() -> None:
         ([1, 0, -1], [0.5, 0.2, 0.1], {}, ValueError, "argument 'y_true' must use one label encoding"),
         ([1, 2], [0.5, 0.2], {}, ValueError, "argument 'y_true' must be a label"),
         ([1, 0], [0.5, float("nan")], {}, ValueError, "argument 'y_score' must be a real number"),
-        ([1, 0], ["a", "b"], {}, TypeError, "argument 'y_score' must be a real number"),
+        ([1, 0], ["a", "b"], {}, TypeError, "argument 'y_score' must be numeric, not a string; got the string 'a' at index 0; convert scores to numbers first"),
         ([1, 0], [2**60 + 1, 0], {}, ValueError, "argument 'y_score' must be exactly representable as a float64"),
         ([1, 0], [0.5, 0.2], {"sample_weight": [1.0]}, ValueError, "argument 'sample_weight' must have one weight"),
         ([1, 0], [0.5, 0.2], {"sample_weight": [1.0, -1.0]}, ValueError, "argument 'sample_weight' must be a finite"),
@@ -314,3 +314,51 @@ def test_dir_of_the_trec_package_lists_only_its_public_names_and_dunders() -> No
     assert public == set(trec.__all__)
     for helper in ("Any", "TYPE_CHECKING", "annotations", "_LAZY"):
         assert helper not in names
+
+
+def _slow_ap(y: list[int], s: list[float]) -> float:
+    """Average precision with tie groups, written out: Σ over groups (ΔR) · precision at the group's end."""
+    total = sum(y)
+    ap, tp, seen = 0.0, 0, 0
+    for score in sorted(set(s), reverse=True):
+        group = [t for t, v in zip(y, s) if v == score]
+        seen += len(group)
+        gained = sum(group)
+        tp += gained
+        ap += gained / total * tp / seen
+    return ap
+
+
+# a binary classifier's predict_proba: column 1 is the positive class's probability
+_Y2 = [0, 1, 1, 0, 1, 0, 0, 1]
+_P2 = [[0.9, 0.1], [0.3, 0.7], [0.6, 0.4], [0.2, 0.8], [0.1, 0.9], [0.7, 0.3], [0.5, 0.5], [0.45, 0.55]]
+
+
+@pytest.mark.parametrize("func", ["average_precision", "area_under_roc_curve", "top_k_accuracy_score"])
+@pytest.mark.parametrize("y", [_Y2, [bool(t) for t in _Y2], ["spam" if t else "ham" for t in _Y2], [1] * 8,
+                               np.array(_Y2)[:, None]])
+def test_n_by_2_scores_with_binary_labels_are_refused_naming_the_column_to_pass(func: str, y: object) -> None:
+    """(n, 2) predict_proba output with 1-d labels is ambiguous: refused, saying to pass predict_proba(X)[:, 1]."""
+    with pytest.raises(ValueError) as info:
+        getattr(F, func)(y, _P2)
+    message = str(info.value)
+    assert message.startswith(f"{func}: argument 'y_score' of shape (n, 2) with binary labels in 'y_true'")
+    assert "predict_proba(X)[:, 1]" in message and "labels=" in message and "shape (8, 2)" in message
+
+
+def test_n_by_2_scores_take_labels_or_an_indicator_matrix_and_the_positive_column_is_the_binary_value() -> None:
+    p = np.array(_P2)
+    # column 1 ranks 0.9 (+), 0.8, 0.7 (+), 0.55 (+), 0.5, 0.4 (+), ...: AP = (1 + 2/3 + 3/4 + 4/6) / 4 = 37/48
+    assert F.average_precision(_Y2, p[:, 1]) == _slow_ap(_Y2, p[:, 1].tolist()) == pytest.approx(37 / 48, abs=1e-15)
+    both = (_slow_ap([1 - t for t in _Y2], p[:, 0].tolist()) + _slow_ap(_Y2, p[:, 1].tolist())) / 2
+    assert F.average_precision(_Y2, p, labels=[0, 1]) == pytest.approx(both, abs=1e-15)
+    assert F.average_precision(_Y2, p, labels=[0, 1], average=None).tolist() == pytest.approx(
+        [_slow_ap([1 - t for t in _Y2], p[:, 0].tolist()), _slow_ap(_Y2, p[:, 1].tolist())], abs=1e-15)
+    indicator = np.stack([1 - np.array(_Y2), np.array(_Y2)], axis=1)  # a 2-d y: the columns are labels
+    assert F.average_precision(indicator, p) == F.average_precision(_Y2, p, labels=[0, 1])
+    # 16 positive/negative pairs, 12 ranked right by column 1 (0.9: 4, 0.7: 3, 0.55: 3, 0.4: 2)
+    assert F.area_under_roc_curve(_Y2, p[:, 1]) == 0.75
+    assert F.area_under_roc_curve(_Y2, p, labels=[0, 1], multi_class="ovr") == 0.75
+    # 6 of 8 rows right at the 0.5 threshold; as classes the tied row (0.5, 0.5) goes to the later column: 5 of 8
+    assert F.top_k_accuracy_score(_Y2, p[:, 1], k=1) == 0.75
+    assert F.top_k_accuracy_score(_Y2, p, k=1, labels=[0, 1]) == 0.625

@@ -263,3 +263,58 @@ def test_scores_float64_cannot_hold_exactly_are_rejected_as_the_docs_say() -> No
         ev.add_case(True, value)
         ev.add_cases([False], np.array([value]))
         assert ev.pr_score_curve()[0, 2] == float(value)
+
+
+def test_a_string_score_is_refused_as_a_string_asking_for_numbers() -> None:
+    import scored_pr
+
+    for call, name in ((lambda ev: ev.add_case(True, "0.9"), "add_case: argument 'score'"),
+                       (lambda ev: ev.add_cases([True, False], [0.5, "0.9"]), "add_cases: argument 'scores'"),
+                       (lambda ev: ev.add_cases([True, False], np.array(["0.5", "0.9"])), "add_cases: argument 'scores'")):
+        ev = fresh()
+        before = state(ev)
+        with pytest.raises(TypeError) as info:
+            call(ev)
+        message = str(info.value)
+        assert message.startswith(f"{name} must be numeric, not a string; got the string ")
+        assert "'0.9' at index 1" in message or "'0.5' at index 0" in message or message.endswith(
+            "got the string '0.9'; convert scores to numbers first (e.g. numpy.asarray(scores, dtype=float)).")
+        assert state(ev) == before
+    with pytest.raises(TypeError, match=r"average_precision: argument 'y_score' must be numeric, not a string; "
+                                        r"got the string '0.9' at index 0; convert scores to numbers first"):
+        scored_pr.average_precision([1, 0], ["0.9", "0.1"])
+
+
+def test_decimal_scores_are_the_nearest_float64_unless_two_distinct_ones_would_tie() -> None:
+    from decimal import Decimal
+
+    import scored_pr
+
+    y = [True, False, True, False, False, True]
+    text = ["0.9", "0.35", "0.35", "1E-400", "-2.5", "0.1000000000000000000000001"]  # 1E-400 rounds to 0.0
+    ev, ref = ScoredPrecisionRecallEvaluation(), ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y[:5], [Decimal(t) for t in text[:5]])
+    ev.add_case(y[5], Decimal(text[5]))
+    ref.add_cases(y, [float(t) for t in text])
+    assert state(ev) == state(ref)
+    assert ev.pr_score_curve()[:, 2].tolist() == ref.pr_score_curve()[:, 2].tolist()
+    assert scored_pr.average_precision(y, [Decimal(t) for t in text]) == scored_pr.average_precision(y, [float(t) for t in text])
+    assert scored_pr.average_precision([[1, 0], [0, 1]], [[Decimal("0.9"), Decimal("0.1")], [Decimal("0.2"), Decimal("0.8")]]) == 1.0
+    for scores, exc, words in [
+        ([Decimal("0.1"), Decimal("0.1000000000000000000001")], ValueError,
+         "must hold scores that stay distinct as float64; got Decimal('0.1') (Decimal) at index 0 and "
+         "Decimal('0.1000000000000000000001') (Decimal) at index 1, which both round to 0.1 instead"),
+        ([0.5, 2**53, Decimal(2**53 + 1)], ValueError, "at index 1 and Decimal('9007199254740993') (Decimal) at index 2"),
+        ([0.5, Decimal("NaN")], ValueError, "must be a real number (int, float, decimal.Decimal or a numpy"),
+        ([0.5, Decimal("1e400")], ValueError, "must be representable as a float64"),
+    ]:
+        ev = fresh()
+        before = state(ev)
+        with pytest.raises(exc) as info:
+            ev.add_cases([True, False, True][: len(scores)], scores)
+        assert words in str(info.value) and "add_cases: argument 'scores'" in str(info.value)
+        assert state(ev) == before
+    # equal Decimals (any spelling) and a float of the same exact value are one score, not a refusal
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases([True, False, True], [Decimal("0.5"), Decimal("0.50"), 0.5])
+    assert ev.pr_score_curve()[:, 2].tolist() == [0.5]
