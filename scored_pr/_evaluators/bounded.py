@@ -37,6 +37,8 @@ from .._validation import (
     check_weight,
     check_weights,
     fail,
+    MAX_WEIGHT as _MAX_WEIGHT,
+    MIN_WEIGHT as _MIN_WEIGHT,
     renamed_keyword,
 )
 
@@ -283,7 +285,7 @@ class BoundedEvaluation(EvaluationBase):
             correct = check_correct(correct, "add_case", pos_label=self._pos_label)
         if type(score) is not float or score != score:
             score = check_score(score, "add_case")
-        if type(weight) is not float or not 0.0 <= weight < math.inf:
+        if type(weight) is not float or not (_MIN_WEIGHT <= weight <= _MAX_WEIGHT or weight == 0.0):
             weight = check_weight(weight, "add_case")
         self._memo = {}
         self._pending.append((correct, score, weight))

@@ -32,6 +32,8 @@ from .._validation import (
     check_pos_label,
     check_weight,
     check_weights,
+    MAX_WEIGHT as _MAX_WEIGHT,
+    MIN_WEIGHT as _MIN_WEIGHT,
     check_count,
     check_flag,
     check_fraction,
@@ -48,7 +50,6 @@ from .._validation import (
 _T = TypeVar("_T")
 
 _CLS = "ScoredPrecisionRecallEvaluation"
-_INF = float("inf")
 #: add_case's default weight: a call that passes no weight is recognised by identity, in one step.
 _ONE = 1.0
 
@@ -212,7 +213,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
             correct = check_correct(correct, "add_case", pos_label=self._pos_label)
         if type(score) is not float or score != score:
             score = check_score(score, "add_case")
-        if weight is not _ONE and (type(weight) is not float or not 0.0 <= weight < _INF):
+        if weight is not _ONE and (type(weight) is not float or not (_MIN_WEIGHT <= weight <= _MAX_WEIGHT or weight == 0.0)):
             weight = check_weight(weight, "add_case")
         # Invalidate first: an exception between the two lines then leaves a
         # valid (empty) cache and the case either stored or not, never half.
