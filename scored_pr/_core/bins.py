@@ -62,17 +62,6 @@ _EPS = 2.0**-52
 _TINY = 2.0**-1022
 
 
-def side_scale(total: float) -> float:
-    """The power of two that brings ``total`` > 0 into [0.5, 1); 1.0 for 0 (or a non-finite total).
-
-    Multiplying weights by it is exact in binary floating point (unless a
-    result is subnormal), so a measure computed from scaled weights is the
-    unscaled one bit for bit, without overflow or underflow of products.
-    """
-    if not 0.0 < total < math.inf:
-        return 1.0
-    return math.ldexp(1.0, -math.frexp(total)[1])
-
 
 class Bins(NamedTuple):
     """The bins of a summary, in rank order (descending score); see the module docstring."""
@@ -551,12 +540,23 @@ def _reduce_groups(b: Bins, first: BoolArray) -> Bins:
 # Choosing merges
 
 
+def _log1p_ratio(p: FloatArray, a: FloatArray) -> FloatArray:
+    """ln(1 + p / a) for weights p >= 0, a > 0, also where p / a overflows (as ln p - ln a)."""
+    with np.errstate(over="ignore", under="ignore"):
+        x = p / a
+    out = np.log1p(x)
+    big = np.isinf(x)
+    if big.any():
+        out[big] = np.log(p[big]) - np.log(a[big])
+    return out
+
+
 def _ap_width(pos: FloatArray, neg: FloatArray, c: FloatArray, t: FloatArray) -> FloatArray:
     """Upper minus (continuous) lower AP contribution of range bins, times num_positive_ref."""
     with np.errstate(divide="ignore", invalid="ignore"):
         upper = np.where(pos > 0, pos * (c + pos) / (t + pos), 0.0)
         a = t + neg
-        lower = np.where(a > 0, pos - (a - c) * np.log1p(pos / a), pos)
+        lower = np.where(a > 0, pos - (a - c) * _log1p_ratio(pos, np.where(a > 0, a, 1.0)), pos)
     return np.maximum(upper - lower, 0.0)
 
 
@@ -580,7 +580,7 @@ def merge_costs(b: Bins, pos_ref: float, neg_ref: float, total: float, budget: i
     # products of weights, scaled by powers of two (exact) so that none overflows:
     # the AUC terms per side (positive by R's scale, negative by Q's), the AP
     # terms, which mix both, by the scale of the total
-    sp, sn, st = side_scale(pos_ref), side_scale(neg_ref), side_scale(total)
+    sp, sn, st = P.side_scale(pos_ref), P.side_scale(neg_ref), P.side_scale(total)
     rq = (pos_ref * sp) * (neg_ref * sn) if pos_ref > 0 and neg_ref > 0 else 1.0
     r = pos_ref * st if pos_ref * st > 0 else 1.0
     pi, ni, pj, nj, ci, ti = pos[i], neg[i], pos[j], neg[j], c[i], t[i]
@@ -689,7 +689,7 @@ def average_precision(b: Bins, pos_ref: float, integer: bool) -> Triple:
     # Each term is a bin's positive weight times a ratio of sums, over R: the
     # positive weights and R are scaled by one power of two (exact, the same
     # value bit for bit) so that tiny weights leave no subnormal product.
-    sp = side_scale(pos_ref)
+    sp = P.side_scale(pos_ref)
     pos_s = pos * sp
     est = pos_s * ((c + pos) / (t + pos + neg))
     upper = np.where(exact, est, pos_s * ((c + pos) / (t + pos)))
@@ -699,8 +699,7 @@ def average_precision(b: Bins, pos_ref: float, integer: bool) -> Triple:
     else:
         with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
             safe_a = np.where(a > 0, a, 1.0)
-            x = pos / safe_a
-            drop = (a - c) * np.log1p(x)
+            drop = (a - c) * _log1p_ratio(pos, safe_a)
             # Where that product is subnormal (x underflowed with a weight far below the
             # weight above it) it has lost its precision: use (a - c) x >= (a - c) ln(1 + x),
             # as pos (a - c) / a, scaled; a larger drop keeps the lower bound a lower bound.
@@ -736,7 +735,7 @@ def roc_area(b: Bins, misses: float, negative_misses: float, pos_ref: float, neg
     # whenever the unscaled products are normal) so that R and Q lie in
     # [0.5, 1) and no product overflows (weights near 1e155) or turns
     # subnormal (weights near 1e-162).
-    sp, sn = side_scale(pos_ref), side_scale(neg_ref)
+    sp, sn = P.side_scale(pos_ref), P.side_scale(neg_ref)
     below = (float(neg.sum()) - _before(neg) - neg + negative_misses) * sn
     pos, neg = pos * sp, neg * sn
     with np.errstate(under="ignore"):
