@@ -276,6 +276,11 @@ class BoundedEvaluation(EvaluationBase):
     def add_case(self, correct: bool, score: float, weight: float = 1.0) -> None:
         """Add one case; the arguments are those of ``ScoredPrecisionRecallEvaluation.add_case``.
 
+        The weight follows the evaluator's rule: 0, or from 2**-1022 to
+        2**970, an int only when exactly a float64. Products of weights (the
+        ROC area's pairs) are taken on sums scaled by powers of two, so the
+        bounds hold the exact value across that whole range.
+
         Notes
         -----
         O(1) amortised: the case waits in a buffer of at most 4096 cases,

@@ -189,6 +189,11 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
             The response score; higher ranks first. int, float and numpy
             integer/floating scalars, 0-d arrays and CPU tensors; ``inf`` and
             ``-inf`` are allowed, and ``-0.0`` ties with ``0.0``.
+        weight : float, default 1.0
+            The case's sample weight: 0, or from 2**-1022 (the smallest
+            normal float64) to 2**970; an int must be exactly a float64 (see
+            docs/definitions.md, "Sample weights"). Anything else is a
+            ValueError (TypeError for a non-number) that adds nothing.
 
         Raises
         ------
@@ -254,7 +259,10 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         scores : array-like or iterable of float
             1-dimensional, same length as ``correct``; no NaN.
         sample_weight : array-like of float, optional
-            One finite weight >= 0 per case (scikit-learn's ``sample_weight``).
+            One weight per case (scikit-learn's ``sample_weight``): 0, or
+            from 2**-1022 (the smallest normal float64) to 2**970; an int
+            must be exactly a float64. The first weight refused is named
+            with its index, and nothing is added.
             Counts become sums of weights: recall's denominator is
             :attr:`positive_weight` (misses weigh 1 each), precision is
             correct weight over accepted weight, and the curves, their areas,
