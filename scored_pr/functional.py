@@ -110,7 +110,9 @@ def evaluation(
     pos_label : str, number or bool, optional
         The positive class's label (e.g. ``"spam"``); see the evaluator.
     sample_weight : array-like of float, shape (n,), optional
-        One weight >= 0 per case, as scikit-learn's ``sample_weight``.
+        One weight per case, as scikit-learn's ``sample_weight``: 0, or from
+        2**-1022 (the smallest normal float64) to 2**970; an int must be
+        exactly a float64 (the evaluator's rule).
     misses, negative_misses : int, default 0
         Positive and negative reference cases the system never returned.
 

@@ -58,6 +58,9 @@ IntArray = npt.NDArray[np.int64]
 KeyArray = npt.NDArray[np.uint64]
 
 _EPS = 2.0**-52
+#: The smallest normal float64: a product below it has lost significant bits.
+_TINY = 2.0**-1022
+
 
 
 class Bins(NamedTuple):
@@ -537,12 +540,23 @@ def _reduce_groups(b: Bins, first: BoolArray) -> Bins:
 # Choosing merges
 
 
+def _log1p_ratio(p: FloatArray, a: FloatArray) -> FloatArray:
+    """ln(1 + p / a) for weights p >= 0, a > 0, also where p / a overflows (as ln p - ln a)."""
+    with np.errstate(over="ignore", under="ignore"):
+        x = p / a
+    out = np.log1p(x)
+    big = np.isinf(x)
+    if big.any():
+        out[big] = np.log(p[big]) - np.log(a[big])
+    return out
+
+
 def _ap_width(pos: FloatArray, neg: FloatArray, c: FloatArray, t: FloatArray) -> FloatArray:
     """Upper minus (continuous) lower AP contribution of range bins, times num_positive_ref."""
     with np.errstate(divide="ignore", invalid="ignore"):
         upper = np.where(pos > 0, pos * (c + pos) / (t + pos), 0.0)
         a = t + neg
-        lower = np.where(a > 0, pos - (a - c) * np.log1p(pos / a), pos)
+        lower = np.where(a > 0, pos - (a - c) * _log1p_ratio(pos, np.where(a > 0, a, 1.0)), pos)
     return np.maximum(upper - lower, 0.0)
 
 
@@ -563,17 +577,22 @@ def merge_costs(b: Bins, pos_ref: float, neg_ref: float, total: float, budget: i
     t = c + f
     i = np.arange(pos.size - 1) if pairs is None else pairs
     j = i + 1
-    rq = pos_ref * neg_ref if pos_ref > 0 and neg_ref > 0 else 1.0
-    r = pos_ref if pos_ref > 0 else 1.0
+    # products of weights, scaled by powers of two (exact) so that none overflows:
+    # the AUC terms per side (positive by R's scale, negative by Q's), the AP
+    # terms, which mix both, by the scale of the total
+    sp, sn, st = P.side_scale(pos_ref), P.side_scale(neg_ref), P.side_scale(total)
+    rq = (pos_ref * sp) * (neg_ref * sn) if pos_ref > 0 and neg_ref > 0 else 1.0
+    r = pos_ref * st if pos_ref * st > 0 else 1.0
     pi, ni, pj, nj, ci, ti = pos[i], neg[i], pos[j], neg[j], c[i], t[i]
     exact_i, exact_j = b.lo[i] == b.hi[i], b.lo[j] == b.hi[j]
-    own_auc_i = np.where(exact_i, 0.0, pi * ni)
-    own_auc_j = np.where(exact_j, 0.0, pj * nj)
-    own_ap_i = np.where(exact_i, 0.0, _ap_width(pi, ni, ci, ti))
-    own_ap_j = np.where(exact_j, 0.0, _ap_width(pj, nj, c[j], t[j]))
-    mp, mn = pi + pj, ni + nj
-    auc = (mp * mn - own_auc_i - own_auc_j) / rq
-    ap = (_ap_width(mp, mn, ci, ti) - own_ap_i - own_ap_j) / r
+    with np.errstate(under="ignore"):
+        own_auc_i = np.where(exact_i, 0.0, (pi * sp) * (ni * sn))
+        own_auc_j = np.where(exact_j, 0.0, (pj * sp) * (nj * sn))
+        own_ap_i = np.where(exact_i, 0.0, _ap_width(pi * st, ni * st, ci * st, ti * st))
+        own_ap_j = np.where(exact_j, 0.0, _ap_width(pj * st, nj * st, c[j] * st, t[j] * st))
+        mp, mn = pi + pj, ni + nj
+        auc = ((mp * sp) * (mn * sn) - own_auc_i - own_auc_j) / rq
+        ap = (_ap_width(mp * st, mn * st, ci * st, ti * st) - own_ap_i - own_ap_j) / r
     size = (mp + mn) / (total if total > 0 else 1.0) * (1e-3 / budget)
     return np.maximum(auc, 0.0) + np.maximum(ap, 0.0) + size
 
@@ -667,16 +686,29 @@ def average_precision(b: Bins, pos_ref: float, integer: bool) -> Triple:
     t = c + f
     has = pos > 0
     pos, neg, c, t, exact = pos[has], neg[has], c[has], t[has], _exact_mask(b)[has]
-    est = pos * ((c + pos) / (t + pos + neg))
-    upper = np.where(exact, est, pos * ((c + pos) / (t + pos)))
+    # Each term is a bin's positive weight times a ratio of sums, over R: the
+    # positive weights and R are scaled by one power of two (exact, the same
+    # value bit for bit) so that tiny weights leave no subnormal product.
+    sp = P.side_scale(pos_ref)
+    pos_s = pos * sp
+    est = pos_s * ((c + pos) / (t + pos + neg))
+    upper = np.where(exact, est, pos_s * ((c + pos) / (t + pos)))
     a = t + neg
     if integer:
-        low = pos - (a - c) * harmonic_diff(a, a + pos)
+        low = (pos - (a - c) * harmonic_diff(a, a + pos)) * sp
     else:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            low = np.where(a > 0, pos - (a - c) * np.log1p(pos / np.where(a > 0, a, 1.0)), pos)
+        with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+            safe_a = np.where(a > 0, a, 1.0)
+            drop = (a - c) * _log1p_ratio(pos, safe_a)
+            # Where that product is subnormal (x underflowed with a weight far below the
+            # weight above it) it has lost its precision: use (a - c) x >= (a - c) ln(1 + x),
+            # as pos (a - c) / a, scaled; a larger drop keeps the lower bound a lower bound.
+            tiny = (drop < _TINY) & (a > c)
+            drop_s = np.where(tiny, pos_s * ((a - c) / safe_a), drop * sp)
+            low = np.where(a > 0, pos_s - drop_s, pos_s)
     lower = np.where(exact | (a == c), est, np.minimum(low, est))
-    return Triple(P.seqsum(lower) / pos_ref, P.seqsum(est) / pos_ref, P.seqsum(upper) / pos_ref)
+    ref = pos_ref * sp
+    return Triple(P.seqsum(lower) / ref, P.seqsum(est) / ref, P.seqsum(upper) / ref)
 
 
 def roc_area(b: Bins, misses: float, negative_misses: float, pos_ref: float, neg_ref: float, integer: bool = False) -> Triple:
@@ -698,11 +730,19 @@ def roc_area(b: Bins, misses: float, negative_misses: float, pos_ref: float, neg
     exact = _exact_mask(b)
     if integer:  # whole counts: twice the pair count as an exact integer, divided once
         return _roc_area_counts(b, exact, int(misses), int(negative_misses), int(pos_ref), int(neg_ref))
-    below = float(neg.sum()) - _before(neg) - neg + negative_misses
-    inside = pos * neg
-    base = P.seqsum(pos * below + np.where(exact, inside / 2.0, 0.0)) + misses * negative_misses / 2.0
-    open_pairs = P.seqsum(np.where(exact, 0.0, inside))
-    den = pos_ref * neg_ref
+    # The pair weights are products of a positive and a negative weight: each
+    # side is scaled by its own power of two (exact, the same value bit for bit
+    # whenever the unscaled products are normal) so that R and Q lie in
+    # [0.5, 1) and no product overflows (weights near 1e155) or turns
+    # subnormal (weights near 1e-162).
+    sp, sn = P.side_scale(pos_ref), P.side_scale(neg_ref)
+    below = (float(neg.sum()) - _before(neg) - neg + negative_misses) * sn
+    pos, neg = pos * sp, neg * sn
+    with np.errstate(under="ignore"):
+        inside = pos * neg
+        base = P.seqsum(pos * below + np.where(exact, inside / 2.0, 0.0)) + (misses * sp) * (negative_misses * sn) / 2.0
+        open_pairs = P.seqsum(np.where(exact, 0.0, inside))
+    den = (pos_ref * sp) * (neg_ref * sn)
     return Triple(base / den, (base + open_pairs / 2.0) / den, (base + open_pairs) / den)
 
 

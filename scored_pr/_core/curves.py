@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from .points import BoolArray, FloatArray, IntArray, Points, seqsum
+from .points import BoolArray, FloatArray, IntArray, Points, seqsum, side_scale
 
 
 def _ratio(num: npt.NDArray[Any], den: int | float) -> FloatArray:
@@ -448,8 +448,10 @@ def roc_convex_hull(rows: RocRows) -> RocRows:
     if r.size == 0 or np.isnan(rr).any():
         empty = np.zeros(0, dtype=np.float64)
         return RocRows(empty, empty, empty, empty, empty, empty)
-    x = np.concatenate(([0.0], rows.fp))
-    y = np.concatenate(([0.0], rows.tp))
+    # The hull is the same for x and y scaled by positive factors: powers of two
+    # (exact) keep the cross products of weight sums from overflowing.
+    x = np.concatenate(([0.0], rows.fp)) * side_scale(float(rows.fp[-1]))
+    y = np.concatenate(([0.0], rows.tp)) * side_scale(float(rows.tp[-1]))
     keep = upper_hull(x, y)[1:] - 1  # drop the origin
     r, rr = r[keep], rr[keep]
     fp = rows.fp[keep]

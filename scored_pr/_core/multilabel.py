@@ -197,14 +197,26 @@ def average_precision_columns(g: GroupEnds, k: int) -> F64:
     return np.maximum(ap, 0.0)
 
 
+def _scales(totals: F64) -> F64:
+    """Per column, the power of two that brings a total > 0 into [0.5, 1) (1.0 for 0)."""
+    exponent = np.frexp(totals)[1]
+    return np.where(totals > 0, np.ldexp(1.0, -exponent), 1.0)
+
+
 def roc_auc_columns(g: GroupEnds, k: int) -> F64:
     """Area under each column's ROC curve (trapezoids between group ends), shape (k,).
 
     Tied positive/negative pairs count one half. NaN for a column with no
     positive or no negative (scikit-learn's value for one class).
     """
-    area = np.bincount(g.column, weights=(g.fps - g.prev_fps) * (g.tps + g.prev_tps), minlength=k)
-    denom = 2.0 * g.positives * g.negatives
+    # each column's weight sums scaled by powers of two (exact: the same area bit for
+    # bit) that bring its totals into [0.5, 1), so no product of weights overflows or
+    # turns subnormal whatever the weights' magnitude
+    sp, sn = _scales(g.positives), _scales(g.negatives)
+    spc, snc = sp[g.column], sn[g.column]
+    with np.errstate(under="ignore"):
+        area = np.bincount(g.column, weights=((g.fps - g.prev_fps) * snc) * ((g.tps + g.prev_tps) * spc), minlength=k)
+    denom = 2.0 * (g.positives * sp) * (g.negatives * sn)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(denom > 0, area / np.where(denom > 0, denom, 1.0), np.nan)
 
@@ -570,7 +582,9 @@ def averaging_weights(average: str | None, truth: Bool, weight: F64 | None) -> F
 def no_positive_to_weigh(average: str | None, average_weight: F64 | None) -> bool:
     """True for "weighted" when no label has a positive: scikit-learn's average is then 0 and its
     per-label values are never computed (so they warn of nothing)."""
-    return average == "weighted" and average_weight is not None and bool(np.isclose(average_weight.sum(), 0.0))
+    # weights are >= 0, so they sum to 0 only when each is 0 (scikit-learn's np.isclose would
+    # also take labels whose positives weigh 1e-9 in all for none)
+    return average == "weighted" and average_weight is not None and not bool((average_weight > 0).any())
 
 
 def average_label_values(values: F64, average: str | None, average_weight: F64 | None) -> F64 | float:
@@ -588,9 +602,11 @@ def average_label_values(values: F64, average: str | None, average_weight: F64 |
     if no_positive_to_weigh(average, average_weight):
         return 0.0
     if average_weight is not None:
-        if not average_weight.sum() > 0:
+        if not (average_weight > 0).any():
             return float("nan")
         values = np.where(average_weight == 0, 0.0, values)
+        # a power of two (exact) from the largest weight: their sum neither overflows nor underflows
+        average_weight = average_weight * float(_scales(np.array([average_weight.max()]))[0])
     if values.size == 0:
         return float("nan")
     return float(np.average(values, weights=average_weight))

@@ -25,6 +25,7 @@ as a left-to-right loop.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 import numpy as np
@@ -241,6 +242,18 @@ def tie_group_edges(neg_scores: FloatArray, idx: IntArray, side: Literal["left",
     if tied.any():
         out[tied] = np.searchsorted(neg_scores, v[tied], side=side)
     return out
+
+
+def side_scale(total: float) -> float:
+    """The power of two that brings ``total`` > 0 into [0.5, 1); 1.0 for 0 (or a non-finite total).
+
+    Multiplying weights by it is exact in binary floating point (unless a
+    result is subnormal), so a measure computed from scaled weights is the
+    unscaled one bit for bit, without overflow or underflow of products.
+    """
+    if not 0.0 < total < math.inf:
+        return 1.0
+    return math.ldexp(1.0, -math.frexp(total)[1])
 
 
 def seqsum(values: FloatArray) -> float:

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from .curves import precision, recall
 from .scalars import correct_needed, f_beta
-from .points import BoolArray, FloatArray, IntArray, class_weights, group_ends
+from .points import BoolArray, FloatArray, IntArray, class_weights, group_ends, side_scale
 
 
 class OperatingPoint(NamedTuple):
@@ -153,6 +153,13 @@ def f_measure(tp: float, retrieved: int | float, num_positive_ref: int | float, 
     b2 = beta * beta
     fn = num_positive_ref - tp
     fp = retrieved - tp
+    big = max(num_positive_ref, retrieved)
+    if not 2.0**-500 < big < 2.0**500 and big > 0:
+        # weight sums far from 1: F is a ratio of terms of degree one in the weights, so
+        # scaling them by a power of two (exact) changes nothing but keeps (1 + b^2) TP
+        # from overflowing and b^2 FN from losing bits
+        s = side_scale(float(big))
+        tp, fn, fp = tp * s, fn * s, fp * s
     if b2 > 1e250:  # (1 + b^2) * tp could overflow: divide through by b^2 (the limit is recall)
         c = (1.0 / beta) ** 2
         den = (c + 1.0) * tp + fn + c * fp

@@ -37,6 +37,8 @@ from .._validation import (
     check_weight,
     check_weights,
     fail,
+    MAX_WEIGHT as _MAX_WEIGHT,
+    MIN_WEIGHT as _MIN_WEIGHT,
     renamed_keyword,
 )
 
@@ -274,6 +276,11 @@ class BoundedEvaluation(EvaluationBase):
     def add_case(self, correct: bool, score: float, weight: float = 1.0) -> None:
         """Add one case; the arguments are those of ``ScoredPrecisionRecallEvaluation.add_case``.
 
+        The weight follows the evaluator's rule: 0, or from 2**-1022 to
+        2**970, an int only when exactly a float64. Products of weights (the
+        ROC area's pairs) are taken on sums scaled by powers of two, so the
+        bounds hold the exact value across that whole range.
+
         Notes
         -----
         O(1) amortised: the case waits in a buffer of at most 4096 cases,
@@ -283,7 +290,7 @@ class BoundedEvaluation(EvaluationBase):
             correct = check_correct(correct, "add_case", pos_label=self._pos_label)
         if type(score) is not float or score != score:
             score = check_score(score, "add_case")
-        if type(weight) is not float or not 0.0 <= weight < math.inf:
+        if type(weight) is not float or not (_MIN_WEIGHT <= weight <= _MAX_WEIGHT or weight == 0.0):
             weight = check_weight(weight, "add_case")
         self._memo = {}
         self._pending.append((correct, score, weight))

@@ -32,6 +32,8 @@ from .._validation import (
     check_pos_label,
     check_weight,
     check_weights,
+    MAX_WEIGHT as _MAX_WEIGHT,
+    MIN_WEIGHT as _MIN_WEIGHT,
     check_count,
     check_flag,
     check_fraction,
@@ -48,7 +50,6 @@ from .._validation import (
 _T = TypeVar("_T")
 
 _CLS = "ScoredPrecisionRecallEvaluation"
-_INF = float("inf")
 #: add_case's default weight: a call that passes no weight is recognised by identity, in one step.
 _ONE = 1.0
 
@@ -188,6 +189,11 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
             The response score; higher ranks first. int, float and numpy
             integer/floating scalars, 0-d arrays and CPU tensors; ``inf`` and
             ``-inf`` are allowed, and ``-0.0`` ties with ``0.0``.
+        weight : float, default 1.0
+            The case's sample weight: 0, or from 2**-1022 (the smallest
+            normal float64) to 2**970; an int must be exactly a float64 (see
+            docs/definitions.md, "Sample weights"). Anything else is a
+            ValueError (TypeError for a non-number) that adds nothing.
 
         Raises
         ------
@@ -212,7 +218,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
             correct = check_correct(correct, "add_case", pos_label=self._pos_label)
         if type(score) is not float or score != score:
             score = check_score(score, "add_case")
-        if weight is not _ONE and (type(weight) is not float or not 0.0 <= weight < _INF):
+        if weight is not _ONE and (type(weight) is not float or not (_MIN_WEIGHT <= weight <= _MAX_WEIGHT or weight == 0.0)):
             weight = check_weight(weight, "add_case")
         # Invalidate first: an exception between the two lines then leaves a
         # valid (empty) cache and the case either stored or not, never half.
@@ -253,7 +259,10 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         scores : array-like or iterable of float
             1-dimensional, same length as ``correct``; no NaN.
         sample_weight : array-like of float, optional
-            One finite weight >= 0 per case (scikit-learn's ``sample_weight``).
+            One weight per case (scikit-learn's ``sample_weight``): 0, or
+            from 2**-1022 (the smallest normal float64) to 2**970; an int
+            must be exactly a float64. The first weight refused is named
+            with its index, and nothing is added.
             Counts become sums of weights: recall's denominator is
             :attr:`positive_weight` (misses weigh 1 each), precision is
             correct weight over accepted weight, and the curves, their areas,

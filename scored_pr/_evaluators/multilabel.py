@@ -287,7 +287,9 @@ class MultiLabelEvaluation:
         S : array-like of float, shape (n, k)
             The scores, one column per label; no NaN.
         sample_weight : array-like of float, shape (n,), optional
-            One finite weight >= 0 per row, applied to each of its labels.
+            One weight per row, applied to each of its labels: 0, or from
+            2**-1022 (the smallest normal float64) to 2**970; an int must be
+            exactly a float64 (the evaluator's rule).
 
         Raises
         ------

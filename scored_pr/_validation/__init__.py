@@ -42,8 +42,8 @@ from .options import (
     check_shape, check_ties, check_top_k, measure_arguments_error, renamed_keyword,
 )
 from .cases import (
-    MAX_COUNT, check_batch, check_correct, check_count, check_score, check_time, check_times, check_weight,
-    check_weights, missing_time, time_off_clock,
+    MAX_COUNT, MAX_WEIGHT, MIN_WEIGHT, check_batch, check_correct, check_count, check_score, check_time,
+    check_times, check_weight, check_weights, exact_float, exact_floats, missing_time, time_off_clock,
 )
 from .matrices import (
     MAX_LABELS, as_array, check_classes, check_indicator, check_label_matrix, check_label_names, check_no_labels,
@@ -70,7 +70,7 @@ from .engines import (
 )
 
 __all__ = [
-    "EVERY_KIND_EXPECTED", "MAX_COUNT", "MAX_LABELS", "MAX_SAVED_INT", "MIN_SAVED_INT", "SUMMARY_LABEL_NAMES", "TIE_POLICIES",
+    "EVERY_KIND_EXPECTED", "MAX_COUNT", "MAX_LABELS", "MAX_WEIGHT", "MIN_WEIGHT", "MAX_SAVED_INT", "MIN_SAVED_INT", "SUMMARY_LABEL_NAMES", "TIE_POLICIES",
     "UnsupportedQuery", "as_array", "bad_rows", "check_column_names", "check_column_type",
     "check_engine_options", "check_frame", "check_misses_count", "check_query_setup", "check_wide_columns",
     "check_wide_setup", "classes_not_found", "label_classes",
@@ -90,7 +90,7 @@ __all__ = [
     "check_same_ties", "check_score", "check_score_matrix", "check_seed", "check_shape", "check_sink_options",
     "check_summary_writer", "check_tensorboard_options", "check_ties", "check_time", "check_times", "check_top_k",
     "check_trec_source", "check_type_named", "check_weight", "check_weights", "check_whole_counts", "check_window_extent",
-    "dense_labels", "describe",
+    "dense_labels", "describe", "exact_float", "exact_floats",
     "evaluation_kind", "fail", "measure_arguments_error", "missing_time", "multi_output", "read_only_evaluation",
     "renamed_keyword", "summary_name_clash", "summary_value_error", "time_off_clock",
 ]

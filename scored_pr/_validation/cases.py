@@ -252,56 +252,122 @@ def check_score(value: Any, func: str, name: str = "score", index: int | None = 
         if isinstance(value, str):
             raise _string_score(value, func, name, index)
         raise fail(TypeError, func, name, _SCORE_EXPECTED, value, index)
+    result = exact_float(value, func, name, index)
+    if math.isnan(result):
+        raise fail(ValueError, func, name, _SCORE_EXPECTED, value, index)
+    return result
+
+
+_RANGE_EXPECTED = "representable as a float64 (finite numbers up to about 1.8e308)"
+
+
+def exact_float(value: Any, func: str, name: str, index: int | None = None) -> float:
+    """A number (int, float, numpy integer or floating scalar) as the float64 that equals it, or a ValueError.
+
+    An int beyond float64's range, or one that float64 cannot hold exactly (an
+    integer beyond 2**53 that is not a float64 value), and a long double with
+    extra precision are refused rather than rounded: the rule of scores and of
+    weights alike. NaN passes (each caller says what it expects instead).
+    """
     try:
         with np.errstate(all="ignore"):  # a long double's overflow is reported below, not warned
             result = float(value)
     except OverflowError:
-        raise fail(ValueError, func, name, "representable as a float64 (finite numbers up to about 1.8e308)", value, index) from None
-    if math.isnan(result):
-        raise fail(ValueError, func, name, _SCORE_EXPECTED, value, index)
+        raise fail(ValueError, func, name, _RANGE_EXPECTED, value, index) from None
     if isinstance(value, (int, np.integer)):
         if math.isinf(result) or int(result) != int(value):
             raise fail(ValueError, func, name, _EXACT_EXPECTED, value, index)
-    elif isinstance(value, np.floating) and value.dtype.itemsize > 8:
+    elif isinstance(value, np.floating) and value.dtype.itemsize > 8 and not math.isnan(result):
         if math.isinf(result) and not np.isinf(value):
-            raise fail(ValueError, func, name, "representable as a float64 (finite numbers up to about 1.8e308)", value, index)
+            raise fail(ValueError, func, name, _RANGE_EXPECTED, value, index)
         if np.longdouble(result) != value:
             raise fail(ValueError, func, name, _EXACT_EXPECTED, value, index)
     return result
 
 
+def exact_floats(s: np.ndarray, func: str, name: str, check_one: Any) -> npt.NDArray[np.float64]:
+    """An integer or floating array as float64, refusing (as :func:`exact_float`) any value it would round.
+
+    ``check_one(value, func, name, index)`` is the caller's check of one
+    value: it is called on the first value lost, to raise its precise reason.
+    """
+    if s.dtype.kind == "f" and s.dtype.itemsize <= 8:
+        return s.astype(np.float64, copy=False)
+    kind = s.dtype.kind
+    with np.errstate(all="ignore"):
+        out = s.astype(np.float64)
+        back = out.astype(s.dtype) if kind == "f" else np.where(np.isfinite(out), out, 0).astype(s.dtype)
+        lost = (back != s) | (np.isinf(out) & ~np.isinf(s)) if kind == "f" else (back != s) | ~np.isfinite(out)
+    if kind == "f":
+        lost &= ~np.isnan(s)
+    if lost.any():
+        i = int(np.argmax(lost))
+        check_one(s[i], func, name, i)  # raises with the precise reason
+        raise fail(ValueError, func, name, _EXACT_EXPECTED, s[i].item(), i)  # pragma: no cover
+    return out
+
+
 _WEIGHT_EXPECTED = "a finite real number >= 0 (a sample weight)"
 
+#: The least positive weight: the smallest normal float64, 2**-1022. A
+#: subnormal weight has fewer than 53 significant bits, so sums and ratios of
+#: such weights lose the precision the measures promise.
+MIN_WEIGHT = 2.0**-1022
 
-def check_weight(value: Any, func: str, name: str = "weight") -> float:
-    """A sample weight: a finite real number >= 0, as a float."""
+#: The greatest weight, 2**970 (about 9.98e291): MAX_COUNT (2**53) cases of
+#: this weight sum to 2**1023, so no total of weights, nor a sum of two totals
+#: (accepted plus positive weight in an F-measure), overflows float64.
+MAX_WEIGHT = 2.0**970
+
+_WEIGHT_RANGE = (
+    f"0 or between 2**-1022 ({MIN_WEIGHT!r}, the smallest normal float64) and 2**970 ({MAX_WEIGHT:.6g}), "
+    "so that no weight is subnormal and no sum of weights overflows"
+)
+
+
+def check_weight(value: Any, func: str, name: str = "weight", index: int | None = None) -> float:
+    """A sample weight as a float: 0, or a real number in [:data:`MIN_WEIGHT`, :data:`MAX_WEIGHT`].
+
+    An int (or numpy integer) must be exactly representable as a float64, as
+    a score must (:func:`exact_float`): 2**53 + 1 and 10**400 are refused, not
+    rounded.
+    """
     value = _scalar(value, func, name)
     if isinstance(value, (bool, np.bool_)) or not is_number(value):
-        raise fail(TypeError, func, name, _WEIGHT_EXPECTED, value)
-    result = float(value)
+        raise fail(TypeError, func, name, _WEIGHT_EXPECTED, value, index)
+    result = exact_float(value, func, name, index)
     if not (math.isfinite(result) and result >= 0.0):
-        raise fail(ValueError, func, name, _WEIGHT_EXPECTED, value)
+        raise fail(ValueError, func, name, _WEIGHT_EXPECTED, value, index)
+    if not (MIN_WEIGHT <= result <= MAX_WEIGHT or result == 0.0):
+        raise fail(ValueError, func, name, _WEIGHT_RANGE, value, index)
     return result
 
 
 def check_weights(values: Any, size: int, func: str, name: str = "sample_weight") -> npt.NDArray[np.float64] | None:
-    """Sample weights for a batch of ``size`` cases; None when every weight is 1."""
+    """Sample weights for a batch of ``size`` cases; None when every weight is 1.
+
+    Each weight follows :func:`check_weight`'s rule; the first one refused is
+    named with its index.
+    """
     w = as_1d(values, func, name)
     if len(w) != size:
         raise ValueError(
             f"{func}: argument '{name}' must have one weight per case; got {len(w)} weights for {size} cases instead."
         )
     if w.dtype.kind == "O":
-        out = np.fromiter((check_weight(v, func, name) for v in w), dtype=np.float64, count=len(w))
+        out = np.fromiter((check_weight(v, func, name, i) for i, v in enumerate(w)), dtype=np.float64, count=len(w))
     elif w.dtype.kind in "iuf":
-        with np.errstate(all="ignore"):
-            out = w.astype(np.float64)
+        out = exact_floats(w, func, name, check_weight)
     else:
         raise fail(TypeError, func, name, _WEIGHT_EXPECTED, w[0].item() if len(w) else w, 0)
     bad = ~(np.isfinite(out) & (out >= 0.0))
     if bad.any():
         i = int(np.argmax(bad))
         raise fail(ValueError, func, name, _WEIGHT_EXPECTED, w[i].item() if w.dtype.kind != "O" else w[i], i)
+    bad = ~(((out >= MIN_WEIGHT) & (out <= MAX_WEIGHT)) | (out == 0.0))
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise fail(ValueError, func, name, _WEIGHT_RANGE, w[i].item(), i)
     if (out == 1.0).all():
         return None
     return out
@@ -488,19 +554,8 @@ def _no_mixed_negatives(
 
 def batch_scores(s: np.ndarray, func: str, name: str = "scores") -> npt.NDArray[np.float64]:
     kind = s.dtype.kind
-    if kind == "f" and s.dtype.itemsize <= 8:
-        out = s.astype(np.float64, copy=False)
-    elif kind in "iuf":  # integers and long doubles: converted only if exact
-        with np.errstate(all="ignore"):
-            out = s.astype(np.float64)
-            back = out.astype(s.dtype) if kind == "f" else np.where(np.isfinite(out), out, 0).astype(s.dtype)
-            lost = (back != s) | (np.isinf(out) & ~np.isinf(s)) if kind == "f" else (back != s) | ~np.isfinite(out)
-        if kind == "f":
-            lost &= ~np.isnan(s)
-        if lost.any():
-            i = int(np.argmax(lost))
-            check_score(s[i], func, name, i)  # raises with the precise reason
-            raise fail(ValueError, func, name, _EXACT_EXPECTED, s[i].item(), i)  # pragma: no cover
+    if kind in "iuf":  # integers and long doubles: converted only if exact
+        out = exact_floats(s, func, name, check_score)
     elif kind == "O":
         out = np.fromiter(
             (check_score(v, func, name, i) for i, v in enumerate(s)), dtype=np.float64, count=len(s)

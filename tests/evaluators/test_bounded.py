@@ -668,3 +668,87 @@ def test_sort_free_batch_interrupted_at_a_chunk_changes_nothing(monkeypatch: pyt
         s.add_cases(rng.random(7000) < 0.5, rng.normal(size=7000))
     assert calls == 3
     assert json.dumps(s.to_dict(), sort_keys=True) == before and s.num_cases == 3000
+
+
+# ------------------------------------------------------------------ extreme weights
+
+
+def _pair_auc(correct: list, scores: list, weights: list) -> float:
+    """The weighted Mann-Whitney statistic over every (correct, incorrect) pair, in exact fractions."""
+    pos = [(s, Fraction(w)) for c, s, w in zip(correct, scores, weights) if c]
+    neg = [(s, Fraction(w)) for c, s, w in zip(correct, scores, weights) if not c]
+    wins = sum((wp * wn * (1 if sp > sn else Fraction(1, 2) if sp == sn else 0) for sp, wp in pos for sn, wn in neg), Fraction(0))
+    return float(wins / (sum(w for _, w in pos) * sum(w for _, w in neg)))
+
+
+_C = [True, False, True, False, True, False, True, True, False]
+_S = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.4, 0.3, 0.1]
+
+
+@pytest.mark.parametrize("w", [1e155, 3e-162, 1e-170, 2.0**-1022, 2.0**970, 1e-300, 1e291])
+@pytest.mark.parametrize("max_bins", [2, 4, 4096])
+def test_extreme_weights_give_bounds_that_hold_the_exact_value(w: float, max_bins: int) -> None:
+    """1e155 gave NaN bounds marked exact, 3e-162 bounds that missed the value, 1e-170 a ZeroDivisionError."""
+    m, _ = math.frexp(w)
+    safe = ScoredPrecisionRecallEvaluation(ties="grouped")
+    safe.add_cases(_C, _S, sample_weight=[m] * len(_C))  # the same ratios, weights in a safe range
+    truth = _pair_auc(_C, _S, [1.0] * len(_C))
+    assert safe.area_under_roc_curve() == pytest.approx(truth, rel=1e-15)
+    for single in (False, True):
+        s = BoundedEvaluation(max_bins)
+        if single:
+            for c, sc in zip(_C, _S):
+                s.add_case(c, sc, w)
+        else:
+            s.add_cases(_C, _S, sample_weight=[w] * len(_C))
+        for what, bound, value in [
+            ("auc", s.area_under_roc_curve(), truth),
+            ("auc-evaluator", s.area_under_roc_curve(), safe.area_under_roc_curve()),
+            ("ap", s.average_precision(), safe.average_precision()),
+            ("f1", s.maximum_f_measure(), safe.maximum_f_measure()),
+            ("f3", s.maximum_f_measure(3.0), safe.maximum_f_measure(3.0)),
+        ]:
+            assert math.isfinite(bound.lower) and math.isfinite(bound.upper), (what, repr(bound))
+            assert not bound.exact, (what, repr(bound))  # weighted: never exact
+            assert_within(bound, value, what)
+        if max_bins == 4096:  # every bin exact: only the rounding margin, a few ulps
+            assert s.area_under_roc_curve().width < 1e-12 and s.average_precision().width < 1e-12
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(-1020, 960), st.integers(-1020, 960), st.sampled_from([2, 8, 4096]))
+def test_bounds_hold_when_the_classes_weigh_2_to_the_2000_apart(seed: int, ep: int, en: int, max_bins: int) -> None:
+    """Positive and negative weights of any magnitudes in the accepted range, e.g. 1e-300 against 1e280."""
+    rng = np.random.default_rng(seed)
+    n = 24
+    y = rng.random(n) < 0.5
+    sc = np.round(rng.normal(y * 0.5, 1.0), 1)
+    w = np.where(y, np.ldexp(rng.random(n) + 0.5, ep + rng.integers(0, 8, n)), np.ldexp(rng.random(n) + 0.5, en + rng.integers(0, 8, n)))
+    s = BoundedEvaluation(max_bins)
+    s.add_cases(y, sc, sample_weight=w)
+    ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+    ev.add_cases(y, sc, sample_weight=w)
+    if y.any() and not y.all():
+        assert_within(s.area_under_roc_curve(), _pair_auc(list(y), list(sc), list(w)), "auc (fractions)")
+        assert_within(s.area_under_roc_curve(), ev.area_under_roc_curve(), "auc")
+    assert_within(s.average_precision(), ev.average_precision(), "ap")
+    assert_within(s.maximum_f_measure(), ev.maximum_f_measure(), "f1")
+    for t in (-0.5, 0.0, 0.5):
+        assert_within(s.f_measure_at_threshold(t, 2.0), ev.f_measure_at_threshold(t, 2.0), f"f2>={t}")
+
+
+@pytest.mark.parametrize("weight, words", [
+    (1.7e308, "between 2**-1022"), (5e-324, "between 2**-1022"), (1e-310, "between 2**-1022"),
+    (10**400, "representable as a float64"), (2**53 + 1, "exactly representable as a float64"),
+])
+def test_weights_out_of_range_are_refused_and_change_nothing(weight: object, words: str) -> None:
+    s = BoundedEvaluation(8)
+    s.add_cases([True, False], [0.5, 0.2], sample_weight=[2.0, 3.0])
+    before = (s.num_cases, s.positive_weight, s.negative_weight, repr(s.summary()), repr(s.to_dict()))
+    with pytest.raises(ValueError, match=r"add_case: argument 'weight' must be ") as info:
+        s.add_case(True, 0.4, weight)
+    assert words in str(info.value)
+    with pytest.raises(ValueError, match=r"add_cases: argument 'sample_weight' must be .* at index 1") as info:
+        s.add_cases([True, False], [0.3, 0.1], sample_weight=[1.0, weight])
+    assert words in str(info.value)
+    assert (s.num_cases, s.positive_weight, s.negative_weight, repr(s.summary()), repr(s.to_dict())) == before

@@ -448,3 +448,180 @@ def test_a_perfect_weighted_ranking_has_average_precision_exactly_one() -> None:
         ev.add_cases(correct, scores, sample_weight=weights)
         assert ev.average_precision() == 1.0
     assert average_precision_score(correct, scores, sample_weight=weights) == 1.0
+
+
+# ------------------------------------------------------------------ the weight rule: range and exactness
+
+#: Every kind that takes weights, with a call of each of its add paths given one weight ``w``.
+_ADDERS = {
+    "exact": (lambda: E(), [lambda ev, w: ev.add_case(True, 0.3, w), lambda ev, w: ev.add_cases([True, False], [0.3, 0.2], sample_weight=[1.0, w])]),
+    "windowed": (lambda: scored_pr.WindowedEvaluation(100), [
+        lambda ev, w: ev.add_case(True, 0.3, w),
+        lambda ev, w: ev.add_cases([True, False], [0.3, 0.2], sample_weight=[1.0, w]),
+    ]),
+    "windowed-seconds": (lambda: scored_pr.WindowedEvaluation(seconds=10.0, clock=None), [
+        lambda ev, w: ev.add_case(True, 0.3, w, time=1.0),
+        lambda ev, w: ev.add_cases([True, False], [0.3, 0.2], sample_weight=[1.0, w], times=[1.0, 1.0]),
+    ]),
+    "bounded": (lambda: scored_pr.BoundedEvaluation(8), [
+        lambda ev, w: ev.add_case(True, 0.3, w),
+        lambda ev, w: ev.add_cases([True, False], [0.3, 0.2], sample_weight=[1.0, w]),
+    ]),
+    "synchronized": (lambda: scored_pr.SynchronizedEvaluation(), [
+        lambda ev, w: ev.add_case(True, 0.3, w),
+        lambda ev, w: ev.add_cases([True, False], [0.3, 0.2], sample_weight=[1.0, w]),
+    ]),
+    "multi-query": (lambda: scored_pr.MultiQueryEvaluation(), [
+        lambda ev, w: ev.add_case("q", True, 0.3, w),
+        lambda ev, w: ev.add_cases("q", [True, False], [0.3, 0.2], sample_weight=[1.0, w]),
+    ]),
+    "multi-label": (lambda: scored_pr.MultiLabelEvaluation(["a", "b"]), [
+        lambda ev, w: ev.add_case([1, 0], [0.3, 0.2], w),
+        lambda ev, w: ev.add_cases([[1, 0], [0, 1]], [[0.3, 0.2], [0.1, 0.4]], sample_weight=[1.0, w]),
+    ]),
+    "multi-label-bounded": (lambda: scored_pr.MultiLabelEvaluation(["a", "b"], max_bins=8), [
+        lambda ev, w: ev.add_case([1, 0], [0.3, 0.2], w),
+        lambda ev, w: ev.add_cases([[1, 0], [0, 1]], [[0.3, 0.2], [0.1, 0.4]], sample_weight=[1.0, w]),
+    ]),
+}
+
+_REFUSED_WEIGHTS = [
+    (1.7e308, "between 2**-1022"),  # a few of these sum past float64's range
+    (2.0**970 * 1.5, "between 2**-1022"),
+    (1e300, "between 2**-1022"),
+    (5e-324, "between 2**-1022"),  # subnormal: fewer than 53 significant bits
+    (1e-310, "between 2**-1022"),
+    (np.nextafter(2.0**-1022, 0.0), "between 2**-1022"),
+    (10**400, "representable as a float64"),  # a bare OverflowError before
+    (2**53 + 1, "exactly representable as a float64"),  # silently rounded to 2**53 before
+    (np.uint64(2**64 - 1), "exactly representable as a float64"),
+]
+
+
+def _state(ev: object) -> object:
+    """What a refused call must leave unchanged: the kind's full state."""
+    return pickle.dumps(ev.to_dict()) if hasattr(ev, "to_dict") else (ev.num_cases, ev.summary())
+
+
+@pytest.mark.parametrize("kind", sorted(_ADDERS))
+@pytest.mark.parametrize("weight, words", _REFUSED_WEIGHTS, ids=lambda v: repr(v)[:24])
+def test_every_add_path_refuses_weights_out_of_range_or_inexact_and_changes_nothing(kind: str, weight: object, words: str) -> None:
+    make, adders = _ADDERS[kind]
+    for i, add in enumerate(adders):
+        ev = make()
+        add(ev, 2.0)  # a weighted case already there
+        before = _state(ev)
+        with pytest.raises(ValueError) as info:
+            add(ev, weight)
+        message = str(info.value)
+        assert words in message, message
+        assert ("argument 'weight'" if i == 0 else "argument 'sample_weight'") in message, message
+        assert "index 1" in message or i == 0, message
+        assert _state(ev) == before
+
+
+@pytest.mark.parametrize("kind", sorted(_ADDERS))
+def test_every_add_path_accepts_the_ends_of_the_weight_range(kind: str) -> None:
+    make, adders = _ADDERS[kind]
+    for add in adders:
+        for weight in (0.0, 2.0**-1022, 2.0**970, 2**53, np.int64(2**60), np.float32(1e-40), 2**970):
+            ev = make()
+            empty = _state(ev)
+            add(ev, weight)
+            assert _state(ev) != empty
+
+
+def test_functional_api_applies_the_weight_rule() -> None:
+    for weight, words in _REFUSED_WEIGHTS:
+        for w in ([1.0, weight], np.array([1.0, weight], dtype=object)):
+            with pytest.raises(ValueError, match=r"average_precision: argument 'sample_weight' must be .*index 1") as info:
+                scored_pr.average_precision([1, 0], [0.9, 0.1], sample_weight=w)
+            assert words in str(info.value)
+    # an int64 array beyond 2**53 is refused as a score array is, not rounded
+    with pytest.raises(ValueError, match="exactly representable as a float64.*index 1"):
+        scored_pr.area_under_roc_curve([1, 0], [0.9, 0.1], sample_weight=np.array([1, 2**53 + 1], dtype=np.int64))
+
+
+def test_a_total_weight_that_would_overflow_is_refused_whole_across_calls() -> None:
+    """No total can overflow: 2**53 cases of the largest weight sum to 2**1023; the weight that would is refused."""
+    ev = E()
+    ev.add_cases([True, False], [0.9, 0.1], sample_weight=[2.0**970, 2.0**970])
+    before = ev.to_dict()
+    with pytest.raises(ValueError, match="sample_weight"):
+        ev.add_cases([True, False, True], [0.5, 0.4, 0.3], sample_weight=[1.0, 1.7e308, 1.0])
+    assert ev.to_dict() == before and ev.num_cases == 2
+    assert math.isfinite(ev.positive_weight) and ev.area_under_roc_curve() == 1.0
+
+
+# weights 1e155, 3e-162 and 1e-170 used to give NaN, bounds that missed the value, a ZeroDivisionError;
+# 1.7e308 an AP of 1.0, subnormal weights an AP off in the fourth digit
+_EXTREME = [1e155, 3e-162, 1e-170, 2.0**-1022, 2.0**970, 1e-300, 1e291]
+
+
+def _same(a: object, b: object) -> bool:
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    return repr(a) == repr(b)
+
+
+def _weighted_answers(ev: object) -> dict:
+    out = dict(ev.summary())
+    for t in (-0.5, 0.3, 1.0):
+        out[("p", t)] = ev.precision_at_threshold(t)
+        out[("f", t)] = ev.f_measure_at_threshold(t, 3.0)
+    out["roc"] = np.asarray(ev.roc_curve()).tobytes() if not isinstance(ev, scored_pr.BoundedEvaluation) else repr(ev.roc_band())
+    out["pr"] = np.asarray(ev.pr_curve()).tobytes() if not isinstance(ev, scored_pr.BoundedEvaluation) else repr(ev.pr_band())
+    out["auc_hull"] = ev.area_under_roc_curve(interpolate=True) if not isinstance(ev, scored_pr.BoundedEvaluation) else None
+    return out
+
+
+@pytest.mark.parametrize("make", [
+    lambda: E(), lambda: E(ties="stable"), lambda: scored_pr.WindowedEvaluation(1000),
+    lambda: scored_pr.BoundedEvaluation(), lambda: scored_pr.BoundedEvaluation(8),
+], ids=["exact", "exact-stable", "windowed", "bounded", "bounded-8-bins"])
+def test_weights_scaled_by_a_power_of_two_give_identical_answers_from_1e_minus_300_to_1e291(make) -> None:
+    """AUC, AP, F and the curves are ratios of weight sums: w and w * 2**k answer the same, bit for bit."""
+    y, s, w = weighted_data(5, n=200)
+    w = np.ldexp(np.maximum(w, 0.5), 0)
+    w[:7] = 0.0
+    ev = make()
+    ev.add_cases(y, s, sample_weight=w)
+    base = _weighted_answers(ev)
+    for k in range(-1016, 961, 41):  # weights from about 1e-306 to 1e291
+        scaled = make()
+        scaled.add_cases(y, s, sample_weight=np.ldexp(w, k))
+        got = _weighted_answers(scaled)
+        diff = [key for key in base if not _same(base[key], got[key])]
+        assert not diff, (k, [(key, base[key], got[key]) for key in diff if key not in ("roc", "pr")])
+
+
+@pytest.mark.parametrize("w", _EXTREME)
+def test_uniform_extreme_weights_answer_as_their_mantissa_does(w: float) -> None:
+    """A weight m * 2**e answers as the weight m in [0.5, 1): the exact evaluator, the functional API and multi-label."""
+    m, _ = math.frexp(w)
+    c = [1, 0, 1, 0, 1, 0, 1, 1, 0]
+    sc = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.4, 0.3, 0.1]
+    for ties in ("grouped", "stable"):
+        a, b = E(ties=ties), E(ties=ties)
+        a.add_cases(c, sc, sample_weight=[w] * len(c))
+        b.add_cases(c, sc, sample_weight=[m] * len(c))
+        ra, rb = _weighted_answers(a), _weighted_answers(b)
+        assert all(_same(ra[key], rb[key]) for key in ra), (w, ties)
+        unweighted = E(ties=ties)
+        unweighted.add_cases(c, sc)
+        assert a.area_under_roc_curve() == pytest.approx(unweighted.area_under_roc_curve(), rel=1e-15)
+        assert a.average_precision() == pytest.approx(unweighted.average_precision(), rel=1e-14)
+        assert a.maximum_f_measure() == pytest.approx(unweighted.maximum_f_measure(), rel=1e-14)
+    assert scored_pr.average_precision(c, sc, sample_weight=[w] * len(c)) == scored_pr.average_precision(c, sc, sample_weight=[m] * len(c))
+    Y = np.column_stack([c, c[::-1]])
+    S = np.column_stack([sc, sc[::-1]])
+    mw, mm = scored_pr.MultiLabelEvaluation(["a", "b"]), scored_pr.MultiLabelEvaluation(["a", "b"])
+    mw.add_cases(Y, S, sample_weight=[w] * len(c))
+    mm.add_cases(Y, S, sample_weight=[m] * len(c))
+    for average in ("macro", "micro", "weighted"):
+        assert mw.average_precision(average) == mm.average_precision(average)
+        assert mw.area_under_roc_curve(average) == mm.area_under_roc_curve(average)
+    q1, q2 = scored_pr.MultiQueryEvaluation(), scored_pr.MultiQueryEvaluation()
+    q1.add_cases("q", c, sc, sample_weight=[w] * len(c))
+    q2.add_cases("q", c, sc, sample_weight=[m] * len(c))
+    assert q1.mean_average_precision() == q2.mean_average_precision()
