@@ -232,8 +232,11 @@ def evaluate(
     score = F.col(score_col).cast("double") + F.lit(0.0)  # -0.0 -> 0.0: one score, as in the evaluator
     bad_score = F.col(score_col).isNull() | F.isnan(F.col(score_col).cast("double"))
     if isinstance(sdt, T.LongType):  # beyond 2**53 a long may not be a float64: refused, not rounded into a tie
-        exact = F.col(score_col).cast("decimal(20,0)")  # holds every long and 2**63 (a long's double may be that)
-        bad_score = bad_score | (F.col(score_col).cast("double").cast("decimal(20,0)") != exact)
+        as_double = F.col(score_col).cast("double")
+        # floor() of a double below 2**63 is the long it equals (a cast back to long would be optimised away as
+        # a round trip); 2**63 itself (the double of 2**63 - 1 and its neighbours) is no long: refused first
+        bad_score = bad_score | F.when(as_double >= F.lit(2.0**63), F.lit(True)).otherwise(
+            F.floor(as_double) != F.col(score_col))
     cols = [correct.alias("c"), score.alias("s")]
     aggs = [
         F.count(F.lit(1)).alias("rows"),

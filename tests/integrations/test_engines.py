@@ -537,9 +537,19 @@ def test_int64_scores_beyond_2_53_are_refused_where_float64_would_tie_them(engin
     with pytest.raises(ValueError, match="column 'score' \\(argument 'score_col'\\) must hold numbers \\(no null or "
                        "NaN\\), each exactly representable as a float64.*1 row does not \\(e.g. 9007199254740993"):
         evaluate(engine_frame(name, pdf, spark))
-    for mode in ("bounded",) + (("exact",) if name == "dask" else ()):  # every mode reads the same check
-        with pytest.raises(ValueError, match="exactly representable as a float64"):
-            evaluate(engine_frame(name, pdf, spark), mode=mode)
+    # at the edges of float64 and int64: the rows the evaluator refuses one by one, and no other
+    edges = np.array([big, big + 1, big + 2, 2**62, -(2**62), 2**63 - 1, -(2**63), 2**63 - 1024, 2**63 - 512, 3,
+                      -(2**63) + 1, 2**62 + 2**9], dtype=np.int64)
+    refused = []
+    for v in edges:
+        try:
+            ScoredPrecisionRecallEvaluation().add_cases([True], edges[edges == v])
+        except ValueError:
+            refused.append(int(v))
+    assert refused == [big + 1, 2**63 - 1, 2**63 - 512, -(2**63) + 1, 2**62 + 2**9]
+    pdf = pd.DataFrame({"label": np.arange(edges.size) % 2 == 0, "score": edges})
+    with pytest.raises(ValueError, match=f"exactly representable as a float64.*; {len(refused)} rows do not"):
+        evaluate(engine_frame(name, pdf, spark), mode="bounded")  # every mode reads the same check
     # integers beyond 2**53 that float64 holds (2**53 + 2, 2**62) are scores: the evaluator's values
     pdf = pd.DataFrame({"label": [False, True, True, False],
                         "score": np.array([big, big + 2, 2**62, -(2**62)], dtype=np.int64)})
