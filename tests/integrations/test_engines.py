@@ -587,3 +587,16 @@ def test_weights_whose_total_overflows_are_refused(engine: Any) -> None:
     ev = ScoredPrecisionRecallEvaluation(ties="grouped")
     ev.add_cases(ok.label.to_numpy(), ok.score.to_numpy(), ok.w.to_numpy())
     assert_same(evaluate(engine_frame(name, ok, spark), weight_col="w"), ev)
+
+
+def test_dask_needs_no_distributed_client() -> None:
+    """docs/scale.md: the Dask path runs on whatever scheduler Dask is configured with, here the synchronous one."""
+    dask = pytest.importorskip("dask")
+    import dask.dataframe as dd
+
+    from scored_pr.dask import evaluate
+
+    pdf, y, s, _ = frame(43, 500)
+    with dask.config.set(scheduler="synchronous"):
+        got = evaluate(dd.from_pandas(pdf, npartitions=3), partitions=2)
+    assert_same(got, reference(y, s, None, 0))
