@@ -32,8 +32,10 @@ from ._evaluators.distributed import (
 )
 from ._measures import REPORT_RANKS
 from ._validation import (
-    bad_rows, check_column_names, check_column_type, check_engine_options, check_frame, check_misses_count,
-    check_pos_label, check_query_setup, check_wide_columns, check_wide_setup, classes_not_found, label_classes,
+    MAX_WEIGHT, MIN_WEIGHT, QUERIES_EXPECTED, SCORES_EXPECTED, WEIGHTS_EXPECTED, bad_rows, check_column_names,
+    check_column_type, check_engine_options,
+    check_frame, check_label_column, check_misses_count, check_pos_label, check_query_setup, check_weight_total,
+    check_wide_columns, check_wide_setup, classes_not_found, exact_scores, label_classes, mixed_negatives,
 )
 
 __all__ = ["evaluate"]
@@ -59,20 +61,27 @@ def _prep(
     pdf: Any, label_col: str, score_col: str, weight_col: str | None, pos_label: Any, query_col: str | None = None
 ) -> dict[str, Any]:
     """One partition as numpy columns (class, score, weight), its faults and a sample of its scores."""
-    correct, bad_label = label_classes(pdf[label_col].to_numpy(), pos_label)
-    raw = pdf[score_col].to_numpy()
-    scores = np.asarray(raw, dtype=np.float64) + 0.0  # -0.0 -> 0.0
-    bad_score = np.isnan(scores)
+    import pandas as pd
+
+    labels = pdf[label_col].to_numpy()
+    correct, bad_label = label_classes(labels, pos_label)
+    scores, bad_score = exact_scores(pdf[score_col].to_numpy())
     out: dict[str, Any] = {"c": np.asarray(correct, bool), "s": scores, "w": None, "rows": int(scores.size)}
     out["bad"] = {"label_col": _fault(bad_label, pdf[label_col]), "score_col": _fault(bad_score, pdf[score_col])}
+    if pos_label is None and labels.dtype.kind in "iufO":  # 0 and -1 together: the evaluator refuses the encoding
+        out["zeros"] = int(np.count_nonzero(np.asarray(labels == 0, bool) & ~bad_label))
+        out["minus"] = int(np.count_nonzero(np.asarray(labels == -1, bool) & ~bad_label))
     if weight_col is not None:
         w = np.asarray(pdf[weight_col].to_numpy(), dtype=np.float64)
-        bad_w = ~np.isfinite(w) | (w < 0)
+        bad_w = ~np.isfinite(w) | (w < 0) | ((w > 0) & ((w < MIN_WEIGHT) | (w > MAX_WEIGHT)))  # the evaluators' rule
         out["w"] = w
         out["bad"]["weight_col"] = _fault(bad_w, pdf[weight_col])
         out["not_one"] = bool(np.any(w != 1.0))
+        with np.errstate(over="ignore"):  # an overflow is inf, refused on the client
+            out["total"] = float(np.sum(w[~bad_w]))
     if query_col is not None:
         out["q"] = pdf[query_col].to_numpy()
+        out["bad"]["query_col"] = _fault(np.asarray(pd.isna(pdf[query_col]), bool), pdf[query_col])
     rng = np.random.default_rng(scores.size)
     finite = scores[~bad_score]
     out["sample"] = finite if finite.size <= _SAMPLE else rng.choice(finite, _SAMPLE, replace=False)
@@ -81,7 +90,8 @@ def _prep(
 
 def _fault(mask: Any, column: Any) -> tuple[int, Any]:
     n = int(np.count_nonzero(mask))
-    return n, (column.iloc[int(np.argmax(mask))] if n else None)
+    example = column.iloc[int(np.argmax(mask))] if n else None
+    return n, (example.item() if isinstance(example, np.generic) else example)  # shown as the Python value
 
 
 def _head(part: dict[str, Any]) -> dict[str, Any]:
@@ -196,6 +206,7 @@ def evaluate(
                        query_col=query_col)
     check_query_setup(_FUNC, query_col, misses, mode)
     dtypes = ddf.dtypes
+    check_label_column(_FUNC, label_col, dtypes[label_col].kind, str(dtypes[label_col]), pos_label)
     check_column_type(_FUNC, "score_col", score_col, str(dtypes[score_col]), "numeric",
                       dtypes[score_col].kind in "iuf")
     if weight_col is not None:
@@ -209,7 +220,8 @@ def evaluate(
     prepped = [delayed(_prep)(p, label_col, score_col, weight_col, pos_label, query_col) for p in frame.to_delayed()]
     prepped = list(dask.persist(*prepped))
     heads = dask.compute(*[delayed(_head)(p) for p in prepped])
-    for arg, column in (("label_col", label_col), ("score_col", score_col), ("weight_col", weight_col)):
+    for arg, column in (("label_col", label_col), ("score_col", score_col), ("weight_col", weight_col),
+                        ("query_col", query_col)):
         if column is None:
             continue
         count = sum(h["bad"][arg][0] for h in heads)
@@ -218,10 +230,17 @@ def evaluate(
             expected = {
                 "label_col": "true/false, or 1 (positive) and 0 or -1 (negative): pass pos_label= for other labels"
                 if pos_label is None else f"labels comparable with pos_label={pos_label!r} (no null)",
-                "score_col": "numbers (no null or NaN)",
-                "weight_col": "finite weights >= 0 (no null or NaN)",
+                "score_col": SCORES_EXPECTED,
+                "weight_col": WEIGHTS_EXPECTED,
+                "query_col": QUERIES_EXPECTED,
             }[arg]
             raise bad_rows(_FUNC, arg, column, expected, count, example)
+    mixed = mixed_negatives(_FUNC, label_col, sum(h.get("zeros", 0) for h in heads),
+                            sum(h.get("minus", 0) for h in heads))
+    if mixed is not None:
+        raise mixed
+    if weight_col is not None:  # each partition's sum is finite or inf; their sum overflows to inf
+        check_weight_total(_FUNC, weight_col, sum((h["total"] for h in heads), 0.0))
     weighted = weight_col is not None and any(h.get("not_one") for h in heads)
     rows = sum(h["rows"] for h in heads)
     if query_col is not None:

@@ -37,8 +37,10 @@ from ._evaluators.distributed import (
 )
 from ._measures import REPORT_RANKS
 from ._validation import (
-    bad_rows, check_column_names, check_column_type, check_engine_options, check_frame, check_misses_count,
-    check_pos_label, check_query_setup, check_wide_columns, check_wide_setup, classes_not_found,
+    MAX_WEIGHT, MIN_WEIGHT, QUERIES_EXPECTED, SCORES_EXPECTED, WEIGHTS_EXPECTED, bad_rows, check_column_names,
+    check_column_type, check_engine_options,
+    check_frame, check_label_column, check_misses_count, check_pos_label, check_query_setup, check_weight_total,
+    check_wide_columns, check_wide_setup, classes_not_found, mixed_negatives,
 )
 
 __all__ = ["evaluate"]
@@ -82,24 +84,28 @@ def _label_expr(F: Any, T: Any, df: Any, label_col: str, pos_label: Any) -> tupl
     is_num = isinstance(dtype, T.NumericType)
     check_column_type(_FUNC, "label_col", label_col, dtype.simpleString(), "a boolean, numeric or string column",
                       is_str or is_bool or is_num)
+    # the evaluator's type rule (a bool column takes True, False or a number, never a str pos_label)
+    check_label_column(_FUNC, label_col, "b" if is_bool else "U" if is_str else "f", dtype.simpleString(), pos_label)
     if pos_label is None:
-        check_column_type(_FUNC, "label_col", label_col, dtype.simpleString(),
-                          "boolean or numeric (1 positive, 0 or -1 negative) without pos_label", not is_str)
         if is_bool:
             return col, col.isNull()
         num = col.cast("double")
         bad = col.isNull() | F.isnan(num) | ~num.isin(1.0, 0.0, -1.0)
         return num == 1.0, bad
     if isinstance(pos_label, str):
-        check_column_type(_FUNC, "label_col", label_col, dtype.simpleString(),
-                          f"a string column, as pos_label={pos_label!r} is", is_str)
         return col == F.lit(pos_label), col.isNull()
-    check_column_type(_FUNC, "label_col", label_col, dtype.simpleString(),
-                      f"boolean or numeric, as pos_label={pos_label!r} is", not is_str)
-    if is_bool:
-        return col == F.lit(bool(pos_label)), col.isNull()
-    num = col.cast("double")
+    if isinstance(dtype, T.IntegralType) and not isinstance(pos_label, (bool, float)) and -2**63 <= pos_label < 2**63:
+        return col == F.lit(pos_label), col.isNull()  # long against long: exact beyond 2**53, as numpy compares
+    num = col.cast("double")  # a bool as 1.0 or 0.0: pos_label=2 leaves no row positive, as in the evaluator
     return num == F.lit(float(pos_label)), col.isNull() | F.isnan(num)
+
+
+def _number(text: Any) -> Any:
+    """A score shown as its number when the text is an integer (a long refused as not exact), else as is."""
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return text
 
 
 def _bucket_expr(F: Any, score: Any, bounds: np.ndarray) -> Any:
@@ -226,6 +232,12 @@ def evaluate(
     correct, bad_label = _label_expr(F, T, df, label_col, pos_label)
     score = F.col(score_col).cast("double") + F.lit(0.0)  # -0.0 -> 0.0: one score, as in the evaluator
     bad_score = F.col(score_col).isNull() | F.isnan(F.col(score_col).cast("double"))
+    if isinstance(sdt, T.LongType):  # beyond 2**53 a long may not be a float64: refused, not rounded into a tie
+        as_double = F.col(score_col).cast("double")
+        # floor() of a double below 2**63 is the long it equals (a cast back to long would be optimised away as
+        # a round trip); 2**63 itself (the double of 2**63 - 1 and its neighbours) is no long: refused first
+        bad_score = bad_score | F.when(as_double >= F.lit(2.0**63), F.lit(True)).otherwise(
+            F.floor(as_double) != F.col(score_col))
     cols = [correct.alias("c"), score.alias("s")]
     aggs = [
         F.count(F.lit(1)).alias("rows"),
@@ -236,25 +248,46 @@ def evaluate(
     ]
     if weight_col is not None:
         w = F.col(weight_col).cast("double")
-        bad_w = F.col(weight_col).isNull() | F.isnan(w) | (w < 0) | (F.abs(w) == float("inf"))
+        bad_w = (F.col(weight_col).isNull() | F.isnan(w) | (w < 0) | (F.abs(w) == float("inf"))
+                 | ((w > 0) & ((w < MIN_WEIGHT) | (w > MAX_WEIGHT))))  # the evaluators' rule
         aggs += [
             F.sum(F.when(bad_w, 1).otherwise(0)).alias("bad_weight"),
             F.first(F.when(bad_w, F.coalesce(F.col(weight_col).cast("string"), F.lit("null"))), True).alias("ex_weight"),
             F.sum(F.when(w != 1.0, 1).otherwise(0)).alias("not_one"),
+            F.sum(F.when(~bad_w, w)).alias("total_w"),  # a double sum: an overflow is Infinity
         ]
         cols.append(w.alias("w"))
+    ldt = df.schema[label_col].dataType
+    if pos_label is None and isinstance(ldt, T.NumericType):  # 0 and -1 together: the evaluator refuses the encoding
+        num = F.col(label_col).cast("double")
+        aggs += [F.sum(F.when(num == 0.0, 1).otherwise(0)).alias("zeros"),
+                 F.sum(F.when(num == -1.0, 1).otherwise(0)).alias("minus")]
     if query_col is not None:
         cols.append(F.col(query_col).alias("q"))
+        q = F.col(query_col)
+        bad_q = q.isNull()
+        if isinstance(df.schema[query_col].dataType, (T.FloatType, T.DoubleType)):
+            bad_q = bad_q | F.isnan(q)
+        aggs += [F.sum(F.when(bad_q, 1).otherwise(0)).alias("bad_query"),
+                 F.first(F.when(bad_q, F.coalesce(q.cast("string"), F.lit("null"))), True).alias("ex_query")]
     head = df.agg(*aggs).collect()[0]
     if head["bad_label"]:
         expected = ("true/false, or 1 (positive) and 0 or -1 (negative): pass pos_label= for other labels"
                     if pos_label is None else "non-null labels")
         raise bad_rows(_FUNC, "label_col", label_col, expected, head["bad_label"], head["ex_label"])
     if head["bad_score"]:
-        raise bad_rows(_FUNC, "score_col", score_col, "numbers (no null or NaN)", head["bad_score"], head["ex_score"])
+        raise bad_rows(_FUNC, "score_col", score_col, SCORES_EXPECTED, head["bad_score"], _number(head["ex_score"]))
     if weight_col is not None and head["bad_weight"]:
-        raise bad_rows(_FUNC, "weight_col", weight_col, "finite weights >= 0 (no null or NaN)", head["bad_weight"],
+        raise bad_rows(_FUNC, "weight_col", weight_col, WEIGHTS_EXPECTED, head["bad_weight"],
                        head["ex_weight"])
+    if query_col is not None and head["bad_query"]:
+        raise bad_rows(_FUNC, "query_col", query_col, QUERIES_EXPECTED, head["bad_query"], head["ex_query"])
+    if "zeros" in head:
+        mixed = mixed_negatives(_FUNC, label_col, int(head["zeros"] or 0), int(head["minus"] or 0))
+        if mixed is not None:
+            raise mixed
+    if weight_col is not None:
+        check_weight_total(_FUNC, weight_col, float(head["total_w"] or 0.0))
     weighted = weight_col is not None and bool(head["not_one"])
     rows = int(head["rows"])
     narrow = df.select(*cols)

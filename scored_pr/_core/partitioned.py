@@ -46,7 +46,7 @@ from .scalars import f_beta
 
 __all__ = [
     "BucketTotals", "Contribution", "Plan", "bucket_contributions", "bucket_of", "bucket_totals", "choose_bounds",
-    "combine", "evaluate_blocks", "plan",
+    "combine", "evaluate_blocks", "plan", "recall_steps",
 ]  # fmt: skip
 
 
@@ -295,12 +295,26 @@ def bucket_contributions(
 
 def _curve_picks(ptp: npt.NDArray[Any], tp0: Any, p: Plan) -> npt.NDArray[np.intp]:
     """The points that first reach each recall step of 1 / curve_points: at most curve_points + 1 overall."""
-    m = p.curve_points
     if not p.pos_ref:
         return np.zeros(0, dtype=np.intp)
-    step = np.floor(np.asarray(ptp, dtype=np.float64) * m / float(p.pos_ref))
-    prev = np.concatenate(([math.floor(float(tp0) * m / float(p.pos_ref))], step[:-1]))
+    step = recall_steps(ptp, p)
+    prev = np.concatenate((recall_steps([tp0], p), step[:-1]))
     return np.flatnonzero(step > prev)
+
+
+def recall_steps(tp: npt.ArrayLike, p: Plan) -> FloatArray:
+    """The recall step of 1 / curve_points that each true positive count (weight) reaches: floor(tp * m / P).
+
+    tp * m is exact for counts, so the step is the correctly rounded one; with
+    weights near float64's largest value tp * m would overflow, and the step is
+    taken from the recall tp / P instead (one choice per plan, so that every
+    bucket uses the same one).
+    """
+    t = np.asarray(tp, dtype=np.float64)
+    m, P = p.curve_points, float(p.pos_ref)
+    if math.isfinite(P * m):
+        return np.floor(t * m / P)
+    return np.floor(t / P * m)
 
 
 def _rank_queries(
@@ -469,7 +483,7 @@ def envelope_share(bucket: int, envelope: FloatArray, later: float, p: Plan) -> 
         kp = kept[:, 0] / (kept[:, 0] + kept[:, 1])
     out.inner = float(np.sum(np.diff(r) * kp[1:]))
     # the first kept row, and each kept row in a higher recall step than the row before it
-    step = np.floor(kept[:, 0] * p.curve_points / float(p.pos_ref))
+    step = recall_steps(kept[:, 0], p)
     pick = np.concatenate(([True], step[1:] > step[:-1]))
     out.curve = kept[pick]
     return out
@@ -489,7 +503,7 @@ def interpolated_pr(shares: list[EnvelopeShare], p: Plan) -> tuple[float, FloatA
         terms.append(s.inner)
         r_prev = float(s.last[0] / P)
         for row in s.curve:  # the first kept row of each recall step, over all buckets
-            step = math.floor(float(row[0]) * p.curve_points / float(p.pos_ref))
+            step = float(recall_steps(row[0], p))
             if step > step_prev:
                 rows.append(row)
                 step_prev = step

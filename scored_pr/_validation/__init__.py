@@ -42,7 +42,7 @@ from .options import (
     check_shape, check_ties, check_top_k, measure_arguments_error, renamed_keyword,
 )
 from .cases import (
-    MAX_COUNT, MAX_WEIGHT, MIN_WEIGHT, check_batch, check_correct, check_count, check_score, check_time,
+    MAX_COUNT, MAX_WEIGHT, MIN_WEIGHT, WEIGHTS_EXPECTED, check_batch, check_correct, check_count, check_score, check_time,
     check_times, check_weight, check_weights, exact_float, exact_floats, missing_time, time_off_clock,
 )
 from .matrices import (
@@ -65,15 +65,17 @@ from .assertions import (
 from .trec import check_c_long, check_grades, check_max_docs, check_measure_spec, check_trec_source
 from .lingpipe import check_arity, check_count_matrix, check_known_categories, check_ranked_scores, check_whole_counts
 from .engines import (
-    bad_rows, check_column_names, check_column_type, check_engine_options, check_frame, check_misses_count,
-    check_query_setup, check_wide_columns, check_wide_setup, classes_not_found, label_classes,
+    QUERIES_EXPECTED, SCORES_EXPECTED, bad_rows, check_column_names, check_column_type, check_engine_options,
+    check_frame, check_label_column, check_misses_count, check_query_setup, check_weight_total, check_wide_columns,
+    check_wide_setup, classes_not_found, exact_scores, label_classes, mixed_negatives,
 )
 
 __all__ = [
-    "EVERY_KIND_EXPECTED", "MAX_COUNT", "MAX_LABELS", "MAX_WEIGHT", "MIN_WEIGHT", "MAX_SAVED_INT", "MIN_SAVED_INT", "SUMMARY_LABEL_NAMES", "TIE_POLICIES",
-    "UnsupportedQuery", "as_array", "bad_rows", "check_column_names", "check_column_type",
-    "check_engine_options", "check_frame", "check_misses_count", "check_query_setup", "check_wide_columns",
-    "check_wide_setup", "classes_not_found", "label_classes",
+    "EVERY_KIND_EXPECTED", "MAX_COUNT", "MAX_LABELS", "MAX_WEIGHT", "MIN_WEIGHT", "WEIGHTS_EXPECTED", "MAX_SAVED_INT", "MIN_SAVED_INT", "SUMMARY_LABEL_NAMES", "TIE_POLICIES",
+    "QUERIES_EXPECTED", "SCORES_EXPECTED", "UnsupportedQuery", "as_array", "bad_rows", "check_column_names",
+    "check_column_type", "check_engine_options", "check_frame", "check_label_column", "check_misses_count",
+    "check_query_setup", "check_weight_total", "check_wide_columns", "check_wide_setup", "classes_not_found",
+    "exact_scores", "label_classes", "mixed_negatives",
     "check_arity", "check_average", "check_batch", "check_beta",
     "check_binary_only", "check_bounds_given", "check_c_long", "check_cadence", "check_callbacks", "check_logger_window",
     "check_choice",

@@ -226,12 +226,32 @@ def _match(value: Any, pos_label: Any, func: str, name: str, index: int | None) 
     if isinstance(pos_label, str):
         if isinstance(value, (str, np.str_)):
             return bool(value == pos_label)
-        expected = f"a str label, as pos_label={pos_label!r} is"
-    else:
-        if isinstance(value, (bool, np.bool_)) or (is_number(value) and not math.isnan(value)):
-            return bool(value == pos_label)
-        expected = f"a number or bool label (not NaN), as pos_label={pos_label!r} is"
-    raise fail(TypeError, func, name, expected, value, index)
+    elif isinstance(value, (bool, np.bool_)) or (is_number(value) and not math.isnan(value)):
+        return bool(value == pos_label)
+    raise fail(TypeError, func, name, label_expected(pos_label), value, index)
+
+
+def label_expected(pos_label: Any) -> str:
+    """What a label must be, given ``pos_label`` (None: bool, 0/1 or -1/1): the expectation of every label check."""
+    if pos_label is None:
+        return _CORRECT_EXPECTED
+    if isinstance(pos_label, str):
+        return f"a str label, as pos_label={pos_label!r} is"
+    return f"a number or bool label (not NaN), as pos_label={pos_label!r} is"
+
+
+def labels_of_kind(kind: str, pos_label: Any) -> bool:
+    """Whether labels of numpy dtype kind ``kind`` can be labels at all, given ``pos_label``.
+
+    The type rule of :func:`batch_correct` for a typed column (not ``"O"``,
+    whose elements are checked one by one): bool, integer and float labels go
+    with a numeric or bool ``pos_label`` (or none), str labels (``"U"``,
+    ``"S"``) with a str one. A bool column with ``pos_label=2`` is accepted:
+    its labels are compared with 2 (``c == pos_label``) and none is positive.
+    """
+    if pos_label is None:
+        return kind in "biuf"
+    return kind in "biufUS" and (kind in "biuf") != isinstance(pos_label, str)
 
 
 _EXACT_EXPECTED = "exactly representable as a float64 (convert it yourself if rounding is acceptable)"
@@ -293,13 +313,7 @@ def exact_floats(s: np.ndarray, func: str, name: str, check_one: Any) -> npt.NDA
     """
     if s.dtype.kind == "f" and s.dtype.itemsize <= 8:
         return s.astype(np.float64, copy=False)
-    kind = s.dtype.kind
-    with np.errstate(all="ignore"):
-        out = s.astype(np.float64)
-        back = out.astype(s.dtype) if kind == "f" else np.where(np.isfinite(out), out, 0).astype(s.dtype)
-        lost = (back != s) | (np.isinf(out) & ~np.isinf(s)) if kind == "f" else (back != s) | ~np.isfinite(out)
-    if kind == "f":
-        lost &= ~np.isnan(s)
+    out, lost = inexact_scores(s)
     if lost.any():
         i = int(np.argmax(lost))
         check_one(s[i], func, name, i)  # raises with the precise reason
@@ -319,10 +333,13 @@ MIN_WEIGHT = 2.0**-1022
 #: (accepted plus positive weight in an F-measure), overflows float64.
 MAX_WEIGHT = 2.0**970
 
+#: What an engine's weight column must hold: the evaluators' rule, row by row.
 _WEIGHT_RANGE = (
     f"0 or between 2**-1022 ({MIN_WEIGHT!r}, the smallest normal float64) and 2**970 ({MAX_WEIGHT:.6g}), "
     "so that no weight is subnormal and no sum of weights overflows"
 )
+
+WEIGHTS_EXPECTED = f"weights {_WEIGHT_RANGE} (no null or NaN)"
 
 
 def check_weight(value: Any, func: str, name: str = "weight", index: int | None = None) -> float:
@@ -512,8 +529,7 @@ def batch_correct(c: np.ndarray, func: str, pos_label: Any = None, name: str = "
             _no_mixed_negatives(np.array([v == -1 for v in c]), np.array([v == 0 for v in c]), func, name)
         return out
     if pos_label is not None:
-        numeric = not isinstance(pos_label, str)
-        if (kind in "biuf") != numeric or kind not in "biufUS":
+        if not labels_of_kind(kind, pos_label):
             check_correct(c[0], func, name, 0, pos_label)  # raises: the label's type cannot match
         if kind == "f":
             nan = np.isnan(c)
@@ -550,6 +566,27 @@ def _no_mixed_negatives(
             f"{func}: argument '{name}' must use one label encoding, 0/1 or -1/1; got 0 at index {i} "
             f"and -1 at index {j}. Pass pos_label= to say which value is the positive class."
         )
+
+
+def inexact_scores(s: np.ndarray) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """(as float64, lost): integer or float scores converted, and which ones float64 does not hold exactly.
+
+    An integer beyond 2**53 that is not a float64 value (2**53 + 1), or a long
+    double with extra precision or beyond float64's range, would be rounded,
+    and rounding can merge distinct scores into a tie: :func:`batch_scores`
+    refuses them, and so do the engines, with this one rule. NaN is not
+    "lost" (it is refused as NaN). O(n).
+    """
+    kind = s.dtype.kind
+    with np.errstate(all="ignore"):
+        out = s.astype(np.float64)
+        if kind == "f" and s.dtype.itemsize <= 8:
+            return out, np.zeros(s.shape, dtype=bool)
+        back = out.astype(s.dtype) if kind == "f" else np.where(np.isfinite(out), out, 0).astype(s.dtype)
+        lost = (back != s) | (np.isinf(out) & ~np.isinf(s)) if kind == "f" else (back != s) | ~np.isfinite(out)
+    if kind == "f":
+        lost &= ~np.isnan(s)
+    return out, lost
 
 
 def batch_scores(s: np.ndarray, func: str, name: str = "scores") -> npt.NDArray[np.float64]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from .cases import _EXACT_EXPECTED, inexact_scores, label_expected, labels_of_kind
 from .errors import describe, fail
 from .options import check_choice, check_positive_int
 
@@ -31,10 +32,19 @@ def check_column_names(func: str, columns: Iterable[str], **named: Any) -> dict[
         if name not in have:
             shown = ", ".join(repr(c) for c in have[:20]) + (", ..." if len(have) > 20 else "")
             raise fail(ValueError, func, arg, f"a column of the DataFrame ({shown})", name)
+        _named_once(func, arg, name, have)
         if name in seen:
             raise fail(ValueError, func, arg, f"another column than argument '{seen[name]}'s", name)
         seen[name] = arg
     return named
+
+
+def _named_once(func: str, arg: str, name: str, have: list[Any]) -> None:
+    """A DataFrame may hold two columns of one name: the argument that names one of them is ambiguous."""
+    count = have.count(name)
+    if count > 1:
+        raise fail(ValueError, func, arg, f"the name of one column (the DataFrame has {count} columns of that name: "
+                   "rename or drop the others)", name)
 
 
 def check_engine_options(
@@ -73,12 +83,31 @@ def check_column_type(func: str, arg: str, column: str, kind: str, expected: str
         raise TypeError(f"{func}: column {column!r} (argument '{arg}') must be {expected}; it is {kind}.")
 
 
+def check_label_column(func: str, column: str, kind: str, type_name: str, pos_label: Any) -> None:
+    """A typed label column whose labels cannot be labels, given ``pos_label``: TypeError, as the evaluator's.
+
+    ``kind`` is the numpy dtype kind the column's values have ("b" boolean,
+    "i"/"u"/"f" numeric, "U" string, "O" untyped: checked row by row); the
+    rule is :func:`labels_of_kind`, the one ``add_cases`` applies, and the
+    expectation is ``add_cases``' (``label_expected``). A boolean column
+    takes ``pos_label`` True, False or a number (compared as 1 and 0, so
+    ``pos_label=2`` leaves no row positive); a string ``pos_label`` is
+    refused, never read as a bool.
+    """
+    if kind != "O" and not labels_of_kind(kind, pos_label):
+        raise TypeError(f"{func}: column {column!r} (argument 'label_col') must hold {label_expected(pos_label)}; "
+                        f"it is {type_name}.")
+
+
 def label_classes(values: Any, pos_label: Any) -> tuple[Any, Any]:
     """(correct, bad): each label's class and whether it is no label, for a column of labels (numpy, vectorised).
 
     The rule of ``check_correct``: without ``pos_label``, bool, or the numbers
-    1 (positive) and 0 or -1 (negative); with it, ``label == pos_label``, a
-    string label never equal to a numeric one. Null and NaN are never labels.
+    1 (positive) and 0 or -1 (negative); with it, ``label == pos_label``
+    compared as numpy compares them (a bool column with ``pos_label=2``: no
+    positive), a string label never equal to a numeric one. Null and NaN are
+    never labels. A typed column whose labels cannot match ``pos_label`` is
+    refused first (:func:`check_label_column`).
     """
     import numpy as np
     import pandas as pd
@@ -86,14 +115,13 @@ def label_classes(values: Any, pos_label: Any) -> tuple[Any, Any]:
     v = np.asarray(values)
     null = np.asarray(pd.isna(values))
     if v.dtype.kind == "b":
-        return (v == bool(pos_label)) if pos_label is not None else v.astype(bool), null
+        return (v == pos_label) if pos_label is not None else v.astype(bool), null
     if v.dtype.kind in "iuf":
-        f = v.astype(np.float64)
         if pos_label is None:
-            return f == 1.0, null | ~np.isin(f, (1.0, 0.0, -1.0))
+            return v == 1, null | ~((v == 1) | (v == 0) | (v == -1))
         if isinstance(pos_label, str):
             return np.zeros(v.size, bool), np.ones(v.size, bool)
-        return f == float(pos_label), null
+        return v == pos_label, null
     # object / string labels: compared as Python values
     if pos_label is None:
         ok = np.array([isinstance(x, (bool, np.bool_)) or (isinstance(x, (int, float, np.number)) and x in (1, 0, -1))
@@ -136,6 +164,7 @@ def _column_list(func: str, arg: str, value: Any, have: list[str]) -> list[str]:
             raise fail(TypeError, func, f"{arg}[{i}]", "a column name (str)", name)
         if name not in have:
             raise fail(ValueError, func, f"{arg}[{i}]", f"a column of the DataFrame ({shown})", name)
+        _named_once(func, f"{arg}[{i}]", name, have)
         if names.index(name) != i:
             raise fail(ValueError, func, f"{arg}[{i}]", f"a column not named twice (it is {arg}[{names.index(name)}])",
                        name)
@@ -227,3 +256,45 @@ def classes_not_found(func: str, column: str, classes: list[Any], count: int, ex
     """The error for ``count`` rows whose class (in ``column``) is none of ``classes``."""
     return bad_rows(func, "label_col", column, f"one of the classes {classes!r:.200} (name them with classes=, one "
                     "per score column)", count, example)
+
+
+def mixed_negatives(func: str, column: str, zeros: int, minus: int) -> ValueError | None:
+    """The evaluator's refusal of a label column using both 0 and -1 as the negative label (no ``pos_label``)."""
+    if not (zeros and minus):
+        return None
+    return ValueError(f"{func}: column {column!r} (argument 'label_col') must use one label encoding, 0/1 or -1/1; "
+                      f"{zeros} row{'s' if zeros != 1 else ''} hold 0 and {minus} hold -1. Pass pos_label= to say "
+                      "which value is the positive class.")
+
+
+#: What a score column holds (no null or NaN, no integer float64 would round: rounding merges distinct scores).
+SCORES_EXPECTED = f"numbers (no null or NaN), each {_EXACT_EXPECTED}"
+#: What a query column holds: every row belongs to a query, as MultiQueryEvaluation requires a query id.
+QUERIES_EXPECTED = "query ids (no null or NaN: every row belongs to a query, as MultiQueryEvaluation requires)"
+
+
+def exact_scores(values: Any) -> tuple[Any, Any]:
+    """(scores as float64, bad): the scores of one partition and which are NaN or not exact in float64.
+
+    The evaluator's rule (``inexact_scores``): an integer score float64 cannot
+    hold (2**53 + 1) is refused, not rounded into a tie with its neighbour.
+    """
+    import numpy as np
+
+    v = np.asarray(values)
+    if v.dtype.kind in "iuf":
+        scores, lost = inexact_scores(v)
+    else:  # nullable columns arrive as objects (pd.NA): NaN here, reported as null
+        scores, lost = np.asarray(values, dtype=np.float64), np.zeros(v.shape, dtype=bool)
+    scores = scores + 0.0  # -0.0 -> 0.0
+    return scores, np.isnan(scores) | lost
+
+
+def check_weight_total(func: str, column: str, total: float) -> None:
+    """Weights whose sum overflows float64: every ratio of weights would be NaN. ValueError naming ``weight_col``."""
+    import math
+
+    if not math.isfinite(total):
+        raise ValueError(f"{func}: column {column!r} (argument 'weight_col') must hold weights whose total is a "
+                         "finite float64 (at most about 1.8e308); their sum overflows (scale them down: every "
+                         "measure is a ratio of weights).")

@@ -424,3 +424,183 @@ def test_dask_wide_arguments_are_named(dask_client: Any) -> None:
         evaluate(ddf, label_col="y", score_cols=["p_a", "p_b"], classes=["a", "b"])
     with pytest.raises(ValueError, match="argument 'mode' must be 'exact' with score_cols"):
         evaluate(ddf, label_col="y", score_cols=["p_a", "p_b", "p_c"], classes=["a", "b", "c"], mode="bounded")
+
+
+# -------------------------------------------------------------------------- every path validates like the evaluator
+#
+# The engines take the rows the evaluators take and refuse the rows they refuse, with the evaluator's rule:
+# each case below is fed to ScoredPrecisionRecallEvaluation (or MultiQueryEvaluation) and to both engines.
+
+
+def engine_frame(engine: str, pdf: Any, spark: Any = None, npartitions: int = 2) -> Any:
+    if engine == "spark":
+        return spark.createDataFrame(pdf).repartition(npartitions)
+    import dask.dataframe as dd
+
+    return dd.from_pandas(pdf, npartitions=npartitions)
+
+
+@pytest.fixture(params=["spark", "dask"])
+def engine(request: Any) -> tuple[str, Any, Any]:
+    """(name, evaluate, spark session or None): each test runs on both engines."""
+    if request.param == "spark":
+        from scored_pr.spark import evaluate
+
+        return "spark", evaluate, request.getfixturevalue("spark")
+    request.getfixturevalue("dask_client")
+    from scored_pr.dask import evaluate
+
+    return "dask", evaluate, None
+
+
+def _null_queries(kind: str) -> tuple[Any, Any]:
+    """4 real queries of 6 rows each and 10 rows whose query id is null (as ``kind`` holds one)."""
+    rng = np.random.default_rng(41)
+    q = np.repeat(np.arange(4), 6)
+    y = rng.random(24) < 0.4
+    s = np.round(rng.normal(size=24) + y, 1)
+    null_y, null_s = rng.random(10) < 0.5, rng.normal(size=10)
+    ids: Any
+    if kind == "nan":
+        ids, null = np.concatenate((q.astype(np.float64), np.full(10, np.nan))), float("nan")
+    elif kind == "object":
+        ids, null = np.array([f"q{i}" for i in q] + [None] * 10, dtype=object), None
+    elif kind == "string":
+        ids, null = pd.array([f"q{i}" for i in q] + [None] * 10, dtype="string"), pd.NA
+    else:  # pandas' nullable integers
+        ids, null = pd.array(list(q) + [None] * 10, dtype="Int64"), pd.NA
+    pdf = pd.DataFrame({"query": ids, "label": np.concatenate((y, null_y)), "score": np.concatenate((s, null_s))})
+    return pdf, null
+
+
+@pytest.mark.parametrize("kind", ["nan", "object", "string", "Int64"])
+def test_null_query_ids_are_refused_as_multi_query_evaluation_refuses_them(engine: Any, kind: str) -> None:
+    from scored_pr import MultiQueryEvaluation
+
+    name, evaluate, spark = engine
+    pdf, null = _null_queries(kind)
+    with pytest.raises(TypeError, match="argument 'query' must be a query id"):
+        MultiQueryEvaluation().add_cases(null, [True], [1.0])  # the evaluator has no query for such a row
+    df = engine_frame(name, pdf, spark)
+    with pytest.raises(ValueError, match="column 'query' \\(argument 'query_col'\\) must hold query ids \\(no null "
+                       "or NaN.*10 rows do not"):
+        evaluate(df, query_col="query")
+    # without the null rows: the 4 queries, as MultiQueryEvaluation has them
+    kept = pdf.iloc[:24]
+    ref = MultiQueryEvaluation()
+    for query in pd.unique(kept["query"]):
+        m = (kept["query"] == query).to_numpy(bool)
+        ref.add_cases(int(query) if kind in ("nan", "Int64") else query,
+                      kept["label"].to_numpy()[m], kept["score"].to_numpy()[m])
+    got = evaluate(engine_frame(name, kept, spark), query_col="query")
+    assert got.num_queries == len(ref.queries()) == 4
+    assert_same_means(got, ref)
+
+
+@pytest.mark.parametrize("pos_label", [True, False, 1, 0, 2, 1.0, 0.5, "False", "no", None])
+def test_boolean_labels_take_every_pos_label_the_evaluator_takes(engine: Any, pos_label: Any) -> None:
+    name, evaluate, spark = engine
+    pdf, y, s, _ = frame(42, 60)
+    ev = ScoredPrecisionRecallEvaluation(ties="grouped", pos_label=pos_label)
+    try:
+        ev.add_cases(y, s)
+    except TypeError as e:  # a str pos_label: the evaluator's refusal, in the engine's words
+        assert isinstance(pos_label, str)
+        expected = f"a str label, as pos_label={pos_label!r} is"
+        assert expected in str(e)
+        with pytest.raises(TypeError, match=f"column 'label' \\(argument 'label_col'\\) must hold {expected}; "
+                           "it is bool"):
+            evaluate(engine_frame(name, pdf, spark), pos_label=pos_label)
+        return
+    got = evaluate(engine_frame(name, pdf, spark), pos_label=pos_label, partitions=2)
+    want_pos = {True: y.sum(), 1: y.sum(), 1.0: y.sum(), False: (~y).sum(), 0: (~y).sum(), None: y.sum()}
+    assert got.num_positive_ref == ev.num_positive_ref == want_pos.get(pos_label, 0)  # 2 and 0.5: no positive
+    assert_same(got, ev)
+
+
+def test_labels_mixing_0_and_minus_1_are_refused_as_the_evaluator_refuses_them(engine: Any) -> None:
+    name, evaluate, spark = engine
+    pdf = pd.DataFrame({"label": [1, 0, -1, 1, 0], "score": [0.5, 0.4, 0.3, 0.2, 0.1]})
+    with pytest.raises(ValueError, match="must use one label encoding, 0/1 or -1/1"):
+        ScoredPrecisionRecallEvaluation().add_cases(pdf.label.to_numpy(), pdf.score.to_numpy())
+    with pytest.raises(ValueError, match="column 'label' \\(argument 'label_col'\\) must use one label encoding, "
+                       "0/1 or -1/1; 2 rows hold 0 and 1 hold -1"):
+        evaluate(engine_frame(name, pdf, spark))
+
+
+def test_int64_scores_beyond_2_53_are_refused_where_float64_would_tie_them(engine: Any) -> None:
+    name, evaluate, spark = engine
+    big = 2**53
+    pdf = pd.DataFrame({"label": [False, True, False], "score": np.array([big, big + 1, 3], dtype=np.int64)})
+    with pytest.raises(ValueError, match="exactly representable as a float64"):
+        ScoredPrecisionRecallEvaluation().add_cases(pdf.label.to_numpy(), pdf.score.to_numpy())
+    with pytest.raises(ValueError, match="column 'score' \\(argument 'score_col'\\) must hold numbers \\(no null or "
+                       "NaN\\), each exactly representable as a float64.*1 row does not \\(e.g. 9007199254740993"):
+        evaluate(engine_frame(name, pdf, spark))
+    # at the edges of float64 and int64: the rows the evaluator refuses one by one, and no other
+    edges = np.array([big, big + 1, big + 2, 2**62, -(2**62), 2**63 - 1, -(2**63), 2**63 - 1024, 2**63 - 512, 3,
+                      -(2**63) + 1, 2**62 + 2**9], dtype=np.int64)
+    refused = []
+    for v in edges:
+        try:
+            ScoredPrecisionRecallEvaluation().add_cases([True], edges[edges == v])
+        except ValueError:
+            refused.append(int(v))
+    assert refused == [big + 1, 2**63 - 1, 2**63 - 512, -(2**63) + 1, 2**62 + 2**9]
+    pdf = pd.DataFrame({"label": np.arange(edges.size) % 2 == 0, "score": edges})
+    with pytest.raises(ValueError, match=f"exactly representable as a float64.*; {len(refused)} rows do not"):
+        evaluate(engine_frame(name, pdf, spark), mode="bounded")  # every mode reads the same check
+    # integers beyond 2**53 that float64 holds (2**53 + 2, 2**62) are scores: the evaluator's values
+    pdf = pd.DataFrame({"label": [False, True, True, False],
+                        "score": np.array([big, big + 2, 2**62, -(2**62)], dtype=np.int64)})
+    ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+    ev.add_cases(pdf.label.to_numpy(), pdf.score.to_numpy())
+    got = evaluate(engine_frame(name, pdf, spark), partitions=2)
+    assert got.area_under_roc_curve() == ev.area_under_roc_curve() == 1.0
+    assert_same(got, ev)
+
+
+def test_a_column_name_the_dataframe_holds_twice_is_refused(engine: Any) -> None:
+    name, evaluate, spark = engine
+    pdf = pd.DataFrame([[True, 0.9, 0.1, 1], [False, 0.2, 0.8, 2]], columns=["label", "score", "score", "q"])
+    if name == "spark":
+        df = spark.createDataFrame(pdf.set_axis(["label", "s1", "s2", "q"], axis=1)).toDF("label", "score", "score", "q")
+    else:
+        df = engine_frame(name, pdf, npartitions=1)
+    with pytest.raises(ValueError, match="argument 'score_col' must be the name of one column \\(the DataFrame has 2 "
+                       "columns of that name"):
+        evaluate(df)
+    with pytest.raises(ValueError, match="argument 'score_cols\\[0\\]' must be the name of one column"):
+        evaluate(df, label_cols=["label", "q"], score_cols=["score", "q"])
+    assert evaluate(df, "label", "q", pos_label=True).num_cases == 2  # the other columns do not matter
+
+
+def test_weights_whose_total_overflows_are_refused(engine: Any) -> None:
+    """The evaluators' weight rule, row by row: 0 or 2**-1022 .. 2**970 (no total of weights can overflow)."""
+    name, evaluate, spark = engine
+    for bad in (1.7e308, 2.0**970 * 1.5, 5e-324, 1e-310):
+        pdf = pd.DataFrame({"label": [True, False, True], "score": [0.9, 0.5, 0.1], "w": [bad, bad, 1.0],
+                            "q": [1, 1, 2]})
+        with pytest.raises(ValueError, match="smallest normal float64"):
+            ScoredPrecisionRecallEvaluation().add_cases(pdf.label.to_numpy(), pdf.score.to_numpy(), pdf.w.to_numpy())
+        for options in ({}, {"mode": "bounded"}, {"query_col": "q"}):  # every mode reads the same check
+            with pytest.raises(ValueError, match="column 'w' \\(argument 'weight_col'\\).*2 rows"):
+                evaluate(engine_frame(name, pdf, spark), weight_col="w", **options)
+    pdf = pd.DataFrame({"label": [True, False, True], "score": [0.9, 0.5, 0.1], "q": [1, 1, 2]})
+    ok = pdf.assign(w=[2.0**970, 1.0, 2.0**-1022])  # the ends of the range: as the evaluator
+    ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+    ev.add_cases(ok.label.to_numpy(), ok.score.to_numpy(), ok.w.to_numpy())
+    assert_same(evaluate(engine_frame(name, ok, spark), weight_col="w"), ev)
+
+
+def test_dask_needs_no_distributed_client() -> None:
+    """docs/scale.md: the Dask path runs on whatever scheduler Dask is configured with, here the synchronous one."""
+    dask = pytest.importorskip("dask")
+    import dask.dataframe as dd
+
+    from scored_pr.dask import evaluate
+
+    pdf, y, s, _ = frame(43, 500)
+    with dask.config.set(scheduler="synchronous"):
+        got = evaluate(dd.from_pandas(pdf, npartitions=3), partitions=2)
+    assert_same(got, reference(y, s, None, 0))
