@@ -823,7 +823,7 @@ def _count(args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
     return int(count)
 
 
-def _holder(evaluation: Evaluation) -> tuple[Callable[[str], None], Callable[[], None]]:
+def _holder(evaluation: Evaluation) -> tuple[Callable[[str], object], Callable[[], None]]:
     """How a logger holds ``evaluation`` across one of its calls: ``take(what)`` and ``release()``.
 
     A kind with a thread guard is taken as its own methods take it, without
