@@ -40,7 +40,9 @@ from ._validation import (
     check_logger_window,
     check_optional_callable,
     check_same_pos_label,
+    read_only_evaluation,
 )
+from ._evaluators.synchronized import SynchronizedEvaluation
 from ._evaluators.windowed import WindowedEvaluation
 
 #: What SummaryLogger feeds: any evaluator kind (exact, window, bounded summary,
@@ -416,6 +418,8 @@ class SummaryLogger:
         "_sink",
         "_sink_open",
         "_seen",
+        "_take",
+        "_release",
         "calls",
         "callback_errors",
     )
@@ -454,6 +458,7 @@ class SummaryLogger:
         self._evaluation = evaluation
         self._window = window
         self._seen = _kinds.seen_counter(evaluation)  # cases (rows) ever added: the default step
+        self._take, self._release = _holder(evaluation)  # see _hold
         # a kind that holds several rankings adds through _ForwardingSummaryLogger (and may have no add_case at all)
         self._add: Callable[..., None] = getattr(evaluation, "add_case", _no_add) if window is None else self._add_both
         self._callback = callback
@@ -537,11 +542,43 @@ class SummaryLogger:
             self._check()
 
     def _add_both(self, correct: bool, score: float, weight: float = 1.0) -> None:
-        # Validated by the window first, so that a rejected case reaches neither.
         window = self._window
         assert window is not None
-        window.add_case(correct, score, weight)
-        self._evaluation.add_case(correct, score, weight)
+        self._hold("add_case")
+        try:
+            self._evaluation.add_case(correct, score, weight)  # validates; nothing refuses it now: see _hold
+            window.add_case(correct, score, weight)  # the evaluator's checks, with its pos_label: accepted too
+        finally:
+            self._unhold()
+
+    def _hold(self, what: str) -> None:
+        """Take the guards of the evaluator, then of the window, for ``what``: all or none.
+
+        A refused call must reach neither: another thread inside either of
+        them (a metrics thread reading ``summary()``) refuses the call here,
+        with RuntimeError, before anything changed, and a read-only window
+        (one label's of a MultiLabelEvaluation) is refused here too. Under
+        the guards (re-entrant), the evaluator's and the window's own
+        methods and counts run without being refused, so the evaluator
+        validates the case, and the window, whose checks and ``pos_label``
+        are the evaluator's, accepts what it accepted. Release with
+        :meth:`_unhold`.
+        """
+        self._take(what)
+        window = self._window
+        if window is not None:
+            try:
+                if window._read_only:
+                    raise read_only_evaluation(window._KIND, what)
+                window._acquire(what)
+            except BaseException:
+                self._release()
+                raise
+
+    def _unhold(self) -> None:
+        if self._window is not None:
+            self._window._guard.release()
+        self._release()
 
     def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None) -> None:
         """Add a batch to the evaluator (and the window); call back at most once if a period has elapsed.
@@ -550,30 +587,44 @@ class SummaryLogger:
         (``sample_weight`` included) and errors; a rejected batch changes
         nothing.
         """
-        if self._window is not None:
+        window = self._window
+        if window is not None:
             correct, scores = list(correct), list(scores)  # iterables are read twice
             if sample_weight is not None:
                 sample_weight = list(sample_weight)
-            self._window.add_cases(correct, scores, sample_weight)
-        before = self._seen()
-        self._evaluation.add_cases(correct, scores, sample_weight)
-        added = self._seen() - before
+        self._hold("add_cases")
+        try:  # the counts too: once the batch is in, nothing may refuse the call (see _hold)
+            before = self._seen()
+            self._evaluation.add_cases(correct, scores, sample_weight)
+            if window is not None:
+                window.add_cases(correct, scores, sample_weight)
+            added = self._seen() - before
+        finally:
+            self._unhold()
         if added:
             self._countdown -= added
             self._check()
 
     def add_misses(self, count: int) -> None:
         """Forward to ``evaluation.add_misses`` (misses do not count as cases here)."""
-        if self._window is not None:
-            self._window.add_misses(count)
-        self._evaluation.add_misses(count)
+        self._hold("add_misses")
+        try:
+            self._evaluation.add_misses(count)
+            if self._window is not None:
+                self._window.add_misses(count)
+        finally:
+            self._unhold()
         self._dirty = self._dirty or count > 0
 
     def add_negative_misses(self, count: int) -> None:
         """Forward to ``evaluation.add_negative_misses`` (not counted as cases here)."""
-        if self._window is not None:
-            self._window.add_negative_misses(count)
-        self._evaluation.add_negative_misses(count)
+        self._hold("add_negative_misses")
+        try:
+            self._evaluation.add_negative_misses(count)
+            if self._window is not None:
+                self._window.add_negative_misses(count)
+        finally:
+            self._unhold()
         self._dirty = self._dirty or count > 0
 
     # ------------------------------------------------------------------ logging
@@ -652,9 +703,13 @@ class SummaryLogger:
         >>> ev.num_cases, ev.cases_since_log
         (0, 0)
         """
-        self._evaluation.reset()
-        if self._window is not None:
-            self._window.reset()
+        self._hold("reset")
+        try:
+            self._evaluation.reset()
+            if self._window is not None:
+                self._window.reset()
+        finally:
+            self._unhold()
         self._checked_at = None
         self._stride = 1
         self._restart()
@@ -728,9 +783,13 @@ class _ForwardingSummaryLogger(SummaryLogger):
 
     def add_cases(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
         """Add a batch through the evaluator's ``add_cases``; call back at most once if due."""
-        before = self._batch_seen(args, kwargs)
-        self._evaluation.add_cases(*args, **kwargs)
-        added = self._batch_seen(args, kwargs) - before
+        self._hold("add_cases")
+        try:  # the counts too: once the batch is in, nothing may refuse the call (see SummaryLogger._hold)
+            before = self._batch_seen(args, kwargs)
+            self._evaluation.add_cases(*args, **kwargs)
+            added = self._batch_seen(args, kwargs) - before
+        finally:
+            self._unhold()
         if added:
             self._countdown -= added
             self._check()
@@ -762,6 +821,32 @@ def _count(args: tuple[Any, ...], kwargs: dict[str, Any]) -> int:
     """The ``count`` of an add_misses call the evaluator accepted (its last argument)."""
     count = kwargs["count"] if "count" in kwargs else (args[-1] if args else 0)
     return int(count)
+
+
+def _holder(evaluation: Evaluation) -> tuple[Callable[[str], object], Callable[[], None]]:
+    """How a logger holds ``evaluation`` across one of its calls: ``take(what)`` and ``release()``.
+
+    A kind with a thread guard is taken as its own methods take it, without
+    waiting (another thread inside it refuses the call, with RuntimeError);
+    a SynchronizedEvaluation's lock is waited for, as its own methods wait.
+    Both are re-entrant, so the evaluator's methods run under them.
+    """
+    if isinstance(evaluation, SynchronizedEvaluation):
+        lock = evaluation.lock
+        return (lambda what: lock.acquire()), lock.release  # noqa: ARG005 - take(what)'s signature
+    take = getattr(evaluation, "_acquire", None)
+    guard = getattr(evaluation, "_guard", None)
+    if take is None or guard is None:  # pragma: no cover - every registered kind has one or the other
+        return _take_nothing, _release_nothing
+    return take, guard.release
+
+
+def _take_nothing(what: str) -> None:
+    """The ``take`` of an evaluator without a guard."""
+
+
+def _release_nothing() -> None:
+    """The ``release`` of an evaluator without a guard."""
 
 
 def _no_add(*args: Any, **kwargs: Any) -> None:

@@ -20,6 +20,19 @@ is half-added:
   block leaves the stop signals ignored (the command is about to exit with
   the first one's status), not restored to a default that would kill it.
 
+"First" is the order the signals arrived in, not the order the interpreter
+runs their handlers: when two are pending together (``kill -TERM; kill -INT``),
+CPython runs the handlers in signal-number order, so the SIGINT handler would
+run first. The arrival order is read from the interpreter's wake-up file
+(:func:`signal.set_wakeup_fd`), to which the C-level handler writes each
+signal's number as it arrives. Two signals sent within microseconds, before
+the process could run at all, are both pending in the kernel, which keeps no
+order among them; Linux then runs the handler of the higher-numbered one first
+(SIGTERM before SIGINT before SIGHUP), and that one decides, in a process of
+one thread. With other threads (BLAS workers, a metrics server), the kernel
+may hand the second signal to another thread while the first waits for the
+main one, whose C-level handler may then run first: either may decide.
+
 The pattern that keeps the stop inside the ``try`` that handles it::
 
     with GracefulStop() as stop:
@@ -36,6 +49,7 @@ The pattern that keeps the stop inside the ``try`` that handles it::
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -79,6 +93,9 @@ class GracefulStop:
         # critical() and hold(), and only until the one Stopped is raised.
         self._live = False
         self._previous: dict[int, object] = {}
+        # The wake-up pipe (read end, write end) and the wake-up fd it replaced, while installed.
+        self._wakeup: tuple[int, int] | None = None
+        self._previous_wakeup = -1
 
     def __enter__(self) -> GracefulStop:
         for sig in STOP_SIGNALS:
@@ -86,7 +103,40 @@ class GracefulStop:
                 self._previous[sig] = signal.signal(sig, self._handle)
             except ValueError:  # not the main thread
                 break
+        if self._previous:
+            self._install_wakeup()
         return self
+
+    def _install_wakeup(self) -> None:
+        """Have the C-level handler write each signal's number, as it arrives, to a pipe of ours."""
+        r, w = os.pipe()
+        try:
+            os.set_blocking(r, False)
+            os.set_blocking(w, False)
+            self._previous_wakeup = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        except (OSError, ValueError):  # a platform that takes only sockets: the handlers' order stands
+            os.close(r)
+            os.close(w)
+            return
+        self._wakeup = (r, w)
+
+    def _first_arrived(self, signum: int) -> int:
+        """The stop signal that arrived first among those written to the wake-up pipe (else ``signum``)."""
+        if self._wakeup is None:
+            return signum
+        first = None
+        while True:  # drain it, so that it never fills
+            try:
+                chunk = os.read(self._wakeup[0], 512)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                break
+            if not chunk:
+                break
+            if first is None:
+                first = next((b for b in chunk if b in STOP_SIGNALS), None)
+        return signum if first is None else first
 
     def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
         self._live = False
@@ -96,14 +146,20 @@ class GracefulStop:
             # between its report and its exit, so stop signals stay ignored.
             signal.signal(sig, handler if self.received is None else signal.SIG_IGN)  # type: ignore[arg-type]
         self._previous.clear()
+        if self._wakeup is not None:
+            signal.set_wakeup_fd(self._previous_wakeup)
+            for fd in self._wakeup:
+                os.close(fd)
+            self._wakeup = None
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
+        first = self._first_arrived(signum)  # the handlers run in signal-number order, not arrival order
         if self.received is not None:
             return  # a stop is already under way; the first signal decides its status
-        self.received = signum
+        self.received = first
         if self._live:
             self._live = False  # never raise twice
-            raise Stopped(signum)
+            raise Stopped(first)
 
     def _raise_if_received(self) -> None:
         # Called with _live True: a signal arriving during this check raises by

@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import math
 import os
-import threading
 from typing import Any, Callable, Concatenate, NamedTuple, ParamSpec, TextIO, TypeVar
 
 import numpy as np
@@ -22,7 +21,7 @@ from .._state import bounded as _bounded_state
 from .._state.bounded import MAX_BINS
 from .._kinds import Kind, register
 from .base import Evaluation, EvaluationBase, unsupported
-from .guard import guarded
+from .guard import guarded, new_guard
 from .._validation import (
     check_batch,
     check_beta,
@@ -249,7 +248,7 @@ class BoundedEvaluation(EvaluationBase):
     _NOUN = "summary"
     __slots__ = (
         "_max_bins", "_pos_label", "_bins", "_misses", "_negative_misses", "_num_cases", "_num_correct",
-        "_weighted", "_pending", "_memo", "_guard", "_read_only",
+        "_weighted", "_pending", "_memo", "_guard", "_read_only", "__weakref__",
     )
 
     def __init__(self, max_bins: int = 4096, *, ties: str = "grouped", pos_label: Any = None) -> None:
@@ -268,7 +267,7 @@ class BoundedEvaluation(EvaluationBase):
         self._weighted = False
         self._pending: list[tuple[bool, float, float]] = []
         self._memo: dict[Any, Any] = {}
-        self._guard = threading.RLock()  # see guard.py: every public call holds it
+        self._guard = new_guard(self)  # see guard.py: every public call holds it
         self._read_only = False
 
     # ------------------------------------------------------------------ mutators

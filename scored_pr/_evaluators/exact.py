@@ -21,7 +21,7 @@ from .._measures import MEASURES, REPORT_RANKS
 from .._state import exact as _exact_state
 from .._kinds import Kind, register
 from .base import EvaluationBase
-from .guard import guarded, guards_itself
+from .guard import SHARED_OWNER, guarded, guards_itself, new_guard
 from .store import CaseStore
 from .._core.stats import Interval
 from .._validation import (
@@ -54,7 +54,7 @@ _CLS = "ScoredPrecisionRecallEvaluation"
 _ONE = 1.0
 
 #: The ``_owner`` of an evaluator that more than one thread has called: every call takes the lock.
-_SHARED = -1
+_SHARED = SHARED_OWNER
 #: Free-threaded CPython (no GIL) does not order plain attribute writes between threads, which
 #: the owner's lock-free add_case relies on: there every evaluator starts shared.
 _GIL = bool(getattr(sys, "_is_gil_enabled", lambda: True)())
@@ -150,7 +150,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
 
     __slots__ = (
         "_ties", "_pos_label", "_store", "_misses", "_negative_misses", "_memo", "_guard", "_owner", "_busy",
-        "_read_only",
+        "_read_only", "__weakref__",
     )
     _KIND = _CLS
 
@@ -167,7 +167,7 @@ class ScoredPrecisionRecallEvaluation(EvaluationBase):
         # for good and checks _busy (see _acquire); from then on every call takes _guard
         # (re-entrant, so that a query may build on another query), as every other method
         # always does.
-        self._guard = threading.RLock()
+        self._guard = new_guard(self)
         self._owner = _get_ident() if _GIL else _SHARED
         self._busy = False
         self._read_only = False  # see _freeze

@@ -25,12 +25,25 @@ The guards are re-entrant locks, so a guarded method may call another. The
 exact evaluator's ``add_case`` is the one method that guards itself (the
 owner thread's lock-free path, see ``exact.py``); it is marked with
 :func:`guards_itself` and its slow path takes the same guard.
+
+Fork: only the forking thread survives ``os.fork()``, so a guard that another
+thread held at that instant would be held forever in the child, and every call
+refused (a SynchronizedEvaluation's lock, waited for, would block forever).
+Every guard is made by :func:`new_guard`, which records its evaluator in a
+weak dictionary (one insertion per evaluator made, about half a microsecond); in the child,
+``os.register_at_fork(after_in_child=...)`` gives each recorded evaluator
+whose guard a vanished thread held a new, free guard, and hands the exact
+evaluator's lock-free ``add_case`` path to the surviving thread
+(docs/reliability.md, "Fork", states what the child then holds).
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import os
+import threading
+import weakref
 from typing import Any, Callable, TypeVar
 
 import numpy as np
@@ -51,6 +64,55 @@ DUNDERS = (
 WRITERS = frozenset({
     "add_case", "add_cases", "add_misses", "add_negative_misses", "reset", "expire", "__iadd__",
 })
+
+#: Every evaluator (and SynchronizedEvaluation) alive: the child of a fork frees the
+#: guards a vanished thread held (see _after_fork_in_child).
+#: Keyed by id (evaluators compare by value and are unhashable); an entry goes with its evaluator.
+_LIVE: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+#: The ``_owner`` of an exact evaluator that more than one thread has called (see ``exact.py``).
+SHARED_OWNER = -1
+
+
+def new_guard(evaluation: Any) -> threading.RLock:
+    """A new guard (re-entrant lock) for ``evaluation``, which is recorded for the child of a fork."""
+    _LIVE[id(evaluation)] = evaluation
+    return threading.RLock()
+
+
+def _after_fork_in_child() -> None:
+    """In the child of ``os.fork()``: free the guards held by the threads the fork did not copy.
+
+    A guard free or held by the forking thread (a fork from inside a guarded
+    call, whose call goes on in the child) stays as it is; a guard held by
+    another thread is replaced by a free one. The exact evaluator's
+    ``_owner``, when it was another thread (now gone), becomes the forking
+    thread, and its ``_busy`` flag (that thread's lock-free add_case) is cleared.
+    Attributes are read and written directly: a SynchronizedEvaluation
+    forwards unknown attribute reads to its evaluator under its lock.
+    """
+    me = threading.get_ident()
+    for ev in list(_LIVE.values()):
+        for name in ("_guard", "_lock"):
+            try:
+                lock = object.__getattribute__(ev, name)
+            except AttributeError:
+                continue
+            if lock.acquire(False):  # free, or held by this thread (re-entrant): it stays
+                lock.release()
+            else:  # held by a thread that does not exist in this process
+                object.__setattr__(ev, name, threading.RLock())
+        try:
+            owner = object.__getattribute__(ev, "_owner")
+        except AttributeError:
+            continue
+        if owner != me:
+            object.__setattr__(ev, "_busy", False)
+            if owner != SHARED_OWNER:
+                object.__setattr__(ev, "_owner", me)
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 #: The functions that run under the guard: the wrappers made here and those marked guards_itself.
 #: A set, not an attribute: functools.wraps copies a function's attributes to whatever wraps it,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 from collections.abc import Hashable, Iterator
 from typing import Any
 
@@ -14,7 +13,7 @@ from .._core import points as P, scalars as M
 from .._kinds import Kind, register
 from .._measures import MEASURES, REPORT_RANKS, Measure
 from .exact import ScoredPrecisionRecallEvaluation
-from .guard import guarded
+from .guard import guarded, new_guard
 from .base import html_report, notebook_html
 from .._state import multi as _multi_state
 from .._validation import (
@@ -77,7 +76,7 @@ class MultiQueryEvaluation:
 
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
-    __slots__ = ("_ties", "_pos_label", "_queries", "_trec", "_guard")
+    __slots__ = ("_ties", "_pos_label", "_queries", "_trec", "_guard", "__weakref__")
     _KIND = _CLS
     _read_only = False  # a MultiQueryEvaluation is never read-only (see guard.py)
 
@@ -86,7 +85,7 @@ class MultiQueryEvaluation:
         self._pos_label = check_pos_label(pos_label, _CLS)
         self._queries: dict[Hashable, ScoredPrecisionRecallEvaluation] = {}
         self._trec: TrecEval | None = None
-        self._guard = threading.RLock()  # see guard.py: every public call holds it
+        self._guard = new_guard(self)  # see guard.py: every public call holds it
 
     def _acquire(self, what: str) -> None:
         """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluation is a RuntimeError."""
@@ -256,7 +255,7 @@ class MultiQueryEvaluation:
         # Pickles of 0.1.0 hold the slots themselves (no _guard): restore them, with a new guard.
         for name, value in state[1].items():
             setattr(self, name, value)
-        self._guard = threading.RLock()
+        self._guard = new_guard(self)
 
     @classmethod
     def _from_pickle(cls, state: Any) -> MultiQueryEvaluation:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import os
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -49,7 +48,7 @@ from .._validation import (
 from .._kinds import Kind, register
 from .._measures import MEASURES, Measure
 from .base import unsupported
-from .guard import guarded
+from .guard import guarded, new_guard
 from .base import html_report, notebook_html
 from .bounded import Bounds, BoundedEvaluation
 from .exact import ScoredPrecisionRecallEvaluation
@@ -154,7 +153,7 @@ class MultiLabelEvaluation:
         if self._max_bins is not None:
             check_grouped_for_bins(self._ties, _CLS)
         self._index = {name: i for i, name in enumerate(self._labels)}
-        self._guard = threading.RLock()  # see guard.py: every public call holds it
+        self._guard = new_guard(self)  # see guard.py: every public call holds it
         self._init_state()
 
     def _init_state(self) -> None:

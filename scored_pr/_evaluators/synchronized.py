@@ -12,6 +12,7 @@ from .._validation import check_type_named
 from .exact import ScoredPrecisionRecallEvaluation
 from .._kinds import Kind, register
 from .base import MUTATORS, PROPERTIES, QUERIES, html_report, notebook_html
+from .guard import new_guard
 
 
 class SynchronizedEvaluation:
@@ -59,7 +60,7 @@ class SynchronizedEvaluation:
 
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
-    __slots__ = ("_ev", "_lock")
+    __slots__ = ("_ev", "_lock", "__weakref__")
 
     def __init__(
         self, evaluation: ScoredPrecisionRecallEvaluation | None = None, *, ties: str = "grouped", pos_label: Any = None
@@ -72,7 +73,7 @@ class SynchronizedEvaluation:
                 "a ScoredPrecisionRecallEvaluation",
             )
         self._ev = evaluation
-        self._lock = threading.RLock()
+        self._lock = new_guard(self)
 
     @property
     def lock(self) -> threading.RLock:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 import time as _time
 from bisect import bisect_left, bisect_right, insort
 from collections import deque
@@ -43,7 +42,7 @@ import numpy.typing as npt
 from .._core import points as P
 from .._kinds import Kind, register
 from .base import EvaluationBase, forward
-from .guard import guarded
+from .guard import guarded, new_guard
 from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import HALF as _HALF
 from .._core.sortedblocks import TWICE as _TWICE
@@ -295,7 +294,7 @@ class WindowedEvaluation(EvaluationBase):
         self._ties: str = check_ties(ties, _CLS)
         self._grouped = self._ties == "grouped"
         self._pos_label: Any = check_pos_label(pos_label, _CLS)
-        self._guard = threading.RLock()  # see guard.py: every public call holds it
+        self._guard = new_guard(self)  # see guard.py: every public call holds it
         self._read_only = False
         self._init_state()
         self._lean_if_plain()
@@ -1302,7 +1301,7 @@ class WindowedEvaluation(EvaluationBase):
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self._guard = threading.RLock()
+        self._guard = new_guard(self)
         self._read_only = False
         self._size = state["size"]
         self._seconds = state["seconds"]

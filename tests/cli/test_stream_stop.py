@@ -249,6 +249,43 @@ def test_two_stop_signals_at_once_still_give_the_report_the_checkpoint_and_128_p
             assert read_checkpoint(cp) == (seen, seen + 1), where  # the header is line 1
 
 
+@pytest.mark.parametrize("source", ["busy", "waiting"])
+@pytest.mark.parametrize("second", [signal.SIGINT, signal.SIGHUP], ids=["INT", "HUP"])
+def test_a_term_followed_at_once_by_a_lower_numbered_signal_exits_143(
+    big_csv: Path, second: signal.Signals, source: str
+) -> None:
+    """``kill -TERM; kill -INT``: the interpreter runs its handlers in signal-number order, so a
+    handler that took the signal it was called for as the first made SIGINT (or SIGHUP) decide.
+    The order they arrived in decides: SIGTERM, 143, whether the stream was busy reading a file or
+    waiting on a pipe, and whatever the gap between the two. The command runs single-threaded (one
+    BLAS thread): in a process with other threads, the kernel may hand the second signal to another
+    thread while the first waits for the main one, and their order is then lost (docs/cli.md)."""
+    env = clean_env(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    for trial, gap in enumerate((0.0, 0.0, 0.0, 0.0005, 0.002, 0.01)):
+        if source == "busy":
+            proc = subprocess.Popen([*CMD, str(big_csv), "--every", "10000", "--format", "json"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            assert proc.stdout is not None
+            first_line = proc.stdout.readline()  # the stream is reading (its handlers are in place)
+        else:
+            proc = subprocess.Popen([*CMD, "--every", "5", "--format", "json"], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(b"correct,score\n" + b"".join(f"{i % 2},{i / 100}\n".encode() for i in range(5)))
+            proc.stdin.flush()
+            first_line = proc.stdout.readline()  # the five cases are in: it now waits on the pipe
+        proc.send_signal(signal.SIGTERM)
+        if gap:
+            time.sleep(gap)
+        proc.send_signal(second)
+        out, err = proc.communicate(timeout=60)
+        where = (trial, gap, err.decode()[-1500:])
+        assert proc.returncode == 143, where
+        seen = final_json(first_line + out)["num_cases"]
+        assert f"scored-pr: stopped by SIGTERM after {seen} cases;" in err.decode(), where
+        assert b"Traceback" not in err and b"SIGINT" not in err and b"SIGHUP" not in err, where
+
+
 # --------------------------------------------------------------------------- checkpoints that cannot be written
 
 

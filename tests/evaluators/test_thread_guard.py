@@ -361,3 +361,126 @@ def test_add_misses_from_two_threads_counts_every_accepted_call() -> None:
         assert (ev.num_misses, ev.num_negative_misses) == (
             accepted[0][0] + accepted[1][0], accepted[0][1] + accepted[1][1]
         ), kind
+
+
+# --------------------------------------------------------------------------- fork
+
+
+class _HeldPath:
+    """A path whose first reading waits for ``release``: a thread saving to it stays inside the
+    guarded call (``save`` holds the guard, and reads the path inside it)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.inside = threading.Event()
+        self.release = threading.Event()
+
+    def __fspath__(self) -> str:
+        self.inside.set()
+        self.release.wait(30)
+        return str(self.path)
+
+
+def _forked_child_answers(ev: Any, tmp_path: Path) -> dict[str, Any]:
+    """Fork while another thread is inside a guarded call of ``ev``; the child's answers (via a pipe)."""
+    import json
+    import os
+    import pickle
+    import select
+    import signal
+
+    held = _HeldPath(tmp_path / "held.npz")
+    holder = threading.Thread(target=ev.save, args=(held,))
+    holder.start()
+    try:
+        assert held.inside.wait(30)
+        if not isinstance(ev, SynchronizedEvaluation):  # (a shared one would wait for the holder)
+            with pytest.raises(RuntimeError):
+                ev.add_case(True, 0.5)  # refused in the parent: the holder is inside
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: report and leave at once, whatever happens
+            try:
+                os.close(r)
+                answers: dict[str, Any] = {"num_cases": ev.num_cases}
+                ev.add_case(True, 0.95)
+                ev.add_cases([False, True], [0.85, 0.15])
+                answers["after"] = ev.num_cases
+                answers["ap"] = float(ev.average_precision())
+                answers["pickled"] = pickle.loads(pickle.dumps(ev)).num_cases
+                ev.save(tmp_path / "child.npz")  # the call the holder was in, in the child
+                answers["saved"] = type(ev).load(tmp_path / "child.npz").num_cases
+                os.write(w, json.dumps(answers).encode())
+            except BaseException as exc:  # noqa: BLE001 - reported to the parent
+                os.write(w, json.dumps({"error": repr(exc)}).encode())
+            finally:
+                os._exit(0)
+        os.close(w)
+        try:
+            ready, _, _ = select.select([r], [], [], 60)
+            if not ready:  # the child hangs (a lock it waits for will never be released)
+                os.kill(pid, signal.SIGKILL)
+                pytest.fail("the child of the fork blocked")
+            data = b""
+            while chunk := os.read(r, 65536):
+                data += chunk
+        finally:
+            os.close(r)
+            os.waitpid(pid, 0)
+    finally:
+        held.release.set()
+        holder.join()
+    return json.loads(data)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="os.fork")
+@pytest.mark.parametrize("make", [ScoredPrecisionRecallEvaluation, SynchronizedEvaluation,
+                                  lambda: WindowedEvaluation(size=100)],
+                         ids=["exact", "synchronized", "windowed"])
+def test_the_child_of_a_fork_gets_a_usable_evaluator(make: Callable[[], Any], tmp_path: Path) -> None:
+    """``os.fork()`` (multiprocessing's default on Linux) while another thread is inside a call: the
+    child has only the forking thread, so a guard the other thread held would be held for ever. The
+    child gets the evaluator as it was (the call under way was a query: nothing half-changed) and
+    every call works: counts, adds, queries, pickling."""
+    ev = make()
+    ev.add_cases([True, False, True], [0.9, 0.5, 0.2])
+    answers = _forked_child_answers(ev, tmp_path)
+    # the case order: 0.95 T, 0.9 T, 0.85 F, 0.5 F, 0.2 T, 0.15 T -> AP = (1 + 1 + 3/5 + 4/6) / 4
+    assert answers == {"num_cases": 3, "after": 6, "ap": pytest.approx((1 + 1 + 3 / 5 + 4 / 6) / 4, rel=1e-12),
+                       "pickled": 6, "saved": 6}
+    assert ev.num_cases == 3  # the parent is untouched, and usable once the holder is out
+    ev.add_case(True, 0.5)
+    assert ev.num_cases == 4
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="os.fork")
+def test_the_child_of_a_fork_from_inside_a_call_keeps_the_call_going(tmp_path: Path) -> None:
+    """A fork from the thread that holds the guard (a callback inside a call) leaves that guard held
+    in the child, where the same call goes on and releases it."""
+    import os
+
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases([True, False], [0.9, 0.1])
+    r, w = os.pipe()
+    pid = -1
+
+    class ForkingPath:
+        def __fspath__(self) -> str:
+            nonlocal pid
+            if pid == -1:
+                pid = os.fork()
+            return str(tmp_path / f"saved-{os.getpid()}.npz")
+
+    ev.save(ForkingPath())
+    if pid == 0:
+        try:
+            ev.add_case(True, 0.5)  # the call above has returned: the guard is free again
+            os.write(w, str(ev.num_cases).encode())
+        finally:
+            os._exit(0)
+    os.close(w)
+    try:
+        assert os.read(r, 100) == b"3"
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)

@@ -322,3 +322,136 @@ def test_exit_never_masks_the_users_exception(caplog: pytest.LogCaptureFixture) 
     with pytest.raises(ConnectionError):  # without a user exception, the final callback's error shows
         with SummaryLogger(ScoredPrecisionRecallEvaluation(ties="grouped"), broken, every=100) as ev:
             ev.add_case(True, 0.5)
+
+
+# --------------------------------------------------------------------------- refused calls reach neither
+
+
+def _refusal_race(make_ev, seconds: float, seed: int, with_window: bool = True) -> None:
+    """Feed a SummaryLogger with a window while another thread queries the evaluator and the window.
+
+    Every call that raised (another thread was inside: RuntimeError; bad input: ValueError or
+    TypeError) must have reached neither the evaluator nor the window; every call that returned,
+    both. The window is larger than everything added, so it holds exactly what the evaluator holds.
+    """
+    import random
+    import threading
+
+    from scored_pr import BoundedEvaluation, WindowedEvaluation
+
+    rng = random.Random(seed)
+    ev = make_ev()
+    window = WindowedEvaluation(size=1_000_000)
+    logged: list[Summary] = []
+    logger = SummaryLogger(ev, logged.append, every=7, window=window if with_window else None)
+    stop = threading.Event()
+    reads = [0]
+    failures: list[BaseException] = []
+
+    def read() -> None:
+        while not stop.is_set():
+            for query in (lambda: ev.summary(), lambda: ev.num_cases, lambda: window.summary(),
+                          lambda: ev.area_under_roc_curve()):
+                try:
+                    query()
+                    reads[0] += 1
+                except RuntimeError:
+                    pass
+                except BaseException as exc:  # noqa: BLE001 - reported by the test below
+                    failures.append(exc)
+                    return
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    accepted = misses = refused = rejected = 0
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            op = rng.randrange(6)
+            bad = rng.random() < 0.1
+            try:
+                if op <= 2:
+                    score = "high" if bad else rng.random()
+                    logger.add_case(rng.random() < 0.3, score, rng.choice([1.0, 2.0]))
+                    accepted += 1
+                elif op <= 4:
+                    n = rng.randrange(1, 20)
+                    scores = [rng.random() for _ in range(n)]
+                    if bad:
+                        scores[rng.randrange(n)] = math.nan
+                    logger.add_cases([rng.random() < 0.3 for _ in range(n)], iter(scores))
+                    accepted += n
+                else:
+                    count = -1 if bad else rng.randrange(3)
+                    logger.add_misses(count)
+                    misses += count
+            except RuntimeError:
+                refused += 1
+            except (ValueError, TypeError):
+                assert bad
+                rejected += 1
+    finally:
+        stop.set()
+        reader.join()
+    assert not failures
+    # the bad input and the race both happened (on the exact evaluator at least: a
+    # SynchronizedEvaluation waits instead of refusing, and how often the others refuse is up to
+    # the thread switches)
+    assert rejected > 0 and reads[0] > 0
+    assert refused > 0 or type(ev) is not ScoredPrecisionRecallEvaluation
+    assert (ev.num_cases, ev.num_misses) == (accepted, misses)
+    if with_window:
+        assert (window.num_cases, window.num_cases_seen, window.num_misses) == (accepted, accepted, misses)
+        if not isinstance(ev, BoundedEvaluation):  # whose answers are Bounds
+            assert window.average_precision() == ev.average_precision()
+    assert logger.calls + logger.callback_errors >= 1
+
+
+@pytest.mark.parametrize("with_window", [True, False], ids=["window", "no-window"])
+@pytest.mark.parametrize("kind", ["exact", "bounded", "synchronized"])
+def test_a_refused_call_reaches_neither_the_evaluator_nor_the_window(kind: str, with_window: bool) -> None:
+    from scored_pr import BoundedEvaluation, SynchronizedEvaluation
+
+    make_ev = {"exact": ScoredPrecisionRecallEvaluation, "bounded": BoundedEvaluation,
+               "synchronized": SynchronizedEvaluation}[kind]
+    _refusal_race(make_ev, seconds=1.0, seed=2024, with_window=with_window)
+
+
+def test_a_refused_batch_of_a_multi_query_logger_is_not_in_the_evaluator() -> None:
+    """The logger of a kind of many rankings counts a batch under the evaluator's guard: a batch the
+    evaluator took is never reported refused because a reader came in before the count."""
+    import random
+    import threading
+
+    from scored_pr import MultiQueryEvaluation
+
+    rng = random.Random(7)
+    ev = MultiQueryEvaluation()
+    logger = SummaryLogger(ev, [].append, every=50)
+    stop = threading.Event()
+
+    def read() -> None:
+        while not stop.is_set():
+            try:
+                ev.summary()
+            except RuntimeError:
+                pass
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    accepted = refused = 0
+    deadline = time.monotonic() + 1.0
+    try:
+        while time.monotonic() < deadline:
+            n = rng.randrange(1, 10)
+            try:
+                logger.add_cases(f"q{rng.randrange(5)}", [rng.random() < 0.5 for _ in range(n)],
+                                 [rng.random() for _ in range(n)])
+                accepted += n
+            except RuntimeError:
+                refused += 1
+    finally:
+        stop.set()
+        reader.join()
+    assert refused > 0
+    assert sum(ev[q].num_cases for q in ev.queries()) == accepted
