@@ -100,7 +100,10 @@ def write_file(path: str | os.PathLike[str], write: Callable[[IO[bytes]], None])
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (see :func:`write_file`)."""
-    write_file(path, lambda fh: fh.write(data))
+    def fill(fh: IO[bytes]) -> None:
+        fh.write(data)
+
+    write_file(path, fill)
 
 
 def _sync_directory(directory: str) -> None:

@@ -167,14 +167,14 @@ def label_average_reason(obj: Any, key: str, average: str, noun: str = "label") 
         pooled = obj.pooled()
         return ranking_reason(key, pooled.num_cases, pooled.num_positive_ref, pooled.num_negative_ref,
                               bool(pooled.weighted), "row")
-    no_pos, no_neg = _one_class_labels(obj, key)
+    labels_no_pos, labels_no_neg = _one_class_labels(obj, key)
     if average == "weighted":
-        no_pos = []  # a label without a positive weighs 0 in the weighted average
+        labels_no_pos = []  # a label without a positive weighs 0 in the weighted average
     parts = []
-    if no_pos:
-        parts.append(_have(len(no_pos), k, noun, f"no positive row ({_names(no_pos)})").replace(f"{noun}s", nouns))
-    if no_neg:
-        parts.append(_have(len(no_neg), k, noun, f"no negative row ({_names(no_neg)})").replace(f"{noun}s", nouns))
+    if labels_no_pos:
+        parts.append(_have(len(labels_no_pos), k, noun, f"no positive row ({_names(labels_no_pos)})").replace(f"{noun}s", nouns))
+    if labels_no_neg:
+        parts.append(_have(len(labels_no_neg), k, noun, f"no negative row ({_names(labels_no_neg)})").replace(f"{noun}s", nouns))
     if parts:
         return "undefined: " + " and ".join(parts)
     return "undefined (0/0)"

@@ -412,7 +412,7 @@ def read_json(npz: NpzReader, name: str, max_bytes: int | None = None, max_conta
             raise npz.error(f"has a corrupted {name!r} member (about {items} JSON values; "
                             f"a state file's has at most {max_items}).")
     try:
-        return json.loads(str(raw, "utf-8"))  # decoded from the array's buffer: no copy of the bytes
+        return json.loads(str(raw.data, "utf-8"))  # decoded from the array's buffer: no copy of the bytes
     # ValueError: an int of more digits than Python converts; RecursionError: nesting too deep
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise npz.error(f"has a corrupted {name!r} member.") from None

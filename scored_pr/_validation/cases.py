@@ -34,8 +34,10 @@ def _string_score(value: Any, func: str, name: str, index: int | None) -> TypeEr
     where = "" if index is None else f" at index {index}"
     text = str(value)
     shown = repr(text if len(text) <= 60 else text[:57] + "...")
+    hint = ("convert scores to numbers first (e.g. numpy.asarray(scores, dtype=float))" if "score" in name
+            else "pass a number")
     return TypeError(f"{func}: argument '{name}' must be numeric, not a string; got the string {shown}{where}; "
-                     "convert scores to numbers first (e.g. numpy.asarray(scores, dtype=float)).")
+                     f"{hint}.")
 
 
 def _decimal_score(value: Decimal, func: str, name: str, index: int | None) -> float:

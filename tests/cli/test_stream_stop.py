@@ -234,10 +234,12 @@ def test_two_stop_signals_at_once_still_give_the_report_the_checkpoint_and_128_p
         status = proc.wait(timeout=60)
         where = (trial, delay, gap, err.decode()[-1500:])
         assert b"Traceback" not in err, where
-        # Sent back to back (gap 0), both signals can be pending when the interpreter runs its
-        # handlers, and which it runs first is not the sender's order (seen on Python 3.13): either
-        # may then be "the first"; what holds is that exactly one decides the status and the message.
-        decided = signal.Signals(status - 128) if gap == 0 and status in (128 + first, 128 + second) else first
+        # Sent back to back (gap 0), or 0.5 ms apart on a loaded machine that does not run the
+        # process in between, both signals can be pending when it next runs, and the kernel keeps no
+        # order among pending signals: either may then be "the first"; what holds is that exactly one
+        # decides the status and the message.
+        both_pending = gap <= 0.0005 and status in (128 + first, 128 + second)
+        decided = signal.Signals(status - 128) if both_pending else first
         assert status == 128 + decided, where
         report = final_json(out)
         summaries = [json.loads(x) for x in out.splitlines() if x.strip() and not json.loads(x)["final"]]

@@ -35,6 +35,8 @@ ALLOWED: dict[str, dict[str, str]] = {
     "state": {
         "_state": "the state modules and the state-file reader",
         "_validation": "the limits a loader enforces (MAX_COUNT, MAX_LABELS, MAX_SAVED_INT) are defined there",
+        "_atomic": "the one atomic-write helper every state file, checkpoint, page and plot goes through",
+        "_kinds": "the atomic-write tests save and render every registered kind",
     },
     "cli": {
         "_cli": "the command line",
