@@ -12,9 +12,52 @@ from any folder, whichever subset of the suite runs.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+from typing import Iterator
+
+import pytest
 
 TESTS = str(Path(__file__).resolve().parent)
 if TESTS not in sys.path:
     sys.path.insert(0, TESTS)
+
+
+# --------------------------------------------------------------------------- the tiers
+# tiers.py says which tests are heavy (engine, browser, server, soak) and why; here they are marked.
+from tiers import ENGINE_FIXTURES, HEAVY, tier_of  # noqa: E402 - needs TESTS on sys.path
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "heavy: not in the README's fast tier (any of engine, browser, server, soak)")
+    config.addinivalue_line("markers", "engine: needs a JVM or a cluster (Spark, Dask LocalCluster, Ray)")
+    config.addinivalue_line("markers", "browser: drives Chromium")
+    config.addinivalue_line("markers", "server: serves or scrapes a network server on localhost")
+    config.addinivalue_line("markers", "soak: a long fault, kill or signal simulation")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        tiers = {m.name for m in item.iter_markers() if m.name in HEAVY}
+        found = tier_of(item.nodeid)
+        if found:
+            tiers.add(found)
+        for fixture, group in ENGINE_FIXTURES.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                tiers.add("engine")
+                item.add_marker(pytest.mark.xdist_group(group))
+        for tier in sorted(tiers):
+            item.add_marker(getattr(pytest.mark, tier))
+        if tiers:
+            item.add_marker(pytest.mark.heavy)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """With SCORED_PR_STRICT_TIERS=1 (.ci/run) a heavy test that skips fails: CI must run it."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and os.environ.get("SCORED_PR_STRICT_TIERS") == "1" and item.get_closest_marker("heavy"):
+        report.outcome = "failed"
+        report.longrepr = f"{item.nodeid}: a heavy-tier test skipped in CI ({report.longrepr})"

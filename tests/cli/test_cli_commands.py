@@ -823,6 +823,6 @@ def test_readme_quickstart_runs() -> None:
 def test_readme_first_lines_are_the_two_commands() -> None:
     lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     assert lines[3].endswith(".venv/bin/scored-pr demo")
-    assert lines[4].endswith(".venv/bin/python -m pytest")
+    assert lines[4].endswith(".venv/bin/python -m pytest -n auto -m 'not heavy'")  # the fast tier
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert ".venv/bin/python -m pytest\n" in ci and "'.[test]'" in ci
+    assert ".venv/bin/python -m pytest -n auto -m 'not heavy'\n" in ci and "'.[test]'" in ci

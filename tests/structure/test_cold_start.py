@@ -125,14 +125,20 @@ def test_ci_installs_what_the_array_and_spark_tests_need() -> None:
     """The pandas, polars, torch input tests and the Spark example skip without their packages.
 
     They skipped in CI (none was installed), so the README's array-type and
-    Spark claims were checked by no one: pandas, polars and pyspark are test
-    extras; torch, never a declared dependency, is installed by .ci/run.
+    Spark claims were checked by no one: pandas and polars are test extras (the
+    fast tier), pyspark a test-heavy extra (the engine tier); torch, never a
+    declared dependency, is installed by .ci/run.
     """
     project = _pyproject()["project"]
-    names = {re.match(r"[A-Za-z0-9_.-]+", r)[0].lower() for r in project["optional-dependencies"]["test"]}
-    assert {"pandas", "polars", "pyspark"} <= names
+    extras = project["optional-dependencies"]
+
+    def names(extra: str) -> set[str]:
+        return {re.match(r"[A-Za-z0-9_.-]+", r)[0].lower() for r in extras[extra]}
+
+    assert {"pandas", "polars", "pytest-xdist"} <= names("test")
+    assert {"pyspark", "distributed", "playwright"} <= names("test-heavy")
     # the bench extra may name torch; the runtime and test dependencies never do
-    assert not any(r.startswith("torch") for r in project["dependencies"] + project["optional-dependencies"]["test"])
+    assert not any(r.startswith("torch") for r in project["dependencies"] + extras["test"] + extras["test-heavy"])
     run = (ROOT / ".ci" / "run").read_text()
     assert "pip install --quiet torch==" in run
     assert "preflight .venv pandas polars pyspark torch" in run
