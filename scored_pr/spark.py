@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import sys
 from typing import Any, Iterator
 
 import numpy as np
@@ -68,11 +69,11 @@ def _is_spark_frame(sql: Any, df: Any) -> bool:
     """A classic or a Spark Connect DataFrame."""
     if isinstance(df, sql.DataFrame):
         return True
-    try:
-        from pyspark.sql.connect.dataframe import DataFrame as ConnectFrame
-    except ImportError:  # pragma: no cover (Spark Connect's own dependencies are missing)
-        return False
-    return isinstance(df, ConnectFrame)
+    # A Spark Connect DataFrame exists only once its module is imported: look it up rather than
+    # import it (importing pyspark.sql.connect exits the process, SystemExit, when __main__ has no
+    # file and Connect's dependencies are missing, as in a pytest-xdist worker).
+    connect = sys.modules.get("pyspark.sql.connect.dataframe")
+    return connect is not None and isinstance(df, connect.DataFrame)
 
 
 def _label_expr(F: Any, T: Any, df: Any, label_col: str, pos_label: Any) -> tuple[Any, Any]:

@@ -587,7 +587,7 @@ def test_weights_whose_total_overflows_are_refused(engine: Any) -> None:
             with pytest.raises(ValueError, match="column 'w' \\(argument 'weight_col'\\).*2 rows"):
                 evaluate(engine_frame(name, pdf, spark), weight_col="w", **options)
     pdf = pd.DataFrame({"label": [True, False, True], "score": [0.9, 0.5, 0.1], "q": [1, 1, 2]})
-    ok = pdf.assign(w=[2.0**970, 1.0, 2.0**-1022])  # the ends of the range: as the evaluator
+    ok = pdf.assign(w=[2.0**970, 1.0, 2.0**969])  # the top of the range (tp * curve_points overflows): as the evaluator
     ev = ScoredPrecisionRecallEvaluation(ties="grouped")
     ev.add_cases(ok.label.to_numpy(), ok.score.to_numpy(), ok.w.to_numpy())
     assert_same(evaluate(engine_frame(name, ok, spark), weight_col="w"), ev)
