@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from .. import _kinds
+from .._core.jsonsafe import json_ready
 from .._validation import UnsupportedQuery
 from . import notes as _notes
 
@@ -55,21 +56,8 @@ HEADLINE = (
 
 
 def clean(value: Any) -> Any:
-    """``value`` with every non-finite float as None and numpy scalars as Python numbers (JSON-ready)."""
-    if isinstance(value, dict):
-        return {str(k): clean(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [clean(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return clean(value.tolist())
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        f = float(value)
-        return f if math.isfinite(f) else None
-    return value
+    """``value`` JSON-ready, every mapping key a str (see :func:`scored_pr._core.jsonsafe.json_ready`)."""
+    return json_ready(value, str_keys=True)
 
 
 def select(fpr: np.ndarray, tpr: np.ndarray, precision: np.ndarray, must: list[int], budget: int) -> np.ndarray:
