@@ -49,7 +49,7 @@ from .._kinds import Kind, register
 from .._measures import MEASURES, Measure
 from .base import unsupported
 from .guard import guarded, new_guard
-from .base import html_report, notebook_html
+from .base import HtmlReport
 from .bounded import Bounds, BoundedEvaluation
 from .exact import ScoredPrecisionRecallEvaluation
 from .windowed import WindowedEvaluation
@@ -67,7 +67,7 @@ Bool = npt.NDArray[np.bool_]
 
 
 @guarded
-class MultiLabelEvaluation:
+class MultiLabelEvaluation(HtmlReport):
     """k binary rankings, one per label, fed by rows of an indicator matrix and an (n, k) score matrix.
 
     Parameters
@@ -1030,32 +1030,6 @@ class MultiLabelEvaluation:
         ev._rows, ev._held = (st.truth, st.scores, weights), st.truth.shape[0]
         ev._seen = ev._held
         return ev
-
-    def to_html(self, path: str | os.PathLike[str] | None = None, *, title: str | None = None) -> str:
-        """A self-contained HTML report of every label: a sortable table and each one's curves.
-
-        One file with its script, style and data inlined (no network request;
-        opens from ``file://``): the averages (macro, micro, weighted, samples), a table of every label (click a
-        heading to sort, a row to draw its curves), that label's PR, ROC and
-        F1-by-threshold curves beside the micro (pooled) curve with a threshold control and a tooltip
-        per point. See docs/html.md.
-
-        Parameters
-        ----------
-        path : str or os.PathLike, optional
-            Also write the page there (UTF-8).
-        title : str, optional
-            The page's title (default "scored_pr report").
-
-        Returns
-        -------
-        str
-            The HTML document.
-        """
-        return html_report(self, path, title, "to_html")
-
-    def _repr_html_(self) -> str:
-        return notebook_html(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The state as a JSON-safe dict (kind ``"multilabel"``): rows, or each label's bounded state."""
