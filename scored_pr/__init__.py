@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
     from ._core.thresholds import Confusion, OperatingPoint
     from ._kinds import Evaluation
+    from ._display import PrecisionRecallDisplay, RocDisplay
     from ._evaluators.multi import MultiQueryEvaluation
     from ._evaluators.multilabel import MultiLabelEvaluation
     from ._core.stats import Comparison, Interval
@@ -97,6 +98,8 @@ _LAZY = {
     "precision_recall_curve": ".functional",
     "roc_rows": ".functional",
     "top_k_accuracy_score": ".functional",
+    "PrecisionRecallDisplay": "._display",
+    "RocDisplay": "._display",
 }
 
 __all__ = [
@@ -138,6 +141,8 @@ __all__ = [
     "WindowedEvaluation",
     "__version__",
     "compare",
+    "PrecisionRecallDisplay",
+    "RocDisplay",
 ]
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol, TextIO, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,7 +40,7 @@ QUERIES = (
     "confidence_interval", "confusion_at_threshold", "e_measure_at", "eleven_point_interpolated_precision",
     "f_measure_at", "f_measure_at_threshold", "hit_curve", "k_at_recall", "maximum_f_measure",
     "maximum_f_measure_threshold", "pr_breakeven_point", "pr_curve", "pr_score_curve", "precision_at",
-    "precision_at_recall", "precision_at_threshold", "print_precision_recall_curve", "r_precision",
+    "precision_at_recall", "precision_at_threshold", "r_precision",
     "recall_at", "recall_at_threshold", "reciprocal_rank", "roc_curve", "roc_points", "summary",
     "threshold_at_precision", "threshold_at_recall",
 )
@@ -49,6 +49,9 @@ STATE = ("to_dict", "from_dict", "save", "load")
 #: What every registered kind also offers, outside the protocol (so not asked of a class of the
 #: user's own): its HTML report, which ``scored_pr._html`` builds from the protocol's queries.
 DISPLAY = ("to_html",)
+#: LingPipe's text printing of a PR curve, kept on every kind that holds a ranking (LingPipe code calls it),
+#: outside the protocol: printing is a display's job, not a query's (a user's own class need not have it).
+TEXT = ("print_precision_recall_curve",)
 
 
 @runtime_checkable
@@ -221,10 +224,6 @@ class Evaluation(Protocol):
 
     def precision_at_threshold(self, threshold: float) -> float:
         """Precision of accepting every case scored >= ``threshold``."""
-
-    @staticmethod
-    def print_precision_recall_curve(curve: Any, file: TextIO | None = None) -> None:
-        """Print a PR curve as precision, recall and F1 columns."""
 
     def r_precision(self) -> float:
         """Precision over the top num_positive_ref."""

@@ -46,11 +46,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
-
+from ._display.curves import PrecisionRecallDisplay, RocDisplay
+from ._display.curves import new_axes as _new_axes
+from ._display.curves import require_matplotlib as _require_matplotlib
+from ._display.steps import check_ranking, pr_steps, roc_steps
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
-from ._validation import UnsupportedQuery, check_choice, check_evaluation, check_flag, check_type_named
+from ._validation import check_choice, check_flag, check_type_named
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -58,221 +59,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["plot_pr", "plot_roc", "plot_pr_roc", "plot_multilabel", "pr_steps", "roc_steps"]
 
-_EXTRA_MESSAGE = (
-    "scored_pr.plot needs matplotlib, which is the optional extra 'plot': "
-    "pip install matplotlib (or, in a checkout of scored_pr, pip install '.[plot]')"
-)
-
-FloatArray = npt.NDArray[np.float64]
-
-
-def _require_matplotlib() -> None:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError as exc:
-        raise ImportError(_EXTRA_MESSAGE) from exc
-
-
-_PER_QUERY = "it holds one ranking per query; plot one query's evaluator, evaluation[query]."
-
-
-def _check_evaluation(evaluation: Any, func: str) -> tuple[bool, Any]:
-    """(bounded, the evaluator to read): a window or a shared evaluator is read through one snapshot."""
-    kind, ev = check_evaluation(evaluation, func, multi=_PER_QUERY)
-    return kind == "bounded", ev
-
-
-def _check_interpolate(bounded: bool, interpolate: Any, func: str) -> bool:
-    interpolate = check_flag(interpolate, func, "interpolate")
-    if bounded and interpolate:
-        raise UnsupportedQuery(
-            f"{func}: a BoundedEvaluation has no interpolated curve: its certified bounds (pr_band(), "
-            "roc_band()) hold the uninterpolated curve; plot with interpolate=False, or plot an exact "
-            "ScoredPrecisionRecallEvaluation of the cases."
-        )
-    return interpolate
-
-
-def _bounds_text(value: Any) -> str:
-    """`` [lower, upper]`` of a Bounds that is not exact; empty otherwise."""
-    lower, upper = getattr(value, "lower", None), getattr(value, "upper", None)
-    if lower is None or upper is None or getattr(value, "exact", True):
-        return ""
-    return f" [{lower:.3f}, {upper:.3f}]"
-
-
-def _draw_boxes(ax: Axes, boxes: FloatArray, color: Any, label: str) -> None:
-    """Shade rectangles given as (x_low, x_high, y_low, y_high) rows, as one collection."""
-    from matplotlib.collections import PolyCollection
-
-    boxes = boxes[np.isfinite(boxes).all(axis=1)]
-    x0, x1, y0, y1 = boxes.T
-    corners = np.stack(
-        [np.column_stack((x0, y0)), np.column_stack((x1, y0)), np.column_stack((x1, y1)), np.column_stack((x0, y1))],
-        axis=1,
-    )
-    band = PolyCollection(list(corners), facecolors=color, edgecolors="none", alpha=0.3, label=label, zorder=1.5)
-    ax.add_collection(band, autolim=False)
-
-
-def _new_axes() -> Axes:
-    import matplotlib.pyplot as plt
-
-    _, ax = plt.subplots(figsize=(4.5, 4.5), layout="constrained")
-    return ax
-
-
-def _style_axes(ax: Axes, xlabel: str, ylabel: str, title: str) -> None:
-    ax.set_xlim(-0.01, 1.01)
-    ax.set_ylim(-0.01, 1.01)
-    ax.set_aspect("equal", adjustable="box")
-    ax.set_xticks(np.linspace(0.0, 1.0, 6))
-    ax.set_yticks(np.linspace(0.0, 1.0, 6))
-    ax.grid(True, linewidth=0.5, alpha=0.35)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    if not ax.get_title():
-        ax.set_title(title)
-
-
 # ---------------------------------------------------------------------------
-# the step functions (pure numpy, no matplotlib)
-
-
-def pr_steps(evaluation: Any, interpolate: bool = False) -> tuple[FloatArray, FloatArray]:
-    """Vertices (x = recall, y = precision) of the PR step function that is plotted.
-
-    Parameters
-    ----------
-    evaluation : any evaluator kind
-        A window or a shared evaluator is read through ``snapshot()``; a
-        BoundedEvaluation gives its estimate curve (``pr_band().estimate``).
-    interpolate : bool, default False
-        Use ``pr_curve(True)`` instead of ``pr_curve(False)`` (not for a
-        BoundedEvaluation: UnsupportedQuery).
-
-    Returns
-    -------
-    x, y : numpy.ndarray of float64, shape (2 * n_points,)
-        ``(0, p_1), (r_1, p_1), (r_1, p_2), (r_2, p_2), ...``: precision
-        ``p_j`` held over recall ``(r_{j-1}, r_j]``. The trapezoid area under
-        this polyline is ``area_under_pr_curve(interpolate)``. Empty when the
-        curve is.
-
-    Examples
-    --------
-    >>> ev = ScoredPrecisionRecallEvaluation()
-    >>> ev.add_cases([True, False, True], [0.9, 0.8, 0.7])
-    >>> x, y = pr_steps(ev)
-    >>> x.tolist(), y.round(3).tolist()
-    ([0.0, 0.5, 0.5, 1.0], [1.0, 1.0, 0.667, 0.667])
-    >>> float(np.sum(np.diff(x) * (y[1:] + y[:-1]) / 2))  # trapezoid area = AP
-    0.8333333333333333
-    """
-    bounded, ev = _check_evaluation(evaluation, "pr_steps")
-    interpolate = _check_interpolate(bounded, interpolate, "pr_steps")
-    curve = ev.pr_band().estimate if bounded else ev.pr_curve(interpolate)
-    r, p = curve[:, 0], curve[:, 1]
-    x = np.repeat(np.concatenate(([0.0], r)), 2)[1:-1]
-    y = np.repeat(p, 2)
-    return x, y
-
-
-def roc_steps(evaluation: Any, interpolate: bool = False) -> tuple[FloatArray, FloatArray]:
-    """Vertices (x = false positive rate, y = recall) of the ROC curve that is plotted.
-
-    Parameters
-    ----------
-    evaluation : any evaluator kind
-        A window or a shared evaluator is read through ``snapshot()``; a
-        BoundedEvaluation gives its estimate curve, every bin one tie group
-        (``roc_band().estimate``, with the segments across the bins).
-    interpolate : bool, default False
-        Use ``roc_curve(True)`` instead of the uninterpolated curve: with
-        stable ties LingPipe's staircase, with grouped ties the ROC convex
-        hull (not for a BoundedEvaluation: UnsupportedQuery).
-
-    Returns
-    -------
-    x, y : numpy.ndarray of float64
-        A monotone polyline from (0, 0) to (1, 1). Each operating point j of
-        ``roc_curve(interpolate)``, with recall ``r_j`` and false positive
-        rate ``f_j = 1 - rejection recall``, contributes the segment from
-        ``(f_start, r_{j-1})`` to ``(f_j, r_j)``, joined by horizontal
-        segments. ``f_start = f_j`` (a vertical step) with stable ties; with
-        grouped ties it is the rate before the point's tie group (a diagonal
-        across a mixed group), and on the convex hull the previous vertex's
-        rate. The polyline ends with ``(1, r_n), (1, 1)``. The
-        trapezoid area under it is ``area_under_roc_curve(interpolate)``. Empty
-        when the curve is, or when there is no negative reference case
-        (the false positive rate is 0/0).
-
-    Examples
-    --------
-    >>> ev = ScoredPrecisionRecallEvaluation()
-    >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
-    >>> x, y = roc_steps(ev)
-    >>> x.tolist(), y.tolist()
-    ([0.0, 0.0, 0.0, 0.5, 0.5, 1.0, 1.0], [0.0, 0.0, 0.5, 0.5, 1.0, 1.0, 1.0])
-    """
-    bounded, ev = _check_evaluation(evaluation, "roc_steps")
-    interpolate = _check_interpolate(bounded, interpolate, "roc_steps")
-    if ev.num_negative_ref == 0:
-        return np.zeros(0), np.zeros(0)
-    r, f_start, f_end = _bounded_roc_segments(ev) if bounded else _roc_segments(ev, interpolate)
-    if r.size == 0:
-        return np.zeros(0), np.zeros(0)
-    r_prev = np.concatenate(([0.0], r[:-1]))
-    # per point: (f_start, r_prev) -> (f_end, r); the horizontal joins are implicit
-    x = np.concatenate(([0.0], np.column_stack((f_start, f_end)).ravel(), [1.0, 1.0]))
-    y = np.concatenate(([0.0], np.column_stack((r_prev, r)).ravel(), [r[-1], 1.0]))
-    return x, y
-
-
-def _roc_segments(ev: Any, interpolate: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """(recall, fpr where the segment to the row starts, fpr at the row) of each ``roc_curve`` row.
-
-    With stable ties every row is reached by a vertical step; on the convex
-    hull from the previous vertex. Uninterpolated grouped rows are tie
-    groups: the segment starts at the rate before the group, read from
-    ``roc_points()`` at the group's score (``pr_score_curve()``), and the
-    bottom tie group of the misses starts after every returned case.
-    """
-    curve = ev.roc_curve(interpolate)
-    r, rr_end = curve[:, 0], curve[:, 1]
-    if ev.ties == "stable" or r.size == 0:
-        rr_start = rr_end
-    elif interpolate:
-        rr_start = np.concatenate(([1.0], rr_end[:-1]))
-    else:
-        fpr, _, thresholds = ev.roc_points()  # point 0 is (0, 0) at threshold inf, then one per distinct score
-        group_scores = ev.pr_score_curve(False)[:, 2]
-        before = np.searchsorted(-thresholds[1:], -group_scores)  # index of the point before each group
-        n = before.size
-        rr_start = rr_end.copy()
-        vertical = fpr[before + 1] == fpr[before]  # no incorrect case in the group: exactly a vertical step
-        rr_start[:n] = np.where(vertical, rr_end[:n], 1.0 - fpr[before])
-        if r.size > n:  # the misses: the bottom tie group, after every returned case
-            rr_start[n] = 1.0 - fpr[-1]
-    return r, 1.0 - rr_start, 1.0 - rr_end
-
-
-def _bounded_roc_segments(ev: Any) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """The same for a bounded summary's estimate: every bin holding a correct case is one tie group."""
-    _, _, pos, neg = ev.bins()
-    pos_ref, neg_ref = ev.positive_weight, ev.negative_weight
-    tp, fp = np.cumsum(pos), np.cumsum(neg)
-    fp_before = np.concatenate(([0.0], fp))[:-1]
-    has = pos > 0
-    r, f_start, f_end = tp[has] / pos_ref, fp_before[has] / neg_ref, fp[has] / neg_ref
-    if ev.num_misses:  # the bottom tie group of misses and negative misses
-        returned = fp[-1] / neg_ref if fp.size else 0.0
-        r, f_start, f_end = np.append(r, 1.0), np.append(f_start, returned), np.append(f_end, 1.0)
-    return r, f_start, f_end
-
-
-# ---------------------------------------------------------------------------
-# plots
+# plots: thin users of the displays (scored_pr.PrecisionRecallDisplay, RocDisplay)
 
 
 def plot_pr(
@@ -346,41 +134,11 @@ def plot_pr(
     (['model A (AP = 0.833)', 'BEP = 0.500'], 'Recall', 'Precision')
     """
     _require_matplotlib()
-    bounded, ev = _check_evaluation(evaluation, "plot_pr")
-    interpolate = _check_interpolate(bounded, interpolate, "plot_pr")
+    display = PrecisionRecallDisplay.from_evaluation(evaluation, interpolate=interpolate, _func="plot_pr")
     show_breakeven = check_flag(show_breakeven, "plot_pr", "show_breakeven")
-    if ax is None:
-        ax = _new_axes()
-    x, y = pr_steps(ev, interpolate)
-    if interpolate:
-        what = f"PR area = {ev.area_under_pr_curve(True):.3f}"
-        label = "interpolated" if label is None else label
-    else:
-        ap = ev.average_precision()
-        what = f"AP = {ap:.3f}{_bounds_text(ap)}"
-    line_kwargs.setdefault("linewidth", 1.6)
-    (line,) = ax.plot(x, y, label=what if label is None else f"{label} ({what})", **line_kwargs)
-    color = line.get_color()
-    if bounded:
-        _draw_boxes(ax, ev.pr_band().boxes, color, "bounds")
-    if fill and x.size:
-        ax.fill_between(x, y, color=color, alpha=0.12, linewidth=0)
-    if show_breakeven:
-        ax.plot([0, 1], [0, 1], color="0.6", linewidth=0.6, linestyle=":", zorder=0.5)
-        bep = 0.0 if ev.weighted else ev.pr_breakeven_point()  # rank-based: undefined with weights
-        if bep > 0.0:
-            ax.plot(
-                [bep], [bep], marker="o", markersize=5.5, color=color, markerfacecolor="white",
-                markeredgewidth=1.4, linestyle="none", label=f"BEP = {bep:.3f}", zorder=3,
-            )  # fmt: skip
-    if show_chance:
-        total = ev.num_positive_ref + ev.num_negative_ref
-        if total:
-            level = ev.num_positive_ref / total
-            ax.axhline(level, color="0.45", linewidth=0.9, linestyle="--", label=f"chance = {level:.3f}", zorder=0.6)
-    _style_axes(ax, "Recall", "Precision", "Precision-recall")
-    ax.legend(loc="lower left", frameon=True, framealpha=0.9)
-    return ax
+    name = None if label is None else str(label)
+    return display.plot(ax, name=name, show_breakeven=show_breakeven, show_chance=show_chance, fill=fill,
+                        **line_kwargs).ax_  # type: ignore[return-value]
 
 
 def plot_roc(
@@ -443,29 +201,9 @@ def plot_roc(
     ['model A (AUC = 0.875)', 'chance']
     """
     _require_matplotlib()
-    bounded, ev = _check_evaluation(evaluation, "plot_roc")
-    interpolate = _check_interpolate(bounded, interpolate, "plot_roc")
-    if ax is None:
-        ax = _new_axes()
-    x, y = roc_steps(ev, interpolate)
-    area = ev.area_under_roc_curve() if bounded else ev.area_under_roc_curve(interpolate)
-    what = f"AUC = {area:.3f}{_bounds_text(area)}"
-    if interpolate and label is None:
-        label = "interpolated"
-    if ev.num_negative_ref == 0 and ev.num_positive_ref:
-        what = "AUC undefined: no negative case"
-    line_kwargs.setdefault("linewidth", 1.6)
-    (line,) = ax.plot(x, y, label=what if label is None else f"{label} ({what})", **line_kwargs)
-    if fill and x.size:
-        ax.fill_between(x, y, color=line.get_color(), alpha=0.12, linewidth=0)
-    if bounded:  # (recall, rejection recall) boxes -> (false positive rate, recall)
-        r0, r1, rr0, rr1 = ev.roc_band().boxes.T
-        _draw_boxes(ax, np.column_stack((1.0 - rr1, 1.0 - rr0, r0, r1)), line.get_color(), "bounds")
-    if show_chance:
-        ax.plot([0, 1], [0, 1], color="0.45", linewidth=0.9, linestyle="--", label="chance", zorder=0.6)
-    _style_axes(ax, "False positive rate (1 − rejection recall)", "True positive rate (recall)", "ROC")
-    ax.legend(loc="lower right", frameon=True, framealpha=0.9)
-    return ax
+    display = RocDisplay.from_evaluation(evaluation, interpolate=interpolate, _func="plot_roc")
+    name = None if label is None else str(label)
+    return display.plot(ax, name=name, show_chance=show_chance, fill=fill, **line_kwargs).ax_  # type: ignore[return-value]
 
 
 def plot_pr_roc(
@@ -509,7 +247,7 @@ def plot_pr_roc(
     (['Precision-recall', 'ROC'], 'toy: 4 cases, 2 positive, ties=grouped')
     """
     _require_matplotlib()
-    ev = _check_evaluation(evaluation, "plot_pr_roc")[1]
+    ev = check_ranking(evaluation, "plot_pr_roc")[1]
     if figure is None:
         import matplotlib.pyplot as plt
 

@@ -29,6 +29,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _kinds
+from ._core.jsonsafe import json_ready
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._measures import LINE_RANKS, MEASURES
 from ._validation import (
@@ -171,24 +172,7 @@ def json_safe(summary: Mapping[str, Any]) -> dict[str, Any]:
     >>> json_safe({"precision_at_10": float("nan"), "average_precision": 0.5})
     {'precision_at_10': None, 'average_precision': 0.5}
     """
-    return {key: _json_value(value) for key, value in summary.items()}
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, (bool, int)) and not isinstance(value, float):
-        return value
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        return value if math.isfinite(value) else None
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.bool_):
-        return bool(value)
-    if isinstance(value, Mapping):
-        return json_safe(value)
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_json_value(each) for each in (value.tolist() if isinstance(value, np.ndarray) else value)]
-    return value
+    return {key: json_ready(value) for key, value in summary.items()}
 
 
 class Summary(dict):  # type: ignore[type-arg]

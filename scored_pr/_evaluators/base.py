@@ -14,13 +14,14 @@ evaluator's.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import os
 import threading
 from typing import Any, Callable, Concatenate, ParamSpec, TypeVar
 
-from .._kinds import DISPLAY, MUTATORS, PROPERTIES, QUERIES, STATE, Evaluation  # noqa: F401 - re-exported for the evaluators
+from .._kinds import DISPLAY, MUTATORS, PROPERTIES, QUERIES, STATE, TEXT, Evaluation  # noqa: F401 - re-exported for the evaluators
 from .._validation import UnsupportedQuery
 
 _T = TypeVar("_T")
@@ -34,7 +35,11 @@ def unsupported(kind: str, query: str, why: str, instead: str) -> UnsupportedQue
 
 
 def html_report(obj: Any, path: Any, title: Any, func: str) -> str:
-    """The self-contained HTML report of ``obj`` (any kind), written to ``path`` when given; the document."""
+    """The self-contained HTML report of ``obj`` (any kind), written to ``path`` when given; the document.
+
+    ``path`` and ``title`` are checked before anything is read or written
+    (messages name ``func`` and the argument).
+    """
     from .. import _html
     from .._validation import check_html_args
 
@@ -52,7 +57,77 @@ def notebook_html(obj: Any) -> str:
     return _html.notebook(obj.to_html())
 
 
-class EvaluationBase:
+def report_to_html(self: Any, path: str | os.PathLike[str] | None = None, *, title: str | None = None) -> str:
+    """A self-contained HTML report: measures, PR, ROC and F1 curves, a threshold control.
+
+    One file with its script, style and data inlined (no network request;
+    opens from ``file://``). For one ranking (an exact evaluator, a
+    window, a shared evaluator's snapshot): the headline measures, the PR
+    and ROC curves (raw and interpolated) drawn from exact operating
+    points, a tooltip per point (threshold, precision, recall, F1,
+    TP/FP/TN/FN), a threshold slider and field whose confusion matrix
+    equals ``confusion_at_threshold``, F1 by threshold with its maximum,
+    and the break-even point; a window also shows its extent. A bounded
+    summary shows its certified bands. A multi-query or multi-label
+    evaluation shows its totals, means or averages (macro, micro,
+    weighted, samples), a sortable table of every query or label (click a
+    heading to sort, a row to draw its curves) and that one's curves
+    (beside the micro, pooled, curve for labels).
+
+    Parameters
+    ----------
+    path : str or os.PathLike, optional
+        Also write the page there (UTF-8, atomically).
+    title : str, optional
+        The page's title (default "scored_pr report").
+
+    Returns
+    -------
+    str
+        The HTML document.
+
+    Raises
+    ------
+    TypeError
+        If ``path`` is not None, a str or an os.PathLike, or ``title`` not
+        None or a str (nothing is written then).
+
+    Notes
+    -----
+    O(n) for n cases the first time (then the cached curves); the page
+    keeps at most 2,000 operating points per ranking, so it stays under
+    1 MB whatever n. A synchronized evaluator is read under its lock.
+    See docs/html.md.
+    """
+    with self._html_guard():
+        return html_report(self, path, title, "to_html")
+
+
+def report_repr_html(self: Any) -> str:
+    """What a notebook shows: the report of :meth:`to_html` in an isolated ``<iframe>``."""
+    return notebook_html(self)
+
+
+class HtmlReport:
+    """The HTML report methods every evaluator kind shares.
+
+    Every kind takes it as a base (``EvaluationBase`` for the exact, windowed
+    and bounded kinds), except the synchronized kind, which binds
+    :func:`report_to_html` and :func:`report_repr_html` (its class stays a
+    plain wrapper) and overrides :meth:`_html_guard` with its lock.
+    """
+
+    __slots__ = ()
+
+    def _html_guard(self) -> Any:
+        """The context the report is read in: none by default."""
+        return contextlib.nullcontext()
+
+    to_html = report_to_html
+    _repr_html_ = report_repr_html
+
+
+class EvaluationBase(HtmlReport):
     """What the exact, windowed and bounded evaluators share.
 
     Subclasses set ``_KIND`` (the class name used in messages) and
@@ -111,41 +186,6 @@ class EvaluationBase:
         false positive rate when weighted.
         """
         return float(self._neg_ref())
-
-    def to_html(self, path: str | os.PathLike[str] | None = None, *, title: str | None = None) -> str:
-        """A self-contained HTML report: measures, PR, ROC and F1 curves, a threshold control.
-
-        One file with its script, style and data inlined (no network request;
-        opens from ``file://``): the headline measures, the PR and ROC
-        curves (raw and interpolated) drawn from exact operating points, a
-        tooltip per point (threshold, precision, recall, F1, TP/FP/TN/FN),
-        a threshold slider and field whose confusion matrix equals
-        :meth:`confusion_at_threshold`, F1 by threshold with its maximum,
-        and the break-even point. A bounded summary shows its certified
-        bands; a window, its extent.
-
-        Parameters
-        ----------
-        path : str or os.PathLike, optional
-            Also write the page there (UTF-8).
-        title : str, optional
-            The page's title (default "scored_pr report").
-
-        Returns
-        -------
-        str
-            The HTML document.
-
-        Notes
-        -----
-        O(n) for n cases the first time (then the cached curves); the page
-        keeps at most 2,000 operating points per ranking, so it stays under
-        1 MB whatever n. See docs/html.md.
-        """
-        return html_report(self, path, title, "to_html")
-
-    def _repr_html_(self) -> str:
-        return notebook_html(self)
 
     def _pos_ref(self) -> int | float:  # pragma: no cover - every kind defines it
         raise NotImplementedError

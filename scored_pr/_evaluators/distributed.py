@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from .._core import multilabel as _ml
 from .._core.thresholds import f_measure
-from .._kinds import MUTATORS, QUERIES, STATE
+from .._kinds import MUTATORS, QUERIES, STATE, TEXT
 from .._measures import MEASURES, REPORT_RANKS
 from .._validation import check_average, check_beta, check_choice, check_flag, check_positive_int
 from .base import unsupported
@@ -335,7 +335,7 @@ def _refuse(name: str, why: str) -> Callable[..., Any]:
     return method
 
 
-for _name in (*QUERIES, *MUTATORS, *STATE):
+for _name in (*QUERIES, *TEXT, *MUTATORS, *STATE):
     if not hasattr(DistributedEvaluation, _name):
         _why = _REFUSED.get(_name, "a result computed in the cluster is frozen: it adds no cases and has no state file")
         setattr(DistributedEvaluation, _name, _refuse(_name, _why))
@@ -653,7 +653,7 @@ def _refuse_multi(name: str) -> Callable[..., Any]:
     return method
 
 
-for _name in (*QUERIES, *MUTATORS, *STATE):
+for _name in (*QUERIES, *TEXT, *MUTATORS, *STATE):
     if not hasattr(DistributedMultiLabelEvaluation, _name):
         setattr(DistributedMultiLabelEvaluation, _name, _refuse_multi(_name))
 del _name

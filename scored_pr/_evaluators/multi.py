@@ -14,7 +14,7 @@ from .._kinds import Kind, register
 from .._measures import MEASURES, REPORT_RANKS, Measure
 from .exact import ScoredPrecisionRecallEvaluation
 from .guard import guarded, new_guard
-from .base import html_report, notebook_html
+from .base import HtmlReport
 from .._state import multi as _multi_state
 from .._validation import (
     check_measure_method,
@@ -40,7 +40,7 @@ def _tp_top(ev: ScoredPrecisionRecallEvaluation, k: int) -> float:
 
 
 @guarded
-class MultiQueryEvaluation:
+class MultiQueryEvaluation(HtmlReport):
     """One :class:`ScoredPrecisionRecallEvaluation` per query, with means over queries.
 
     Parameters
@@ -153,32 +153,6 @@ class MultiQueryEvaluation:
         return f"{_CLS}(ties={self._ties!r}, num_queries={len(self._queries)})"
 
     # -------------------------------------------------------------------- state
-
-    def to_html(self, path: str | os.PathLike[str] | None = None, *, title: str | None = None) -> str:
-        """A self-contained HTML report of every query: a sortable table and each one's curves.
-
-        One file with its script, style and data inlined (no network request;
-        opens from ``file://``): the totals and means over queries, a table of every query (click a
-        heading to sort, a row to draw its curves), that query's PR, ROC and
-        F1-by-threshold curves with a threshold control and a tooltip
-        per point. See docs/html.md.
-
-        Parameters
-        ----------
-        path : str or os.PathLike, optional
-            Also write the page there (UTF-8).
-        title : str, optional
-            The page's title (default "scored_pr report").
-
-        Returns
-        -------
-        str
-            The HTML document.
-        """
-        return html_report(self, path, title, "to_html")
-
-    def _repr_html_(self) -> str:
-        return notebook_html(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The evaluation's state as a JSON-safe dict (``json.dumps`` works on it).

@@ -11,7 +11,7 @@ from typing import Any, Callable
 from .._validation import check_type_named
 from .exact import ScoredPrecisionRecallEvaluation
 from .._kinds import Kind, register
-from .base import MUTATORS, PROPERTIES, QUERIES, html_report, notebook_html
+from .base import MUTATORS, PROPERTIES, QUERIES, report_repr_html, report_to_html
 from .guard import new_guard
 
 
@@ -94,13 +94,12 @@ class SynchronizedEvaluation:
         with self._lock:
             self._ev.reset()
 
-    def to_html(self, path: str | os.PathLike[str] | None = None, *, title: str | None = None) -> str:
-        """The HTML report of a snapshot (see :meth:`ScoredPrecisionRecallEvaluation.to_html`), under the lock."""
-        with self._lock:
-            return html_report(self, path, title, "to_html")
+    # the HTML report of a snapshot, written once (base.HtmlReport), read under the lock
+    to_html = report_to_html
+    _repr_html_ = report_repr_html
 
-    def _repr_html_(self) -> str:
-        return notebook_html(self)
+    def _html_guard(self) -> Any:
+        return self._lock
 
     def __dir__(self) -> list[str]:
         """Its own names and every public name of the wrapped evaluator (what ``__getattr__`` answers)."""

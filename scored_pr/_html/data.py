@@ -26,6 +26,8 @@ from typing import Any
 import numpy as np
 
 from .. import _kinds
+from .._core.jsonsafe import json_ready
+from .._display.steps import pr_points, roc_boxes_xy, roc_points_xy
 from .._validation import UnsupportedQuery
 from . import notes as _notes
 
@@ -55,21 +57,8 @@ HEADLINE = (
 
 
 def clean(value: Any) -> Any:
-    """``value`` with every non-finite float as None and numpy scalars as Python numbers (JSON-ready)."""
-    if isinstance(value, dict):
-        return {str(k): clean(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [clean(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return clean(value.tolist())
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        f = float(value)
-        return f if math.isfinite(f) else None
-    return value
+    """``value`` JSON-ready, every mapping key a str (see :func:`scored_pr._core.jsonsafe.json_ready`)."""
+    return json_ready(value, str_keys=True)
 
 
 def select(fpr: np.ndarray, tpr: np.ndarray, precision: np.ndarray, must: list[int], budget: int) -> np.ndarray:
@@ -148,7 +137,7 @@ def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals:
         if key not in dict(HEADLINE):
             measures.append({"key": key, "label": key.replace("_", " "), "value": iv.estimate,
                              "low": iv.low, "high": iv.high, "method": iv.method, "level": iv.level})
-    roc_interp = np.asarray(ev.roc_curve(interpolate=True), dtype=np.float64)
+    roc_interp = roc_points_xy(ev.roc_curve(interpolate=True))  # the display's (fpr, tpr) operating points
     return {
         "name": name,
         "kind": kind_name,
@@ -165,10 +154,9 @@ def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals:
         "best": {"threshold": best.threshold, "f": ev.f_measure_at_threshold(best.threshold)
                  if math.isfinite(best.threshold) else None},
         "bep": summary.get("pr_breakeven_point"),  # rank-based: not in a weighted evaluator's summary
-        "pr_interp": _subset(np.asarray(ev.pr_curve(interpolate=True)), budget),
-        # (recall, rejection recall) rows as (fpr, tpr) points, from (0, 0): accepting nothing (threshold inf)
-        "roc_interp": np.vstack(([[0.0, 0.0]], _subset(np.column_stack((1.0 - roc_interp[:, 1], roc_interp[:, 0])), budget)))
-        if roc_interp.size else [],
+        "pr_interp": _subset(pr_points(ev, True, False), budget),
+        # the (fpr, tpr) points from (0, 0): accepting nothing (threshold inf)
+        "roc_interp": np.vstack(([[0.0, 0.0]], _subset(roc_interp, budget))) if roc_interp.size else [],
     }
 
 
@@ -187,8 +175,6 @@ def bounded(ev: Any, name: str, kind_name: str) -> dict[str, Any]:
             measures.append({"key": key, "label": label, "value": summary[key],
                              "lower": summary.get(f"{key}_lower"), "upper": summary.get(f"{key}_upper"),
                              **_note(key, summary[key], ev)})
-    roc_est = np.asarray(roc.estimate, dtype=np.float64).reshape(-1, 2)
-    roc_boxes = np.asarray(roc.boxes, dtype=np.float64).reshape(-1, 4)
     return {
         "name": name,
         "kind": kind_name,
@@ -200,10 +186,9 @@ def bounded(ev: Any, name: str, kind_name: str) -> dict[str, Any]:
         "measures": measures,
         "pr_estimate": np.asarray(pr.estimate, dtype=np.float64).reshape(-1, 2),
         "pr_boxes": np.asarray(pr.boxes, dtype=np.float64).reshape(-1, 4),
-        # ROC boxes in (recall, rejection recall) become (fpr, tpr) rectangles
-        "roc_estimate": np.column_stack((1.0 - roc_est[:, 1], roc_est[:, 0])) if roc_est.size else [],
-        "roc_boxes": np.column_stack((1.0 - roc_boxes[:, 3], 1.0 - roc_boxes[:, 2], roc_boxes[:, 0], roc_boxes[:, 1]))
-        if roc_boxes.size else [],
+        # ROC points and boxes in (fpr, tpr), as the displays draw them
+        "roc_estimate": roc_points_xy(roc.estimate),
+        "roc_boxes": roc_boxes_xy(roc.boxes),
     }
 
 

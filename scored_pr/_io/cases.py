@@ -1020,16 +1020,16 @@ def read_sample() -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]:
 
 
 def finite_or_none(value: Any) -> Any:
-    """NaN and infinities as None (JSON has no NaN); anything else unchanged.
+    """NaN and infinities as None (JSON has no NaN): :func:`scored_pr._core.jsonsafe.json_ready`.
 
     Examples
     --------
     >>> finite_or_none(float("nan")), finite_or_none(0.5), finite_or_none(3)
     (None, 0.5, 3)
     """
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+    from .._core.jsonsafe import json_ready  # imports numpy: not at module import (see above)
+
+    return json_ready(value)
 
 
 class WideReader(CaseReader):

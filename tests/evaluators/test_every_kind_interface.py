@@ -41,7 +41,7 @@ from scored_pr import (
     WindowedEvaluation,
     lingpipe,
 )
-from scored_pr._evaluators.base import DISPLAY, MUTATORS, PROPERTIES, QUERIES, STATE, EvaluationBase
+from scored_pr._evaluators.base import DISPLAY, MUTATORS, PROPERTIES, QUERIES, STATE, TEXT, EvaluationBase
 
 Exact = ScoredPrecisionRecallEvaluation
 
@@ -123,13 +123,18 @@ def test_the_protocol_lists_every_query_of_the_exact_evaluator() -> None:
     public = {n for n in dir(Exact) if not n.startswith("_")}
     # what only the exact evaluator has: combining, and its cases in rank order
     own = {"merge", "ranked_cases"}
-    # every kind's HTML report, outside the protocol (a user's own class need not have it)
-    assert public - own - set(DISPLAY) == set(PROPERTIES + MUTATORS + QUERIES + STATE)
+    # every kind's HTML report and LingPipe's text printing, outside the protocol (a user's own class
+    # need not have them)
+    assert public - own - set(DISPLAY) - set(TEXT) == set(PROPERTIES + MUTATORS + QUERIES + STATE)
     from scored_pr._kinds import KINDS as registered
 
     assert all(hasattr(kind.cls, name) for kind in registered.values() for name in DISPLAY)
+    # the printing stays on every kind that holds one ranking, for LingPipe code
+    assert all(callable(getattr(kind.cls, name, None)) for kind in registered.values()
+               if kind.holds in ("ranking", "bounded") for name in TEXT)
     members = {n for n in dir(Evaluation) if not n.startswith("_")}
     assert members == set(PROPERTIES + MUTATORS + QUERIES + STATE)
+    assert not set(TEXT) & members
     assert Evaluation.__module__ == "scored_pr" and Evaluation.__doc__
 
 
@@ -139,7 +144,7 @@ def test_the_protocol_has_the_exact_evaluators_signatures(name: str) -> None:
 
 
 @pytest.mark.parametrize("kind", [k for k in KINDS if k != "ScoredPrecisionRecallEvaluation"])
-@pytest.mark.parametrize("name", MUTATORS + QUERIES + STATE)
+@pytest.mark.parametrize("name", MUTATORS + QUERIES + TEXT + STATE)
 def test_every_kind_has_the_exact_evaluators_signatures(kind: str, name: str) -> None:
     ev = KINDS[kind]()
     mine, exact = inspect.signature(getattr(ev, name)), inspect.signature(getattr(Exact(), name))
@@ -192,7 +197,7 @@ def test_the_shared_base_holds_the_properties_once() -> None:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("name", QUERIES)
+@pytest.mark.parametrize("name", QUERIES + TEXT)
 def test_every_query_answers_or_says_why_not(kind: str, name: str, capsys: pytest.CaptureFixture[str]) -> None:
     ev = _filled(kind)
     args, kwargs = CALLS[name]

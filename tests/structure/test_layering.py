@@ -25,6 +25,7 @@ LAYERS: list[set[str]] = [
     {"_core"},  # pure numpy: points, curves, measures, ranking blocks, bins, statistics
     {"_kinds"},  # the public protocol Evaluation and the registry of evaluator kinds
     {"_version", "_imports", "_validation", "_measures", "_atomic"},  # argument checks, the measure table, atomic file writes
+    {"_display"},  # displays of curves: step points read through the queries, drawn with matplotlib
     {"_state", "_io", "_report", "_html", "_uncertainty"},  # state files, input readers, the text and HTML reports, intervals
     {"trec"},  # trec_eval's measures over parsed qrels and runs
     {"_evaluators"},  # the stateful evaluators
