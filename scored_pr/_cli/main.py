@@ -33,7 +33,7 @@ import argparse
 import sys
 import zlib
 
-from .._io.cases import InputError
+from .._io.values import InputError
 from .._version import __version__
 from . import compare, report, stream, stream_wide, trec
 from .options import (CompareOptions, InputOptions, IntervalOptions, OutputOptions, ReportOptions,

@@ -27,7 +27,7 @@ from cli_env import CMD, ROOT, clean_env  # noqa: E402
 
 from scored_pr._cli import output as _cli_output  # noqa: E402
 from scored_pr._cli.main import main  # noqa: E402
-from scored_pr._io import parquet as _parquet  # noqa: E402
+from scored_pr._io.formats import detect  # noqa: E402
 
 
 def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -163,7 +163,7 @@ def test_format_from_magic_bytes_option_and_standard_input(tmp_path: Path, capsy
     parquet, csv = write_pair(tmp_path, {"correct": y, "score": s})
     plain = tmp_path / "predictions"  # no suffix: Parquet's magic bytes say it
     plain.write_bytes(parquet.read_bytes())
-    assert _parquet.is_parquet(str(plain)) and not _parquet.is_parquet(str(csv))
+    assert detect(str(plain)).name == "parquet" and detect(str(csv)).name != "parquet"
     want = run_main(capsys, "report", str(csv), "--format", "json")[1]
     same_json(run_main(capsys, "report", str(plain), "--format", "json")[1], want, plain, csv)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(parquet.read_bytes())))
