@@ -1,4 +1,6 @@
-"""``scored-pr report PATH``: a file of cases, a wide file (through :mod:`.wide`) or a state file of any kind.
+"""``scored-pr report PATH``: a file of cases (:func:`run`) or a state file of any kind (:func:`run_state`).
+
+A wide file's report is :mod:`.wide`'s; ``main`` chooses among the three.
 
 The input is opened through :mod:`.inputs` (the registry of formats), as
 every command opens it. Rows a reader yields are already
@@ -15,7 +17,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from . import compare, options, wide
-from .inputs import SkipReporter, is_state_file, open_cases
+from .inputs import SkipReporter, open_cases
 from .options import ReportOptions
 from .output import Progress, error, fmt_value, print_report, table, write_html, write_plot
 
@@ -67,17 +69,9 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(opts: ReportOptions) -> int:
-    """``scored-pr report``; the exit status."""
+    """``scored-pr report`` of a file of cases (one ranking), in any registered format; the exit status."""
     from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
-    if opts.wide.requested:
-        if is_state_file(opts.path):
-            error(f"{opts.path}: --label-col, --label-cols, --score-cols, --score-prefix: not for a state file "
-                  "(they read a wide CSV, TSV or JSON Lines file)")
-            return 2
-        return wide.report(opts)
-    if is_state_file(opts.path):
-        return _report_state(opts)
     skips = SkipReporter()
     opened = open_cases(opts.input, opts.path, skips, binary=True)  # text parsed in blocks
     reader, source = opened.reader, opened.source
@@ -128,7 +122,7 @@ def _html(obj: Any, path: str, source: str, intervals: dict[str, Any] | None = N
 # ------------------------------------------------------------------- state files
 
 
-def _report_state(opts: ReportOptions) -> int:
+def run_state(opts: ReportOptions) -> int:
     """``report`` of a saved state file of any kind (exact, bounded, windowed, multi-query, multi-label).
 
     An exact state is reported as a text file of its cases would be (every
@@ -145,6 +139,10 @@ def _report_state(opts: ReportOptions) -> int:
     from .. import _evaluators  # noqa: F401 - every kind registered
     from .._state import statefile as _statefile
 
+    if opts.wide.requested:
+        error(f"{opts.path}: --label-col, --label-cols, --score-cols, --score-prefix: not for a state file "
+              "(they read a wide CSV, TSV or JSON Lines file)")
+        return 2
     source = opts.path
     given = opts.given(_TEXT_ONLY)
     if given:

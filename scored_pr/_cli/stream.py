@@ -17,7 +17,7 @@ import sys
 import zlib
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .._io import cases as _io
+from .._io import values as _io
 from . import options, wide
 from .options import StreamOptions
 from .output import OutputError, error, print_report
@@ -26,7 +26,7 @@ from .inputs import SkipReporter, open_cases
 # The evaluator, numpy and the rest are imported by the functions that use
 # them, so that `scored-pr --help` starts in less time than `import numpy`.
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from .._evaluators.exact import ScoredPrecisionRecallEvaluation
     from .._evaluators.windowed import WindowedEvaluation
@@ -214,7 +214,7 @@ def _check_writable(option: str, path: str) -> None:
     raise _UsageError(f"{option}: expected a file path in a writable directory; got {path!r} ({problem})")
 
 
-def _feed(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int, bool, float], bool]) -> None:
+def _feed(stop: GracefulStop, reader: Iterable[tuple[int, Any, Any]], take: Callable[[int, Any, Any], bool]) -> None:
     """The reading loop of :func:`_read_stream`, in a frame of its own.
 
     A stop signal raises :class:`Stopped` wherever the interpreter runs its
@@ -232,7 +232,7 @@ def _feed(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int, bool,
             break
 
 
-def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int, bool, float], bool]) -> tuple[
+def _read_stream(stop: GracefulStop, reader: Iterable[tuple[int, Any, Any]], take: Callable[[int, Any, Any], bool]) -> tuple[
         Stopped | None, BaseException | None]:
     """Feed each case to ``take`` until the input ends or ``take`` returns False; return ``(stopped, failure)``.
 
