@@ -127,7 +127,7 @@ class CaseReader:
     >>> list(CaseReader(["label,score", "maybe,0.1"], source="x.csv"))
     Traceback (most recent call last):
     ...
-    scored_pr._io.cases.InputError: x.csv:2: invalid label 'maybe' in column 'label' (expected 1/0, -1/1, true/false, yes/no, or a --positive-label)
+    scored_pr._io.values.InputError: x.csv:2: invalid label 'maybe' in column 'label' (expected 1/0, -1/1, true/false, yes/no, or a --positive-label)
     """
 
     def __init__(
