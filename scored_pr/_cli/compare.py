@@ -2,7 +2,7 @@
 
 Kept apart from :mod:`scored_pr._cli.report` (which only calls :func:`add_ci_options`,
 :func:`report_intervals` and :func:`print_intervals`) and from
-:mod:`scored_pr._io.cases`, whose label and score parsing it reuses.
+the readers, which it reaches through the input layer (:mod:`.inputs`).
 
 ``compare`` reads two prediction files with an id column, joins them on the
 ids (which must match one to one, with the same label on both sides) and
@@ -13,17 +13,17 @@ compares the two models paired: DeLong's test for ROC AUC (R's pROC
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import math
 import sys
-from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 from typing import TYPE_CHECKING
 
-from .._io import cases as _io
+from .._io import values as _io
+from .._io.formats import FORMATS, KeyColumns
 from .._measures import comparable_measures, query
 from . import options
+from .inputs import open_keyed
 from .options import CompareOptions, IntervalOptions
 from .output import Progress, table
 
@@ -151,99 +151,21 @@ def _print_notes(notes: dict[str, str], out: TextIO) -> None:
 # ----------------------------------------------------------------- compare
 
 
-def _keyed_rows(
-    lines: Iterable[str], source: str, fmt: str | None, id_col: str, correct_col: str | None, score_col: str
-) -> Iterator[tuple[int, str, bool, float]]:
-    """(line, id, correct, score) of every case of a CSV, TSV or JSON Lines file.
-
-    Labels and scores follow the rules of ``scored-pr report`` (``_io.parse_label``,
-    ``_io.parse_score``); ids are compared as text (JSON numbers by their JSON text).
-    """
-    it = iter(lines)
-    first = ""
-    number = 0
-    for first in it:
-        number += 1
-        if first.strip():
-            break
-    else:
-        raise _io.InputError(source, None, "empty input (expected a header line or cases)")
-    fmt = fmt or _io.sniff_format(first)
-    correct_names = _io.DEFAULT_CORRECT_COLUMNS if correct_col is None else (correct_col,)
-
-    def parse(line: int, key: Any, label: Any, label_col: str, score: Any) -> tuple[int, str, bool, float]:
-        try:
-            return line, key, _io.parse_label(label, label_col), _io.parse_score(score, score_col)
-        except ValueError as exc:
-            raise _io.InputError(source, line, str(exc)) from None
-
-    if fmt == "jsonl":
-        for line, text in enumerate(_chain(first, it), start=number):
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except ValueError:
-                raise _io.InputError(source, line, "invalid JSON") from None
-            except RecursionError:  # json's decoder recurses once per nesting level
-                raise _io.InputError(source, line, "invalid JSON (nested too deeply)") from None
-            if not isinstance(obj, dict):
-                raise _io.InputError(source, line, "expected a JSON object")
-            label_col = next((c for c in correct_names if c in obj), None)
-            for need, have in ((id_col, id_col in obj), (" or ".join(correct_names), label_col), (score_col, score_col in obj)):
-                if not have:
-                    raise _io.InputError(source, line, f"missing key {need!r}")
-            key = obj[id_col]
-            key = key if isinstance(key, str) else json.dumps(key)
-            yield parse(line, key, obj[label_col], str(label_col), obj[score_col])
-        return
-    reader = csv.reader(_chain(first, it), delimiter="\t" if fmt == "tsv" else ",", strict=True)
-    try:
-        header = [h.strip().lstrip("\ufeff").strip() for h in next(reader)]
-        folded = [h.lower() for h in header]
-
-        def column(names: tuple[str, ...], option: str) -> tuple[int, str]:
-            for n in names:
-                if n.lower() in folded:
-                    i = header.index(n) if n in header else folded.index(n.lower())
-                    return i, header[i]
-            raise _io.InputError(source, number, f"no column {' or '.join(map(repr, names))} in the header; use {option}")
-
-        ii, _ = column((id_col,), "--id-col")
-        ci, cname = column(correct_names, "--correct-col")
-        si, _ = column((score_col,), "--score-col")
-        line = number
-        for row in reader:
-            start, line = line + 1, number + reader.line_num - 1
-            if not row or (len(row) == 1 and not row[0].strip()):
-                continue
-            if len(row) != len(header):
-                raise _io.InputError(source, start, f"ragged row: {len(row)} fields where the header has {len(header)}")
-            yield parse(start, row[ii].strip(), row[ci], cname, row[si])
-    except csv.Error as exc:
-        raise _io.InputError(source, number + reader.line_num - 1, f"malformed line ({exc})") from None
-
-
-def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
-    yield first
-    yield from rest
-
-
 def _read_keyed(path: str, opts: CompareOptions, score_col: str) -> tuple[dict[str, tuple[bool, float]], str]:
-    stream, source, _ = _io.open_input(path)
-    fmt = opts.input_format or _io.format_from_path(path)
+    opened = open_keyed(path, opts.input_format, KeyColumns(id_col=opts.id_col, correct_col=opts.correct_col,
+                                                            score_col=score_col))
+    source = opened.source
     cases: dict[str, tuple[bool, float]] = {}
     first_line: dict[str, int] = {}
     try:
-        for line, key, correct, score in _keyed_rows(stream, source, fmt, opts.id_col, opts.correct_col, score_col):
+        for line, key, correct, score in opened.reader:
             if key in cases:
                 raise _io.InputError(source, line, f"id {key!r} appears twice (first on line {first_line[key]}); "
                                      "ids must be unique to join the files one to one")  # fmt: skip
             cases[key] = (correct, score)
             first_line[key] = line
     finally:
-        if path != "-":
-            stream.close()  # type: ignore[attr-defined]
+        opened.close()
     return cases, source
 
 
@@ -364,7 +286,7 @@ def add_compare_parser(commands: argparse._SubParsersAction) -> argparse.Argumen
     p = commands.add_parser(
         "compare",
         help="compare two models' predictions on the same cases (paired DeLong test, paired bootstrap)",
-        description="Compare two models scored on the same cases: two CSV, TSV or JSON Lines files with an id, "
+        description="Compare two models scored on the same cases: two CSV, TSV, JSON Lines or Parquet files with an id, "
         "a correctness and a score column, joined on the id. Prints each model's ROC AUC and average "
         "precision, the difference A - B with its confidence interval, the test statistic and the two-sided "
         "p-value: DeLong's paired test for ROC AUC (as R's pROC roc.test(paired=TRUE)), a paired stratified "
@@ -380,7 +302,9 @@ def add_compare_parser(commands: argparse._SubParsersAction) -> argparse.Argumen
     g.add_argument("--score-col", default="score", metavar="NAME", help="the score column (default: score)")
     g.add_argument("--score-col-b", metavar="NAME",
                    help="B's score column, when it differs (e.g. two columns of one file: A and B the same path)")  # fmt: skip
-    g.add_argument("--input-format", choices=_io.FORMATS, help="csv, tsv or jsonl (default: from the extension, else guessed)")
+    g.add_argument("--input-format", choices=tuple(FORMATS),
+                   help="csv, tsv, jsonl or parquet (default: from the extension or Parquet's magic bytes, else guessed "
+                   "from the first line)")
     g = p.add_argument_group("comparison and output")
     g.add_argument("--measure", dest="measures", action="append", choices=COMPARABLE,
                    help="a measure to compare (repeatable; default: both)")  # fmt: skip

@@ -33,9 +33,10 @@ import argparse
 import sys
 import zlib
 
-from .._io.cases import InputError
+from .._io.values import InputError
 from .._version import __version__
-from . import compare, report, stream, stream_wide, trec
+from . import compare, report, stream, stream_wide, trec, wide
+from .inputs import is_state_file
 from .options import (CompareOptions, InputOptions, IntervalOptions, OutputOptions, ReportOptions,
                       StreamOptions, TrecOptions, WideOptions)  # fmt: skip
 from .output import PROG, GuardedOutput, OutputError, error, silence_stdout
@@ -67,53 +68,64 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _input(args: argparse.Namespace) -> InputOptions:
-    return InputOptions(args.input_format, args.correct_col, args.positive_label, args.score_col, args.skip_invalid)
+    return InputOptions(input_format=args.input_format, correct_col=args.correct_col,
+                        positive_label=args.positive_label, score_col=args.score_col, skip_invalid=args.skip_invalid)
 
 
 def _intervals(args: argparse.Namespace) -> IntervalOptions:
-    return IntervalOptions(getattr(args, "ci", False), args.level, args.bootstrap, args.resamples, args.seed,
-                           getattr(args, "no_progress", False))  # fmt: skip
+    return IntervalOptions(ci=getattr(args, "ci", False), level=args.level, bootstrap=args.bootstrap,
+                           resamples=args.resamples, seed=args.seed, no_progress=getattr(args, "no_progress", False))
 
 
 def _wide(args: argparse.Namespace) -> WideOptions:
-    return WideOptions(args.label_col, args.label_cols, args.score_cols, args.score_prefix)
+    return WideOptions(label_col=args.label_col, label_cols=args.label_cols, score_cols=args.score_cols,
+                       score_prefix=args.score_prefix)
 
 
 def _report(args: argparse.Namespace) -> ReportOptions:
     return ReportOptions(
-        args.path, _input(args), args.ties, args.misses, OutputOptions(args.format, args.curve, args.interpolate),
-        args.plot, args.no_progress, _intervals(args),
-        _wide(args),
-        html=args.html,
-    )  # fmt: skip
+        path=args.path, input=_input(args), ties=args.ties, misses=args.misses,
+        output=OutputOptions(format=args.format, curve=args.curve, interpolate=args.interpolate),
+        plot=args.plot, no_progress=args.no_progress, intervals=_intervals(args), wide=_wide(args), html=args.html,
+    )
 
 
 def _stream(args: argparse.Namespace) -> StreamOptions:
     return StreamOptions(
-        args.path, _input(args), args.ties, args.misses, OutputOptions(args.format), args.every, args.window,
-        args.window_seconds, args.cumulative, args.checkpoint, args.checkpoint_every, args.resume, args.no_skip,
-        args.metrics_port, args.metrics_host, _wide(args),
-    )  # fmt: skip
+        path=args.path, input=_input(args), ties=args.ties, misses=args.misses, output=OutputOptions(format=args.format),
+        every=args.every, window=args.window, window_seconds=args.window_seconds, cumulative=args.cumulative,
+        checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every, resume=args.resume, no_skip=args.no_skip,
+        metrics_port=args.metrics_port, metrics_host=args.metrics_host, wide=_wide(args),
+    )
 
 
 def _compare(args: argparse.Namespace) -> CompareOptions:
-    return CompareOptions(args.path_a, args.path_b, args.id_col, args.correct_col, args.score_col, args.score_col_b,
-                          args.input_format, args.measures, _intervals(args), args.format,
-                          html=args.html)  # fmt: skip
+    return CompareOptions(
+        path_a=args.path_a, path_b=args.path_b, id_col=args.id_col, correct_col=args.correct_col,
+        score_col=args.score_col, score_col_b=args.score_col_b, input_format=args.input_format,
+        measures=args.measures, intervals=_intervals(args), format=args.format, html=args.html,
+    )
 
 
 def _trec(args: argparse.Namespace) -> TrecOptions:
-    return TrecOptions(args.qrels_path, args.run_path, args.per_query, args.measures, args.complete, args.level,
-                       args.summary, args.max_docs, args.judged_only, args.num_docs)  # fmt: skip
+    return TrecOptions(
+        qrels_path=args.qrels_path, run_path=args.run_path, per_query=args.per_query, measures=args.measures,
+        complete=args.complete, level=args.level, summary=args.summary, max_docs=args.max_docs,
+        judged_only=args.judged_only, num_docs=args.num_docs,
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
     """Run the command ``args`` names (``demo`` when none); its exit status."""
+    # the commands are siblings over one input layer (.inputs): each reads its input itself
     if args.command == "report":
-        return report.run(_report(args))
+        opts = _report(args)
+        if is_state_file(opts.path):
+            return report.run_state(opts)
+        return wide.report(opts) if opts.wide.requested else report.run(opts)
     if args.command == "stream":
-        opts = _stream(args)
-        return stream.run(opts, stream_wide.run if opts.wide.requested else None)
+        s_opts = _stream(args)
+        return stream.run(s_opts, stream_wide.run if s_opts.wide.requested else None)
     if args.command == "trec":
         return trec.run(_trec(args))
     if args.command == "compare":

@@ -8,10 +8,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .._io.cases import FORMATS
+from .._io.formats import FORMATS, WideColumns
 
-#: What ``--input-format`` accepts: the text formats, and Parquet (read with pyarrow).
-INPUT_FORMATS = (*FORMATS, "parquet")
+#: What ``--input-format`` accepts: the registered formats (CSV, TSV, JSON Lines, Parquet).
+INPUT_FORMATS = tuple(FORMATS)
 
 #: The largest count accepted by --misses (the evaluator's limit: counts stay
 #: exact in float64); ``_validation.MAX_COUNT``, which imports numpy.
@@ -185,19 +185,9 @@ class IntervalOptions:
     no_progress: bool = False
 
 
-@dataclass(frozen=True)
-class WideOptions:
-    """The wide-file options of ``report`` and ``stream`` (one score column per class or label)."""
-
-    label_col: str | None = None
-    label_cols: list[str] | None = None
-    score_cols: list[str] | None = None
-    score_prefix: str | None = None
-
-    @property
-    def requested(self) -> bool:
-        """Whether any wide-file option was given."""
-        return any(v is not None for v in (self.label_col, self.label_cols, self.score_cols, self.score_prefix))
+#: The wide-file options of ``report`` and ``stream`` (one score column per class or label): the columns
+#: the input layer reads a wide file by.
+WideOptions = WideColumns
 
 
 #: ``report``'s options that read one ranking, with their defaults: given with a state

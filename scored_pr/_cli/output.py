@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import _atomic
-from .._io.cases import finite_or_none
+from .._io.values import finite_or_none
 from .options import OutputOptions
 
 # The evaluator is imported by the commands that use it (`scored-pr --help` imports no numpy).

@@ -1,8 +1,9 @@
-"""``scored-pr report PATH``: a file of cases, a wide file (through :mod:`.wide`) or a state file of any kind.
+"""``scored-pr report PATH``: a file of cases (:func:`run`) or a state file of any kind (:func:`run_state`).
 
-Also what ``stream`` shares with it: reading cases (:func:`case_reader`, with
-the first few skipped lines said on standard error) and closing the input.
-Parsing lives in :mod:`scored_pr._io.cases`; rows it yields are already
+A wide file's report is :mod:`.wide`'s; ``main`` chooses among the three.
+
+The input is opened through :mod:`.inputs` (the registry of formats), as
+every command opens it. Rows a reader yields are already
 validated, so they go to the evaluator through its trusted batch entry
 point, not through ``add_cases`` (which would check them again).
 """
@@ -10,16 +11,14 @@ point, not through ``add_cases`` (which would check them again).
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .._io import cases as _io
-from .._io import parquet as _parquet
 from . import compare, options, wide
-from .options import InputOptions, ReportOptions
+from .inputs import SkipReporter, open_cases
+from .options import ReportOptions
 from .output import Progress, error, fmt_value, print_report, table, write_html, write_plot
 
 # The evaluator is imported by the functions that use it (`scored-pr --help` imports no numpy).
@@ -28,13 +27,6 @@ if TYPE_CHECKING:
 
 #: Rows per batch added to the evaluator when reading a file; also the progress granularity.
 CHUNK_ROWS = 16_384
-
-#: Skipped lines whose message is printed (then only the count).
-MAX_SKIP_MESSAGES = 5
-
-#: The first bytes of a zip archive, which every state file is (an ``.npz``); no CSV, TSV
-#: or JSON Lines file starts with them.
-_ZIP_MAGIC = b"PK\x03\x04"
 
 #: ``report``'s options that read cases from text: a state file holds its cases, tie policy
 #: and misses, so giving one of these with a state file is an error, not silently ignored.
@@ -73,84 +65,18 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-# ------------------------------------------------------------------- reading cases
-
-
-class SkipReporter:
-    """Print the first few skipped lines to stderr, count the rest."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, err: _io.InputError) -> None:
-        self.count += 1
-        if self.count <= MAX_SKIP_MESSAGES:
-            error(f"skipped {err}")
-
-    def finish(self, source: str) -> None:
-        if self.count:
-            s = "" if self.count == 1 else "s"
-            error(f"skipped {self.count} invalid line{s} in {source}")
-
-
-def close(stream: Any, path: str) -> None:
-    """Close a file we opened; release (not close) standard input's buffer (None: a Parquet file, nothing open)."""
-    if stream is None:
-        return
-    if path != "-":
-        stream.close()
-    elif isinstance(stream, io.TextIOWrapper) and stream is not sys.stdin:
-        stream.detach()  # our UTF-8 wrapper around sys.stdin.buffer: leave stdin open
-    # else: standard input's own buffer, or a GzipFile over it (which leaves it open)
-
-
-def case_reader(opts: InputOptions, path: str, stream: Any, source: str, skips: SkipReporter) -> _io.CaseReader:
-    """The reader of ``stream`` (opened from ``path``) as ``opts`` say."""
-    fmt = opts.input_format or _io.format_from_path(path)
-    return _io.CaseReader(
-        stream,
-        source=source,
-        input_format=fmt,
-        correct_col=opts.correct_col,
-        score_col=opts.score_col,
-        skip_invalid=opts.skip_invalid,
-        on_skip=skips,
-        positive_label=opts.positive_label,
-    )
-
-
-def open_cases(opts: InputOptions, path: str, skips: SkipReporter, binary: bool) -> tuple[_io.CaseReader, Any, str, int | None]:
-    """``(reader, stream, source, size)`` of the cases at ``path``: Parquet through pyarrow (``stream`` None), else text.
-
-    ``binary``: open a text file as bytes, for :meth:`CaseReader.chunks`' block parser.
-    """
-    if _parquet.is_parquet(path, opts.input_format):
-        reader = _parquet.ParquetCases(path, correct_col=opts.correct_col, score_col=opts.score_col,
-                                       skip_invalid=opts.skip_invalid, on_skip=skips, positive_label=opts.positive_label)
-        return reader, None, reader.source, reader.size
-    stream, source, size = _io.open_input(path, binary=binary)
-    return case_reader(opts, path, stream, source, skips), stream, source, size
-
-
 # ------------------------------------------------------------------- the command
 
 
 def run(opts: ReportOptions) -> int:
-    """``scored-pr report``; the exit status."""
+    """``scored-pr report`` of a file of cases (one ranking), in any registered format; the exit status."""
     from .._evaluators.exact import ScoredPrecisionRecallEvaluation
 
-    if opts.wide.requested:
-        if is_state_file(opts.path):
-            error(f"{opts.path}: --label-col, --label-cols, --score-cols, --score-prefix: not for a state file "
-                  "(they read a wide CSV, TSV or JSON Lines file)")
-            return 2
-        return wide.report(opts)
-    if is_state_file(opts.path):
-        return _report_state(opts)
     skips = SkipReporter()
-    reader, stream, source, size = open_cases(opts.input, opts.path, skips, binary=True)  # text parsed in blocks
+    opened = open_cases(opts.input, opts.path, skips, binary=True)  # text parsed in blocks
+    reader, source = opened.reader, opened.source
     ev = ScoredPrecisionRecallEvaluation(ties=opts.ties)
-    progress = Progress(sys.stderr, size, enabled=not opts.no_progress)
+    progress = Progress(sys.stderr, opened.size, enabled=not opts.no_progress)
     try:
         for correct, scores in reader.chunks(CHUNK_ROWS):
             # parsed rows arrive validated (a bool and a float64 array of equal length, no NaN):
@@ -159,7 +85,7 @@ def run(opts: ReportOptions) -> int:
             progress.update(reader.chars_read, ev.num_cases)
     finally:
         progress.close()
-        close(stream, opts.path)
+        opened.close()
     if opts.misses:
         ev.add_misses(opts.misses)
     skips.finish(source)
@@ -196,18 +122,7 @@ def _html(obj: Any, path: str, source: str, intervals: dict[str, Any] | None = N
 # ------------------------------------------------------------------- state files
 
 
-def is_state_file(path: str) -> bool:
-    """Whether ``path`` is a zip archive (a state file saved by ``save()`` or ``--checkpoint``)."""
-    if path == "-":
-        return False
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(4) == _ZIP_MAGIC
-    except OSError:  # reported as a missing or unreadable input by the text path
-        return False
-
-
-def _report_state(opts: ReportOptions) -> int:
+def run_state(opts: ReportOptions) -> int:
     """``report`` of a saved state file of any kind (exact, bounded, windowed, multi-query, multi-label).
 
     An exact state is reported as a text file of its cases would be (every
@@ -224,6 +139,10 @@ def _report_state(opts: ReportOptions) -> int:
     from .. import _evaluators  # noqa: F401 - every kind registered
     from .._state import statefile as _statefile
 
+    if opts.wide.requested:
+        error(f"{opts.path}: --label-col, --label-cols, --score-cols, --score-prefix: not for a state file "
+              "(they read a wide CSV, TSV or JSON Lines file)")
+        return 2
     source = opts.path
     given = opts.given(_TEXT_ONLY)
     if given:

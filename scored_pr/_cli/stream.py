@@ -17,16 +17,16 @@ import sys
 import zlib
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .._io import cases as _io
+from .._io import values as _io
 from . import options, wide
 from .options import StreamOptions
 from .output import OutputError, error, print_report
-from .report import SkipReporter, close, open_cases
+from .inputs import SkipReporter, open_cases
 
 # The evaluator, numpy and the rest are imported by the functions that use
 # them, so that `scored-pr --help` starts in less time than `import numpy`.
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from .._evaluators.exact import ScoredPrecisionRecallEvaluation
     from .._evaluators.windowed import WindowedEvaluation
@@ -214,7 +214,7 @@ def _check_writable(option: str, path: str) -> None:
     raise _UsageError(f"{option}: expected a file path in a writable directory; got {path!r} ({problem})")
 
 
-def _feed(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int, bool, float], bool]) -> None:
+def _feed(stop: GracefulStop, reader: Iterable[tuple[int, Any, Any]], take: Callable[[int, Any, Any], bool]) -> None:
     """The reading loop of :func:`_read_stream`, in a frame of its own.
 
     A stop signal raises :class:`Stopped` wherever the interpreter runs its
@@ -232,7 +232,7 @@ def _feed(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int, bool,
             break
 
 
-def _read_stream(stop: GracefulStop, reader: _io.CaseReader, take: Callable[[int, bool, float], bool]) -> tuple[
+def _read_stream(stop: GracefulStop, reader: Iterable[tuple[int, Any, Any]], take: Callable[[int, Any, Any], bool]) -> tuple[
         Stopped | None, BaseException | None]:
     """Feed each case to ``take`` until the input ends or ``take`` returns False; return ``(stopped, failure)``.
 
@@ -331,7 +331,8 @@ def _stream_cumulative(opts: StreamOptions, window: WindowedEvaluation | None, s
     metrics = _Metrics(sink)  # --metrics-port (see run)
     ev, skip_to = _resume(opts)
     skips = SkipReporter()
-    reader, stream, source, _ = open_cases(opts.input, opts.path, skips, binary=False)
+    opened = open_cases(opts.input, opts.path, skips, binary=False)
+    reader, source = opened.reader, opened.source
     output = _StreamOutput(sys.stdout)
 
     def emit(summary: Summary) -> None:
@@ -378,7 +379,7 @@ def _stream_cumulative(opts: StreamOptions, window: WindowedEvaluation | None, s
     stopped, failure = _read_stream(stop, reader, take)
     # From here on signals are only recorded: they cannot cut the exit
     # checkpoint or the report short (they are answered by them).
-    close(stream, opts.path)
+    opened.close()
     checkpoint()
     skips.finish(source)
     output.write(*([] if opts.output.format == "json" else [""]))
@@ -443,7 +444,8 @@ def _stream_windowed(opts: StreamOptions, window: WindowedEvaluation, stop: Grac
 
     metrics = _Metrics(sink)
     skips = SkipReporter()
-    reader, stream, source, _ = open_cases(opts.input, opts.path, skips, binary=False)
+    opened = open_cases(opts.input, opts.path, skips, binary=False)
+    reader, source = opened.reader, opened.source
     output = _StreamOutput(sys.stdout)
     kind = {"window_size": window.size} if window.size is not None else {"window_seconds": window.seconds}
 
@@ -462,7 +464,7 @@ def _stream_windowed(opts: StreamOptions, window: WindowedEvaluation, stop: Grac
         return output.error is None
 
     stopped, failure = _read_stream(stop, reader, take)
-    close(stream, opts.path)
+    opened.close()
     skips.finish(source)
     what = f"the last {window.size} cases" if window.size is not None else f"the last {window.seconds:g} seconds"
     seen = window.num_cases_seen

@@ -20,12 +20,11 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from .._io import cases as _io
-from .._io import parquet as _parquet
+from .._io import values as _io
 from . import wide
 from .options import StreamOptions
 from .output import OutputError, error
-from .report import SkipReporter, close
+from .inputs import SkipReporter, open_wide
 
 if TYPE_CHECKING:
     from .._evaluators.multilabel import MultiLabelEvaluation
@@ -164,16 +163,8 @@ def _run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
     resumed, saved_layout, skip_to = _resume(opts)
     metrics = _Metrics(sink)
     skips = SkipReporter()
-    w = opts.wide
-    stream: Any = None
-    if _parquet.is_parquet(opts.path, opts.input.input_format):
-        reader: Any = _parquet.ParquetWide(opts.path, label_col=w.label_col, label_cols=w.label_cols,
-                                           score_cols=w.score_cols, score_prefix=w.score_prefix,
-                                           skip_invalid=opts.input.skip_invalid, on_skip=skips)
-        source = reader.source
-    else:
-        stream, source, _ = _io.open_input(opts.path)
-        reader = wide.wide_reader(w, opts.input.input_format, opts.path, stream, source, opts.input.skip_invalid, skips)
+    opened = open_wide(opts.input, opts.wide, opts.path, skips)
+    reader, source = opened.reader, opened.source
     output = _StreamOutput(sys.stdout)
     json_out = opts.output.format == "json"
     window_size = opts.window
@@ -282,7 +273,7 @@ def _run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
         return output.error is None
 
     stopped, failure = _read_stream(stop, reader, take)
-    close(stream, opts.path)
+    opened.close()
     if not started and reader.names and failure is None:
         start()  # a header and no row: the evaluations exist, empty
     checkpoint()

@@ -2,7 +2,7 @@
 
 Also the final report of ``scored-pr stream`` on a wide file (:func:`print_wide`,
 called by :mod:`.stream_wide`), and the options both commands take. CSV, TSV,
-JSON Lines and Parquet (:mod:`scored_pr._io.parquet`) files are read.
+JSON Lines and Parquet files are read, through the input layer (:mod:`.inputs`).
 
 Two layouts (documented in ``scored-pr report --help`` and the README):
 
@@ -35,15 +35,12 @@ writes it all as one object, NaN as null.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import math
-import sys
 import warnings
 from typing import Any
 
-from .._io import cases as _io
-from .._io import parquet as _parquet
+from .inputs import SkipReporter, open_wide
 from .options import ReportOptions, WideOptions
 from .output import error, table
 
@@ -111,16 +108,6 @@ def _usage(opts: ReportOptions) -> str | None:
 
 #: What is said of a one-ranking option given with the wide options.
 NOT_FOR_WIDE = "not for a wide file (--label-col/--label-cols), which is reported per class and averaged"
-
-
-def wide_reader(w: WideOptions, input_format: str | None, path: str, stream: Any, source: str, skip_invalid: bool,
-                on_skip: Any) -> _io.WideReader:
-    """The reader of the wide file ``stream`` (opened from ``path``) as ``w`` says."""
-    return _io.WideReader(
-        stream, source=source, input_format=input_format or _io.format_from_path(path),
-        label_col=w.label_col, label_cols=w.label_cols, score_cols=w.score_cols,
-        score_prefix=w.score_prefix, skip_invalid=skip_invalid, on_skip=on_skip,
-    )
 
 
 def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any], dict[str, Any], list[str], Any]:
@@ -249,31 +236,14 @@ def report(opts: ReportOptions) -> int:
     if problem is not None:
         error(problem)
         return 2
-    skipped: list[str] = []
-
-    def on_skip(err: _io.InputError) -> None:
-        skipped.append(str(err))
-        if len(skipped) <= 5:
-            error(f"skipped {err}")
-
-    w = opts.wide
-    if _parquet.is_parquet(opts.path, opts.input.input_format):
-        reader: Any = _parquet.ParquetWide(
-            opts.path, label_col=w.label_col, label_cols=w.label_cols, score_cols=w.score_cols,
-            score_prefix=w.score_prefix, skip_invalid=opts.input.skip_invalid, on_skip=on_skip)
+    skips = SkipReporter()
+    opened = open_wide(opts.input, opts.wide, opts.path, skips)
+    reader = opened.reader
+    try:
         truth, scores = reader.read()
-    else:
-        stream, source, _ = _io.open_input(opts.path)
-        reader = wide_reader(w, opts.input.input_format, opts.path, stream, source, opts.input.skip_invalid, on_skip)
-        try:
-            truth, scores = reader.read()
-        finally:
-            if opts.path != "-":
-                stream.close()
-            elif isinstance(stream, io.TextIOWrapper) and stream is not sys.stdin:
-                stream.detach()  # our UTF-8 wrapper around sys.stdin.buffer: leave standard input open
-    if skipped:
-        error(f"skipped {len(skipped)} invalid line{'' if len(skipped) == 1 else 's'} in {reader.source}")
+    finally:
+        opened.close()
+    skips.finish(reader.source)
     return print_wide(reader.source, reader.multiclass, reader.names, reader.score_names, truth, scores,
                       reader.skipped, opts.output.format, html=opts.html)
 

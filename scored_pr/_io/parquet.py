@@ -26,8 +26,9 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Callable
 
-from .cases import DEFAULT_CORRECT_COLUMNS, DEFAULT_SCORE_COLUMN, CaseReader, InputError, WideReader, _Piece, _twice
-from .cases import parse_label, parse_score
+from .cases import CaseReader, _Piece
+from .values import DEFAULT_CORRECT_COLUMNS, DEFAULT_SCORE_COLUMN, InputError, _twice, parse_label, parse_score
+from .wide import WideReader
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,27 +48,6 @@ INSTALL = "pip install pyarrow (or, in a checkout of scored_pr, pip install '.[p
 
 #: Integers beyond this magnitude must be exactly representable as float64 (as in the text readers).
 _EXACT_INT = 2**53
-
-
-def is_parquet(path: str, input_format: str | None = None) -> bool:
-    """Whether ``path`` is to be read as Parquet: ``--input-format parquet``, its name, or its first bytes.
-
-    Examples
-    --------
-    >>> is_parquet("preds.parquet"), is_parquet("x.PQ"), is_parquet("x.csv", "parquet"), is_parquet("-")
-    (True, True, True, False)
-    """
-    if input_format is not None:
-        return input_format == "parquet"
-    if path == "-":
-        return False
-    if path.lower().endswith(SUFFIXES):
-        return True
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(len(MAGIC)) == MAGIC
-    except OSError:  # reported as a missing or unreadable input by the text path
-        return False
 
 
 def _pyarrow(source: str) -> Any:
@@ -209,23 +189,12 @@ class ParquetCases(CaseReader):
                              f"distinct {first!r} of an earlier row does: round the column if the tie is acceptable)")
 
     def _find_columns(self, names: list[str]) -> tuple[str, str]:
-        folded = [n.lower() for n in names]
-
-        def find(candidates: tuple[str, ...]) -> str | None:
-            for c in candidates:
-                if c in names:
-                    return c
-            for c in candidates:
-                if c.lower() in folded:
-                    return names[folded.index(c.lower())]
-            return None
-
         wanted = DEFAULT_CORRECT_COLUMNS if self._correct_col is None else (self._correct_col,)
-        correct = find(wanted)
+        correct = _find(names, wanted)
         if correct is None:
             shown = " or ".join(repr(c) for c in wanted)
             raise InputError(self.source, None, f"no column {shown} in the file (columns: {_listed(names)}); use --correct-col")
-        score = find((self._score_col,))
+        score = _find(names, (self._score_col,))
         if score is None:
             raise InputError(self.source, None, f"no column {self._score_col!r} in the file (columns: {_listed(names)}); "
                              "use --score-col")
@@ -374,3 +343,60 @@ class ParquetWide(WideReader):
                 case = self._case(first + i, lambda key: values[key][i])  # noqa: B023 - called at once
                 if case is not None:
                     yield case  # type: ignore[misc]
+
+
+class ParquetKeyed:
+    """The keyed cases of a Parquet file, ``(row, id, correct, score)``, for ``scored-pr compare``.
+
+    The columns are found as the one-ranking reader finds them (the exact name,
+    else the same name in another case); each value goes through the rules of
+    every reader (:func:`parse_label`, :func:`parse_score`). An id is compared
+    as text: a string as it is (surrounding white space dropped, as in CSV), a
+    number or boolean by its JSON text (as JSON Lines ids are).
+    """
+
+    def __init__(self, path: str, *, id_col: str = "id", correct_col: str | None = None,
+                 score_col: str = DEFAULT_SCORE_COLUMN) -> None:
+        self._file = _Rows(path)
+        self.source = self._file.source
+        self.size = self._file.size
+        names = self._file.names
+        wanted = DEFAULT_CORRECT_COLUMNS if correct_col is None else (correct_col,)
+        found = []
+        for candidates, option in (((id_col,), "--id-col"), (wanted, "--correct-col"), ((score_col,), "--score-col")):
+            name = _find(names, candidates)
+            if name is None:
+                shown = " or ".join(repr(c) for c in candidates)
+                raise InputError(self.source, None, f"no column {shown} in the file (columns: {_listed(names)}); use {option}")
+            if names.count(name) > 1:
+                raise InputError(self.source, None, _twice(names, name, f"the {option} column must be named once"))
+            found.append(name)
+        self._columns = found
+
+    def __iter__(self) -> Iterator[tuple[int, str, bool, float]]:
+        import json
+
+        iname, cname, sname = self._columns
+        for first, batch in self._file.batches(list(dict.fromkeys(self._columns))):
+            ids, labels, scores = (batch.column(c).to_pylist() for c in (iname, cname, sname))
+            for i, (key, label, score) in enumerate(zip(ids, labels, scores)):
+                row = first + i
+                if key is None:
+                    raise InputError(self.source, None, f"row {row}: missing id in column {iname!r}")
+                text = key.strip() if isinstance(key, str) else json.dumps(key) if isinstance(key, (int, float)) else str(key)
+                try:
+                    yield row, text, parse_label(label, cname), parse_score(score, sname)
+                except ValueError as exc:
+                    raise InputError(self.source, None, f"row {row}: {exc}") from None
+
+
+def _find(names: list[str], candidates: tuple[str, ...]) -> str | None:
+    """The first of ``candidates`` among ``names``, by its exact name, else in another case."""
+    folded = [n.lower() for n in names]
+    for c in candidates:
+        if c in names:
+            return c
+    for c in candidates:
+        if c.lower() in folded:
+            return names[folded.index(c.lower())]
+    return None

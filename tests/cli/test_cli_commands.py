@@ -26,6 +26,7 @@ import pytest
 
 from scored_pr import ScoredPrecisionRecallEvaluation
 from scored_pr._cli import report as _cli
+from scored_pr._cli import inputs as _inputs
 from scored_pr._cli import output as _cli_output
 from scored_pr._io import cases as _io
 from scored_pr._cli.main import main
@@ -402,7 +403,7 @@ def test_skip_invalid_skips_and_counts(tmp_path: Path, capsys: pytest.CaptureFix
     assert lines[0] == (
         f"scored-pr: skipped {path}:8: invalid label 'maybe' in column 'correct' (expected 1/0, -1/1, true/false, yes/no, or a --positive-label)"
     )
-    assert len(lines) == _cli.MAX_SKIP_MESSAGES + 1  # the first few, then the count
+    assert len(lines) == _inputs.MAX_SKIP_MESSAGES + 1  # the first few, then the count
     assert lines[-1] == f"scored-pr: skipped 8 invalid lines in {path}"
 
 

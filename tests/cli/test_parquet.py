@@ -28,6 +28,7 @@ from cli_env import CMD, ROOT, clean_env  # noqa: E402
 from scored_pr._cli import output as _cli_output  # noqa: E402
 from scored_pr._cli.main import main  # noqa: E402
 from scored_pr._io import parquet as _parquet  # noqa: E402
+from scored_pr._io.formats import detect  # noqa: E402
 
 
 def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -163,7 +164,7 @@ def test_format_from_magic_bytes_option_and_standard_input(tmp_path: Path, capsy
     parquet, csv = write_pair(tmp_path, {"correct": y, "score": s})
     plain = tmp_path / "predictions"  # no suffix: Parquet's magic bytes say it
     plain.write_bytes(parquet.read_bytes())
-    assert _parquet.is_parquet(str(plain)) and not _parquet.is_parquet(str(csv))
+    assert detect(str(plain)).name == "parquet" and detect(str(csv)).name != "parquet"
     want = run_main(capsys, "report", str(csv), "--format", "json")[1]
     same_json(run_main(capsys, "report", str(plain), "--format", "json")[1], want, plain, csv)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(parquet.read_bytes())))
@@ -289,3 +290,43 @@ def test_two_decimal_scores_that_round_to_one_float64_are_refused_naming_the_row
            "0.1, as the distinct Decimal('0.1000000000000000000000000') of an earlier row does" in err
     code, out, err = run_main(capsys, "report", str(path), "--format", "json", "--skip-invalid")
     assert code == 0 and json.loads(out)["num_cases"] == 3
+
+
+# ------------------------------------------------------------ compare reads Parquet through the registry of formats
+
+
+def test_compare_reads_parquet_as_it_reads_the_same_data_in_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    y, s = binary_data(11, n=300)
+    rng = np.random.default_rng(12)
+    sb = np.round(np.clip(s + rng.normal(0, 0.2, s.size), 0, 1), 3)
+    ids = [f"c{i}" for i in range(y.size)]
+    a_pq, a_csv = write_pair(tmp_path, {"id": ids, "correct": y, "score": s}, name="a")
+    order = rng.permutation(y.size)  # B in another row order: joined on the ids
+    b_pq, b_csv = write_pair(tmp_path, {"id": [ids[i] for i in order], "correct": y[order], "score": sb[order]}, name="b")
+    argv = ("--resamples", "200", "--seed", "3", "--format", "json")
+    code, want, err = run_main(capsys, "compare", str(a_csv), str(b_csv), *argv)
+    assert code == 0 and err == ""
+    for a, b in ((a_pq, b_pq), (a_csv, b_pq), (a_pq, b_csv)):
+        code, got, err = run_main(capsys, "compare", str(a), str(b), *argv)
+        assert code == 0 and err == ""
+        g, w = json.loads(got), json.loads(want)
+        assert (g.pop("a"), g.pop("b")) == (str(a), str(b))
+        del w["a"], w["b"]
+        assert g == w and g["num_cases"] == 300  # the same join, estimates, intervals and p-values
+    # the text report too, but for the two file names
+    text = run_main(capsys, "compare", str(a_pq), str(b_pq), "--resamples", "200")[1]
+    text_csv = run_main(capsys, "compare", str(a_csv), str(b_csv), "--resamples", "200")[1]
+    assert text.replace(".parquet", ".csv") == text_csv
+
+
+def test_compare_names_a_missing_parquet_column_and_a_bad_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, _ = write_pair(tmp_path, {"key": ["x", "y"], "correct": [True, False], "score": [0.5, 0.25]}, name="a")
+    code, out, err = run_main(capsys, "compare", str(a), str(a), "--score-col-b", "score")
+    assert code == 2 and out == ""
+    assert err == f"scored-pr: {a}: no column 'id' in the file (columns: 'key', 'correct', 'score'); use --id-col\n"
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(pa.table({"id": ["x", "y"], "correct": [1, 2], "score": [0.5, 0.25]}), bad)
+    code, out, err = run_main(capsys, "compare", str(bad), str(bad))
+    assert code == 2 and out == ""
+    assert err == (f"scored-pr: {bad}: row 2: invalid label 2 in column 'correct' (expected 1/0, -1/1, true/false, "
+                   "yes/no, or a --positive-label)\n")

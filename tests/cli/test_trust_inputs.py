@@ -20,7 +20,8 @@ import pytest
 
 from cli_env import CMD, ROOT, clean_env
 
-from scored_pr._io.cases import CaseReader, WideReader, parse_score
+from scored_pr._io.cases import CaseReader, parse_score
+from scored_pr._io.wide import WideReader
 from scored_pr.trec import read_run
 
 
