@@ -137,7 +137,7 @@ def exact(
     """The exact flow: buckets -> their totals -> the plan's offsets -> each bucket's share -> ``K.combine``."""
     n = rows.scan.rows
     if partitions is None:
-        partitions = max(rows.parallelism, math.ceil(n / ROWS_PER_TASK))
+        partitions = max(1, rows.parallelism, math.ceil(n / ROWS_PER_TASK))
         if rows.max_tasks is not None:
             partitions = min(rows.max_tasks, partitions)
     buckets = max(1, min(4 * partitions, 4 * math.ceil(n / ROWS_PER_BUCKET))) if n else 1

@@ -118,6 +118,8 @@ def rank_buckets(
 
 def rank_group(pl: K.Plan, *pieces: Any) -> list[K.Contribution]:
     """The buckets of one group, their pieces gathered from every partition, ranked."""
+    if not pieces:
+        return []
     w = np.concatenate([p[3] for p in pieces]) if pl.weighted else None
     return rank_buckets(np.concatenate([p[0] for p in pieces]), np.concatenate([p[1] for p in pieces]),
                         np.concatenate([p[2] for p in pieces]), w, pl)
@@ -257,6 +259,8 @@ class TaskRows:
     def query_parts(self, ks: tuple[int, ...], groups: int | None, weighted: bool) -> list[dict[str, Any]]:
         t = self._tasks
         n = groups or max(1, len(self._prepped))
+        if not self._prepped:
+            return [query_partials(np.zeros(0), np.zeros(0, bool), np.zeros(0), None, ks)]
         pieces = [t.submit(query_split, p, n, weighted, returns=n) for p in self._prepped]
         return list(t.gather([t.submit(query_group, ks, weighted, *[p[g] for p in pieces]) for g in range(n)]))
 
