@@ -15,6 +15,7 @@ steps as tasks).
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
@@ -23,6 +24,17 @@ import numpy.typing as npt
 
 from .._core import partitioned as K
 from .._evaluators.bounded import BoundedEvaluation
+
+
+def require(engine: str, needs: str, *modules: str) -> Any:
+    """Import ``modules`` (returns the last), or ImportError saying which extra of scored_pr installs them."""
+    try:
+        return [importlib.import_module(m) for m in modules][-1]
+    except ImportError as e:  # pragma: no cover (the test extras have them)
+        raise ImportError(
+            f"scored_pr.{engine} needs {needs} ({e.name} is missing): pip install 'scored-pr[{engine}]' "
+            f"(in a checkout: pip install '.[{engine}]')"
+        ) from e
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import numpy as np
 
 from .._validation import check_frame
 from . import tasks
+from .backend import require as backend_require
 from .backend import Frame
 
 ENGINE = "dask"
@@ -19,14 +20,7 @@ ENGINE = "dask"
 
 def require() -> Any:
     """``dask.dataframe``, or ImportError saying which extra to install."""
-    try:
-        import dask.dataframe as dd
-    except ImportError as e:  # pragma: no cover (the test extra has it)
-        raise ImportError(
-            f"scored_pr.dask needs dask[dataframe] ({e.name} is missing): pip install 'scored-pr[dask]' "
-            "(in a checkout: pip install '.[dask]')"
-        ) from e
-    return dd
+    return backend_require(ENGINE, "dask[dataframe]", "dask.dataframe")
 
 
 class DaskTasks:

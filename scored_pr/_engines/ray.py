@@ -11,6 +11,7 @@ from typing import Any, Callable, Sequence
 
 from .._validation import check_frame
 from . import tasks
+from .backend import require as backend_require
 from .backend import Frame
 
 ENGINE = "ray"
@@ -18,14 +19,7 @@ ENGINE = "ray"
 
 def require() -> Any:
     """``ray.data``, or ImportError saying which extra to install."""
-    try:
-        import ray.data
-    except ImportError as e:  # pragma: no cover (the test extra has it)
-        raise ImportError(
-            f"scored_pr.ray needs ray[data] ({e.name} is missing): pip install 'scored-pr[ray]' "
-            "(in a checkout: pip install '.[ray]')"
-        ) from e
-    return ray.data
+    return backend_require(ENGINE, "ray[data]", "ray.data")
 
 
 class RayTasks:

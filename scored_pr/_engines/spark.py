@@ -19,6 +19,7 @@ from .._evaluators.bounded import BoundedEvaluation
 from .._evaluators.distributed import query_partials
 from .._validation import MAX_WEIGHT, MIN_WEIGHT, check_frame
 from . import tasks
+from .backend import require as backend_require
 from .backend import BucketArrays, Columns, Frame, Scan
 
 ENGINE = "spark"
@@ -28,15 +29,7 @@ SAMPLES_PER_BUCKET = 64
 
 def require() -> Any:
     """``pyspark.sql`` (with pyarrow), or ImportError saying which extra to install."""
-    try:
-        import pyarrow  # noqa: F401
-        import pyspark.sql
-    except ImportError as e:  # pragma: no cover (the test extra has both)
-        raise ImportError(
-            f"scored_pr.spark needs pyspark and pyarrow ({e.name} is missing): pip install 'scored-pr[spark]' "
-            "(in a checkout: pip install '.[spark]')"
-        ) from e
-    return pyspark.sql
+    return backend_require(ENGINE, "pyspark and pyarrow", "pyarrow", "pyspark.sql")
 
 
 def _is_spark_frame(sql: Any, df: Any) -> bool:
