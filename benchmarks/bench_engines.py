@@ -1,11 +1,13 @@
-"""scored_pr.spark.evaluate and scored_pr.dask.evaluate at scale: driver memory, time, and Spark's binned areas.
+"""scored_pr.spark.evaluate, scored_pr.dask.evaluate and scored_pr.ray.evaluate at scale: driver memory, time, and
+Spark's binned areas.
 
 (a) Driver memory: the peak growth of the driver Python process's resident
     set size (RSS) while ``evaluate`` runs, sampled every 10 ms by a thread
     (psutil), for N generated rows and for an empty DataFrame (what the
     machinery itself costs). The rows are generated in the cluster
     (``spark.range`` + ``rand``/``randn``; for Dask, each partition made on a
-    worker by ``dd.from_map``), never on the driver.
+    worker by ``dd.from_map``; for Ray, each block made in a task by
+    ``ray.data.range(...).map_batches``), never on the driver.
 (b) Time on the same cached DataFrame: every exact measure of scored_pr
     (``evaluate(...).summary()``) against pyspark.ml's
     ``BinaryClassificationEvaluator`` computing its two areas (areaUnderROC and
@@ -14,7 +16,7 @@
 
 Scores: binormal, ``randn() + 1.2 * label`` with 30% positives (distinct float64s).
 
-Usage: python benchmarks/bench_engines.py [--rows 10000000 50000000] [--engines spark dask] [--out FILE.md]
+Usage: python benchmarks/bench_engines.py [--rows 10000000 50000000] [--engines spark dask ray] [--out FILE.md]
 """
 
 from __future__ import annotations
@@ -172,6 +174,52 @@ def bench_dask(rows: list[int], out: list[str]) -> None:
             client.run(gc.collect)
 
 
+def _ray_part(batch: Any) -> Any:
+    import numpy as np
+    import pandas as pd
+
+    ids = batch["id"]
+    rng = np.random.default_rng(1000 + int(ids[0]) if len(ids) else 0)
+    y = rng.random(len(ids)) < 0.3
+    return pd.DataFrame({"label": y, "score": rng.normal(size=len(ids)) + 1.2 * y})
+
+
+def ray_rows(n: int, parts: int) -> Any:
+    import ray.data
+
+    return ray.data.range(n, override_num_blocks=parts).map_batches(_ray_part, batch_format="numpy",
+                                                                     batch_size=None)
+
+
+def bench_ray(rows: list[int], out: list[str]) -> None:
+    import ray
+    import ray.data
+
+    from scored_pr.ray import evaluate
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
+             runtime_env={"env_vars": {"PYTHONPATH": os.environ["PYTHONPATH"]}})
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    try:
+        evaluate(ray_rows(4, 2))
+        import pandas as pd
+
+        empty = ray.data.from_pandas(pd.DataFrame({"label": pd.Series(dtype=bool), "score": pd.Series(dtype=float)}))
+        with PeakRSS() as m0:  # an empty Dataset whose columns are known (no task of map_batches ran to tell them)
+            evaluate(empty).summary()
+        out.append(f"\nRay (ray.init(num_cpus=2)), driver RSS growth for an empty Dataset: {m0.peak / 1e6:.1f} MB\n")
+        out.append("| rows | scored_pr exact, all measures (generation included) | driver RSS growth |")
+        out.append("|---|---|---|")
+        for n in rows:
+            ds = ray_rows(n, max(2, n // 2_000_000))
+            with PeakRSS() as m:
+                (res, t) = timed(lambda: evaluate(ds).summary())
+            out.append(f"| {n:,} | {t:.1f} s | {m.peak / 1e6:.1f} MB |")
+            print(out[-1], flush=True)
+    finally:
+        ray.shutdown()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, nargs="+", default=[1_000_000])
@@ -184,6 +232,8 @@ def main() -> None:
         bench_spark(args.rows, out, args.bce_rows)
     if "dask" in args.engines:
         bench_dask(args.rows, out)
+    if "ray" in args.engines:
+        bench_ray(args.rows, out)
     text = "\n".join(out) + "\n"
     print(text)
     if args.out:

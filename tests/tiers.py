@@ -11,7 +11,7 @@ from __future__ import annotations
 
 #: Node id (a file, or a file and a test function) -> its tier, and why it is not in the fast tier.
 TIERS: dict[str, tuple[str, str]] = {
-    "tests/integrations/test_engines.py": ("engine", "Spark (a JVM) and a Dask LocalCluster"),
+    "tests/integrations/test_engines.py": ("engine", "Spark (a JVM), a Dask LocalCluster and a Ray instance"),
     "tests/cli/test_cli_commands.py::test_example_runs[spark_bounded.py]": ("engine", "starts Spark"),
     "tests/cli/test_cli_commands.py::test_example_runs[distributed_dask.py]": ("engine", "starts a Dask cluster"),
     "tests/integrations/test_html_browser.py": ("browser", "drives Chromium"),
@@ -32,7 +32,7 @@ TIERS: dict[str, tuple[str, str]] = {
 }
 
 #: The fixtures that put a test in the engine tier, each with its xdist group (one JVM, one cluster).
-ENGINE_FIXTURES = {"spark": "spark", "dask_client": "dask"}
+ENGINE_FIXTURES = {"spark": "spark", "dask_client": "dask", "ray_cluster": "ray"}
 
 HEAVY = ("engine", "browser", "server", "soak")
 

@@ -1,4 +1,5 @@
-"""One SparkSession and one Dask LocalCluster for the whole test session (each starts in seconds, not per test)."""
+"""One SparkSession, one Dask LocalCluster and one Ray instance for the whole test session (each starts in seconds,
+not per test)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 HAS_SPARK = all(importlib.util.find_spec(m) is not None for m in ("pyspark", "pyarrow")) and shutil.which("java") is not None
 HAS_DASK = all(importlib.util.find_spec(m) is not None for m in ("dask", "distributed", "pandas"))
+HAS_RAY = all(importlib.util.find_spec(m) is not None for m in ("ray", "pyarrow", "pandas"))
 
 
 @pytest.fixture(scope="session")
@@ -49,3 +51,22 @@ def dask_client() -> Iterator[Any]:
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                       silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
         yield client
+
+
+@pytest.fixture(scope="session")
+def ray_cluster() -> Iterator[Any]:
+    """A local Ray instance of 2 CPUs whose workers import the scored_pr under test; no dashboard, no progress bars."""
+    if not HAS_RAY:
+        pytest.skip("needs ray[data]")
+    import ray
+    import ray.data
+
+    import scored_pr
+
+    root = str(Path(scored_pr.__file__).resolve().parents[1])
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
+             object_store_memory=256 * 2**20, runtime_env={"env_vars": {"PYTHONPATH": path}})
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    yield ray
+    ray.shutdown()

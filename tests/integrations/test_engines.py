@@ -1,11 +1,11 @@
-"""scored_pr.spark.evaluate and scored_pr.dask.evaluate against the exact evaluator fed the same rows.
+"""scored_pr.spark.evaluate, scored_pr.dask.evaluate and scored_pr.ray.evaluate against the exact evaluator fed the same rows.
 
 Each engine ranks the rows bucket by bucket in its workers; every value of
 ``summary()`` must equal ``ScoredPrecisionRecallEvaluation(ties="grouped")``:
 the unweighted ROC areas, max F and the rank-based measures bit for bit, the
 sums within 1e-12 relative. The bounded mode's certified intervals must hold
-the exact values. One SparkSession and one LocalCluster serve every test
-(conftest.py); the cases are few and small, as each evaluation runs several
+the exact values. One SparkSession, one LocalCluster and one Ray instance
+serve every test (conftest.py); the cases are few and small, as each evaluation runs several
 cluster jobs.
 """
 
@@ -167,69 +167,86 @@ def test_spark_empty_frame(spark: Any) -> None:
     assert all((math.isnan(a[k]) and math.isnan(b[k])) or a[k] == b[k] for k in b)
 
 
-# ------------------------------------------------------------------------------ Dask
+# ------------------------------------------------------------------------------ Dask and Ray (pandas partitions)
+
+
+def parts_frame(name: str, pieces: list[Any]) -> Any:
+    """A Dask DataFrame or a Ray Dataset of one partition (block) per pandas piece, in order."""
+    if name == "ray":
+        import ray.data
+
+        return ray.data.from_pandas([p.reset_index(drop=True) for p in pieces])
+    import dask.dataframe as dd
+
+    return dd.concat([dd.from_pandas(p, npartitions=1, sort=False) for p in pieces])
+
+
+def split_frame(name: str, pdf: Any, n: int) -> Any:
+    """``pdf`` in ``n`` partitions (blocks) of about equal size."""
+    cuts = np.linspace(0, len(pdf), n + 1).astype(int)
+    return parts_frame(name, [pdf.iloc[a:b] for a, b in zip(cuts[:-1], cuts[1:])])
+
+
+@pytest.fixture(params=["dask", "ray"])
+def pandas_engine(request: Any) -> tuple[str, Any]:
+    """(name, evaluate) of the engines of pandas partitions: each test runs on Dask and on Ray."""
+    if request.param == "ray":
+        request.getfixturevalue("ray_cluster")
+        from scored_pr.ray import evaluate
+    else:
+        request.getfixturevalue("dask_client")
+        from scored_pr.dask import evaluate as evaluate  # type: ignore[no-redef]
+    return request.param, evaluate
 
 
 @pytest.mark.parametrize("seed,n,weights,misses,labels,pos_label", [
     (11, 5000, False, 0, "bool", None), (12, 4000, True, 3, "int", None), (13, 3000, False, 5, "str", "spam"),
     (14, 30, False, 1, "bool", None),
 ])
-def test_dask_exact_equals_the_evaluator(dask_client: Any, seed, n, weights, misses, labels, pos_label) -> None:
-    import dask.dataframe as dd
-
-    from scored_pr.dask import evaluate
-
+def test_dask_and_ray_exact_equals_the_evaluator(pandas_engine: Any, seed, n, weights, misses, labels,
+                                                 pos_label) -> None:
+    name, evaluate = pandas_engine
     pdf, y, s, w = frame(seed, n, weights=weights, labels=labels)
     # uneven partitions, one empty: 0, 2, n/2 - 2 and n/2 rows
-    cuts = [pdf.iloc[:0], pdf.iloc[:2], pdf.iloc[2 : n // 2], pdf.iloc[n // 2 :]]
-    ddf = dd.concat([dd.from_pandas(c, npartitions=1, sort=False) for c in cuts])
-    assert ddf.npartitions == 4
+    ddf = parts_frame(name, [pdf.iloc[:0], pdf.iloc[:2], pdf.iloc[2 : n // 2], pdf.iloc[n // 2 :]])
+    assert (ddf.npartitions if name == "dask" else ddf.materialize().num_blocks()) == 4
     got = evaluate(ddf, "label", "score", weight_col="w" if weights else None, pos_label=pos_label, misses=misses,
                    ranks=(7,), partitions=3)
     ev = reference(y, s, w, misses)
     assert_same(got, ev)
 
 
-def test_dask_bounded_holds_the_exact_values(dask_client: Any) -> None:
-    import dask.dataframe as dd
-
-    from scored_pr.dask import evaluate
-
+def test_dask_and_ray_bounded_holds_the_exact_values(pandas_engine: Any) -> None:
+    name, evaluate = pandas_engine
     pdf, y, s, _ = frame(15, 6000, ties=0)
-    got = evaluate(dd.from_pandas(pdf, npartitions=4), misses=2, mode="bounded", max_bins=64)
+    got = evaluate(split_frame(name, pdf, 4), misses=2, mode="bounded", max_bins=64)
     assert_bounds_hold(got, reference(y, s, None, 2))
 
 
-def test_dask_bad_columns_and_rows_are_named(dask_client: Any) -> None:
-    import dask.dataframe as dd
-
-    from scored_pr.dask import evaluate
-
+def test_dask_and_ray_bad_columns_and_rows_are_named(pandas_engine: Any) -> None:
+    name, evaluate = pandas_engine
     pdf, _, _, _ = frame(16, 50)
-    ddf = dd.from_pandas(pdf, npartitions=2)
+    ddf = split_frame(name, pdf, 2)
     with pytest.raises(ValueError, match="argument 'label_col' must be a column of the DataFrame.*'y'"):
         evaluate(ddf, "y", "score")
     with pytest.raises(ValueError, match="column 'score' \\(argument 'score_col'\\).*3 rows"):
-        evaluate(dd.from_pandas(pdf.assign(score=np.where(pdf.id < 3, np.nan, pdf.score)), npartitions=2))
+        evaluate(split_frame(name, pdf.assign(score=np.where(pdf.id < 3, np.nan, pdf.score)), 2))
     with pytest.raises(ValueError, match="column 'w' \\(argument 'weight_col'\\)"):
-        evaluate(dd.from_pandas(pdf.assign(w=-1.0), npartitions=2), weight_col="w")
-    with pytest.raises(TypeError, match="argument 'ddf'"):
+        evaluate(split_frame(name, pdf.assign(w=-1.0), 2), weight_col="w")
+    with pytest.raises(TypeError, match="argument 'ddf'" if name == "dask" else "argument 'ds' must be a ray.data"):
         evaluate(pdf)
 
 
-def test_the_result_refuses_what_it_cannot_answer(dask_client: Any) -> None:
-    import dask.dataframe as dd
-
-    from scored_pr.dask import evaluate
-
+def test_the_result_refuses_what_it_cannot_answer(pandas_engine: Any) -> None:
+    name, evaluate = pandas_engine
     pdf, _, _, _ = frame(17, 200)
-    got = evaluate(dd.from_pandas(pdf, npartitions=2))
+    got = evaluate(split_frame(name, pdf, 2))
     for call in (lambda: got.confidence_interval(), lambda: got.add_case(True, 0.5), lambda: got.save("x.npz"),
                  lambda: got.precision_at_threshold(0.5), lambda: got.area_under_roc_curve(max_fpr=0.5),
                  lambda: got.maximum_f_measure(2.0), lambda: got.average_precision(ties="stable")):
         with pytest.raises(UnsupportedQuery, match="DistributedEvaluation"):
             call()
-    assert repr(got).startswith("DistributedEvaluation(engine='dask', num_cases=200")
+    assert repr(got).startswith(f"DistributedEvaluation(engine='{name}', num_cases=200")
 
 
 # -------------------------------------------------------------------------- per query
@@ -269,17 +286,14 @@ def test_spark_means_over_queries_equal_multi_query_evaluation(spark: Any) -> No
         evaluate(spark.createDataFrame(pdf), query_col="query", misses=1)
 
 
-def test_dask_means_over_queries_equal_multi_query_evaluation(dask_client: Any) -> None:
-    import dask.dataframe as dd
-
-    from scored_pr.dask import evaluate
-
+def test_dask_and_ray_means_over_queries_equal_multi_query_evaluation(pandas_engine: Any) -> None:
+    name, evaluate = pandas_engine
     pdf, ref = query_frame(22, 3000)
-    got = evaluate(dd.from_pandas(pdf, npartitions=3), query_col="query", ranks=(3,))
+    got = evaluate(split_frame(name, pdf, 3), query_col="query", ranks=(3,))
     assert_same_means(got, ref)
     assert abs(got.mean_precision_at(3) - ref.mean_precision_at(3)) <= 1e-12
     with pytest.raises(ValueError, match="argument 'query_col' must be a column"):
-        evaluate(dd.from_pandas(pdf, npartitions=3), query_col="qid")
+        evaluate(split_frame(name, pdf, 3), query_col="qid")
 
 
 # -------------------------------------------------------------------------- multi-class and multi-label
@@ -369,19 +383,16 @@ def test_spark_multiclass_and_multilabel_equal_the_functional_api(spark: Any) ->
     assert_same_averages(got, truth, scores, w, ["is_a", "is_b", "is_c", "is_d"])
 
 
-def test_dask_multiclass_and_multilabel_equal_the_functional_api(dask_client: Any) -> None:
-    import dask.dataframe as dd
-
-    from scored_pr.dask import evaluate
-
+def test_dask_and_ray_multiclass_and_multilabel_equal_the_functional_api(pandas_engine: Any) -> None:
+    name, evaluate = pandas_engine
     pdf, truth, scores, _ = wide_frame(33, 400)
-    ddf = dd.from_pandas(pdf, npartitions=3)
+    ddf = split_frame(name, pdf, 3)
     got = evaluate(ddf, label_col="y", score_cols=["p_a", "p_b", "p_c", "p_d"], classes=["a", "b", "c", "d"])
     assert_same_averages(got, truth, scores, None, ["a", "b", "c", "d"])
     got = evaluate(ddf, label_cols=["is_a", "is_b", "is_c", "is_d"], score_cols=["p_a", "p_b", "p_c", "p_d"])
     assert_same_averages(got, truth, scores, None, ["is_a", "is_b", "is_c", "is_d"])
     pdf, truth, scores, w = wide_frame(36, 300, weights=True)  # integer classes, weighted
-    ddf = dd.from_pandas(pdf.assign(y=pdf.y.map({"a": 0, "b": 1, "c": 2})), npartitions=2)
+    ddf = split_frame(name, pdf.assign(y=pdf.y.map({"a": 0, "b": 1, "c": 2})), 2)
     got = evaluate(ddf, label_col="y", score_cols=["p_a", "p_b", "p_c", "p_d"], classes=[0, 1, 2, 3], weight_col="w")
     assert_same_averages(got, truth, scores, w, [0, 1, 2, 3])
 
@@ -406,13 +417,10 @@ def test_spark_wide_arguments_are_named(spark: Any) -> None:
         evaluate(df, label_col="y", score_cols=["p_a", "p_b", "p_c"], classes=["a", "b", "c"], misses=1)
 
 
-def test_dask_wide_arguments_are_named(dask_client: Any) -> None:
-    import dask.dataframe as dd
-
-    from scored_pr.dask import evaluate
-
+def test_dask_and_ray_wide_arguments_are_named(pandas_engine: Any) -> None:
+    name, evaluate = pandas_engine
     pdf, _, _, _ = wide_frame(35, 40)
-    ddf = dd.from_pandas(pdf, npartitions=2)
+    ddf = split_frame(name, pdf, 2)
     with pytest.raises(ValueError, match="argument 'label_cols\\[2\\]' must be a column of the DataFrame.*'is_x'"):
         evaluate(ddf, label_cols=["is_a", "is_b", "is_x"], score_cols=["p_a", "p_b", "p_c"])
     with pytest.raises(ValueError, match="'classes' and 'score_cols' must have the same length"):
@@ -435,20 +443,27 @@ def test_dask_wide_arguments_are_named(dask_client: Any) -> None:
 def engine_frame(engine: str, pdf: Any, spark: Any = None, npartitions: int = 2) -> Any:
     if engine == "spark":
         return spark.createDataFrame(pdf).repartition(npartitions)
+    if engine == "ray":
+        return split_frame("ray", pdf, npartitions)
     import dask.dataframe as dd
 
     return dd.from_pandas(pdf, npartitions=npartitions)
 
 
-@pytest.fixture(params=["spark", "dask"])
+@pytest.fixture(params=["spark", "dask", "ray"])
 def engine(request: Any) -> tuple[str, Any, Any]:
-    """(name, evaluate, spark session or None): each test runs on both engines."""
+    """(name, evaluate, spark session or None): each test runs on every engine."""
     if request.param == "spark":
         from scored_pr.spark import evaluate
 
         return "spark", evaluate, request.getfixturevalue("spark")
+    if request.param == "ray":
+        request.getfixturevalue("ray_cluster")
+        from scored_pr.ray import evaluate as evaluate  # type: ignore[no-redef]
+
+        return "ray", evaluate, None
     request.getfixturevalue("dask_client")
-    from scored_pr.dask import evaluate
+    from scored_pr.dask import evaluate as evaluate  # type: ignore[no-redef]
 
     return "dask", evaluate, None
 
@@ -565,6 +580,12 @@ def test_a_column_name_the_dataframe_holds_twice_is_refused(engine: Any) -> None
     pdf = pd.DataFrame([[True, 0.9, 0.1, 1], [False, 0.2, 0.8, 2]], columns=["label", "score", "score", "q"])
     if name == "spark":
         df = spark.createDataFrame(pdf.set_axis(["label", "s1", "s2", "q"], axis=1)).toDF("label", "score", "score", "q")
+    elif name == "ray":  # no Ray Dataset holds two columns of one name: Ray refuses to build one
+        import ray.data
+
+        with pytest.raises(Exception, match="no attribute 'dtype'"):  # the two columns come back as a DataFrame
+            ray.data.from_pandas(pdf).materialize()
+        return
     else:
         df = engine_frame(name, pdf, npartitions=1)
     with pytest.raises(ValueError, match="argument 'score_col' must be the name of one column \\(the DataFrame has 2 "

@@ -29,7 +29,8 @@ LAYERS: list[set[str]] = [
     {"_state", "_io", "_report", "_html", "_uncertainty"},  # state files, input readers, the text and HTML reports, intervals
     {"trec"},  # trec_eval's measures over parsed qrels and runs
     {"_evaluators"},  # the stateful evaluators
-    {"functional", "plot", "streaming", "testing", "lingpipe", "_pytest_plugin", "spark", "dask"},  # public modules
+    {"_engines"},  # the engines' driver and adapters (Spark, Dask, Ray)
+    {"functional", "plot", "streaming", "testing", "lingpipe", "_pytest_plugin", "spark", "dask", "ray"},  # public modules
     {"integrations"},  # sinks built on streaming and plot
     {"_cli"},  # the command line
     {"__init__", "__main__"},

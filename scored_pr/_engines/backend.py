@@ -1,0 +1,151 @@
+"""What an engine provides to the driver: a frame (:class:`Frame`) and the rows of one ranking (:class:`Rows`).
+
+The driver (``driver.py``) decides everything (checks, buckets, plans, the
+combination of the parts); an adapter only runs steps where the rows live and
+hands back small records: fault totals, a sample of scores, each bucket's
+counts, each bucket's ranked share, per-query sums, bounded summaries. What
+reaches the driver grows with the buckets, the ranks, ``curve_points`` and
+the partitions, never with the rows.
+
+An adapter either implements both protocols itself (Spark: columns as SQL
+expressions, steps as Spark jobs) or hands the rows to
+``tasks.TaskRows`` with a :class:`Tasks` runner (Dask, Ray: numpy partitions,
+steps as tasks).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .._core import partitioned as K
+from .._evaluators.bounded import BoundedEvaluation
+
+
+def require(engine: str, needs: str, *modules: str) -> Any:
+    """Import ``modules`` (returns the last), or ImportError saying which extra of scored_pr installs them."""
+    try:
+        return [importlib.import_module(m) for m in modules][-1]
+    except ImportError as e:  # pragma: no cover (the test extras have them)
+        raise ImportError(
+            f"scored_pr.{engine} needs {needs} ({e.name} is missing): pip install 'scored-pr[{engine}]' "
+            f"(in a checkout: pip install '.[{engine}]')"
+        ) from e
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The columns of one ranking: label, score, optional weight and query id, and the positive label."""
+
+    label: str
+    score: str
+    weight: str | None = None
+    query: str | None = None
+    pos_label: Any = None
+
+    @property
+    def names(self) -> list[str]:
+        """The columns read, in order (label, score, weight, query; None left out)."""
+        return [c for c in (self.label, self.score, self.weight, self.query) if c is not None]
+
+
+@dataclass
+class Scan:
+    """What one pass over the rows tells the driver before any measure: counts, faults and weight totals.
+
+    ``faults`` maps an argument (``"label_col"``, ``"score_col"``,
+    ``"weight_col"``, ``"query_col"``) to (rows at fault, one of their values
+    as the engine shows it). ``zeros``/``minus``: rows labelled 0 and -1
+    (numeric labels without ``pos_label``); ``total``: the sum of the valid
+    weights (inf on overflow); ``not_one``: a weight other than 1 exists.
+    """
+
+    rows: int
+    faults: dict[str, tuple[int, Any]] = field(default_factory=dict)
+    zeros: int = 0
+    minus: int = 0
+    total: float = 0.0
+    not_one: bool = False
+
+
+#: One partition's (or the whole frame's) counts per bucket: rows, positives, positive and negative weight.
+BucketArrays = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]
+
+
+class Ranked(Protocol):
+    """The buckets ranked where they live: their shares (envelopes left behind) and a second round for them."""
+
+    parts: list[K.Contribution]
+
+    def shares(self, later: dict[int, float]) -> list[K.EnvelopeShare]:
+        """Each bucket's envelope reduced to its share, given the maxima of the later buckets."""
+
+    def close(self) -> None:
+        """Release what the ranking keeps in the engine."""
+
+
+class Rows(Protocol):
+    """The rows of one ranking, checked once (:attr:`scan`); each step runs in the engine."""
+
+    scan: Scan
+    #: The frame's parallelism: the ranking's default number of tasks is at least this.
+    parallelism: int
+    #: The most ranking tasks by default (None: no limit).
+    max_tasks: int | None
+
+    def sample(self, rows: int, buckets: int) -> npt.NDArray[np.float64]:
+        """Scores sampled from the rows (any sample: the bounds only balance the buckets)."""
+
+    def bucket_totals(self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[BucketArrays]:
+        """Per bucket of ``bounds`` (``K.bucket_of``): its counts, one entry per partition (or one in all)."""
+
+    def rank(self, bounds: npt.NDArray[np.float64], plan: K.Plan, groups: int) -> Ranked:
+        """Every bucket ranked in one task (``groups`` tasks), measured with the plan's offsets."""
+
+    def query_parts(self, ks: tuple[int, ...], groups: int | None, weighted: bool) -> list[dict[str, Any]]:
+        """``query_partials`` of every query, each query's rows in one task."""
+
+    def summary(self, max_bins: int, weighted: bool) -> BoundedEvaluation:
+        """One :class:`BoundedEvaluation` of every row (per partition, merged in the engine)."""
+
+
+class Frame(Protocol):
+    """A DataFrame of an engine, as the driver sees it."""
+
+    #: The engine's name (``DistributedEvaluation.engine``).
+    engine: str
+
+    def columns(self) -> list[str]:
+        """The column names, in order (a name may occur twice)."""
+
+    def kind(self, column: str) -> tuple[str, str]:
+        """(numpy dtype kind of the column's values, its type's name): ``b``, ``i``, ``u``, ``f``, ``U`` (text),
+        ``O`` (values checked one by one), anything else for another type."""
+
+    def rows(self, func: str, cols: Columns) -> Rows:
+        """The rows of ``cols``, checked: faults, counts and weight totals in :attr:`Rows.scan`."""
+
+    def not_a_class(self, column: str, classes: list[Any]) -> tuple[int, Any]:
+        """Rows whose value in ``column`` is none of ``classes`` (null included): count and one of them."""
+
+    def pooled(self, pairs: Sequence[tuple[str, str, Any]], weight: str | None) -> Frame:
+        """A frame of columns ``c`` (bool), ``s`` (float64) and ``w`` (with ``weight``): for each (label column,
+        score column, positive label) of ``pairs``, every row's class and score, all pairs one below the other."""
+
+
+class Tasks(Protocol):
+    """A task runner over remote values (Dask delayed, Ray object references): what ``tasks.TaskRows`` needs."""
+
+    def submit(self, fn: Callable[..., Any], *args: Any, returns: int | None = None) -> Any:
+        """``fn(*args)`` as a task whose arguments may be remote values; with ``returns``, ``fn`` returns a
+        sequence of that length and the task a list of as many handles."""
+
+    def persist(self, handles: list[Any]) -> list[Any]:
+        """The handles computed and kept where they ran."""
+
+    def gather(self, handles: list[Any]) -> list[Any]:
+        """The values of the handles, on the driver."""

@@ -1,0 +1,192 @@
+"""The flows of ``scored_pr.spark``, ``scored_pr.dask`` and ``scored_pr.ray``, written once and engine-free.
+
+:func:`run` checks the arguments (the evaluator's rules, one copy), asks the
+engine's frame (``backend.Frame``) for the rows of each ranking, raises the
+rows' faults, and then runs one flow:
+
+* **exact**: the rows are cut by score into buckets (a function of the score,
+  so tied rows share one); each bucket's counts are summed in the engine, the
+  driver turns them into offsets (``_core.partitioned.plan``), every bucket is
+  ranked and measured in one task with them, and the driver adds the buckets'
+  shares (``combine``): a :class:`scored_pr.DistributedEvaluation` equal to
+  ``ScoredPrecisionRecallEvaluation(ties="grouped")`` fed the same rows;
+* **bounded**: one :class:`scored_pr.BoundedEvaluation` per partition, merged in the engine;
+* **per query**: each query's rows in one task, the driver adds the sums
+  (:class:`scored_pr.DistributedQueryEvaluation`);
+* **wide** (multi-class or multi-label): an exact flow per label and one over
+  the pooled pairs (:class:`scored_pr.DistributedMultiLabelEvaluation`).
+
+What reaches the driver grows with the buckets, the ranks, ``curve_points``
+and the partitions, never with the rows.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._core import partitioned as K
+from .._evaluators.distributed import (
+    DistributedEvaluation, DistributedMultiLabelEvaluation, DistributedQueryEvaluation,
+)
+from .._measures import REPORT_RANKS
+from .._validation import (
+    QUERIES_EXPECTED, SCORES_EXPECTED, WEIGHTS_EXPECTED, bad_rows, check_column_names, check_column_type,
+    check_engine_options, check_label_column, check_misses_count, check_pos_label, check_query_setup,
+    check_weight_total, check_wide_columns, check_wide_setup, classes_not_found, mixed_negatives,
+)
+from .backend import Columns, Frame, Rows, Scan
+
+#: Rows a bucket holds on average (a bucket is ranked in one task's memory: about 17 bytes a row).
+ROWS_PER_BUCKET = 500_000
+#: Rows per ranking task by default (at least the frame's parallelism).
+ROWS_PER_TASK = 2_000_000
+
+
+def run(
+    frame: Frame, func: str, label_col: Any = None, score_col: Any = None, *, weight_col: Any = None,
+    pos_label: Any = None, misses: Any = 0, mode: Any = "exact", max_bins: Any = 4096, curve_points: Any = 1000,
+    ranks: Any = (), partitions: Any = None, query_col: Any = None, label_cols: Any = None, score_cols: Any = None,
+    classes: Any = None,
+) -> Any:
+    """``evaluate(...)`` of an engine's frame: the arguments and their meaning are ``scored_pr.spark.evaluate``'s.
+
+    Every argument is checked before the first job runs; the rows' faults
+    (null or NaN scores, labels that are not labels, bad weights or query
+    ids) are raised after one pass over them and before any measure.
+    """
+    mode, max_bins, curve_points, ranks, partitions = check_engine_options(
+        func, mode, max_bins, curve_points, ranks, partitions)
+    misses = check_misses_count(misses, func)
+    pos_label = check_pos_label(pos_label, func)
+    if score_cols is not None or label_cols is not None or classes is not None:
+        labels, lcols, scols = check_wide_columns(
+            func, frame.columns(), label_col=label_col, label_cols=label_cols, score_col=score_col,
+            score_cols=score_cols, classes=classes, weight_col=weight_col, query_col=query_col)
+        check_wide_setup(func, label_cols is None, misses, mode, pos_label)
+        return _wide(frame, func, labels, lcols, scols, label_cols is None, weight_col=weight_col,
+                     pos_label=pos_label, curve_points=curve_points, ranks=ranks, partitions=partitions)
+    cols = Columns("label" if label_col is None else label_col, "score" if score_col is None else score_col,
+                   weight_col, query_col, pos_label)
+    check_column_names(func, frame.columns(), label_col=cols.label, score_col=cols.score, weight_col=cols.weight,
+                       query_col=cols.query)
+    check_query_setup(func, cols.query, misses, mode)
+    check_column_kinds(frame, func, cols)
+    return _ranking(frame, func, cols, misses=misses, mode=mode, max_bins=max_bins, curve_points=curve_points,
+                    ranks=ranks, partitions=partitions)
+
+
+def check_column_kinds(frame: Frame, func: str, cols: Columns) -> None:
+    """The label, score and weight columns' types, by the evaluator's rules (TypeError naming the argument)."""
+    kind, name = frame.kind(cols.label)
+    check_column_type(func, "label_col", cols.label, name, "a boolean, numeric or string column",
+                      kind in ("b", "i", "u", "f", "U", "O"))
+    check_label_column(func, cols.label, kind, name, cols.pos_label)
+    for arg, column in (("score_col", cols.score), ("weight_col", cols.weight)):
+        if column is not None:
+            kind, name = frame.kind(column)
+            check_column_type(func, arg, column, name, "numeric", kind in ("i", "u", "f"))
+
+
+def check_scan(func: str, cols: Columns, scan: Scan) -> None:
+    """The rows' faults, in the order label, score, weight, query; then mixed negatives and the weights' total."""
+    expected = {
+        "label_col": "true/false, or 1 (positive) and 0 or -1 (negative): pass pos_label= for other labels"
+        if cols.pos_label is None else f"labels comparable with pos_label={cols.pos_label!r} (no null)",
+        "score_col": SCORES_EXPECTED, "weight_col": WEIGHTS_EXPECTED, "query_col": QUERIES_EXPECTED,
+    }
+    named = {"label_col": cols.label, "score_col": cols.score, "weight_col": cols.weight, "query_col": cols.query}
+    for arg, column in named.items():
+        count, example = scan.faults.get(arg, (0, None))
+        if column is not None and count:
+            raise bad_rows(func, arg, column, expected[arg], count, example)
+    mixed = mixed_negatives(func, cols.label, scan.zeros, scan.minus)
+    if mixed is not None:
+        raise mixed
+    if cols.weight is not None:
+        check_weight_total(func, cols.weight, scan.total)
+
+
+def _ranking(
+    frame: Frame, func: str, cols: Columns, *, misses: int, mode: str, max_bins: int, curve_points: int,
+    ranks: tuple[int, ...], partitions: int | None,
+) -> Any:
+    """One ranking (or one per query): the rows checked, then the flow the mode asks for."""
+    rows = frame.rows(func, cols)
+    check_scan(func, cols, rows.scan)
+    weighted = cols.weight is not None and rows.scan.not_one
+    if cols.query is not None:
+        ks = tuple(sorted({*REPORT_RANKS, *ranks}))
+        return DistributedQueryEvaluation(rows.query_parts(ks, partitions, cols.weight is not None), ks,
+                                          engine=frame.engine)
+    if mode == "bounded":
+        total = rows.summary(max_bins, weighted)
+        if misses:
+            total.add_misses(misses)
+        return total
+    result = exact(rows, misses=misses, weighted=weighted, curve_points=curve_points, ranks=ranks,
+                   partitions=partitions)
+    return DistributedEvaluation(result, pos_label=cols.pos_label, engine=frame.engine)
+
+
+def exact(
+    rows: Rows, *, misses: int, weighted: bool, curve_points: int, ranks: tuple[int, ...], partitions: int | None,
+) -> dict[str, Any]:
+    """The exact flow: buckets -> their totals -> the plan's offsets -> each bucket's share -> ``K.combine``."""
+    n = rows.scan.rows
+    if partitions is None:
+        partitions = max(1, rows.parallelism, math.ceil(n / ROWS_PER_TASK))
+        if rows.max_tasks is not None:
+            partitions = min(rows.max_tasks, partitions)
+    buckets = max(1, min(4 * partitions, 4 * math.ceil(n / ROWS_PER_BUCKET))) if n else 1
+    bounds = K.choose_bounds(rows.sample(n, buckets), buckets) if buckets > 1 else np.zeros(0)
+    nb = int(bounds.size) + 1
+    groups = min(partitions, nb)
+    per_part = rows.bucket_totals(bounds, groups, weighted)
+    count = np.zeros(nb, np.int64)
+    pos = np.zeros(nb, np.int64)
+    for part in per_part:
+        count += part[0]
+        pos += part[1]
+    totals = [K.BucketTotals(int(count[b]), int(pos[b]),
+                             math.fsum(float(p[2][b]) for p in per_part) if weighted else None,
+                             math.fsum(float(p[3][b]) for p in per_part) if weighted else None) for b in range(nb)]
+    pl = K.plan(totals, misses, weighted=weighted, ranks=(*REPORT_RANKS, *ranks, n), curve_points=curve_points)
+    if not weighted:  # R-precision's rank, once R is known
+        pl = K.plan(totals, misses, weighted=False, ranks=(*pl.ranks, min(pl.num_pos + misses, n)),
+                    curve_points=curve_points)
+    ranked = rows.rank(bounds, pl, groups)
+    try:
+        later = K.later_maxima(ranked.parts)  # the envelopes stay in the engine: each task reduces its own
+        shares = ranked.shares(later)
+    finally:
+        ranked.close()
+    return K.combine(pl, ranked.parts, shares)
+
+
+def _wide(
+    frame: Frame, func: str, labels: list[Any], label_cols: list[str], score_cols: list[str], multiclass: bool, *,
+    weight_col: str | None, pos_label: Any, curve_points: int, ranks: tuple[int, ...], partitions: int | None,
+) -> DistributedMultiLabelEvaluation:
+    """k one-vs-rest (or indicator) rankings, and the micro average's pooled ranking built in the engine."""
+    opts: dict[str, Any] = {"curve_points": curve_points, "ranks": ranks, "partitions": partitions}
+    if multiclass:  # every row's class is one of the classes: else a row would be negative everywhere
+        kind, name = frame.kind(label_cols[0])
+        textual = all(isinstance(c, str) for c in labels)
+        ok = kind == "O" or (kind == "U" if textual else
+                             not any(isinstance(c, str) for c in labels) and kind in ("b", "i", "u", "f"))
+        check_column_type(func, "label_col", label_cols[0], name,
+                          f"{'a string' if textual else 'a boolean or numeric'} column, as the classes {labels!r:.200} "
+                          "are (name the class of each score column with classes=)", ok)
+        count, example = frame.not_a_class(label_cols[0], labels)
+        if count:
+            raise classes_not_found(func, label_cols[0], labels, count, example)
+    positives = [label if multiclass else pos_label for label in labels]
+    per_label = [run(frame, func, lc, sc, weight_col=weight_col, pos_label=p, **opts)
+                 for p, lc, sc in zip(positives, label_cols, score_cols)]
+    pooled = run(frame.pooled(list(zip(label_cols, score_cols, positives)), weight_col), func, "c", "s",
+                 weight_col="w" if weight_col is not None else None, **opts)
+    return DistributedMultiLabelEvaluation(labels, per_label, pooled, num_rows=per_label[0].num_cases,
+                                           multiclass=multiclass, engine=frame.engine)

@@ -1,0 +1,299 @@
+"""The Spark adapter: columns as SQL expressions, the checks and counts in the JVM, ranking in ``mapInArrow``.
+
+The flows are ``driver.py``'s; the Python steps (ranking a bucket, a query's
+sums, a bounded summary) are ``tasks.py``'s functions, run on the executors
+over Arrow batches.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .._core import partitioned as K
+from .._evaluators.bounded import BoundedEvaluation
+from .._evaluators.distributed import query_partials
+from .._validation import MAX_WEIGHT, MIN_WEIGHT, check_frame
+from . import tasks
+from .backend import require as backend_require
+from .backend import BucketArrays, Columns, Frame, Scan
+
+ENGINE = "spark"
+#: Score samples per bucket for the bounds.
+SAMPLES_PER_BUCKET = 64
+
+
+def require() -> Any:
+    """``pyspark.sql`` (with pyarrow), or ImportError saying which extra to install."""
+    return backend_require(ENGINE, "pyspark and pyarrow", "pyarrow", "pyspark.sql")
+
+
+def _is_spark_frame(sql: Any, df: Any) -> bool:
+    """A classic or a Spark Connect DataFrame."""
+    if isinstance(df, sql.DataFrame):
+        return True
+    # A Spark Connect DataFrame exists only once its module is imported: look it up rather than
+    # import it (importing pyspark.sql.connect exits the process, SystemExit, when __main__ has no
+    # file and Connect's dependencies are missing, as in a pytest-xdist worker).
+    connect = sys.modules.get("pyspark.sql.connect.dataframe")
+    return connect is not None and isinstance(df, connect.DataFrame)
+
+
+def _label_expr(df: Any, label_col: str, pos_label: Any) -> tuple[Any, Any]:
+    """(correct, bad): the row's class and whether its label is no label, the evaluator's rule in SQL."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    col, dtype = F.col(label_col), df.schema[label_col].dataType
+    if pos_label is None:
+        if isinstance(dtype, T.BooleanType):
+            return col, col.isNull()
+        num = col.cast("double")
+        return num == 1.0, col.isNull() | F.isnan(num) | ~num.isin(1.0, 0.0, -1.0)
+    if isinstance(pos_label, str):
+        return col == F.lit(pos_label), col.isNull()
+    if isinstance(dtype, T.IntegralType) and not isinstance(pos_label, (bool, float)) and -2**63 <= pos_label < 2**63:
+        return col == F.lit(pos_label), col.isNull()  # long against long: exact beyond 2**53, as numpy compares
+    num = col.cast("double")  # a bool as 1.0 or 0.0: pos_label=2 leaves no row positive, as in the evaluator
+    return num == F.lit(float(pos_label)), col.isNull() | F.isnan(num)
+
+
+def _number(text: Any) -> Any:
+    """A score shown as its number when the text is an integer (a long refused as not exact), else as is."""
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return text
+
+
+def _bucket_expr(score: Any, bounds: npt.NDArray[np.float64]) -> Any:
+    """A CASE tree (depth log2 of the buckets) giving each score's bucket: the bounds strictly above it."""
+    from pyspark.sql import functions as F
+
+    def tree(lo: int, hi: int) -> Any:
+        if lo == hi:
+            return F.lit(lo)
+        mid = (lo + hi) // 2  # bucket <= mid iff score >= bounds[mid]
+        return F.when(score >= F.lit(float(bounds[mid])), tree(lo, mid)).otherwise(tree(mid + 1, hi))
+
+    return tree(0, int(bounds.size))
+
+
+def _arrays(batches: Iterator[Any], names: Sequence[str]) -> dict[str, Any] | None:
+    """The Arrow batches of one partition as one numpy array per column (None: no batch)."""
+    cols: dict[str, list[Any]] = {n: [] for n in names}
+    for batch in batches:
+        for n in names:
+            cols[n].append(batch.column(n).to_numpy(zero_copy_only=False))
+    return {n: np.concatenate(v) for n, v in cols.items()} if cols[names[0]] else None
+
+
+def _payloads(values: list[Any]) -> Any:
+    import pyarrow as pa
+
+    return pa.RecordBatch.from_arrays([pa.array([pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)
+                                                 for v in values], pa.binary())], ["payload"])
+
+
+class SparkRanked:
+    """Each bucket's share on the driver; its envelope's rows kept in the cluster for the second round."""
+
+    def __init__(self, ranked: Any, pl: K.Plan) -> None:
+        from pyspark import StorageLevel
+
+        def run(batches: Iterator[Any]) -> Iterator[Any]:
+            import pyarrow as pa
+
+            a = _arrays(batches, ["b", "s", "c"] + (["w"] if pl.weighted else []))
+            if a is None:
+                return
+            w = a["w"].astype(np.float64) if pl.weighted else None
+            for part in tasks.rank_buckets(a["b"].astype(np.int64), a["s"].astype(np.float64), a["c"].astype(bool),
+                                           w, pl):
+                env, part.envelope = part.envelope, part.envelope[:0]
+                n = env.shape[0]  # one row for the share, one per envelope row
+                yield pa.RecordBatch.from_arrays(
+                    [pa.array(np.full(n + 1, part.bucket, np.int64)),
+                     pa.array([pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL)] + [None] * n, pa.binary())]
+                    + [pa.array(np.concatenate(([0.0], env[:, j]))) for j in range(3)],
+                    ["b", "payload", "tp", "fp", "score"])
+
+        self._plan = pl
+        self._out = ranked.mapInArrow(run, "b long, payload binary, tp double, fp double, score double").persist(
+            StorageLevel.MEMORY_AND_DISK)
+        self.parts = [pickle.loads(r[0]) for r in self._out.where("payload IS NOT NULL").select("payload").collect()]
+
+    def shares(self, later: dict[int, float]) -> list[K.EnvelopeShare]:
+        pl = self._plan
+
+        def run(batches: Iterator[Any]) -> Iterator[Any]:
+            a = _arrays(batches, ["b", "tp", "fp", "score"])
+            if a is not None:  # a bucket's rows are in one partition, in rank order
+                b, env = a["b"].astype(np.int64), np.column_stack([a[n].astype(np.float64) for n in ("tp", "fp", "score")])
+                yield _payloads([K.envelope_share(k, env[b == k], later[k], pl) for k in np.unique(b).tolist()])
+
+        envelopes = self._out.where("payload IS NULL").select("b", "tp", "fp", "score")
+        return [pickle.loads(r[0]) for r in envelopes.mapInArrow(run, "payload binary").collect()]
+
+    def close(self) -> None:
+        self._out.unpersist()
+
+
+class SparkRows:
+    """The rows of one ranking as a narrow DataFrame (``c``, ``s``[, ``w``, ``q``]); the checks in one job."""
+
+    max_tasks: int | None = None
+
+    def __init__(self, df: Any, cols: Columns) -> None:
+        from pyspark.sql import functions as F
+        from pyspark.sql import types as T
+
+        def first(bad: Any, col: Any) -> Any:
+            return F.first(F.when(bad, F.coalesce(col.cast("string"), F.lit("null"))), True)
+
+        def count(bad: Any) -> Any:
+            return F.sum(F.when(bad, 1).otherwise(0))
+
+        correct, bad_label = _label_expr(df, cols.label, cols.pos_label)
+        sc, sdt = F.col(cols.score), df.schema[cols.score].dataType
+        bad_score = sc.isNull() | F.isnan(sc.cast("double"))
+        if isinstance(sdt, T.LongType):  # beyond 2**53 a long may not be a float64: refused, not rounded into a tie
+            # floor() of a double below 2**63 is the long it equals (a cast back to long would be optimised away as
+            # a round trip); 2**63 itself (the double of 2**63 - 1 and its neighbours) is no long: refused first
+            bad_score = bad_score | F.when(sc.cast("double") >= F.lit(2.0**63), F.lit(True)).otherwise(
+                F.floor(sc.cast("double")) != sc)
+        fields = [correct.alias("c"), (sc.cast("double") + F.lit(0.0)).alias("s")]  # -0.0 -> 0.0, as the evaluator
+        checks = {"label_col": (bad_label, F.col(cols.label)), "score_col": (bad_score, sc)}
+        aggs = [F.count(F.lit(1)).alias("rows")]
+        if cols.weight is not None:
+            w, wc = F.col(cols.weight).cast("double"), F.col(cols.weight)
+            bad_w = (wc.isNull() | F.isnan(w) | (w < 0) | (F.abs(w) == float("inf"))
+                     | ((w > 0) & ((w < MIN_WEIGHT) | (w > MAX_WEIGHT))))  # the evaluators' rule
+            checks["weight_col"] = (bad_w, wc)
+            aggs += [count(w != 1.0).alias("not_one"), F.sum(F.when(~bad_w, w)).alias("total")]  # overflow: inf
+            fields.append(w.alias("w"))
+        if cols.pos_label is None and isinstance(df.schema[cols.label].dataType, T.NumericType):
+            num = F.col(cols.label).cast("double")  # 0 and -1 together: the evaluator refuses the encoding
+            aggs += [count(num == 0.0).alias("zeros"), count(num == -1.0).alias("minus")]
+        if cols.query is not None:
+            q = F.col(cols.query)
+            bad_q = q.isNull() | F.isnan(q) if isinstance(df.schema[cols.query].dataType, (T.FloatType, T.DoubleType)) \
+                else q.isNull()
+            checks["query_col"] = (bad_q, q)
+            fields.append(q.alias("q"))
+        for arg, (bad, col) in checks.items():
+            aggs += [count(bad).alias(f"n_{arg}"), first(bad, col).alias(f"ex_{arg}")]
+        head = df.agg(*aggs).collect()[0].asDict()
+        faults = {arg: (int(head[f"n_{arg}"] or 0), head[f"ex_{arg}"]) for arg in checks}
+        faults["score_col"] = (faults["score_col"][0], _number(faults["score_col"][1]))
+        self.scan = Scan(int(head["rows"]), faults, int(head.get("zeros") or 0), int(head.get("minus") or 0),
+                         float(head.get("total") or 0.0), bool(head.get("not_one")))
+        self.parallelism = int(df.sparkSession.sparkContext.defaultParallelism)
+        self._narrow = df.select(*fields)
+        self._staged: Any = None
+
+    def sample(self, rows: int, buckets: int) -> npt.NDArray[np.float64]:
+        fraction = min(1.0, SAMPLES_PER_BUCKET * buckets / rows)
+        sample = self._narrow.select("s").sample(False, fraction, seed=20260101).collect()
+        return np.array([r[0] for r in sample], dtype=np.float64)
+
+    def bucket_totals(self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[BucketArrays]:
+        from pyspark.sql import functions as F
+
+        self._staged = self._narrow.withColumn("b", _bucket_expr(F.col("s"), bounds))
+        sums = [F.count(F.lit(1)).alias("rows"), F.sum(F.col("c").cast("long")).alias("pos")]
+        if weighted:
+            sums += [F.sum(F.when(F.col("c"), F.col("w")).otherwise(0.0)).alias("wp"),
+                     F.sum(F.when(F.col("c"), 0.0).otherwise(F.col("w"))).alias("wn")]
+        nb = int(bounds.size) + 1
+        out = (np.zeros(nb, np.int64), np.zeros(nb, np.int64), np.zeros(nb), np.zeros(nb))
+        for r in self._staged.groupBy("b").agg(*sums).collect():
+            b = int(r["b"])
+            out[0][b], out[1][b] = int(r["rows"]), int(r["pos"] or 0)
+            if weighted:
+                out[2][b], out[3][b] = float(r["wp"] or 0.0), float(r["wn"] or 0.0)
+        return [out]
+
+    def rank(self, bounds: npt.NDArray[np.float64], plan: K.Plan, groups: int) -> SparkRanked:
+        keep = ["b", "s", "c"] + (["w"] if plan.weighted else [])
+        return SparkRanked(self._staged.select(*keep).repartition(groups, "b"), plan)
+
+    def query_parts(self, ks: tuple[int, ...], groups: int | None, weighted: bool) -> list[dict[str, Any]]:
+        def run(batches: Iterator[Any]) -> Iterator[Any]:
+            a = _arrays(batches, ["q", "c", "s"] + (["w"] if weighted else []))
+            if a is not None:
+                yield _payloads([query_partials(a["q"], a["c"].astype(bool), a["s"].astype(np.float64),
+                                                a["w"].astype(np.float64) if weighted else None, ks)])
+
+        narrow = self._narrow.select("q", "c", "s", *(["w"] if weighted else []))
+        shuffled = narrow.repartition(groups, "q") if groups else narrow.repartition("q")
+        return [pickle.loads(r[0]) for r in shuffled.mapInArrow(run, "payload binary").collect()]
+
+    def summary(self, max_bins: int, weighted: bool) -> BoundedEvaluation:
+        def run(batches: Iterator[Any]) -> Iterator[Any]:
+            summary = BoundedEvaluation(max_bins=max_bins)
+            for batch in batches:
+                summary.add_cases(batch.column("c").to_numpy(zero_copy_only=False).astype(bool),
+                                  batch.column("s").to_numpy(zero_copy_only=False).astype(np.float64),
+                                  batch.column("w").to_numpy(zero_copy_only=False).astype(np.float64)
+                                  if weighted else None)
+            yield _payloads([summary])
+
+        narrow = self._narrow.select("c", "s", *(["w"] if weighted else []))
+        rdd = narrow.mapInArrow(run, "payload binary").rdd.map(lambda r: pickle.loads(r[0]))
+        return BoundedEvaluation(max_bins=max_bins) if rdd.isEmpty() else rdd.treeReduce(tasks.add, depth=3)
+
+
+class SparkFrame:
+    """A Spark DataFrame as the driver's ``backend.Frame``."""
+
+    engine = ENGINE
+
+    def __init__(self, df: Any) -> None:
+        self._df = df
+
+    @classmethod
+    def of(cls, func: str, df: Any) -> Frame:
+        """The frame of ``df``; TypeError naming argument ``df`` when it is no Spark DataFrame."""
+        check_frame(df, _is_spark_frame(require(), df), func, "df", "a pyspark.sql.DataFrame")
+        return cls(df)
+
+    def columns(self) -> list[str]:
+        return list(self._df.columns)
+
+    def kind(self, column: str) -> tuple[str, str]:
+        from pyspark.sql import types as T
+
+        dtype = self._df.schema[column].dataType
+        kind = ("b" if isinstance(dtype, T.BooleanType) else "i" if isinstance(dtype, T.IntegralType)
+                else "f" if isinstance(dtype, T.NumericType) else "U" if isinstance(dtype, T.StringType) else "?")
+        return kind, dtype.simpleString()
+
+    def rows(self, func: str, cols: Columns) -> SparkRows:
+        return SparkRows(self._df, cols)
+
+    def not_a_class(self, column: str, classes: list[Any]) -> tuple[int, Any]:
+        from pyspark.sql import functions as F
+
+        col = F.col(column)
+        bad = F.coalesce(~col.isin(*classes), F.lit(True))
+        head = self._df.agg(F.sum(F.when(bad, 1).otherwise(0)).alias("n"),
+                            F.first(F.when(bad, F.coalesce(col.cast("string"), F.lit("null"))), True).alias("ex"))
+        row = head.collect()[0]
+        return int(row["n"] or 0), row["ex"]
+
+    def pooled(self, pairs: Sequence[tuple[str, str, Any]], weight: str | None) -> Frame:
+        """The k (class, score[, weight]) pairs of each row exploded into k rows in the cluster."""
+        from pyspark.sql import functions as F
+
+        structs = []
+        for lc, sc, pos in pairs:
+            fields = [_label_expr(self._df, lc, pos)[0].alias("c"), F.col(sc).cast("double").alias("s")]
+            if weight is not None:
+                fields.append(F.col(weight).cast("double").alias("w"))
+            structs.append(F.struct(*fields))
+        return SparkFrame(self._df.select(F.explode(F.array(*structs)).alias("p")).select("p.*"))
