@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._core import multilabel as _ml
-from ._evaluators.exact import ScoredPrecisionRecallEvaluation
+from ._evaluators.exact import ScoredPrecisionRecallEvaluation, add_trusted
 from ._core.thresholds import OperatingPoint
 from ._validation import (
     as_array,
@@ -152,7 +152,7 @@ def _evaluation(
     misses = check_count(misses, func, "misses")
     negative_misses = check_count(negative_misses, func, "negative_misses")
     ev = ScoredPrecisionRecallEvaluation(ties=ties, pos_label=pos_label)
-    ev._add_checked(correct, scores, weights, func)  # labels already compared with pos_label
+    add_trusted(ev, correct, scores, weights, func)  # labels already compared with pos_label
     ev.add_misses(misses)
     ev.add_negative_misses(negative_misses)
     return ev

@@ -70,7 +70,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(opts: ReportOptions) -> int:
     """``scored-pr report`` of a file of cases (one ranking), in any registered format; the exit status."""
-    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
+    from .._evaluators.exact import ScoredPrecisionRecallEvaluation, add_trusted
 
     skips = SkipReporter()
     opened = open_cases(opts.input, opts.path, skips, binary=True)  # text parsed in blocks
@@ -81,7 +81,7 @@ def run(opts: ReportOptions) -> int:
         for correct, scores in reader.chunks(CHUNK_ROWS):
             # parsed rows arrive validated (a bool and a float64 array of equal length, no NaN):
             # committed as they are, not checked a second time by add_cases
-            ev._add_checked(correct, scores, None, "add_cases")
+            add_trusted(ev, correct, scores, None, "add_cases")
             progress.update(reader.chars_read, ev.num_cases)
     finally:
         progress.close()

@@ -102,7 +102,7 @@ def format_line(summary: dict[str, Any], prefix: str = "", digits: int = 4) -> s
 
 def _resume(opts: StreamOptions) -> tuple[MultiLabelEvaluation | None, dict[str, Any] | None, int]:
     """The evaluation, the layout it was made from and the input line to continue after (``--resume``)."""
-    from .._evaluators.multilabel import MultiLabelEvaluation
+    from .._evaluators.multilabel import from_state
     from .._state import multilabel as _ml_state
     from .._state import statefile as _statefile
 
@@ -114,7 +114,7 @@ def _resume(opts: StreamOptions) -> tuple[MultiLabelEvaluation | None, dict[str,
             raise _io.InputError(opts.resume, None, f"the checkpoint holds a {kind!r} evaluation, not a wide stream's "
                                  "('multilabel'): resume it without --label-col/--label-cols")
         st, extra = _ml_state.load_with_extra(opts.resume, "--resume")
-        ev = MultiLabelEvaluation._from_state(st, "--resume")
+        ev = from_state(st, "--resume")
     except FileNotFoundError:
         raise _io.InputError(opts.resume, None, "no such checkpoint (nothing to resume)") from None
     except OSError as exc:
@@ -147,7 +147,7 @@ def run(opts: StreamOptions, sink: Any) -> int:
 def _run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
     import numpy as np
 
-    from .._evaluators.multilabel import MultiLabelEvaluation
+    from .._evaluators.multilabel import MultiLabelEvaluation, add_rows_trusted, state_of
     from .._state import multilabel as _ml_state
     from .stream import _check_writable, _held_stop, _Metrics, _read_stream, _stream_status, _StreamOutput, _UsageError
 
@@ -226,7 +226,7 @@ def _run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
         if not opts.checkpoint or cumulative is None:
             return True
         try:
-            _ml_state.save(cumulative._state(), opts.checkpoint,
+            _ml_state.save(state_of(cumulative), opts.checkpoint,
                            extra={"line": last_line, "source": source, "layout": layout})
         except OSError as exc:
             checkpoint_error = exc
@@ -255,9 +255,9 @@ def _run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
         values = np.array([scores], dtype=np.float64)
         # parsed rows arrive validated (bools, and scores without NaN): committed as they are
         if cumulative is not None:
-            cumulative._add(row, values, None)
+            add_rows_trusted(cumulative, row, values, None)
         if window is not None:
-            window._add(row.copy(), values.copy(), None)
+            add_rows_trusted(window, row.copy(), values.copy(), None)
         last_line = line
         seen += 1
         until_line -= 1

@@ -127,7 +127,7 @@ def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any]
     import numpy as np
 
     from .. import functional as F
-    from .._evaluators.multilabel import MultiLabelEvaluation
+    from .._evaluators.multilabel import MultiLabelEvaluation, label_values
     from .._measures import MEASURES
 
     n, k = scores.shape
@@ -144,7 +144,7 @@ def _measures(multiclass: bool, truth: Any, scores: Any) -> tuple[dict[str, Any]
     averages: dict[str, Any] = {}
     for m in MEASURES:
         if m.name in summary and m.over_labels:
-            values = ev._table_values(m)  # plain Python floats, one per column
+            values = label_values(ev, m)  # plain Python floats, one per column
             columns[m.column] = [float(v) for v in values]
             averages[m.column] = {a: v for a, v in summary[m.name].items() if not (multiclass and a == "samples")}
     notes = []

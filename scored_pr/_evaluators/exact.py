@@ -864,6 +864,29 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
         _report.print_curve(curve, sys.stdout if file is None else file)
 
 
+def add_trusted(
+    ev: ScoredPrecisionRecallEvaluation,
+    correct: npt.NDArray[np.bool_],
+    scores: npt.NDArray[np.float64],
+    weights: npt.NDArray[np.float64] | None,
+    func: str,
+) -> None:
+    """Add a batch that the caller has already checked, all or nothing, under ``ev``'s guard.
+
+    For the layers above the evaluators that validate at their own boundary
+    (the functional API, the command line's readers): ``correct`` is a bool
+    array (labels already compared with ``pos_label``), ``scores`` float64
+    without NaN, ``weights`` None or checked weights; ``func`` names the caller
+    in a refusal (another thread inside ``ev``, a read-only evaluator).
+    """
+    ev._add_checked(correct, scores, weights, func)
+
+
+def operating_points(ev: ScoredPrecisionRecallEvaluation, ties: str | None = None) -> P.Points:
+    """``ev``'s operating points under tie policy ``ties`` (default its own), cached: for the LingPipe wrappers."""
+    return ev._points(ties)
+
+
 # ScoredPrecisionRecallEvaluation report the public module (pickles, reprs); __test__ keeps the doctests
 # of the class collected from this file.
 __test__ = {"ScoredPrecisionRecallEvaluation": ScoredPrecisionRecallEvaluation}

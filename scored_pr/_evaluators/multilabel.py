@@ -914,6 +914,28 @@ def _report_figures(labelled: MultiLabelEvaluation) -> dict[str, Any]:
     return figures
 
 
+# ------------------------------------------------ what the command line calls besides the public API
+
+def add_rows_trusted(ev: MultiLabelEvaluation, truth: Bool, scores: F64, weights: F64 | None) -> None:
+    """Add rows that the caller has already checked (the wide stream's reader): ``truth`` an (n, k) bool
+    array in ``ev``'s label order, ``scores`` (n, k) float64 without NaN, ``weights`` None or checked."""
+    ev._add(truth, scores, weights)
+
+
+def label_values(ev: MultiLabelEvaluation, m: Measure) -> list[Any]:
+    """Measure-table entry ``m``'s value for each label, in column order (what its averages average)."""
+    return ev._table_values(m)
+
+
+def state_of(ev: MultiLabelEvaluation) -> _ml_state.MultiLabelState:
+    """``ev``'s contents as the record its state file holds (for the command line's checkpoints)."""
+    return ev._state()
+
+
+def from_state(st: _ml_state.MultiLabelState, func: str) -> MultiLabelEvaluation:
+    """The evaluation a state record holds (a checkpoint read back); ``func`` names the caller in errors."""
+    return MultiLabelEvaluation._from_state(st, func)
+
 register(Kind(
     "multilabel", MultiLabelEvaluation, "per_label", state_format="scored_pr.MultiLabelEvaluation",
     load=MultiLabelEvaluation.load, figures=_report_figures,

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from .._core import curves as C, points as P, scalars as M
 from .. import _report
-from .._evaluators.exact import ScoredPrecisionRecallEvaluation as _Evaluation
+from .._evaluators.exact import ScoredPrecisionRecallEvaluation as _Evaluation, operating_points
 from .._validation import (
     check_beta,
     check_choice,
@@ -475,7 +475,7 @@ class ScoredPrecisionRecallEvaluation:
             return C.step_area(self._ev.roc_curve(True))
         # 3.9.2's area is defined for one class too (0.0 without a correct case), where the
         # main API's is NaN.
-        return C.roc_area(self._ev._points(), self._ev.num_positive_ref, self._ev.num_negative_ref)
+        return C.roc_area(operating_points(self._ev), self._ev.num_positive_ref, self._ev.num_negative_ref)
 
     def averagePrecision(self) -> float:
         """Average precision: the precisions at the correct cases, summed, over a count.
