@@ -35,9 +35,37 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives Chromium")
     config.addinivalue_line("markers", "server: serves or scrapes a network server on localhost")
     config.addinivalue_line("markers", "soak: a long fault, kill or signal simulation")
+    stale = [path for path in LONGEST_FIRST if not (Path(TESTS).parent / path).is_file()]
+    if stale:
+        raise pytest.UsageError(f"tests/conftest.py: LONGEST_FIRST names files that do not exist: {stale}")
+
+
+#: The files whose tests run longest (measured with ``--durations``: mypy, the Sphinx build, the
+#: stateful machines, the long Hypothesis comparisons), which run first, longest first, each file's
+#: tests together (module fixtures such as the built site stay built once). Under pytest-xdist the
+#: first tests go to the first worker as one batch, so no long test starts last and keeps one
+#: worker busy while the others wait at the end.
+LONGEST_FIRST = (
+    "tests/structure/test_typing.py",
+    "tests/structure/test_docs.py",
+    "tests/evaluators/test_windows.py",
+    "tests/evaluators/test_multilabel_evaluation.py",
+    "tests/structure/test_readme.py",
+    "tests/evaluators/test_stateful.py",
+    "tests/evaluators/test_bounded.py",
+)
+
+
+def longest_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """``items`` with the tests of LONGEST_FIRST's files first, in its order; the rest as collected."""
+    rank = {path: n for n, path in enumerate(LONGEST_FIRST)}
+    first = [item for item in items if item.nodeid.split("::", 1)[0] in rank]
+    first.sort(key=lambda item: rank[item.nodeid.split("::", 1)[0]])  # stable: a file keeps its order
+    return first + [item for item in items if item.nodeid.split("::", 1)[0] not in rank]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items[:] = longest_first(items)
     for item in items:
         tiers = {m.name for m in item.iter_markers() if m.name in HEAVY}
         found = tier_of(item.nodeid)
