@@ -178,8 +178,8 @@ def _generic_replicates(
         for idx in strata:
             if mult is None:
                 counts[idx] = np.bincount(rng.integers(0, idx.size, idx.size), minlength=idx.size)
-            else:  # a block of misses gets its multinomial share (S._draw)
-                counts[idx] = S._draw(rng, mult[idx], 1)[0]
+            else:  # a block of misses gets its multinomial share (S.draw)
+                counts[idx] = S.draw(rng, mult[idx], 1)[0]
         out[b] = _evaluate_counts(ev, counts, measure, measure_args)
     return out
 

@@ -30,6 +30,7 @@ import numpy as np
 
 from . import _kinds
 from ._core.jsonsafe import json_ready
+from ._evaluators import guard as _guard
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._measures import LINE_RANKS, MEASURES
 from ._validation import (
@@ -41,7 +42,6 @@ from ._validation import (
     check_logger_window,
     check_optional_callable,
     check_same_pos_label,
-    read_only_evaluation,
 )
 from ._evaluators.synchronized import SynchronizedEvaluation
 from ._evaluators.windowed import WindowedEvaluation
@@ -552,16 +552,14 @@ class SummaryLogger:
         window = self._window
         if window is not None:
             try:
-                if window._read_only:
-                    raise read_only_evaluation(window._KIND, what)
-                window._acquire(what)
+                _guard.take(window, what, writer=True)
             except BaseException:
                 self._release()
                 raise
 
     def _unhold(self) -> None:
         if self._window is not None:
-            self._window._guard.release()
+            _guard.release(self._window)
         self._release()
 
     def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None) -> None:
@@ -818,11 +816,9 @@ def _holder(evaluation: Evaluation) -> tuple[Callable[[str], object], Callable[[
     if isinstance(evaluation, SynchronizedEvaluation):
         lock = evaluation.lock
         return (lambda what: lock.acquire()), lock.release  # noqa: ARG005 - take(what)'s signature
-    take = getattr(evaluation, "_acquire", None)
-    guard = getattr(evaluation, "_guard", None)
-    if take is None or guard is None:  # pragma: no cover - every registered kind has one or the other
+    if not _guard.has_guard(evaluation):  # pragma: no cover - every registered kind has one or the other
         return _take_nothing, _release_nothing
-    return take, guard.release
+    return (lambda what: _guard.take(evaluation, what)), (lambda: _guard.release(evaluation))
 
 
 def _take_nothing(what: str) -> None:

@@ -67,8 +67,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(opts: TrecOptions) -> int:
     """Evaluate and print; malformed files raise InputError (status 2), bad measures too."""
     from .._io.values import InputError
-    from ..trec._evaluate import TrecEval
-    from ..trec._parse import read_qrels, read_run
+    from ..trec import TrecEval, read_qrels, read_run
 
     path = opts.qrels_path
     try:

@@ -497,7 +497,7 @@ def _counts(rng: np.random.Generator, k: int, rows: int) -> npt.NDArray[np.int64
     return out
 
 
-def _draw(rng: np.random.Generator, mult: IntArray | None, rows: int) -> IntArray:
+def draw(rng: np.random.Generator, mult: IntArray | None, rows: int) -> IntArray:
     """Bootstrap counts of the entries of one stratum, for ``rows`` resamples.
 
     ``mult[e]`` is how many (tied, interchangeable) cases entry ``e`` stands
@@ -543,7 +543,7 @@ def paired_bootstrap_distribution(
     Returns shape (len(score_sets), n_resamples); row k uses ``score_sets[k]``.
     Reproducible: ``numpy.random.default_rng(seed)``; stratified by class by
     default. ``counts`` (optional) gives each entry a multiplicity (see
-    :func:`_draw`: the misses are one entry, however many). O(n_resamples *
+    :func:`draw`: the misses are one entry, however many). O(n_resamples *
     entries) time, O(chunk_cells) memory. ``progress`` is called with the
     number of resamples done after every block of them.
     """
@@ -563,10 +563,10 @@ def paired_bootstrap_distribution(
             if counts is None:
                 w_pos, w_neg = _counts(rng, m, rows), _counts(rng, n, rows)
             else:
-                w_pos, w_neg = _draw(rng, c_pos, rows), _draw(rng, c_neg, rows)
+                w_pos, w_neg = draw(rng, c_pos, rows), draw(rng, c_neg, rows)
         else:
             # cases in the order positives, then negatives
-            w = _counts(rng, m + n, rows) if counts is None else _draw(rng, c_all, rows)
+            w = _counts(rng, m + n, rows) if counts is None else draw(rng, c_all, rows)
             w_pos, w_neg = w[:, :m], w[:, m:]
         for k, ranked in enumerate(prepared):
             out[k, lo : lo + rows] = resampled_measure(measure, ranked, w_pos, w_neg)

@@ -163,6 +163,30 @@ def _operands(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
     return found
 
 
+def take(ev: Any, what: str, *, writer: bool = False) -> None:
+    """Take ``ev``'s guard for ``what`` without waiting, as its own methods take it.
+
+    Raises RuntimeError when another thread is inside ``ev``, and, with
+    ``writer``, TypeError first when ``ev`` is read-only (a
+    ``MultiLabelEvaluation``'s ``ev[label]``). Re-entrant: ``ev``'s own
+    methods run under it. Release with :func:`release`. For the layers above
+    that hold an evaluator across several of its calls (``SummaryLogger``).
+    """
+    if writer and ev._read_only:
+        raise read_only_evaluation(ev._KIND, what)
+    ev._acquire(what)
+
+
+def release(ev: Any) -> None:
+    """Release the guard :func:`take` took."""
+    ev._guard.release()
+
+
+def has_guard(ev: Any) -> bool:
+    """Whether ``ev`` is of a kind with this module's thread guard (:func:`take` and :func:`release` apply)."""
+    return hasattr(type(ev), "_acquire") and hasattr(ev, "_guard")
+
+
 def _call_holding(others: list[Any], name: str, call: Callable[[], Any]) -> Any:
     """``call()`` holding the guard of each evaluator in ``others`` (taken in order, all or none)."""
     held: list[Any] = []

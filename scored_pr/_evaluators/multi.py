@@ -462,12 +462,12 @@ class MultiQueryEvaluation(HtmlReport):
 
         Every retrieved document is a case in run-file order; the judgements
         of all (query, document) pairs are looked up at once
-        (:func:`scored_pr.trec._columns.match`) and the misses counted per query.
+        (``scored_pr.trec.match``) and the misses counted per query.
         """
-        run, qrels = trec.run._columns, trec.qrels._columns
+        run, qrels = trec.run.columns, trec.qrels.columns
         if run is None or qrels is None:
             return False
-        from ..trec._columns import match
+        from ..trec import match
 
         matched = match(run, qrels)
         if matched is None:  # a hash collision between two document ids: take the general path

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ._parse import Qrels, Run, read_qrels, read_run
     from ._ranking import RankedRels, rank_query, trec_order
     from ._registry import MEASURES, NICKNAMES, parse_measures
+    from ._columns import match
 
 #: Public name -> defining module; imported on first use, so that building
 #: ``scored-pr``'s argument parser (which registers ``trec``) stays cheap.
@@ -43,6 +44,8 @@ _LAZY = {
     "MEASURES": "._registry",
     "NICKNAMES": "._registry",
     "parse_measures": "._registry",
+    # for MultiQueryEvaluation.from_trec, not part of the public list below
+    "match": "._columns",
 }
 
 __all__ = [

@@ -47,6 +47,11 @@ class Qrels:
     #: The columns a regular file was read into (None for a mapping or an irregular file).
     _columns: Any = field(default=None, repr=False, compare=False)
 
+    @property
+    def columns(self) -> Any:
+        """The columns a regular file was read into, or None (a mapping, an irregular file)."""
+        return self._columns
+
 
 @dataclass
 class Run:
@@ -61,6 +66,11 @@ class Run:
     source: str = "<run>"
     #: The columns a regular file was read into (None for a mapping or an irregular file).
     _columns: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def columns(self) -> Any:
+        """The columns a regular file was read into, or None (a mapping, an irregular file)."""
+        return self._columns
 
 
 def _source(path: str | os.PathLike[str]) -> str:

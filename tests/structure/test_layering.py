@@ -208,3 +208,100 @@ def test_every_folder_is_a_package_setuptools_installs() -> None:
         if p.is_file() and p.suffix in (".py", ".csv", ".md") and "__pycache__" not in p.parts
     }
     assert folders <= declared, folders - declared
+
+
+# ------------------------------------------------------------- no private reach across units
+#
+# What one unit calls on another is a named function or method: a module of one unit never reads
+# ``obj._name`` where ``_name`` belongs to another unit (an evaluator's ``_state``, a window's
+# ``_add``), and never imports another unit's private module (``trec._parse``). Inside a unit,
+# classes and modules share their private members freely. Attributes named like the package's own
+# modules are module access when the chain starts at an imported name (``_core.points``).
+
+#: Private attribute names of other libraries' public APIs (namedtuple's, argparse's).
+NOT_PRIVATE = {"_replace", "_make", "_asdict", "_fields", "_SubParsersAction"}
+
+
+def _private_names(tree: ast.AST) -> set[str]:
+    """The ``_names`` a module defines: functions, classes, assigned names and attributes, slot names."""
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, ast.Attribute) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.add(n.attr)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+        elif isinstance(n, ast.arg):
+            out.add(n.arg)
+        elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name):
+            out.add(n.target.id)
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str):
+            out.add(n.value)  # __slots__ entries, setattr names
+    return {d for d in out if d.startswith("_") and not d.startswith("__")}
+
+
+def _imported_names(tree: ast.AST) -> set[str]:
+    return {
+        (a.asname or a.name).split(".")[0]
+        for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+        for a in n.names
+    }  # fmt: skip
+
+
+def private_reaches(sources: dict[str, str]) -> list[str]:
+    """``module:line expression`` for each read of another unit's private member or import of its private module."""
+    trees = {m: ast.parse(src) for m, src in sources.items()}
+    module_names = {m.rsplit(".", 1)[-1] for m in trees} | {unit_of(m) for m in trees}
+    own_by_unit: dict[str, set[str]] = {}
+    for m, tree in trees.items():
+        own_by_unit.setdefault(unit_of(m), set()).update(_private_names(tree))
+    anywhere = set().union(*own_by_unit.values())
+    found = []
+    for m, tree in sorted(trees.items()):
+        imported = _imported_names(tree)
+        mine = own_by_unit[unit_of(m)]
+        for n in ast.walk(tree):
+            if isinstance(n, ast.ImportFrom) and n.module:
+                parts = n.module.split(".")
+                if n.level == 0 and parts[0] == "scored_pr":
+                    parts = parts[1:]
+                # from ..trec._parse import x: a private module of another unit
+                if len(parts) >= 2 and parts[0] != unit_of(m) and parts[1].startswith("_") and not parts[1].startswith("__"):
+                    found.append(f"{m}:{n.lineno} imports {n.module}")
+            if not (isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)):
+                continue
+            name = n.attr
+            if not name.startswith("_") or name.startswith("__") or name in NOT_PRIVATE:
+                continue
+            if name in module_names:
+                chain: ast.expr = n.value
+                while isinstance(chain, ast.Attribute) and chain.attr in module_names:
+                    chain = chain.value
+                if isinstance(chain, ast.Name) and chain.id in imported:
+                    continue  # a module: _core.points, trec._columns named through an import
+            if name in mine or name not in anywhere:
+                continue  # the unit's own member, or another library's
+            found.append(f"{m}:{n.lineno} reads {ast.unparse(n)}")
+    return found
+
+
+def test_no_unit_reads_another_units_private_members() -> None:
+    sources = {m: p.read_text(encoding="utf-8") for m, p in MODULES.items()}
+    assert private_reaches(sources) == []
+
+
+def test_the_private_reach_reader_sees_a_reach() -> None:
+    sources = {
+        "scored_pr._evaluators.exact": "class E:\n    def _state(self):\n        self._x = 1\n",
+        "scored_pr._cli.report": "def run(ev):\n    return ev._state()\n",
+        "scored_pr._cli.trec": "from ..trec._parse import read_run\n",
+        "scored_pr.trec._parse": "def read_run():\n    pass\n",
+        "scored_pr._cli.ok": "from .._core import points as _points\ndef f(ev):\n    return ev.state(), _points._x\n",
+        "scored_pr._core.points": "_x = 1\n",
+    }
+    assert private_reaches(sources) == [
+        "scored_pr._cli.ok:3 reads _points._x",
+        "scored_pr._cli.report:2 reads ev._state",
+        "scored_pr._cli.trec:1 imports ..trec._parse".replace("..", ""),
+    ]
