@@ -329,7 +329,7 @@ def test_block_counts_have_the_distribution_of_per_case_draws() -> None:
     """A block of B of the K cases gets Binomial(K, B/K) of the draws; the unit entries share the rest uniformly."""
     mult = np.r_[np.ones(30, np.int64), 50, np.ones(20, np.int64), 400]
     k = int(mult.sum())
-    w = S._draw(np.random.default_rng(0), mult, 20_000)
+    w = S.draw(np.random.default_rng(0), mult, 20_000)
     assert np.all(w.sum(axis=1) == k)
     for j, b in ((30, 50), (51, 400)):
         p = b / k
@@ -340,7 +340,7 @@ def test_block_counts_have_the_distribution_of_per_case_draws() -> None:
     assert w[:, unit].var() == pytest.approx(1 - 1 / k, rel=0.05)
     # without blocks the stream is the per-case one (seeded results without misses are unchanged)
     ones = np.ones(40, np.int64)
-    assert np.array_equal(S._draw(np.random.default_rng(3), ones, 7), S._counts(np.random.default_rng(3), 40, 7))
+    assert np.array_equal(S.draw(np.random.default_rng(3), ones, 7), S._counts(np.random.default_rng(3), 40, 7))
 
 
 @pytest.mark.parametrize("stratified", [True, False])
