@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import math
 import os
-from typing import Any, Callable, Concatenate, NamedTuple, ParamSpec, TextIO, TypeVar
+from typing import Any, Callable, NamedTuple, TextIO, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -19,7 +19,7 @@ from .._core import thresholds as T
 from .._measures import MEASURES
 from .._state import bounded as _bounded_state
 from .._state.bounded import MAX_BINS
-from .._kinds import Kind, register
+from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import Evaluation, EvaluationBase, unsupported
 from .guard import guarded, new_guard
 from .._validation import (
@@ -43,8 +43,6 @@ from .._validation import (
 
 _CLS = "BoundedEvaluation"
 _T = TypeVar("_T")
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
 _EPS = 2.0**-52
 
 #: Cases sorted and binned at a time by add_cases: bounds the temporary memory
@@ -151,11 +149,19 @@ class CurveBand(NamedTuple):
         return np.asarray(inside.any(axis=1), dtype=bool)
 
 
-def _refuse(method: Callable[Concatenate[Any, _P], _R], why: str, instead: str) -> Callable[Concatenate[Any, _P], _R]:
-    """A query of the protocol that a summary cannot answer: raises UnsupportedQuery, keeps the signature."""
-    name = method.__name__
+def _refuse(q: Query) -> Callable[..., Any]:
+    """The bounded kind's method of query ``q`` (see ``_kinds.QUERY_TABLE``), which it refuses.
 
-    def refused(self: Any, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+    Raises UnsupportedQuery with the table's reason; keeps the protocol's signature. A query
+    the table says the summary answers has a method of its own in the class: none to build.
+    """
+    if q.bounded is None:
+        raise TypeError(f"{_CLS} must define {q.name}: the query table (_kinds.QUERY_TABLE) says it answers it")
+    why, instead = q.bounded.why, q.bounded.instead
+    method = getattr(Evaluation, q.name)
+    name = q.name
+
+    def refused(self: Any, *args: Any, **kwargs: Any) -> Any:
         raise unsupported(_CLS, name, why, instead)
 
     functools.update_wrapper(refused, method)
@@ -168,8 +174,11 @@ def _refuse(method: Callable[Concatenate[Any, _P], _R], why: str, instead: str) 
     return refused
 
 
+# The queries a summary cannot answer (the table's refusals) each raise UnsupportedQuery saying
+# why, with the protocol's signature: built at class creation, then thread-guarded.
 @guarded
-class BoundedEvaluation(EvaluationBase):
+@answers_from_table(_refuse)
+class BoundedEvaluation(EvaluationBase, QueriesForTyping):
     """Precision-recall and ROC evaluation in bounded memory, with certified error bounds.
 
     A summary of the cases: for every score range ("bin") the weight of the
@@ -980,17 +989,6 @@ class BoundedEvaluation(EvaluationBase):
         """
         self._unweighted("reciprocal_rank")
         return self._cached("rr", lambda: self._result(B.reciprocal_rank(self._bins), relative=True))
-
-    # Queries a summary cannot answer: each raises UnsupportedQuery saying why, with the
-    # exact evaluator's signature and docstring (see _refuse).
-    hit_curve = _refuse(Evaluation.hit_curve, 'a hit curve has one entry per case, which a summary of bounded memory does not keep', 'use recall_at(k) or precision_at(k), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
-    maximum_f_measure_threshold = _refuse(Evaluation.maximum_f_measure_threshold, 'the best threshold may lie inside a bin, whose scores a summary does not keep', 'use maximum_f_measure() and f_measure_at_threshold(t), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
-    threshold_at_precision = _refuse(Evaluation.threshold_at_precision, 'the threshold may lie inside a bin, whose scores a summary does not keep', 'use precision_at_threshold(t) on candidate thresholds (or bins()), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
-    threshold_at_recall = _refuse(Evaluation.threshold_at_recall, 'the threshold may lie inside a bin, whose scores a summary does not keep', 'use recall_at_threshold(t) on candidate thresholds (or bins()), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
-    pr_score_curve = _refuse(Evaluation.pr_score_curve, 'the scores of the operating points inside a bin are not kept', 'use pr_band() (and bins() for the score ranges), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
-    roc_points = _refuse(Evaluation.roc_points, 'the thresholds of the operating points inside a bin are not kept', 'use roc_curve() or roc_band(), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
-    eleven_point_interpolated_precision = _refuse(Evaluation.eleven_point_interpolated_precision, 'a summary certifies bounds for the uninterpolated curves only', 'use pr_band(), or keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)')
-    confidence_interval = _refuse(Evaluation.confidence_interval, "the cases a resampling or DeLong's variance needs are gone from a summary", 'keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one) and call its confidence_interval')
 
     # -------------------------------------------------------------------- curves
 
