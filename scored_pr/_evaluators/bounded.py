@@ -158,18 +158,19 @@ def _refuse(q: Query) -> Callable[..., Any]:
     if q.bounded is None:
         raise TypeError(f"{_CLS} must define {q.name}: the query table (_kinds.QUERY_TABLE) says it answers it")
     why, instead = q.bounded.why, q.bounded.instead
-    method = getattr(Evaluation, q.name)
+    method = getattr(Evaluation, q.name, None)  # the protocol's signature and summary line
     name = q.name
 
     def refused(self: Any, *args: Any, **kwargs: Any) -> Any:
         raise unsupported(_CLS, name, why, instead)
 
-    functools.update_wrapper(refused, method)
-    refused.__qualname__ = f"{_CLS}.{name}"
+    if method is not None:
+        functools.update_wrapper(refused, method)
+    refused.__name__, refused.__qualname__ = name, f"{_CLS}.{name}"
     refused.__module__ = __name__
     refused.__doc__ = (
         f"Not answered by a {_CLS}: raises :class:`~scored_pr.UnsupportedQuery` ({why}; {instead}).\n\n"
-        f"The exact evaluator's ``{name}``: {method.__doc__ or ''}"
+        f"The exact evaluator's ``{name}``: {getattr(method, '__doc__', None) or ''}"
     )
     return refused
 

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from .._core import multilabel as _ml
 from .._core.thresholds import f_measure
-from .._kinds import MUTATORS, QUERIES, STATE, QueriesForTyping, Query, answers_from_table
+from .._kinds import MUTATORS, STATE, Evaluation, QueriesForTyping, Query, answers_from_table
 from .._measures import MEASURES, REPORT_RANKS
 from .._validation import check_average, check_beta, check_choice, check_flag, check_positive_int
 from .base import unsupported
@@ -50,7 +50,15 @@ def _refuse_query(q: Query) -> Callable[..., Any]:
     """The method of a query the table (``_kinds.QUERY_TABLE``) says a result of the cluster refuses."""
     if q.distributed is None:
         raise TypeError(f"{_CLS} must define {q.name}: the query table (_kinds.QUERY_TABLE) says it answers it")
-    return _refuse(q.name, q.distributed.why)
+    return _with_signature(_refuse(q.name, q.distributed.why))
+
+
+def _with_signature(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method`` (a refusal) with the protocol's signature for its query, for ``help()`` and ``inspect``."""
+    query = getattr(Evaluation, method.__name__, None)
+    if query is not None:
+        method.__wrapped__ = query  # type: ignore[attr-defined]  # inspect.signature follows it
+    return method
 
 
 # The queries the cluster does not compute refuse with the table's reason, built at class creation.
@@ -647,7 +655,9 @@ def _refuse_multi(name: str) -> Callable[..., Any]:
     return method
 
 
-for _name in (*QUERIES, *MUTATORS, *STATE):
-    if not hasattr(DistributedMultiLabelEvaluation, _name):
-        setattr(DistributedMultiLabelEvaluation, _name, _refuse_multi(_name))
+# Every query but the averaged AP and ROC AUC and the summary is refused, built from the table
+# (answers_from_table); what adds or saves refuses too.
+answers_from_table(lambda q: _with_signature(_refuse_multi(q.name)))(DistributedMultiLabelEvaluation)
+for _name in (*MUTATORS, *STATE):
+    setattr(DistributedMultiLabelEvaluation, _name, _refuse_multi(_name))
 del _name
