@@ -59,7 +59,8 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
         top_k_accuracy_score,
     )
 
-#: Public name -> the module that defines it (relative to this package).
+#: Public name -> the module that defines it (relative to this package): every public name but
+#: ``__version__``, listed once.
 _LAZY = {
     "BoundedEvaluation": "._evaluators.bounded",
     "Bounds": "._evaluators.bounded",
@@ -102,48 +103,10 @@ _LAZY = {
     "RocDisplay": "._display",
 }
 
-__all__ = [
-    "BoundedEvaluation",
-    "Bounds",
-    "CurveBand",
-    "Comparison",
-    "DistributedEvaluation",
-    "DistributedMultiLabelEvaluation",
-    "DistributedQueryEvaluation",
-    "Confusion",
-    "Evaluation",
-    "Interval",
-    "area_under_pr_curve",
-    "area_under_roc_curve",
-    "average_precision",
-    "maximum_f_measure",
-    "pr_breakeven_point",
-    "pr_curve",
-    "precision_at",
-    "r_precision",
-    "recall_at",
-    "reciprocal_rank",
-    "roc_curve",
-    "roc_points",
-    "threshold_at_precision",
-    "coverage_error",
-    "label_ranking_average_precision_score",
-    "label_ranking_loss",
-    "precision_recall_curve",
-    "roc_rows",
-    "top_k_accuracy_score",
-    "MultiQueryEvaluation",
-    "MultiLabelEvaluation",
-    "OperatingPoint",
-    "ScoredPrecisionRecallEvaluation",
-    "SynchronizedEvaluation",
-    "UnsupportedQuery",
-    "WindowedEvaluation",
-    "__version__",
-    "compare",
-    "PrecisionRecallDisplay",
-    "RocDisplay",
-]
+#: The public names: those of _LAZY (the one list of them), and the version. The imports under
+#: TYPE_CHECKING above name the same (name, module) pairs for type checkers, which cannot run this
+#: file (tests/structure/test_queries.py holds them equal).
+__all__ = [*_LAZY, "__version__"]
 
 
 __getattr__, __dir__ = lazy_names(__name__, globals(), _LAZY, __all__)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TextIO, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,16 +34,185 @@ PROPERTIES = (
 )
 #: The methods that add to an evaluator or empty it.
 MUTATORS = ("add_case", "add_cases", "add_misses", "add_negative_misses", "reset")
-#: The read-only queries of the exact evaluator, which every kind answers (or refuses with UnsupportedQuery).
-QUERIES = (
-    "area_under_pr_curve", "area_under_roc_curve", "average_precision", "average_precision_at",
-    "confidence_interval", "confusion_at_threshold", "e_measure_at", "eleven_point_interpolated_precision",
-    "f_measure_at", "f_measure_at_threshold", "hit_curve", "k_at_recall", "maximum_f_measure",
-    "maximum_f_measure_threshold", "pr_breakeven_point", "pr_curve", "pr_score_curve", "precision_at",
-    "precision_at_recall", "precision_at_threshold", "r_precision",
-    "recall_at", "recall_at_threshold", "reciprocal_rank", "roc_curve", "roc_points", "summary",
-    "threshold_at_precision", "threshold_at_recall",
-)
+#: What a summary of bounded memory offers instead, at the end of every refusal of the bounded kind.
+_KEEP_EXACT = "keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)"
+#: Why a result computed in the cluster refuses a threshold query.
+_NO_THRESHOLDS = "thresholds are not computed in the cluster"
+#: Why a result computed in the cluster refuses a query at a recall level.
+_NO_RECALL_LEVELS = "the recall levels are not computed in the cluster"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a kind cannot answer a query (``why``) and what to use instead (``instead``; a kind may supply its own)."""
+
+    why: str
+    instead: str = ""
+
+
+@dataclass(frozen=True)
+class Query:
+    """One read-only query of the protocol, declared once: its name and how each kind answers it.
+
+    Its signature and docstring are the method of that name on :class:`Evaluation`
+    (the exact evaluator's, which ``tests/evaluators/test_every_kind_interface.py``
+    holds equal). The exact evaluator answers every query with a method of its own;
+    the kinds that derive their queries from this table (:func:`answers_from_table`)
+    get the rest built at class creation:
+
+    - the windowed kind asks its window's evaluator (exactly), unless it defines the
+      method itself (its incremental ROC area);
+    - the synchronized kind asks its evaluator under its lock;
+    - the bounded kind answers with :class:`~scored_pr.Bounds` in a method of its own
+      when ``bounded`` is None, else refuses with :class:`~scored_pr.UnsupportedQuery`
+      saying ``bounded.why``; ``bounded.instead``;
+    - a result computed in the cluster (``DistributedEvaluation``) answers in a method
+      of its own when ``distributed`` is None, else refuses saying ``distributed.why``.
+
+    Attributes
+    ----------
+    name : str
+        The method's name on every kind.
+    bounded : Refusal or None
+        None: ``BoundedEvaluation`` answers it (a method of its own, which the
+        class must define); else why it refuses and what to use instead.
+    distributed : Refusal or None
+        None: ``DistributedEvaluation`` answers it (a method of its own); else
+        why it refuses.
+    static : bool
+        A static method (``print_precision_recall_curve``): every kind takes the
+        exact evaluator's function as it is.
+    """
+
+    name: str
+    bounded: Refusal | None = None
+    distributed: Refusal | None = None
+    static: bool = False
+
+    def answered_by(self, kind: str) -> bool:
+        """Whether the kind ``kind`` (``"exact"``, ``"windowed"``, ``"synchronized"``, ``"bounded"``, ``"distributed"``) answers it."""
+        if kind == "bounded":
+            return self.bounded is None
+        if kind == "distributed":
+            return self.distributed is None
+        return True
+
+
+#: Every read-only query of the exact evaluator, which every kind answers or refuses with
+#: UnsupportedQuery, in the order of the protocol (alphabetical). One entry per query: the
+#: kinds below build or check their methods from it (see Query).
+QUERY_TABLE: tuple[Query, ...] = (
+    Query("area_under_pr_curve"),
+    Query("area_under_roc_curve"),
+    Query("average_precision"),
+    Query("average_precision_at"),
+    Query("confidence_interval",
+          bounded=Refusal("the cases a resampling or DeLong's variance needs are gone from a summary",
+                          f"{_KEEP_EXACT} and call its confidence_interval"),
+          distributed=Refusal("resampling needs the cases, which stay in the cluster")),
+    Query("confusion_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
+    Query("e_measure_at"),
+    Query("eleven_point_interpolated_precision",
+          bounded=Refusal("a summary certifies bounds for the uninterpolated curves only",
+                          f"use pr_band(), or {_KEEP_EXACT}"),
+          distributed=Refusal(_NO_RECALL_LEVELS)),
+    Query("f_measure_at"),
+    Query("f_measure_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
+    Query("hit_curve",
+          bounded=Refusal("a hit curve has one entry per case, which a summary of bounded memory does not keep",
+                          f"use recall_at(k) or precision_at(k), or {_KEEP_EXACT}"),
+          distributed=Refusal("the hit curve has one entry per row")),
+    Query("k_at_recall", distributed=Refusal(_NO_RECALL_LEVELS)),
+    Query("maximum_f_measure"),
+    Query("maximum_f_measure_threshold",
+          bounded=Refusal("the best threshold may lie inside a bin, whose scores a summary does not keep",
+                          f"use maximum_f_measure() and f_measure_at_threshold(t), or {_KEEP_EXACT}"),
+          distributed=Refusal(_NO_THRESHOLDS)),
+    Query("pr_breakeven_point"),
+    Query("pr_curve"),
+    Query("pr_score_curve",
+          bounded=Refusal("the scores of the operating points inside a bin are not kept",
+                          f"use pr_band() (and bins() for the score ranges), or {_KEEP_EXACT}")),
+    Query("precision_at"),
+    Query("precision_at_recall", distributed=Refusal(_NO_RECALL_LEVELS)),
+    Query("precision_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
+    Query("print_precision_recall_curve", static=True),
+    Query("r_precision"),
+    Query("recall_at"),
+    Query("recall_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
+    Query("reciprocal_rank"),
+    Query("roc_curve"),
+    Query("roc_points",
+          bounded=Refusal("the thresholds of the operating points inside a bin are not kept",
+                          f"use roc_curve() or roc_band(), or {_KEEP_EXACT}"),
+          distributed=Refusal("the curve is down-sampled")),
+    Query("summary"),
+    Query("threshold_at_precision",
+          bounded=Refusal("the threshold may lie inside a bin, whose scores a summary does not keep",
+                          f"use precision_at_threshold(t) on candidate thresholds (or bins()), or {_KEEP_EXACT}"),
+          distributed=Refusal(_NO_THRESHOLDS)),
+    Query("threshold_at_recall",
+          bounded=Refusal("the threshold may lie inside a bin, whose scores a summary does not keep",
+                          f"use recall_at_threshold(t) on candidate thresholds (or bins()), or {_KEEP_EXACT}"),
+          distributed=Refusal(_NO_THRESHOLDS)),
+)  # fmt: skip
+
+#: The protocol's queries: the names of :data:`QUERY_TABLE` but its static text printing, in its order.
+QUERIES = tuple(q.name for q in QUERY_TABLE if not q.static)
+
+
+def query_entry(name: str) -> Query:
+    """The entry of :data:`QUERY_TABLE` called ``name`` (KeyError if there is none)."""
+    for q in QUERY_TABLE:
+        if q.name == name:
+            return q
+    raise KeyError(name)
+
+
+_C = TypeVar("_C", bound=type)
+
+#: The classes whose queries are built from the table, each with the function that builds one
+#: query's method (``Query -> function``): see :func:`answers_from_table`.
+DERIVED: dict[type, Callable[[Query], Any]] = {}
+
+
+def answers_from_table(make: Callable[[Query], Any]) -> Callable[[_C], _C]:
+    """Class decorator: every query of :data:`QUERY_TABLE` the class does not define is ``make(query)``.
+
+    ``make`` builds the method of one query for this kind (forwarding it, locking
+    it, refusing it with the table's reason...); a method the class (or a base
+    class of its own) defines is the kind's override and stays. The methods are
+    set at class creation, so ``dir()``, ``help()``, ``inspect.signature`` and a
+    class decorator applied after this one (the thread guard) see them; type
+    checkers see the protocol's signatures through :data:`QueriesForTyping`.
+    """
+
+    def decorate(cls: _C) -> _C:
+        DERIVED[cls] = make
+        install_queries(cls)
+        return cls
+
+    return decorate
+
+
+def install_queries(
+    cls: type, table: tuple[Query, ...] | None = None, put: Callable[[type, str, Any], None] = setattr
+) -> list[str]:
+    """Set on ``cls`` (one of :data:`DERIVED`) each query of ``table`` it does not define yet; their names.
+
+    ``table`` defaults to :data:`QUERY_TABLE` as it is now; ``put`` is how an
+    attribute is set (a test adding a query passes ``monkeypatch.setattr``).
+    """
+    make = DERIVED[cls]
+    own = {name for klass in cls.__mro__[:-1] for name in vars(klass)}
+    added = []
+    for q in QUERY_TABLE if table is None else table:
+        if q.name not in own:
+            put(cls, q.name, make(q))
+            added.append(q.name)
+    return added
+
+
 #: The state methods (``from_dict`` and ``load`` are classmethods).
 STATE = ("to_dict", "from_dict", "save", "load")
 #: What every registered kind also offers, outside the protocol (so not asked of a class of the
@@ -51,11 +220,166 @@ STATE = ("to_dict", "from_dict", "save", "load")
 DISPLAY = ("to_html",)
 #: LingPipe's text printing of a PR curve, kept on every kind that holds a ranking (LingPipe code calls it),
 #: outside the protocol: printing is a display's job, not a query's (a user's own class need not have it).
-TEXT = ("print_precision_recall_curve",)
+#: The table's ``static`` entries, which every kind builds as the exact evaluator's function.
+TEXT = tuple(q.name for q in QUERY_TABLE if q.static)
+
+
+def _not_answered(obj: Any, name: str) -> TypeError:
+    """What a query of :class:`Queries` raises when a class subclassing the protocol does not define it."""
+    return TypeError(f"{type(obj).__name__} does not define the query {name!r} of scored_pr.Evaluation")
+
+
+class Queries(Protocol):
+    """The read-only queries of :class:`Evaluation` (one per entry of :data:`QUERY_TABLE`), with their signatures.
+
+    The part of the protocol that the kinds deriving their queries from the table
+    (:func:`answers_from_table`) name as a base class for type checkers only
+    (:data:`QueriesForTyping`): the methods built at class creation then have
+    these signatures for mypy, and a kind's own override is checked against them.
+    Each body raises (no class inherits it at run time).
+    """
+
+    # --------------------------------------------------------------- queries
+
+    def pr_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """(recall, precision) rows, one per operating point."""
+        raise _not_answered(self, "pr_curve")
+
+    def pr_score_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """(recall, precision, score) rows."""
+        raise _not_answered(self, "pr_score_curve")
+
+    def roc_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
+        """(recall, rejection recall) rows."""
+        raise _not_answered(self, "roc_curve")
+
+    def roc_points(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """(fpr, tpr, thresholds), scikit-learn's layout."""
+        raise _not_answered(self, "roc_points")
+
+    def area_under_pr_curve(self, interpolate: bool = False) -> float:
+        """Step area under the PR curve."""
+        raise _not_answered(self, "area_under_pr_curve")
+
+    def area_under_roc_curve(
+        self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
+    ) -> float:
+        """Area under the ROC curve (partial with ``max_fpr``)."""
+        raise _not_answered(self, "area_under_roc_curve")
+
+    def average_precision(self, ties: str | None = None) -> float:
+        """Average precision."""
+        raise _not_answered(self, "average_precision")
+
+    def average_precision_at(self, k: int) -> float:
+        """AP over the top ``k``."""
+        raise _not_answered(self, "average_precision_at")
+
+    def confidence_interval(
+        self,
+        measure: str = "area_under_roc_curve",
+        level: float = 0.95,
+        method: str | None = None,
+        n_resamples: int = 2000,
+        seed: int | None = None,
+        *,
+        stratified: bool = True,
+        **measure_args: Any,
+    ) -> Interval:
+        """Confidence interval of a scalar measure."""
+        raise _not_answered(self, "confidence_interval")
+
+    def confusion_at_threshold(self, threshold: float) -> Confusion:
+        """(tp, fp, tn, fn) of accepting every case scored >= ``threshold``."""
+        raise _not_answered(self, "confusion_at_threshold")
+
+    def e_measure_at(self, k: int, beta: float = 1.0) -> float:
+        """1 - F-beta of the top ``k``."""
+        raise _not_answered(self, "e_measure_at")
+
+    def eleven_point_interpolated_precision(self, rounding: str = "exact") -> npt.NDArray[np.float64]:
+        """Interpolated precision at recall 0.0, 0.1, ..., 1.0."""
+        raise _not_answered(self, "eleven_point_interpolated_precision")
+
+    def f_measure_at(self, k: int, beta: float = 1.0) -> float:
+        """F-beta of the top ``k``."""
+        raise _not_answered(self, "f_measure_at")
+
+    def f_measure_at_threshold(self, threshold: float, beta: float = 1.0) -> float:
+        """F-beta of accepting every case scored >= ``threshold``."""
+        raise _not_answered(self, "f_measure_at_threshold")
+
+    def hit_curve(self) -> npt.NDArray[Any]:
+        """Correct cases among the top t, t = 1..num_cases."""
+        raise _not_answered(self, "hit_curve")
+
+    def k_at_recall(self, recall: float) -> int | float:
+        """The fewest top cases whose recall is >= ``recall``."""
+        raise _not_answered(self, "k_at_recall")
+
+    def maximum_f_measure(self, beta: float = 1.0) -> float:
+        """The best F-beta over the PR curve's operating points."""
+        raise _not_answered(self, "maximum_f_measure")
+
+    def maximum_f_measure_threshold(self, beta: float = 1.0) -> OperatingPoint:
+        """The threshold with the best F-beta."""
+        raise _not_answered(self, "maximum_f_measure_threshold")
+
+    def pr_breakeven_point(self) -> float:
+        """Where precision equals recall."""
+        raise _not_answered(self, "pr_breakeven_point")
+
+    def precision_at(self, k: int) -> float:
+        """Precision over the top ``k``."""
+        raise _not_answered(self, "precision_at")
+
+    def precision_at_recall(self, recall: float) -> float:
+        """Precision at ``k_at_recall(recall)``."""
+        raise _not_answered(self, "precision_at_recall")
+
+    def precision_at_threshold(self, threshold: float) -> float:
+        """Precision of accepting every case scored >= ``threshold``."""
+        raise _not_answered(self, "precision_at_threshold")
+
+    def r_precision(self) -> float:
+        """Precision over the top num_positive_ref."""
+        raise _not_answered(self, "r_precision")
+
+    def recall_at(self, k: int) -> float:
+        """Recall over the top ``k``."""
+        raise _not_answered(self, "recall_at")
+
+    def recall_at_threshold(self, threshold: float) -> float:
+        """Recall of accepting every case scored >= ``threshold``."""
+        raise _not_answered(self, "recall_at_threshold")
+
+    def reciprocal_rank(self) -> float:
+        """1 / rank of the first correct case."""
+        raise _not_answered(self, "reciprocal_rank")
+
+    def summary(self) -> dict[str, float]:
+        """Counts and scalar measures in one flat dict."""
+        raise _not_answered(self, "summary")
+
+    def threshold_at_precision(self, precision: float) -> OperatingPoint:
+        """The lowest threshold whose precision is >= ``precision``."""
+        raise _not_answered(self, "threshold_at_precision")
+
+    def threshold_at_recall(self, recall: float) -> OperatingPoint:
+        """The highest threshold whose recall is >= ``recall``."""
+        raise _not_answered(self, "threshold_at_recall")
+
+
+
+if TYPE_CHECKING:
+    #: A base class, for type checkers only, of the kinds whose queries are built from the table.
+    QueriesForTyping = Queries
+else:
+    QueriesForTyping = object
 
 
 @runtime_checkable
-class Evaluation(Protocol):
+class Evaluation(Queries, Protocol):
     """What every single-ranking evaluator kind answers, with the same names and signatures.
 
     Satisfied by :class:`~scored_pr.ScoredPrecisionRecallEvaluation` (exact),
@@ -144,107 +468,6 @@ class Evaluation(Protocol):
 
     def reset(self) -> None:
         """Remove every case and miss; the settings stay."""
-
-    # --------------------------------------------------------------- queries
-
-    def pr_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
-        """(recall, precision) rows, one per operating point."""
-
-    def pr_score_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
-        """(recall, precision, score) rows."""
-
-    def roc_curve(self, interpolate: bool = False) -> npt.NDArray[np.float64]:
-        """(recall, rejection recall) rows."""
-
-    def roc_points(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """(fpr, tpr, thresholds), scikit-learn's layout."""
-
-    def area_under_pr_curve(self, interpolate: bool = False) -> float:
-        """Step area under the PR curve."""
-
-    def area_under_roc_curve(
-        self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
-    ) -> float:
-        """Area under the ROC curve (partial with ``max_fpr``)."""
-
-    def average_precision(self, ties: str | None = None) -> float:
-        """Average precision."""
-
-    def average_precision_at(self, k: int) -> float:
-        """AP over the top ``k``."""
-
-    def confidence_interval(
-        self,
-        measure: str = "area_under_roc_curve",
-        level: float = 0.95,
-        method: str | None = None,
-        n_resamples: int = 2000,
-        seed: int | None = None,
-        *,
-        stratified: bool = True,
-        **measure_args: Any,
-    ) -> Interval:
-        """Confidence interval of a scalar measure."""
-
-    def confusion_at_threshold(self, threshold: float) -> Confusion:
-        """(tp, fp, tn, fn) of accepting every case scored >= ``threshold``."""
-
-    def e_measure_at(self, k: int, beta: float = 1.0) -> float:
-        """1 - F-beta of the top ``k``."""
-
-    def eleven_point_interpolated_precision(self, rounding: str = "exact") -> npt.NDArray[np.float64]:
-        """Interpolated precision at recall 0.0, 0.1, ..., 1.0."""
-
-    def f_measure_at(self, k: int, beta: float = 1.0) -> float:
-        """F-beta of the top ``k``."""
-
-    def f_measure_at_threshold(self, threshold: float, beta: float = 1.0) -> float:
-        """F-beta of accepting every case scored >= ``threshold``."""
-
-    def hit_curve(self) -> npt.NDArray[Any]:
-        """Correct cases among the top t, t = 1..num_cases."""
-
-    def k_at_recall(self, recall: float) -> int | float:
-        """The fewest top cases whose recall is >= ``recall``."""
-
-    def maximum_f_measure(self, beta: float = 1.0) -> float:
-        """The best F-beta over the PR curve's operating points."""
-
-    def maximum_f_measure_threshold(self, beta: float = 1.0) -> OperatingPoint:
-        """The threshold with the best F-beta."""
-
-    def pr_breakeven_point(self) -> float:
-        """Where precision equals recall."""
-
-    def precision_at(self, k: int) -> float:
-        """Precision over the top ``k``."""
-
-    def precision_at_recall(self, recall: float) -> float:
-        """Precision at ``k_at_recall(recall)``."""
-
-    def precision_at_threshold(self, threshold: float) -> float:
-        """Precision of accepting every case scored >= ``threshold``."""
-
-    def r_precision(self) -> float:
-        """Precision over the top num_positive_ref."""
-
-    def recall_at(self, k: int) -> float:
-        """Recall over the top ``k``."""
-
-    def recall_at_threshold(self, threshold: float) -> float:
-        """Recall of accepting every case scored >= ``threshold``."""
-
-    def reciprocal_rank(self) -> float:
-        """1 / rank of the first correct case."""
-
-    def summary(self) -> dict[str, float]:
-        """Counts and scalar measures in one flat dict."""
-
-    def threshold_at_precision(self, precision: float) -> OperatingPoint:
-        """The lowest threshold whose precision is >= ``precision``."""
-
-    def threshold_at_recall(self, recall: float) -> OperatingPoint:
-        """The highest threshold whose recall is >= ``recall``."""
 
     # ----------------------------------------------------------------- state
 

@@ -40,7 +40,7 @@ from typing import Any, Literal
 
 __all__ = [
     "BEP_LABEL", "DEFAULT_INTERVAL_MEASURE", "INTERVAL_METHODS", "LINE_RANKS", "MEASURES", "Measure",
-    "REPORT_LINES", "REPORT_RANKS", "by_name", "comparable_measures", "interval_queries", "query",
+    "REPORT_LINES", "REPORT_RANKS", "by_name", "comparable_measures", "headline", "interval_queries", "query",
 ]  # fmt: skip
 
 #: The precision-at ranks of every output: summary(), the text report (which
@@ -148,6 +148,12 @@ class Measure:
         The key of its per-label column and of its averages in ``scored-pr
         report``'s wide-file report, when it differs from ``name``
         (``roc_auc``, the name that report has always used).
+    headline : str or None
+        Its label among the headline measures of the HTML report (``ROC AUC``),
+        or None when the page does not show it there; :data:`HEADLINE` lists them.
+    headline_order : int
+        Its place among the headline measures (smaller first; ties keep the
+        table's order).
     """
 
     name: str
@@ -166,6 +172,8 @@ class Measure:
     over_queries: Literal["sum", "mean", "cutoff_mean"] | None = None
     over_labels: tuple[str, ...] = ()
     wide_key: str | None = None
+    headline: str | None = None
+    headline_order: int = 0
 
     @property
     def kwargs(self) -> dict[str, Any]:
@@ -231,21 +239,25 @@ MEASURES: tuple[Measure, ...] = (
     _count("num_negative_misses", summary=False, over_queries=False),
     Measure("average_precision", "average_precision", label="Average Precision", bounded=True, short="AP",
             intervals=("bootstrap", "bca", "logit"), resampled="average_precision", over_queries="mean",
-            over_labels=_LABEL_AVERAGES),
-    Measure("area_under_pr_curve", "area_under_pr_curve", label="Area Under PR Curve (uninterpolated)"),
+            over_labels=_LABEL_AVERAGES, headline="Average precision", headline_order=0),
+    Measure("area_under_pr_curve", "area_under_pr_curve", label="Area Under PR Curve (uninterpolated)",
+            headline="PR AUC (step)", headline_order=2),
     Measure("area_under_pr_curve_interpolated", "area_under_pr_curve", (("interpolate", True),),
-            label="Area Under PR Curve (interpolated)"),
+            label="Area Under PR Curve (interpolated)", headline="PR AUC (interpolated)", headline_order=3),
     Measure("area_under_roc_curve", "area_under_roc_curve",
             label="Area Under ROC Curve (uninterpolated)", bounded=True, short="AUC",
             intervals=("delong", "bootstrap", "bca"), resampled="roc_auc", over_labels=_LABEL_AVERAGES,
-            wide_key="roc_auc"),
+            wide_key="roc_auc", headline="ROC AUC", headline_order=1),
     Measure("area_under_roc_curve_interpolated", "area_under_roc_curve", (("interpolate", True),),
-            label="Area Under ROC Curve (interpolated)"),
-    Measure("maximum_f_measure", "maximum_f_measure", label="Maximum F(1) Measure", bounded=True, short="maxF1"),
-    Measure("pr_breakeven_point", "pr_breakeven_point", label=BEP_LABEL, rank_based=True, short="BEP"),
-    Measure("reciprocal_rank", "reciprocal_rank", label="Reciprocal Rank", rank_based=True, over_queries="mean"),
+            label="Area Under ROC Curve (interpolated)", headline="ROC AUC (interpolated)", headline_order=4),
+    Measure("maximum_f_measure", "maximum_f_measure", label="Maximum F(1) Measure", bounded=True, short="maxF1",
+            headline="Maximum F1", headline_order=5),
+    Measure("pr_breakeven_point", "pr_breakeven_point", label=BEP_LABEL, rank_based=True, short="BEP",
+            headline="Break-even point", headline_order=6),
+    Measure("reciprocal_rank", "reciprocal_rank", label="Reciprocal Rank", rank_based=True, over_queries="mean",
+            headline="Reciprocal rank", headline_order=7),
     Measure("r_precision", "r_precision", label="R-Precision", rank_based=True, bounded=True,
-            equals="pr_breakeven_point", over_queries="mean"),
+            equals="pr_breakeven_point", over_queries="mean", headline="R-precision", headline_order=8),
     Measure("precision_at_<k>", "precision_at", kind="per_rank", label="Precision at {k}", rank_based=True,
             short="P@{k}", over_queries="cutoff_mean"),
     # queries with an argument from the user: confidence_interval(measure, **measure_args) only
@@ -267,6 +279,16 @@ REPORT_LINES = (
 )  # fmt: skip
 
 _BY_NAME = {m.name: m for m in MEASURES}
+
+
+def headline() -> tuple[tuple[str, str], ...]:
+    """The headline measures of one ranking in the HTML report, in the order shown: (summary key, label).
+
+    The entries of :data:`MEASURES` with a ``headline``, by ``headline_order``
+    (ties in the table's order).
+    """
+    ranked = sorted(MEASURES, key=lambda m: m.headline_order)
+    return tuple((m.name, m.headline) for m in ranked if m.headline is not None)
 
 
 def by_name(name: str) -> Measure:

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from .._core import multilabel as _ml
 from .._core.thresholds import f_measure
-from .._kinds import MUTATORS, QUERIES, STATE, TEXT
+from .._kinds import MUTATORS, STATE, Evaluation, QueriesForTyping, Query, answers_from_table
 from .._measures import MEASURES, REPORT_RANKS
 from .._validation import check_average, check_beta, check_choice, check_flag, check_positive_int
 from .base import unsupported
@@ -34,7 +34,36 @@ _RANK_BASED = (
 )
 
 
-class DistributedEvaluation:
+_INSTEAD = "evaluate with mode='bounded' or a ScoredPrecisionRecallEvaluation of the rows (or a sample) for it"
+
+
+def _refuse(name: str, why: str) -> Callable[..., Any]:
+    def method(self: DistributedEvaluation, *args: Any, **kwargs: Any) -> Any:
+        raise unsupported(_CLS, name, why, _INSTEAD)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"Not answered: {why} (raises :class:`~scored_pr.UnsupportedQuery`)."
+    return method
+
+
+def _refuse_query(q: Query) -> Callable[..., Any]:
+    """The method of a query the table (``_kinds.QUERY_TABLE``) says a result of the cluster refuses."""
+    if q.distributed is None:
+        raise TypeError(f"{_CLS} must define {q.name}: the query table (_kinds.QUERY_TABLE) says it answers it")
+    return _with_signature(_refuse(q.name, q.distributed.why))
+
+
+def _with_signature(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method`` (a refusal) with the protocol's signature for its query, for ``help()`` and ``inspect``."""
+    query = getattr(Evaluation, method.__name__, None)
+    if query is not None:
+        method.__wrapped__ = query  # type: ignore[attr-defined]  # inspect.signature follows it
+    return method
+
+
+# The queries the cluster does not compute refuse with the table's reason, built at class creation.
+@answers_from_table(_refuse_query)
+class DistributedEvaluation(QueriesForTyping):
     """The exact measures of a DataFrame's rows, computed in the cluster (Spark, Dask).
 
     Made by :func:`scored_pr.spark.evaluate` or :func:`scored_pr.dask.evaluate`,
@@ -308,38 +337,11 @@ def _readonly(a: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return out
 
 
-_REFUSED = {
-    "confidence_interval": "resampling needs the cases, which stay in the cluster",
-    "hit_curve": "the hit curve has one entry per row",
-    "roc_points": "the curve is down-sampled",
-    "k_at_recall": "the recall levels are not computed in the cluster",
-    "precision_at_recall": "the recall levels are not computed in the cluster",
-    "eleven_point_interpolated_precision": "the recall levels are not computed in the cluster",
-    "confusion_at_threshold": "thresholds are not computed in the cluster",
-    "precision_at_threshold": "thresholds are not computed in the cluster",
-    "recall_at_threshold": "thresholds are not computed in the cluster",
-    "f_measure_at_threshold": "thresholds are not computed in the cluster",
-    "threshold_at_precision": "thresholds are not computed in the cluster",
-    "threshold_at_recall": "thresholds are not computed in the cluster",
-    "maximum_f_measure_threshold": "thresholds are not computed in the cluster",
-}
-
-
-def _refuse(name: str, why: str) -> Callable[..., Any]:
-    def method(self: DistributedEvaluation, *args: Any, **kwargs: Any) -> Any:
-        raise unsupported(_CLS, name, why, "evaluate with mode='bounded' or a ScoredPrecisionRecallEvaluation "
-                          "of the rows (or a sample) for it")
-
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = f"Not answered: {why} (raises :class:`~scored_pr.UnsupportedQuery`)."
-    return method
-
-
-for _name in (*QUERIES, *TEXT, *MUTATORS, *STATE):
-    if not hasattr(DistributedEvaluation, _name):
-        _why = _REFUSED.get(_name, "a result computed in the cluster is frozen: it adds no cases and has no state file")
-        setattr(DistributedEvaluation, _name, _refuse(_name, _why))
-del _name, _why
+# What adds or saves refuses too: a result is frozen.
+for _name in (*MUTATORS, *STATE):
+    setattr(DistributedEvaluation, _name, _refuse(_name, "a result computed in the cluster is frozen: it adds no "
+                                                  "cases and has no state file"))
+del _name
 
 
 # --------------------------------------------------------------------------- per query
@@ -653,7 +655,9 @@ def _refuse_multi(name: str) -> Callable[..., Any]:
     return method
 
 
-for _name in (*QUERIES, *TEXT, *MUTATORS, *STATE):
-    if not hasattr(DistributedMultiLabelEvaluation, _name):
-        setattr(DistributedMultiLabelEvaluation, _name, _refuse_multi(_name))
+# Every query but the averaged AP and ROC AUC and the summary is refused, built from the table
+# (answers_from_table); what adds or saves refuses too.
+answers_from_table(lambda q: _with_signature(_refuse_multi(q.name)))(DistributedMultiLabelEvaluation)
+for _name in (*MUTATORS, *STATE):
+    setattr(DistributedMultiLabelEvaluation, _name, _refuse_multi(_name))
 del _name

@@ -10,12 +10,48 @@ from typing import Any, Callable
 
 from .._validation import check_type_named
 from .exact import ScoredPrecisionRecallEvaluation
-from .._kinds import Kind, register
-from .base import MUTATORS, PROPERTIES, QUERIES, report_repr_html, report_to_html
+from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
+from .base import MUTATORS, PROPERTIES, report_repr_html, report_to_html
 from .guard import new_guard
 
 
-class SynchronizedEvaluation:
+def _locked(name: str) -> Callable[..., Any]:
+    """The evaluator's method ``name``, called under the lock, with its signature and docstring."""
+    method = getattr(ScoredPrecisionRecallEvaluation, name)
+
+    def call(self: SynchronizedEvaluation, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return getattr(self._ev, name)(*args, **kwargs)
+
+    functools.update_wrapper(call, method)
+    call.__qualname__ = f"SynchronizedEvaluation.{name}"
+    call.__module__ = __name__
+    call.__doc__ = f"Under the lock: as :meth:`ScoredPrecisionRecallEvaluation.{name}`.\n\n{inspect.cleandoc(method.__doc__ or '')}"
+    return call
+
+
+def _locked_property(name: str) -> property:
+    """The evaluator's property ``name``, read under the lock."""
+    doc = getattr(ScoredPrecisionRecallEvaluation, name).__doc__
+
+    def get(self: SynchronizedEvaluation) -> Any:
+        with self._lock:
+            return getattr(self._ev, name)
+
+    return property(get, doc=doc)
+
+
+def _locked_query(q: Query) -> Callable[..., Any]:
+    """The query ``q`` of the table (see ``_kinds.QUERY_TABLE``): the evaluator's, under the lock."""
+    if q.static:
+        return staticmethod(getattr(ScoredPrecisionRecallEvaluation, q.name))  # type: ignore[return-value]
+    return _locked(q.name)
+
+
+# Every query of scored_pr.Evaluation is the shared evaluator's under the lock, built from the
+# table at class creation (so isinstance(..., Evaluation), dir() and help() see them).
+@answers_from_table(_locked_query)
+class SynchronizedEvaluation(QueriesForTyping):
     """A thread-safe view of a :class:`ScoredPrecisionRecallEvaluation`.
 
     Every method call and property read of the wrapped evaluator runs under
@@ -187,44 +223,13 @@ class SynchronizedEvaluation:
             return f"SynchronizedEvaluation({self._ev!r})"
 
 
-def _locked(name: str) -> Callable[..., Any]:
-    """The evaluator's method ``name``, called under the lock, with its signature and docstring."""
-    method = getattr(ScoredPrecisionRecallEvaluation, name)
-
-    def call(self: SynchronizedEvaluation, *args: Any, **kwargs: Any) -> Any:
-        with self._lock:
-            return getattr(self._ev, name)(*args, **kwargs)
-
-    functools.update_wrapper(call, method)
-    call.__qualname__ = f"SynchronizedEvaluation.{name}"
-    call.__module__ = __name__
-    call.__doc__ = f"Under the lock: as :meth:`ScoredPrecisionRecallEvaluation.{name}`.\n\n{inspect.cleandoc(method.__doc__ or '')}"
-    return call
-
-
-def _locked_property(name: str) -> property:
-    """The evaluator's property ``name``, read under the lock."""
-    doc = getattr(ScoredPrecisionRecallEvaluation, name).__doc__
-
-    def get(self: SynchronizedEvaluation) -> Any:
-        with self._lock:
-            return getattr(self._ev, name)
-
-    return property(get, doc=doc)
-
-
-# The queries, mutators, properties and state methods of scored_pr.Evaluation are the
-# class's own (so isinstance(..., Evaluation), dir() and help() see them); anything else
-# public still reaches the evaluator through __getattr__, under the lock too.
-for _name in QUERIES + MUTATORS + ("to_dict", "save"):
-    if _name in ("reset", "print_precision_recall_curve"):
-        continue
-    setattr(SynchronizedEvaluation, _name, _locked(_name))
+# The mutators, properties and state methods of scored_pr.Evaluation are the class's own too;
+# anything else public still reaches the evaluator through __getattr__, under the lock too.
+for _name in MUTATORS + ("to_dict", "save"):
+    if _name != "reset":
+        setattr(SynchronizedEvaluation, _name, _locked(_name))
 for _name in PROPERTIES:
     setattr(SynchronizedEvaluation, _name, _locked_property(_name))
-SynchronizedEvaluation.print_precision_recall_curve = staticmethod(  # type: ignore[attr-defined]
-    ScoredPrecisionRecallEvaluation.print_precision_recall_curve
-)
 del _name
 
 

@@ -29,55 +29,44 @@ How it works
 from __future__ import annotations
 
 import math
-import os
 import time as _time
 from bisect import bisect_left, bisect_right, insort
 from collections import deque
-from itertools import islice, takewhile
-from typing import Any, Callable, Concatenate, NamedTuple, ParamSpec, TextIO, TypeVar
+from itertools import islice
+from typing import Any, Callable
 
 import numpy as np
 import numpy.typing as npt
 
-from .._core import points as P
-from .._kinds import Kind, register
-from .base import EvaluationBase, forward
+from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
+from .base import forward
+from .window_machinery import _LEAN, _Ranking, _default_clock  # _default_clock: 0.1.0 pickles name it here
+from .window_state import WindowState
 from .guard import guarded, new_guard
 from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import HALF as _HALF
 from .._core.sortedblocks import TWICE as _TWICE
 from .._core.sortedblocks import PairedBlocks
-from .._state import windowed as _state
 from .._state.exact import ExactState
 from .._validation import (
     check_batch,
-    check_clock,
     check_correct,
     check_count,
     check_optional_callable,
     check_pos_label,
     check_score,
     check_ties,
-    check_time,
     check_times,
     check_weight,
     check_weights,
     check_window_extent,
-    missing_time,
-    time_off_clock,
 )
 
 __all__ = ["WindowedEvaluation"]
 
 _CLS = "WindowedEvaluation"
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
 _INF = math.inf
 _NAN = math.nan
-
-#: WindowedEvaluation._hot: the lean short path of add_case (see there)
-_LEAN = -1
-
 #: A ROC AUC query asks the window's evaluator rather than replay through the sorted
 #: containers more changes than this and than W >> _REBUILD_SHIFT (see _many_changes):
 #: a replayed change costs about 5 to 10 µs (two rank queries in Python), the
@@ -91,33 +80,19 @@ _REBUILD_SHIFT = 9
 _REPLAY_MAX = 64
 
 
-class _Ranking(NamedTuple):
-    """The window's cases in rank order, as of the last query."""
-
-    neg: npt.NDArray[np.float64]  #: negated scores, ascending; ties in insertion order
-    correct: npt.NDArray[np.bool_]
-    ids: npt.NDArray[np.int64]  #: each case's number in the stream (0 for the first case ever added)
-    weight: npt.NDArray[np.float64] | None
-    end: int  #: the id of the first case not in this ranking
+def _query(q: Query) -> Callable[..., Any]:
+    """The window's query ``q`` (see ``_kinds.QUERY_TABLE``): the exact evaluator's, asked of the window's evaluator."""
+    method = getattr(ScoredPrecisionRecallEvaluation, q.name)
+    if q.static:
+        return staticmethod(method)  # type: ignore[return-value]
+    return forward(method, "_evaluation", _CLS, __name__, f"Over the window: as :meth:`ScoredPrecisionRecallEvaluation.{q.name}` on the cases and misses in the window.")
 
 
-def _default_clock() -> float:
-    """``time.monotonic()``: the clock of a time window created without ``clock=``.
-
-    A distinct function, so that the window can tell the default from a
-    clock the caller chose: a window on the default clock whose first item
-    comes with an explicit time runs on explicit times (no clock) instead.
-    """
-    return _time.monotonic()
-
-
-def _query(method: Callable[Concatenate[Any, _P], _R]) -> Callable[Concatenate[Any, _P], _R]:
-    """The window's ``method``: the exact evaluator's query, asked of the window's evaluator."""
-    return forward(method, "_evaluation", _CLS, __name__, f"Over the window: as :meth:`ScoredPrecisionRecallEvaluation.{method.__name__}` on the cases and misses in the window.")
-
-
+# Every query but the incremental ROC area is the window's evaluator's, with its signature and
+# docstring: built from the table at class creation (answers_from_table), then thread-guarded.
 @guarded
-class WindowedEvaluation(EvaluationBase):
+@answers_from_table(_query)
+class WindowedEvaluation(WindowState, QueriesForTyping):
     """Exact precision-recall and ROC evaluation of a sliding window of cases.
 
     ``WindowedEvaluation(size=N)`` holds the last N items added (cases, and
@@ -242,39 +217,7 @@ class WindowedEvaluation(EvaluationBase):
 
     _KIND = _CLS
     _NOUN = "window"
-    __slots__ = (
-        "_size",
-        "_seconds",
-        "_clock",
-        "_clock_auto",
-        "_ties",
-        "_grouped",
-        "_pos_label",
-        "_scores",
-        "_correct",
-        "_weights",
-        "_times",
-        "_first_id",
-        "_pb",
-        "_pairs2",
-        "_s_lo",
-        "_s_hi",
-        "_valid",
-        "_n_correct",
-        "_gone",
-        "_eager",
-        "_hot",
-        "_unit_off",
-        "_runs",
-        "_misses",
-        "_negative_misses",
-        "_now",
-        "_ranking",
-        "_snap",
-        "_guard",
-        "_read_only",
-        "__weakref__",
-    )
+    __slots__ = ()  # the fields are WindowMachinery's
 
     def __init__(
         self,
@@ -656,30 +599,6 @@ class WindowedEvaluation(EvaluationBase):
         for name, value in zip(self._SCALARS, values):
             setattr(self, name, value)
 
-    def _leaving(self, now: float | None) -> tuple[int, int]:
-        """How many cases may leave the deques, and how many leading runs of misses may change, at most.
-
-        Size windows: the items beyond ``size``, oldest first (each run of
-        misses it reaches changes). Time windows (``now``, the newest time):
-        the cases and runs timed before ``now - seconds``.
-        """
-        if now is None:
-            assert self._size is not None
-            excess = max(0, len(self._scores) + self._misses + self._negative_misses - self._size)
-            return min(excess, len(self._scores)), min(excess + 1, len(self._runs))
-        assert self._seconds is not None and self._times is not None
-        cutoff = now - self._seconds
-        cases = sum(1 for _ in takewhile(lambda x: x < cutoff, self._times))
-        runs = sum(1 for _ in takewhile(lambda r: r[0] < cutoff, self._runs))
-        return cases, runs
-
-    def _cool(self) -> None:
-        """Leave the short paths' states (see _hot), writing back the range the rank sum counts if in sync."""
-        if self._hot > 0:
-            lo = self._first_id
-            self._s_lo, self._s_hi = lo, lo + len(self._scores)
-        self._hot = 0
-
     def _add_weight(self, weight: float) -> None:
         weights = self._weights
         if weights is None:
@@ -736,149 +655,6 @@ class WindowedEvaluation(EvaluationBase):
         if self._size is not None:
             self._expire_size()
 
-    # ------------------------------------------------------------------ expiry
-
-    def _time_of(self, time: Any, func: str) -> float:
-        """The time of an item: validated ``time``, or the clock's reading."""
-        if time is None:
-            clock = self._clock
-            if clock is None:
-                raise missing_time(func)  # the condition inline: no call per case
-            # A clock that stepped back (a reading before the window's current
-            # time) counts as the current time, as at a query: never an error
-            # about a 'time' the caller did not pass.
-            return max(check_time(clock(), func, "clock()"), self._now)
-        t = check_time(time, func)
-        self._check_explicit(func, "time", t)
-        if t < self._now:
-            raise self._backwards(func, "time", t)
-        return t
-
-    def _check_explicit(self, func: str, name: str, t: float) -> None:
-        """An explicit time may not join items timed by the default clock (another scale)."""
-        if self._clock is _default_clock and not self._clock_auto:
-            raise time_off_clock(func, name, t)
-
-    def _settle(self, explicit: bool) -> None:
-        """The first item of a window on the default clock: explicit times mean no clock."""
-        if self._clock_auto:
-            self._clock, self._clock_auto = (None if explicit else self._clock), False
-
-    def _backwards(self, func: str, name: str, t: float, index: int | None = None) -> ValueError:
-        where = "" if index is None else f" at index {index}"
-        return ValueError(
-            f"{func}: argument '{name}' must not be earlier than the window's current time {self._now!r} "
-            f"(times must be non-decreasing); got {t!r}{where} instead."
-        )
-
-    def _no_time(self, func: str, name: str = "time") -> TypeError:
-        return TypeError(
-            f"{func}: argument '{name}' is for time windows (seconds=...); this window holds the last "
-            f"{self._size} items. Got a {name} for a size window."
-        )
-
-    def _advance(self, now: float) -> None:
-        """Move the window's current time to ``now`` (>= the current time) and expire."""
-        self._now = now
-        assert self._seconds is not None and self._times is not None
-        cutoff = now - self._seconds
-        times = self._times
-        while times and times[0] < cutoff:
-            times.popleft()
-            self._drop_oldest()
-        runs = self._runs
-        while runs and runs[0][0] < cutoff:
-            self._drop_run(runs.popleft())
-
-    def _expire_clock(self) -> None:
-        """At a query: expire by the clock (time windows with a clock)."""
-        clock = self._clock
-        if clock is not None and not self._clock_auto:  # an undecided window holds nothing to expire
-            now = check_time(clock(), "WindowedEvaluation", "clock()")
-            if now > self._now:
-                self._advance(now)
-
-    def expire(self) -> None:
-        """Expire by the clock now (time windows with a clock; otherwise nothing to do).
-
-        Every query does this first; call it to drop old cases (and free
-        their memory) without querying.
-        """
-        self._expire_clock()
-
-    def _expire_size(self) -> None:
-        """Drop the oldest items until at most ``size`` remain (misses count one each)."""
-        size = self._size
-        assert size is not None
-        excess = len(self._scores) + self._misses + self._negative_misses - size
-        runs = self._runs
-        while excess > 0:
-            if runs and runs[0][0] <= self._first_id:  # misses that arrived before the oldest case
-                run = runs[0]
-                take = min(excess, run[1])
-                run[1] -= take
-                if run[2]:
-                    self._misses -= take
-                else:
-                    self._negative_misses -= take
-                if not run[1]:
-                    runs.popleft()
-                excess -= take
-            else:
-                self._drop_oldest()
-                excess -= 1
-        self._snap = None
-
-    def _drop_run(self, run: list[Any]) -> None:
-        if run[2]:
-            self._misses -= run[1]
-        else:
-            self._negative_misses -= run[1]
-        self._snap = None
-
-    def _drop_oldest(self) -> None:
-        """The oldest case leaves (its time, if any, is popped by the caller).
-
-        If the sorted containers are up to date, it leaves them at once, the
-        reverse of entering: the oldest case ranks before every case of equal
-        score under the stable policy. If they are not, but hold it, it is
-        queued in _gone for the next _sync; if they do not hold it yet, there
-        is nothing to undo.
-        """
-        score = self._scores.popleft()
-        correct = self._correct.popleft()
-        case_id = self._first_id
-        self._first_id = case_id + 1
-        self._snap = None
-        weights = self._weights
-        if weights is not None and weights.popleft() != 1.0:
-            self._unit_off -= 1
-            if not self._unit_off:
-                self._weights = None
-        if correct:
-            self._n_correct -= 1
-        if case_id >= self._s_hi or not self._valid:
-            return
-        if self._gone or self._s_hi != case_id + 1 + len(self._scores):
-            self._gone.append((score, correct))
-            return
-        self._s_lo = case_id + 1
-        if correct:
-            lt, le = self._pb.leave(score, True)
-            self._pairs2 -= lt + le if self._grouped else 2 * le
-        else:
-            lt, le = self._pb.leave(score, False)
-            n = 2 * self._n_correct
-            self._pairs2 -= n - lt - le if self._grouped else n - 2 * le
-
-    def _changes(self) -> int:
-        """How many cases _sync would have to move through the containers (all the window's if not valid)."""
-        lo = self._first_id
-        hi = lo + len(self._scores)
-        if not self._valid:
-            return hi - lo
-        return len(self._gone) + hi - max(self._s_hi, lo)
-
     def _many_changes(self) -> bool:
         """Whether the containers are further from the window than _sync should replay (see there)."""
         lo = self._first_id
@@ -887,84 +663,6 @@ class WindowedEvaluation(EvaluationBase):
         if not self._valid:
             return lo - self._s_lo + hi - self._s_hi > limit
         return len(self._gone) + hi - max(self._s_hi, lo) > limit
-
-    def _drop_containers(self) -> None:
-        """Empty the containers; the rank sum is unknown until the next _sync rebuilds it."""
-        lo = self._first_id
-        self._pb = PairedBlocks()
-        self._valid = self._eager = False
-        self._pairs2 = 0
-        self._gone.clear()
-        self._s_lo, self._s_hi = lo, lo + len(self._scores)
-
-    def _sync(self) -> None:
-        """Bring the rank sum and the sorted containers up to date with the window.
-
-        With the containers valid, the k cases that left since leave, oldest
-        first, and those that arrived (and are still here) enter, oldest
-        first, so each is the oldest or the newest when it moves, as in
-        add_case: O(k log W). With the containers dropped, they are rebuilt
-        from the window's ranking and the rank sum computed from it,
-        vectorised: O(W + k log k). A ROC AUC query that finds more than
-        W >> _REBUILD_SHIFT (and more than _REBUILD_MIN) changes does neither: it drops
-        the containers and asks the window's evaluator, whose unweighted
-        area is the same exact ratio (see area_under_roc_curve), so a stream
-        queried now and then pays nothing per case for them. Every add_case
-        that follows a ROC AUC query with the containers in sync keeps them
-        so at once (_eager, and the short path).
-        """
-        lo = self._first_id
-        hi = lo + len(self._scores)
-        if not self._valid:
-            self._rebuild()
-            return
-        gone = self._gone
-        k = hi - max(self._s_hi, lo)
-        pb, grouped = self._pb, self._grouped
-        npos = pb.count(True)  # the correct cases in the containers, as they change
-        pairs2 = self._pairs2
-        while gone:
-            score, correct = gone.popleft()
-            lt, le = pb.leave(score, correct)
-            if correct:
-                npos -= 1
-                pairs2 -= lt + le if grouped else 2 * le
-            else:
-                pairs2 -= 2 * npos - (lt + le if grouped else 2 * le)
-        scores = list(islice(reversed(self._scores), k))
-        flags = list(islice(reversed(self._correct), k))
-        for i in range(k - 1, -1, -1):
-            score, correct = scores[i], flags[i]
-            lt, le = pb.enter(score, correct)
-            if correct:
-                npos += 1
-                pairs2 += lt + le if grouped else 2 * lt
-            else:
-                pairs2 += 2 * npos - (lt + le if grouped else 2 * lt)
-        self._pairs2, self._s_lo, self._s_hi = pairs2, lo, hi
-
-    def _rebuild(self) -> None:
-        """The rank sum and the containers from the window's ranking, O(W + k log k)."""
-        r = self._ranking_now()
-        neg, cor = r.neg, r.correct
-        neg_cum = np.cumsum(~cor, dtype=np.int64)  # incorrect cases among the top i + 1
-        n_neg = int(neg_cum[-1]) if neg_cum.size else 0
-        if self._grouped:
-            # per tie group: each correct case in it pairs with 2 * (incorrect cases below
-            # the group) + 1 * (incorrect cases in the group)
-            ends = P.group_ends(neg)
-            neg_end = neg_cum[ends - 1]
-            neg_in = np.diff(neg_end, prepend=0)
-            pos_in = np.diff(ends - neg_end, prepend=0)  # correct cases in each group
-            pairs2 = int(np.sum(pos_in * (2 * (n_neg - neg_end) + neg_in), dtype=np.int64))
-        else:
-            # stable: a correct case at rank i ranks before every incorrect case after it
-            pairs2 = 2 * int(np.sum(n_neg - neg_cum[cor], dtype=np.int64))
-        self._pb = PairedBlocks.from_sorted(np.negative(neg)[::-1], cor[::-1])  # ascending
-        self._valid = True
-        self._pairs2 = pairs2
-        self._gone.clear()
-        self._s_lo, self._s_hi = r.end - neg.size, r.end
 
     # ------------------------------------------------------------------ counts
 
@@ -1212,52 +910,9 @@ class WindowedEvaluation(EvaluationBase):
             return _NAN
         return num / (2 * p * n)  # int / int: correctly rounded
 
-    # Every other query: the window's evaluator's, with its signature and docstring
-    # (generated by _query; test_interface holds the list to the exact evaluator's queries).
-    pr_curve = _query(ScoredPrecisionRecallEvaluation.pr_curve)
-    pr_score_curve = _query(ScoredPrecisionRecallEvaluation.pr_score_curve)
-    roc_curve = _query(ScoredPrecisionRecallEvaluation.roc_curve)
-    roc_points = _query(ScoredPrecisionRecallEvaluation.roc_points)
-    area_under_pr_curve = _query(ScoredPrecisionRecallEvaluation.area_under_pr_curve)
-    average_precision = _query(ScoredPrecisionRecallEvaluation.average_precision)
-    maximum_f_measure = _query(ScoredPrecisionRecallEvaluation.maximum_f_measure)
-    pr_breakeven_point = _query(ScoredPrecisionRecallEvaluation.pr_breakeven_point)
-    precision_at = _query(ScoredPrecisionRecallEvaluation.precision_at)
-    reciprocal_rank = _query(ScoredPrecisionRecallEvaluation.reciprocal_rank)
-    r_precision = _query(ScoredPrecisionRecallEvaluation.r_precision)
-    recall_at = _query(ScoredPrecisionRecallEvaluation.recall_at)
-    average_precision_at = _query(ScoredPrecisionRecallEvaluation.average_precision_at)
-    k_at_recall = _query(ScoredPrecisionRecallEvaluation.k_at_recall)
-    precision_at_recall = _query(ScoredPrecisionRecallEvaluation.precision_at_recall)
-    f_measure_at = _query(ScoredPrecisionRecallEvaluation.f_measure_at)
-    e_measure_at = _query(ScoredPrecisionRecallEvaluation.e_measure_at)
-    hit_curve = _query(ScoredPrecisionRecallEvaluation.hit_curve)
-    eleven_point_interpolated_precision = _query(ScoredPrecisionRecallEvaluation.eleven_point_interpolated_precision)
-    threshold_at_precision = _query(ScoredPrecisionRecallEvaluation.threshold_at_precision)
-    threshold_at_recall = _query(ScoredPrecisionRecallEvaluation.threshold_at_recall)
-    maximum_f_measure_threshold = _query(ScoredPrecisionRecallEvaluation.maximum_f_measure_threshold)
-    confusion_at_threshold = _query(ScoredPrecisionRecallEvaluation.confusion_at_threshold)
-    precision_at_threshold = _query(ScoredPrecisionRecallEvaluation.precision_at_threshold)
-    recall_at_threshold = _query(ScoredPrecisionRecallEvaluation.recall_at_threshold)
-    f_measure_at_threshold = _query(ScoredPrecisionRecallEvaluation.f_measure_at_threshold)
-    confidence_interval = _query(ScoredPrecisionRecallEvaluation.confidence_interval)
-
-    def summary(self) -> dict[str, float]:
-        """As :meth:`ScoredPrecisionRecallEvaluation.summary`, over the window.
-
-        Every entry is the window's evaluator's (so ``area_under_roc_curve``
-        here is its float sum, which may differ from
-        :meth:`area_under_roc_curve` in the last bits).
-        """
-        return self._evaluation().summary()
-
     def __str__(self) -> str:
         """The LingPipe-style text report of the window."""
         return str(self._evaluation())
-
-    def print_precision_recall_curve(self, curve: Any, file: TextIO | None = None) -> None:
-        """As :meth:`ScoredPrecisionRecallEvaluation.print_precision_recall_curve`."""
-        ScoredPrecisionRecallEvaluation.print_precision_recall_curve(curve, file)
 
     def __repr__(self) -> str:
         kind = f"size={self._size}" if self._size is not None else f"seconds={self._seconds!r}"
@@ -1268,243 +923,6 @@ class WindowedEvaluation(EvaluationBase):
             f"area_under_roc_curve={self.area_under_roc_curve()!r})"
         )
 
-    # ------------------------------------------------------- combining and state
-
-    def __eq__(self, other: object) -> bool:
-        """Equal when the kind, length, policy, label and the items in the window (with their times) agree."""
-        if not isinstance(other, WindowedEvaluation):
-            return NotImplemented
-        return self.__getstate__() == other.__getstate__()
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
-
-    def __getstate__(self) -> dict[str, Any]:
-        """The window as plain data: settings, the cases in insertion order, the misses.
-
-        No clock readings are taken: the state is the window as it stands
-        (query first to expire by the clock).
-        """
-        return {
-            "size": self._size,
-            "seconds": self._seconds,
-            "clock": _state.pickle_clock(self._clock, _default_clock),
-            "clock_auto": self._clock_auto,
-            "ties": self._ties,
-            "pos_label": self._pos_label,
-            "first_id": self._first_id,
-            "now": self._now,
-            "scores": list(self._scores),
-            "correct": list(self._correct),
-            "weights": None if self._weights is None else list(self._weights),
-            "times": None if self._times is None else list(self._times),
-            "runs": [list(r) for r in self._runs],
-        }
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self._guard = new_guard(self)
-        self._read_only = False
-        self._size = state["size"]
-        self._seconds = state["seconds"]
-        self._clock = _state.unpickle_clock(state["clock"], _default_clock)
-        self._clock_auto = state.get("clock_auto", False)  # states pickled before it existed: settled
-        self._ties = state["ties"]
-        self._grouped = self._ties == "grouped"
-        self._pos_label = state["pos_label"]
-        self._init_state()
-        self._scores = deque(state["scores"])
-        self._correct = deque(state["correct"])
-        if state["weights"] is not None:
-            self._weights = deque(state["weights"])
-            self._unit_off = sum(1 for w in self._weights if w != 1.0)
-        if state["times"] is not None:
-            self._times = deque(state["times"])
-        self._runs = deque(list(r) for r in state["runs"])
-        self._misses = sum(r[1] for r in self._runs if r[2])
-        self._negative_misses = sum(r[1] for r in self._runs if not r[2])
-        self._n_correct = sum(1 for c in self._correct if c)
-        # The sorted containers are empty and invalid: the next ROC AUC query fills them (_sync).
-        self._first_id = self._s_lo = self._s_hi = state["first_id"]
-        self._valid = False
-        self._now = state["now"]
-        self._lean_if_plain()
-
-    def to_dict(self) -> dict[str, Any]:
-        """The window's state as a JSON-safe dict (``json.dumps`` works on it).
-
-        Keys: ``format`` (``"scored_pr.WindowedEvaluation"``), ``kind``
-        (``"windowed"``), ``version`` (1), ``size``, ``seconds`` (one of them
-        null), ``clock`` (``"auto"``, ``"monotonic"``, ``"none"`` or
-        ``"custom"``: which clock the window runs on; the clock itself is not
-        saved), ``ties``, ``first_id`` (the stream number of the oldest case),
-        ``now`` (the window's current time, ``"-Infinity"`` before any),
-        ``scores`` (arrival order; infinities as ``"Infinity"`` and
-        ``"-Infinity"``), ``correct``, ``weights`` and ``times`` (lists or
-        null), ``runs`` (the misses in the window: ``[key, count, positive]``,
-        ``key`` the id of the next case or the time) and, with a positive
-        label, ``pos_label``. No clock is read: query first to expire by the
-        clock. :meth:`from_dict` gives a window that answers every query
-        identically and keeps sliding as this one would.
-
-        Examples
-        --------
-        >>> w = WindowedEvaluation(size=2)
-        >>> for correct, score in [(True, 0.9), (False, 0.8), (True, 0.7)]:
-        ...     w.add_case(correct, score)
-        >>> d = w.to_dict(); d["scores"], d["correct"], d["first_id"]
-        ([0.8, 0.7], [False, True], 1)
-        >>> WindowedEvaluation.from_dict(d) == w
-        True
-        """
-        return _state.to_dict(self.__getstate__())
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any], *, clock: Any = _state.SAVED) -> WindowedEvaluation:
-        """The window whose :meth:`to_dict` is ``d``; every field is validated first.
-
-        Parameters
-        ----------
-        d : dict
-            From :meth:`to_dict`.
-        clock : callable or None, optional
-            Time windows only: the clock of the restored window. Not given,
-            a window saved on the default clock gets the default clock
-            (``time.monotonic``; a monotonic clock's readings are comparable
-            only on the machine, and boot, that took them) and one saved
-            with ``clock=None`` none; a window saved with a clock of its own
-            needs this argument. Ignored by size windows.
-
-        Raises
-        ------
-        TypeError, ValueError
-            If a field is missing, unexpected, of the wrong type or
-            inconsistent (times out of order or outside the window, more
-            items than ``size``, NaN scores), if ``d`` is another kind's state
-            (the message names it), or if the window had a clock of its own
-            and ``clock`` is not given. Nothing is built then.
-        """
-        if clock is not _state.SAVED:
-            check_clock(clock, "from_dict")
-        return cls._from_state(_state.from_dict(d, clock))
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the state to ``path`` as an uncompressed ``.npz`` (no pickle), atomically.
-
-        About 8.1 bytes per case (scores as float64, correctness bits
-        packed), 8 more per case with weights or times, 16 per run of misses,
-        and a small JSON header. The write is atomic as for
-        :meth:`ScoredPrecisionRecallEvaluation.save`. The clock is not saved
-        (see :meth:`from_dict`).
-        """
-        _state.save(self.__getstate__(), path)
-
-    @classmethod
-    def load(cls, path: str | os.PathLike[str], *, clock: Any = _state.SAVED) -> WindowedEvaluation:
-        """Read a window written by :meth:`save`, without pickle.
-
-        ``clock`` is as for :meth:`from_dict`. Memory is bounded by the file:
-        the header's counts fix every array's shape, checked before any data
-        is read.
-
-        Raises
-        ------
-        FileNotFoundError
-            If ``path`` does not exist.
-        ValueError
-            If the file is not a scored_pr state file, is corrupted or
-            inconsistent, or holds another kind of state (the message names
-            the kind found and the class whose ``load`` reads it).
-        """
-        if clock is not _state.SAVED:
-            check_clock(clock, "load")
-        return cls._from_state(_state.load(path, clock))
-
-    @classmethod
-    def _from_state(cls, state: dict[str, Any]) -> WindowedEvaluation:
-        """The window of a validated plain state (from the state formats)."""
-        window = cls.__new__(cls)
-        window.__setstate__(state)
-        return window
-
-    def _lean_if_plain(self) -> None:
-        """A window with no rank sum to keep yet: plain cases take the lean path until an AUC query.
-
-        For a size window with no pos_label, no misses and no weights, whose
-        containers are dropped or empty: they are marked dropped (the rank
-        sum is computed at the first ROC AUC query), so add_case only joins
-        the deques.
-        """
-        if self._size is None or self._pos_label is not None or self._runs or self._weights is not None:
-            return
-        if self._valid and (len(self._pb) or self._gone or self._pairs2):
-            return
-        self._drop_containers()
-        self._hot = _LEAN
-
-    def __copy__(self) -> WindowedEvaluation:
-        other = WindowedEvaluation.__new__(WindowedEvaluation)
-        other.__setstate__(self.__getstate__())
-        return other
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> WindowedEvaluation:
-        return self.__copy__()
-
-    def _check(self) -> None:
-        """Assert every invariant, the rank sum against a brute-force count (for the tests).
-
-        Brings valid sorted containers up to date first (:meth:`_sync`);
-        dropped containers stay dropped, and their unknown rank sum is not
-        checked (the ROC AUC then comes from the window's evaluator).
-        """
-        lo = self._first_id
-        plain = self._hot < 0
-        if plain:  # the lean state: check it, but keep it
-            assert not self._valid and not len(self._pb) and not self._gone and self._size is not None
-            assert not self._runs and self._weights is None and self._pos_label is None
-        elif self._hot:  # in sync by definition (_s_lo and _s_hi are not kept): check it, but keep the state
-            assert self._valid and not self._gone and self._size is not None and not self._runs
-            assert self._weights is None and self._pos_label is None
-        elif self._valid:
-            if self._s_lo != lo or self._s_hi != lo + len(self._scores):
-                self._sync()
-            assert (self._s_lo, self._s_hi) == (lo, lo + len(self._scores)) and not self._gone
-        assert self._n_correct == sum(self._correct)
-        self._pb._check()
-        n = len(self._scores)
-        assert len(self._correct) == n
-        assert self._times is None or len(self._times) == n
-        assert self._weights is None or len(self._weights) == n
-        if self._weights is None:
-            assert self._unit_off == 0
-        else:
-            assert self._unit_off == sum(1 for w in self._weights if w != 1.0) > 0
-        pos = [s for s, c in zip(self._scores, self._correct) if c]
-        neg = [s for s, c in zip(self._scores, self._correct) if not c]
-        if self._valid:
-            assert sorted(pos) == self._pb.items(True) and sorted(neg) == self._pb.items(False)
-        else:
-            assert not len(self._pb) and not self._eager
-        pairs2 = 0 if self._valid else self._pairs2  # dropped containers: the rank sum is unknown
-        items = list(zip(self._scores, self._correct)) if self._valid else []
-        for i, (si, ci) in enumerate(items):
-            if not ci:
-                continue
-            for j, (sj, cj) in enumerate(items):
-                if cj:
-                    continue
-                if si > sj:
-                    pairs2 += 2
-                elif si == sj:
-                    pairs2 += 1 if self._grouped else 2 * (i < j)
-        assert pairs2 == self._pairs2, (pairs2, self._pairs2)
-        assert self._misses == sum(r[1] for r in self._runs if r[2])
-        assert self._negative_misses == sum(r[1] for r in self._runs if not r[2])
-        assert all(r[1] > 0 for r in self._runs)
-        if self._size is not None:
-            assert n + self._misses + self._negative_misses <= self._size
-        if self._times is not None and self._seconds is not None:
-            assert all(a <= b for a, b in zip(self._times, list(self._times)[1:]))
-            cutoff = self._now - self._seconds
-            assert all(t >= cutoff for t in self._times) and all(r[0] >= cutoff for r in self._runs)
 
 
 # WindowedEvaluation report the public module (pickles, reprs); __test__ keeps the doctests

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _kinds
+from .. import _kinds, _measures
 from .._core.jsonsafe import json_ready
 from .._display.steps import pr_points, roc_boxes_xy, roc_points_xy
 from .._validation import UnsupportedQuery
@@ -41,20 +41,6 @@ MAX_ITEMS_WITH_CURVES = 60
 
 #: The least threshold rows a query or label keeps when the budget is shared.
 MIN_ITEM_BUDGET = 200
-
-#: The headline measures of one ranking, in the order shown: (summary key, label).
-HEADLINE = (
-    ("average_precision", "Average precision"),
-    ("area_under_roc_curve", "ROC AUC"),
-    ("area_under_pr_curve", "PR AUC (step)"),
-    ("area_under_pr_curve_interpolated", "PR AUC (interpolated)"),
-    ("area_under_roc_curve_interpolated", "ROC AUC (interpolated)"),
-    ("maximum_f_measure", "Maximum F1"),
-    ("pr_breakeven_point", "Break-even point"),
-    ("reciprocal_rank", "Reciprocal rank"),
-    ("r_precision", "R-precision"),
-)
-
 
 def clean(value: Any) -> Any:
     """``value`` JSON-ready, every mapping key a str (see :func:`scored_pr._core.jsonsafe.json_ready`)."""
@@ -127,14 +113,14 @@ def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals:
             table[field].append(getattr(c, field))
     summary = ev.summary()
     measures = []
-    for key, label in HEADLINE:
+    for key, label in _measures.headline():  # the table's headline measures, in order
         if key in summary:
             iv = (intervals or {}).get(key)
             measures.append({"key": key, "label": label, "value": summary[key],
                              **({"low": iv.low, "high": iv.high, "method": iv.method, "level": iv.level} if iv else {}),
                              **_note(key, summary[key], ev)})
     for key, iv in (intervals or {}).items():  # intervals of measures not among the headline ones
-        if key not in dict(HEADLINE):
+        if key not in dict(_measures.headline()):
             measures.append({"key": key, "label": key.replace("_", " "), "value": iv.estimate,
                              "low": iv.low, "high": iv.high, "method": iv.method, "level": iv.level})
     roc_interp = roc_points_xy(ev.roc_curve(interpolate=True))  # the display's (fpr, tpr) operating points
@@ -170,7 +156,7 @@ def bounded(ev: Any, name: str, kind_name: str) -> dict[str, Any]:
     pr, roc = ev.pr_band(), ev.roc_band()
     summary = ev.summary()
     measures = []
-    for key, label in HEADLINE:
+    for key, label in _measures.headline():  # the table's headline measures, in order
         if key in summary:
             measures.append({"key": key, "label": label, "value": summary[key],
                              "lower": summary.get(f"{key}_lower"), "upper": summary.get(f"{key}_upper"),

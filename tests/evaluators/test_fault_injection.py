@@ -179,10 +179,12 @@ import json  # noqa: E402
 
 from scored_pr import BoundedEvaluation  # noqa: E402
 from scored_pr._core import bins as _B  # noqa: E402
+from scored_pr._core import binning as _binning  # noqa: E402
 from scored_pr._evaluators import bounded as _BE  # noqa: E402
+from scored_pr._evaluators import bounded_queries as _BQ  # noqa: E402
 from scored_pr._state import bounded as _bounded_state  # noqa: E402
 
-BOUNDED_WATCHED = _files(_B, _BE, _bounded_state)
+BOUNDED_WATCHED = _files(_B, _binning, _BE, _BQ, _bounded_state)
 
 
 def run_bounded_with_fault(op: Callable[[], Any], at: int | None, exc: type[BaseException] = InjectedFault) -> int:

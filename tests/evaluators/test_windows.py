@@ -29,6 +29,7 @@ import scored_pr._evaluators.windowed as W
 from scored_pr import ScoredPrecisionRecallEvaluation as E
 from scored_pr import WindowedEvaluation
 import scored_pr._core.sortedblocks as SB
+import scored_pr._evaluators.window_machinery as WM
 from scored_pr._core.sortedblocks import PairedBlocks
 from faults import run_with_fault
 
@@ -837,7 +838,7 @@ class _Fault(Exception):
 
 @pytest.mark.parametrize("kind", ["size", "time"])
 def test_add_cases_failing_at_any_line_leaves_the_window_as_before_or_after(kind: str) -> None:
-    watched = {W.__file__, SB.__file__}
+    watched = {W.__file__, WM.__file__, SB.__file__}
 
     def run(op: Any, at: int | None) -> int:
         return run_with_fault(op, at, watched, _Fault)
