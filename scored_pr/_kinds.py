@@ -543,6 +543,13 @@ class Kind:
         :class:`~scored_pr.streaming.SummaryLogger` counts and its default
         ``step``. None: ``num_cases_seen`` where the object has one (a
         window), else ``num_cases``; read it through :func:`seen_of`.
+    to_state, from_state : callable or None
+        How the state layer (``scored_pr._state``, below the evaluators) reads
+        an object's contents as its state record (``object -> record``) and
+        builds an object of a class of this kind from a validated record
+        (``(cls, record) -> object``): checkpoints with an extra header, and the
+        unpickling entry points of 0.1.0's pickles. Read them through
+        :func:`state_hooks`.
     """
 
     name: str
@@ -557,6 +564,8 @@ class Kind:
     new: Callable[[str], Any] | None = None
     scope: str | Callable[[Any], str] = "cumulative"
     seen: Callable[[Any], int] | None = None
+    to_state: Callable[[Any], Any] | None = None
+    from_state: Callable[[type, Any], Any] | None = None
 
 
 #: Every registered kind, by name, in the order registered.
@@ -598,6 +607,21 @@ def kind_of(obj: Any) -> Kind | None:
     if best is None and _satisfies_protocol(obj):
         return Kind("evaluation", type(obj), "ranking")
     return best
+
+
+def state_hooks(cls: type) -> tuple[Callable[[Any], Any], Callable[[type, Any], Any]]:
+    """``(to_state, from_state)`` of the registered kind of class ``cls`` (or of its nearest registered base).
+
+    Raises TypeError naming the class when its kind has no state record.
+    """
+    mro = cls.__mro__
+    best: Kind | None = None
+    for kind in KINDS.values():
+        if kind.cls in mro and (best is None or mro.index(kind.cls) < mro.index(best.cls)):
+            best = kind
+    if best is None or best.to_state is None or best.from_state is None:
+        raise TypeError(f"{cls.__qualname__} is of no registered kind with a state record")
+    return best.to_state, best.from_state
 
 
 def _satisfies_protocol(obj: Any) -> bool:

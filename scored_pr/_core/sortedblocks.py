@@ -137,7 +137,7 @@ class PairedBlocks:
             insort(blocks[b], x)
         lens[b] += 1
         if lens[b] > TWICE:
-            self._split_big(b)
+            self.split_big(b)
 
     def remove(self, x: float, correct: bool) -> None:
         """Remove one score equal to ``x`` from the class (ValueError if there is none)."""
@@ -151,7 +151,7 @@ class PairedBlocks:
         del blk[i]
         lens[b] -= 1
         if self.plen[b] + self.nlen[b] <= HALF:
-            self._join(b)
+            self.join_small(b)
 
     def enter(self, x: float, correct: bool) -> tuple[int, int]:
         """``rank(x, not correct)``, then ``add(x, correct)``."""
@@ -190,8 +190,11 @@ class PairedBlocks:
         self.maxes.insert(b, v)  # block b now ends at v; block b + 1 keeps the old bound
         return True
 
-    def _split_big(self, b: int) -> None:
-        """Split block ``b``, and the blocks that splitting makes, until no list exceeds TWICE (or cannot be split)."""
+    def split_big(self, b: int) -> None:
+        """Split block ``b``, and the blocks that splitting makes, until no list exceeds TWICE (or cannot be split).
+
+        Called by :meth:`enter` and by the sliding window's own inlined entering path.
+        """
         end = b + 1
         while b < end:
             if (self.plen[b] > TWICE and self._split(b, True)) or (self.nlen[b] > TWICE and self._split(b, False)):
@@ -199,7 +202,7 @@ class PairedBlocks:
             else:
                 b += 1
 
-    def _join(self, b: int) -> None:
+    def join_small(self, b: int) -> None:
         """Block ``b`` fell to HALF scores or fewer: join it with a neighbour (or drop it if it is the last and empty)."""
         maxes, pos, neg, plen, nlen = self.maxes, self.pos, self.neg, self.plen, self.nlen
         if len(maxes) == 1:
@@ -214,7 +217,7 @@ class PairedBlocks:
         nlen[b - 1] += nlen[b]
         maxes[b - 1] = maxes[b]
         del maxes[b], pos[b], neg[b], plen[b], nlen[b]
-        self._split_big(b - 1)
+        self.split_big(b - 1)
 
     def _check(self) -> None:
         """Assert every structural invariant (for the tests)."""

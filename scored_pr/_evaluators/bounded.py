@@ -643,4 +643,5 @@ register(Kind(
     "bounded", BoundedEvaluation, "bounded", state_format="scored_pr.BoundedEvaluation",
     load=BoundedEvaluation.load, figures=lambda b: b.summary(),
     new=lambda ties: BoundedEvaluation(ties=ties),
+    to_state=lambda ev: ev._state(), from_state=lambda cls, st: cls._from_state(st),
 ))

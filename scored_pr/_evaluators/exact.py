@@ -896,4 +896,5 @@ register(Kind(
     "exact", ScoredPrecisionRecallEvaluation, "ranking", state_format="scored_pr.ScoredPrecisionRecallEvaluation",
     load=ScoredPrecisionRecallEvaluation.load, report_view=lambda ev: ev,
     new=lambda ties: ScoredPrecisionRecallEvaluation(ties=ties),
+    to_state=lambda ev: ev._state(), from_state=lambda cls, st: cls._from_state(st),
 ))

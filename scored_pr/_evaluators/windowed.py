@@ -376,7 +376,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                     insort(own[b], score)
                     n = ol[b] = ol[b] + 1
                     if n > _TWICE:
-                        pb._split_big(b)
+                        pb.split_big(b)
                 else:
                     lt, le = pb.enter(score, correct)
                 if correct:
@@ -402,7 +402,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                     except IndexError:
                         le = lt
                     if n + tl[b] <= _HALF:
-                        pb._join(b)
+                        pb.join_small(b)
                     if correct:
                         pairs2 -= lt + le if self._grouped else 2 * le
                     else:

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import bins as B
+from .._kinds import state_hooks
 from . import statefile as _statefile
 from .exact import _bad, _count, check_pos_label, decode_numbers  # the evaluator's state checks, shared
 
@@ -239,4 +240,4 @@ def from_pickle(state: Any, func: str = "unpickle") -> BoundedState:
 
 def restore(cls: Any, state: Any) -> Any:
     """The unpickling entry point of scored_pr 0.1.0's pickles: ``cls`` built from ``state``."""
-    return cls._from_state(from_pickle(state))
+    return state_hooks(cls)[1](cls, from_pickle(state))

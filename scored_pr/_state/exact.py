@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import statefile as _statefile
+from .._kinds import state_hooks
 from .._validation import MAX_COUNT, TIE_POLICIES
 
 FORMAT = "scored_pr.ScoredPrecisionRecallEvaluation"
@@ -308,24 +309,25 @@ def state_from_pickle(state: Any, func: str = "unpickle") -> ExactState:
     )
 
 
-# ------------------------------------------- through an evaluator's _state / _from_state
+# ------------------------- through the evaluator's kind (its state hooks, registered with _kinds)
 
 def save(ev: Any, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> None:
     """Write evaluator ``ev`` to ``path`` atomically, with ``extra`` in the header (the CLI's checkpoints)."""
-    write(path, ev._state(), extra)
+    to_state, _ = state_hooks(type(ev))
+    write(path, to_state(ev), extra)
 
 
 def load_with_extra(cls: Any, path: str | os.PathLike[str], func: str = "load") -> tuple[Any, Any]:
     """The evaluator of class ``cls`` saved at ``path`` and the ``extra`` header it was saved with."""
     st, extra = read(path, func)
-    return cls._from_state(st), extra
+    return state_hooks(cls)[1](cls, st), extra
 
 
 def pickle_state(ev: Any) -> dict[str, Any]:
     """What pickling ``ev`` stores (see :func:`state_to_pickle`)."""
-    return state_to_pickle(ev._state())
+    return state_to_pickle(state_hooks(type(ev))[0](ev))
 
 
 def restore(cls: Any, state: Any) -> Any:
     """The unpickling entry point of scored_pr 0.1.0's pickles: ``cls`` built from ``state``."""
-    return cls._from_state(state_from_pickle(state))
+    return state_hooks(cls)[1](cls, state_from_pickle(state))
