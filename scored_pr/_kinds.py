@@ -565,7 +565,7 @@ class Kind:
     scope: str | Callable[[Any], str] = "cumulative"
     seen: Callable[[Any], int] | None = None
     to_state: Callable[[Any], Any] | None = None
-    from_state: Callable[[type, Any], Any] | None = None
+    from_state: Callable[[Any, Any], Any] | None = None
 
 
 #: Every registered kind, by name, in the order registered.
@@ -609,7 +609,7 @@ def kind_of(obj: Any) -> Kind | None:
     return best
 
 
-def state_hooks(cls: type) -> tuple[Callable[[Any], Any], Callable[[type, Any], Any]]:
+def state_hooks(cls: type) -> tuple[Callable[[Any], Any], Callable[[Any, Any], Any]]:
     """``(to_state, from_state)`` of the registered kind of class ``cls`` (or of its nearest registered base).
 
     Raises TypeError naming the class when its kind has no state record.
