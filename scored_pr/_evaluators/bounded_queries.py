@@ -198,6 +198,7 @@ class BoundedQueries(EvaluationBase):
 
         Examples
         --------
+        >>> from scored_pr import BoundedEvaluation
         >>> s = BoundedEvaluation(max_bins=1)
         >>> s.add_cases([True, False, True], [3.0, 2.0, 1.0])
         >>> ap = s.average_precision()
@@ -316,6 +317,7 @@ class BoundedQueries(EvaluationBase):
 
         Examples
         --------
+        >>> from scored_pr import BoundedEvaluation
         >>> s = BoundedEvaluation()
         >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
         >>> s.precision_at_threshold(0.7), s.recall_at_threshold(0.75)
@@ -364,6 +366,7 @@ class BoundedQueries(EvaluationBase):
 
         Examples
         --------
+        >>> from scored_pr import BoundedEvaluation
         >>> s = BoundedEvaluation()
         >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1]); s.add_misses(1)
         >>> s.confusion_at_threshold(0.75)
@@ -396,6 +399,7 @@ class BoundedQueries(EvaluationBase):
 
         Examples
         --------
+        >>> from scored_pr import BoundedEvaluation
         >>> s = BoundedEvaluation()
         >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
         >>> s.f_measure_at_threshold(0.7)
@@ -466,6 +470,7 @@ class BoundedQueries(EvaluationBase):
 
         Examples
         --------
+        >>> from scored_pr import BoundedEvaluation
         >>> s = BoundedEvaluation()
         >>> s.add_cases([True, False, True, True], [4, 3, 2, 1])
         >>> s.average_precision_at(3)  # (1/1 + 2/3) / min(3, 3)
@@ -504,6 +509,7 @@ class BoundedQueries(EvaluationBase):
 
         Examples
         --------
+        >>> from scored_pr import BoundedEvaluation
         >>> s = BoundedEvaluation()
         >>> s.add_cases([False, True, False, True], [4, 3, 2, 1])
         >>> s.k_at_recall(0.5), s.precision_at_recall(1.0)
@@ -667,6 +673,7 @@ class BoundedQueries(EvaluationBase):
 
         Examples
         --------
+        >>> from scored_pr import BoundedEvaluation
         >>> s = BoundedEvaluation(max_bins=1)
         >>> s.add_cases([True, False, True], [3.0, 2.0, 1.0])
         >>> band = s.pr_band()

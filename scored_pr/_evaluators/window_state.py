@@ -109,6 +109,7 @@ class WindowState(WindowMachinery):
 
         Examples
         --------
+        >>> from scored_pr import WindowedEvaluation
         >>> w = WindowedEvaluation(size=2)
         >>> for correct, score in [(True, 0.9), (False, 0.8), (True, 0.7)]:
         ...     w.add_case(correct, score)
