@@ -10,6 +10,7 @@ declares, for the type checker only, what they read from the evaluator they are 
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import numpy as np
@@ -84,6 +85,6 @@ def adopt(mixin: type, owner: str = "ScoredPrecisionRecallEvaluation") -> None:
         while callable(fn) and hasattr(fn, "__code__"):
             qualname = f"{owner}.{name}"
             fn.__qualname__ = qualname
-            if hasattr(fn.__code__, "co_qualname"):
+            if sys.version_info >= (3, 11):  # Python 3.10's code objects have no co_qualname
                 fn.__code__ = fn.__code__.replace(co_qualname=qualname)
             fn = getattr(fn, "__wrapped__", None)
