@@ -816,9 +816,10 @@ def _holder(evaluation: Evaluation) -> tuple[Callable[[str], object], Callable[[
     if isinstance(evaluation, SynchronizedEvaluation):
         lock = evaluation.lock
         return (lambda what: lock.acquire()), lock.release  # noqa: ARG005 - take(what)'s signature
-    if not _guard.has_guard(evaluation):  # pragma: no cover - every registered kind has one or the other
+    held = _guard.holder(evaluation)
+    if held is None:  # pragma: no cover - every registered kind has one or the other
         return _take_nothing, _release_nothing
-    return (lambda what: _guard.take(evaluation, what)), (lambda: _guard.release(evaluation))
+    return held
 
 
 def _take_nothing(what: str) -> None:

@@ -182,9 +182,16 @@ def release(ev: Any) -> None:
     ev._guard.release()
 
 
-def has_guard(ev: Any) -> bool:
-    """Whether ``ev`` is of a kind with this module's thread guard (:func:`take` and :func:`release` apply)."""
-    return hasattr(type(ev), "_acquire") and hasattr(ev, "_guard")
+def holder(ev: Any) -> tuple[Callable[[str], object], Callable[[], None]] | None:
+    """``(take, release)`` of ``ev``'s guard as bound methods, or None for a kind without this guard.
+
+    What :func:`take` (without ``writer``) and :func:`release` do, with no
+    call in between: for a caller that takes the guard on every call it
+    forwards (``SummaryLogger``'s add methods).
+    """
+    if not (hasattr(type(ev), "_acquire") and hasattr(ev, "_guard")):
+        return None
+    return ev._acquire, ev._guard.release
 
 
 def _call_holding(others: list[Any], name: str, call: Callable[[], Any]) -> Any:
