@@ -1,6 +1,6 @@
 """Streaming inference: evaluate as predictions are made, and log a summary periodically.
 
-Usage: python examples/streaming_inference.py
+Usage: python examples/streaming_inference.py [ROUNDS]
 
 A model scores requests one at a time; each request's true label becomes known
 right away (a click, a human check...). SummaryLogger feeds the evaluator and
@@ -8,12 +8,13 @@ hands its summary() to a logging.Logger every 2,000 cases and every 0.25
 seconds, whichever comes first, plus once at the end.
 
 The second part measures what the wrapper costs per case against a bare
-add_case loop, on this machine.
+add_case loop, on this machine: the best of ROUNDS interleaved rounds (default 7).
 """
 
 import logging
 import math
 import random
+import sys
 import time
 
 from scored_pr import ScoredPrecisionRecallEvaluation
@@ -80,12 +81,13 @@ variants = {
         ScoredPrecisionRecallEvaluation(), ignore, every=1000
     ).add_case,
 }
+rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 7
 best = dict.fromkeys(variants, math.inf)
-for _ in range(7):  # interleaved rounds, best of 7: the machine may be busy
+for _ in range(rounds):  # interleaved rounds, the best of them: the machine may be busy
     for name, make_add in variants.items():
         best[name] = min(best[name], one_run(make_add, cases) / len(cases))
 bare = best["bare add_case"]
-print(f"\nper case, {len(cases):,} cases, best of 7:")
+print(f"\nper case, {len(cases):,} cases, best of {rounds}:")
 for name, t in best.items():
     extra = "" if name == "bare add_case" else f"  (+{(t - bare) * 1e9:.0f} ns, +{(t - bare) / bare:.0%})"
     print(f"  {name:<46} {t * 1e9:6.0f} ns{extra}")

@@ -768,6 +768,8 @@ EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*.py"))
 
 #: Examples that start a cluster (worker processes, a JVM) get more time than the rest.
 SLOW = {"distributed_dask.py", "spark_bounded.py"}
+#: Arguments an example takes to run quickly (its timing part: one round instead of the best of seven).
+ARGS = {"streaming_inference.py": ("1",)}
 HAS_SPARK = importlib.util.find_spec("pyspark") is not None and shutil.which("java") is not None
 
 
@@ -801,7 +803,7 @@ def test_unknown_command_exits_2() -> None:
 
 @pytest.mark.parametrize("script", [example_param(p) for p in EXAMPLES], ids=[p.name for p in EXAMPLES])
 def test_example_runs(script: Path) -> None:
-    result = run(str(script), timeout=900 if script.name in SLOW else 120)
+    result = run(str(script), *ARGS.get(script.name, ()), timeout=900 if script.name in SLOW else 120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
 

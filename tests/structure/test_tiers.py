@@ -49,3 +49,52 @@ def test_the_readme_runs_the_fast_tier_and_ci_runs_every_tier() -> None:
     run = (ROOT / ".ci" / "run").read_text()
     assert "SCORED_PR_STRICT_TIERS=1" in run and "-m heavy" in run
     assert commands[1].split(" && ", 1)[1] in run  # the README's install and test command, as written
+
+
+def test_the_other_environments_run_every_hypothesis_test_with_a_fraction_of_its_examples() -> None:
+    """SCORED_PR_HYPOTHESIS_FRACTION (.ci/run's floor and 3.13 steps) scales max_examples, never skips."""
+    from types import SimpleNamespace
+
+    from conftest import FRACTION_FLOOR, fewer_examples
+    from hypothesis import given, settings, strategies as st
+    from hypothesis.stateful import RuleBasedStateMachine, rule
+
+    @settings(max_examples=200)
+    @given(st.integers())
+    def big(x: int) -> None:
+        pass
+
+    @settings(max_examples=12)
+    @given(st.integers())
+    def small(x: int) -> None:
+        pass
+
+    class Machine(RuleBasedStateMachine):
+        @rule()
+        def step(self) -> None:
+            pass
+
+    Machine.TestCase.settings = settings(max_examples=80)
+
+    def plain() -> None:
+        pass
+
+    items = [SimpleNamespace(obj=big), SimpleNamespace(obj=small), SimpleNamespace(obj=plain),
+             SimpleNamespace(obj=Machine.TestCase("runTest").runTest, cls=Machine.TestCase)]
+    assert fewer_examples(items, 0.25) == 3  # type: ignore[arg-type]
+    assert big._hypothesis_internal_use_settings.max_examples == 50  # type: ignore[attr-defined]
+    assert small._hypothesis_internal_use_settings.max_examples == FRACTION_FLOOR  # type: ignore[attr-defined]
+    assert Machine.TestCase.settings.max_examples == 20
+    calls = []
+
+    @settings(max_examples=400, database=None)
+    @given(st.integers())
+    def counted(x: int) -> None:
+        calls.append(x)
+
+    fewer_examples([SimpleNamespace(obj=counted)], 0.1)  # type: ignore[list-item]
+    counted()
+    assert 0 < len(calls) <= 40  # the scaled setting is the one the test runs with
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert ci.count("SCORED_PR_HYPOTHESIS_FRACTION=0.25 .venv-") == 2  # the floor and 3.13, not newest
+    assert "SCORED_PR_HYPOTHESIS_FRACTION" not in (ROOT / "README.md").read_text(encoding="utf-8")
