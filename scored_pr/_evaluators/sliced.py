@@ -367,6 +367,8 @@ class SlicedEvaluation(HtmlReport):
             self._add_checked(sid, c[rows], s[rows], None if w is None else w[rows])
 
     def _add_checked(self, sid: int, c: Any, s: Any, w: Any) -> None:
+        if w is not None and bool((w == 1.0).all()):  # as check_weights: no weights when each is 1
+            w = None
         ev = self._evs[sid]
         with _writable(ev):
             if self._buffered:
