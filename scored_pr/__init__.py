@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
         roc_rows,
         threshold_at_precision,
         top_k_accuracy_score,
+        sliced,
     )
 
 #: Public name -> the module that defines it (relative to this package): every public name but
@@ -103,6 +104,7 @@ _LAZY = {
     "PrecisionRecallDisplay": "._display",
     "RocDisplay": "._display",
     "SlicedEvaluation": "._evaluators.sliced",
+    "sliced": ".functional",
 }
 
 #: The public names: those of _LAZY (the one list of them), and the version. The imports under

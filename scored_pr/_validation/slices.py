@@ -206,3 +206,10 @@ def check_by(by: Any, frame_columns: list[str], keys: tuple[str, ...], func: str
             f"{func}: the key {missing[0]!r} is not a column of the DataFrame given as 'by'; "
             f"its columns are {frame_columns[:50]}; got {describe(by)} instead."
         )
+
+
+def check_by_mapping(by: Any, func: str) -> tuple[str, ...]:
+    """The keys of ``by``, a non-empty dict of feature names to columns."""
+    if not isinstance(by, Mapping) or not by:
+        raise fail(TypeError, func, "by", "a non-empty dict of feature names to columns ({'region': region})", by)
+    return check_slice_keys(tuple(by), func)

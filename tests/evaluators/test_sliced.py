@@ -386,3 +386,25 @@ def test_setup_arguments_are_checked() -> None:
         SlicedEvaluation("g", max_slices=0)
     with pytest.raises(ValueError, match="size"):
         SlicedEvaluation("g", kind="windowed", size=-1)
+
+
+def test_functional_sliced_is_the_table_and_equals_scikit_learn_per_group() -> None:
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    from scored_pr import sliced
+
+    rng = np.random.default_rng(5)
+    n = 300
+    region = rng.choice(["eu", "us"], size=n)
+    y = rng.random(n) < 0.5
+    s = np.round(rng.random(n) + 0.2 * y, 1)
+    w = rng.choice([1.0, 2.0], size=n)
+    rows = sliced(y, s, by={"region": region}, measures=["average_precision", "area_under_roc_curve"], sample_weight=w)
+    assert [str(r["slice"]) for r in rows] == ["overall", "region=eu", "region=us"]
+    for r in rows:
+        mask = np.ones(n, bool) if not r["slice"] else region == r["region"]
+        assert r["num_cases"] == mask.sum()
+        assert r["average_precision"] == pytest.approx(average_precision_score(y[mask], s[mask], sample_weight=w[mask]), abs=1e-12)
+        assert r["area_under_roc_curve"] == pytest.approx(roc_auc_score(y[mask], s[mask], sample_weight=w[mask]), abs=1e-12)
+    with pytest.raises(TypeError, match="sliced: argument 'by'"):
+        sliced(y, s, by=region)
