@@ -213,3 +213,14 @@ def check_by_mapping(by: Any, func: str) -> tuple[str, ...]:
     if not isinstance(by, Mapping) or not by:
         raise fail(TypeError, func, "by", "a non-empty dict of feature names to columns ({'region': region})", by)
     return check_slice_keys(tuple(by), func)
+
+
+def check_no_key_clash(labels: Mapping[str, str], keys: list[str], func: str) -> None:
+    """A sink's constant labels beside a sliced summary: none may be named like a key, or 'scope'."""
+    for name in labels:
+        if name in keys or name == "scope":
+            raise ValueError(
+                f"{func}: argument 'labels' must not name {name!r} when the evaluation is sliced by {keys} (the "
+                f"sink sets a label per key, and 'scope', itself); got {name!r}: {labels[name]!r:.40} instead. "
+                "Nothing was written."
+            )
