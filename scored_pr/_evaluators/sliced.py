@@ -318,14 +318,32 @@ class SlicedEvaluation(HtmlReport):
         O(number of keys) for the exact kind (the case waits in a buffer
         until the next query); one ``add_case`` per kept crossing otherwise.
         """
-        values = check_features(features, self._keys, "add_case")
+        keys = self._keys
+        values: tuple[Any, ...] = ()
+        if len(features) == len(keys):  # fast path: every key given, each a str or an int
+            try:
+                values = tuple([features[k] for k in keys])
+            except KeyError:
+                values = ()
+            for v in values:
+                if type(v) is not str and type(v) is not int:
+                    values = ()
+                    break
+        if not values:
+            values = check_features(features, keys, "add_case")
         if type(correct) is not bool or self._pos_label is not None:
             correct = check_correct(correct, "add_case", pos_label=self._pos_label)
         if type(score) is not float or score != score:
             score = check_score(score, "add_case")
         if type(weight) is not float or weight != 1.0:
             weight = check_weight(weight, "add_case")
-        ids = self._slice_ids(values, "add_case")
+        ids = []
+        for index, pos in zip(self._index, self._positions):
+            sid = index.get(values if len(pos) == len(values) else tuple([values[p] for p in pos]))
+            if sid is None:  # a new slice: made, or refused, below before anything is added
+                ids = self._slice_ids(values, "add_case")
+                break
+            ids.append(sid)
         self._added += 1
         if not self._buffered:
             for sid in ids:
