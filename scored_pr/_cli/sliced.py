@@ -18,9 +18,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from .._io.formats import detect
-from .._io.opening import open_input
 from .._io.values import InputError, parse_label, parse_score
-from .inputs import SkipReporter
+from .inputs import SkipReporter, open_text, read_parquet
 from .options import ReportOptions
 from .output import error, fmt_value, table, write_html
 
@@ -49,14 +48,13 @@ def crossings(by: list[str]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ..
 def _rows(path: str, fmt: str, source: str) -> Iterator[tuple[int, dict[str, Any] | None, list[str] | None]]:
     """``(line, row, None)`` per row; first ``(0, None, columns)`` with the file's columns."""
     if fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        table_ = pq.read_table(path)
+        table_: Any = read_parquet(path)
         yield 0, None, list(table_.column_names)
         for i, row in enumerate(table_.to_pylist()):
             yield i + 1, row, None
         return
-    stream, _, _ = open_input(path)
+    stream: Any
+    stream, _ = open_text(path)
     try:
         if fmt == "jsonl":
             columns: list[str] | None = None

@@ -30,7 +30,6 @@ from .._core import slicing as G
 from .._kinds import Kind, register
 from .._measures import by_name as measure_by_name
 from .._state import sliced as _sliced_state
-from .._uncertainty import compare as _compare, confidence_interval as _confidence_interval
 from .._validation import (
     UnsupportedQuery,
     check_batch,
@@ -193,7 +192,7 @@ class SlicedEvaluation(HtmlReport):
         self._specs = check_slice_specs(slices, self._keys, func)
         self._kind = check_slice_kind(kind, _ranking_kinds(), func)
         self._max_slices = check_max_slices(max_slices, func)
-        self._cls = _kinds.KINDS[self._kind].cls
+        self._cls: Any = _kinds.KINDS[self._kind].cls
         proto = self._cls(**kind_options)  # the kind checks its own options, once
         self._options = dict(kind_options)
         self._ties = proto.ties
@@ -431,7 +430,7 @@ class SlicedEvaluation(HtmlReport):
         c, s = check_batch(correct, scores, func, self._pos_label)
         w = None if sample_weight is None else check_weights(sample_weight, c.size, func)
         coded = [_codes(feature_column(columns[k], k, c.size, func)) for k in self._keys]
-        plan = []
+        plan: list[tuple[int, Any, Any]] = []
         new: list[tuple[int, tuple[Any, ...]]] = []
         for j, pos in enumerate(self._positions):
             if not pos:
@@ -623,6 +622,8 @@ class SlicedEvaluation(HtmlReport):
         worst. Slices whose value is NaN are skipped. None when no slice
         qualifies.
         """
+        from .._uncertainty import confidence_interval  # only with confidence: the interval code loads on use
+
         func = "worst"
         self._check_measures(measure, func)
         min_cases = check_min_cases(min_cases, func)
@@ -635,7 +636,7 @@ class SlicedEvaluation(HtmlReport):
             value = float(self._values(ev, (measure,))[measure])
             if math.isnan(value):
                 continue
-            bound = value if level is None else float(_confidence_interval(ev, measure, level, seed=0).high)
+            bound = value if level is None else float(confidence_interval(ev, measure, level, seed=0).high)
             if best is None or bound < best.bound:
                 best = WorstSlice(tuple(pairs), value, bound, ev.num_cases)
         return best
@@ -678,6 +679,8 @@ class SlicedEvaluation(HtmlReport):
             :func:`scored_pr.compare`). A comparison that has no value (a
             slice or complement with one class) is NaN.
         """
+        from .._uncertainty import compare
+
         func = "gaps"
         if measure not in ("area_under_roc_curve", "average_precision"):
             raise fail(ValueError, func, "measure", "'area_under_roc_curve' or 'average_precision'", measure)
@@ -701,17 +704,17 @@ class SlicedEvaluation(HtmlReport):
                 raise no_such_slice(pairs, self._specs, func)
             j = self._specs.index(tuple(k for k, _ in pairs))
             rows = [(self._pairs[sid], self._evs[sid], self._evs[ref]) for sid in self._index[j].values() if sid != ref]
-        out = []
+        out: list[SliceGap] = []
+        nan = math.nan
         for pairs, ev, other in rows:
             try:
-                r = _compare(ev, other, measure=measure, level=level, seed=0, n_resamples=n_resamples)
-                out.append([tuple(pairs), r.estimate_a, r.estimate_b, r.difference, r.interval.low, r.interval.high,
-                            r.p_value, r.method, ev.num_cases])
+                r = compare(ev, other, measure=measure, level=level, seed=0, n_resamples=n_resamples)
+                out.append(SliceGap(tuple(pairs), r.estimate_a, r.estimate_b, r.difference, r.interval.low,
+                                    r.interval.high, r.p_value, nan, r.method, ev.num_cases))
             except (ValueError, ZeroDivisionError):  # one class on a side: nothing to compare
-                nan = math.nan
-                out.append([tuple(pairs), nan, nan, nan, nan, nan, nan, "none", ev.num_cases])
-        adjusted = G.adjust_p_values(np.array([row[6] for row in out], dtype=np.float64), correction)
-        return [SliceGap(*row[:7], float(a), *row[7:]) for row, a in zip(out, adjusted)]
+                out.append(SliceGap(tuple(pairs), nan, nan, nan, nan, nan, nan, nan, "none", ev.num_cases))
+        adjusted = G.adjust_p_values(np.array([g.p_value for g in out], dtype=np.float64), correction)
+        return [g._replace(p_adjusted=float(a)) for g, a in zip(out, adjusted)]
 
     # ------------------------------------------------------------- combining
 
