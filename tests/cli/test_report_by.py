@@ -116,3 +116,16 @@ def test_html_page_of_the_slices(tmp_path: Path, capsys: pytest.CaptureFixture[s
     status, _, _ = run(capsys, "report", str(path), "--by", "region", "--html", str(page))
     text = page.read_text()
     assert status == 0 and "region=(missing)" in text and '"item_noun":"slice"' in text.replace(" ", "")
+
+
+def test_report_of_a_sliced_state_file_prints_every_slice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from scored_pr import SlicedEvaluation
+
+    ev = SlicedEvaluation("region")
+    ev.add_cases([c for c, *_ in ROWS], [s for _, s, *_ in ROWS], region=[r or None for _, _, r, _ in ROWS])
+    ev.save(tmp_path / "sliced.npz")
+    status, out, _ = run(capsys, "report", str(tmp_path / "sliced.npz"), "--format", "json")
+    got = json.loads(out)
+    assert status == 0 and got["kind"] == "sliced" and got["num_slices"] == 4
+    assert got["region=eu: average_precision"] == ev.slice(region="eu").average_precision()
+    assert got["region=(missing): num_cases"] == 1
