@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._uncertainty import compare
     from ._validation import UnsupportedQuery
     from ._evaluators.windowed import WindowedEvaluation
+    from ._evaluators.sliced import SlicedEvaluation
     from .functional import (
         area_under_pr_curve,
         area_under_roc_curve,
@@ -57,6 +58,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
         roc_rows,
         threshold_at_precision,
         top_k_accuracy_score,
+        sliced,
     )
 
 #: Public name -> the module that defines it (relative to this package): every public name but
@@ -101,6 +103,8 @@ _LAZY = {
     "top_k_accuracy_score": ".functional",
     "PrecisionRecallDisplay": "._display",
     "RocDisplay": "._display",
+    "SlicedEvaluation": "._evaluators.sliced",
+    "sliced": ".functional",
 }
 
 #: The public names: those of _LAZY (the one list of them), and the version. The imports under

@@ -493,8 +493,9 @@ Evaluation.__module__ = "scored_pr"
 #: ``"ranking"``: one ranking answered exactly (the :class:`Evaluation` protocol);
 #: ``"bounded"``: one ranking summarised in bins (queries answer ``Bounds``, curves come as bands);
 #: ``"per_query"``: one ranking per query (means over queries);
-#: ``"per_label"``: one ranking per label (per-label values and their averages).
-HOLDS = ("ranking", "bounded", "per_query", "per_label")
+#: ``"per_label"``: one ranking per label (per-label values and their averages);
+#: ``"per_slice"``: one evaluator per slice of the cases (``SlicedEvaluation``: iterating gives the slices).
+HOLDS = ("ranking", "bounded", "per_query", "per_label", "per_slice")
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,7 @@ from ._validation import (
     summary_value_error,
 )
 from .streaming import WINDOW_PREFIX, Sink, json_safe
+from ._validation.slices import MISSING_TEXT as MISSING_VALUE_TEXT, check_no_key_clash
 
 __all__ = ["AVERAGES", "Entry", "MLflow", "Prometheus", "TensorBoard", "curves_json", "exact_pr_points", "summary_entries"]
 
@@ -137,6 +138,8 @@ def _curve_sources(evaluation: Any) -> list[tuple[tuple[str, ...], Any]]:
         return [((), evaluation)]
     if kind.holds == "per_label":
         return [*(((str(label),), evaluation[label]) for label in evaluation.labels), (("micro",), evaluation.pooled())]
+    if kind.holds == "per_slice":  # each slice's evaluator under its name (overall, region=eu)
+        return [((str(pairs),), evaluation[pairs]) for pairs in evaluation.slices()]
     return []
 
 
@@ -940,7 +943,17 @@ class Prometheus(Sink):
         return gauge
 
     def write(self, summary: Mapping[str, Any], evaluation: Any = None, window: Any = None) -> None:
-        """Set the gauges to every number of ``summary`` (refused whole, before any is set, if one is not a number)."""
+        """Set the gauges to every number of ``summary`` (refused whole, before any is set, if one is not a number).
+
+        The summary of a :class:`~scored_pr.SlicedEvaluation` sets one sample
+        per slice on each measure's gauge, with a label per key (its value,
+        ``(missing)``, or empty where the slice does not fix the key: the
+        overall slice has every key empty).
+        """
+        kind = None if evaluation is None else _kinds.kind_of(evaluation)
+        if kind is not None and kind.holds == "per_slice":
+            self._write_slices(summary, evaluation)
+            return
         entries = summary_entries(summary, "Prometheus.write")
         plain_scope = "cumulative" if evaluation is None else _kinds.scope_of(evaluation)
         labelled = any(e.label is not None or e.average is not None for e in entries)
@@ -973,6 +986,51 @@ class Prometheus(Sink):
         if step is not None:
             gauge = self._gauge("summary_step", "Step of the latest scored_pr summary (default: cases seen).", scoped=False)
             (gauge.labels(**self.labels) if self._names else gauge).set(float(step))
+
+    def _write_slices(self, summary: Mapping[str, Any], evaluation: Any) -> None:
+        """One sample per slice and measure, labelled by the slice's key values (every gauge made before any is set)."""
+        keys = list(evaluation.keys)
+        check_no_key_clash(self.labels, keys, "Prometheus.write")
+        scope = _kinds.scope_of(evaluation)
+        samples: list[tuple[str, dict[str, str], float]] = []
+        for pairs in evaluation.slices():
+            one = summary.get(str(pairs))
+            if not isinstance(one, Mapping):
+                continue  # a slice made after the summary was taken
+            fixed = {k: (MISSING_VALUE_TEXT if v is None else str(v)) for k, v in pairs}
+            labels = {k: fixed.get(k, "") for k in keys}
+            for e in summary_entries(one, "Prometheus.write"):
+                measure = "_".join(re.sub(r"[^a-zA-Z0-9_]", "_", p) for p in e.measure)
+                samples.append((measure, labels, e.value))
+        gauges = {}
+        for measure, _, _ in samples:
+            if measure not in gauges:
+                gauges[measure] = self._sliced_gauge(measure, keys)
+        for measure, labels, value in samples:
+            gauges[measure].labels(**self.labels, **labels, scope=scope).set(value)
+        when, step = summary.get("time"), summary.get("step")
+        stamp = self._gauge("last_summary_timestamp_seconds", "Time of the latest scored_pr summary.", scoped=False)
+        (stamp.labels(**self.labels) if self._names else stamp).set(_time.time() if when is None else float(when))
+        if step is not None:
+            gauge = self._gauge("summary_step", "Step of the latest scored_pr summary (default: cases seen).", scoped=False)
+            (gauge.labels(**self.labels) if self._names else gauge).set(float(step))
+
+    def _sliced_gauge(self, measure: str, keys: list[str]) -> Any:
+        gauges = _GAUGES.setdefault(self.registry, {})
+        name = f"{self.namespace}_{measure}"
+        names = tuple(self._names + keys + ["scope"])
+        gauge = gauges.get(name)
+        if gauge is None:
+            gauge = gauges[name] = self._client.Gauge(
+                name, f"scored_pr summary per slice: {measure} (scope: cumulative or window)", labelnames=names,
+                registry=self.registry)
+        elif tuple(gauge._labelnames) != names:
+            raise ValueError(
+                f"Prometheus: the gauge {name!r} exists in this registry with the labels "
+                f"{list(gauge._labelnames)}; this sink has {list(names)}: give it the same label names or "
+                "another namespace."
+            )
+        return gauge
 
     def __repr__(self) -> str:
         return f"Prometheus(namespace={self.namespace!r}, labels={self.labels!r})"

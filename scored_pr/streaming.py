@@ -413,7 +413,7 @@ class SummaryLogger:
         # gets the logger whose add methods forward any arguments; the others keep the faster fixed ones.
         evaluation = args[0] if args else kwargs.get("evaluation")
         kind = _kinds.kind_of(evaluation)
-        if cls is SummaryLogger and kind is not None and kind.holds in ("per_label", "per_query"):
+        if cls is SummaryLogger and kind is not None and kind.holds in ("per_label", "per_query", "per_slice"):
             cls = _ForwardingSummaryLogger
         return object.__new__(cls)
 
@@ -428,7 +428,7 @@ class SummaryLogger:
         window: WindowedEvaluation | None = None,
         step: Callable[[], Any] | None = None,
     ) -> None:
-        holds, _ = check_evaluation(evaluation, "SummaryLogger", multi=None, per_label=None, snapshot=False,
+        holds, _ = check_evaluation(evaluation, "SummaryLogger", multi=None, per_label=None, per_slice=None, snapshot=False,
                                     expected=EVERY_KIND_EXPECTED)
         check_instance(window, WindowedEvaluation, "SummaryLogger", "window", "a WindowedEvaluation or None")
         check_logger_window(holds, window, evaluation, "SummaryLogger")

@@ -58,6 +58,21 @@ def open_keyed(path: str, input_format: str | None, columns: KeyColumns) -> Open
     return detect(path, input_format).read_keyed(path, columns)
 
 
+def open_text(path: str) -> tuple[object, str]:
+    """The lines of the text file at ``path`` (``-``: standard input; gzip by its first bytes) and its source name."""
+    from .._io.opening import open_input
+
+    stream, source, _ = open_input(path)
+    return stream, source
+
+
+def read_parquet(path: str) -> object:
+    """The Parquet file at ``path`` as one pyarrow table (``report --by``, which reads its feature columns too)."""
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path)
+
+
 def is_state_file(path: str) -> bool:
     """Whether ``path`` is a zip archive (a state file saved by ``save()`` or ``--checkpoint``)."""
     if path == "-":

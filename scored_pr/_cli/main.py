@@ -35,7 +35,7 @@ import zlib
 
 from .._io.values import InputError
 from .._version import __version__
-from . import compare, report, stream, stream_wide, trec, wide
+from . import compare, report, sliced, stream, stream_wide, trec, wide
 from .inputs import is_state_file
 from .options import (CompareOptions, InputOptions, IntervalOptions, OutputOptions, ReportOptions,
                       StreamOptions, TrecOptions, WideOptions)  # fmt: skip
@@ -87,6 +87,7 @@ def _report(args: argparse.Namespace) -> ReportOptions:
         path=args.path, input=_input(args), ties=args.ties, misses=args.misses,
         output=OutputOptions(format=args.format, curve=args.curve, interpolate=args.interpolate),
         plot=args.plot, no_progress=args.no_progress, intervals=_intervals(args), wide=_wide(args), html=args.html,
+        by=tuple(args.by or ()),
     )
 
 
@@ -120,6 +121,8 @@ def _run(args: argparse.Namespace) -> int:
     # the commands are siblings over one input layer (.inputs): each reads its input itself
     if args.command == "report":
         opts = _report(args)
+        if opts.by:  # a file of cases, per slice
+            return sliced.run(opts)
         if is_state_file(opts.path):
             return report.run_state(opts)
         return wide.report(opts) if opts.wide.requested else report.run(opts)

@@ -213,6 +213,7 @@ class ReportOptions:
     intervals: IntervalOptions = IntervalOptions()
     wide: WideOptions = WideOptions()
     html: str | None = None
+    by: tuple[str, ...] = ()
 
     def given(self, names: Iterable[str]) -> list[str]:
         """The options among ``names`` (keys of :data:`REPORT_DEFAULTS`) given a value other than their default."""

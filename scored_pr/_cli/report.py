@@ -16,7 +16,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from . import compare, options, wide
+from . import compare, options, sliced, wide
 from .inputs import SkipReporter, open_cases
 from .options import ReportOptions
 from .output import Progress, error, fmt_value, print_report, table, write_html, write_plot
@@ -62,6 +62,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     options.add_html_option(p, "the report (any input: cases, a wide file, a state file of any kind)")
     compare.add_ci_options(p)
     wide.add_options(p)
+    sliced.add_option(p)
     return p
 
 

@@ -239,8 +239,11 @@ def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, bud
     averages = [{"key": k, "label": _notes.readable(k), "value": v, **({"note": why[k]} if k in why else {})}
                 for k, v in figures.items()]
     empty = not items or (kind.holds == "per_label" and not obj.num_rows) or all(not obj[q].num_cases for q in items)
-    return clean({"title": title, "layout": kind.holds, "kind": kind.name, "rankings": rankings, "items": rows,
-                  "item_noun": "label" if kind.holds == "per_label" else "query", "averages": averages,
+    # a sliced evaluation's page is laid out as a multi-query one's: a table of its slices, a slice's curves on click
+    layout = "per_query" if kind.holds == "per_slice" else kind.holds
+    item_noun = {"per_label": "label", "per_slice": "slice"}.get(kind.holds, "query")
+    return clean({"title": title, "layout": layout, "kind": kind.name, "rankings": rankings, "items": rows,
+                  "item_noun": item_noun, "averages": averages,
                   "confusion": confusion, "empty": empty,
                   "items_with_curves": min(len(items), MAX_ITEMS_WITH_CURVES)})
 

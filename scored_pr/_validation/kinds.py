@@ -22,8 +22,8 @@ def read_only_evaluation(kind: str, method: str) -> TypeError:
     """The error of a writer (``add_case``, ``reset``...) called on a read-only evaluator."""
     return TypeError(
         f"{kind}.{method}: this evaluator is read-only (one label's evaluator of a MultiLabelEvaluation, "
-        "which answers every query for that label); add rows to the MultiLabelEvaluation itself, or "
-        "take a writable snapshot with copy.copy(view)."
+        "or one slice's of a SlicedEvaluation, which answers every query for it); add to the "
+        "MultiLabelEvaluation or SlicedEvaluation itself, or take a writable snapshot with copy.copy(view)."
     )
 
 
@@ -148,6 +148,10 @@ _PER_LABEL = ("it holds one ranking per label; pass evaluation[label] for one la
               "the micro-averaged ranking of every (row, label) pair")
 
 
+_PER_SLICE = ("it holds one evaluator per slice; pass evaluation.slice(key=value) for one slice, or "
+              "evaluation.overall for every case")
+
+
 def evaluation_kind(value: Any) -> str | None:
     """What evaluator ``value`` holds, from the registry of kinds (``scored_pr._kinds``).
 
@@ -169,6 +173,7 @@ def check_evaluation(
     bounded: str | None = None,
     multi: str | None = None,
     per_label: str | None = _PER_LABEL,
+    per_slice: str | None = _PER_SLICE,
     expected: str = _EVALUATION_EXPECTED,
     snapshot: bool = True,
 ) -> tuple[str, Any]:
@@ -191,7 +196,7 @@ def check_evaluation(
     kind = _kinds.kind_of(value)
     if kind is None:
         raise fail(TypeError, func, name, expected, value)
-    reason = {"bounded": bounded, "per_query": multi, "per_label": per_label}.get(kind.holds)
+    reason = {"bounded": bounded, "per_query": multi, "per_label": per_label, "per_slice": per_slice}.get(kind.holds)
     if reason is not None:
         raise UnsupportedQuery(f"{func}: {type(value).__name__} is not supported here: {reason}")
     if snapshot and kind.snapshot:

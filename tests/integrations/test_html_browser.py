@@ -146,6 +146,9 @@ def every_kind() -> dict[str, Any]:
     Y = rng.random((2000, 4)) < [0.1, 0.3, 0.5, 0.2]
     labels.add_cases(Y, rng.normal(Y * [0.5, 1.0, 1.5, 2.0], 1.0))
     out["multilabel"] = labels
+    sliced = scored_pr.SlicedEvaluation("region")
+    sliced.add_cases(y, s, region=rng.choice(np.array(["eu", "us", None], dtype=object), size=len(y)))
+    out["sliced"] = sliced
     return out
 
 
@@ -164,7 +167,7 @@ def test_every_kind_loads_offline_without_errors(browser: Any, tmp_path: Path, a
     assert data["kind"] == name
     # real HTML tables, with the measures the evaluator reports
     assert page.page.locator("table").count() >= 1
-    if name in ("multi", "multilabel"):
+    if name in ("multi", "multilabel", "sliced"):
         assert page.page.locator("#items tbody tr").count() == len(list(ev))
     else:
         key = "area_under_roc_curve"

@@ -45,6 +45,10 @@ def filled(kind: str) -> Any:
         ev = cls(labels=["a", "b"])
         ev.add_cases(np.column_stack((y, ~y)), np.column_stack((s, s[::-1])))
         return ev
+    if kind == "sliced":
+        ev = cls("g")
+        ev.add_cases(y, s, g=["a", "b", "a", "b", None, "a"])
+        return ev
     ev = cls(size=10) if kind == "windowed" else cls(max_bins=8) if kind == "bounded" else cls()
     ev.add_cases(y, s)
     return ev

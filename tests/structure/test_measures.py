@@ -532,8 +532,16 @@ def test_a_measure_added_to_the_table_reaches_every_kind_and_the_cli(
         assert summary["weighted"] == pytest.approx(np.average(per_label, weights=pos))
         assert summary["micro"] == pytest.approx(float(ml.pooled().maximum_f_measure()))
 
+    # sliced: every slice's evaluator reports it, nested under the slice's name
+    from scored_pr import SlicedEvaluation
+
+    sliced = SlicedEvaluation("g")
+    sliced.add_cases(correct, scores, g=[0] * len(correct))
+    assert sliced.summary()["overall"]["maximum_f_again"] == value == sliced.summary()["g=0"]["maximum_f_again"]
+
     # every kind is covered
-    assert {k.name for k in KINDS.values()} == {"exact", "windowed", "bounded", "synchronized", "multi", "multilabel"}
+    assert {k.name for k in KINDS.values()} == {"exact", "windowed", "bounded", "synchronized", "multi", "multilabel",
+                                                "sliced"}
 
     # the command line: a file of cases (JSON), and multi-query and multi-label state files
     path = tmp_path / "cases.csv"

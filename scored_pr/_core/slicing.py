@@ -1,0 +1,123 @@
+"""Grouping cases by the values of their slicing features: pure numpy, no evaluator.
+
+A feature column becomes integer codes (:func:`factorize`): each distinct value
+one code, in sorted order, and a missing value (NaN in a float column) one
+code of its own after the others. Several columns are crossed into one code
+per combination (:func:`cross`), and the rows of each code are found by one
+stable argsort (:func:`group_rows`), so a batch is cut into its slices in
+O(n log n) once, whatever the number of slices, each slice keeping its cases
+in arrival order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+IntArray = npt.NDArray[np.int64]
+
+
+def factorize(values: np.ndarray) -> tuple[IntArray, list[Any], bool]:
+    """``(codes, uniques, missing)`` of a 1-d numeric, boolean or string array.
+
+    ``uniques`` are the distinct values as Python scalars in ascending order;
+    ``codes[i]`` is the index of ``values[i]`` in them. In a float array NaN is
+    missing: it takes code ``len(uniques)`` and ``missing`` is True. ``-0.0``
+    and ``0.0`` are one value (numpy's ``unique``). O(n log n).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scored_pr._core.slicing import factorize
+    >>> codes, uniques, missing = factorize(np.array([2.0, np.nan, 1.0, 2.0]))
+    >>> codes.tolist(), uniques, missing
+    ([1, 2, 0, 1], [1.0, 2.0], True)
+    """
+    if values.dtype.kind == "f":
+        nan = np.isnan(values)
+        if nan.any():
+            uniques, inverse = np.unique(values[~nan], return_inverse=True)
+            codes = np.full(values.size, uniques.size, dtype=np.int64)
+            codes[~nan] = inverse.reshape(-1)
+            return codes, uniques.tolist(), True
+    uniques, inverse = np.unique(values, return_inverse=True)
+    return inverse.reshape(-1).astype(np.int64, copy=False), uniques.tolist(), False
+
+
+def cross(codes: list[IntArray], sizes: list[int]) -> tuple[IntArray, npt.NDArray[np.int64]]:
+    """One code per combination of several columns' codes: ``(combined codes, table)``.
+
+    ``codes[j]`` takes values in ``range(sizes[j])``. The combinations present
+    are numbered in lexicographic order of the columns' codes; row ``r`` of
+    ``table`` (shape (m, len(codes))) is the columns' codes of combination
+    ``r``. With no column every row is the one combination ``()``.
+    """
+    if not codes:
+        return np.zeros(0, dtype=np.int64), np.zeros((1, 0), dtype=np.int64)
+    key = np.zeros(codes[0].size, dtype=np.int64)
+    for c, size in zip(codes, sizes):
+        key = key * max(size, 1) + c  # mixed radix: sizes multiply to at most the rows' combinations
+    uniques, inverse = np.unique(key, return_inverse=True)
+    table = np.empty((uniques.size, len(codes)), dtype=np.int64)
+    rest = uniques.copy()
+    for j in range(len(codes) - 1, -1, -1):
+        size = max(sizes[j], 1)
+        table[:, j] = rest % size
+        rest //= size
+    return inverse.reshape(-1).astype(np.int64, copy=False), table
+
+
+def group_rows(ids: IntArray) -> tuple[npt.NDArray[np.intp], IntArray, IntArray]:
+    """``(order, starts, groups)``: the rows of each distinct id, in arrival order within an id.
+
+    ``order`` is a stable argsort of ``ids``; the rows of ``groups[g]`` are
+    ``order[starts[g]:starts[g + 1]]`` (``starts`` has one more entry, the
+    number of rows). One sort, whatever the number of groups.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scored_pr._core.slicing import group_rows
+    >>> order, starts, groups = group_rows(np.array([3, 1, 3, 1, 2]))
+    >>> order.tolist(), starts.tolist(), groups.tolist()
+    ([1, 3, 4, 0, 2], [0, 2, 3, 5], [1, 2, 3])
+    """
+    order = np.argsort(ids, kind="stable")
+    if not ids.size:
+        return order, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    ranked = ids[order]
+    cut = np.flatnonzero(ranked[1:] != ranked[:-1]) + 1
+    starts = np.concatenate(([0], cut, [ids.size])).astype(np.int64)
+    return order, starts, ranked[starts[:-1]].astype(np.int64, copy=False)
+
+
+def adjust_p_values(p: npt.NDArray[np.float64], method: str) -> npt.NDArray[np.float64]:
+    """p-values adjusted for ``m`` comparisons: Holm's step-down or Bonferroni's (NaN stays NaN, not counted).
+
+    Bonferroni: ``min(1, m p)``. Holm: the i-th smallest (from 0) is
+    ``max over j <= i of min(1, (m - j) p_(j))``, which controls the
+    family-wise error rate like Bonferroni and rejects at least as often
+    (statsmodels' ``multipletests(method="holm")``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scored_pr._core.slicing import adjust_p_values
+    >>> adjust_p_values(np.array([0.01, 0.04, 0.03]), "holm").tolist()
+    [0.03, 0.06, 0.06]
+    """
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    q = p[ok]
+    m = q.size
+    if method == "bonferroni":
+        out[ok] = np.minimum(1.0, m * q)
+        return out
+    order = np.argsort(q, kind="stable")
+    stepped = np.minimum(1.0, (m - np.arange(m)) * q[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.maximum.accumulate(stepped)
+    out[ok] = adjusted
+    return out

@@ -1,0 +1,897 @@
+"""SlicedEvaluation: one evaluator of a chosen kind per slice of the cases (each value of a feature, or crossing).
+
+A slice is a set of (key, value) pairs: ``()`` is every case (the overall
+slice), ``(("region", "eu"),)`` the cases whose region is ``"eu"``, and a
+crossing ``(("region", "eu"), ("device", "mobile"))`` both. A case goes to
+every kept slice it belongs to. Each slice holds an evaluator of the kind
+named at construction (made through the registry of kinds), so each slice's
+every number is what that evaluator, fed only the slice's cases, gives.
+
+Single cases of the exact kind are kept in a buffer and handed to their
+slices' evaluators as batches at the next query (one stable sort by slice),
+which is what feeding each evaluator case by case gives, bit for bit; the
+other kinds get each case at once. A batch is cut into its slices by one
+stable argsort per crossing (``_core/slicing.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import _kinds
+from .._core import slicing as G
+from .._kinds import Kind, register
+from .._measures import by_name as measure_by_name
+from .._state import sliced as _sliced_state
+from .._validation import (
+    UnsupportedQuery,
+    check_batch,
+    check_confidence,
+    check_correct,
+    check_count,
+    check_same_setup,
+    check_score,
+    check_weight,
+    check_weights,
+    fail,
+)
+from .._validation.slices import (
+    MISSING_TEXT,
+    check_correction,
+    check_feature_names,
+    check_features,
+    check_max_slices,
+    check_min_cases,
+    check_reference,
+    check_slice_keys,
+    check_slice_kind,
+    check_slice_request,
+    check_slice_specs,
+    feature_column,
+    feature_value,
+    no_such_slice,
+    slice_text,
+    too_many_slices,
+)
+from .base import HtmlReport
+from .exact import ScoredPrecisionRecallEvaluation, add_trusted
+from .guard import guarded, new_guard
+
+_CLS = "SlicedEvaluation"
+#: Single cases buffered before they are handed to the slices' evaluators (bounds the buffer's memory).
+_FLUSH_AT = 1 << 16
+#: One slice: its (key, value) pairs, in the order of the evaluation's keys (``()``: overall).
+Pairs = tuple[tuple[str, Any], ...]
+
+
+class SliceKey(tuple):  # type: ignore[type-arg]
+    """A slice's (key, value) pairs: a plain tuple that prints as ``region=eu`` (``overall`` for ``()``)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return slice_text(tuple(self))
+
+
+class WorstSlice(NamedTuple):
+    """The slice :meth:`SlicedEvaluation.worst` found: its pairs, value, the bound it was ranked by, its cases."""
+
+    slice: Pairs
+    value: float
+    bound: float
+    num_cases: int
+
+
+class SliceGap(NamedTuple):
+    """One slice against the reference (:meth:`SlicedEvaluation.gaps`)."""
+
+    slice: Pairs
+    estimate: float
+    reference: float
+    difference: float
+    low: float
+    high: float
+    p_value: float
+    p_adjusted: float
+    method: str
+    num_cases: int
+
+
+def _ranking_kinds() -> tuple[str, ...]:
+    """The registered kinds a slice may hold: one ranking (exact or bounded) with a state file of its own."""
+    return tuple(k.name for k in _kinds.KINDS.values() if k.holds in ("ranking", "bounded") and k.state_format)
+
+
+@contextmanager
+def _writable(ev: Any) -> Iterator[Any]:
+    """A slice's evaluator, writable for the duration (it is read-only to everyone else)."""
+    ev._read_only = False
+    try:
+        yield ev
+    finally:
+        ev._freeze()
+
+
+@guarded
+class SlicedEvaluation(HtmlReport):
+    """Every number per segment: one evaluator per slice of the cases, by the values of named features.
+
+    Parameters
+    ----------
+    keys : str or sequence of str
+        The names of the slicing features, e.g. ``("region", "device")``;
+        every case gives one value for each (a keyword argument of the add
+        methods).
+    slices : sequence of tuples of key names, optional
+        The crossings kept (TFMA's slicing specs): ``()`` is the overall
+        slice, ``("region",)`` one slice per region, ``("region", "device")``
+        one per pair of values seen. Default: the overall slice and each key
+        alone.
+    kind : str, default "exact"
+        The registered kind of each slice's evaluator: any kind holding one
+        ranking, ``"exact"``, ``"windowed"`` (with ``size=``) or
+        ``"bounded"`` (with ``max_bins=``).
+    max_slices : int, default 10_000
+        The most slices (the overall one not counted). A case that would make
+        one more is refused with ValueError naming the slice and the count,
+        and nothing of its call is added; what was added before stays.
+    **kind_options
+        Passed to each slice's evaluator (``ties``, ``pos_label``, ``size``,
+        ``max_bins``...), checked once here by the kind itself.
+
+    Notes
+    -----
+    A feature value is a str, int, finite float or bool; None and NaN are the
+    missing value, a slice of its own (shown ``(missing)``). Memory: each
+    slice's evaluator keeps its own cases, so a case is stored once per
+    kept crossing (the overall slice and each key alone: ``1 + len(keys)``
+    times); a slice costs a few kilobytes more (its evaluator and indexes).
+    ``add_case`` of the exact kind appends to a buffer (O(1)); the next
+    query hands the buffer to the slices in one stable sort per crossing.
+
+    Examples
+    --------
+    >>> from scored_pr import SlicedEvaluation
+    >>> ev = SlicedEvaluation(("region",))
+    >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1], region=["eu", "eu", "us", "us"])
+    >>> ev.slices()
+    [(), (('region', 'eu'),), (('region', 'us'),)]
+    >>> ev.slice(region="eu").average_precision(), ev.overall.num_cases
+    (1.0, 4)
+    >>> [(str(row["slice"]), row["average_precision"]) for row in ev.table(["average_precision"])]
+    [('overall', 0.8333333333333333), ('region=eu', 1.0), ('region=us', 1.0)]
+    """
+
+    __module__ = "scored_pr"
+    __slots__ = (
+        "_keys", "_specs", "_positions", "_kind", "_options", "_max_slices", "_cls", "_ties", "_pos_label",
+        "_measure_keys", "_index", "_evs", "_pairs", "_by_pairs", "_count", "_buffered", "_pc", "_ps", "_pw",
+        "_pids", "_added", "_guard", "__weakref__",
+    )
+    _KIND = _CLS
+    _read_only = False  # the evaluation itself is never read-only; its slices' evaluators are to users
+
+    def __init__(
+        self,
+        keys: Any,
+        *,
+        slices: Any = None,
+        kind: str = "exact",
+        max_slices: int = 10_000,
+        **kind_options: Any,
+    ) -> None:
+        func = _CLS
+        self._keys = check_slice_keys(keys, func)
+        self._specs = check_slice_specs(slices, self._keys, func)
+        self._kind = check_slice_kind(kind, _ranking_kinds(), func)
+        self._max_slices = check_max_slices(max_slices, func)
+        self._cls: Any = _kinds.KINDS[self._kind].cls
+        proto = self._cls(**kind_options)  # the kind checks its own options, once
+        self._options = dict(kind_options)
+        self._ties = proto.ties
+        self._pos_label = proto.pos_label
+        self._measure_keys = tuple(proto.summary())
+        self._positions = tuple(tuple(self._keys.index(k) for k in spec) for spec in self._specs)
+        self._buffered = self._kind == "exact"
+        self._guard = new_guard(self)
+        self._clear()
+
+    def _acquire(self, what: str) -> None:
+        """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluation is a RuntimeError."""
+        if not self._guard.acquire(False):
+            raise RuntimeError(
+                f"{_CLS}: {what} ran while another thread was using this evaluation; it is not thread-safe "
+                "and concurrent calls could lose cases. Serialise the calls with one threading.Lock, or give "
+                "each thread its own evaluation and merge them."
+            )
+
+    def _clear(self) -> None:
+        self._index: list[dict[tuple[Any, ...], int]] = [{} for _ in self._specs]
+        self._evs: list[Any] = []
+        self._pairs: list[SliceKey] = []
+        self._by_pairs: dict[Pairs, int] = {}
+        self._count = 0  # slices other than the overall one
+        self._added = 0
+        self._pc: list[bool] = []
+        self._ps: list[float] = []
+        self._pw: list[float] | None = None
+        self._pids: list[list[int]] = [[] for _ in self._specs]
+        if () in self._specs:
+            self._new_slice(self._specs.index(()), ())
+
+    def _new_slice(self, j: int, values: tuple[Any, ...]) -> int:
+        pairs = SliceKey(zip(self._specs[j], values))
+        ev = self._cls(**self._options)
+        ev._freeze()
+        sid = len(self._evs)
+        self._evs.append(ev)
+        self._pairs.append(pairs)
+        self._by_pairs[pairs] = sid
+        self._index[j][values] = sid
+        if pairs:
+            self._count += 1
+        return sid
+
+    # ------------------------------------------------------------------ setup
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The names of the slicing features."""
+        return self._keys
+
+    @property
+    def crossings(self) -> tuple[tuple[str, ...], ...]:
+        """The crossings kept (``()`` is the overall slice), in the order of their slices."""
+        return self._specs
+
+    @property
+    def kind(self) -> str:
+        """The kind of each slice's evaluator (``"exact"``, ``"windowed"``, ``"bounded"``)."""
+        return self._kind
+
+    @property
+    def ties(self) -> str:
+        """The tie policy of every slice's evaluator."""
+        return self._ties
+
+    @property
+    def pos_label(self) -> Any:
+        """The positive label of every slice's evaluator, or None."""
+        return self._pos_label
+
+    @property
+    def max_slices(self) -> int:
+        """The most slices (the overall one not counted)."""
+        return self._max_slices
+
+    @property
+    def num_cases_seen(self) -> int:
+        """Cases ever added (each counted once, whatever the number of its slices)."""
+        return self._added
+
+    # --------------------------------------------------------------- mutators
+
+    def _slice_ids(self, values: tuple[Any, ...], func: str) -> list[int]:
+        """The slice of each crossing for one case's values, made if new (all checks first: refused, nothing made)."""
+        found: list[int | None] = []
+        new = 0
+        for j, pos in enumerate(self._positions):
+            sub = tuple(values[p] for p in pos)
+            sid = self._index[j].get(sub)
+            if sid is None and pos:
+                new += 1
+                if self._count + new > self._max_slices:
+                    raise too_many_slices(slice_text(tuple(zip(self._specs[j], sub))), self._count + new,
+                                          self._max_slices, func)
+            found.append(sid)
+        return [sid if sid is not None else self._new_slice(j, tuple(values[p] for p in self._positions[j]))
+                for j, sid in enumerate(found)]
+
+    def add_case(self, correct: bool, score: float, weight: float = 1.0, **features: Any) -> None:
+        """Add one case to every kept slice it belongs to.
+
+        Parameters
+        ----------
+        correct, score, weight
+            As :meth:`ScoredPrecisionRecallEvaluation.add_case`.
+        **features
+            One value per key (``region="eu"``): a str, int, finite float or
+            bool; None or NaN for a missing value.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For a missing or undeclared key, a value of another type, a bad
+            label, score or weight (the message names it), or a case that
+            would make slice ``max_slices + 1``; nothing is added.
+
+        Notes
+        -----
+        O(number of keys) for the exact kind (the case waits in a buffer
+        until the next query); one ``add_case`` per kept crossing otherwise.
+        """
+        keys = self._keys
+        values: tuple[Any, ...] = ()
+        if len(features) == len(keys):  # fast path: every key given, each a str or an int
+            try:
+                values = tuple([features[k] for k in keys])
+            except KeyError:
+                values = ()
+            for v in values:
+                if type(v) is not str and type(v) is not int:
+                    values = ()
+                    break
+        if not values:
+            values = check_features(features, keys, "add_case")
+        if type(correct) is not bool or self._pos_label is not None:
+            correct = check_correct(correct, "add_case", pos_label=self._pos_label)
+        if type(score) is not float or score != score:
+            score = check_score(score, "add_case")
+        if type(weight) is not float or weight != 1.0:
+            weight = check_weight(weight, "add_case")
+        ids = []
+        for index, pos in zip(self._index, self._positions):
+            sid = index.get(values if len(pos) == len(values) else tuple([values[p] for p in pos]))
+            if sid is None:  # a new slice: made, or refused, below before anything is added
+                ids = self._slice_ids(values, "add_case")
+                break
+            ids.append(sid)
+        self._added += 1
+        if not self._buffered:
+            for sid in ids:
+                with _writable(self._evs[sid]) as ev:
+                    ev.add_case(correct, score, weight)
+            return
+        self._pc.append(correct)
+        self._ps.append(score)
+        if self._pw is not None:
+            self._pw.append(weight)
+        elif weight != 1.0:
+            self._pw = [1.0] * (len(self._ps) - 1) + [weight]
+        for j, sid in enumerate(ids):
+            self._pids[j].append(sid)
+        if len(self._ps) >= _FLUSH_AT:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Hand the buffered single cases to their slices' evaluators, as one batch per slice, in arrival order."""
+        if not self._ps:
+            return
+        c = np.array(self._pc, dtype=bool)
+        s = np.array(self._ps, dtype=np.float64)
+        w = None if self._pw is None else np.array(self._pw, dtype=np.float64)
+        ids = [np.array(p, dtype=np.int64) for p in self._pids]
+        self._pc, self._ps, self._pw = [], [], None
+        self._pids = [[] for _ in self._specs]
+        for j in range(len(self._specs)):
+            self._add_grouped(ids[j], c, s, w)
+
+    def _add_grouped(self, ids: npt.NDArray[np.int64], c: Any, s: Any, w: Any) -> None:
+        """Add rows of checked arrays to the slice each row's id names (one stable sort)."""
+        order, starts, groups = G.group_rows(ids)
+        if groups.size == 1:  # every row in one slice (the overall one): no copy
+            self._add_checked(int(groups[0]), c, s, w)
+            return
+        for g, sid in enumerate(groups.tolist()):
+            rows = order[starts[g]:starts[g + 1]]
+            self._add_checked(sid, c[rows], s[rows], None if w is None else w[rows])
+
+    def _add_checked(self, sid: int, c: Any, s: Any, w: Any) -> None:
+        if w is not None and bool((w == 1.0).all()):  # as check_weights: no weights when each is 1
+            w = None
+        ev = self._evs[sid]
+        with _writable(ev):
+            if self._buffered:
+                add_trusted(ev, c, s, w, "add_cases")
+            else:
+                ev.add_cases(c, s, w)
+
+    def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None, *, by: Any = None, **columns: Any) -> None:
+        """Add a batch of cases, each to every kept slice it belongs to; all or nothing.
+
+        Parameters
+        ----------
+        correct, scores, sample_weight
+            As :meth:`ScoredPrecisionRecallEvaluation.add_cases` (lists,
+            numpy, pandas, polars, Arrow, tensors).
+        by : DataFrame or mapping, optional
+            A pandas or polars DataFrame, an Arrow table or a dict holding a
+            column named for each key (other columns are ignored); instead
+            of the keyword columns.
+        **columns
+            One column per key (``region=[...]``), of the batch's length:
+            values as in :meth:`add_case`; None, NaN and nulls are missing.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :meth:`add_case`, naming the key and the row of a refused
+            value, or a column of another length; nothing is added.
+
+        Notes
+        -----
+        O(n log n): each column factorised once, each crossing's rows found
+        by one stable argsort; each slice's evaluator then takes its rows as
+        one batch.
+        """
+        func = "add_cases"
+        if by is not None:
+            if columns:
+                raise fail(TypeError, func, "by", "not given with keyword columns", by)
+            columns = _frame_columns(by, self._keys, func)
+        check_feature_names(columns, self._keys, func)
+        c, s = check_batch(correct, scores, func, self._pos_label)
+        w = None if sample_weight is None else check_weights(sample_weight, c.size, func)
+        coded = [_codes(feature_column(columns[k], k, c.size, func)) for k in self._keys]
+        plan: list[tuple[int, Any, Any]] = []
+        new: list[tuple[int, tuple[Any, ...]]] = []
+        for j, pos in enumerate(self._positions):
+            if not pos:
+                plan.append((j, None, None))
+                continue
+            combined, table = G.cross([coded[p][0] for p in pos], [len(coded[p][1]) for p in pos])
+            local = []
+            for row in table.tolist():
+                values = tuple(coded[p][1][code] for p, code in zip(pos, row))
+                sid = self._index[j].get(values)
+                if sid is None:
+                    new.append((j, values))
+                    if self._count + len(new) > self._max_slices:
+                        raise too_many_slices(slice_text(tuple(zip(self._specs[j], values))), self._count + len(new),
+                                              self._max_slices, func)
+                local.append((sid, values))
+            plan.append((j, combined, local))
+        self._flush()  # the buffer's cases come first
+        for j, values in new:
+            self._new_slice(j, values)
+        self._added += int(c.size)
+        if not c.size:
+            return
+        for j, combined, local in plan:
+            if combined is None:
+                self._add_checked(self._index[j][()], c, s, w)
+                continue
+            assert local is not None
+            sids = np.array([self._index[j][values] for _, values in local], dtype=np.int64)
+            self._add_grouped(sids[combined], c, s, w)
+
+    def _add_counted(self, method: str, count: int, features: dict[str, Any]) -> None:
+        values = check_features(features, self._keys, method)
+        count = check_count(count, method)
+        ids = self._slice_ids(values, method)
+        self._flush()
+        for sid in ids:
+            with _writable(self._evs[sid]) as ev:
+                getattr(ev, method)(count)
+
+    def add_misses(self, count: int, **features: Any) -> None:
+        """Count positive reference cases never returned, in every kept slice of ``features`` (one value per key)."""
+        self._add_counted("add_misses", count, features)
+
+    def add_negative_misses(self, count: int, **features: Any) -> None:
+        """Count negative reference cases never returned, in every kept slice of ``features``."""
+        self._add_counted("add_negative_misses", count, features)
+
+    def reset(self) -> None:
+        """Remove every slice and case; the setup stays."""
+        self._clear()
+
+    # ------------------------------------------------------------------ access
+
+    def slice(self, **values: Any) -> Any:
+        """The evaluator of one slice, read-only (its add methods raise TypeError): ``slice(region="eu")``.
+
+        No argument is the overall slice; a value None or NaN is the missing
+        value. KeyError when the crossing is not kept or no case has those
+        values.
+        """
+        pairs = check_slice_request(values, self._keys, "slice")
+        self._flush()
+        sid = self._by_pairs.get(pairs)
+        if sid is None:
+            raise no_such_slice(pairs, self._specs, "slice")
+        return self._evs[sid]
+
+    @property
+    def overall(self) -> Any:
+        """The evaluator of every case (read-only); KeyError when ``()`` is not among the crossings kept."""
+        return self.slice()
+
+    def slices(self) -> list[SliceKey]:
+        """Every slice's (key, value) pairs, in the order first seen (the overall slice ``()`` first)."""
+        return list(self._pairs)
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    def __iter__(self) -> Iterator[SliceKey]:
+        return iter(list(self._pairs))
+
+    def __contains__(self, pairs: object) -> bool:
+        return pairs in self._by_pairs
+
+    def __getitem__(self, pairs: Any) -> Any:
+        """The evaluator of the slice ``pairs`` (as :meth:`slices` names it), read-only."""
+        self._flush()
+        try:
+            return self._evs[self._by_pairs[pairs]]
+        except (KeyError, TypeError):
+            raise KeyError(f"no slice {pairs!r} in this {_CLS}") from None
+
+    def __repr__(self) -> str:
+        return (f"{_CLS}(keys={self._keys!r}, kind={self._kind!r}, num_slices={len(self._pairs)}, "
+                f"num_cases_seen={self._added})")
+
+    # ------------------------------------------------------------------ tables
+
+    def table(self, measures: Any = None) -> list[dict[str, Any]]:
+        """One row per slice: its pairs, key values, cases, positives and measures.
+
+        Parameters
+        ----------
+        measures : sequence of str, optional
+            Keys of the slices' ``summary()`` (the table of measures:
+            ``"average_precision"``, ``"area_under_roc_curve"``,
+            ``"precision_at_10"``...); default every one.
+
+        Returns
+        -------
+        list of dict
+            In the order of :meth:`slices`: ``slice`` (the pairs, printing
+            as ``region=eu``), one entry per key (its value; ``"(missing)"``
+            for the missing value; None when the slice does not fix that key),
+            ``num_cases``, ``num_positive_ref``, then the measures. A
+            measure's degenerate value is the evaluator's (NaN for one-class
+            slices).
+        """
+        names = self._check_measures(measures, "table")
+        self._flush()
+        rows = []
+        for pairs, ev in zip(self._pairs, self._evs):
+            fixed = dict(pairs)
+            row: dict[str, Any] = {"slice": pairs}
+            for k in self._keys:
+                row[k] = (MISSING_TEXT if fixed[k] is None else fixed[k]) if k in fixed else None
+            row["num_cases"], row["num_positive_ref"] = ev.num_cases, ev.num_positive_ref
+            row.update(self._values(ev, names))
+            rows.append(row)
+        return rows
+
+    def _check_measures(self, measures: Any, func: str) -> tuple[str, ...] | None:
+        if measures is None:
+            return None
+        names = (measures,) if isinstance(measures, str) else measures
+        if not isinstance(names, (list, tuple)) or not all(isinstance(m, str) and m in self._measure_keys for m in names):
+            raise fail(ValueError, func, "measures", "None or names of the summary's measures "
+                       f"({', '.join(self._measure_keys)})", measures)
+        return tuple(names)
+
+    @staticmethod
+    def _values(ev: Any, names: tuple[str, ...] | None) -> dict[str, Any]:
+        if names is None:
+            return dict(ev.summary())
+        out: dict[str, Any] = {}
+        summary = None
+        for name in names:
+            try:
+                m = measure_by_name(name)
+            except KeyError:
+                m = None
+            if m is not None and m.kind in ("count", "measure"):
+                try:
+                    out[name] = m.compute(ev)
+                except ValueError:  # a rank-based measure of weighted cases: NaN, as summary() says
+                    out[name] = math.nan
+            else:
+                summary = ev.summary() if summary is None else summary
+                out[name] = summary[name]
+        return out
+
+    def to_pandas(self) -> Any:
+        """:meth:`table` as a pandas DataFrame (the ``slice`` column as text; pandas must be installed)."""
+        import pandas as pd
+
+        rows = self.table()
+        return pd.DataFrame([{**r, "slice": str(r["slice"])} for r in rows])
+
+    def summary(self) -> dict[str, Any]:
+        """Every slice's ``summary()``, nested under its name: ``{"overall": {...}, "region=eu": {...}}``.
+
+        The sinks flatten it by their one rule (``summary_entries``): a
+        measure's name is ``region=eu/average_precision``. A missing value
+        is named ``(missing)``.
+        """
+        self._flush()
+        return {str(p): dict(ev.summary()) for p, ev in zip(self._pairs, self._evs)}
+
+    # ------------------------------------------------------------- comparisons
+
+    def worst(self, measure: str = "average_precision", min_cases: int = 100, confidence: float | None = None) -> WorstSlice | None:
+        """The slice (the overall one excepted) with the lowest ``measure``, among those with ``min_cases`` cases.
+
+        With ``confidence`` (e.g. 0.95) the slices are ranked by the upper
+        bound of the measure's confidence interval (its default method, seed
+        0), so that a small slice whose value is low by chance is not the
+        worst. Slices whose value is NaN are skipped. None when no slice
+        qualifies.
+        """
+        from .._uncertainty import confidence_interval  # only with confidence: the interval code loads on use
+
+        func = "worst"
+        self._check_measures(measure, func)
+        min_cases = check_min_cases(min_cases, func)
+        level = None if confidence is None else check_confidence(confidence, func)
+        self._flush()
+        best: WorstSlice | None = None
+        for pairs, ev in zip(self._pairs, self._evs):
+            if not pairs or ev.num_cases < min_cases:
+                continue
+            value = float(self._values(ev, (measure,))[measure])
+            if math.isnan(value):
+                continue
+            bound = value if level is None else float(confidence_interval(ev, measure, level, seed=0).high)
+            if best is None or bound < best.bound:
+                best = WorstSlice(tuple(pairs), value, bound, ev.num_cases)
+        return best
+
+    def gaps(
+        self,
+        measure: str = "area_under_roc_curve",
+        reference: Any = "overall",
+        confidence: float = 0.95,
+        correction: str = "holm",
+        *,
+        n_resamples: int = 2000,
+    ) -> list[SliceGap]:
+        """Each slice against the reference: difference, interval and p-value, adjusted for the comparisons.
+
+        Parameters
+        ----------
+        measure : {"area_under_roc_curve", "average_precision"}
+        reference : "overall" or dict
+            ``"overall"``: each slice against its complement (the other
+            slices of its crossing: the cases not in it), an unpaired
+            comparison of disjoint cases. A dict (``{"region": "eu"}``): each
+            other slice of that crossing against that slice.
+        confidence : float, default 0.95
+            The level of each difference's interval.
+        correction : {"holm", "bonferroni"}
+            How the p-values are adjusted for the number of comparisons
+            (Holm's step-down, or Bonferroni).
+        n_resamples : int, default 2000
+            Bootstrap resamples (average precision).
+
+        Returns
+        -------
+        list of SliceGap
+            Crossing by crossing, each in the order of :meth:`slices`: ``estimate`` (the slice's value),
+            ``reference`` (the complement's or reference slice's),
+            ``difference`` (slice - reference), the interval ``low``/``high``,
+            ``p_value`` and ``p_adjusted``, the ``method`` (unpaired DeLong for
+            ROC AUC, the bootstrap for average precision, as
+            :func:`scored_pr.compare`). A comparison that has no value (a
+            slice or complement with one class) is NaN.
+        """
+        from .._uncertainty import compare
+
+        func = "gaps"
+        if measure not in ("area_under_roc_curve", "average_precision"):
+            raise fail(ValueError, func, "measure", "'area_under_roc_curve' or 'average_precision'", measure)
+        reference = check_reference(reference, func)
+        level = check_confidence(confidence, func)
+        correction = check_correction(correction, func)
+        self._flush()
+        rows: list[tuple[SliceKey, Any, Any]] = []
+        if reference == "overall":
+            for j, spec in enumerate(self._specs):
+                if not spec:
+                    continue
+                members = list(self._index[j].values())
+                for sid in members:
+                    others = [self._evs[o] for o in members if o != sid]
+                    rows.append((self._pairs[sid], self._evs[sid], _pooled(others, self._cls, self._options)))
+        else:
+            pairs = check_slice_request(reference, self._keys, func)
+            ref = self._by_pairs.get(pairs)
+            if ref is None:
+                raise no_such_slice(pairs, self._specs, func)
+            j = self._specs.index(tuple(k for k, _ in pairs))
+            rows = [(self._pairs[sid], self._evs[sid], self._evs[ref]) for sid in self._index[j].values() if sid != ref]
+        out: list[SliceGap] = []
+        nan = math.nan
+        for pairs, ev, other in rows:
+            try:
+                r = compare(ev, other, measure=measure, level=level, seed=0, n_resamples=n_resamples)
+                out.append(SliceGap(tuple(pairs), r.estimate_a, r.estimate_b, r.difference, r.interval.low,
+                                    r.interval.high, r.p_value, nan, r.method, ev.num_cases))
+            except (ValueError, ZeroDivisionError):  # one class on a side: nothing to compare
+                out.append(SliceGap(tuple(pairs), nan, nan, nan, nan, nan, nan, nan, "none", ev.num_cases))
+        adjusted = G.adjust_p_values(np.array([g.p_value for g in out], dtype=np.float64), correction)
+        return [g._replace(p_adjusted=float(a)) for g, a in zip(out, adjusted)]
+
+    # ------------------------------------------------------------- combining
+
+    def _setup(self) -> tuple[Any, ...]:
+        return (self._keys, self._specs, self._kind, self._options, self._max_slices)
+
+    def merge(self, other: SlicedEvaluation) -> SlicedEvaluation:
+        """A new evaluation holding the cases of both, slice by slice (each slice its evaluators' ``merge``).
+
+        Both must have the same keys, crossings, kind, options and
+        ``max_slices``. A slice's evaluators that cannot be merged (the
+        windowed kind) raise UnsupportedQuery.
+        """
+        if not isinstance(other, SlicedEvaluation):
+            raise fail(TypeError, "merge", "other", "a SlicedEvaluation", other)
+        check_same_setup(self._setup(), other._setup(), "merge", "other", "keys, crossings, kind, options and max_slices")
+        if not hasattr(self._cls, "merge"):
+            raise UnsupportedQuery(f"{_CLS}.merge: {self._kind} evaluators cannot be merged; merge the cases instead")
+        self._flush()
+        other._flush()
+        union = list(self._pairs) + [p for p in other._pairs if p not in self._by_pairs]
+        if sum(1 for p in union if p) > self._max_slices:
+            raise ValueError(f"merge: the two evaluations have {sum(1 for p in union if p)} slices together, "
+                             f"over max_slices={self._max_slices}; nothing was merged.")
+        out = SlicedEvaluation(self._keys, slices=self._specs, kind=self._kind, max_slices=self._max_slices, **self._options)
+        empty = self._cls(**self._options)
+        for pairs in union:
+            a = self._evs[self._by_pairs[pairs]] if pairs in self._by_pairs else empty
+            b = other._evs[other._by_pairs[pairs]] if pairs in other._by_pairs else empty
+            out._put(pairs, a.merge(b))
+        out._added = self._added + other._added
+        return out
+
+    def _put(self, pairs: Pairs, ev: Any) -> None:
+        """Set the evaluator of slice ``pairs`` (made if new): for merge and the state loaders."""
+        ev._freeze()
+        sid = self._by_pairs.get(pairs)
+        if sid is not None:
+            self._evs[sid] = ev
+            return
+        names = tuple(k for k, _ in pairs)
+        self._new_slice(self._specs.index(names), tuple(v for _, v in pairs))
+        self._evs[-1] = ev
+
+    def __add__(self, other: object) -> SlicedEvaluation:
+        if not isinstance(other, SlicedEvaluation):
+            return NotImplemented
+        return self.merge(other)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SlicedEvaluation):
+            return NotImplemented
+        if self._setup() != other._setup() or set(self._pairs) != set(other._pairs):
+            return False
+        self._flush()
+        other._flush()
+        return all(bool(ev == other._evs[other._by_pairs[p]]) for p, ev in zip(self._pairs, self._evs))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------------ state
+
+    def _state(self) -> _sliced_state.SlicedState:
+        self._flush()
+        entries = [(tuple(p), ev.to_dict()) for p, ev in zip(self._pairs, self._evs)]
+        return _sliced_state.SlicedState(self._keys, self._specs, self._kind, dict(self._options), self._max_slices, entries)
+
+    @classmethod
+    def _from_state(cls, st: _sliced_state.SlicedState, evaluators: list[Any] | None = None) -> SlicedEvaluation:
+        try:
+            out = cls(st.keys, slices=st.specs, kind=st.kind, max_slices=st.max_slices, **st.options)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"load: the state's setup is refused: {exc}") from None
+        if tuple(st.specs) != out._specs:
+            raise ValueError("load: the state's crossings are not in their canonical order.")
+        for i, (pairs, sub) in enumerate(st.entries):
+            key = tuple((k, feature_value(v, k, "load")) for k, v in pairs)
+            ev = evaluators[i] if evaluators is not None else out._cls.from_dict(sub)
+            if not isinstance(ev, out._cls) or ev.ties != out._ties:
+                raise ValueError(f"load: slice {slice_text(key)} holds another kind of evaluator than {st.kind!r}.")
+            out._put(key, ev)
+        out._added = sum(ev.num_cases for p, ev in zip(out._pairs, out._evs) if not p) if () in out._specs else 0
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as a JSON-safe dict: the setup and each slice's pairs and evaluator ``to_dict()``.
+
+        Keys: ``format`` (``"scored_pr.SlicedEvaluation"``), ``kind``
+        (``"sliced"``), ``version`` (1), ``keys``, ``slices`` (the
+        crossings), ``slice_kind``, ``options``, ``max_slices``, ``entries``
+        (``[[[key, value], ...], state dict]`` per slice, in the order of
+        :meth:`slices`). :meth:`from_dict` reproduces every result exactly.
+        """
+        return _sliced_state.to_dict(self._state())
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SlicedEvaluation:
+        """The evaluation whose :meth:`to_dict` is ``d``; each slice's state checked by its kind's ``from_dict``."""
+        return cls._from_state(_sliced_state.from_dict(d))
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the state to ``path`` as an uncompressed ``.npz`` (no pickle), atomically.
+
+        The header and the slices' states as one JSON member (about 20
+        bytes per case and slice it belongs to).
+        """
+        _sliced_state.save(self._state(), path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> SlicedEvaluation:
+        """Read an evaluation written by :meth:`save`, without pickle (ValueError for a file of another kind)."""
+        return cls._from_state(_sliced_state.load(path))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        self._flush()
+        st = _sliced_state.SlicedState(self._keys, self._specs, self._kind, dict(self._options), self._max_slices,
+                                       [(tuple(p), {}) for p in self._pairs])
+        return (type(self)._from_pickle, (_sliced_state.to_pickle(st, list(self._evs)),))
+
+    @classmethod
+    def _from_pickle(cls, state: Any) -> SlicedEvaluation:
+        st, evaluators = _sliced_state.from_pickle(state)
+        return cls._from_state(st, evaluators)
+
+
+def _pooled(evaluators: list[Any], cls: type, options: dict[str, Any]) -> Any:
+    """One evaluator of every case of ``evaluators`` (a slice's complement)."""
+    out = cls(**options)
+    for ev in evaluators:
+        out = out.merge(ev)
+    return out
+
+
+def _codes(column: tuple[np.ndarray, bool]) -> tuple[npt.NDArray[np.int64], list[Any]]:
+    """(codes, values) of a checked feature column; a missing value is None among the values."""
+    arr, is_object = column
+    if is_object:
+        index: dict[Any, int] = {}
+        codes = np.fromiter((index.setdefault(v, len(index)) for v in arr), dtype=np.int64, count=arr.size)
+        return codes, list(index)
+    codes, uniques, missing = G.factorize(arr)
+    return codes, [*uniques, None] if missing else uniques
+
+
+def _frame_columns(frame: Any, keys: tuple[str, ...], func: str) -> dict[str, Any]:
+    """The key columns of a pandas or polars DataFrame, an Arrow table or a mapping given as ``by``."""
+    from .._validation.slices import check_by
+
+    if isinstance(frame, Mapping):
+        names = list(frame)
+    elif hasattr(frame, "column_names") and hasattr(frame, "column"):  # Arrow Table / RecordBatch
+        names = list(frame.column_names)
+    elif hasattr(frame, "columns"):  # pandas, polars
+        names = [str(c) for c in frame.columns]
+    else:
+        raise fail(TypeError, func, "by", "a DataFrame, an Arrow table or a dict of columns", frame)
+    check_by(frame, names, keys, func)
+    if hasattr(frame, "column_names") and hasattr(frame, "column") and not isinstance(frame, Mapping):
+        return {k: frame.column(k) for k in keys}
+    return {k: frame[k] for k in keys}
+
+
+def _figures(ev: SlicedEvaluation) -> dict[str, Any]:
+    """The flat figures ``scored-pr report`` prints for a sliced state: ``<slice>: <measure>``."""
+    out: dict[str, Any] = {"num_slices": len(ev)}
+    for name, summary in ev.summary().items():
+        for key, value in summary.items():
+            out[f"{name}: {key}"] = value
+    return out
+
+
+__test__ = {"SlicedEvaluation": SlicedEvaluation}
+
+# the missing value's text, re-exported for the command line and the sinks
+MISSING = MISSING_TEXT
+
+register(Kind(
+    "sliced", SlicedEvaluation, "per_slice", state_format=_sliced_state.FORMAT, load=SlicedEvaluation.load,
+    figures=_figures, seen=lambda ev: ev.num_cases_seen,
+))
