@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._evaluators.multi import MultiQueryEvaluation
     from ._evaluators.multilabel import MultiLabelEvaluation
     from ._core.stats import Comparison, Interval
+    from ._core.calibration import ReliabilityDiagram
     from ._uncertainty import compare
     from ._validation import UnsupportedQuery
     from ._evaluators.windowed import WindowedEvaluation
@@ -101,6 +102,7 @@ _LAZY = {
     "top_k_accuracy_score": ".functional",
     "PrecisionRecallDisplay": "._display",
     "RocDisplay": "._display",
+    "ReliabilityDiagram": "._core.calibration",
 }
 
 #: The public names: those of _LAZY (the one list of them), and the version. The imports under
