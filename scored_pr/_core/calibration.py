@@ -97,9 +97,11 @@ def edges(g: Groups, n_bins: int, strategy: str) -> F64:
     """
     if strategy == "uniform":
         return np.linspace(0.0, 1.0, n_bins + 1)
-    q = np.linspace(0.0, 1.0, n_bins + 1)
+    # the levels as scikit-learn hands them to np.percentile (x 100, then / 100), and numpy's
+    # linear virtual index (n - 1) q, operation for operation
+    q = (np.linspace(0.0, 1.0, n_bins + 1) * 100) / 100
     cum = np.cumsum(g.weight)
-    h = q * (cum[-1] - 1.0)  # the position in the repeated sorted scores
+    h = (cum[-1] - 1.0) * q  # the position in the repeated sorted scores
     lo = np.floor(h)
     last = g.scores.size - 1
     a = g.scores[np.minimum(np.searchsorted(cum, lo, side="right"), last)]
@@ -387,7 +389,10 @@ def slope_intercept(g: Groups) -> tuple[float, float]:
         return nan
     s = np.clip(g.scores, EPS, 1.0 - EPS)
     x = np.log(s) - np.log1p(-s)
-    a, b = 0.0, 1.0  # the identity: a calibrated model's answer
+    base = float(pos.sum() / w.sum())
+    # start from the base rate (every case alike): the Hessian is then well conditioned, where a
+    # start at the identity can overshoot to saturated fits when a score is near 0 or 1
+    a, b = math.log(base) - math.log1p(-base), 0.0
 
     def loglik(a: float, b: float) -> float:
         eta = a + b * x
