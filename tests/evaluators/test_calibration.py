@@ -445,3 +445,24 @@ def test_debiased_ece_bias_from_100_to_100000_calibrated_cases() -> None:
         assert np.mean(plain) > 0.5 * math.sqrt(15 / (2 * math.pi * n)), n
         assert abs(np.mean(l1)) < 0.75 * np.mean(plain), n
         assert abs(np.mean(l2)) < 0.6 * np.mean(plain), n
+
+
+def test_the_functional_forms_equal_the_evaluator() -> None:
+    from scored_pr import functional as F
+
+    rng = np.random.default_rng(5)
+    p = np.round(rng.random(60), 1)
+    y = np.where(rng.random(60) < p, "spam", "ham")
+    w = rng.uniform(0.5, 2.0, 60)
+    ev = E(pos_label="spam")
+    ev.add_cases(y, p, sample_weight=w)
+    kw = {"pos_label": "spam", "sample_weight": w}
+    np.testing.assert_equal(F.calibration_curve(y, p, n_bins=4, strategy="quantile", **kw),
+                            ev.calibration_curve(4, "quantile"))  # fmt: skip
+    assert F.expected_calibration_error(y, p, n_bins=7, norm="l2", debias=True, **kw) == \
+        ev.expected_calibration_error(7, "l2", "uniform", True)  # fmt: skip
+    assert F.brier_score(y, p, **kw) == ev.brier_score() and F.log_loss(y, p, **kw) == ev.log_loss()
+    assert F.reliability_diagram(y, p, n_resamples=10, **kw) == ev.reliability_diagram(n_resamples=10)
+    assert F.calibration_slope_intercept(y, p, **kw) == ev.calibration_slope_intercept()
+    with pytest.raises(ValueError, match=r"^brier_score: every score must be a probability in \[0, 1\]; got the score 3.0"):
+        F.brier_score([1, 0], [3.0, 0.5])
