@@ -87,6 +87,7 @@ def _report(args: argparse.Namespace) -> ReportOptions:
         path=args.path, input=_input(args), ties=args.ties, misses=args.misses,
         output=OutputOptions(format=args.format, curve=args.curve, interpolate=args.interpolate),
         plot=args.plot, no_progress=args.no_progress, intervals=_intervals(args), wide=_wide(args), html=args.html,
+        calibration=args.calibration,
     )
 
 

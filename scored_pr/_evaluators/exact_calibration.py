@@ -106,8 +106,8 @@ class CalibrationQueries(ExactShell):
 
         With bins b of weight share w_b, fraction correct acc_b and mean score
         conf_b: ``"l1"`` (the expected calibration error, ECE) is
-        sum_b w_b |acc_b - conf_b|; ``"l2"`` is sqrt(sum_b w_b (acc_b - conf_b)**2);
-        ``"max"`` (the maximum calibration error) is max_b |acc_b - conf_b| over
+        sum_b w_b abs(acc_b - conf_b); ``"l2"`` is sqrt(sum_b w_b (acc_b - conf_b)**2);
+        ``"max"`` (the maximum calibration error) is max_b abs(acc_b - conf_b) over
         the bins holding a case.
 
         Parameters
@@ -122,7 +122,7 @@ class CalibrationQueries(ExactShell):
             ``uncertainty-calibration`` package's, on these bins), l1 and l2
             only. l2: sqrt(max(0, sum_b w_b ((acc_b - conf_b)**2 - acc_b (1 -
             acc_b) / (n_b - 1)))), a bin of fewer than 2 cases adding 0. l1:
-            2 * ECE - sum_b w_b E|X_b - conf_b|, X_b ~ Normal(acc_b, acc_b (1 -
+            2 * ECE - sum_b w_b E abs(X_b - conf_b), X_b ~ Normal(acc_b, acc_b (1 -
             acc_b) / n_b) (the package draws 1,000 such resamples; here the
             expectation is exact, so the value is deterministic). With sample
             weights, n_b is the bin's effective size (sum w)**2 / sum w**2.

@@ -466,3 +466,30 @@ def test_the_functional_forms_equal_the_evaluator() -> None:
     assert F.calibration_slope_intercept(y, p, **kw) == ev.calibration_slope_intercept()
     with pytest.raises(ValueError, match=r"^brier_score: every score must be a probability in \[0, 1\]; got the score 3.0"):
         F.brier_score([1, 0], [3.0, 0.5])
+
+
+def test_plot_reliability_draws_the_diagram_and_the_bins() -> None:
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    from scored_pr.plot import plot_reliability
+
+    rng = np.random.default_rng(8)
+    p = np.round(rng.random(200), 2)
+    ev = _ev(p, rng.random(200) < p)
+    ax = plot_reliability(ev, Figure().subplots(), n_bins=5, n_resamples=30)
+    d = ev.reliability_diagram(n_resamples=30)
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    np.testing.assert_array_equal(lines["CORP (isotonic)"].get_xdata(), d.scores)
+    np.testing.assert_array_equal(lines["CORP (isotonic)"].get_ydata(), d.recalibrated)
+    prob_true, prob_pred = ev.calibration_curve(n_bins=5)
+    np.testing.assert_array_equal(lines["5 bins"].get_xdata(), prob_pred)
+    np.testing.assert_array_equal(lines["5 bins"].get_ydata(), prob_true)
+    assert f"MCB {d.mcb:.4f}" in ax.get_legend().get_title().get_text()
+    logits = _ev(np.array([0.5, 2.0]), np.array([True, False]))
+    with pytest.raises(ValueError, match="got the score 2.0"):
+        plot_reliability(logits, Figure().subplots())
+    bounded = BoundedEvaluation()
+    bounded.add_cases([True], [0.5])
+    with pytest.raises(UnsupportedQuery, match="reliability_diagram"):
+        plot_reliability(bounded, Figure().subplots())
