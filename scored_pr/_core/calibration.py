@@ -243,24 +243,27 @@ def pav(total: F64, weight: F64) -> F64:
 
     Pool-adjacent-violators. Vectorised rounds first: every maximal run of
     decreasing block means is pooled at once (pooling adjacent violators in any
-    order gives the one least-squares solution); after a few rounds the
-    remaining blocks go through the one-pass stack, so the cost is O(G) in the
-    worst case.
+    order gives the one least-squares solution); once a round removes fewer
+    than a tenth of the blocks, the remaining blocks go through the one-pass
+    stack, so the cost stays O(G) in the worst case.
     """
     n = total.size
     if n == 0:
         return np.zeros(0)
     tot, wt = total.astype(np.float64), weight.astype(np.float64)
     size = np.ones(n, dtype=np.int64)
-    for _ in range(8):
+    while True:
         mean = tot / wt
         down = mean[:-1] > mean[1:]
         if not down.any():
             return np.repeat(mean, size)
         # a new block starts where the previous pair is not a violation
         start = np.flatnonzero(np.r_[True, ~down])
+        shrink = start.size < 0.9 * tot.size  # a round that pools little: the stack finishes faster
         tot, wt = np.add.reduceat(tot, start), np.add.reduceat(wt, start)
         size = np.add.reduceat(size, start)
+        if not shrink:
+            break
     m, _, c = _pav_stack((tot / wt).tolist(), wt.tolist(), size.tolist())
     return np.repeat(np.asarray(m, dtype=np.float64), np.asarray(c, dtype=np.int64))
 
@@ -396,29 +399,35 @@ def slope_intercept(g: Groups) -> tuple[float, float]:
 
     def loglik(a: float, b: float) -> float:
         eta = a + b * x
-        # log(1 + exp(eta)) without overflow
-        return float(np.sum(pos * eta - w * np.logaddexp(0.0, eta)))
+        # log(1 + exp(eta)), stable and cheaper than np.logaddexp
+        soft = np.maximum(eta, 0.0) + np.log1p(np.exp(-np.abs(eta)))
+        return float(np.dot(pos, eta) - np.dot(w, soft))
 
+    # Newton's method, each step halved until the (concave) log likelihood does not fall; the
+    # point where the step vanishes is the maximum, and a run that does not settle is NaN
     current = loglik(a, b)
     for _ in range(100):
         eta = a + b * x
         mu = 0.5 * (1.0 + np.tanh(0.5 * eta))  # the logistic function, no overflow
         r = pos - w * mu
         v = w * mu * (1.0 - mu)
-        g0, g1 = float(np.sum(r)), float(np.sum(r * x))
-        h00, h01, h11 = float(np.sum(v)), float(np.sum(v * x)), float(np.sum(v * x * x))
+        vx = v * x
+        g0, g1 = float(np.sum(r)), float(np.dot(r, x))
+        h00, h01, h11 = float(np.sum(v)), float(np.sum(vx)), float(np.dot(vx, x))
         det = h00 * h11 - h01 * h01
         if not det > 0 or not math.isfinite(det):
             return nan
         da, db = (h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det
         step = 1.0
-        while True:  # step halving keeps every iterate's likelihood from falling
+        while True:
             na, nb = a + step * da, b + step * db
             new = loglik(na, nb)
             if new >= current - 1e-12 * abs(current) or step < 1e-10:
                 break
             step /= 2.0
         a, b, current = na, nb, new
+        if not (math.isfinite(a) and math.isfinite(b)) or abs(b) > 1e6:
+            return nan
         if abs(step * da) <= 1e-12 * (1.0 + abs(a)) and abs(step * db) <= 1e-12 * (1.0 + abs(b)):
-            return (b, a) if math.isfinite(a) and math.isfinite(b) and abs(b) < 1e6 else nan
+            return b, a
     return nan
