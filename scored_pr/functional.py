@@ -843,7 +843,7 @@ def top_k_accuracy_score(
 # ------------------------------------------------------------------ calibration (scores in [0, 1])
 
 
-def calibration_curve(y_true: Any, y_prob: Any, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Any = None, sample_weight: Any = None) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+def calibration_curve(y_true: Any, y_score: Any, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Any = None, sample_weight: Any = None) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """(fraction of positives, mean probability) per non-empty bin: ``ScoredPrecisionRecallEvaluation.calibration_curve``.
 
     Equal to scikit-learn's ``sklearn.calibration.calibration_curve`` (bins
@@ -854,10 +854,10 @@ def calibration_curve(y_true: Any, y_prob: Any, *, n_bins: int = 5, strategy: st
     >>> [a.tolist() for a in F.calibration_curve([0, 0, 1, 1], [0.1, 0.4, 0.6, 0.9], n_bins=2)]
     [[0.0, 1.0], [0.25, 0.75]]
     """
-    return _evaluation("calibration_curve", y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight).calibration_curve(n_bins, strategy)
+    return _evaluation("calibration_curve", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).calibration_curve(n_bins, strategy)
 
 
-def expected_calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, norm: str = "l1", strategy: str = "uniform", debias: bool = False, pos_label: Any = None, sample_weight: Any = None) -> float:
+def expected_calibration_error(y_true: Any, y_score: Any, *, n_bins: int = 15, norm: str = "l1", strategy: str = "uniform", debias: bool = False, pos_label: Any = None, sample_weight: Any = None) -> float:
     """Binned calibration error (l1: ECE, l2, max): ``ScoredPrecisionRecallEvaluation.expected_calibration_error``.
 
     Bins [e_i, e_{i+1}), the last closed (1.0 in the last bin); torchmetrics'
@@ -868,10 +868,10 @@ def expected_calibration_error(y_true: Any, y_prob: Any, *, n_bins: int = 15, no
     >>> round(F.expected_calibration_error([0, 1, 1, 1], [0.2, 0.2, 0.8, 0.8], n_bins=5), 6)
     0.25
     """
-    return _evaluation("expected_calibration_error", y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight).expected_calibration_error(n_bins, norm, strategy, debias)
+    return _evaluation("expected_calibration_error", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).expected_calibration_error(n_bins, norm, strategy, debias)
 
 
-def brier_score(y_true: Any, y_prob: Any, *, pos_label: Any = None, sample_weight: Any = None) -> float:
+def brier_score(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None) -> float:
     """Mean squared gap between probability and outcome: ``ScoredPrecisionRecallEvaluation.brier_score``.
 
     Equal to scikit-learn's ``brier_score_loss``. NaN without a case.
@@ -880,10 +880,10 @@ def brier_score(y_true: Any, y_prob: Any, *, pos_label: Any = None, sample_weigh
     >>> F.brier_score([1, 0], [0.75, 0.5])
     0.15625
     """
-    return _evaluation("brier_score", y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight).brier_score()
+    return _evaluation("brier_score", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).brier_score()
 
 
-def log_loss(y_true: Any, y_prob: Any, *, pos_label: Any = None, sample_weight: Any = None) -> float:
+def log_loss(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None) -> float:
     """Mean negative log likelihood, probabilities clipped to [eps, 1 - eps]: ``ScoredPrecisionRecallEvaluation.log_loss``.
 
     Equal to scikit-learn's ``log_loss(..., labels=[0, 1])``. NaN without a case.
@@ -892,22 +892,22 @@ def log_loss(y_true: Any, y_prob: Any, *, pos_label: Any = None, sample_weight: 
     >>> round(F.log_loss([1, 0], [0.5, 0.5]), 6)
     0.693147
     """
-    return _evaluation("log_loss", y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight).log_loss()
+    return _evaluation("log_loss", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).log_loss()
 
 
-def reliability_diagram(y_true: Any, y_prob: Any, *, confidence: float = 0.9, n_resamples: int = 100, seed: int | None = 0, pos_label: Any = None, sample_weight: Any = None) -> Any:
+def reliability_diagram(y_true: Any, y_score: Any, *, confidence: float = 0.9, n_resamples: int = 100, seed: int | None = 0, pos_label: Any = None, sample_weight: Any = None) -> Any:
     """The CORP reliability diagram and Brier decomposition: ``ScoredPrecisionRecallEvaluation.reliability_diagram``.
 
     >>> from scored_pr import functional as F
     >>> F.reliability_diagram([0, 1, 0, 1], [0.2, 0.4, 0.6, 0.8], n_resamples=0).recalibrated.tolist()
     [0.0, 0.5, 0.5, 1.0]
     """
-    return _evaluation("reliability_diagram", y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight).reliability_diagram(confidence, n_resamples, seed)
+    return _evaluation("reliability_diagram", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).reliability_diagram(confidence, n_resamples, seed)
 
 
-def calibration_slope_intercept(y_true: Any, y_prob: Any, *, pos_label: Any = None, sample_weight: Any = None) -> tuple[float, float]:
+def calibration_slope_intercept(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None) -> tuple[float, float]:
     """Slope and intercept of the logistic recalibration: ``ScoredPrecisionRecallEvaluation.calibration_slope_intercept``.
 
     NaN, NaN with one class, one distinct probability or separated classes.
     """
-    return _evaluation("calibration_slope_intercept", y_true, y_prob, pos_label=pos_label, sample_weight=sample_weight).calibration_slope_intercept()
+    return _evaluation("calibration_slope_intercept", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).calibration_slope_intercept()
