@@ -431,3 +431,32 @@ def slope_intercept(g: Groups) -> tuple[float, float]:
         if abs(step * da) <= 1e-12 * (1.0 + abs(a)) and abs(step * db) <= 1e-12 * (1.0 + abs(b)):
             return b, a
     return nan
+
+
+# --------------------------------------------------------------------------- multi-class rows
+
+
+def unsorted_groups(scores: F64, outcome: npt.NDArray[np.bool_], weight: F64 | None) -> Groups:
+    """:func:`groups` of cases in any order: one stable sort by descending score first. O(n log n)."""
+    order = np.argsort(-scores, kind="stable")
+    return groups(-scores[order], outcome[order], None if weight is None else weight[order])
+
+
+def top_label(scores: F64, truth: npt.NDArray[np.bool_]) -> tuple[F64, npt.NDArray[np.bool_]]:
+    """Each row's highest score (its confidence) and whether that column is a positive label (first column on ties)."""
+    pred = np.argmax(scores, axis=1)
+    rows = np.arange(scores.shape[0])
+    return scores[rows, pred], truth[rows, pred]
+
+
+def multiclass_ece(scores: F64, truth: npt.NDArray[np.bool_], weight: F64 | None, n_bins: int, norm: str,
+                   average: str) -> float:  # fmt: skip
+    """The binned calibration error of (n, k) rows: of the top label, or the mean over columns (classwise)."""
+    if scores.shape[0] == 0:
+        return math.nan
+    if average == "top_label":
+        conf, hit = top_label(scores, truth)
+        return ece(unsorted_groups(conf, hit, weight), n_bins, norm, "uniform", False)
+    each = [ece(unsorted_groups(scores[:, j], truth[:, j], weight), n_bins, norm, "uniform", False)
+            for j in range(scores.shape[1])]  # fmt: skip
+    return float(np.mean(each))

@@ -493,3 +493,63 @@ def test_plot_reliability_draws_the_diagram_and_the_bins() -> None:
     bounded.add_cases([True], [0.5])
     with pytest.raises(UnsupportedQuery, match="reliability_diagram"):
         plot_reliability(bounded, Figure().subplots())
+
+
+# --------------------------------------------------------------- multi-class and multi-label rows
+
+
+def _rows(n: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    raw = rng.dirichlet(np.ones(k), size=n)
+    y = np.array([rng.choice(k, p=row) for row in raw])
+    return np.round(raw, 3), y
+
+
+@pytest.mark.parametrize("norm", ["l1", "l2", "max"])
+@pytest.mark.parametrize("seed", range(3))
+def test_top_label_ece_equals_torchmetrics_multiclass(norm: str, seed: int) -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("torchmetrics")
+    from torchmetrics.functional.classification import multiclass_calibration_error
+
+    from scored_pr import MultiLabelEvaluation
+
+    probs, y = _rows(300, 4, seed)
+    probs = probs[probs.max(axis=1) < 1.0]  # torchmetrics bins a top score of 1.0 alone
+    y = y[: probs.shape[0]]
+    assert all(len(set(r)) == 4 or r.max() > sorted(r)[-2] for r in probs)  # no tie at the top
+    # torchmetrics' multi-class path computes in float32: scores it holds exactly, and 7 bins, whose
+    # edges k / 7 lie far from every 3-decimal score, so float32 and float64 bin alike
+    probs = probs.astype(np.float32).astype(np.float64)
+    ev = MultiLabelEvaluation(list(range(4)))
+    ev.add_cases(y, probs)
+    want = float(multiclass_calibration_error(torch.tensor(probs, dtype=torch.float32), torch.tensor(y), 4,
+                                              n_bins=7, norm=norm))  # fmt: skip
+    assert ev.expected_calibration_error(n_bins=7, norm=norm) == pytest.approx(want, rel=1e-5, abs=1e-7)
+
+
+def test_top_label_and_classwise_ece_equal_binary_evaluators_of_the_rows() -> None:
+    from scored_pr import MultiLabelEvaluation
+
+    probs, y = _rows(200, 3, 9)
+    w = np.linspace(0.5, 2.0, 200)
+    ev = MultiLabelEvaluation(["a", "b", "c"])
+    ev.add_cases(np.array(["a", "b", "c"])[y], probs, sample_weight=w)
+    pred = probs.argmax(axis=1)
+    top = _ev(probs.max(axis=1), pred == y, w)
+    assert ev.expected_calibration_error(n_bins=8, norm="l2") == pytest.approx(
+        top.expected_calibration_error(n_bins=8, norm="l2"), rel=1e-12)
+    per_label = [_ev(probs[:, j], y == j, w).expected_calibration_error(n_bins=8) for j in range(3)]
+    assert ev.expected_calibration_error(n_bins=8, average="classwise") == pytest.approx(np.mean(per_label), rel=1e-12)
+    with pytest.raises(ValueError, match=r"argument 'average' must be one of 'top_label', 'classwise'; got 'macro'"):
+        ev.expected_calibration_error(average="macro")
+    logits = MultiLabelEvaluation(["a", "b"])
+    logits.add_cases(["a", "b"], [[2.0, -1.0], [0.1, 0.3]])
+    with pytest.raises(ValueError, match="got the score -1.0 instead"):
+        logits.expected_calibration_error()
+    assert math.isnan(MultiLabelEvaluation(["a", "b"]).expected_calibration_error())
+    window = MultiLabelEvaluation(["a", "b", "c"], window=50)
+    window.add_cases(np.array(["a", "b", "c"])[y], probs)
+    last = MultiLabelEvaluation(["a", "b", "c"])
+    last.add_cases(np.array(["a", "b", "c"])[y[-50:]], probs[-50:])
+    assert window.expected_calibration_error() == last.expected_calibration_error()
