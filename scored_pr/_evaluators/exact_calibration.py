@@ -33,14 +33,19 @@ class CalibrationQueries(ExactShell):
 
     def _calibration_groups(self, func: str) -> K.Groups:
         """The scored cases grouped by distinct score, after refusing scores outside [0, 1]. O(n), not kept."""
+        self._check_probabilities(func)
         neg, correct = self._store.arrays()
-        if neg.size:
-            check_probability_scores(float(-neg[-1]), float(-neg[0]), func)
         return K.groups(neg, correct, self._store.weights())
 
+    def _check_probabilities(self, func: str) -> None:
+        """Refuse scores outside [0, 1]: O(1) on the sorted cases (their first and last)."""
+        neg = self._store.arrays()[0]
+        if neg.size:
+            check_probability_scores(float(-neg[-1]), float(-neg[0]), func)
+
     def _calibrated(self, func: str, key: tuple[object, ...], build: object) -> object:
-        groups = self._calibration_groups(func)  # refuses before anything is cached
-        return self._cached(key, lambda: build(groups))  # type: ignore[operator]
+        self._check_probabilities(func)  # refuses before anything is cached; a cached answer is O(1)
+        return self._cached(key, lambda: build(K.groups(*self._store.arrays(), self._store.weights())))  # type: ignore[operator]
 
     def calibration_curve(
         self, n_bins: int = 5, strategy: str = "uniform"
