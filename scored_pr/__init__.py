@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._evaluators.multi import MultiQueryEvaluation
     from ._evaluators.multilabel import MultiLabelEvaluation
     from ._core.stats import Comparison, Interval
+    from ._core.calibration import ReliabilityDiagram
     from ._uncertainty import compare
     from ._validation import UnsupportedQuery
     from ._evaluators.windowed import WindowedEvaluation
@@ -105,6 +106,7 @@ _LAZY = {
     "RocDisplay": "._display",
     "SlicedEvaluation": "._evaluators.sliced",
     "sliced": ".functional",
+    "ReliabilityDiagram": "._core.calibration",
 }
 
 #: The public names: those of _LAZY (the one list of them), and the version. The imports under

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from ._core.calibration import ReliabilityDiagram
     from ._core.thresholds import Confusion, OperatingPoint
     from ._core.stats import Interval
 
@@ -38,6 +39,10 @@ MUTATORS = ("add_case", "add_cases", "add_misses", "add_negative_misses", "reset
 _KEEP_EXACT = "keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)"
 #: Why a result computed in the cluster refuses a threshold query.
 _NO_THRESHOLDS = "thresholds are not computed in the cluster"
+#: Why a summary of bounded memory refuses a calibration query.
+_NO_CALIBRATION_BINS = "a summary's bins are ranking bins of varying width, not the calibration bins, and keep no score sum"
+#: Why a result computed in the cluster refuses a calibration query.
+_NO_CALIBRATION = "calibration is not computed in the cluster"
 #: Why a result computed in the cluster refuses a query at a recall level.
 _NO_RECALL_LEVELS = "the recall levels are not computed in the cluster"
 
@@ -106,6 +111,11 @@ QUERY_TABLE: tuple[Query, ...] = (
     Query("area_under_roc_curve"),
     Query("average_precision"),
     Query("average_precision_at"),
+    Query("brier_score", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT), distributed=Refusal(_NO_CALIBRATION)),
+    Query("calibration_curve", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT),
+          distributed=Refusal(_NO_CALIBRATION)),
+    Query("calibration_slope_intercept", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT),
+          distributed=Refusal(_NO_CALIBRATION)),
     Query("confidence_interval",
           bounded=Refusal("the cases a resampling or DeLong's variance needs are gone from a summary",
                           f"{_KEEP_EXACT} and call its confidence_interval"),
@@ -116,6 +126,8 @@ QUERY_TABLE: tuple[Query, ...] = (
           bounded=Refusal("a summary certifies bounds for the uninterpolated curves only",
                           f"use pr_band(), or {_KEEP_EXACT}"),
           distributed=Refusal(_NO_RECALL_LEVELS)),
+    Query("expected_calibration_error", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT),
+          distributed=Refusal(_NO_CALIBRATION)),
     Query("f_measure_at"),
     Query("f_measure_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
     Query("hit_curve",
@@ -123,6 +135,7 @@ QUERY_TABLE: tuple[Query, ...] = (
                           f"use recall_at(k) or precision_at(k), or {_KEEP_EXACT}"),
           distributed=Refusal("the hit curve has one entry per row")),
     Query("k_at_recall", distributed=Refusal(_NO_RECALL_LEVELS)),
+    Query("log_loss", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT), distributed=Refusal(_NO_CALIBRATION)),
     Query("maximum_f_measure"),
     Query("maximum_f_measure_threshold",
           bounded=Refusal("the best threshold may lie inside a bin, whose scores a summary does not keep",
@@ -141,6 +154,10 @@ QUERY_TABLE: tuple[Query, ...] = (
     Query("recall_at"),
     Query("recall_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
     Query("reciprocal_rank"),
+    Query("reliability_diagram",
+          bounded=Refusal("the CORP diagram's isotonic fit needs every distinct score, which a summary does not keep",
+                          _KEEP_EXACT),
+          distributed=Refusal(_NO_CALIBRATION)),
     Query("roc_curve"),
     Query("roc_points",
           bounded=Refusal("the thresholds of the operating points inside a bin are not kept",
@@ -360,6 +377,38 @@ class Queries(Protocol):
     def summary(self) -> dict[str, float]:
         """Counts and scalar measures in one flat dict."""
         raise _not_answered(self, "summary")
+
+    # ----------------------------------------------------------- calibration
+
+    def brier_score(self) -> float:
+        """Mean squared gap between score and outcome (scores in [0, 1])."""
+        raise _not_answered(self, "brier_score")
+
+    def calibration_curve(
+        self, n_bins: int = 5, strategy: str = "uniform"
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """(fraction correct, mean score) of each non-empty bin."""
+        raise _not_answered(self, "calibration_curve")
+
+    def calibration_slope_intercept(self) -> tuple[float, float]:
+        """Slope and intercept of the logistic recalibration."""
+        raise _not_answered(self, "calibration_slope_intercept")
+
+    def expected_calibration_error(
+        self, n_bins: int = 15, norm: str = "l1", strategy: str = "uniform", debias: bool = False
+    ) -> float:
+        """Binned calibration error (l1, l2 or max)."""
+        raise _not_answered(self, "expected_calibration_error")
+
+    def log_loss(self) -> float:
+        """Mean negative log likelihood of the outcomes."""
+        raise _not_answered(self, "log_loss")
+
+    def reliability_diagram(
+        self, confidence: float = 0.9, n_resamples: int = 100, seed: int | None = 0
+    ) -> ReliabilityDiagram:
+        """The CORP reliability diagram and Brier decomposition."""
+        raise _not_answered(self, "reliability_diagram")
 
     def threshold_at_precision(self, precision: float) -> OperatingPoint:
         """The lowest threshold whose precision is >= ``precision``."""

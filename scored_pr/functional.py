@@ -65,10 +65,15 @@ __all__ = [
     "area_under_pr_curve",
     "area_under_roc_curve",
     "average_precision",
+    "brier_score",
+    "calibration_curve",
+    "calibration_slope_intercept",
     "coverage_error",
     "evaluation",
+    "expected_calibration_error",
     "label_ranking_average_precision_score",
     "label_ranking_loss",
+    "log_loss",
     "maximum_f_measure",
     "pr_breakeven_point",
     "pr_curve",
@@ -77,6 +82,7 @@ __all__ = [
     "r_precision",
     "recall_at",
     "reciprocal_rank",
+    "reliability_diagram",
     "roc_curve",
     "roc_points",
     "roc_rows",
@@ -886,3 +892,76 @@ def sliced(
     ev = SlicedEvaluation(keys, ties=ties, pos_label=pos_label, max_slices=2**31)
     ev.add_cases(y_true, y_score, sample_weight, **dict(by))
     return ev.table(measures)
+
+
+# ------------------------------------------------------------------ calibration (scores in [0, 1])
+
+
+def calibration_curve(y_true: Any, y_score: Any, *, n_bins: int = 5, strategy: str = "uniform", pos_label: Any = None, sample_weight: Any = None) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """(fraction of positives, mean probability) per non-empty bin: ``ScoredPrecisionRecallEvaluation.calibration_curve``.
+
+    Equal to scikit-learn's ``sklearn.calibration.calibration_curve`` (bins
+    (e_i, e_{i+1}], the first closed); ``sample_weight`` as repeated cases.
+    ValueError for a probability outside [0, 1].
+
+    >>> from scored_pr import functional as F
+    >>> [a.tolist() for a in F.calibration_curve([0, 0, 1, 1], [0.1, 0.4, 0.6, 0.9], n_bins=2)]
+    [[0.0, 1.0], [0.25, 0.75]]
+    """
+    return _evaluation("calibration_curve", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).calibration_curve(n_bins, strategy)
+
+
+def expected_calibration_error(y_true: Any, y_score: Any, *, n_bins: int = 15, norm: str = "l1", strategy: str = "uniform", debias: bool = False, pos_label: Any = None, sample_weight: Any = None) -> float:
+    """Binned calibration error (l1: ECE, l2, max): ``ScoredPrecisionRecallEvaluation.expected_calibration_error``.
+
+    Bins [e_i, e_{i+1}), the last closed (1.0 in the last bin); torchmetrics'
+    ``BinaryCalibrationError`` but for a probability of exactly 1.0, which it
+    bins alone. ``debias``: Kumar, Liang & Ma (2019). NaN without a case.
+
+    >>> from scored_pr import functional as F
+    >>> round(F.expected_calibration_error([0, 1, 1, 1], [0.2, 0.2, 0.8, 0.8], n_bins=5), 6)
+    0.25
+    """
+    return _evaluation("expected_calibration_error", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).expected_calibration_error(n_bins, norm, strategy, debias)
+
+
+def brier_score(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None) -> float:
+    """Mean squared gap between probability and outcome: ``ScoredPrecisionRecallEvaluation.brier_score``.
+
+    Equal to scikit-learn's ``brier_score_loss``. NaN without a case.
+
+    >>> from scored_pr import functional as F
+    >>> F.brier_score([1, 0], [0.75, 0.5])
+    0.15625
+    """
+    return _evaluation("brier_score", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).brier_score()
+
+
+def log_loss(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None) -> float:
+    """Mean negative log likelihood, probabilities clipped to [eps, 1 - eps]: ``ScoredPrecisionRecallEvaluation.log_loss``.
+
+    Equal to scikit-learn's ``log_loss(..., labels=[0, 1])``. NaN without a case.
+
+    >>> from scored_pr import functional as F
+    >>> round(F.log_loss([1, 0], [0.5, 0.5]), 6)
+    0.693147
+    """
+    return _evaluation("log_loss", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).log_loss()
+
+
+def reliability_diagram(y_true: Any, y_score: Any, *, confidence: float = 0.9, n_resamples: int = 100, seed: int | None = 0, pos_label: Any = None, sample_weight: Any = None) -> Any:
+    """The CORP reliability diagram and Brier decomposition: ``ScoredPrecisionRecallEvaluation.reliability_diagram``.
+
+    >>> from scored_pr import functional as F
+    >>> F.reliability_diagram([0, 1, 0, 1], [0.2, 0.4, 0.6, 0.8], n_resamples=0).recalibrated.tolist()
+    [0.0, 0.5, 0.5, 1.0]
+    """
+    return _evaluation("reliability_diagram", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).reliability_diagram(confidence, n_resamples, seed)
+
+
+def calibration_slope_intercept(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None) -> tuple[float, float]:
+    """Slope and intercept of the logistic recalibration: ``ScoredPrecisionRecallEvaluation.calibration_slope_intercept``.
+
+    NaN, NaN with one class, one distinct probability or separated classes.
+    """
+    return _evaluation("calibration_slope_intercept", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).calibration_slope_intercept()

@@ -57,7 +57,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["plot_pr", "plot_roc", "plot_pr_roc", "plot_multilabel", "pr_steps", "roc_steps"]
+__all__ = ["plot_pr", "plot_roc", "plot_pr_roc", "plot_multilabel", "plot_reliability", "pr_steps", "roc_steps"]
 
 # ---------------------------------------------------------------------------
 # plots: thin users of the displays (scored_pr.PrecisionRecallDisplay, RocDisplay)
@@ -325,4 +325,65 @@ def plot_multilabel(evaluation: Any, kind: str = "pr", ax: Axes | None = None, *
     else:
         plot_roc(evaluation.pooled(), ax, show_chance=False, label="micro", **micro)
         ax.set_title("ROC per label")
+    return ax
+
+
+def plot_reliability(
+    evaluation: Any, ax: Axes | None = None, *, n_bins: int = 10, confidence: float = 0.9, n_resamples: int = 100,
+    seed: int | None = 0, **line_kwargs: Any,
+) -> Axes:
+    """The CORP reliability diagram: the isotonic recalibration of the scores, its consistency band and binned points.
+
+    Parameters
+    ----------
+    evaluation : an exact, windowed or synchronized evaluator
+        Whose scores are probabilities in [0, 1] (ValueError naming a score
+        outside it); a BoundedEvaluation refuses (``UnsupportedQuery``).
+    ax : matplotlib Axes, optional
+        Where to draw; a new 4.5 x 4.5 inch figure if None.
+    n_bins : int, default 10
+        The uniform bins of the points (``calibration_curve(n_bins)``).
+    confidence, n_resamples, seed
+        The consistency band (``reliability_diagram``); ``n_resamples=0``
+        draws none.
+    **line_kwargs
+        Passed to the CORP curve's ``ax.step``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The CORP curve (a step through each distinct score's recalibrated
+        value), the band shaded, the binned points, the diagonal, and the
+        decomposition (MCB, DSC, UNC) in the legend's title.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_cases([False, True, False, True], [0.2, 0.4, 0.6, 0.8])
+    >>> ax = plot_reliability(ev, Figure().subplots(), n_resamples=0)
+    >>> ax.get_xlabel(), ax.get_ylabel()
+    ('Score', 'Fraction correct (recalibrated)')
+    """
+    _require_matplotlib()
+    ev = check_ranking(evaluation, "plot_reliability")[1]
+    d = ev.reliability_diagram(confidence=confidence, n_resamples=n_resamples, seed=seed)
+    prob_true, prob_pred = ev.calibration_curve(n_bins=n_bins)
+    if ax is None:
+        ax = _new_axes()
+    ax.plot([0, 1], [0, 1], color="0.6", linestyle=":", linewidth=1)
+    if d.lower is not None and d.upper is not None and d.scores.size:
+        ax.fill_between(d.scores, d.lower, d.upper, step="post", alpha=0.25, color="C0",
+                        label=f"{d.confidence:.0%} consistency band")  # fmt: skip
+    if d.scores.size:
+        ax.step(d.scores, d.recalibrated, where="post", label="CORP (isotonic)", **line_kwargs)
+    ax.plot(prob_pred, prob_true, "o", color="C1", markersize=4, label=f"{n_bins} bins")
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylim(0.0, 1.0)
+    ax.set_aspect("equal")
+    ax.set_xlabel("Score")
+    ax.set_ylabel("Fraction correct (recalibrated)")
+    ax.set_title("Reliability")
+    ax.legend(loc="upper left", fontsize="small",
+              title=f"MCB {d.mcb:.4f}  DSC {d.dsc:.4f}  UNC {d.unc:.4f}", title_fontsize="small")  # fmt: skip
     return ax

@@ -88,6 +88,7 @@ def _report(args: argparse.Namespace) -> ReportOptions:
         output=OutputOptions(format=args.format, curve=args.curve, interpolate=args.interpolate),
         plot=args.plot, no_progress=args.no_progress, intervals=_intervals(args), wide=_wide(args), html=args.html,
         by=tuple(args.by or ()),
+        calibration=args.calibration,
     )
 
 

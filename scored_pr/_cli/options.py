@@ -195,7 +195,7 @@ WideOptions = WideColumns
 REPORT_DEFAULTS: dict[str, Any] = {
     "input_format": None, "correct_col": None, "positive_label": None, "score_col": "score",
     "skip_invalid": False, "ties": "grouped", "misses": 0, "curve": None, "interpolate": False,
-    "plot": None, "ci": False,
+    "plot": None, "ci": False, "calibration": False,
 }  # fmt: skip
 
 
@@ -214,11 +214,12 @@ class ReportOptions:
     wide: WideOptions = WideOptions()
     html: str | None = None
     by: tuple[str, ...] = ()
+    calibration: bool = False
 
     def given(self, names: Iterable[str]) -> list[str]:
         """The options among ``names`` (keys of :data:`REPORT_DEFAULTS`) given a value other than their default."""
         values = {**vars(self.input), **vars(self.output), "ties": self.ties, "misses": self.misses,
-                  "plot": self.plot, "ci": self.intervals.ci}  # fmt: skip
+                  "plot": self.plot, "ci": self.intervals.ci, "calibration": self.calibration}  # fmt: skip
         return ["--" + name.replace("_", "-") for name in names if values[name] != REPORT_DEFAULTS[name]]
 
 

@@ -16,7 +16,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from . import compare, options, sliced, wide
+from . import calibration, compare, options, sliced, wide
 from .inputs import SkipReporter, open_cases
 from .options import ReportOptions
 from .output import Progress, error, fmt_value, print_report, table, write_html, write_plot
@@ -63,6 +63,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     compare.add_ci_options(p)
     wide.add_options(p)
     sliced.add_option(p)
+    calibration.add_option(p)
     return p
 
 
@@ -100,11 +101,22 @@ def _print(ev: ScoredPrecisionRecallEvaluation, opts: ReportOptions, source: str
     ``shown``: what the HTML page shows (the evaluator as loaded, a window
     with its extent), default ``ev``.
     """
+    calibrated: dict[str, Any] | None = None
+    if opts.calibration:
+        try:
+            calibrated = calibration.calibration_json(ev)
+        except ValueError as exc:  # a score outside [0, 1], named
+            error(f"{source}: --calibration: {exc}")
+            return 2
     intervals = compare.report_intervals(ev, opts.intervals, source)
     extra = {"confidence_intervals": compare.intervals_json(intervals)} if intervals else {}
+    if calibrated is not None and opts.output.format == "json":
+        extra["calibration"] = calibrated
     print_report(ev, opts.output, source, skipped, **info, **extra)
     if opts.output.format != "json":
         compare.print_intervals(intervals, opts.intervals, opts.output.format, sys.stdout)
+        if calibrated is not None:
+            calibration.print_calibration(calibrated, opts.output.format, sys.stdout)
     status = 0
     if opts.plot:
         status = write_plot(ev, opts.plot, os.path.basename(source), opts.output.interpolate)
@@ -154,7 +166,7 @@ def run_state(opts: ReportOptions) -> int:
         kind = _kinds.KINDS[_statefile.kind_of(source, "report")]
         if kind.figures is not None:  # not one exact ranking: its figures, no curve
             wanted = [opt for opt, on in (("--curve", opts.output.curve), ("--plot", opts.plot),
-                                          ("--ci", opts.intervals.ci)) if on]  # fmt: skip
+                                          ("--ci", opts.intervals.ci), ("--calibration", opts.calibration)) if on]  # fmt: skip
             if wanted:
                 what = {"bounded": "a summary in bins", "per_query": "one ranking per query", "per_label": "one ranking per label"}
                 error(f"{source}: {', '.join(wanted)}: not available for a {kind.name} state file "

@@ -45,7 +45,8 @@ from .options import ReportOptions, WideOptions
 from .output import error, table
 
 #: Options of ``report`` that read a one-ranking file: an error with the wide options.
-_NOT_WIDE = ("correct_col", "positive_label", "score_col", "ties", "misses", "curve", "interpolate", "plot", "ci")
+_NOT_WIDE = ("correct_col", "positive_label", "score_col", "ties", "misses", "curve", "interpolate", "plot", "ci",
+             "calibration")
 
 
 def column_list(text: str) -> list[str]:

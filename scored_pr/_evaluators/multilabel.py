@@ -51,6 +51,7 @@ from .guard import guarded, new_guard
 from .base import HtmlReport
 from .bounded import Bounds, BoundedEvaluation
 from .exact import ScoredPrecisionRecallEvaluation
+from .multilabel_calibration import LabelCalibrationQueries
 from .multilabel_top import TopClassQueries
 from .windowed import WindowedEvaluation
 
@@ -67,7 +68,7 @@ Bool = npt.NDArray[np.bool_]
 
 
 @guarded
-class MultiLabelEvaluation(TopClassQueries, HtmlReport):
+class MultiLabelEvaluation(TopClassQueries, LabelCalibrationQueries, HtmlReport):
     """k binary rankings, one per label, fed by rows of an indicator matrix and an (n, k) score matrix.
 
     Parameters

@@ -84,6 +84,12 @@ CALLS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "summary": ((), {}),
     "threshold_at_precision": ((0.5,), {}),
     "threshold_at_recall": ((0.5,), {}),
+    "brier_score": ((), {}),
+    "calibration_curve": ((), {"n_bins": 3, "strategy": "quantile"}),
+    "calibration_slope_intercept": ((), {}),
+    "expected_calibration_error": ((), {"n_bins": 4, "norm": "l2", "debias": True}),
+    "log_loss": ((), {}),
+    "reliability_diagram": ((), {"n_resamples": 20, "seed": 1}),
 }
 #: Keyword arguments of the protocol's queries that a kind may refuse (UnsupportedQuery), with a value.
 REFUSABLE = [

@@ -98,6 +98,12 @@ FUNCTIONS = {
     "roc_rows": {},
     "precision_recall_curve": {},
     "threshold_at_precision": {"precision": 0.5},
+    "brier_score": {},
+    "calibration_curve": {},
+    "calibration_slope_intercept": {},
+    "expected_calibration_error": {},
+    "log_loss": {},
+    "reliability_diagram": {},
 }
 
 

@@ -51,6 +51,10 @@ ARGS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "recall_at_threshold": ((0.5,), {}), "threshold_at_precision": ((0.5,), {}), "threshold_at_recall": ((0.5,), {}),
 }  # fmt: skip
 
+#: The queries that need probabilities: they are asked on the sigmoid of the scores.
+PROBABILITIES = {"brier_score", "calibration_curve", "calibration_slope_intercept", "expected_calibration_error",
+                 "log_loss", "reliability_diagram"}  # fmt: skip
+
 #: The kinds that build their queries from the table, by class.
 DERIVED = {WindowedEvaluation: "windowed", BoundedEvaluation: "bounded", SynchronizedEvaluation: "synchronized",
            DistributedEvaluation: "distributed", DistributedMultiLabelEvaluation: "distributed_multilabel"}  # fmt: skip
@@ -99,6 +103,8 @@ def test_every_derived_kind_is_registered_for_the_table() -> None:
 @pytest.mark.parametrize("q", K.QUERY_TABLE, ids=lambda q: q.name)
 def test_each_kind_answers_or_refuses_as_its_entry_says(q: K.Query, capsys: pytest.CaptureFixture[str]) -> None:
     correct, scores = _cases()
+    if q.name in PROBABILITIES:
+        scores = 1.0 / (1.0 + np.exp(-scores))
     exact = ScoredPrecisionRecallEvaluation()
     window, shared, bounded = WindowedEvaluation(size=1000), SynchronizedEvaluation(), BoundedEvaluation(4096)
     for ev in (exact, window, shared, bounded):

@@ -1,0 +1,462 @@
+"""Calibration of probability scores: pure numpy functions over the cases in rank order.
+
+Every function here takes :class:`Groups`: the distinct scores in ascending order with,
+for each, the weight of its cases and the weight of its correct cases (counts when
+unweighted), built once by :func:`groups` from the evaluator's sorted arrays. Every
+measure is then one pass over the distinct scores: binned measures add the groups of a
+bin (``np.bincount``), the Brier score and the log loss sum per group, the CORP
+reliability diagram is the pool-adjacent-violators (PAV) isotonic regression of the
+groups' outcome means, and the logistic recalibration is Newton's method over the
+groups. Nothing here validates: the evaluator's mixin
+(:mod:`scored_pr._evaluators.exact_calibration`) checks the arguments and that every
+score lies in [0, 1].
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "CalibrationBins", "Groups", "ReliabilityDiagram", "brier_score", "calibration_bins", "calibration_curve",
+    "corp", "ece", "edges", "groups", "log_loss", "pav", "slope_intercept",
+]  # fmt: skip
+
+F64 = npt.NDArray[np.float64]
+#: The probability a log loss clips to, as scikit-learn's ``log_loss`` does: [EPS, 1 - EPS].
+EPS = float(np.finfo(np.float64).eps)
+
+
+class Groups(NamedTuple):
+    """The scored cases grouped by distinct score, scores ascending.
+
+    ``scores``: the distinct scores; ``weight``: each group's weight (its case count
+    when unweighted); ``positive``: the weight of its correct cases; ``square``: the
+    sum of its cases' squared weights (equal to ``weight`` when unweighted: Kish's
+    effective size of a set of cases is ``weight ** 2 / square``); ``counts``: the
+    number of cases; ``weighted``: whether the cases carry sample weights;
+    ``case_weight``: the cases' weights in ascending score order (weighted only).
+    """
+
+    scores: F64
+    weight: F64
+    positive: F64
+    square: F64
+    counts: npt.NDArray[np.int64]
+    weighted: bool
+    case_weight: F64 | None = None
+
+
+def groups(neg: F64, correct: npt.NDArray[np.bool_], weights: F64 | None) -> Groups:
+    """The distinct scores (ascending) of cases in rank order (``neg``: negated scores, ascending).
+
+    O(n): one pass over the sorted cases (``np.add.reduceat`` of each group).
+    """
+    n = neg.size
+    if n == 0:
+        empty = np.zeros(0)
+        return Groups(empty, empty, empty, empty, np.zeros(0, np.int64), weights is not None)
+    scores = -neg[::-1]  # ascending
+    y = correct[::-1]
+    starts = np.flatnonzero(np.r_[True, scores[1:] != scores[:-1]])
+    counts = np.diff(np.r_[starts, n]).astype(np.int64)
+    if weights is None:
+        weight = counts.astype(np.float64)
+        positive = np.add.reduceat(y.astype(np.float64), starts)
+        square = weight
+    else:
+        w = weights[::-1]
+        weight = np.add.reduceat(w, starts)
+        positive = np.add.reduceat(np.where(y, w, 0.0), starts)
+        square = np.add.reduceat(w * w, starts)
+        return Groups(scores[starts], weight, positive, square, counts, True, w)
+    return Groups(scores[starts], weight, positive, square, counts, False)
+
+
+# --------------------------------------------------------------------------- bins
+
+
+def _lerp(a: F64, b: F64, t: F64) -> F64:
+    """numpy's linear interpolation of ``np.percentile`` (from the nearer end), so edges equal numpy's bit for bit."""
+    diff = b - a
+    out: F64 = np.where(t >= 0.5, b - diff * (1.0 - t), a + diff * t)
+    return out
+
+
+def edges(g: Groups, n_bins: int, strategy: str) -> F64:
+    """The ``n_bins + 1`` bin edges: ``linspace(0, 1, n_bins + 1)`` or the scores' quantiles.
+
+    ``"quantile"``: the percentiles at ``linspace(0, 100, n_bins + 1)`` of the
+    scores, numpy's linear interpolation (scikit-learn's ``calibration_curve``);
+    with weights, of the scores with each case repeated ``weight`` times (for
+    non-integer weights the same formula over the cumulative weights).
+    """
+    if strategy == "uniform":
+        return np.linspace(0.0, 1.0, n_bins + 1)
+    # the levels as scikit-learn hands them to np.percentile (x 100, then / 100), and numpy's
+    # linear virtual index (n - 1) q, operation for operation
+    q = (np.linspace(0.0, 1.0, n_bins + 1) * 100) / 100
+    cum = np.cumsum(g.weight)
+    h = (cum[-1] - 1.0) * q  # the position in the repeated sorted scores
+    lo = np.floor(h)
+    last = g.scores.size - 1
+    a = g.scores[np.minimum(np.searchsorted(cum, lo, side="right"), last)]
+    b = g.scores[np.minimum(np.searchsorted(cum, lo + 1.0, side="right"), last)]
+    return _lerp(a, b, h - lo)
+
+
+class CalibrationBins(NamedTuple):
+    """Per-bin sums over the cases: ``weight``, ``positive`` (correct weight), ``score`` (weighted score sum), ``square`` (squared weights)."""
+
+    edges: F64
+    weight: F64
+    positive: F64
+    score: F64
+    square: F64
+
+
+def calibration_bins(g: Groups, bin_edges: F64, closed: str) -> CalibrationBins:
+    """Sum the groups into the bins of ``bin_edges``.
+
+    ``closed="right"`` (scikit-learn's ``calibration_curve``): bin i holds
+    (e_i, e_{i+1}], the first bin [e_0, e_1]. ``closed="left"`` (the expected
+    calibration error, torchmetrics' rule): bin i holds [e_i, e_{i+1}), the last
+    bin [e_{n-1}, e_n] (a score equal to the last edge, 1.0, is in the last bin).
+    """
+    nb = bin_edges.size - 1
+    if closed == "right":
+        ids = np.searchsorted(bin_edges[1:-1], g.scores, side="left")
+    else:
+        ids = np.minimum(np.searchsorted(bin_edges, g.scores, side="right") - 1, nb - 1)
+        ids = np.maximum(ids, 0)
+
+    def add(values: F64) -> F64:
+        out: F64 = np.bincount(ids, weights=values, minlength=nb).astype(np.float64)
+        return out
+
+    return CalibrationBins(bin_edges, add(g.weight), add(g.positive), add(g.scores * g.weight), add(g.square))
+
+
+def calibration_curve(g: Groups, n_bins: int, strategy: str) -> tuple[F64, F64]:
+    """(fraction of positives, mean score) of each non-empty bin, bins in ascending order (scikit-learn's rule)."""
+    if g.scores.size == 0:
+        return np.zeros(0), np.zeros(0)
+    b = calibration_bins(g, edges(g, n_bins, strategy), "right")
+    nz = b.weight != 0
+    return b.positive[nz] / b.weight[nz], b.score[nz] / b.weight[nz]
+
+
+def _expected_abs_normal(mean: F64, sd: F64, centre: F64) -> F64:
+    """E|X - centre| for X ~ Normal(mean, sd**2) (the folded normal's mean); |mean - centre| where sd = 0."""
+    d = mean - centre
+    safe = np.where(sd > 0, sd, 1.0)
+    z = d / (safe * math.sqrt(2.0))
+    erf = np.array([math.erf(v) for v in z.tolist()], dtype=np.float64)
+    folded = safe * math.sqrt(2.0 / math.pi) * np.exp(-z * z) + d * erf
+    out: F64 = np.where(sd > 0, folded, np.abs(d))
+    return out
+
+
+def ece(g: Groups, n_bins: int, norm: str, strategy: str, debias: bool) -> float:
+    """The binned calibration error of the cases (see ``expected_calibration_error``); NaN without a case."""
+    if g.scores.size == 0:
+        return math.nan
+    b = calibration_bins(g, edges(g, n_bins, strategy), "left")
+    nz = b.weight > 0
+    w, acc = b.weight[nz], b.positive[nz] / b.weight[nz]
+    conf = b.score[nz] / w
+    prop = w / w.sum()
+    gap = acc - conf
+    if not debias:
+        if norm == "l1":
+            return float(np.sum(prop * np.abs(gap)))
+        if norm == "max":
+            return float(np.max(np.abs(gap)))
+        sq = float(np.sum(prop * gap * gap))
+        return math.sqrt(sq) if sq > 0 else 0.0
+    size = w * w / b.square[nz]  # each bin's (effective) number of cases
+    if norm == "l2":
+        # Kumar, Liang & Ma (2019): the plug-in squared gap less the variance of the bin's
+        # outcome mean, acc (1 - acc) / (n - 1); a bin of fewer than 2 cases adds 0
+        # (uncertainty-calibration's unbiased_square_ce)
+        two = size >= 2
+        term = np.where(two, gap * gap - acc * (1.0 - acc) / np.where(two, size - 1.0, 1.0), 0.0)
+        return math.sqrt(max(float(np.sum(prop * term)), 0.0))
+    # l1: 2 * plug-in - E[plug-in of outcomes resampled from Normal(acc, acc (1 - acc) / n)],
+    # the expectation in closed form where the package averages 1,000 Monte Carlo draws
+    plugin = float(np.sum(prop * np.abs(gap)))
+    sd = np.sqrt(acc * (1.0 - acc) / size)
+    return 2.0 * plugin - float(np.sum(prop * _expected_abs_normal(acc, sd, conf)))
+
+
+# --------------------------------------------------------------------------- scores
+
+
+def brier_score(g: Groups) -> float:
+    """The weighted mean of (score - outcome)**2; NaN without a case.
+
+    Per group: sum w (s - y)**2 = s**2 W - 2 s Y + Y, since y**2 = y.
+    """
+    if g.scores.size == 0:
+        return math.nan
+    s = g.scores
+    return float(np.sum(s * s * g.weight - 2.0 * s * g.positive + g.positive) / np.sum(g.weight))
+
+
+def log_loss(g: Groups) -> float:
+    """The weighted mean of -log(s) over correct and -log(1 - s) over incorrect cases, s clipped to [EPS, 1 - EPS]."""
+    if g.scores.size == 0:
+        return math.nan
+    s = np.clip(g.scores, EPS, 1.0 - EPS)
+    total = np.sum(g.positive * np.log(s) + (g.weight - g.positive) * np.log1p(-s))
+    return float(-total / np.sum(g.weight))
+
+
+# --------------------------------------------------------------------------- isotonic
+
+
+def _pav_stack(mean: list[float], weight: list[float], size: list[int]) -> tuple[list[float], list[float], list[int]]:
+    """Pool adjacent violators, one pass with a stack: the blocks of the nondecreasing fit."""
+    m: list[float] = []
+    w: list[float] = []
+    c: list[int] = []
+    for mi, wi, ci in zip(mean, weight, size):
+        while m and m[-1] > mi:
+            pw = w.pop()
+            pm = m.pop()
+            total = pw + wi
+            mi = (pm * pw + mi * wi) / total
+            wi = total
+            ci += c.pop()
+        m.append(mi)
+        w.append(wi)
+        c.append(ci)
+    return m, w, c
+
+
+def pav(total: F64, weight: F64) -> F64:
+    """The weighted isotonic (nondecreasing) regression of ``total / weight`` over the groups, one value per group.
+
+    Pool-adjacent-violators. Vectorised rounds first: every maximal run of
+    decreasing block means is pooled at once (pooling adjacent violators in any
+    order gives the one least-squares solution); once a round removes fewer
+    than a tenth of the blocks, the remaining blocks go through the one-pass
+    stack, so the cost stays O(G) in the worst case.
+    """
+    n = total.size
+    if n == 0:
+        return np.zeros(0)
+    tot, wt = total.astype(np.float64), weight.astype(np.float64)
+    size = np.ones(n, dtype=np.int64)
+    while True:
+        mean = tot / wt
+        down = mean[:-1] > mean[1:]
+        if not down.any():
+            return np.repeat(mean, size)
+        # a new block starts where the previous pair is not a violation
+        start = np.flatnonzero(np.r_[True, ~down])
+        shrink = start.size < 0.9 * tot.size  # a round that pools little: the stack finishes faster
+        tot, wt = np.add.reduceat(tot, start), np.add.reduceat(wt, start)
+        size = np.add.reduceat(size, start)
+        if not shrink:
+            break
+    m, _, c = _pav_stack((tot / wt).tolist(), wt.tolist(), size.tolist())
+    return np.repeat(np.asarray(m, dtype=np.float64), np.asarray(c, dtype=np.int64))
+
+
+@dataclass(frozen=True, eq=False)
+class ReliabilityDiagram:
+    """The CORP reliability diagram of a ranking: the isotonic recalibration of its scores and the Brier decomposition.
+
+    Attributes
+    ----------
+    scores : ndarray of float64, shape (G,)
+        The distinct scores, ascending.
+    recalibrated : ndarray of float64, shape (G,)
+        The isotonic (PAV) regression of the outcomes on the scores at each
+        distinct score: the calibrated probability of a case with that score,
+        nondecreasing.
+    mcb, dsc, unc : float
+        Miscalibration (Brier of the scores - Brier of the recalibrated
+        scores), discrimination (Brier of the base rate - Brier of the
+        recalibrated scores) and uncertainty (Brier of the base rate,
+        ybar (1 - ybar)): ``brier = mcb - dsc + unc``.
+    brier : float
+        The Brier score of the scores.
+    lower, upper : ndarray of float64, shape (G,), or None
+        The consistency band at each distinct score: the quantiles
+        (1 - confidence) / 2 and (1 + confidence) / 2 of the recalibrated
+        value when the outcomes are drawn from the scores themselves (the
+        band a calibrated model's curve lies in); None when no resample was
+        asked.
+    confidence : float
+        The band's level.
+    """
+
+    scores: F64
+    recalibrated: F64
+    mcb: float
+    dsc: float
+    unc: float
+    brier: float
+    lower: F64 | None = field(default=None)
+    upper: F64 | None = field(default=None)
+    confidence: float = 0.9
+
+    __module__ = "scored_pr"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReliabilityDiagram):
+            return NotImplemented
+        same = lambda a, b: (a is None and b is None) or (  # noqa: E731
+            a is not None and b is not None and np.array_equal(a, b, equal_nan=True)
+        )
+        return (
+            same(self.scores, other.scores) and same(self.recalibrated, other.recalibrated)
+            and same(self.lower, other.lower) and same(self.upper, other.upper)
+            and all(
+                x == y or (math.isnan(x) and math.isnan(y))
+                for x, y in ((self.mcb, other.mcb), (self.dsc, other.dsc), (self.unc, other.unc),
+                             (self.brier, other.brier), (self.confidence, other.confidence))
+            )
+        )  # fmt: skip
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"ReliabilityDiagram(points={self.scores.size}, mcb={self.mcb!r}, dsc={self.dsc!r}, unc={self.unc!r}, "
+            f"brier={self.brier!r}, band={'none' if self.lower is None else self.confidence})"
+        )
+
+
+def _squared_error(g: Groups, fitted: F64) -> float:
+    """sum w (fitted - y)**2 over the cases, per group."""
+    return float(np.sum(fitted * fitted * g.weight - 2.0 * fitted * g.positive + g.positive))
+
+
+def corp(g: Groups, confidence: float, n_resamples: int, seed: int | None) -> ReliabilityDiagram:
+    """The CORP reliability diagram (Dimitriadis, Gneiting & Jordan 2021) of the groups.
+
+    O(G) for the fit and the decomposition, O(n_resamples * G) time and memory for the band
+    (unweighted: each group's outcomes drawn at once as a binomial; weighted: each case's).
+    """
+    nan = math.nan
+    if g.scores.size == 0:
+        empty = np.zeros(0)
+        band = None if n_resamples == 0 else empty
+        return ReliabilityDiagram(empty, empty, nan, nan, nan, nan, band, band, confidence)
+    fit = pav(g.positive, g.weight)
+    total = float(np.sum(g.weight))
+    base = float(np.sum(g.positive)) / total
+    unc = base * (1.0 - base)
+    brier = _squared_error(g, g.scores) / total
+    recal = _squared_error(g, fit) / total
+    mcb, dsc = brier - recal, unc - recal
+    lower = upper = None
+    if n_resamples:
+        rng = np.random.default_rng(seed)
+        draws = np.empty((n_resamples, g.scores.size), dtype=np.float64)
+        starts = np.r_[0, np.cumsum(g.counts)[:-1]]
+        per_case = np.repeat(g.scores, g.counts) if g.case_weight is not None else g.scores
+        for r in range(n_resamples):
+            if g.case_weight is None:  # a group's correct count is binomial(count, score)
+                hits = rng.binomial(g.counts, g.scores).astype(np.float64)
+            else:  # each case's outcome drawn, its weight summed per group
+                drawn = rng.random(per_case.size) < per_case
+                hits = np.add.reduceat(np.where(drawn, g.case_weight, 0.0), starts)
+            draws[r] = pav(hits, g.weight)
+        lo_q, hi_q = (1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0
+        lower, upper = np.quantile(draws, lo_q, axis=0), np.quantile(draws, hi_q, axis=0)
+    return ReliabilityDiagram(g.scores, fit, mcb, dsc, unc, brier, lower, upper, confidence)
+
+
+# --------------------------------------------------------------------------- logistic
+
+
+def slope_intercept(g: Groups) -> tuple[float, float]:
+    """(slope, intercept) of the logistic regression of the outcome on logit(score), by Newton's method.
+
+    Scores are clipped to [EPS, 1 - EPS] first (as the log loss does), so 0.0 and
+    1.0 have finite logits. NaN, NaN without both classes, with one distinct score,
+    or when the fit does not converge (separated classes: the maximum likelihood
+    estimate is infinite).
+    """
+    nan = (math.nan, math.nan)
+    pos, w = g.positive, g.weight
+    if g.scores.size < 2 or not (0 < pos.sum() < w.sum()):
+        return nan
+    s = np.clip(g.scores, EPS, 1.0 - EPS)
+    x = np.log(s) - np.log1p(-s)
+    base = float(pos.sum() / w.sum())
+    # start from the base rate (every case alike): the Hessian is then well conditioned, where a
+    # start at the identity can overshoot to saturated fits when a score is near 0 or 1
+    a, b = math.log(base) - math.log1p(-base), 0.0
+
+    def loglik(a: float, b: float) -> float:
+        eta = a + b * x
+        # log(1 + exp(eta)), stable and cheaper than np.logaddexp
+        soft = np.maximum(eta, 0.0) + np.log1p(np.exp(-np.abs(eta)))
+        return float(np.dot(pos, eta) - np.dot(w, soft))
+
+    # Newton's method, each step halved until the (concave) log likelihood does not fall; the
+    # point where the step vanishes is the maximum, and a run that does not settle is NaN
+    current = loglik(a, b)
+    for _ in range(100):
+        eta = a + b * x
+        mu = 0.5 * (1.0 + np.tanh(0.5 * eta))  # the logistic function, no overflow
+        r = pos - w * mu
+        v = w * mu * (1.0 - mu)
+        vx = v * x
+        g0, g1 = float(np.sum(r)), float(np.dot(r, x))
+        h00, h01, h11 = float(np.sum(v)), float(np.sum(vx)), float(np.dot(vx, x))
+        det = h00 * h11 - h01 * h01
+        if not det > 0 or not math.isfinite(det):
+            return nan
+        da, db = (h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det
+        step = 1.0
+        while True:
+            na, nb = a + step * da, b + step * db
+            new = loglik(na, nb)
+            if new >= current - 1e-12 * abs(current) or step < 1e-10:
+                break
+            step /= 2.0
+        a, b, current = na, nb, new
+        if not (math.isfinite(a) and math.isfinite(b)) or abs(b) > 1e6:
+            return nan
+        if abs(step * da) <= 1e-12 * (1.0 + abs(a)) and abs(step * db) <= 1e-12 * (1.0 + abs(b)):
+            return b, a
+    return nan
+
+
+# --------------------------------------------------------------------------- multi-class rows
+
+
+def unsorted_groups(scores: F64, outcome: npt.NDArray[np.bool_], weight: F64 | None) -> Groups:
+    """:func:`groups` of cases in any order: one stable sort by descending score first. O(n log n)."""
+    order = np.argsort(-scores, kind="stable")
+    return groups(-scores[order], outcome[order], None if weight is None else weight[order])
+
+
+def top_label(scores: F64, truth: npt.NDArray[np.bool_]) -> tuple[F64, npt.NDArray[np.bool_]]:
+    """Each row's highest score (its confidence) and whether that column is a positive label (first column on ties)."""
+    pred = np.argmax(scores, axis=1)
+    rows = np.arange(scores.shape[0])
+    return scores[rows, pred], truth[rows, pred]
+
+
+def multiclass_ece(scores: F64, truth: npt.NDArray[np.bool_], weight: F64 | None, n_bins: int, norm: str,
+                   average: str) -> float:  # fmt: skip
+    """The binned calibration error of (n, k) rows: of the top label, or the mean over columns (classwise)."""
+    if scores.shape[0] == 0:
+        return math.nan
+    if average == "top_label":
+        conf, hit = top_label(scores, truth)
+        return ece(unsorted_groups(conf, hit, weight), n_bins, norm, "uniform", False)
+    each = [ece(unsorted_groups(scores[:, j], truth[:, j], weight), n_bins, norm, "uniform", False)
+            for j in range(scores.shape[1])]  # fmt: skip
+    return float(np.mean(each))
