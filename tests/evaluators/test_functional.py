@@ -111,12 +111,16 @@ FUNCTIONS = {
 #: tests/core/test_multilabel_functional.py covers them.
 MULTI_OUTPUT_ONLY = {"coverage_error", "label_ranking_average_precision_score", "label_ranking_loss", "top_k_accuracy_score"}
 
+#: Functions that take feature columns besides the cases, one row per slice: tests/evaluators/test_sliced.py
+#: covers them.
+PER_SLICE = {"sliced"}
+
 #: Functions that accept (n, k) scores besides the binary (n,) form.
 MULTI_OUTPUT_TOO = {"average_precision", "area_under_roc_curve"}
 
 
 def test_the_table_covers_every_function() -> None:
-    assert set(FUNCTIONS) | MULTI_OUTPUT_ONLY == set(F.__all__)
+    assert set(FUNCTIONS) | MULTI_OUTPUT_ONLY | PER_SLICE == set(F.__all__)
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
