@@ -42,7 +42,7 @@ from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import forward
 from .window_machinery import _LEAN, _Ranking, _default_clock  # _default_clock: 0.1.0 pickles name it here
 from .window_state import WindowState
-from .guard import guarded, new_guard
+from .guard import claim, guarded
 from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import HALF as _HALF
 from .._core.sortedblocks import TWICE as _TWICE
@@ -237,7 +237,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         self._ties: str = check_ties(ties, _CLS)
         self._grouped = self._ties == "grouped"
         self._pos_label: Any = check_pos_label(pos_label, _CLS)
-        self._guard = new_guard(self)  # see guard.py: every public call holds it
+        claim(self)  # see guard.py: every public call holds the guard; add_case/add_cases from this thread the flag
         self._read_only = False
         self._init_state()
         self._lean_if_plain()
@@ -337,18 +337,19 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         """
         hot = self._hot
         if hot and type(correct) is bool and type(score) is float and time is None and weight == 1.0:
-            if hot == _LEAN and score == score and type(weight) is float:
+            if hot < 0 and score == score and type(weight) is float:  # _LEAN
                 self._snap = None
                 scores = self._scores
                 scores.append(score)
-                self._correct.append(correct)
-                if correct:
-                    self._n_correct += 1
+                flags = self._correct
+                flags.append(correct)
                 if len(scores) > self._size:  # type: ignore[operator]  # a size window
                     scores.popleft()
                     self._first_id += 1
-                    if self._correct.popleft():
-                        self._n_correct -= 1
+                    if flags.popleft() is not correct:  # the count of correct cases changes
+                        self._n_correct += 1 if correct else -1
+                elif correct:
+                    self._n_correct += 1
                 return
             if hot == 2 and score == score and type(weight) is float:
                 # The short path (see _hot): the general path below with every
