@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+from operator import itemgetter
 from typing import Any, Callable, TypeVar
 
 import numpy as np
@@ -43,6 +44,7 @@ _T = TypeVar("_T")
 CHUNK = 1 << 20
 #: Single cases (add_case) wait in a buffer of at most this many before they are binned.
 PENDING = 4096
+_FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
 #: add_case's default weight: a call that passes no weight is recognised by identity, in one step.
 _ONE = 1.0
 #: An unweighted chunk of more cases than this (and than 16 * max_bins) is binned without a sort
@@ -318,11 +320,10 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         if not pending:
             return
         n = len(pending)
-        # the buffer's columns (zip transposes it in C; fromiter reads a tuple without a generator)
-        flags, values, weights = zip(*pending)
-        c = np.fromiter(flags, dtype=bool, count=n)
-        s = np.fromiter(values, dtype=np.float64, count=n)
-        w = np.fromiter(weights, dtype=np.float64, count=n)
+        # the buffer's columns, each read by C (itemgetter), not by a generator's frame per case
+        c = np.fromiter(map(_FIRST, pending), dtype=bool, count=n)
+        s = np.fromiter(map(_SECOND, pending), dtype=np.float64, count=n)
+        w = np.fromiter(map(_THIRD, pending), dtype=np.float64, count=n)
         bins, weighted = self._binned(self._bins, self._weighted, c, s, None if (w == 1.0).all() else w)
         num_cases, num_correct = self._num_cases + int(c.size), self._num_correct + int(np.count_nonzero(c))
         self._bins, self._weighted, self._num_cases, self._num_correct, self._pending, self._memo = bins, weighted, num_cases, num_correct, [], {}  # commit: one line, no call

@@ -65,6 +65,8 @@ from .._validation import (
 __all__ = ["WindowedEvaluation"]
 
 _CLS = "WindowedEvaluation"
+#: add_case's default weight: a call that passes no weight is recognised by identity, in one step.
+_ONE = 1.0
 _INF = math.inf
 _NAN = math.nan
 #: A ROC AUC query asks the window's evaluator rather than replay through the sorted
@@ -310,7 +312,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
 
     # ------------------------------------------------------------------ mutators
 
-    def add_case(self, correct: bool, score: float, weight: float = 1.0, *, time: float | None = None) -> None:
+    def add_case(self, correct: bool, score: float, weight: float = _ONE, *, time: float | None = None) -> None:
         """Add one case; the oldest items leave if the window is full.
 
         Parameters
@@ -336,8 +338,9 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         case that leaves does the same in reverse.
         """
         hot = self._hot
-        if hot and type(correct) is bool and type(score) is float and time is None and weight == 1.0:
-            if hot < 0 and score == score and type(weight) is float:  # _LEAN
+        if hot < 0:  # _LEAN: a plain case (bool, float, no weight or time) only joins the deques
+            if (type(score) is float and type(correct) is bool and time is None and score == score
+                    and (weight is _ONE or (type(weight) is float and weight == 1.0))):
                 self._snap = None
                 scores = self._scores
                 scores.append(score)
@@ -351,6 +354,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                 elif correct:
                     self._n_correct += 1
                 return
+        elif hot and type(correct) is bool and type(score) is float and time is None and weight == 1.0:
             if hot == 2 and score == score and type(weight) is float:
                 # The short path (see _hot): the general path below with every
                 # branch that cannot apply left out, and PairedBlocks.enter and
