@@ -23,6 +23,9 @@ report
     The full report of 1,000,000 scores on a fresh evaluator (``add_cases`` +
     ``summary()``) against one ``np.sort`` of the scores. Target: <= 3x for
     distinct float64 scores; the other inputs for information.
+profile
+    This checkout's report of distinct float64 scores under cProfile: what
+    each step costs, in milliseconds and in sorts.
 
 Inputs (what users bring; 30 % positive, N(0, 1) + label):
 ``probabilities`` (the logistic of that, float64), ``logits`` (the normal
@@ -41,21 +44,18 @@ from __future__ import annotations
 
 import argparse
 import functools
-import gc
 import os
-import platform
-import statistics
 import sys
 import time
 from types import ModuleType
 from typing import Any, Callable
 
 import numpy as np
-from sortedcontainers import SortedList
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from bench_ties_add_case import commit_of, load_before, scored_pr  # noqa: E402
+from bench_ties_add_case import header, interleaved, packages, scored_pr  # noqa: E402
+from bench_windows import auc_sortedlist_floor  # noqa: E402
 
 CALLS = 100_000
 
@@ -76,17 +76,7 @@ def inputs(n: int, seed: int = 0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 def timed(fns: dict[str, Callable[[], Any]], reps: int) -> dict[str, float]:
     """Median CPU seconds of each function; every repetition runs them all, in rotating order."""
-    for fn in fns.values():
-        fn()  # warm up
-    times: dict[str, list[float]] = {k: [] for k in fns}
-    names = list(fns)
-    for r in range(reps):
-        for name in names[r % len(names):] + names[: r % len(names)]:
-            gc.collect()
-            t = time.process_time()
-            fns[name]()
-            times[name].append(time.process_time() - t)
-    return {k: statistics.median(v) for k, v in times.items()}
+    return interleaved(fns, reps, clock=time.process_time)
 
 
 def add_loop(make: Callable[[], Any], yl: list[Any], sl: list[Any]) -> None:
@@ -176,15 +166,6 @@ def window_loop(pkg: ModuleType, yl: list[bool], sl: list[float], window: int) -
         auc()
 
 
-def sortedlist_floor(sl: list[float], window: int) -> None:
-    lst = SortedList()
-    add, remove = lst.add, lst.remove
-    for i, v in enumerate(sl):
-        add(v)
-        if i >= window:
-            remove(sl[i - window])
-
-
 def section_window(pkgs: dict[str, ModuleType], reps: int, n: int, out: Callable[[str], None]) -> None:
     window = 10_000
     out(f"## 3. add_case + area_under_roc_curve() per case: {n:,} cases through a {window:,}-case window\n")
@@ -192,7 +173,7 @@ def section_window(pkgs: dict[str, ModuleType], reps: int, n: int, out: Callable
     out("|---|---|---|---|---|")
     for label, (y, s) in inputs(n, seed=2).items():
         yl, sl = y.tolist(), s.tolist()
-        fns: dict[str, Callable[[], Any]] = {"floor": functools.partial(sortedlist_floor, sl, window)}
+        fns: dict[str, Callable[[], Any]] = {"floor": functools.partial(auc_sortedlist_floor, yl, sl, window)}
         for p, pkg in pkgs.items():
             fns[p] = functools.partial(window_loop, pkg, yl, sl, window)
         t = timed(fns, reps)
@@ -225,30 +206,65 @@ def section_report(pkgs: dict[str, ModuleType], reps: int, out: Callable[[str], 
     out()
 
 
+#: The steps of the report, as cProfile names them (file suffix, function): cumulative time each.
+STEPS = [
+    ("add_cases: validate, copy, negate", "exact.py", "add_cases"),
+    ("ranking: sort each class + merge (rank_order)", "ranking.py", "rank_order"),
+    ("kernel: operating_points", "points.py", "operating_points"),
+    ("interpolated ROC: convex hull (roc_convex_hull)", "curves.py", "roc_convex_hull"),
+    ("PR curves: pr_curve (raw and interpolated)", "curves.py", "pr_curve"),
+    ("areas under the PR curves (step_area)", "curves.py", "step_area"),
+    ("ROC rows (roc_rows)", "curves.py", "roc_rows"),
+    ("maximum F (f_beta)", "scalars.py", "f_beta"),
+]
+
+
+def section_profile(reps: int, out: Callable[[str], None]) -> None:
+    import cProfile
+    import pstats
+
+    n = 1_000_000
+    y, s = inputs(n, seed=0)["logits"]
+    t = timed({"report": functools.partial(report, scored_pr, y, s), "sort": functools.partial(np.sort, s)}, reps)
+    prof = cProfile.Profile()
+    for _ in range(reps):
+        prof.enable()
+        report(scored_pr, y, s)
+        prof.disable()
+    stats = pstats.Stats(prof).stats  # type: ignore[attr-defined]
+    total = sum(v[3] for k, v in stats.items() if k[2] == "summary" and k[0].endswith("exact.py")) + sum(
+        v[3] for k, v in stats.items() if k[2] == "add_cases" and k[0].endswith("exact.py"))
+    out(f"## 5. Where the report's time goes (this checkout; cProfile of {reps} reports, distinct float64)\n")
+    out(f"Report {t['report'] * 1e3:.1f} ms, np.sort {t['sort'] * 1e3:.1f} ms ({t['report'] / t['sort']:.2f}x) without the "
+        "profiler; each step's share of the profiled report, scaled to the unprofiled time (steps nest: the ranking is "
+        "inside the first query, the hull inside the interpolated ROC area).\n")
+    out("| step | share | ms | x np.sort |")
+    out("|---|---|---|---|")
+    for label, suffix, func in STEPS:
+        cum = sum(v[3] for k, v in stats.items() if k[2] == func and k[0].endswith(suffix))
+        share = cum / total
+        ms = share * t["report"] * 1e3
+        out(f"| {label} | {share:.0%} | {ms:.1f} | {ms / (t['sort'] * 1e3):.2f}x |")
+    out()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", help="a checkout whose scored_pr is timed beside this one")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--window-n", type=int, default=200_000)
-    ap.add_argument("--only", default="add,cached,window,report")
+    ap.add_argument("--only", default="add,cached,window,report,profile")
     ap.add_argument("--md", help="also write the markdown to this file")
     args = ap.parse_args(argv)
-    pkgs: dict[str, ModuleType] = {}
-    if args.before:
-        pkgs["before"] = load_before(args.before)
-    pkgs["after"] = scored_pr
+    pkgs = packages(args.before)
     lines: list[str] = []
 
     def out(line: str = "") -> None:
         print(line, flush=True)
         lines.append(line)
 
-    out("# scored_pr: the guard's cost on the streaming paths, cached queries, the full report against one sort\n")
-    out(f"- Python {platform.python_version()}; numpy {np.__version__}; {os.cpu_count()} cores; "
-        f"load average at start {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    out(f"- after = this checkout (commit {commit_of(os.path.join(HERE, '..'))})"
-        + (f"; before = {args.before} (commit {commit_of(args.before)}), imported in the same process" if args.before else ""))
-    out(f"- CPU time of this process, medians of {args.reps}, contenders taking turns; shared machine: compare ratios\n")
+    header(out, "scored_pr: the guard's cost on the streaming paths, cached queries, the full report against one sort",
+           args.before, f"CPU time of this process, medians of {args.reps}, contenders taking turns")
     only = set(args.only.split(","))
     if "add" in only:
         section_add(pkgs, args.reps, out)
@@ -258,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         section_window(pkgs, args.reps, args.window_n, out)
     if "report" in only:
         section_report(pkgs, args.reps, out)
+    if "profile" in only:
+        section_profile(args.reps, out)
     out(f"Load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.md:
         with open(args.md, "w", encoding="utf-8") as f:

@@ -143,7 +143,7 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
         "_read_only", "__weakref__",
     )
     _KIND = _CLS
-    _CACHED_ANSWERS = True  # see guard._wrap_query: every mutation replaces _memo before it changes anything
+    _CACHED_ANSWERS = True  # see guard._wrap_query: every mutation replaces _memo, none writes into it
 
     def __init__(self, ties: str = "grouped", *, pos_label: Any = None) -> None:
         self._ties: str = check_ties(ties)

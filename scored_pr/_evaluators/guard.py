@@ -435,12 +435,13 @@ def _wrap_query(func: Callable[..., Any], name: str) -> Callable[..., Any]:
 
     - every answer was computed under the guard, so from a state no call
       was changing (no mutation overlaps a guarded call);
-    - every mutation of such a kind replaces ``_memo`` by a new dict before
-      it changes anything (and a query stores into ``_memo`` only under the
-      guard), so an answer found there is the answer for the state as it
-      is, or as it was just before a mutation now under way: the call
-      returns what it would have returned had it run just before that
-      mutation;
+    - every mutation of such a kind replaces ``_memo`` by a new dict (the
+      adds before they store anything, ``merge``/``+=``/``reset`` in the
+      assignment that commits the change) and never writes into it, and a
+      query stores into ``_memo`` only under the guard, so an answer found
+      there is the answer for the state as it is, or as it was just before
+      a mutation now under way: the call returns what it would have
+      returned had it run just before that mutation;
     - the lookup reads one attribute and one dict entry (each atomic under
       the GIL, and internally locked without it) and writes nothing, so it
       can neither lose nor half-change anything; the query itself is

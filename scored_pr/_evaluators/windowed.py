@@ -42,7 +42,7 @@ from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import forward
 from .window_machinery import _LEAN, _Ranking, _default_clock  # _default_clock: 0.1.0 pickles name it here
 from .window_state import WindowState
-from .guard import claim, guarded
+from .guard import claim, guarded, owner_fast_path
 from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import HALF as _HALF
 from .._core.sortedblocks import TWICE as _TWICE
@@ -837,6 +837,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
 
     # ---------------------------------------------------------------- queries
 
+    @owner_fast_path  # asked after every case by a streaming loop: the owner's lock-free path, as add_case
     def area_under_roc_curve(
         self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
     ) -> float:
