@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import os
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -131,6 +132,10 @@ class MultiLabelEvaluation(TopClassQueries, HtmlReport):
     _KIND = _CLS
     _read_only = False  # a MultiLabelEvaluation is never read-only (see guard.py)
     _OWNED = True  # see guard.guarded: add_case and add_cases take the owner's fast path (guard.claim)
+    # set by guard.claim in __init__
+    _guard: threading.RLock
+    _owner: int
+    _busy: int
 
     def _acquire(self, what: str) -> None:
         """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluation is a RuntimeError.
