@@ -8,7 +8,9 @@ the owner's call completes, and that the evaluator is shared from then on.
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterator
 from typing import Any, Callable
 
 import numpy as np
@@ -33,6 +35,27 @@ def _pause(monkeypatch: pytest.MonkeyPatch, module: str, name: str) -> tuple[thr
 
     monkeypatch.setattr(mod, name, paused)
     return inside, go
+
+
+@contextlib.contextmanager
+def _held_by_another_thread(ev: Any) -> Iterator[None]:
+    """While inside: another thread holds ``ev``'s guard (``guard.take``), as if inside one of its calls."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        guard.take(ev, "test")
+        held.set()
+        assert release.wait(10)
+        guard.release(ev)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    assert held.wait(10)
+    try:
+        yield
+    finally:
+        release.set()
+        t.join()
 
 
 # (kind, make, the owner's paused call, the module function it pauses in, counts)
@@ -99,26 +122,11 @@ def test_a_call_overlapping_the_owners_lock_free_add_is_refused_and_changes_noth
 def test_the_owner_is_refused_while_another_thread_holds_the_guard() -> None:
     """The other direction: a thread inside the evaluator; the owner's add_case takes the lock and is refused."""
     for ev in (WindowedEvaluation(10), BoundedEvaluation(8), MultiLabelEvaluation(2)):
-        held, release = threading.Event(), threading.Event()
-
-        def hold(ev: Any = ev) -> None:
-            guard.take(ev, "test")
-            held.set()
-            assert release.wait(10)
-            guard.release(ev)
-
-        t = threading.Thread(target=hold)
-        t.start()
-        assert held.wait(10)
-        try:
-            with pytest.raises(RuntimeError, match="another thread"):
-                if isinstance(ev, MultiLabelEvaluation):
-                    ev.add_case([True, False], [0.5, 0.25])
-                else:
-                    ev.add_case(True, 0.5)
-        finally:
-            release.set()
-            t.join()
+        with _held_by_another_thread(ev), pytest.raises(RuntimeError, match="another thread"):
+            if isinstance(ev, MultiLabelEvaluation):
+                ev.add_case([True, False], [0.5, 0.25])
+            else:
+                ev.add_case(True, 0.5)
         assert (ev.num_rows if isinstance(ev, MultiLabelEvaluation) else ev.num_cases) == 0
 
 
@@ -127,26 +135,12 @@ def test_a_cached_answer_is_given_while_another_thread_holds_the_guard() -> None
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases([True, False, True, False], [0.9, 0.8, 0.3, 0.1])
     ap, auc = ev.average_precision(), ev.area_under_roc_curve(False)
-    held, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        guard.take(ev, "test")
-        held.set()
-        assert release.wait(10)
-        guard.release(ev)
-
-    t = threading.Thread(target=hold)
-    t.start()
-    assert held.wait(10)
-    try:
+    with _held_by_another_thread(ev):
         assert ev.average_precision() == ap and ev.area_under_roc_curve(False) == auc  # from the memo
         with pytest.raises(RuntimeError, match="another thread"):
             ev.maximum_f_measure()  # not asked before: it needs the guard
         with pytest.raises(RuntimeError, match="another thread"):
             ev.area_under_roc_curve(True)  # other arguments: another answer
-    finally:
-        release.set()
-        t.join()
     assert ev.maximum_f_measure() == pytest.approx(0.8)  # (P, R) = (2/3, 1) at the third case: F = 0.8
 
 
