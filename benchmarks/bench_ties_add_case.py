@@ -116,8 +116,8 @@ def numpy_floor(y: np.ndarray, s: np.ndarray) -> Any:
     return (tp / k)[yy].sum() / max(tp[-1], 1), (k - tp)[yy].sum()
 
 
-def interleaved(fns: dict[str, Callable[[], Any]], reps: int) -> dict[str, float]:
-    """Median seconds of each function; every repetition runs them all, in rotating order."""
+def interleaved(fns: dict[str, Callable[[], Any]], reps: int, clock: Callable[[], float] = time.perf_counter) -> dict[str, float]:
+    """Median seconds of each function (by ``clock``); every repetition runs them all, in rotating order."""
     for fn in fns.values():
         fn()  # warm up imports and first-call paths
     times: dict[str, list[float]] = {k: [] for k in fns}
@@ -125,9 +125,9 @@ def interleaved(fns: dict[str, Callable[[], Any]], reps: int) -> dict[str, float
     for r in range(reps):
         for name in names[r % len(names):] + names[: r % len(names)]:
             gc.collect()
-            t = time.perf_counter()
+            t = clock()
             fns[name]()
-            times[name].append(time.perf_counter() - t)
+            times[name].append(clock() - t)
     return {k: statistics.median(v) for k, v in times.items()}
 
 
@@ -223,6 +223,25 @@ def commit_of(path: str) -> str:
         return out.stdout.strip() or "?"
     except OSError:
         return "?"
+
+
+def packages(before: str | None) -> dict[str, ModuleType]:
+    """``{"before": <that checkout's scored_pr>, "after": scored_pr}`` (no "before" without a path)."""
+    pkgs: dict[str, ModuleType] = {}
+    if before:
+        pkgs["before"] = load_before(before)
+    pkgs["after"] = scored_pr
+    return pkgs
+
+
+def header(out: Callable[[str], None], title: str, before: str | None, timing: str) -> None:
+    """A results file's title and its machine, commits and timing lines."""
+    out(f"# {title}\n")
+    out(f"- Python {platform.python_version()}; numpy {np.__version__}; {os.cpu_count()} cores; "
+        f"load average at start {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    out(f"- after = this checkout (commit {commit_of(os.path.join(HERE, '..'))})"
+        + (f"; before = {before} (commit {commit_of(before)}), imported in the same process" if before else ""))
+    out(f"- {timing}; shared machine: compare ratios\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -407,19 +407,20 @@ def upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
     the few survivors finishes the job. O(m) per sweep.
     """
     idx = np.arange(x.size, dtype=np.int64)
+    xs, ys = x, y  # x[idx], y[idx]: gathered once per sweep, each neighbour a slice of them
     for _ in range(64):
         if idx.size <= 2:
             return idx
-        xa, ya = x[idx[:-2]], y[idx[:-2]]
-        xb, yb = x[idx[1:-1]], y[idx[1:-1]]
-        xc, yc = x[idx[2:]], y[idx[2:]]
+        xa, ya = xs[:-2], ys[:-2]
+        xb, yb = xs[1:-1], ys[1:-1]
+        xc, yc = xs[2:], ys[2:]
         # cross >= 0: b is on or below the chord from a to c
         drop = (xb - xa) * (yc - ya) - (yb - ya) * (xc - xa) >= 0.0
         if not drop.any():
             return idx
         keep = np.ones(idx.size, dtype=bool)
         keep[1:-1] = ~drop
-        idx = idx[keep]
+        idx, xs, ys = idx[keep], xs[keep], ys[keep]
     hull: list[int] = []
     for i in idx.tolist():
         xi, yi = x[i], y[i]

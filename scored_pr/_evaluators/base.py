@@ -23,6 +23,7 @@ from typing import Any, Callable, Concatenate, ParamSpec, TypeVar
 
 from .._kinds import DISPLAY, MUTATORS, PROPERTIES, QUERIES, STATE, TEXT, Evaluation  # noqa: F401 - re-exported for the evaluators
 from .._validation import UnsupportedQuery
+from .guard import SHARED_OWNER, foreign_call
 
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
@@ -135,12 +136,18 @@ class EvaluationBase(HtmlReport):
     ``_ties``, ``_pos_label``, ``_misses`` and ``_negative_misses``;
     :meth:`_pos_ref` and :meth:`_neg_ref` give the recall and false positive
     rate denominators. Hot paths (``add_case``) stay in the subclasses.
+
+    Every instance belongs to the thread that made it until another thread
+    calls it (``_owner``, ``_busy``): a subclass makes its guard with
+    ``guard.claim(self)``, and its ``add_case``/``add_cases`` then run
+    lock-free from that thread (``guard.owner_fast_path``).
     """
 
-    __slots__ = ()
+    __slots__ = ("_owner", "_busy")
 
     _KIND = "Evaluation"
     _NOUN = "evaluator"
+    _OWNED = True  # see guard.guarded: add_case and add_cases take the owner's fast path
     _ties: str
     _pos_label: Any
     _misses: int
@@ -216,11 +223,17 @@ class EvaluationBase(HtmlReport):
 
     def _freeze(self) -> None:
         """Make this evaluator read-only: every writer raises TypeError (see ``guard.WRITERS``)."""
-        setattr(self, "_read_only", True)  # the slot is each kind's (this base has no slots of its own)
+        setattr(self, "_read_only", True)  # the slot is each kind's
+        self._owner = SHARED_OWNER  # the owner's lock-free paths do not check _read_only: the locked one does
 
     def _acquire(self, what: str) -> None:
-        """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluator is a RuntimeError."""
-        if not self._guard.acquire(False):
+        """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluator is a RuntimeError.
+
+        A call from a thread other than the owner marks the evaluator shared
+        first, and is refused while the owner is in a lock-free call
+        (``guard.foreign_call``).
+        """
+        if foreign_call(self) or not self._guard.acquire(False):
             raise self._concurrent_use(what)
 
     def _cached(self, key: Any, build: Callable[[], _T]) -> _T:

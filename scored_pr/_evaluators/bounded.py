@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+from operator import itemgetter
 from typing import Any, Callable, TypeVar
 
 import numpy as np
@@ -21,7 +22,7 @@ from .._state.bounded import MAX_BINS
 from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import Evaluation, unsupported
 from .bounded_queries import BoundedQueries, Bounds, CurveBand
-from .guard import guarded, new_guard
+from .guard import claim, guarded
 from .._validation import (
     check_batch,
     check_correct,
@@ -43,6 +44,9 @@ _T = TypeVar("_T")
 CHUNK = 1 << 20
 #: Single cases (add_case) wait in a buffer of at most this many before they are binned.
 PENDING = 4096
+_FIRST, _SECOND, _THIRD = itemgetter(0), itemgetter(1), itemgetter(2)
+#: add_case's default weight: a call that passes no weight is recognised by identity, in one step.
+_ONE = 1.0
 #: An unweighted chunk of more cases than this (and than 16 * max_bins) is binned without a sort
 UNSORTED_MIN = 1 << 16
 
@@ -175,12 +179,12 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         self._weighted = False
         self._pending: list[tuple[bool, float, float]] = []
         self._memo: dict[Any, Any] = {}
-        self._guard = new_guard(self)  # see guard.py: every public call holds it
+        claim(self)  # see guard.py: every public call holds the guard; add_case/add_cases from this thread the flag
         self._read_only = False
 
     # ------------------------------------------------------------------ mutators
 
-    def add_case(self, correct: bool, score: float, weight: float = 1.0) -> None:
+    def add_case(self, correct: bool, score: float, weight: float = _ONE) -> None:
         """Add one case; the arguments are those of ``ScoredPrecisionRecallEvaluation.add_case``.
 
         The weight follows the evaluator's rule: 0, or from 2**-1022 to
@@ -197,11 +201,13 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
             correct = check_correct(correct, "add_case", pos_label=self._pos_label)
         if type(score) is not float or score != score:
             score = check_score(score, "add_case")
-        if type(weight) is not float or not (_MIN_WEIGHT <= weight <= _MAX_WEIGHT or weight == 0.0):
+        if weight is not _ONE and (type(weight) is not float or not (_MIN_WEIGHT <= weight <= _MAX_WEIGHT or weight == 0.0)):
             weight = check_weight(weight, "add_case")
-        self._memo = {}
-        self._pending.append((correct, score, weight))
-        if len(self._pending) >= PENDING:
+        if self._memo:
+            self._memo = {}
+        pending = self._pending
+        pending.append((correct, score, weight))  # one append: a case is buffered whole or not at all
+        if len(pending) >= PENDING:
             self._flush()
 
     def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None) -> None:
@@ -313,9 +319,11 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         pending = self._pending
         if not pending:
             return
-        c = np.fromiter((p[0] for p in pending), dtype=bool, count=len(pending))
-        s = np.fromiter((p[1] for p in pending), dtype=np.float64, count=len(pending))
-        w = np.fromiter((p[2] for p in pending), dtype=np.float64, count=len(pending))
+        n = len(pending)
+        # the buffer's columns, each read by C (itemgetter), not by a generator's frame per case
+        c = np.fromiter(map(_FIRST, pending), dtype=bool, count=n)
+        s = np.fromiter(map(_SECOND, pending), dtype=np.float64, count=n)
+        w = np.fromiter(map(_THIRD, pending), dtype=np.float64, count=n)
         bins, weighted = self._binned(self._bins, self._weighted, c, s, None if (w == 1.0).all() else w)
         num_cases, num_correct = self._num_cases + int(c.size), self._num_correct + int(np.count_nonzero(c))
         self._bins, self._weighted, self._num_cases, self._num_correct, self._pending, self._memo = bins, weighted, num_cases, num_correct, [], {}  # commit: one line, no call

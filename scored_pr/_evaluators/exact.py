@@ -26,7 +26,7 @@ from .exact_calibration import CalibrationQueries
 from .exact_ranks import RankQueries
 from .exact_scalars import ScalarQueries
 from .exact_thresholds import ThresholdQueries
-from .guard import SHARED_OWNER, guarded, guards_itself, new_guard
+from .guard import claim, guarded, guards_itself
 from .store import CaseStore
 from .._core.stats import Interval
 from .._validation import (
@@ -58,11 +58,6 @@ _CLS = "ScoredPrecisionRecallEvaluation"
 #: add_case's default weight: a call that passes no weight is recognised by identity, in one step.
 _ONE = 1.0
 
-#: The ``_owner`` of an evaluator that more than one thread has called: every call takes the lock.
-_SHARED = SHARED_OWNER
-#: Free-threaded CPython (no GIL) does not order plain attribute writes between threads, which
-#: the owner's lock-free add_case relies on: there every evaluator starts shared.
-_GIL = bool(getattr(sys, "_is_gil_enabled", lambda: True)())
 _get_ident = threading.get_ident
 
 
@@ -145,10 +140,11 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
 
     __slots__ = (
-        "_ties", "_pos_label", "_store", "_misses", "_negative_misses", "_memo", "_guard", "_owner", "_busy",
+        "_ties", "_pos_label", "_store", "_misses", "_negative_misses", "_memo", "_guard",
         "_read_only", "__weakref__",
     )
     _KIND = _CLS
+    _CACHED_ANSWERS = True  # see guard._wrap_query: every mutation replaces _memo, none writes into it
 
     def __init__(self, ties: str = "grouped", *, pos_label: Any = None) -> None:
         self._ties: str = check_ties(ties)
@@ -159,13 +155,11 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
         self._memo: dict[Any, Any] = {}
         # Misuse detection (see _concurrent_use). The thread that made the evaluator owns it:
         # its add_case only raises _busy around the change and re-reads _owner, which costs far
-        # less than a lock. The first call from any other thread marks the evaluator _SHARED
-        # for good and checks _busy (see _acquire); from then on every call takes _guard
+        # less than a lock. The first call from any other thread marks the evaluator shared
+        # (guard.SHARED_OWNER) for good and checks _busy (see _acquire); from then on every call takes _guard
         # (re-entrant, so that a query may build on another query), as every other method
         # always does.
-        self._guard = new_guard(self)
-        self._owner = _get_ident() if _GIL else _SHARED
-        self._busy = False
+        claim(self)  # _guard, _owner, _busy
         self._read_only = False  # see _freeze
 
     # ------------------------------------------------------------------ mutators
@@ -223,8 +217,8 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
             # The owner's path, without the lock: announce the call, then re-read _owner.
             # Another thread marks the evaluator shared before it reads _busy (_acquire), so,
             # one bytecode at a time under the GIL, either it sees _busy and refuses, or this
-            # call sees _SHARED and takes the lock below.
-            self._busy = True
+            # call sees it shared and takes the lock below.
+            self._busy = me
             try:
                 if self._owner == me:
                     if self._memo:
@@ -232,7 +226,7 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
                     self._store.add(correct, score, weight)
                     return
             finally:
-                self._busy = False
+                self._busy = 0
         if self._read_only:
             raise read_only_evaluation(_CLS, "add_case")
         self._acquire("add_case")
@@ -417,20 +411,6 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
         return self._points().total_fp + self._negative_misses
 
     # --------------------------------------------------------------------- cache
-
-    def _freeze(self) -> None:
-        """Make this evaluator read-only: every writer raises TypeError (see ``guard.WRITERS``)."""
-        self._read_only = True
-        self._owner = _SHARED  # add_case's lock-free path is the owner's: its other path checks _read_only
-
-    def _acquire(self, what: str) -> None:
-        """Take the lock for ``what``, or raise if another thread is inside a call (see ``__init__``)."""
-        if self._owner != _get_ident():
-            self._owner = _SHARED  # before reading _busy: see add_case
-            if self._busy:
-                raise self._concurrent_use(what)
-        if not self._guard.acquire(False):
-            raise self._concurrent_use(what)
 
     def _cached_weak(self, key: Any, build: Callable[[], _T]) -> _T:
         """As :meth:`_cached` for an array (or a tuple of arrays) of the curves' size.

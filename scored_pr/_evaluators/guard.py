@@ -21,10 +21,24 @@ A guarded call, before it runs:
 - for a writer (:data:`WRITERS`), refuses a read-only evaluator (a label's
   evaluator handed out by ``MultiLabelEvaluation[label]``).
 
-The guards are re-entrant locks, so a guarded method may call another. The
-exact evaluator's ``add_case`` is the one method that guards itself (the
-owner thread's lock-free path, see ``exact.py``); it is marked with
-:func:`guards_itself` and its slow path takes the same guard.
+The guards are re-entrant locks, so a guarded method may call another.
+
+The owner's fast path: a kind whose instances are made with :func:`claim`
+(every kind built on ``EvaluationBase``, and ``MultiLabelEvaluation``)
+belongs to the thread that made it until another thread calls it. Its
+``add_case`` and ``add_cases`` are wrapped by :func:`owner_fast_path`
+instead: from the owner they take no lock, only raise the ``_busy`` flag
+around the call and re-read ``_owner``; the first call from another thread
+marks the evaluator shared for good (:func:`foreign_call`, in the kind's
+``_acquire``) before it reads ``_busy``, so, one bytecode at a time under the
+GIL, either that call sees the flag and is refused, or the owner sees the
+mark and takes the lock. The exact evaluator's ``add_case`` has the same
+path written out inline (``exact.py``, marked with :func:`guards_itself`).
+
+Cached answers: on a kind that sets ``_CACHED_ANSWERS`` (the exact
+evaluator), a query of :data:`CACHED_QUERIES` called again with the same
+plain arguments is answered from the memo before the guard is taken (see
+:func:`_wrap_query` for why this is safe).
 
 Fork: only the forking thread survives ``os.fork()``, so a guard that another
 thread held at that instant would be held forever in the child, and every call
@@ -42,12 +56,14 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import sys
 import threading
 import weakref
 from typing import Any, Callable, TypeVar
 
 import numpy as np
 
+from .._kinds import QUERY_TABLE
 from .._validation import read_only_evaluation
 
 _C = TypeVar("_C", bound=type)
@@ -69,14 +85,47 @@ WRITERS = frozenset({
 #: guards a vanished thread held (see _after_fork_in_child).
 #: Keyed by id (evaluators compare by value and are unhashable); an entry goes with its evaluator.
 _LIVE: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
-#: The ``_owner`` of an exact evaluator that more than one thread has called (see ``exact.py``).
+#: The ``_owner`` of an evaluator that more than one thread has called: every call takes the lock.
 SHARED_OWNER = -1
+#: Free-threaded CPython (no GIL) does not order plain attribute writes between threads, which
+#: the owner's lock-free path relies on: there every evaluator starts shared.
+GIL = bool(getattr(sys, "_is_gil_enabled", lambda: True)())
+_get_ident = threading.get_ident
 
 
 def new_guard(evaluation: Any) -> threading.RLock:
     """A new guard (re-entrant lock) for ``evaluation``, which is recorded for the child of a fork."""
     _LIVE[id(evaluation)] = evaluation
     return threading.RLock()
+
+
+def claim(evaluation: Any) -> None:
+    """Give ``evaluation`` a new guard, owned by the calling thread (see :func:`owner_fast_path`).
+
+    Sets ``_guard``, ``_owner`` (this thread, or :data:`SHARED_OWNER` without
+    a GIL) and ``_busy`` (0: no lock-free call under way; else the ident of
+    the thread making one).
+    """
+    evaluation._guard = new_guard(evaluation)
+    evaluation._owner = _get_ident() if GIL else SHARED_OWNER
+    evaluation._busy = 0
+
+
+def foreign_call(evaluation: Any) -> bool:
+    """For a kind's ``_acquire``: mark ``evaluation`` shared if the caller is not its owner; whether the
+    owner is inside a lock-free call (the caller must then refuse).
+
+    The mark is written before ``_busy`` is read: see :func:`owner_fast_path`.
+    A call from the thread that set ``_busy`` (a lock-free call that takes
+    the guard inside, after another thread marked the evaluator shared) is
+    not refused.
+    """
+    me = _get_ident()
+    if evaluation._owner != me:
+        evaluation._owner = SHARED_OWNER  # before reading _busy
+        busy = evaluation._busy
+        return bool(busy) and busy != me
+    return False
 
 
 def _after_fork_in_child() -> None:
@@ -106,7 +155,8 @@ def _after_fork_in_child() -> None:
         except AttributeError:
             continue
         if owner != me:
-            object.__setattr__(ev, "_busy", False)
+            if object.__getattribute__(ev, "_busy") != me:  # a lock-free call of a vanished thread
+                object.__setattr__(ev, "_busy", 0)
             if owner != SHARED_OWNER:
                 object.__setattr__(ev, "_owner", me)
 
@@ -128,6 +178,105 @@ def guards_itself(method: _F) -> _F:
     """Mark ``method`` as taking the guard itself (it must, on every path that touches the state)."""
     _GUARDED.add(method)
     return method
+
+
+#: The methods :func:`guarded` gives the owner's fast path on a kind made with :func:`claim`.
+OWNER_FAST = ("add_case", "add_cases")
+
+
+def owner_fast_path(method: _F) -> _F:
+    """``method`` guarded, lock-free from the thread that owns the evaluator (see :func:`claim`).
+
+    From the owner: ``_busy`` is set to this thread's ident around the call
+    and ``_owner`` is read again after it is set; no lock is taken. Another
+    thread's first call (its ``_acquire``, through :func:`foreign_call`)
+    writes :data:`SHARED_OWNER` into ``_owner`` *before* it reads ``_busy``,
+    and the owner writes ``_busy`` *before* it re-reads ``_owner``: with the
+    GIL's one-bytecode-at-a-time order, either the other call sees ``_busy``
+    and raises RuntimeError before it touches anything, or the owner sees the
+    mark and takes the lock like every other caller. Once shared, an
+    evaluator stays shared (every call takes the lock). ``_busy`` is
+    restored, not cleared, after the call, so a fast-path call inside
+    another keeps the outer one announced.
+
+    Otherwise, and on a read-only evaluator, the call is what :func:`guarded`
+    makes of any writer: refused if read-only, then run holding the guard.
+    The method's own parameters must not hold evaluators (they are not
+    guarded as operands). A kind gets this for ``add_case`` and
+    ``add_cases`` from :func:`guarded` when its instances are made with
+    :func:`claim`; decorate another method with it by hand.
+    """
+    name = method.__name__
+    writer = name in WRITERS
+    # The wrapper is written with the method's own parameters: passing them on by name costs a
+    # fraction of forwarding *args and **kwargs (this is the per-case path of the streaming kinds).
+    # Its own names start with an underscore, which no public parameter does.
+    params, forward = _parameters(method)
+    source = (
+        f"def {name}({params}):\n"
+        "    _me = _get_ident_()\n"
+        "    if self._owner == _me:\n"
+        "        _was = self._busy\n"
+        "        self._busy = _me\n"
+        "        try:\n"
+        "            if self._owner == _me:\n"
+        f"                return _method({forward})\n"
+        "        finally:\n"
+        "            self._busy = _was\n"
+        "    if _writer and self._read_only:\n"
+        "        raise _read_only_evaluation(self._KIND, _name)\n"
+        "    self._acquire(_name)\n"
+        "    try:\n"
+        f"        return _method({forward})\n"
+        "    finally:\n"
+        "        self._guard.release()\n"
+    )
+    scope: dict[str, Any] = {
+        "_get_ident_": _get_ident, "_method": method, "_writer": writer, "_name": name,
+        "_read_only_evaluation": read_only_evaluation, "_DEFAULTS": _defaults(method),
+    }
+    exec(compile(source, f"<owner_fast_path {method.__qualname__}>", "exec"), scope)  # noqa: S102 - our own text
+    call = scope[name]
+    if sys.version_info >= (3, 11):  # Python's own TypeErrors (a missing argument) quote co_qualname
+        call.__code__ = call.__code__.replace(co_qualname=method.__qualname__)
+    functools.update_wrapper(call, method)
+    _GUARDED.add(call)
+    return call  # type: ignore[no-any-return]
+
+
+def _parameters(func: Callable[..., Any]) -> tuple[str, str]:
+    """``func``'s parameter list (defaults read from ``_DEFAULTS``) and the call passing each on."""
+    params: list[str] = []
+    forward: list[str] = []
+    star = False
+    signature = list(inspect.signature(func).parameters)
+    if signature[:1] != ["self"]:
+        raise TypeError(f"owner_fast_path: {func.__qualname__} is not a method whose first parameter is self")
+    for p in inspect.signature(func).parameters.values():
+        default = "" if p.default is p.empty else f"=_DEFAULTS[{p.name!r}]"
+        if p.kind is p.VAR_POSITIONAL:
+            params.append(f"*{p.name}")
+            forward.append(f"*{p.name}")
+            star = True
+        elif p.kind is p.VAR_KEYWORD:
+            params.append(f"**{p.name}")
+            forward.append(f"**{p.name}")
+        elif p.kind is p.KEYWORD_ONLY:
+            if not star:
+                params.append("*")
+                star = True
+            params.append(p.name + default)
+            forward.append(f"{p.name}={p.name}")
+        elif p.kind is p.POSITIONAL_ONLY:
+            raise TypeError(f"owner_fast_path: {func.__qualname__} has positional-only parameters")
+        else:
+            params.append(p.name + default)
+            forward.append(p.name)
+    return ", ".join(params), ", ".join(forward)
+
+
+def _defaults(func: Callable[..., Any]) -> dict[str, Any]:
+    return {p.name: p.default for p in inspect.signature(func).parameters.values() if p.default is not p.empty}
 
 
 def is_guarded(obj: Any) -> bool:
@@ -262,6 +411,85 @@ def _wrap_unbound(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     return call
 
 
+#: The queries answered from the memo before the guard (on a kind with ``_CACHED_ANSWERS``): the
+#: table's, but those whose answer is not a function of the state and the arguments alone
+#: (``confidence_interval`` draws resamples) and the static text printing.
+CACHED_QUERIES = frozenset(q.name for q in QUERY_TABLE if not q.static) - {"confidence_interval"}
+#: The answers kept for a repeated call: immutable values only (an array or a dict could be
+#: changed by its caller; the curves keep their own cache of weak references).
+_ANSWER_TYPES = frozenset({float, int, bool, np.float64, type(None)})
+#: The arguments a kept answer may be called with (the key holds their types too: 3 == 3.0 == True).
+_KEY_TYPES = frozenset({bool, int, float, str, type(None)})
+#: The first item of a kept answer's memo key (no query's own key starts with it).
+_ANSWER = object()
+
+
+def _wrap_query(func: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """A query of a kind that sets ``_CACHED_ANSWERS``: a repeated call is answered before the guard.
+
+    The answer of a call whose result is an immutable number is kept in
+    ``self._memo`` under ``(_ANSWER, name, args, their types)``; the same
+    call (positional scalar arguments of the same types and values, no
+    keywords) finds it there with one dictionary lookup, without the guard.
+    Why that is safe:
+
+    - every answer was computed under the guard, so from a state no call
+      was changing (no mutation overlaps a guarded call);
+    - every mutation of such a kind replaces ``_memo`` by a new dict (the
+      adds before they store anything, ``merge``/``+=``/``reset`` in the
+      assignment that commits the change) and never writes into it, and a
+      query stores into ``_memo`` only under the guard, so an answer found
+      there is the answer for the state as it is, or as it was just before
+      a mutation now under way: the call returns what it would have
+      returned had it run just before that mutation;
+    - the lookup reads one attribute and one dict entry (each atomic under
+      the GIL, and internally locked without it) and writes nothing, so it
+      can neither lose nor half-change anything; the query itself is
+      deterministic, so the same arguments give the same answer or the
+      same error (an error is never kept).
+
+    Everything else (a first call, keywords, a non-scalar argument) takes
+    the guard as :func:`guarded` makes every method do.
+    """
+    guarded_call = _wrap_method(func, name)
+    answer_types = _ANSWER_TYPES
+    key_types = _KEY_TYPES
+
+    def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            return guarded_call(self, *args, **kwargs)
+        if len(args) == 1:  # area_under_roc_curve(False), precision_at(k)
+            arg = args[0]
+            kind = type(arg)
+            if kind not in key_types:
+                return guarded_call(self, arg)
+            key: tuple[Any, ...] = (_ANSWER, name, arg, kind)
+        elif args:
+            types = tuple(map(type, args))
+            if not key_types.issuperset(types):
+                return guarded_call(self, *args)
+            key = (_ANSWER, name, args, types)
+        else:
+            key = (_ANSWER, name)
+        memo = self._memo
+        try:
+            return memo[key]
+        except KeyError:
+            pass
+        self._acquire(name)
+        try:
+            value = func(self, *args)
+            if type(value) in answer_types:
+                self._memo[key] = value  # under the guard: the current memo, of the state just queried
+        finally:
+            self._guard.release()
+        return value
+
+    functools.update_wrapper(call, func)
+    _GUARDED.add(call)
+    return call
+
+
 def _public(name: str) -> bool:
     return not name.startswith("_") or name in DUNDERS
 
@@ -274,8 +502,18 @@ def guarded(cls: _C) -> _C:
     ``_KIND``. An inherited member is wrapped where it is defined (a base
     class's method is guarded once, for every kind that inherits it); a
     member already guarded (or marked :func:`guards_itself`) is left as it is.
+
+    A kind whose ``_OWNED`` is true (its instances are made with
+    :func:`claim`: every kind built on ``EvaluationBase``) gets
+    :func:`owner_fast_path` on ``add_case`` and ``add_cases``; one whose
+    ``_CACHED_ANSWERS`` is true gets :func:`_wrap_query`'s cached answers on
+    the queries of :data:`CACHED_QUERIES`. As every wrapper is put where its
+    member is defined, a base shared with a kind without them must define
+    neither (the kinds' bases do not).
     """
     global _kinds
+    owned = getattr(cls, "_OWNED", False)
+    answers = getattr(cls, "_CACHED_ANSWERS", False)
     for name in sorted({n for klass in cls.__mro__[:-1] for n in vars(klass)}):
         if not _public(name):
             continue
@@ -292,6 +530,10 @@ def guarded(cls: _C) -> _C:
             wrapped = classmethod(_wrap_unbound(member.__func__, name))
         elif isinstance(member, staticmethod):
             wrapped = staticmethod(_wrap_unbound(member.__func__, name))
+        elif inspect.isfunction(member) and name in OWNER_FAST and owned:
+            wrapped = owner_fast_path(member)
+        elif inspect.isfunction(member) and name in CACHED_QUERIES and answers:
+            wrapped = _wrap_query(member, name)
         elif inspect.isfunction(member):
             wrapped = _wrap_method(member, name)
         else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import os
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -47,7 +48,7 @@ from .._validation import (
 from .._kinds import Kind, register
 from .._measures import MEASURES, Measure
 from .base import unsupported
-from .guard import guarded, new_guard
+from .guard import claim, foreign_call, guarded
 from .base import HtmlReport
 from .bounded import Bounds, BoundedEvaluation
 from .exact import ScoredPrecisionRecallEvaluation
@@ -131,10 +132,20 @@ class MultiLabelEvaluation(TopClassQueries, LabelCalibrationQueries, HtmlReport)
     __module__ = "scored_pr"  # pickles and reprs name the public module, wherever this file moves
     _KIND = _CLS
     _read_only = False  # a MultiLabelEvaluation is never read-only (see guard.py)
+    _OWNED = True  # see guard.guarded: add_case and add_cases take the owner's fast path (guard.claim)
+    # set by guard.claim in __init__
+    _guard: threading.RLock
+    _owner: int
+    _busy: int
 
     def _acquire(self, what: str) -> None:
-        """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluation is a RuntimeError."""
-        if not self._guard.acquire(False):
+        """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluation is a RuntimeError.
+
+        A call from a thread other than the owner marks the evaluation shared
+        first, and is refused while the owner is in a lock-free call
+        (``guard.foreign_call``).
+        """
+        if foreign_call(self) or not self._guard.acquire(False):
             raise RuntimeError(
                 f"{_CLS}: {what} ran while another thread was using this evaluation; it is not thread-safe "
                 "and concurrent calls could lose rows. Serialise the calls with one threading.Lock, or give "
@@ -154,7 +165,7 @@ class MultiLabelEvaluation(TopClassQueries, LabelCalibrationQueries, HtmlReport)
         if self._max_bins is not None:
             check_grouped_for_bins(self._ties, _CLS)
         self._index = {name: i for i, name in enumerate(self._labels)}
-        self._guard = new_guard(self)  # see guard.py: every public call holds it
+        claim(self)  # see guard.py: every public call holds the guard; add_case/add_cases from this thread the flag
         self._init_state()
 
     def _init_state(self) -> None:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from .._state import windowed as _state
 from .._validation import check_clock
-from .guard import new_guard
+from .guard import claim
 from .window_machinery import WindowMachinery, _default_clock
 
 _W = TypeVar("_W", bound="WindowState")
@@ -63,7 +63,7 @@ class WindowState(WindowMachinery):
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self._guard = new_guard(self)
+        claim(self)
         self._read_only = False
         self._size = state["size"]
         self._seconds = state["seconds"]

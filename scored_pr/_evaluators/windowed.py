@@ -42,7 +42,7 @@ from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import forward
 from .window_machinery import _LEAN, _Ranking, _default_clock  # _default_clock: 0.1.0 pickles name it here
 from .window_state import WindowState
-from .guard import guarded, new_guard
+from .guard import claim, guarded, owner_fast_path
 from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import HALF as _HALF
 from .._core.sortedblocks import TWICE as _TWICE
@@ -65,6 +65,8 @@ from .._validation import (
 __all__ = ["WindowedEvaluation"]
 
 _CLS = "WindowedEvaluation"
+#: add_case's default weight: a call that passes no weight is recognised by identity, in one step.
+_ONE = 1.0
 _INF = math.inf
 _NAN = math.nan
 #: A ROC AUC query asks the window's evaluator rather than replay through the sorted
@@ -237,7 +239,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         self._ties: str = check_ties(ties, _CLS)
         self._grouped = self._ties == "grouped"
         self._pos_label: Any = check_pos_label(pos_label, _CLS)
-        self._guard = new_guard(self)  # see guard.py: every public call holds it
+        claim(self)  # see guard.py: every public call holds the guard; add_case/add_cases from this thread the flag
         self._read_only = False
         self._init_state()
         self._lean_if_plain()
@@ -310,7 +312,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
 
     # ------------------------------------------------------------------ mutators
 
-    def add_case(self, correct: bool, score: float, weight: float = 1.0, *, time: float | None = None) -> None:
+    def add_case(self, correct: bool, score: float, weight: float = _ONE, *, time: float | None = None) -> None:
         """Add one case; the oldest items leave if the window is full.
 
         Parameters
@@ -336,20 +338,23 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         case that leaves does the same in reverse.
         """
         hot = self._hot
-        if hot and type(correct) is bool and type(score) is float and time is None and weight == 1.0:
-            if hot == _LEAN and score == score and type(weight) is float:
+        if hot < 0:  # _LEAN: a plain case (bool, float, no weight or time) only joins the deques
+            if (type(score) is float and type(correct) is bool and time is None and score == score
+                    and (weight is _ONE or (type(weight) is float and weight == 1.0))):
                 self._snap = None
                 scores = self._scores
                 scores.append(score)
-                self._correct.append(correct)
-                if correct:
-                    self._n_correct += 1
+                flags = self._correct
+                flags.append(correct)
                 if len(scores) > self._size:  # type: ignore[operator]  # a size window
                     scores.popleft()
                     self._first_id += 1
-                    if self._correct.popleft():
-                        self._n_correct -= 1
+                    if flags.popleft() is not correct:  # the count of correct cases changes
+                        self._n_correct += 1 if correct else -1
+                elif correct:
+                    self._n_correct += 1
                 return
+        elif hot and type(correct) is bool and type(score) is float and time is None and weight == 1.0:
             if hot == 2 and score == score and type(weight) is float:
                 # The short path (see _hot): the general path below with every
                 # branch that cannot apply left out, and PairedBlocks.enter and
@@ -832,6 +837,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
 
     # ---------------------------------------------------------------- queries
 
+    @owner_fast_path  # asked after every case by a streaming loop: the owner's lock-free path, as add_case
     def area_under_roc_curve(
         self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
     ) -> float:
