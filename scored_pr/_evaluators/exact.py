@@ -22,6 +22,7 @@ from .._state import exact as _exact_state
 from .._kinds import Kind, register
 from .base import EvaluationBase
 from .exact_base import readonly as _readonly
+from .exact_decisions import DecisionQueries
 from .exact_ranks import RankQueries
 from .exact_scalars import ScalarQueries
 from .exact_thresholds import ThresholdQueries
@@ -66,7 +67,7 @@ _get_ident = threading.get_ident
 
 
 @guarded
-class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueries, EvaluationBase):
+class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueries, DecisionQueries, EvaluationBase):
     """Precision-recall and ROC evaluation of scored cases, built incrementally.
 
     Cases ``(correct, score)`` arrive one at a time (:meth:`add_case`) or in

@@ -69,6 +69,10 @@ from .engines import (
     check_frame, check_label_column, check_misses_count, check_query_setup, check_weight_total, check_wide_columns,
     check_wide_setup, classes_not_found, exact_scores, label_classes, mixed_negatives,
 )
+from .decisions import (
+    check_cost, check_decision_confidence, check_integer_counts, check_maximize, check_prevalence,
+    check_prevalence_setup, check_probability_scores, check_probability_thresholds, check_subject_to,
+)
 
 __all__ = [
     "EVERY_KIND_EXPECTED", "MAX_COUNT", "MAX_LABELS", "MAX_WEIGHT", "MIN_WEIGHT", "WEIGHTS_EXPECTED", "MAX_SAVED_INT", "MIN_SAVED_INT", "SUMMARY_LABEL_NAMES", "TIE_POLICIES",
@@ -95,4 +99,6 @@ __all__ = [
     "dense_labels", "describe", "exact_float", "exact_floats",
     "evaluation_kind", "fail", "measure_arguments_error", "missing_time", "multi_output", "read_only_evaluation",
     "renamed_keyword", "summary_name_clash", "summary_value_error", "time_off_clock",
+    "check_cost", "check_decision_confidence", "check_integer_counts", "check_maximize", "check_prevalence",
+    "check_prevalence_setup", "check_probability_scores", "check_probability_thresholds", "check_subject_to",
 ]
