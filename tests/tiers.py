@@ -29,6 +29,7 @@ TIERS: dict[str, tuple[str, str]] = {
     "tests/state/test_statefile.py::test_kill_9_during_saves_never_leaves_a_broken_file": (
         "soak", "kill -9 during hundreds of saves"),
     "tests/cli/test_cli_commands.py::test_benchmark_script_smoke_run": ("soak", "runs the benchmark scripts"),
+    "tests/evaluators/test_decisions_coverage.py": ("soak", "1,000 calibration draws per certified constraint"),
 }
 
 #: The fixtures that put a test in the engine tier, each with its xdist group (one JVM, one cluster).

@@ -234,8 +234,8 @@ class DecisionQueries(ExactShell):
         """Drummond and Holte's cost curve: normalised expected cost against probability cost.
 
         Each candidate threshold (``inf`` and every distinct score) is the
-        line NEC(x) = FPR (1 - x) + FNR x, x = p C(-|+) / (p C(-|+) + (1 -
-        p) C(+|-)) the probability cost; the curve is their lower envelope
+        line ``NEC(x) = FPR (1 - x) + FNR x``, with the probability cost
+        ``x = p C(-|+) / (p C(-|+) + (1 - p) C(+|-))``; the curve is their lower envelope
         over x in [0, 1], exact (its vertices where the best threshold
         changes). FNR counts misses. Empty arrays without both classes.
 
@@ -381,7 +381,7 @@ class DecisionQueries(ExactShell):
     def ks_statistic(self) -> float:
         """The two-sample Kolmogorov-Smirnov statistic of the positives' and negatives' scores.
 
-        max over thresholds t of |F+(t) - F-(t)|, F the empirical share of a
+        ``max over t of |F+(t) - F-(t)|``, F the empirical share of a
         class's returned cases scored >= t; equal to ``scipy.stats.ks_2samp``
         on the two classes' scores. Weighted: the weighted empirical
         distributions (shares of weight). Misses have no score and are left
@@ -477,7 +477,7 @@ class DecisionQueries(ExactShell):
             w = float(round(w))
         scores, correct, weights = self.ranked_cases()
         base = np.ones(correct.size) if weights is None else np.asarray(weights, dtype=np.float64)
-        view = type(self)(self._ties)
+        view: Any = type(self)(self._ties)  # type: ignore[call-arg]  # the evaluator's own class
         view.add_cases(correct, scores, sample_weight=np.where(correct, base, base * w))
         view.add_misses(self.num_misses)
         view._freeze()

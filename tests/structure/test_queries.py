@@ -49,7 +49,10 @@ ARGS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "precision_at_recall": ((0.5,), {}), "precision_at_threshold": ((0.5,), {}),
     "print_precision_recall_curve": (([[0.5, 1.0]],), {}), "recall_at": ((5,), {}),
     "recall_at_threshold": ((0.5,), {}), "threshold_at_precision": ((0.5,), {}), "threshold_at_recall": ((0.5,), {}),
+    "operating_point": (("recall", {"precision": 0.5}), {}), "expected_cost": ((0.5,), {"cost_fn": 3.0}),
 }  # fmt: skip
+#: The queries whose scores must be probabilities: asked of the cases' scores through a logistic.
+PROBABILITIES = ("net_benefit",)
 
 #: The kinds that build their queries from the table, by class.
 DERIVED = {WindowedEvaluation: "windowed", BoundedEvaluation: "bounded", SynchronizedEvaluation: "synchronized",
@@ -99,6 +102,8 @@ def test_every_derived_kind_is_registered_for_the_table() -> None:
 @pytest.mark.parametrize("q", K.QUERY_TABLE, ids=lambda q: q.name)
 def test_each_kind_answers_or_refuses_as_its_entry_says(q: K.Query, capsys: pytest.CaptureFixture[str]) -> None:
     correct, scores = _cases()
+    if q.name in PROBABILITIES:
+        scores = 1.0 / (1.0 + np.exp(-scores))
     exact = ScoredPrecisionRecallEvaluation()
     window, shared, bounded = WindowedEvaluation(size=1000), SynchronizedEvaluation(), BoundedEvaluation(4096)
     for ev in (exact, window, shared, bounded):
