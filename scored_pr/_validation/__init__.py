@@ -71,7 +71,7 @@ from .engines import (
 )
 from .decisions import (
     check_cost, check_decision_confidence, check_integer_counts, check_maximize, check_prevalence,
-    check_prevalence_setup, check_probability_scores, check_probability_thresholds, check_subject_to,
+    check_prevalence_setup, check_probability_scores, check_probability_thresholds, check_subject_to, check_point_bounds,
 )
 
 __all__ = [
@@ -101,4 +101,5 @@ __all__ = [
     "renamed_keyword", "summary_name_clash", "summary_value_error", "time_off_clock",
     "check_cost", "check_decision_confidence", "check_integer_counts", "check_maximize", "check_prevalence",
     "check_prevalence_setup", "check_probability_scores", "check_probability_thresholds", "check_subject_to",
+    "check_point_bounds",
 ]

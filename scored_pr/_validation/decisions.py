@@ -106,3 +106,26 @@ def check_prevalence_setup(pos: float, neg: float, negative_misses: int, func: s
     if negative_misses:
         raise ValueError(f"{func}: negative misses cannot be reweighted (they are counts of weight 1); this evaluator "
                          f"holds {negative_misses}.")  # fmt: skip
+
+
+#: The fields of a chosen point that ``assert_operating_point`` bounds, and the comparisons it takes.
+POINT_FIELDS = ("threshold", "precision", "recall", "f1", "fpr", "tnr", "accepted_fraction", "value")
+POINT_OPERATORS = ("ge", "gt", "le", "lt")
+
+
+def check_point_bounds(bounds: Mapping[str, Any], func: str) -> list[tuple[str, str, float]]:
+    """``field__op=number`` keywords as (field, op, limit); a misspelled one lists the valid forms."""
+    out = []
+    for key, limit in bounds.items():
+        field_name, _, op = key.rpartition("__")
+        if field_name not in POINT_FIELDS or op not in POINT_OPERATORS:
+            raise ValueError(
+                f"{func}: argument {key!r} must be FIELD__OP with FIELD one of {', '.join(POINT_FIELDS)} and OP one of "
+                f"{', '.join(POINT_OPERATORS)} (e.g. recall__ge=0.8)."
+            )
+        if not _real(limit) or math.isnan(float(limit)):
+            raise fail(ValueError, func, key, "a real number", limit)
+        out.append((field_name, op, float(limit)))
+    if not out:
+        raise ValueError(f"{func}: give at least one bound, e.g. recall__ge=0.8; got none.")
+    return out

@@ -453,3 +453,44 @@ def test_at_prevalence_refuses_what_it_cannot_reweight() -> None:
     ev.add_negative_misses(2)
     with pytest.raises(ValueError, match="negative misses cannot be reweighted"):
         ev.at_prevalence(0.1)
+
+
+# ------------------------------------------------------------------ the functional forms and the CI gate
+
+
+def test_functional_forms_equal_the_evaluators() -> None:
+    from scored_pr import functional as F
+
+    y, s, w = [1, 0, 1, 1, 0, 0], [0.9, 0.8, 0.7, 0.4, 0.3, 0.1], [1.0, 2.0, 1.0, 3.0, 1.0, 1.0]
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, s, sample_weight=w)
+    ev.add_misses(1)
+    assert F.operating_point(y, s, "f1", {"fpr": 0.5}, sample_weight=w, misses=1) == ev.operating_point("f1", {"fpr": 0.5})
+    assert F.min_cost_threshold(y, s, 1.0, 4.0, sample_weight=w, misses=1) == ev.min_cost_threshold(1.0, 4.0)
+    got, want = F.net_benefit(y, s, [0.2, 0.5], sample_weight=w), None
+    plain = ScoredPrecisionRecallEvaluation()
+    plain.add_cases(y, s, sample_weight=w)
+    want = plain.net_benefit([0.2, 0.5])
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(ValueError, match="operating_point: argument 'subject_to'"):
+        F.operating_point(y, s, "recall", {"recall_at": 0.5})
+
+
+def test_assert_operating_point_gates_on_the_chosen_point() -> None:
+    from scored_pr.testing import assert_operating_point
+
+    rng = np.random.default_rng(1)
+    y = rng.random(3000) < 0.3
+    s = rng.normal(size=3000) + 3.0 * y
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, s)
+    point = assert_operating_point(ev, maximize="recall", subject_to={"precision": 0.9}, recall__ge=0.5,
+                                   confidence=0.95)  # fmt: skip
+    assert point == ev.operating_point("recall", {"precision": 0.9}, 0.95) and point.recall >= 0.5
+    with pytest.raises(AssertionError, match=r"1 of 2 bounds not met at the threshold .*recall  >= 0.99"):
+        assert_operating_point(ev, "recall", {"precision": 0.9}, recall__ge=0.99, fpr__le=0.5)
+    with pytest.raises(AssertionError, match=r"no threshold meets precision >= 1.0 at confidence 0.95"):
+        assert_operating_point(ev, "recall", {"precision": 1.0}, confidence=0.95, recall__ge=0.1)
+    with pytest.raises(ValueError, match=r"argument 'recall_ge' must be FIELD__OP"):
+        assert_operating_point(ev, "recall", {"precision": 0.9}, recall_ge=0.5)
