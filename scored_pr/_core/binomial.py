@@ -17,7 +17,7 @@ import numpy.typing as npt
 FloatArray = npt.NDArray[np.float64]
 
 _TINY = 1e-300
-_EPS = 1e-15
+_EPS = 1e-14  # a tighter tolerance waits on rounding noise, not convergence
 _lgamma = np.vectorize(math.lgamma, otypes=[np.float64])
 
 

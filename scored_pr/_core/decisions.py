@@ -232,35 +232,102 @@ def bound(key: str, k: float, n: float, confidence: float) -> float:
     return B.clopper_pearson_upper(k, n, confidence)
 
 
-def _union_p(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float) -> FloatArray:
-    """The intersection-union test's p-value: the largest of the constraints' (each tested at the full level)."""
-    p = np.zeros(tp.shape)
-    for key, target in subject_to.items():
-        p = np.maximum(p, p_values(key, target, tp, fp, pos, neg))
-    return p
+def screen(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float, neg: float,
+           delta: float) -> npt.NDArray[np.int8]:  # fmt: skip
+    """What the exact binomial test at level ``delta`` decides, where two rigorous screens can tell.
 
-
-def _first_failure(p_at: Any, size: int, delta: float, monotone: bool) -> int:
-    """The number of leading hypotheses rejected (p <= delta) before the first that is not.
-
-    ``p_at(lo, hi)`` gives the p-values of positions lo..hi-1 of the sequence. Monotone
-    (non-decreasing) p-values: bisection, O(log d) evaluations; else chunks of doubling size.
+    1: rejects "the constraint fails" (Chernoff's bound P(X >= k) <= exp(-n KL(k/n, p)), k/n > p,
+    is already <= delta); 0: does not (k <= n p, so P(X >= k) >= 1/2, the binomial's median being
+    floor(np) or ceil(np), with delta < 1/2; or no trials); -1: the exact tail must say.
     """
-    if monotone:
+    k, n = _sizes(key, tp, fp, pos, neg)
+    if CONSTRAINTS[key] == "<=":  # P(X <= k) under target = P(n - X >= n - k) under 1 - target
+        k, target = n - k, 1.0 - target
+    if target <= 0.0:
+        return np.ones(k.shape, dtype=np.int8)
+    out = np.full(k.shape, -1, dtype=np.int8)
+    out[n <= 0] = 0
+    if delta < 0.5:
+        out[(n > 0) & (k <= n * target)] = 0
+    if target < 1.0:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = np.where(n > 0, k / np.where(n > 0, n, 1.0), 0.0)
+            kl = (np.where(q > 0, q * np.log(q / target), 0.0)
+                  + np.where(q < 1, (1 - q) * np.log((1 - q) / (1 - target)), 0.0))  # fmt: skip
+        out[(out == -1) & (q > target) & (-n * kl <= math.log(delta) - 1e-9)] = 1
+    return out
+
+
+def rejects(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float, neg: float,
+            delta: float) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """Whether the exact binomial test rejects "the constraint fails" at level ``delta``: ``p_values(...) <= delta``.
+
+    The exact tail is computed only where :func:`screen` cannot decide.
+    """
+    state = screen(key, target, tp, fp, pos, neg, delta)
+    live = state == -1
+    if live.any():
+        k, n = _sizes(key, tp[live], fp[live], pos, neg)
+        t = target
+        if CONSTRAINTS[key] == "<=":
+            k, t = n - k, 1.0 - target
+        state[live] = B.tail_at_least(k, n, t) <= delta
+    return state == 1
+
+
+def _all_reject(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float,
+                delta: float) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """The intersection-union test: rejected where every constraint's test rejects (each at the full level)."""
+    ok = np.ones(tp.shape, dtype=bool)
+    for key, target in subject_to.items():
+        ok &= rejects(key, target, tp, fp, pos, neg, delta)
+    return ok
+
+
+def _all_screen(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float,
+                delta: float) -> npt.NDArray[np.int8]:  # fmt: skip
+    """:func:`screen` of the intersection-union test: 0 if a constraint surely fails, 1 if all surely pass, else -1."""
+    state = np.ones(tp.shape, dtype=np.int8)
+    for key, target in subject_to.items():
+        st = screen(key, target, tp, fp, pos, neg, delta)
+        state = np.where((state == 0) | (st == 0), 0, np.where((state == 1) & (st == 1), 1, -1)).astype(np.int8)
+    return state
+
+
+def _first_failure(passes_at: Any, size: int, screen_at: Any = None) -> int:
+    """The number of leading hypotheses rejected before the first that is not.
+
+    ``passes_at(positions)`` says exactly which of those positions of the sequence are
+    rejected. Without ``screen_at`` the rejections are a prefix (monotone p-values): bisection,
+    O(log d) tests. Else chunks of doubling size are screened (``screen_at(lo, hi)``, see
+    :func:`_all_screen`) and the undecided positions are tested exactly in order, in batches,
+    only up to the first failure.
+    """
+    if screen_at is None:
         lo, hi = 0, size  # every position < lo rejects; the answer is in [lo, hi]
         while lo < hi:
             mid = (lo + hi) // 2
-            if float(p_at(mid, mid + 1)[0]) <= delta:
+            if bool(passes_at(np.array([mid]))[0]):
                 lo = mid + 1
             else:
                 hi = mid
         return lo
-    start, chunk = 0, 64
+    start, chunk = 0, 256
     while start < size:
         stop = min(size, start + chunk)
-        bad = np.flatnonzero(p_at(start, stop) > delta)
-        if bad.size:
-            return start + int(bad[0])
+        state = screen_at(start, stop)
+        sure_fail = np.flatnonzero(state == 0)
+        end = int(sure_fail[0]) if sure_fail.size else state.size
+        unknown = np.flatnonzero(state[:end] == -1)
+        i, batch = 0, 32
+        while i < unknown.size:
+            part = unknown[i : i + batch]
+            ok = passes_at(start + part)
+            if not ok.all():
+                return start + int(part[int(np.argmin(ok))])
+            i, batch = i + batch, batch * 2
+        if sure_fail.size:
+            return start + end
         start, chunk = stop, chunk * 2
     return size
 
@@ -278,8 +345,10 @@ def split_cases(
     test half, which is what splitting w copies one by one gives.
     """
     rng = np.random.default_rng(seed)
-    w = np.ones(correct.size) if weights is None else np.asarray(weights, dtype=np.float64)
-    first = rng.binomial(w.astype(np.int64), 0.5).astype(np.float64)
+    if weights is None:
+        first = (rng.random(correct.size) < 0.5).astype(np.float64)
+    else:
+        first = rng.binomial(np.asarray(weights).astype(np.int64), 0.5).astype(np.float64)
     return first, float(rng.binomial(misses, 0.5)), float(rng.binomial(negative_misses, 0.5))
 
 
@@ -338,18 +407,18 @@ def choose_certified(
     delta = 1.0 - confidence
     scores, correct, weights, misses, neg_misses = cases
     objective = measure(maximize, c)
-    ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
     ends_sides = {_SAFE_END.get(k) for k in subject_to}
     if len(ends_sides) == 1 and None not in ends_sides:
         order = np.arange(c.tp.size) if ends_sides == {"high"} else np.arange(c.tp.size)[::-1]
         tp, fp, pos, neg = c.tp, c.fp, c.pos, c.neg
 
-        def p_at(lo: int, hi: int) -> FloatArray:
-            sel = order[lo:hi]
-            return _union_p(subject_to, tp[sel], fp[sel], pos, neg)
+        def passes_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+            sel = order[at]
+            return _all_reject(subject_to, tp[sel], fp[sel], pos, neg, delta)
 
-        passed = _first_failure(p_at, order.size, delta, monotone=True)
+        passed = _first_failure(passes_at, order.size)
     else:
+        ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
         w = np.ones(correct.size) if weights is None else np.asarray(weights, dtype=np.float64)
         first, m1, nm1 = split_cases(correct, weights, misses, neg_misses, seed)
         tp_a, fp_a = _counts_at(ends, correct, first)
@@ -358,13 +427,17 @@ def choose_certified(
         neg_a = float(np.sum(np.where(correct, 0.0, first))) + nm1
         pos, neg = c.pos - pos_a, c.neg - neg_a
         z = _order_statistic(subject_to, tp_a, fp_a, pos_a, neg_a)
-        order = np.lexsort((np.arange(z.size), -z))  # most sure first; ties: the higher threshold
+        order = np.argsort(-z, kind="stable")  # most sure first; ties: the higher threshold (stable)
 
-        def p_at(lo: int, hi: int) -> FloatArray:
+        def tested_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+            sel = order[at]
+            return _all_reject(subject_to, tp[sel], fp[sel], pos, neg, delta)
+
+        def screen_at(lo: int, hi: int) -> npt.NDArray[np.int8]:
             sel = order[lo:hi]
-            return _union_p(subject_to, tp[sel], fp[sel], pos, neg)
+            return _all_screen(subject_to, tp[sel], fp[sel], pos, neg, delta)
 
-        passed = _first_failure(p_at, order.size, delta, monotone=False)
+        passed = _first_failure(tested_at, order.size, screen_at)
     certified = np.zeros(c.tp.size, dtype=bool)
     certified[order[:passed]] = True
     i = _best(objective, certified)

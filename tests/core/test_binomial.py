@@ -43,3 +43,18 @@ def test_clopper_pearson_and_tails_equal_scipy(k: int, extra: int, p: float, con
     upper = 1.0 if k == n else scipy_stats.beta.ppf(confidence, k + 1, n - k)
     assert B.clopper_pearson_lower(k, n, confidence) == pytest.approx(lower, rel=1e-8, abs=1e-12)
     assert B.clopper_pearson_upper(k, n, confidence) == pytest.approx(upper, rel=1e-8, abs=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 3000)), min_size=1, max_size=20),
+       st.sampled_from(["precision", "recall", "fpr", "tnr", "accepted_fraction"]),
+       st.sampled_from([0.0, 0.1, 0.5, 0.9, 0.97, 1.0]), st.sampled_from([0.01, 0.05, 0.2, 0.6]))
+def test_screened_rejections_equal_the_exact_p_values(counts, key, target, delta) -> None:  # type: ignore[no-untyped-def]
+    """The Chernoff and median screens decide exactly as the exact binomial p-value would."""
+    from scored_pr._core import decisions as D
+
+    tp = np.array([float(a) for a, _ in counts])
+    fp = np.array([float(b) for _, b in counts])
+    pos, neg = float(tp.max() + 50), float(fp.max() + 20)
+    want = D.p_values(key, target, tp, fp, pos, neg) <= delta
+    np.testing.assert_array_equal(D.rejects(key, target, tp, fp, pos, neg, delta), want)
