@@ -119,6 +119,16 @@ def _trec(args: argparse.Namespace) -> TrecOptions:
     )
 
 
+def _threshold(args: argparse.Namespace) -> threshold.ThresholdOptions:
+    return threshold.ThresholdOptions(
+        path=args.path, input=_input(args), ties=args.ties, misses=args.misses, format=args.format,
+        maximize=args.maximize, confidence=args.confidence, seed=args.seed,
+        subject_to=tuple((key, getattr(args, opt)) for opt, key in threshold.CONSTRAINT_OPTIONS.items()
+                         if getattr(args, opt) is not None),
+        costs=tuple((opt, getattr(args, opt)) for opt in threshold.COST_OPTIONS if getattr(args, opt) is not None),
+    )
+
+
 def _run(args: argparse.Namespace) -> int:
     """Run the command ``args`` names (``demo`` when none); its exit status."""
     # the commands are siblings over one input layer (.inputs): each reads its input itself
@@ -135,7 +145,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "compare":
         return compare.run(_compare(args))
     if args.command == "threshold":
-        return threshold.run(threshold.options_of(args))
+        return threshold.run(_threshold(args))
     from . import demo  # imports the evaluator: not at the top, so `scored-pr --help` does not
 
     demo.run(sys.stdout)

@@ -75,21 +75,6 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return p
 
 
-def options_of(args: argparse.Namespace) -> ThresholdOptions:
-    """The typed options of ``args`` (argparse's namespace goes no further)."""
-    return ThresholdOptions(
-        path=args.path,
-        input=InputOptions(input_format=args.input_format, correct_col=args.correct_col,
-                           positive_label=args.positive_label, score_col=args.score_col,
-                           skip_invalid=args.skip_invalid),  # fmt: skip
-        ties=args.ties, misses=args.misses, format=args.format, maximize=args.maximize,
-        subject_to=tuple((key, getattr(args, opt)) for opt, key in CONSTRAINT_OPTIONS.items()
-                         if getattr(args, opt) is not None),  # fmt: skip
-        confidence=args.confidence, seed=args.seed,
-        costs=tuple((opt, getattr(args, opt)) for opt in COST_OPTIONS if getattr(args, opt) is not None),
-    )
-
-
 def run(opts: ThresholdOptions) -> int:
     """``scored-pr threshold``: read the cases, choose, print; the exit status."""
     from .._core.jsonsafe import json_ready
