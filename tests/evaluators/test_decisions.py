@@ -494,3 +494,29 @@ def test_assert_operating_point_gates_on_the_chosen_point() -> None:
         assert_operating_point(ev, "recall", {"precision": 1.0}, confidence=0.95, recall__ge=0.1)
     with pytest.raises(ValueError, match=r"argument 'recall_ge' must be FIELD__OP"):
         assert_operating_point(ev, "recall", {"precision": 0.9}, recall_ge=0.5)
+
+
+def test_every_kind_answers_on_its_own_cases_or_refuses_saying_why() -> None:
+    from scored_pr import BoundedEvaluation, MultiLabelEvaluation, UnsupportedQuery, WindowedEvaluation
+
+    rng = np.random.default_rng(4)
+    y = rng.random(60) < 0.4
+    s = np.round(rng.random(60) * 0.6 + 0.4 * y, 2)
+    window = WindowedEvaluation(size=25)
+    window.add_cases(y, s)
+    last = ScoredPrecisionRecallEvaluation()
+    last.add_cases(y[-25:], s[-25:])
+    assert window.operating_point("f1", {"fpr": 0.3}) == last.operating_point("f1", {"fpr": 0.3})
+    assert window.min_cost_threshold(1, 5) == last.min_cost_threshold(1, 5)
+    np.testing.assert_array_equal(window.net_benefit().model, last.net_benefit().model)
+    labels = np.column_stack((y, ~y))
+    ml = MultiLabelEvaluation(["a", "b"])
+    ml.add_cases(labels, np.column_stack((s, 1 - s)))
+    other = ScoredPrecisionRecallEvaluation()
+    other.add_cases(~y, 1 - s)
+    assert ml["b"].operating_point("recall", {"precision": 0.6}) == other.operating_point("recall", {"precision": 0.6})
+    bounded = BoundedEvaluation()
+    bounded.add_cases(y, s)
+    with pytest.raises(UnsupportedQuery, match=r"^BoundedEvaluation.operating_point: the scores of the operating "
+                                               r"points inside a bin are not kept.*; use precision_at_threshold"):
+        bounded.operating_point("recall", {"precision": 0.6})
