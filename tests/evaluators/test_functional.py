@@ -98,6 +98,9 @@ FUNCTIONS = {
     "roc_rows": {},
     "precision_recall_curve": {},
     "threshold_at_precision": {"precision": 0.5},
+    "operating_point": {"maximize": "recall", "subject_to": {"precision": 0.5}},
+    "min_cost_threshold": {"cost_fn": 2.0},
+    "net_benefit": {},
 }
 
 
