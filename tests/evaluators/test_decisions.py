@@ -352,7 +352,7 @@ def test_ks_statistic_equals_scipy_and_gain_lift_equal_their_definitions(data: A
     pos_scores = [s for y, s in zip(labels, scores) if y]
     neg_scores = [s for y, s in zip(labels, scores) if not y]
     if pos_scores and neg_scores:
-        assert ev.ks_statistic() == pytest.approx(scipy_stats.ks_2samp(pos_scores, neg_scores).statistic, abs=1e-12)
+        assert ev.ks_statistic() == pytest.approx(scipy_stats.ks_2samp(pos_scores, neg_scores, method="asymp").statistic, abs=1e-12)
     else:
         assert math.isnan(ev.ks_statistic())
     frac, rec, thr = ev.cumulative_gain_curve()
