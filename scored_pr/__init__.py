@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._evaluators.synchronized import SynchronizedEvaluation
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
     from ._core.thresholds import Confusion, OperatingPoint
+    from ._core.decisions import Decision, NetBenefit
     from ._kinds import Evaluation
     from ._display import PrecisionRecallDisplay, RocDisplay
     from ._evaluators.multi import MultiQueryEvaluation
@@ -76,6 +77,8 @@ _LAZY = {
     "ScoredPrecisionRecallEvaluation": "._evaluators.exact",
     "OperatingPoint": "._core.thresholds",
     "Confusion": "._core.thresholds",
+    "Decision": "._core.decisions",
+    "NetBenefit": "._core.decisions",
     "Evaluation": "._kinds",
     "MultiQueryEvaluation": "._evaluators.multi",
     "MultiLabelEvaluation": "._evaluators.multilabel",

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from ._core.calibration import ReliabilityDiagram
     from ._core.thresholds import Confusion, OperatingPoint
+    from ._core.decisions import Decision, NetBenefit
     from ._core.stats import Interval
 
 #: The properties every kind has (read-only).
@@ -43,6 +44,10 @@ _NO_THRESHOLDS = "thresholds are not computed in the cluster"
 _NO_CALIBRATION_BINS = "a summary's bins are ranking bins of varying width, not the calibration bins, and keep no score sum"
 #: Why a result computed in the cluster refuses a calibration query.
 _NO_CALIBRATION = "calibration is not computed in the cluster"
+#: Why a summary of bounded memory refuses a decision query (a threshold to choose, a curve over thresholds).
+_BINS_HIDE_THRESHOLDS = ("the scores of the operating points inside a bin are not kept, so neither "
+                            "is the threshold a decision needs")
+_DECIDE_INSTEAD = f"use precision_at_threshold(t) and recall_at_threshold(t) on candidate thresholds (or bins()), or {_KEEP_EXACT}"
 #: Why a result computed in the cluster refuses a query at a recall level.
 _NO_RECALL_LEVELS = "the recall levels are not computed in the cluster"
 
@@ -108,6 +113,7 @@ class Query:
 #: kinds below build or check their methods from it (see Query).
 QUERY_TABLE: tuple[Query, ...] = (
     Query("area_under_pr_curve"),
+    Query("area_under_prg_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("area_under_roc_curve"),
     Query("average_precision"),
     Query("average_precision_at"),
@@ -121,6 +127,9 @@ QUERY_TABLE: tuple[Query, ...] = (
                           f"{_KEEP_EXACT} and call its confidence_interval"),
           distributed=Refusal("resampling needs the cases, which stay in the cluster")),
     Query("confusion_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
+    Query("cost_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
+    Query("cumulative_gain_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
+    Query("det_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("e_measure_at"),
     Query("eleven_point_interpolated_precision",
           bounded=Refusal("a summary certifies bounds for the uninterpolated curves only",
@@ -128,6 +137,7 @@ QUERY_TABLE: tuple[Query, ...] = (
           distributed=Refusal(_NO_RECALL_LEVELS)),
     Query("expected_calibration_error", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT),
           distributed=Refusal(_NO_CALIBRATION)),
+    Query("expected_cost", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("f_measure_at"),
     Query("f_measure_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
     Query("hit_curve",
@@ -135,12 +145,17 @@ QUERY_TABLE: tuple[Query, ...] = (
                           f"use recall_at(k) or precision_at(k), or {_KEEP_EXACT}"),
           distributed=Refusal("the hit curve has one entry per row")),
     Query("k_at_recall", distributed=Refusal(_NO_RECALL_LEVELS)),
+    Query("ks_statistic", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
+    Query("lift_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("log_loss", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT), distributed=Refusal(_NO_CALIBRATION)),
     Query("maximum_f_measure"),
     Query("maximum_f_measure_threshold",
           bounded=Refusal("the best threshold may lie inside a bin, whose scores a summary does not keep",
                           f"use maximum_f_measure() and f_measure_at_threshold(t), or {_KEEP_EXACT}"),
           distributed=Refusal(_NO_THRESHOLDS)),
+    Query("min_cost_threshold", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
+    Query("net_benefit", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
+    Query("operating_point", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("pr_breakeven_point"),
     Query("pr_curve"),
     Query("pr_score_curve",
@@ -149,6 +164,7 @@ QUERY_TABLE: tuple[Query, ...] = (
     Query("precision_at"),
     Query("precision_at_recall", distributed=Refusal(_NO_RECALL_LEVELS)),
     Query("precision_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
+    Query("precision_recall_gain_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("print_precision_recall_curve", static=True),
     Query("r_precision"),
     Query("recall_at"),
@@ -417,6 +433,64 @@ class Queries(Protocol):
     def threshold_at_recall(self, recall: float) -> OperatingPoint:
         """The highest threshold whose recall is >= ``recall``."""
         raise _not_answered(self, "threshold_at_recall")
+
+    # ------------------------------------------------------------ decisions (see _evaluators/exact_decisions.py)
+
+    def operating_point(
+        self,
+        maximize: str = "recall",
+        subject_to: dict[str, float] | None = None,
+        confidence: float | None = None,
+        *,
+        seed: int = 0,
+    ) -> Decision:
+        """The threshold of greatest ``maximize`` meeting ``subject_to`` (certified at ``confidence``)."""
+        raise _not_answered(self, "operating_point")
+
+    def min_cost_threshold(
+        self, cost_fp: float = 1.0, cost_fn: float = 1.0, gain_tp: float = 0.0, gain_tn: float = 0.0
+    ) -> Decision:
+        """The threshold of least expected cost per case."""
+        raise _not_answered(self, "min_cost_threshold")
+
+    def expected_cost(
+        self, threshold: float, cost_fp: float = 1.0, cost_fn: float = 1.0, gain_tp: float = 0.0, gain_tn: float = 0.0
+    ) -> float:
+        """Mean cost per case of accepting every case scored >= ``threshold``."""
+        raise _not_answered(self, "expected_cost")
+
+    def cost_curve(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Drummond and Holte's cost curve: (probability cost, normalised expected cost)."""
+        raise _not_answered(self, "cost_curve")
+
+    def net_benefit(self, thresholds: Any = None) -> NetBenefit:
+        """Net benefit at probability thresholds, with treat-all and treat-none."""
+        raise _not_answered(self, "net_benefit")
+
+    def det_curve(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """(fpr, fnr, thresholds), scikit-learn's layout."""
+        raise _not_answered(self, "det_curve")
+
+    def cumulative_gain_curve(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """(accepted fraction, recall, threshold)."""
+        raise _not_answered(self, "cumulative_gain_curve")
+
+    def lift_curve(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """(accepted fraction, lift, threshold)."""
+        raise _not_answered(self, "lift_curve")
+
+    def ks_statistic(self) -> float:
+        """The two-sample Kolmogorov-Smirnov statistic of the two classes' scores."""
+        raise _not_answered(self, "ks_statistic")
+
+    def precision_recall_gain_curve(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """(recall gain, precision gain) at every distinct score."""
+        raise _not_answered(self, "precision_recall_gain_curve")
+
+    def area_under_prg_curve(self) -> float:
+        """Area under the precision-recall-gain curve."""
+        raise _not_answered(self, "area_under_prg_curve")
+
 
 
 

@@ -35,6 +35,7 @@ import numpy.typing as npt
 from ._core import multilabel as _ml
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation, add_trusted
 from ._core.thresholds import OperatingPoint
+from ._core.decisions import Decision, NetBenefit
 from ._validation import (
     as_array,
     check_average,
@@ -89,6 +90,9 @@ __all__ = [
     "threshold_at_precision",
     "top_k_accuracy_score",
     "sliced",
+    "operating_point",
+    "min_cost_threshold",
+    "net_benefit",
 ]
 
 
@@ -572,6 +576,28 @@ def roc_points(
 def threshold_at_precision(y_true: Any, y_score: Any, precision: float, *, pos_label: Any = None, sample_weight: Any = None, misses: int = 0) -> OperatingPoint:
     """The lowest threshold reaching ``precision``: ``ScoredPrecisionRecallEvaluation.threshold_at_precision``."""
     return _evaluation("threshold_at_precision", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses).threshold_at_precision(precision)
+
+
+def operating_point(y_true: Any, y_score: Any, maximize: str = "recall", subject_to: dict[str, float] | None = None, confidence: float | None = None, *, pos_label: Any = None, sample_weight: Any = None, misses: int = 0, seed: int = 0) -> Decision:
+    """The threshold of greatest ``maximize`` meeting ``subject_to``: ``ScoredPrecisionRecallEvaluation.operating_point``.
+
+    >>> from scored_pr.functional import operating_point
+    >>> operating_point([1, 1, 0, 1, 0], [0.9, 0.8, 0.7, 0.6, 0.5], "recall", {"precision": 0.7}).threshold
+    0.6
+    """
+    ev = _evaluation("operating_point", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses)
+    return ev.operating_point(maximize, subject_to, confidence, seed=seed)
+
+
+def min_cost_threshold(y_true: Any, y_score: Any, cost_fp: float = 1.0, cost_fn: float = 1.0, gain_tp: float = 0.0, gain_tn: float = 0.0, *, pos_label: Any = None, sample_weight: Any = None, misses: int = 0) -> Decision:
+    """The threshold of least expected cost: ``ScoredPrecisionRecallEvaluation.min_cost_threshold``."""
+    ev = _evaluation("min_cost_threshold", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, misses=misses)
+    return ev.min_cost_threshold(cost_fp, cost_fn, gain_tp, gain_tn)
+
+
+def net_benefit(y_true: Any, y_score: Any, thresholds: Any = None, *, pos_label: Any = None, sample_weight: Any = None) -> NetBenefit:
+    """Net benefit with treat-all and treat-none: ``ScoredPrecisionRecallEvaluation.net_benefit``."""
+    return _evaluation("net_benefit", y_true, y_score, pos_label=pos_label, sample_weight=sample_weight).net_benefit(thresholds)
 
 
 # --- multi-label and multi-class input: one score column per label or class ---------------------

@@ -43,6 +43,7 @@ import numpy as np
 from ._evaluators.exact import ScoredPrecisionRecallEvaluation
 from ._measures import MEASURES, Measure
 from ._validation import (
+    check_point_bounds,
     check_bounds_given,
     check_comparison_form,
     check_confidence,
@@ -53,7 +54,7 @@ from ._validation import (
     check_resamplable,
 )
 
-__all__ = ["assert_metrics", "assert_curve_close", "assert_not_worse", "metric_value"]
+__all__ = ["assert_metrics", "assert_curve_close", "assert_not_worse", "assert_operating_point", "metric_value"]
 
 _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     ">=": operator.ge,
@@ -684,3 +685,88 @@ def _assert_in_band(band: Any, expected: np.ndarray, atol: float, rtol: float, m
     if more:
         lines.append(f"  ... and {more} more")
     raise AssertionError("\n".join(lines))
+
+
+_POINT_OPS: dict[str, Callable[[float, float], bool]] = {
+    "ge": operator.ge, "gt": operator.gt, "le": operator.le, "lt": operator.lt,
+}  # fmt: skip
+_POINT_SIGNS = {"ge": ">=", "gt": ">", "le": "<=", "lt": "<"}
+
+
+def assert_operating_point(
+    evaluation: Any,
+    maximize: str = "recall",
+    subject_to: dict[str, float] | None = None,
+    confidence: float | None = None,
+    *,
+    seed: int = 0,
+    **bounds: float,
+) -> Any:
+    """Assert that the threshold chosen under ``subject_to`` exists and meets ``bounds``; return it.
+
+    Chooses the point with ``evaluation.operating_point(maximize, subject_to,
+    confidence, seed=seed)`` (any kind that answers it) and checks each
+    bound, given as ``FIELD__OP=number`` with FIELD one of threshold,
+    precision, recall, f1, fpr, tnr, accepted_fraction, value (the maximized
+    measure) and OP one of ge, gt, le, lt. With ``confidence`` the
+    constraints are certified on new data (see
+    :meth:`~scored_pr.ScoredPrecisionRecallEvaluation.operating_point`), so
+    a CI gate passes only when the threshold it ships keeps its constraint
+    with that probability.
+
+    Returns
+    -------
+    Decision
+        The chosen point, to ship its threshold.
+
+    Raises
+    ------
+    AssertionError
+        If no threshold meets the constraints, or a bound fails: the
+        message shows every bound and the point's value.
+    ValueError
+        If a bound's keyword is not of the FIELD__OP form, or no bound is given.
+
+    Examples
+    --------
+    >>> from scored_pr import ScoredPrecisionRecallEvaluation
+    >>> from scored_pr.testing import assert_operating_point
+    >>> ev = ScoredPrecisionRecallEvaluation()
+    >>> ev.add_cases([True, True, False, True, False], [0.9, 0.8, 0.7, 0.6, 0.5])
+    >>> assert_operating_point(ev, "recall", {"precision": 0.7}, recall__ge=0.9).threshold
+    0.6
+    >>> assert_operating_point(ev, "recall", {"precision": 0.9}, recall__ge=0.9)
+    Traceback (most recent call last):
+    ...
+    AssertionError: 1 of 1 bounds not met at the threshold 0.8 (maximize recall subject to precision >= 0.9):
+      field   bound   value
+      recall  >= 0.9  0.6666666666666666  FAILED
+    """
+    func = "assert_operating_point"
+    checks = check_point_bounds(bounds, func)
+    point = evaluation.operating_point(maximize, subject_to, confidence, seed=seed)
+    signs = {"precision": ">=", "recall": ">=", "tnr": ">=", "fpr": "<=", "accepted_fraction": "<="}
+    wanted = ", ".join(f"{k} {signs[k]} {v}" for k, v in (subject_to or {}).items()) or "no constraint"
+    level = "" if confidence is None else f" at confidence {confidence}"
+    if not point.feasible:
+        raise AssertionError(
+            f"no threshold meets {wanted}{level} (maximize {maximize}); the nearest point has precision "
+            f"{point.precision}, recall {point.recall}, fpr {point.fpr}"
+        )
+    rows, failed = [], 0
+    for name, op, limit in checks:
+        value = getattr(point, name)
+        ok = value is not None and not math.isnan(value) and _POINT_OPS[op](value, limit)
+        failed += not ok
+        rows.append((name, f"{_POINT_SIGNS[op]} {limit:g}", repr(value), "" if ok else "FAILED"))
+    if failed:
+        widths = [max(len(r[i]) for r in [("field", "bound", "value", ""), *rows]) for i in range(3)]
+        lines = ["  " + "  ".join(c.ljust(w) for c, w in zip(("field", "bound", "value"), widths)).rstrip()]
+        lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + ("  " + r[3] if r[3] else "")
+                  for r in rows]  # fmt: skip
+        lines = [ln.rstrip() for ln in lines]
+        raise AssertionError(
+            f"{failed} of {len(rows)} bounds not met at the threshold {point.threshold!r} (maximize {maximize} "
+            f"subject to {wanted}{level}):\n" + "\n".join(lines)
+        )
+    return point

@@ -31,6 +31,7 @@ TIERS: dict[str, tuple[str, str]] = {
     "tests/cli/test_cli_commands.py::test_benchmark_script_smoke_run": ("soak", "runs the benchmark scripts"),
     "tests/evaluators/test_calibration.py::test_debiased_ece_bias_from_100_to_100000_calibrated_cases": (
         "soak", "simulates hundreds of calibrated samples up to 100,000 cases"),
+    "tests/evaluators/test_decisions_coverage.py": ("soak", "1,000 calibration draws per certified constraint"),
 }
 
 #: The fixtures that put a test in the engine tier, each with its xdist group (one JVM, one cluster).

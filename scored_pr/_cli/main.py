@@ -11,6 +11,9 @@ Subcommands:
     cases and a report at the end: ``model | scored-pr stream``.
 ``trec [options] QRELS RUN``
     trec_eval 10: its measures, options and output (:mod:`scored_pr.trec`).
+``threshold PATH``
+    The score threshold to ship: under constraints, certified with ``--confidence``, or costs
+    (:mod:`.threshold`).
 ``compare A B``
     Two models' predictions joined on an id column, compared paired
     (:mod:`scored_pr._cli.compare`, which also gives ``report --ci``).
@@ -35,7 +38,7 @@ import zlib
 
 from .._io.values import InputError
 from .._version import __version__
-from . import compare, report, sliced, stream, stream_wide, trec, wide
+from . import compare, report, sliced, stream, stream_wide, threshold, trec, wide
 from .inputs import is_state_file
 from .options import (CompareOptions, InputOptions, IntervalOptions, OutputOptions, ReportOptions,
                       StreamOptions, TrecOptions, WideOptions)  # fmt: skip
@@ -61,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     stream.add_parser(commands)
     trec.add_parser(commands)
     compare.add_compare_parser(commands)
+    threshold.add_parser(commands)
     return parser
 
 
@@ -117,6 +121,16 @@ def _trec(args: argparse.Namespace) -> TrecOptions:
     )
 
 
+def _threshold(args: argparse.Namespace) -> threshold.ThresholdOptions:
+    return threshold.ThresholdOptions(
+        path=args.path, input=_input(args), ties=args.ties, misses=args.misses, format=args.format,
+        maximize=args.maximize, confidence=args.confidence, seed=args.seed,
+        subject_to=tuple((key, getattr(args, opt)) for opt, key in threshold.CONSTRAINT_OPTIONS.items()
+                         if getattr(args, opt) is not None),
+        costs=tuple((opt, getattr(args, opt)) for opt in threshold.COST_OPTIONS if getattr(args, opt) is not None),
+    )
+
+
 def _run(args: argparse.Namespace) -> int:
     """Run the command ``args`` names (``demo`` when none); its exit status."""
     # the commands are siblings over one input layer (.inputs): each reads its input itself
@@ -134,6 +148,8 @@ def _run(args: argparse.Namespace) -> int:
         return trec.run(_trec(args))
     if args.command == "compare":
         return compare.run(_compare(args))
+    if args.command == "threshold":
+        return threshold.run(_threshold(args))
     from . import demo  # imports the evaluator: not at the top, so `scored-pr --help` does not
 
     demo.run(sys.stdout)

@@ -23,6 +23,7 @@ from .._kinds import Kind, register
 from .base import EvaluationBase
 from .exact_base import readonly as _readonly
 from .exact_calibration import CalibrationQueries
+from .exact_decisions import DecisionQueries
 from .exact_ranks import RankQueries
 from .exact_scalars import ScalarQueries
 from .exact_thresholds import ThresholdQueries
@@ -62,7 +63,8 @@ _get_ident = threading.get_ident
 
 
 @guarded
-class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueries, CalibrationQueries, EvaluationBase):
+class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueries, CalibrationQueries, DecisionQueries,
+                                      EvaluationBase):
     """Precision-recall and ROC evaluation of scored cases, built incrementally.
 
     Cases ``(correct, score)`` arrive one at a time (:meth:`add_case`) or in

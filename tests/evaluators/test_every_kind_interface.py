@@ -90,6 +90,11 @@ CALLS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "expected_calibration_error": ((), {"n_bins": 4, "norm": "l2", "debias": True}),
     "log_loss": ((), {}),
     "reliability_diagram": ((), {"n_resamples": 20, "seed": 1}),
+    "area_under_prg_curve": ((), {}), "cost_curve": ((), {}),
+    "cumulative_gain_curve": ((), {}), "det_curve": ((), {}), "expected_cost": ((0.5,), {"cost_fn": 2.0}),
+    "ks_statistic": ((), {}), "lift_curve": ((), {}), "min_cost_threshold": ((), {"cost_fn": 5.0}),
+    "net_benefit": (([0.1, 0.5],), {}), "operating_point": (("recall", {"precision": 0.5}), {}),
+    "precision_recall_gain_curve": ((), {}),
 }
 #: Keyword arguments of the protocol's queries that a kind may refuse (UnsupportedQuery), with a value.
 REFUSABLE = [
@@ -127,8 +132,8 @@ def test_every_kind_is_an_evaluation(kind: str) -> None:
 
 def test_the_protocol_lists_every_query_of_the_exact_evaluator() -> None:
     public = {n for n in dir(Exact) if not n.startswith("_")}
-    # what only the exact evaluator has: combining, and its cases in rank order
-    own = {"merge", "ranked_cases"}
+    # what only the exact evaluator has: combining, its cases in rank order, and a reweighted view of them
+    own = {"merge", "ranked_cases", "at_prevalence"}
     # every kind's HTML report and LingPipe's text printing, outside the protocol (a user's own class
     # need not have them)
     assert public - own - set(DISPLAY) - set(TEXT) == set(PROPERTIES + MUTATORS + QUERIES + STATE)

@@ -104,6 +104,9 @@ FUNCTIONS = {
     "expected_calibration_error": {},
     "log_loss": {},
     "reliability_diagram": {},
+    "operating_point": {"maximize": "recall", "subject_to": {"precision": 0.5}},
+    "min_cost_threshold": {"cost_fn": 2.0},
+    "net_benefit": {},
 }
 
 

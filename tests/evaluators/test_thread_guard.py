@@ -121,7 +121,7 @@ def _args(kind: Kind, cls: type, name: str, param: str, ev: Any, other: Any, tmp
         "d": lambda: other.to_dict(), "other": lambda: other, "value": lambda: other, "evaluation": lambda: other,
         "memo": dict, "protocol": lambda: 4, "name": lambda: "average_precision", "spec": lambda: "map",
         "qrels_path": lambda: _trec_files(tmp)[0], "run_path": lambda: _trec_files(tmp)[1],
-        "query": lambda: "q0", "label": lambda: 0,
+        "query": lambda: "q0", "label": lambda: 0, "pi": lambda: 0.2,
         "correct": lambda: ([True, False] if name == "add_cases" else True),
         "scores": lambda: [0.25, 0.75], "score": lambda: 0.5,
         "Y": lambda: _single_batch(kind)[0], "S": lambda: _single_batch(kind)[1],

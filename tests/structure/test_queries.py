@@ -49,7 +49,10 @@ ARGS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "precision_at_recall": ((0.5,), {}), "precision_at_threshold": ((0.5,), {}),
     "print_precision_recall_curve": (([[0.5, 1.0]],), {}), "recall_at": ((5,), {}),
     "recall_at_threshold": ((0.5,), {}), "threshold_at_precision": ((0.5,), {}), "threshold_at_recall": ((0.5,), {}),
+    "operating_point": (("recall", {"precision": 0.5}), {}), "expected_cost": ((0.5,), {"cost_fn": 3.0}),
 }  # fmt: skip
+#: The queries whose scores must be probabilities: asked of the cases' scores through a logistic.
+PROBABILITIES = ("net_benefit",)
 
 #: The queries that need probabilities: they are asked on the sigmoid of the scores.
 PROBABILITIES = {"brier_score", "calibration_curve", "calibration_slope_intercept", "expected_calibration_error",

@@ -1,0 +1,600 @@
+"""Decisions: the threshold to ship under constraints or costs, net benefit, and the curves of deployment.
+
+Pure functions over the threshold cut-offs (:class:`~scored_pr._core.thresholds.Cutoffs`: the
+cumulative TP/FP counts, or weight sums, at each distinct score, descending) and the reference
+counts. A threshold ``t`` accepts every case scored >= ``t`` (the ``confusion_at_threshold``
+rule), so a tie group is never split. The candidates are ``inf`` (accept nothing) followed by
+every distinct score, in descending order; misses are never accepted.
+
+With a confidence level, a constraint is certified on new data from the same distribution by
+Learn-then-Test (Angelopoulos, Bates, Candes, Jordan and Lei, 2021) with fixed-sequence testing
+over exact binomial (Clopper-Pearson) tests: see :func:`choose_certified`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from . import binomial as B
+from .thresholds import Cutoffs
+
+FloatArray = npt.NDArray[np.float64]
+
+#: The measures ``maximize`` takes.
+MAXIMIZE = ("precision", "recall", "tnr", "f1", "accuracy", "youden", "net_benefit")
+#: The constrained measures and their direction: ">=" (at least) or "<=" (at most).
+CONSTRAINTS: dict[str, str] = {"precision": ">=", "recall": ">=", "fpr": "<=", "tnr": ">=", "accepted_fraction": "<="}
+#: The end of the candidates where a constraint monotone in the threshold holds first.
+_SAFE_END = {"recall": "low", "fpr": "high", "tnr": "high", "accepted_fraction": "high"}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A chosen score threshold and what accepting every case scored at or above it gives.
+
+    Counts are ints, or sums of weights (floats) for a weighted evaluator.
+    When no threshold meets the constraints, ``feasible`` is False,
+    ``threshold`` is None and the other fields describe the candidate
+    nearest to feasibility (the smallest total shortfall).
+    """
+
+    threshold: float | None  #: accept every case whose score is >= it (inf: accept nothing)
+    feasible: bool  #: whether the constraints (certified, with a confidence) hold there
+    precision: float  #: TP / (TP + FP); NaN when nothing is accepted
+    recall: float  #: TP / num_positive_ref
+    f1: float  #: 2 TP / (2 TP + FP + FN)
+    fpr: float  #: FP / num_negative_ref
+    tnr: float  #: TN / num_negative_ref
+    accepted_fraction: float  #: (TP + FP) / (num_positive_ref + num_negative_ref)
+    tp: Any
+    fp: Any
+    tn: Any
+    fn: Any
+    maximize: str | None = None  #: the measure maximized (None for a minimum cost)
+    value: float = math.nan  #: its value there
+    expected_cost: float | None = None  #: mean cost per case (:meth:`min_cost_threshold`)
+    confidence: float | None = None  #: the level the constraints were certified at
+    #: with a confidence: each constraint's one-sided Clopper-Pearson bound at that level
+    bounds: Mapping[str, float] | None = field(default=None, hash=False)
+
+
+Decision.__module__ = "scored_pr"
+
+
+class Candidates(NamedTuple):
+    """Every candidate threshold with its counts, float64: ``inf`` first, then each distinct score."""
+
+    threshold: FloatArray
+    tp: FloatArray
+    fp: FloatArray
+    pos: float
+    neg: float
+    integer: bool  #: counts are ints (unweighted)
+
+
+def candidates(cut: Cutoffs, pos_ref: float, neg_ref: float) -> Candidates:
+    integer = cut.tp.dtype.kind != "f"
+    thr = np.concatenate(([np.inf], np.asarray(cut.score, dtype=np.float64)))
+    tp = np.concatenate(([0.0], np.asarray(cut.tp, dtype=np.float64)))
+    fp = np.concatenate(([0.0], np.asarray(cut.fp, dtype=np.float64)))
+    return Candidates(thr, tp, fp, float(pos_ref), float(neg_ref), integer)
+
+
+def _div(a: Any, b: Any) -> Any:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.true_divide(a, b)
+
+
+def measure(name: str, c: Candidates) -> FloatArray:
+    """One measure at every candidate (NaN for 0/0). ``net_benefit`` takes the thresholds as probabilities."""
+    tp, fp, pos, neg = c.tp, c.fp, c.pos, c.neg
+    fn, tn, n = pos - tp, neg - fp, pos + neg
+    if name == "precision":
+        return np.asarray(_div(tp, tp + fp), dtype=np.float64)
+    if name == "recall":
+        return np.asarray(_div(tp, pos), dtype=np.float64)
+    if name == "fpr":
+        return np.asarray(_div(fp, neg), dtype=np.float64)
+    if name == "tnr":
+        return np.asarray(_div(tn, neg), dtype=np.float64)
+    if name == "accepted_fraction":
+        return np.asarray(_div(tp + fp, n), dtype=np.float64)
+    if name == "f1":
+        return np.asarray(_div(2.0 * tp, 2.0 * tp + fp + fn), dtype=np.float64)
+    if name == "accuracy":
+        return np.asarray(_div(tp + tn, n), dtype=np.float64)
+    if name == "youden":
+        return np.asarray(_div(tp, pos) - _div(fp, neg), dtype=np.float64)
+    if name == "net_benefit":
+        return net_benefit_at(c.threshold, tp, fp, n)
+    raise KeyError(name)
+
+
+def net_benefit_at(threshold: FloatArray, tp: FloatArray, fp: FloatArray, n: float) -> FloatArray:
+    """TP / n - FP / n * t / (1 - t) at each probability threshold t (0 at ``inf``: nothing treated).
+
+    At t = 1 the odds are infinite: -inf where a false positive is accepted, TP / n otherwise.
+    """
+    t = np.where(np.isinf(threshold), 0.0, threshold)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        odds = t / (1.0 - t)
+        harm = np.where(fp > 0, fp / n * odds, 0.0)
+        return np.asarray(tp / n - harm, dtype=np.float64)
+
+
+def _satisfied(values: Mapping[str, FloatArray], subject_to: Mapping[str, float]) -> npt.NDArray[np.bool_]:
+    ok = np.ones(next(iter(values.values())).shape, dtype=bool) if values else np.ones(0, dtype=bool)
+    for key, target in subject_to.items():
+        v = values[key]
+        with np.errstate(invalid="ignore"):
+            ok &= (v >= target) if CONSTRAINTS[key] == ">=" else (v <= target)  # NaN never satisfies
+    return ok
+
+
+def _shortfall(values: Mapping[str, FloatArray], subject_to: Mapping[str, float], size: int) -> FloatArray:
+    total = np.zeros(size)
+    for key, target in subject_to.items():
+        v = values[key]
+        gap = target - v if CONSTRAINTS[key] == ">=" else v - target
+        total += np.where(np.isnan(gap), np.inf, np.maximum(gap, 0.0))
+    return total
+
+
+def _best(objective: FloatArray, among: npt.NDArray[np.bool_]) -> int | None:
+    """The candidate of greatest objective among ``among`` (the highest threshold on a tie; NaN loses)."""
+    idx = np.flatnonzero(among)
+    if not idx.size:
+        return None
+    vals = np.where(np.isnan(objective[idx]), -np.inf, objective[idx])
+    return int(idx[int(np.argmax(vals))])
+
+
+def point(c: Candidates, i: int, *, feasible: bool, maximize: str | None, value: float,
+          expected_cost: float | None = None, confidence: float | None = None,
+          bounds: Mapping[str, float] | None = None) -> Decision:  # fmt: skip
+    """The :class:`Decision` of candidate ``i``."""
+    tp, fp = c.tp[i], c.fp[i]
+    fn, tn = c.pos - tp, c.neg - fp
+    conv = int if c.integer else float
+    one = Candidates(c.threshold[i : i + 1], c.tp[i : i + 1], c.fp[i : i + 1], c.pos, c.neg, c.integer)
+    m = {k: float(measure(k, one)[0]) for k in ("precision", "recall", "f1", "fpr", "tnr", "accepted_fraction")}
+    return Decision(
+        float(c.threshold[i]) if feasible else None, feasible, m["precision"], m["recall"], m["f1"], m["fpr"],
+        m["tnr"], m["accepted_fraction"], conv(tp), conv(fp), conv(tn), conv(fn), maximize, float(value),
+        expected_cost, confidence, bounds,
+    )
+
+
+def choose(c: Candidates, maximize: str, subject_to: Mapping[str, float]) -> Decision:
+    """The candidate of greatest ``maximize`` whose point estimates meet every constraint.
+
+    Ties: the highest threshold. None feasible: the candidate of least total shortfall
+    (sum over constraints of how far each misses its target), then of greatest objective.
+    O(d) for d distinct scores.
+    """
+    objective = measure(maximize, c)
+    values = {k: measure(k, c) for k in subject_to}
+    ok = _satisfied(values, subject_to) if subject_to else np.ones(c.tp.size, dtype=bool)
+    i = _best(objective, ok)
+    if i is not None:
+        return point(c, i, feasible=True, maximize=maximize, value=float(objective[i]))
+    short = _shortfall(values, subject_to, c.tp.size)
+    nearest = short == short.min()
+    j = _best(objective, nearest)
+    assert j is not None
+    return point(c, j, feasible=False, maximize=maximize, value=float(objective[j]))
+
+
+# ------------------------------------------------------------------ certified constraints
+
+
+def _sizes(key: str, tp: FloatArray, fp: FloatArray, pos: float, neg: float) -> tuple[FloatArray, FloatArray]:
+    """(successes, trials) of a constraint's binomial proportion at each candidate."""
+    if key == "precision":
+        return tp, tp + fp
+    if key == "recall":
+        return tp, np.full(tp.shape, pos)
+    if key == "tnr":
+        return neg - fp, np.full(tp.shape, neg)
+    if key == "fpr":
+        return fp, np.full(tp.shape, neg)
+    return tp + fp, np.full(tp.shape, pos + neg)  # accepted_fraction
+
+
+def p_values(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float, neg: float) -> FloatArray:
+    """The exact binomial p-value of "the constraint fails" at each candidate (small: it holds).
+
+    ">= target": P(Binomial(n, target) >= k); "<= target": P(Binomial(n, target) <= k), with
+    (k, n) the proportion's successes and trials. A vacuous constraint (>= 0, <= 1) has p = 0;
+    no trials (n = 0) gives p = 1.
+    """
+    k, n = _sizes(key, tp, fp, pos, neg)
+    if CONSTRAINTS[key] == ">=":
+        if target <= 0.0:
+            return np.zeros(k.shape)
+        p = B.tail_at_least(k, n, target)
+    else:
+        if target >= 1.0:
+            return np.zeros(k.shape)
+        p = B.tail_at_most(k, n, target)
+    return np.where(n > 0, p, 1.0)
+
+
+def bound(key: str, k: float, n: float, confidence: float) -> float:
+    """The one-sided Clopper-Pearson bound a constraint checks: lower for ">=", upper for "<="."""
+    if CONSTRAINTS[key] == ">=":
+        return B.clopper_pearson_lower(k, n, confidence)
+    return B.clopper_pearson_upper(k, n, confidence)
+
+
+def screen(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float, neg: float,
+           delta: float) -> npt.NDArray[np.int8]:  # fmt: skip
+    """What the exact binomial test at level ``delta`` decides, where two rigorous screens can tell.
+
+    1: rejects "the constraint fails" (Chernoff's bound P(X >= k) <= exp(-n KL(k/n, p)), k/n > p,
+    is already <= delta); 0: does not (k <= n p, so P(X >= k) >= 1/2, the binomial's median being
+    floor(np) or ceil(np), with delta < 1/2; or no trials); -1: the exact tail must say.
+    """
+    k, n = _sizes(key, tp, fp, pos, neg)
+    if CONSTRAINTS[key] == "<=":  # P(X <= k) under target = P(n - X >= n - k) under 1 - target
+        k, target = n - k, 1.0 - target
+    if target <= 0.0:
+        return np.ones(k.shape, dtype=np.int8)
+    out = np.full(k.shape, -1, dtype=np.int8)
+    out[n <= 0] = 0
+    if delta < 0.5:
+        out[(n > 0) & (k <= n * target)] = 0
+    if target < 1.0:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = np.where(n > 0, k / np.where(n > 0, n, 1.0), 0.0)
+            kl = (np.where(q > 0, q * np.log(q / target), 0.0)
+                  + np.where(q < 1, (1 - q) * np.log((1 - q) / (1 - target)), 0.0))  # fmt: skip
+        out[(out == -1) & (q > target) & (-n * kl <= math.log(delta) - 1e-9)] = 1
+    return out
+
+
+def rejects(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float, neg: float,
+            delta: float) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """Whether the exact binomial test rejects "the constraint fails" at level ``delta``: ``p_values(...) <= delta``.
+
+    The exact tail is computed only where :func:`screen` cannot decide.
+    """
+    state = screen(key, target, tp, fp, pos, neg, delta)
+    live = state == -1
+    if live.any():
+        k, n = _sizes(key, tp[live], fp[live], pos, neg)
+        t = target
+        if CONSTRAINTS[key] == "<=":
+            k, t = n - k, 1.0 - target
+        state[live] = B.tail_at_least(k, n, t) <= delta
+    return state == 1
+
+
+def _all_reject(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float,
+                delta: float) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """The intersection-union test: rejected where every constraint's test rejects (each at the full level)."""
+    ok = np.ones(tp.shape, dtype=bool)
+    for key, target in subject_to.items():
+        ok &= rejects(key, target, tp, fp, pos, neg, delta)
+    return ok
+
+
+def _all_screen(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float,
+                delta: float) -> npt.NDArray[np.int8]:  # fmt: skip
+    """:func:`screen` of the intersection-union test: 0 if a constraint surely fails, 1 if all surely pass, else -1."""
+    state = np.ones(tp.shape, dtype=np.int8)
+    for key, target in subject_to.items():
+        st = screen(key, target, tp, fp, pos, neg, delta)
+        state = np.where((state == 0) | (st == 0), 0, np.where((state == 1) & (st == 1), 1, -1)).astype(np.int8)
+    return state
+
+
+def _first_failure(passes_at: Any, size: int, screen_at: Any = None) -> int:
+    """The number of leading hypotheses rejected before the first that is not.
+
+    ``passes_at(positions)`` says exactly which of those positions of the sequence are
+    rejected. Without ``screen_at`` the rejections are a prefix (monotone p-values): bisection,
+    O(log d) tests. Else chunks of doubling size are screened (``screen_at(lo, hi)``, see
+    :func:`_all_screen`) and the undecided positions are tested exactly in order, in batches,
+    only up to the first failure.
+    """
+    if screen_at is None:
+        lo, hi = 0, size  # every position < lo rejects; the answer is in [lo, hi]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if bool(passes_at(np.array([mid]))[0]):
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+    start, chunk = 0, 256
+    while start < size:
+        stop = min(size, start + chunk)
+        state = screen_at(start, stop)
+        sure_fail = np.flatnonzero(state == 0)
+        end = int(sure_fail[0]) if sure_fail.size else state.size
+        unknown = np.flatnonzero(state[:end] == -1)
+        i, batch = 0, 32
+        while i < unknown.size:
+            part = unknown[i : i + batch]
+            ok = passes_at(start + part)
+            if not ok.all():
+                return start + int(part[int(np.argmin(ok))])
+            i, batch = i + batch, batch * 2
+        if sure_fail.size:
+            return start + end
+        start, chunk = stop, chunk * 2
+    return size
+
+
+def _integer_counts(values: FloatArray) -> bool:
+    return bool(np.all(values == np.round(values)))
+
+
+def split_cases(
+    correct: npt.NDArray[np.bool_], weights: FloatArray | None, misses: int, negative_misses: int, seed: int
+) -> tuple[FloatArray, float, float]:
+    """Each case's (and miss's) count in the ordering half: a fair coin per copy (seeded).
+
+    Integer weight w: Binomial(w, 1/2) of its copies go to the ordering half, the rest to the
+    test half, which is what splitting w copies one by one gives.
+    """
+    rng = np.random.default_rng(seed)
+    if weights is None:
+        first = (rng.random(correct.size) < 0.5).astype(np.float64)
+    else:
+        first = rng.binomial(np.asarray(weights).astype(np.int64), 0.5).astype(np.float64)
+    return first, float(rng.binomial(misses, 0.5)), float(rng.binomial(negative_misses, 0.5))
+
+
+def _counts_at(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_], w: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Cumulative (TP, FP) weight at each candidate's end rank (0 for ``inf``)."""
+    cp = np.concatenate(([0.0], np.cumsum(np.where(correct, w, 0.0))))
+    cn = np.concatenate(([0.0], np.cumsum(np.where(correct, 0.0, w))))
+    return cp[ends], cn[ends]
+
+
+def _order_statistic(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float) -> FloatArray:
+    """How surely each candidate meets every constraint on the ordering half: the least z-score."""
+    z = np.full(tp.shape, np.inf)
+    for key, target in subject_to.items():
+        k, n = _sizes(key, tp, fp, pos, neg)
+        gap = k - target * n if CONSTRAINTS[key] == ">=" else target * n - k
+        spread = np.sqrt(n * target * (1.0 - target))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            zk = np.where(n > 0, np.where(spread > 0, gap / spread, np.where(gap >= 0, np.inf, -np.inf)), -np.inf)
+        z = np.minimum(z, zk)
+    return z
+
+
+def choose_certified(
+    c: Candidates,
+    maximize: str,
+    subject_to: Mapping[str, float],
+    confidence: float,
+    cases: tuple[FloatArray, npt.NDArray[np.bool_], FloatArray | None, int, int],
+    seed: int = 0,
+) -> Decision:
+    """The candidate of greatest ``maximize`` among those Learn-then-Test certifies.
+
+    Each candidate threshold t is a null hypothesis H_t, "some constraint fails at t on the
+    distribution the cases were drawn from", tested by the exact binomial test of each constraint
+    (an intersection-union test: H_t is rejected when every constraint's p-value is <= delta =
+    1 - confidence). Fixed-sequence testing rejects hypotheses in an order fixed before the test's
+    labels are seen and stops at the first it cannot reject; the family-wise error (certifying any
+    threshold where a constraint fails) is then at most delta, since an error needs the first
+    false hypothesis in the order to be rejected. The order:
+
+    - every constraint monotone in the threshold with the same safe end (recall: the lowest
+      thresholds; fpr, tnr, accepted_fraction: the highest): the thresholds from that end, on every
+      case; the p-values are then monotone along the order and the first failure is found by
+      bisection;
+    - otherwise (precision is not monotone in the threshold; or constraints pull opposite ways):
+      the cases (each copy of an integer weight, the misses too) are split by a fair coin
+      (``seed``), one half orders the candidates (the least z-score over the constraints, most
+      sure first; ties by descending threshold) and the other half tests them.
+
+    Among the certified candidates the one of greatest objective (point estimate on every case)
+    is returned; the bounds are those of the test (each constraint's one-sided Clopper-Pearson
+    bound at ``confidence``). Assumes the cases are independent draws from the distribution the
+    threshold will meet.
+    """
+    delta = 1.0 - confidence
+    scores, correct, weights, misses, neg_misses = cases
+    objective = measure(maximize, c)
+    ends_sides = {_SAFE_END.get(k) for k in subject_to}
+    if len(ends_sides) == 1 and None not in ends_sides:
+        order = np.arange(c.tp.size) if ends_sides == {"high"} else np.arange(c.tp.size)[::-1]
+        tp, fp, pos, neg = c.tp, c.fp, c.pos, c.neg
+
+        def passes_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+            sel = order[at]
+            return _all_reject(subject_to, tp[sel], fp[sel], pos, neg, delta)
+
+        passed = _first_failure(passes_at, order.size)
+    else:
+        ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
+        w = np.ones(correct.size) if weights is None else np.asarray(weights, dtype=np.float64)
+        first, m1, nm1 = split_cases(correct, weights, misses, neg_misses, seed)
+        tp_a, fp_a = _counts_at(ends, correct, first)
+        tp, fp = _counts_at(ends, correct, w - first)
+        pos_a = float(np.sum(np.where(correct, first, 0.0))) + m1
+        neg_a = float(np.sum(np.where(correct, 0.0, first))) + nm1
+        pos, neg = c.pos - pos_a, c.neg - neg_a
+        z = _order_statistic(subject_to, tp_a, fp_a, pos_a, neg_a)
+        order = np.argsort(-z, kind="stable")  # most sure first; ties: the higher threshold (stable)
+
+        def tested_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+            sel = order[at]
+            return _all_reject(subject_to, tp[sel], fp[sel], pos, neg, delta)
+
+        def screen_at(lo: int, hi: int) -> npt.NDArray[np.int8]:
+            sel = order[lo:hi]
+            return _all_screen(subject_to, tp[sel], fp[sel], pos, neg, delta)
+
+        passed = _first_failure(tested_at, order.size, screen_at)
+    certified = np.zeros(c.tp.size, dtype=bool)
+    certified[order[:passed]] = True
+    i = _best(objective, certified)
+    feasible = i is not None
+    if i is None:  # nothing certified: the point-estimate choice (or the nearest), reported infeasible
+        i = _index_of(c, choose(c, maximize, subject_to))
+    bounds = {}
+    for key in subject_to:
+        k, n = _sizes(key, tp[i : i + 1], fp[i : i + 1], pos, neg)
+        bounds[key] = bound(key, float(k[0]), float(n[0]), confidence)
+    return point(c, i, feasible=feasible, maximize=maximize, value=float(objective[i]), confidence=confidence,
+                 bounds=bounds)  # fmt: skip
+
+
+def _index_of(c: Candidates, d: Decision) -> int:
+    """The candidate a :class:`Decision` describes (its counts identify it; the first such)."""
+    hits = np.flatnonzero((c.tp == float(d.tp)) & (c.fp == float(d.fp)))
+    return int(hits[0])
+
+
+def counts_are_integers(c: Candidates) -> bool:
+    """Whether every count is a whole number (unweighted, or integer weights): what a binomial test needs."""
+    return c.integer or (_integer_counts(c.tp) and _integer_counts(c.fp) and float(c.pos).is_integer()
+                         and float(c.neg).is_integer())  # fmt: skip
+
+
+# ------------------------------------------------------------------ costs
+
+
+def expected_costs(c: Candidates, cost_fp: float, cost_fn: float, gain_tp: float, gain_tn: float) -> FloatArray:
+    """Mean cost per case at every candidate: (cost_fp FP + cost_fn FN - gain_tp TP - gain_tn TN) / n."""
+    n = c.pos + c.neg
+    fn, tn = c.pos - c.tp, c.neg - c.fp
+    total = cost_fp * c.fp + cost_fn * fn - gain_tp * c.tp - gain_tn * tn
+    return np.asarray(_div(total, n), dtype=np.float64)
+
+
+def min_cost(c: Candidates, cost_fp: float, cost_fn: float, gain_tp: float, gain_tn: float) -> Decision:
+    """The candidate of least expected cost (the highest threshold on a tie)."""
+    cost = expected_costs(c, cost_fp, cost_fn, gain_tp, gain_tn)
+    i = _best(-cost, np.ones(cost.size, dtype=bool))
+    assert i is not None
+    return point(c, i, feasible=True, maximize=None, value=float(-cost[i]), expected_cost=float(cost[i]))
+
+
+def cost_curve(c: Candidates) -> tuple[FloatArray, FloatArray]:
+    """Drummond and Holte's cost curve: the lower envelope of every candidate's cost line.
+
+    Candidate i is the line NEC(x) = FPR_i (1 - x) + FNR_i x over probability cost x in [0, 1].
+    Returns the envelope's vertices (x ascending from 0 to 1, NEC there), exact up to float
+    rounding of the intersections. Empty arrays when a class has no reference case.
+    """
+    if c.pos <= 0 or c.neg <= 0:
+        return np.zeros(0), np.zeros(0)
+    fpr, fnr = c.fp / c.neg, (c.pos - c.tp) / c.pos
+    slope, icpt = fnr - fpr, fpr
+    # lines by slope descending (the envelope's first line at x = 0 has the largest slope among the lowest)
+    order = np.lexsort((icpt, -slope))
+    hull: list[int] = []
+    starts: list[float] = []  # the x from which each hull line is the lowest
+    for j in order.tolist():
+        if hull and slope[hull[-1]] == slope[j]:
+            continue  # same slope, higher or equal intercept: never lower
+        while hull:
+            i = hull[-1]
+            x = (icpt[j] - icpt[i]) / (slope[i] - slope[j])  # where j gets below i
+            if x <= starts[-1]:
+                hull.pop()
+                starts.pop()
+            else:
+                starts.append(x)
+                break
+        if not hull:
+            starts = [-np.inf]
+        hull.append(j)
+    xs, ys = [0.0], []
+    seg = [k for k in range(len(hull)) if (starts[k + 1] if k + 1 < len(hull) else np.inf) > 0.0 and starts[k] < 1.0]
+    ys.append(float(icpt[hull[seg[0]]]))
+    for k in seg[1:]:
+        x = float(starts[k])
+        xs.append(x)
+        ys.append(float(icpt[hull[k]] + slope[hull[k]] * x))
+    xs.append(1.0)
+    ys.append(float(icpt[hull[seg[-1]]] + slope[hull[seg[-1]]]))
+    return np.asarray(xs), np.asarray(ys)
+
+
+# ------------------------------------------------------------------ curves of deployment
+
+
+class NetBenefit(NamedTuple):
+    """Net benefit at each probability threshold, with the two reference strategies."""
+
+    threshold: FloatArray  #: ascending probability thresholds
+    model: FloatArray  #: TP/n - FP/n * t/(1-t), accepting every case scored >= t
+    treat_all: FloatArray  #: P/n - N/n * t/(1-t)
+    treat_none: FloatArray  #: 0
+
+
+NetBenefit.__module__ = "scored_pr"
+
+
+def net_benefit(c: Candidates, thresholds: FloatArray) -> NetBenefit:
+    """Net benefit of the model, treat-all and treat-none at ``thresholds`` (each in [0, 1))."""
+    n = c.pos + c.neg
+    # counts at each threshold: the last candidate whose score is >= t (candidates descending)
+    idx = np.searchsorted(-c.threshold, -thresholds, side="right") - 1
+    tp, fp = c.tp[idx], c.fp[idx]
+    if n <= 0:
+        nan = np.full(thresholds.shape, np.nan)
+        return NetBenefit(thresholds, nan, nan.copy(), np.zeros(thresholds.shape))
+    model = net_benefit_at(thresholds, tp, fp, n)
+    every = net_benefit_at(thresholds, np.full(thresholds.shape, c.pos), np.full(thresholds.shape, c.neg), n)
+    return NetBenefit(thresholds, model, every, np.zeros(thresholds.shape))
+
+
+def ks_statistic(c: Candidates) -> float:
+    """max |TP/total_tp - FP/total_fp| over the candidates: the two-sample KS statistic of the returned scores."""
+    if c.tp.size < 2 or c.tp[-1] <= 0 or c.fp[-1] <= 0:
+        return float("nan")
+    return float(np.max(np.abs(c.tp / c.tp[-1] - c.fp / c.fp[-1])))
+
+
+def prg_points(c: Candidates) -> tuple[FloatArray, FloatArray]:
+    """(recall gain, precision gain) at every distinct score (Flach and Kull 2015), thresholds descending.
+
+    pi = num_positive_ref / (num_positive_ref + num_negative_ref); gain(v) = (v - pi) / ((1 - pi) v).
+    Recall gain is -inf where recall is 0.
+    """
+    pi = c.pos / (c.pos + c.neg) if c.pos + c.neg else float("nan")
+    tp, fp = c.tp[1:], c.fp[1:]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec, rec = tp / (tp + fp), tp / c.pos
+        pg = (prec - pi) / ((1.0 - pi) * prec)
+        rg = (rec - pi) / ((1.0 - pi) * rec)
+    return np.asarray(rg, dtype=np.float64), np.asarray(pg, dtype=np.float64)
+
+
+def area_under_prg(rg: FloatArray, pg: FloatArray) -> float:
+    """Area under the PRG curve over recall gain in [0, 1], linear between points in PRG space.
+
+    The points are taken in order of ascending recall gain; the segment crossing recall gain 0 is
+    cut there (its precision gain interpolated), and the points left of 0 are dropped. NaN when
+    no point has recall gain >= 0 or the gains are undefined (one class missing).
+    """
+    ok = ~np.isnan(rg) & ~np.isnan(pg)
+    rg, pg = rg[ok], pg[ok]
+    if not rg.size or rg[-1] < 0.0 or np.all(rg < 0.0):
+        return float("nan")
+    first = int(np.searchsorted(rg, 0.0, side="left"))  # rg ascending along descending thresholds
+    xs, ys = list(rg[first:]), list(pg[first:])
+    if first > 0 and rg[first] > 0.0 and np.isfinite(rg[first - 1]):
+        x0, y0, x1, y1 = rg[first - 1], pg[first - 1], rg[first], pg[first]
+        xs.insert(0, 0.0)
+        ys.insert(0, float(y0 + (y1 - y0) * (0.0 - x0) / (x1 - x0)))
+    x, y = np.asarray(xs), np.asarray(ys)
+    return float(np.sum((x[1:] - x[:-1]) * (y[1:] + y[:-1]) / 2.0))
+
+
+__test__ = {"Decision": Decision}
