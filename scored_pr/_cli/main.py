@@ -91,8 +91,7 @@ def _report(args: argparse.Namespace) -> ReportOptions:
         path=args.path, input=_input(args), ties=args.ties, misses=args.misses,
         output=OutputOptions(format=args.format, curve=args.curve, interpolate=args.interpolate),
         plot=args.plot, no_progress=args.no_progress, intervals=_intervals(args), wide=_wide(args), html=args.html,
-        by=tuple(args.by or ()),
-        calibration=args.calibration,
+        by=tuple(args.by or ()), calibration=args.calibration,
     )
 
 
@@ -144,12 +143,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "stream":
         s_opts = _stream(args)
         return stream.run(s_opts, stream_wide.run if s_opts.wide.requested else None)
-    if args.command == "trec":
-        return trec.run(_trec(args))
-    if args.command == "compare":
-        return compare.run(_compare(args))
-    if args.command == "threshold":
-        return threshold.run(_threshold(args))
+    if args.command in ("trec", "compare", "threshold"):  # siblings that take their own options
+        run = {"trec": lambda: trec.run(_trec(args)), "compare": lambda: compare.run(_compare(args)),
+               "threshold": lambda: threshold.run(_threshold(args))}[args.command]
+        return run()
     from . import demo  # imports the evaluator: not at the top, so `scored-pr --help` does not
 
     demo.run(sys.stdout)

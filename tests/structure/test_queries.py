@@ -52,11 +52,9 @@ ARGS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "operating_point": (("recall", {"precision": 0.5}), {}), "expected_cost": ((0.5,), {"cost_fn": 3.0}),
 }  # fmt: skip
 #: The queries whose scores must be probabilities: asked of the cases' scores through a logistic.
-PROBABILITIES = ("net_benefit",)
-
 #: The queries that need probabilities: they are asked on the sigmoid of the scores.
 PROBABILITIES = {"brier_score", "calibration_curve", "calibration_slope_intercept", "expected_calibration_error",
-                 "log_loss", "reliability_diagram"}  # fmt: skip
+                 "log_loss", "net_benefit", "reliability_diagram"}  # fmt: skip
 
 #: The kinds that build their queries from the table, by class.
 DERIVED = {WindowedEvaluation: "windowed", BoundedEvaluation: "bounded", SynchronizedEvaluation: "synchronized",
