@@ -441,8 +441,12 @@ _HULL_BLOCK = 16384
 
 
 def _integral(a: FloatArray) -> bool:
-    """Whether every value of ``a`` is a whole number."""
-    return bool(np.array_equal(a, np.rint(a)))
+    """Whether every value of ``a`` is a whole number (in blocks: no whole-array temporaries)."""
+    for lo in range(0, a.size, _HULL_BLOCK):
+        part = a[lo : lo + _HULL_BLOCK]
+        if not np.array_equal(part, np.rint(part)):
+            return False
+    return True
 
 
 def _sampled_upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
