@@ -209,7 +209,7 @@ def section_report(pkgs: dict[str, ModuleType], reps: int, out: Callable[[str], 
 #: The steps of the report, as cProfile names them (file suffix, function): cumulative time each.
 STEPS = [
     ("add_cases: validate, copy, negate", "exact.py", "add_cases"),
-    ("ranking: sort each class + merge (rank_order)", "ranking.py", "rank_order"),
+    ("ranking: one sort of packed keys (rank_order)", "ranking.py", "rank_order"),
     ("kernel: operating_points", "points.py", "operating_points"),
     ("interpolated ROC: convex hull (roc_convex_hull)", "curves.py", "roc_convex_hull"),
     ("PR curves: pr_curve (raw and interpolated)", "curves.py", "pr_curve"),

@@ -434,6 +434,54 @@ def upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
     return np.asarray(hull, dtype=np.int64)
 
 
+#: Every how many points :func:`_sampled_upper_hull` samples.
+_HULL_SAMPLE = 64
+#: Points per block of the filter of :func:`_sampled_upper_hull` (128 KiB temporaries).
+_HULL_BLOCK = 16384
+
+
+def _integral(a: FloatArray) -> bool:
+    """Whether every value of ``a`` is a whole number (in blocks: no whole-array temporaries)."""
+    for lo in range(0, a.size, _HULL_BLOCK):
+        part = a[lo : lo + _HULL_BLOCK]
+        if not np.array_equal(part, np.rint(part)):
+            return False
+    return True
+
+
+def _sampled_upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
+    """:func:`upper_hull` for coordinates whose cross products are exact, faster on long curves.
+
+    The upper hull of every ``_HULL_SAMPLE``-th point (and the last) lies on
+    or below the full hull, so a point on or below it is not a vertex of the
+    full hull (on it, it would be collinear with a full hull edge, and
+    dropped); one vectorised pass drops those, and :func:`upper_hull` of
+    what is left (with the sample's vertices) is the full hull's. With exact
+    arithmetic the vertices are the same as :func:`upper_hull`'s. O(m).
+    """
+    m = x.size
+    if m <= 8 * _HULL_SAMPLE:
+        return upper_hull(x, y)
+    sample = np.arange(0, m, _HULL_SAMPLE, dtype=np.int64)
+    if sample[-1] != m - 1:
+        sample = np.append(sample, m - 1)
+    h = sample[upper_hull(x[sample], y[sample])]  # from 0 to m - 1
+    # Edge by edge of the sample's hull, in blocks whose temporaries stay small (cached, and
+    # no page faults of whole-curve temporaries): the test of upper_hull's sweeps, cross < 0,
+    # keeps the points strictly above the edge.
+    parts = [h]  # the sample's vertices stay
+    for a, c in zip(h[:-1].tolist(), h[1:].tolist()):
+        xa, ya = x[a], y[a]
+        dx, dy = x[c] - xa, y[c] - ya
+        for lo in range(a + 1, c, _HULL_BLOCK):
+            hi = min(lo + _HULL_BLOCK, c)
+            above = (x[lo:hi] - xa) * dy < (y[lo:hi] - ya) * dx
+            if above.any():
+                parts.append(np.flatnonzero(above) + lo)
+    cand = np.unique(np.concatenate(parts))
+    return cand[upper_hull(x[cand], y[cand])]
+
+
 def roc_convex_hull(rows: RocRows) -> RocRows:
     """The ROC convex hull (ROCCH) of uninterpolated rows: the interpolated curve.
 
@@ -453,7 +501,10 @@ def roc_convex_hull(rows: RocRows) -> RocRows:
     # (exact) keep the cross products of weight sums from overflowing.
     x = np.concatenate(([0.0], rows.fp)) * side_scale(float(rows.fp[-1]))
     y = np.concatenate(([0.0], rows.tp)) * side_scale(float(rows.tp[-1]))
-    keep = upper_hull(x, y)[1:] - 1  # drop the origin
+    # Counts (no weights) small enough that every cross product is exact: drop first what lies
+    # under the hull of a sample (the exact test then gives the same vertices whatever it drops).
+    exact = float(rows.fp[-1]) * float(rows.tp[-1]) < 2.0**52 and _integral(rows.fp) and _integral(rows.tp)
+    keep = (_sampled_upper_hull(x, y) if exact else upper_hull(x, y))[1:] - 1  # drop the origin
     r, rr = r[keep], rr[keep]
     fp = rows.fp[keep]
     return RocRows(r, np.concatenate(([1.0], rr[:-1])), rr, rows.tp[keep], fp, np.concatenate(([0.0], fp[:-1])))

@@ -1,0 +1,80 @@
+"""The one-sort ranking of distinct scores (label packed into the sort key) against a stable argsort.
+
+``rank_order`` packs each case's label into a uint64 key beside its score's
+bits whenever the scores' magnitudes span less than about 2**1023, and
+otherwise sorts each class and merges. Both must give exactly what a stable
+argsort of the negated scores gives: every bit of every score (signed
+zeros, subnormals, infinities) and every label.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import scored_pr._core.ranking as ranking
+from scored_pr._core.ranking import rank_order
+
+_EXTREMES = [0.0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, 1e-300, -1e-300, 1e300, -1e300,
+             np.finfo(np.float64).max, -np.finfo(np.float64).max, np.inf, -np.inf]  # fmt: skip
+
+
+def _assert_stable_argsort(neg: Any, correct: Any) -> None:
+    o = np.argsort(neg, kind="stable")
+    out, cor = rank_order(neg, correct)
+    assert out.tobytes() == neg[o].tobytes()
+    np.testing.assert_array_equal(cor, correct[o])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(2048, 6000),
+    st.sampled_from(["logits", "probabilities", "negative", "wide logits", "float32"]),
+    st.sampled_from([0.0, 0.02, 0.5, 0.98, 1.0]),
+    st.lists(st.sampled_from(_EXTREMES), max_size=4),
+)
+def test_distinct_scores_rank_as_a_stable_argsort(seed: int, n: int, kind: str, p: float, extra: list[float]) -> None:
+    rng = np.random.default_rng(seed)
+    scores = {
+        "logits": lambda: rng.normal(size=n) * 4,
+        "probabilities": lambda: rng.random(n),
+        "negative": lambda: -rng.random(n) - 1.0,
+        "wide logits": lambda: rng.normal(size=n) * 10.0 ** rng.integers(-5, 6, n),
+        "float32": lambda: rng.normal(size=n).astype(np.float32).astype(np.float64),
+    }[kind]()
+    scores[rng.integers(0, n, len(extra))] = extra  # a lone -0.0, subnormals, huge magnitudes, infinities
+    correct = rng.random(n) < p
+    _assert_stable_argsort(-scores, correct)
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_distinct_scores_take_one_packed_sort(sign: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Probabilities, logits and a lone -0.0 are sorted once, with no per-class sort and merge."""
+    monkeypatch.setattr(ranking, "_merged_order", lambda *a: pytest.fail("the classes were sorted and merged"))
+    rng = np.random.default_rng(7)
+    for scores in (rng.random(5000), rng.normal(size=5000) * 8):
+        scores = sign * scores
+        scores[17] = -0.0
+        _assert_stable_argsort(-scores, rng.random(scores.size) < 0.3)
+
+
+def test_magnitudes_too_wide_for_a_spare_bit_sort_each_class_and_merge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """1e-300 beside 1e300 leaves no bit for the label: the classes are sorted and merged, exactly."""
+    calls: list[int] = []
+    merged = ranking._merged_order
+
+    def counting(neg: Any, correct: Any) -> Any:
+        calls.append(neg.size)
+        return merged(neg, correct)
+
+    monkeypatch.setattr(ranking, "_merged_order", counting)
+    rng = np.random.default_rng(3)
+    scores = rng.normal(size=4000)
+    scores[:2] = [1e-300, -1e300]
+    _assert_stable_argsort(-scores, rng.random(scores.size) < 0.4)
+    assert calls == [4000]
