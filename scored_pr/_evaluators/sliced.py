@@ -60,6 +60,7 @@ from .._validation.slices import (
     slice_text,
     too_many_slices,
 )
+from . import sliced_table as _sliced_table
 from .base import HtmlReport
 from .exact import ScoredPrecisionRecallEvaluation, add_trusted
 from .guard import guarded, new_guard
@@ -553,16 +554,23 @@ class SlicedEvaluation(HtmlReport):
         """
         names = self._check_measures(measures, "table")
         self._flush()
+        every = self._summaries()
         rows = []
-        for pairs, ev in zip(self._pairs, self._evs):
+        for pairs, ev, summ in zip(self._pairs, self._evs, every):
             fixed = dict(pairs)
             row: dict[str, Any] = {"slice": pairs}
             for k in self._keys:
                 row[k] = (MISSING_TEXT if fixed[k] is None else fixed[k]) if k in fixed else None
             row["num_cases"], row["num_positive_ref"] = ev.num_cases, ev.num_positive_ref
-            row.update(self._values(ev, names))
+            row.update(self._values(ev, names) if summ is None else summ if names is None else {n: summ[n] for n in names})
             rows.append(row)
         return rows
+
+    def _summaries(self) -> list[Any]:
+        """Every slice's ``summary()`` computed at once (exact kind), else None per slice (each asks its own)."""
+        if self._kind != "exact":
+            return [None] * len(self._evs)
+        return _sliced_table.summaries(self._evs, self._ties)
 
     def _check_measures(self, measures: Any, func: str) -> tuple[str, ...] | None:
         if measures is None:
@@ -609,7 +617,8 @@ class SlicedEvaluation(HtmlReport):
         is named ``(missing)``.
         """
         self._flush()
-        return {str(p): dict(ev.summary()) for p, ev in zip(self._pairs, self._evs)}
+        return {str(p): dict(ev.summary()) if summ is None else summ
+                for p, ev, summ in zip(self._pairs, self._evs, self._summaries())}
 
     # ------------------------------------------------------------- comparisons
 
