@@ -280,6 +280,10 @@ def _grouped_hulls(
     miss = both & (pos_ref > tp_total)
     segs = np.flatnonzero(both)
     pts = both[p_seg]
+    # a point with the next point of its segment straight above it (same fp) is never a hull vertex
+    # (the sweep would drop it whatever its left neighbour): leave those out from the start
+    if p_seg.size > 1:
+        pts[:-1] &= (fp[1:] != fp[:-1]) | new_seg[1:]
     # origin (part 0), points (1), the misses' row (2), ordered by (segment, part)
     seg = np.concatenate((segs, p_seg[pts], np.flatnonzero(miss)))
     part = np.concatenate((np.zeros(segs.size, np.int64), np.ones(int(pts.sum()), np.int64),

@@ -27,20 +27,43 @@ __all__ = ["summaries"]
 _SAME = {"pr_breakeven_point": "r_precision"}
 
 
-def summaries(evaluators: list[Any], ties: str) -> list[dict[str, Any]]:
+#: Mean cases per slice above which each slice's own ``summary()`` is the faster route: an
+#: evaluator's summary costs a few milliseconds of fixed work plus its untied fast paths, the
+#: kernel about 0.3 microseconds per case (``benchmarks/bench_sliced.py``); both give the same values.
+KERNEL_MAX_MEAN_CASES = 16_384
+
+
+def summaries(evaluators: list[Any], ties: str, memo: dict[str, Any]) -> list[dict[str, Any]]:
     """``[ev.summary() for ev in evaluators]`` of exact evaluators sharing the tie policy ``ties``, computed at once.
 
     O(n + S) numpy work for n cases in S slices (the slices' sorted arrays
     are read, not re-sorted), against S separate summaries of a few
-    milliseconds of fixed cost each.
+    milliseconds of fixed cost each. ``memo`` (a dict the caller keeps)
+    holds the last result with the ranked-case arrays it was computed
+    from: while no slice has changed (every evaluator returns the same
+    array objects, which the memo keeps alive), the rows are returned
+    again, as each evaluator's own summary is cached.
     """
+    ranked = [ev.ranked_cases() for ev in evaluators]
+    stamp = [(r[1], ev.num_misses, ev.num_negative_misses) for r, ev in zip(ranked, evaluators)]
+    old = memo.get("stamp")
+    if old is not None and len(old) == len(stamp) and all(
+        a[0] is b[0] and a[1:] == b[1:] for a, b in zip(old, stamp)
+    ):
+        return [dict(row) for row in memo["rows"]]
+    rows = _compute(evaluators, ranked, ties)
+    memo["stamp"], memo["rows"] = stamp, rows
+    return [dict(row) for row in rows]
+
+
+def _compute(evaluators: list[Any], ranked: list[Any], ties: str) -> list[dict[str, Any]]:
     plain = [i for i, ev in enumerate(evaluators) if not ev.weighted]
     out: list[dict[str, Any] | None] = [None] * len(evaluators)
-    if plain:
+    if plain and sum(ranked[i][1].size for i in plain) <= KERNEL_MAX_MEAN_CASES * len(plain):
         negs, cors, sizes, misses, negative_misses = [], [], [], [], []
         for i in plain:
             ev = evaluators[i]
-            scores, correct, _ = ev.ranked_cases()
+            scores, correct, _ = ranked[i]
             negs.append(np.negative(scores))
             cors.append(correct)
             sizes.append(correct.size)
@@ -49,9 +72,8 @@ def summaries(evaluators: list[Any], ties: str) -> list[dict[str, Any]]:
         offsets = np.zeros(len(plain) + 1, dtype=np.int64)
         np.cumsum(sizes, out=offsets[1:])
         table = segment_summaries(
-            np.concatenate(negs) if negs else np.zeros(0), np.concatenate(cors) if cors else np.zeros(0, dtype=bool),
-            offsets, np.asarray(misses, dtype=np.int64), np.asarray(negative_misses, dtype=np.int64), ties,
-            REPORT_RANKS,
+            np.concatenate(negs), np.concatenate(cors), offsets, np.asarray(misses, dtype=np.int64),
+            np.asarray(negative_misses, dtype=np.int64), ties, REPORT_RANKS,
         )  # fmt: skip
         columns: list[tuple[str, list[Any]]] = []
         for m in MEASURES:

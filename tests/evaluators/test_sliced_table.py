@@ -69,3 +69,25 @@ def test_table_and_summary_equal_evaluators_fed_one_slice(
     names = ["area_under_roc_curve_interpolated", "precision_at_5", "reciprocal_rank"]
     for mine, full in zip(ev.table(names), table):
         assert _same({k: full[k] for k in names}, {k: mine[k] for k in names}) == []
+
+
+def test_a_repeated_table_is_the_kept_one_and_every_change_is_seen() -> None:
+    ev = SlicedEvaluation(("g",))
+    ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1], g=["a", "a", "b", "b"])
+    first = ev.table()
+    assert ev.table() == first
+    steps = [
+        lambda: ev.add_case(False, 0.95, g="a"),
+        lambda: ev.add_misses(2, g="b"),
+        lambda: ev.add_negative_misses(1, g="a"),
+        lambda: ev.add_cases([True], [0.05], g=["c"]),
+    ]
+    for step in steps:
+        before = ev.table()
+        step()
+        after = ev.table()
+        assert after != before
+        for row in after:
+            expected = ev[row["slice"]].summary()
+            assert _same(expected, {k: row[k] for k in expected}) == []
+            assert _same(expected, ev.summary()[str(row["slice"])]) == []
