@@ -6,9 +6,10 @@ already in rank order, so the whole is ordered by (slice, score)) and
 :func:`scored_pr._core.segmented.segment_summaries` computes every measure of
 the measure table for all of them from cumulative counts over that one
 array. The values equal each slice's own ``summary()`` bit for bit
-(``tests/evaluators/test_sliced_table.py``); a slice holding sample weights
-takes its own ``summary()``, and a measure the kernel does not know sends
-every slice to its own ``summary()``.
+(``tests/evaluators/test_sliced_table.py``, ``tests/core/test_segmented.py``);
+a slice holding sample weights or more than :data:`KERNEL_MAX_CASES` cases
+(where its own summary is faster) takes its own ``summary()``, and a
+measure the kernel does not know sends every slice to its own ``summary()``.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ __all__ = ["summaries"]
 _SAME = {"pr_breakeven_point": "r_precision"}
 
 
-#: Mean cases per slice above which each slice's own ``summary()`` is the faster route: an
-#: evaluator's summary costs a few milliseconds of fixed work plus its untied fast paths, the
-#: kernel about 0.3 microseconds per case (``benchmarks/bench_sliced.py``); both give the same values.
-KERNEL_MAX_MEAN_CASES = 16_384
+#: Cases above which a slice's own ``summary()`` is the faster route: an evaluator's summary
+#: costs a few milliseconds of fixed work plus about 0.05 microseconds per case (its untied fast
+#: paths), the kernel about 0.15-0.3 microseconds per case and no fixed cost per slice
+#: (``benchmarks/bench_sliced.py``); both give the same values.
+KERNEL_MAX_CASES = 32_768
 
 
 def summaries(evaluators: list[Any], ties: str, memo: dict[str, Any]) -> list[dict[str, Any]]:
@@ -42,7 +44,9 @@ def summaries(evaluators: list[Any], ties: str, memo: dict[str, Any]) -> list[di
     holds the last result with the ranked-case arrays it was computed
     from: while no slice has changed (every evaluator returns the same
     array objects, which the memo keeps alive), the rows are returned
-    again, as each evaluator's own summary is cached.
+    again, as each evaluator's own summary is cached. A slice with sample
+    weights, or of more than :data:`KERNEL_MAX_CASES` cases, answers with
+    its own ``summary()``.
     """
     ranked = [ev.ranked_cases() for ev in evaluators]
     stamp = [(r[1], ev.num_misses, ev.num_negative_misses) for r, ev in zip(ranked, evaluators)]
@@ -57,9 +61,9 @@ def summaries(evaluators: list[Any], ties: str, memo: dict[str, Any]) -> list[di
 
 
 def _compute(evaluators: list[Any], ranked: list[Any], ties: str) -> list[dict[str, Any]]:
-    plain = [i for i, ev in enumerate(evaluators) if not ev.weighted]
+    plain = [i for i, ev in enumerate(evaluators) if not ev.weighted and ranked[i][1].size <= KERNEL_MAX_CASES]
     out: list[dict[str, Any] | None] = [None] * len(evaluators)
-    if plain and sum(ranked[i][1].size for i in plain) <= KERNEL_MAX_MEAN_CASES * len(plain):
+    if len(plain) > 1:
         negs, cors, sizes, misses, negative_misses = [], [], [], [], []
         for i in plain:
             ev = evaluators[i]
