@@ -33,6 +33,9 @@ from .scalars import expected_reciprocal_rank, f_beta
 
 __all__ = ["segment_summaries"]
 
+#: Sweeps of the segmented hull before the segments are handed to the curves' own hull (as that one does).
+SWEEPS = 64
+
 _EXACT = 2**53  # int64 -> float64 conversions below this are exact, so one float division is correctly rounded
 
 
@@ -294,7 +297,7 @@ def _grouped_hulls(
     seg, x, y = seg[order], x[order], y[order]
     xf, yf = x.astype(np.float64), y.astype(np.float64)
     idx = np.arange(seg.size, dtype=np.int64)
-    for _ in range(64):
+    for _ in range(SWEEPS):
         if idx.size <= 2:
             break
         a, b, c = idx[:-2], idx[1:-1], idx[2:]
@@ -305,7 +308,7 @@ def _grouped_hulls(
         keep = np.ones(idx.size, dtype=bool)
         keep[1:-1] = ~drop
         idx = idx[keep]
-    else:  # pragma: no cover (a hull of more than 64 sweeps: the curves' own hull finishes those segments)
+    else:  # still shrinking after SWEEPS sweeps: the curves' own hull (sweeps, then a monotone chain)
         return _hull_loop(rec, tp, fp, N, p_seg, new_seg, pos_ref, neg_ref, tp_total, count)
     hs, hx, hy = seg[idx], x[idx], y[idx]
     start = np.ones(hs.size, dtype=bool)
@@ -319,7 +322,7 @@ def _grouped_hulls(
 def _hull_loop(
     rec: FloatArray, tp: IntArray, fp: IntArray, N: IntArray, p_seg: IntArray, new_seg: BoolArray,
     pos_ref: IntArray, neg_ref: IntArray, tp_total: IntArray, count: int,
-) -> FloatArray:  # pragma: no cover (see _grouped_hulls)
+) -> FloatArray:
     out = np.full(count, np.nan)
     bounds = np.append(np.flatnonzero(new_seg), p_seg.size)
     where = {int(s): (int(a), int(b)) for s, a, b in zip(p_seg[bounds[:-1]], bounds[:-1], bounds[1:])}
