@@ -501,3 +501,25 @@ def test_multiclass_page_shows_a_confusion_matrix_and_notes(browser: Any, tmp_pa
     assert cell.get_attribute("data-value") == "NaN"
     assert f"{int((Y.sum(axis=1) == 0).sum())} of 300 rows have no positive label" in cell.inner_text()
     page.shot(artifacts / "html-multilabel-nan.png")
+
+
+def test_sliced_page_marks_the_worst_slice(browser: Any, tmp_path: Path, artifacts: Path) -> None:
+    rng = np.random.default_rng(5)
+    n = 3000
+    region = rng.choice(np.array(["eu", "us", "asia", "tiny"], dtype=object), size=n, p=[0.4, 0.3, 0.29, 0.01])
+    y = rng.random(n) < 0.3
+    quality = np.select([region == "us", region == "tiny"], [0.2, -3.0], 1.5)  # us weak; tiny worse but too small
+    ev = scored_pr.SlicedEvaluation("region")
+    ev.add_cases(y, rng.normal(y * quality, 1.0), region=region)
+    expected = ev.worst("average_precision", min_cases=100)
+    assert expected is not None and expected.slice == (("region", "us"),)
+    page = open_page(browser, ev.to_html(), tmp_path / "sliced-worst.html")
+    page.check_clean()
+    marked = page.page.locator("#items tbody tr.worst")
+    assert marked.count() == 1
+    assert marked.locator("td").first.inner_text() == "region=us"
+    assert page.page.inner_text("#worst").endswith("region=us")
+    assert "at least 100 cases" in page.page.inner_text("#worst")
+    page.page.locator("#items tbody tr.worst").click()  # the marked row still selects its curves
+    assert "selected" in (marked.get_attribute("class") or "")
+    page.shot(artifacts / "html-sliced-worst.png")

@@ -387,7 +387,8 @@
     it.appendChild(el("thead", null, [el("tr", null, cols.map(function (c, i) { return cell("th", c[1], i ? null : "name"); }))]));
     var ib = el("tbody");
     D.items.forEach(function (row) {
-      var tr = el("tr", { "data-curve": row.curve === null ? "" : row.curve });
+      var tr = el("tr", row.worst ? { "data-curve": row.curve === null ? "" : row.curve, "class": "worst", title: "the worst slice" }
+        : { "data-curve": row.curve === null ? "" : row.curve });
       cols.forEach(function (c, i) {
         var v = row[c[0]];
         tr.appendChild(i ? valueCell(v, (row.notes || {})[c[0]], { "data-sort": String(num(v)) }) : cell("td", v, "name", { "data-sort": v }));
@@ -396,6 +397,7 @@
       ib.appendChild(tr);
     });
     it.appendChild(ib); root.appendChild(it); sortable(it);
+    if (D.worst) root.appendChild(el("p", { "class": "note", id: "worst", text: "Worst slice by average precision (lowest value, at least " + D.worst.min_cases + " cases; marked in the table): " + D.worst.name }));
     if (D.items.length > D.items_with_curves) root.appendChild(el("p", { "class": "note", text: "Curves for the first " + D.items_with_curves + " " + D.item_noun + " entries; the table lists all." }));
   }
 
