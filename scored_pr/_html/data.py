@@ -227,6 +227,8 @@ def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, bud
                "maximum_f_measure": summary.get("maximum_f_measure"), "r_precision": summary.get("r_precision"),
                "curve": None}
         row["notes"] = {k: _notes.label_reason(k, ev, noun) for k in _ITEM_MEASURES if _notes.is_nan(row[k])}
+        if kind.holds == "per_slice" and intervals:  # {slice: {measure: Interval}}: shown beside the slice's values
+            row["intervals"] = {m: [iv.low, iv.high, iv.level, iv.method] for m, iv in intervals.get(item, {}).items()}
         if i < MAX_ITEMS_WITH_CURVES:
             row["curve"] = len(rankings)
             rankings.append(entry(ev, str(item), own_budget))

@@ -523,3 +523,23 @@ def test_sliced_page_marks_the_worst_slice(browser: Any, tmp_path: Path, artifac
     page.page.locator("#items tbody tr.worst").click()  # the marked row still selects its curves
     assert "selected" in (marked.get_attribute("class") or "")
     page.shot(artifacts / "html-sliced-worst.png")
+
+
+def test_cli_sliced_page_with_ci_shows_interval_columns(browser: Any, tmp_path: Path) -> None:
+    y, s = cases(1200, seed=4)
+    region = np.random.default_rng(4).choice(["eu", "us"], size=y.size)
+    rows = "".join(f"{int(c)},{float(v)!r},{r}\n" for c, v, r in zip(y, s, region))
+    (tmp_path / "p.csv").write_text("correct,score,region\n" + rows)
+    out = _run("report", str(tmp_path / "p.csv"), "--by", "region", "--ci", "--resamples", "200",
+               "--html", str(tmp_path / "r.html"))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    page = Page(browser, tmp_path / "r.html")
+    page.check_clean()
+    heads = page.page.locator("#items thead th").all_inner_texts()
+    assert heads[-2:] == ["AP interval", "ROC AUC interval"]
+    data = {r["name"]: r for r in page.data()["items"]}
+    eu_row = page.page.locator("#items tbody tr", has_text="region=eu")
+    low, high = data["region=eu"]["intervals"]["area_under_roc_curve"][:2]
+    shown = eu_row.locator("td.interval").nth(1).inner_text()
+    assert shown.startswith("[") and shown.endswith("]")
+    assert [float(x) for x in shown[1:-1].split(", ")] == pytest.approx([low, high], rel=1e-5)

@@ -383,8 +383,12 @@
     root.appendChild(el("h2", { text: "Per " + D.item_noun + " (click a heading to sort, a row to draw its curves)" }));
     var cols = [["name", D.item_noun], ["num_cases", "cases"], ["positives", "positives"], ["negatives", "negatives"],
       ["average_precision", "AP"], ["area_under_roc_curve", "ROC AUC"], ["maximum_f_measure", "max F1"], ["r_precision", "R-precision"]];
+    var ivCols = [["average_precision", "AP interval"], ["area_under_roc_curve", "ROC AUC interval"]].filter(function (c) {
+      return D.items.some(function (row) { return row.intervals && row.intervals[c[0]]; });
+    });
     var it = el("table", { "class": "sortable", id: "items" });
-    it.appendChild(el("thead", null, [el("tr", null, cols.map(function (c, i) { return cell("th", c[1], i ? null : "name"); }))]));
+    it.appendChild(el("thead", null, [el("tr", null, cols.map(function (c, i) { return cell("th", c[1], i ? null : "name"); })
+      .concat(ivCols.map(function (c) { return cell("th", c[1]); })))]));
     var ib = el("tbody");
     D.items.forEach(function (row) {
       var tr = el("tr", row.worst ? { "data-curve": row.curve === null ? "" : row.curve, "class": "worst", title: "the worst slice" }
@@ -392,6 +396,11 @@
       cols.forEach(function (c, i) {
         var v = row[c[0]];
         tr.appendChild(i ? valueCell(v, (row.notes || {})[c[0]], { "data-sort": String(num(v)) }) : cell("td", v, "name", { "data-sort": v }));
+      });
+      ivCols.forEach(function (c) {
+        var iv = (row.intervals || {})[c[0]];
+        tr.appendChild(iv ? cell("td", "[" + fmt(iv[0]) + ", " + fmt(iv[1]) + "]", "interval",
+          { "data-sort": String(num(iv[0])), title: fmt(iv[2]) + " " + iv[3] + " interval" }) : cell("td", "", "interval", { "data-sort": "NaN" }));
       });
       if (row.curve !== null) tr.addEventListener("click", function () { select(row.curve); });
       ib.appendChild(tr);
