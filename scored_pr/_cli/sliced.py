@@ -199,7 +199,8 @@ def run(opts: ReportOptions) -> int:
     if opts.html:
         from .. import _html as html
 
-        return write_html(html.render(ev, title=f"scored_pr report: {os.path.basename(source)}"), opts.html)
+        return write_html(html.render(ev, title=f"scored_pr report: {os.path.basename(source)}",
+                                      intervals=intervals or None), opts.html)
     return 0
 
 

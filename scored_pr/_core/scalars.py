@@ -130,8 +130,14 @@ def reciprocal_rank(points: Points) -> float:
         return 0.0
     end = int(points.retrieved[0])  # the first tie group holding a correct case
     start, _ = points.group_bounds(end - 1)
-    size = end - start
-    pos = int(points.tp[0])
+    return expected_reciprocal_rank(start, end - start, int(points.tp[0]))
+
+
+def expected_reciprocal_rank(start: int, size: int, pos: int) -> float:
+    """E[1 / rank of the first correct case] when the first tie group holding one starts at rank ``start`` + 1.
+
+    The group holds ``size`` cases, ``pos`` of them correct, every order equally likely.
+    """
     neg = size - pos
     # P(first correct at offset j) = prod_{i<j} (neg - i) / (size - i) * pos / (size - j)
     j = np.arange(neg + 1, dtype=np.float64)

@@ -25,7 +25,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def render(obj: Any, title: str | None = None, intervals: dict[str, Any] | None = None,
            budget: int = _data.BUDGET) -> str:
-    """The HTML page of ``obj`` (any evaluator kind); ``intervals``: {measure: Interval} to show beside the values.
+    """The HTML page of ``obj`` (any evaluator kind); ``intervals``: {measure: Interval} to show beside the values
+    ({slice: {measure: Interval}} for a sliced evaluation: a column per measure in the slice table).
 
     The page is valid text: a lone surrogate in ``title`` shows as U+FFFD (see :func:`write`).
     """

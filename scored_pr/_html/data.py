@@ -197,6 +197,10 @@ def entry(obj: Any, name: str, budget: int = BUDGET, intervals: dict[str, Any] |
 _ITEM_MEASURES = ("average_precision", "area_under_roc_curve", "maximum_f_measure", "r_precision")
 
 
+#: A sliced page marks the slice with the lowest average precision among those with at least this many cases.
+WORST_MIN_CASES = 100
+
+
 def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, budget: int = BUDGET) -> dict[str, Any]:
     """Everything the page shows for ``obj`` (an evaluator of any registered kind)."""
     kind = _kinds.kind_of(obj)
@@ -223,6 +227,8 @@ def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, bud
                "maximum_f_measure": summary.get("maximum_f_measure"), "r_precision": summary.get("r_precision"),
                "curve": None}
         row["notes"] = {k: _notes.label_reason(k, ev, noun) for k in _ITEM_MEASURES if _notes.is_nan(row[k])}
+        if kind.holds == "per_slice" and intervals:  # {slice: {measure: Interval}}: shown beside the slice's values
+            row["intervals"] = {m: [iv.low, iv.high, iv.level, iv.method] for m, iv in intervals.get(item, {}).items()}
         if i < MAX_ITEMS_WITH_CURVES:
             row["curve"] = len(rankings)
             rankings.append(entry(ev, str(item), own_budget))
@@ -242,8 +248,17 @@ def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, bud
     # a sliced evaluation's page is laid out as a multi-query one's: a table of its slices, a slice's curves on click
     layout = "per_query" if kind.holds == "per_slice" else kind.holds
     item_noun = {"per_label": "label", "per_slice": "slice"}.get(kind.holds, "query")
+    worst = None
+    if kind.holds == "per_slice":  # the slice with the lowest AP among those large enough to trust, marked
+        found = obj.worst("average_precision", min_cases=WORST_MIN_CASES)
+        if found is not None:
+            for item, row in zip(items, rows):
+                row["worst"] = tuple(item) == tuple(found.slice)
+                if row["worst"]:
+                    worst = {"name": row["name"], "measure": "average_precision", "value": found.value,
+                             "min_cases": WORST_MIN_CASES}
     return clean({"title": title, "layout": layout, "kind": kind.name, "rankings": rankings, "items": rows,
-                  "item_noun": item_noun, "averages": averages,
+                  "item_noun": item_noun, "averages": averages, "worst": worst,
                   "confusion": confusion, "empty": empty,
                   "items_with_curves": min(len(items), MAX_ITEMS_WITH_CURVES)})
 

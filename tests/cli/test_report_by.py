@@ -129,3 +129,24 @@ def test_report_of_a_sliced_state_file_prints_every_slice(tmp_path: Path, capsys
     assert status == 0 and got["kind"] == "sliced" and got["num_slices"] == 4
     assert got["region=eu: average_precision"] == ev.slice(region="eu").average_precision()
     assert got["region=(missing): num_cases"] == 1
+
+
+def test_html_page_with_ci_shows_each_slices_intervals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    path = write(tmp_path, "csv")
+    page = tmp_path / "r.html"
+    status, _, _ = run(capsys, "report", str(path), "--by", "region", "--ci", "--resamples", "200", "--html", str(page))
+    assert status == 0
+    m = re.search(r'<script type="application/json" id="scored-pr-data">(.*?)</script>', page.read_text(), re.S)
+    assert m is not None
+    rows = {r["name"]: r for r in json.loads(m.group(1))["items"]}
+    eu = expected({"region": "eu"})
+    auc = eu.confidence_interval("area_under_roc_curve", 0.95)
+    ap = eu.confidence_interval("average_precision", 0.95, method="bootstrap", n_resamples=200, seed=0)
+    assert rows["region=eu"]["intervals"] == {
+        "average_precision": [ap.low, ap.high, 0.95, "bootstrap"],
+        "area_under_roc_curve": [auc.low, auc.high, 0.95, "delong"],
+    }
+    one_class = [name for name, r in rows.items() if not r["positives"] or not r["negatives"]]
+    assert all(rows[name]["intervals"] == {} for name in one_class)

@@ -501,3 +501,45 @@ def test_multiclass_page_shows_a_confusion_matrix_and_notes(browser: Any, tmp_pa
     assert cell.get_attribute("data-value") == "NaN"
     assert f"{int((Y.sum(axis=1) == 0).sum())} of 300 rows have no positive label" in cell.inner_text()
     page.shot(artifacts / "html-multilabel-nan.png")
+
+
+def test_sliced_page_marks_the_worst_slice(browser: Any, tmp_path: Path, artifacts: Path) -> None:
+    rng = np.random.default_rng(5)
+    n = 3000
+    region = rng.choice(np.array(["eu", "us", "asia", "tiny"], dtype=object), size=n, p=[0.4, 0.3, 0.29, 0.01])
+    y = rng.random(n) < 0.3
+    quality = np.select([region == "us", region == "tiny"], [0.2, -3.0], 1.5)  # us weak; tiny worse but too small
+    ev = scored_pr.SlicedEvaluation("region")
+    ev.add_cases(y, rng.normal(y * quality, 1.0), region=region)
+    expected = ev.worst("average_precision", min_cases=100)
+    assert expected is not None and expected.slice == (("region", "us"),)
+    page = open_page(browser, ev.to_html(), tmp_path / "sliced-worst.html")
+    page.check_clean()
+    marked = page.page.locator("#items tbody tr.worst")
+    assert marked.count() == 1
+    assert marked.locator("td").first.inner_text() == "region=us"
+    assert page.page.inner_text("#worst").endswith("region=us")
+    assert "at least 100 cases" in page.page.inner_text("#worst")
+    page.page.locator("#items tbody tr.worst").click()  # the marked row still selects its curves
+    assert "selected" in (marked.get_attribute("class") or "")
+    page.shot(artifacts / "html-sliced-worst.png")
+
+
+def test_cli_sliced_page_with_ci_shows_interval_columns(browser: Any, tmp_path: Path) -> None:
+    y, s = cases(1200, seed=4)
+    region = np.random.default_rng(4).choice(["eu", "us"], size=y.size)
+    rows = "".join(f"{int(c)},{float(v)!r},{r}\n" for c, v, r in zip(y, s, region))
+    (tmp_path / "p.csv").write_text("correct,score,region\n" + rows)
+    out = _run("report", str(tmp_path / "p.csv"), "--by", "region", "--ci", "--resamples", "200",
+               "--html", str(tmp_path / "r.html"))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    page = Page(browser, tmp_path / "r.html")
+    page.check_clean()
+    heads = page.page.locator("#items thead th").all_inner_texts()
+    assert heads[-2:] == ["AP interval", "ROC AUC interval"]
+    data = {r["name"]: r for r in page.data()["items"]}
+    eu_row = page.page.locator("#items tbody tr", has_text="region=eu")
+    low, high = data["region=eu"]["intervals"]["area_under_roc_curve"][:2]
+    shown = eu_row.locator("td.interval").nth(1).inner_text()
+    assert shown.startswith("[") and shown.endswith("]")
+    assert [float(x) for x in shown[1:-1].split(", ")] == pytest.approx([low, high], rel=1e-5)

@@ -285,3 +285,19 @@ def test_a_lone_surrogate_in_the_title_becomes_the_replacement_character(tmp_pat
     document = ev.to_html(path, title="caf\udce9 \ud800 report")
     assert "<title>caf\ufffd \ufffd report</title>" in document
     assert path.read_bytes() == document.encode("utf-8")
+
+
+def test_sliced_page_data_marks_the_worst_slice_among_large_enough_ones() -> None:
+    ev = scored_pr.SlicedEvaluation("g")
+    rng = np.random.default_rng(2)
+    for name, n, shift in (("good", 400, 2.0), ("weak", 300, 0.3), ("tiny", 20, -3.0)):
+        y = rng.random(n) < 0.4
+        ev.add_cases(y, rng.normal(y * shift, 1.0), g=[name] * n)
+    data = page_data(ev.to_html())
+    worst = ev.worst("average_precision", min_cases=100)
+    assert worst is not None and worst.slice == (("g", "weak"),)  # tiny is worse but under 100 cases
+    assert data["worst"] == {"name": "g=weak", "measure": "average_precision", "value": worst.value,
+                             "min_cases": 100}
+    assert [r["name"] for r in data["items"] if r["worst"]] == ["g=weak"]
+    empty = page_data(scored_pr.SlicedEvaluation("g").to_html())
+    assert empty.get("worst") is None and not any(r.get("worst") for r in empty["items"])

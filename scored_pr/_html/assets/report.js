@@ -383,19 +383,30 @@
     root.appendChild(el("h2", { text: "Per " + D.item_noun + " (click a heading to sort, a row to draw its curves)" }));
     var cols = [["name", D.item_noun], ["num_cases", "cases"], ["positives", "positives"], ["negatives", "negatives"],
       ["average_precision", "AP"], ["area_under_roc_curve", "ROC AUC"], ["maximum_f_measure", "max F1"], ["r_precision", "R-precision"]];
+    var ivCols = [["average_precision", "AP interval"], ["area_under_roc_curve", "ROC AUC interval"]].filter(function (c) {
+      return D.items.some(function (row) { return row.intervals && row.intervals[c[0]]; });
+    });
     var it = el("table", { "class": "sortable", id: "items" });
-    it.appendChild(el("thead", null, [el("tr", null, cols.map(function (c, i) { return cell("th", c[1], i ? null : "name"); }))]));
+    it.appendChild(el("thead", null, [el("tr", null, cols.map(function (c, i) { return cell("th", c[1], i ? null : "name"); })
+      .concat(ivCols.map(function (c) { return cell("th", c[1]); })))]));
     var ib = el("tbody");
     D.items.forEach(function (row) {
-      var tr = el("tr", { "data-curve": row.curve === null ? "" : row.curve });
+      var tr = el("tr", row.worst ? { "data-curve": row.curve === null ? "" : row.curve, "class": "worst", title: "the worst slice" }
+        : { "data-curve": row.curve === null ? "" : row.curve });
       cols.forEach(function (c, i) {
         var v = row[c[0]];
         tr.appendChild(i ? valueCell(v, (row.notes || {})[c[0]], { "data-sort": String(num(v)) }) : cell("td", v, "name", { "data-sort": v }));
+      });
+      ivCols.forEach(function (c) {
+        var iv = (row.intervals || {})[c[0]];
+        tr.appendChild(iv ? cell("td", "[" + fmt(iv[0]) + ", " + fmt(iv[1]) + "]", "interval",
+          { "data-sort": String(num(iv[0])), title: fmt(iv[2]) + " " + iv[3] + " interval" }) : cell("td", "", "interval", { "data-sort": "NaN" }));
       });
       if (row.curve !== null) tr.addEventListener("click", function () { select(row.curve); });
       ib.appendChild(tr);
     });
     it.appendChild(ib); root.appendChild(it); sortable(it);
+    if (D.worst) root.appendChild(el("p", { "class": "note", id: "worst", text: "Worst slice by average precision (lowest value, at least " + D.worst.min_cases + " cases; marked in the table): " + D.worst.name }));
     if (D.items.length > D.items_with_curves) root.appendChild(el("p", { "class": "note", text: "Curves for the first " + D.items_with_curves + " " + D.item_noun + " entries; the table lists all." }));
   }
 

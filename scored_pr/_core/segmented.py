@@ -1,0 +1,343 @@
+"""Every summary measure of many rankings at once: segmented operating points over one concatenated ranking.
+
+The input is the cases of S rankings (segments) laid end to end, each segment
+in rank order as :mod:`.points` expects it (negated scores ascending, ties in
+the tie policy's order), with ``offsets`` (length S + 1) marking where each
+segment starts and ends, and each segment's misses and negative misses
+(unweighted cases only). One pass of cumulative counts over the whole array
+gives every segment's operating points at once (a point per correct case
+under ``ties="stable"``, per tie group holding a correct case under
+``ties="grouped"``); every measure is then an elementwise expression over the
+points followed by a per-segment reduction, so the cost is O(n) plus a few
+numpy calls, whatever S is. Only the grouped interpolated ROC area (a convex
+hull per segment) loops over the segments, inside numpy.
+
+Each value equals what :func:`.points.operating_points` and the functions of
+:mod:`.scalars` and :mod:`.curves` give for the segment alone, bit for bit:
+the same elementwise float64 operations in the same order, per-segment sums
+taken left to right (``np.bincount`` adds in index order, as
+:func:`.points.seqsum` does), counts and the exact ROC numerators in int64.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import curves as C
+from .points import BoolArray, FloatArray, IntArray
+from .scalars import expected_reciprocal_rank, f_beta
+
+__all__ = ["segment_summaries"]
+
+#: Sweeps of the segmented hull before the segments are handed to the curves' own hull (as that one does).
+SWEEPS = 64
+
+_EXACT = 2**53  # int64 -> float64 conversions below this are exact, so one float division is correctly rounded
+
+
+def _segsum(values: FloatArray, seg: IntArray, count: int) -> FloatArray:
+    """Left-to-right sum of ``values`` per segment (0.0 for an empty one), as :func:`.points.seqsum`."""
+    # (astype: with no point at all bincount returns int64 zeros)
+    return np.bincount(seg, weights=values, minlength=count).astype(np.float64, copy=False)
+
+
+def _segsum_int(values: IntArray, seg: IntArray, count: int) -> IntArray:
+    """Exact int64 sum of ``values`` per segment (``seg`` ascending)."""
+    out = np.zeros(count, dtype=np.int64)
+    if values.size:
+        starts = np.flatnonzero(np.diff(seg, prepend=-1))
+        out[seg[starts]] = np.add.reduceat(values, starts)
+    return out
+
+
+def _ratio(num: IntArray, den: IntArray) -> FloatArray:
+    """num / den per element, correctly rounded as Python's int / int (NaN where den is 0)."""
+    if num.size and (int(np.abs(num).max()) >= _EXACT or int(den.max()) >= _EXACT):  # pragma: no cover (huge counts)
+        return np.array([n / d if d else math.nan for n, d in zip(num.tolist(), den.tolist())], dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1), np.nan)
+
+
+def segment_summaries(
+    neg_scores: FloatArray,
+    correct: BoolArray,
+    offsets: IntArray,
+    misses: IntArray,
+    negative_misses: IntArray,
+    ties: str,
+    ranks: tuple[int, ...],
+) -> dict[str, npt.NDArray[Any]]:
+    """The summary measures of every segment: ``{name: array of length S}``.
+
+    Parameters
+    ----------
+    neg_scores, correct : arrays of length n
+        The segments' cases end to end, each segment in rank order.
+    offsets : int array of length S + 1
+        Segment s is ``[offsets[s], offsets[s + 1])``; ascending, from 0 to n.
+    misses, negative_misses : int arrays of length S
+        Each segment's unreturned positive and negative references.
+    ties : {"stable", "grouped"}
+    ranks : tuple of int
+        The ranks k of ``precision_at_<k>``.
+
+    Returns
+    -------
+    dict
+        ``num_cases``, ``num_positive_ref``, ``num_negative_ref``,
+        ``num_misses`` (int64) and ``average_precision``,
+        ``area_under_pr_curve``, ``area_under_pr_curve_interpolated``,
+        ``area_under_roc_curve``, ``area_under_roc_curve_interpolated``,
+        ``maximum_f_measure``, ``r_precision``, ``reciprocal_rank`` and
+        ``precision_at_<k>`` (float64), each equal to the evaluator's query
+        on the segment alone (NaN and 0.0 where it gives them).
+
+    Notes
+    -----
+    O(n + P log P) time for n cases and P points, O(n) memory.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scored_pr._core.segmented import segment_summaries
+    >>> out = segment_summaries(np.array([-0.9, -0.2, -0.8, -0.1]), np.array([True, False, False, True]),
+    ...                         np.array([0, 2, 4]), np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64),
+    ...                         "grouped", (1,))
+    >>> out["average_precision"].tolist(), out["area_under_roc_curve"].tolist()
+    ([1.0, 0.5], [1.0, 0.0])
+    """
+    count = offsets.size - 1
+    n_total = neg_scores.size
+    sizes = np.diff(offsets).astype(np.int64)
+    seg_of = np.repeat(np.arange(count, dtype=np.int64), sizes)  # the segment of every case
+    first = offsets[:-1].astype(np.int64)
+    cc0 = np.zeros(n_total + 1, dtype=np.int64)  # cc0[i]: correct cases among positions < i
+    np.cumsum(correct, out=cc0[1:])
+    base = cc0[first]
+    tp_total = cc0[offsets[1:]] - base
+    pos_ref = tp_total + misses
+    neg_ref = sizes - tp_total + negative_misses
+    grouped = ties == "grouped"
+
+    # tie groups: a group starts at a segment's first case or where the score changes
+    new_group = np.ones(n_total, dtype=bool)
+    if n_total > 1:
+        new_group[1:] = neg_scores[1:] != neg_scores[:-1]
+    new_group[first[sizes > 0]] = True
+    g_start = np.flatnonzero(new_group)
+    g_end = np.append(g_start[1:], n_total)
+
+    # operating points: position of the point's cut-off (exclusive end), its segment, counts
+    if grouped:
+        g_correct = cc0[g_end] - cc0[g_start]
+        has = g_correct > 0
+        p_end, p_start, dtp = g_end[has], g_start[has], g_correct[has]
+    else:
+        c_idx = np.flatnonzero(correct)
+        p_end, p_start, dtp = c_idx + 1, c_idx, np.ones(c_idx.size, dtype=np.int64)
+    p_seg = seg_of[p_start]
+    p_first = first[p_seg]
+    ret = p_end - p_first
+    tp = cc0[p_end] - base[p_seg]
+    fp = ret - tp
+    fp_before = (p_start - p_first) - (cc0[p_start] - base[p_seg]) if grouped else fp
+    P = pos_ref[p_seg].astype(np.float64)
+    N = neg_ref[p_seg]
+    prec = tp / ret.astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rec = np.true_divide(tp, P)
+    pt_new_seg = np.ones(p_seg.size, dtype=bool)
+    pt_new_seg[1:] = p_seg[1:] != p_seg[:-1]
+
+    out: dict[str, npt.NDArray[Any]] = {
+        "num_cases": sizes, "num_positive_ref": pos_ref, "num_negative_ref": neg_ref, "num_misses": misses,
+    }  # fmt: skip
+    no_pos = pos_ref == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ap = _segsum(prec * dtp, p_seg, count) / pos_ref
+    out["average_precision"] = np.where(no_pos, np.nan, ap)
+
+    def step_area(keep: BoolArray | None) -> FloatArray:
+        r, p, s, new = (rec, prec, p_seg, pt_new_seg) if keep is None else (rec[keep], prec[keep], p_seg[keep], None)
+        if new is None:
+            new = np.ones(s.size, dtype=bool)
+            new[1:] = s[1:] != s[:-1]
+        prev = np.empty_like(r)
+        prev[1:] = r[:-1]
+        prev[new] = 0.0
+        return _segsum((r - prev) * p, s, count)
+
+    out["area_under_pr_curve"] = step_area(None)
+    # interpolation: keep a point whose precision beats every later point's of its segment (exact, on ranks)
+    uniq, p_rank = np.unique(prec, return_inverse=True)
+    key = (count - p_seg) * (uniq.size + 1) + p_rank.reshape(-1)
+    suffix = np.maximum.accumulate(key[::-1])[::-1]
+    later = np.full(key.size, -1, dtype=np.int64)
+    later[:-1] = np.where(pt_new_seg[1:], -1, suffix[1:])
+    out["area_under_pr_curve_interpolated"] = step_area(key > later)
+
+    # maximum F(1) over the points; 0.0 without points
+    best = np.zeros(count, dtype=np.float64)
+    if p_seg.size:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            f = f_beta(rec, prec, 1.0)
+        starts = np.flatnonzero(pt_new_seg)
+        best[p_seg[starts]] = np.maximum(np.fmax.reduceat(f, starts), 0.0)
+    out["maximum_f_measure"] = np.nan_to_num(best, nan=0.0)
+
+    # ROC areas: exact integer numerators over 2 P N
+    den = 2 * pos_ref * neg_ref
+    if grouped:
+        num = _segsum_int(dtp * (2 * N - fp_before - fp), p_seg, count)
+        num += misses * negative_misses  # the bottom tie group: unreturned positives against unreturned negatives
+    else:
+        num = 2 * _segsum_int(N - fp, p_seg, count)
+    out["area_under_roc_curve"] = _ratio(num, den)
+    out["area_under_roc_curve_interpolated"] = (
+        _grouped_hulls(rec, tp, fp, N, p_seg, pt_new_seg, pos_ref, neg_ref, tp_total, sizes, count)
+        if grouped else _stable_pruned(tp, fp, N, p_seg, pt_new_seg, den, count)
+    )  # fmt: skip
+
+    # ranks: correct cases in the top k (an expected count when k cuts a tie group)
+    def top(k: IntArray) -> tuple[IntArray, IntArray]:
+        at = first + k
+        num_k = cc0[at] - base
+        den_k = np.ones(count, dtype=np.int64)
+        if grouped:
+            inside = k > 0
+            last = np.where(inside, at - 1, 0)
+            gid = np.maximum(np.searchsorted(g_start, last, side="right") - 1, 0)
+            if not g_start.size:  # no case at all: every k is 0
+                return num_k, den_k
+            gs, ge = g_start[gid], g_end[gid]
+            cut = inside & (ge != at)
+            size = ge - gs
+            split = (cc0[gs] - base) * size + (at - gs) * (cc0[ge] - cc0[gs])
+            num_k = np.where(cut, split, num_k)
+            den_k = np.where(cut, size, den_k)
+        return num_k, den_k
+
+    r_rank = np.minimum(pos_ref, sizes)
+    num_r, den_r = top(r_rank)
+    out["r_precision"] = _ratio(num_r, den_r * pos_ref)
+    for k in ranks:
+        ok = sizes >= k
+        num_k, den_k = top(np.where(ok, k, 0))
+        out[f"precision_at_{k}"] = np.where(ok, _ratio(num_k, den_k * k), np.nan)
+
+    # reciprocal rank: 1 / rank of the first correct case; its expectation over a mixed first tie group
+    rr = np.zeros(count, dtype=np.float64)
+    if p_seg.size:
+        starts = np.flatnonzero(pt_new_seg)
+        s0 = p_seg[starts]
+        if grouped:
+            g0 = p_start[starts] - first[s0]
+            for i, (s, start, size, pos) in enumerate(zip(
+                s0.tolist(), g0.tolist(), (p_end - p_start)[starts].tolist(), dtp[starts].tolist()
+            )):  # fmt: skip
+                rr[s] = 1.0 / (start + 1.0) if pos == size else expected_reciprocal_rank(start, size, pos)
+        else:
+            rr[s0] = 1.0 / (p_end[starts] - first[s0])
+    out["reciprocal_rank"] = rr
+    return out
+
+
+def _stable_pruned(
+    tp: IntArray, fp: IntArray, N: IntArray, p_seg: IntArray, new_seg: BoolArray, den: IntArray, count: int
+) -> FloatArray:
+    """LingPipe's interpolated ROC area per segment: the points not dominated by a later one, exact."""
+    # rejection recall never rises along a segment, so a point is dominated iff the next one has its fp
+    keep = np.ones(tp.size, dtype=bool)
+    if tp.size > 1:
+        keep[:-1] = (fp[1:] != fp[:-1]) | new_seg[1:]
+    tp_k, fp_k, s_k = tp[keep], fp[keep], p_seg[keep]
+    prev = np.empty_like(tp_k)
+    prev[1:] = tp_k[:-1]
+    if prev.size:
+        first = np.ones(s_k.size, dtype=bool)
+        first[1:] = s_k[1:] != s_k[:-1]
+        prev[first] = 0
+    num = _segsum_int((tp_k - prev) * 2 * (N[keep] - fp_k), s_k, count)
+    return _ratio(num, den)
+
+
+def _grouped_hulls(
+    rec: FloatArray, tp: IntArray, fp: IntArray, N: IntArray, p_seg: IntArray, new_seg: BoolArray,
+    pos_ref: IntArray, neg_ref: IntArray, tp_total: IntArray, sizes: IntArray, count: int,
+) -> FloatArray:  # fmt: skip
+    """The ROC convex hull's area per segment (grouped ties), as :func:`.curves.roc_convex_hull` gives it.
+
+    Every segment's polyline (the origin, its points, the misses' bottom
+    row ending at (N, P)) is swept at once as :func:`.curves.upper_hull`
+    sweeps one: a vertex on or below the chord of its neighbours in its own
+    segment is dropped, until none is. The cross products are of integer
+    counts (below 2**26 they are exact in float64; the curves' own hull
+    scales by powers of two, which changes no sign). A segment still
+    shrinking after 64 sweeps is finished by the curves' hull.
+    """
+    both = (pos_ref > 0) & (neg_ref > 0)
+    miss = both & (pos_ref > tp_total)
+    segs = np.flatnonzero(both)
+    pts = both[p_seg]
+    # a point with the next point of its segment straight above it (same fp) is never a hull vertex
+    # (the sweep would drop it whatever its left neighbour): leave those out from the start
+    if p_seg.size > 1:
+        pts[:-1] &= (fp[1:] != fp[:-1]) | new_seg[1:]
+    # origin (part 0), points (1), the misses' row (2), ordered by (segment, part)
+    seg = np.concatenate((segs, p_seg[pts], np.flatnonzero(miss)))
+    part = np.concatenate((np.zeros(segs.size, np.int64), np.ones(int(pts.sum()), np.int64),
+                           np.full(int(miss.sum()), 2, np.int64)))
+    x = np.concatenate((np.zeros(segs.size, np.int64), fp[pts], neg_ref[miss]))
+    y = np.concatenate((np.zeros(segs.size, np.int64), tp[pts], pos_ref[miss]))
+    order = np.argsort(seg * 3 + part, kind="stable")
+    seg, x, y = seg[order], x[order], y[order]
+    xf, yf = x.astype(np.float64), y.astype(np.float64)
+    idx = np.arange(seg.size, dtype=np.int64)
+    for _ in range(SWEEPS):
+        if idx.size <= 2:
+            break
+        a, b, c = idx[:-2], idx[1:-1], idx[2:]
+        inner = (seg[a] == seg[b]) & (seg[b] == seg[c])
+        drop = inner & ((xf[b] - xf[a]) * (yf[c] - yf[a]) - (yf[b] - yf[a]) * (xf[c] - xf[a]) >= 0.0)
+        if not drop.any():
+            break
+        keep = np.ones(idx.size, dtype=bool)
+        keep[1:-1] = ~drop
+        idx = idx[keep]
+    else:  # still shrinking after SWEEPS sweeps: the curves' own hull (sweeps, then a monotone chain)
+        return _hull_loop(rec, tp, fp, N, p_seg, new_seg, pos_ref, neg_ref, tp_total, count)
+    hs, hx, hy = seg[idx], x[idx], y[idx]
+    start = np.ones(hs.size, dtype=bool)
+    start[1:] = hs[1:] != hs[:-1]  # the origins
+    prev_x, prev_y = np.roll(hx, 1), np.roll(hy, 1)
+    term = (hy - prev_y) * (2 * neg_ref[hs] - prev_x - hx)
+    num = _segsum_int(np.where(start, 0, term), hs, count)
+    return np.where(both, _ratio(num, 2 * pos_ref * neg_ref), np.nan)
+
+
+def _hull_loop(
+    rec: FloatArray, tp: IntArray, fp: IntArray, N: IntArray, p_seg: IntArray, new_seg: BoolArray,
+    pos_ref: IntArray, neg_ref: IntArray, tp_total: IntArray, count: int,
+) -> FloatArray:
+    out = np.full(count, np.nan)
+    bounds = np.append(np.flatnonzero(new_seg), p_seg.size)
+    where = {int(s): (int(a), int(b)) for s, a, b in zip(p_seg[bounds[:-1]], bounds[:-1], bounds[1:])}
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rr_all = 1.0 - fp / N.astype(np.float64)
+    for s in range(count):
+        p, n = int(pos_ref[s]), int(neg_ref[s])
+        if not p or not n:
+            continue
+        a, b = where.get(s, (0, 0))
+        r, rr_end = rec[a:b], rr_all[a:b]
+        tps, fps = tp[a:b].astype(np.float64), fp[a:b].astype(np.float64)
+        if p > int(tp_total[s]):  # misses: the bottom tie group, ending at (1, 0)
+            r, rr_end = np.append(r, 1.0), np.append(rr_end, 0.0)
+            tps, fps = np.append(tps, float(p)), np.append(fps, float(n))
+        rows = C.RocRows(r, rr_end, rr_end, tps, fps, fps)
+        out[s] = C.roc_rows_area_exact(C.roc_convex_hull(rows), p, n)
+    return out

@@ -1,0 +1,97 @@
+"""The segmented kernel behind SlicedEvaluation.table(): every summary measure of many rankings at once.
+
+Each value must equal, bit for bit and of the same Python type, the
+``summary()`` of an exact evaluator fed only that segment's cases:
+Hypothesis over both tie policies with heavy ties, signed zeros, misses and
+negative misses, and seeded larger segments that reach the evaluator's
+scattered-ties and heavy-ties paths and the convex hull of long curves.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scored_pr import ScoredPrecisionRecallEvaluation as E
+from scored_pr._core import segmented
+from scored_pr._core.segmented import segment_summaries
+REPORT_RANKS = (5, 10, 25, 100, 500)  # the summary's precision-at ranks (the measure table's REPORT_RANKS)
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """The keys where the two summaries differ (value, NaN-ness or type)."""
+    assert list(a) == list(b)
+    bad = []
+    for k in a:
+        x, y = a[k], b[k]
+        if type(x) is not type(y):
+            bad.append(k)
+        elif isinstance(x, float) and math.isnan(x):
+            if not math.isnan(y):
+                bad.append(k)
+        elif x != y:
+            bad.append(k)
+    return bad
+
+
+def _kernel_rows(evs: list[E], ties: str) -> list[dict[str, Any]]:
+    """segment_summaries over the evaluators' ranked cases, in the summary's keys."""
+    negs = [-ev.ranked_cases()[0] for ev in evs]
+    cors = [ev.ranked_cases()[1] for ev in evs]
+    offsets = np.concatenate(([0], np.cumsum([c.size for c in cors]))).astype(np.int64)
+    out = segment_summaries(
+        np.concatenate(negs), np.concatenate(cors), offsets,
+        np.array([ev.num_misses for ev in evs], dtype=np.int64),
+        np.array([ev.num_negative_misses for ev in evs], dtype=np.int64), ties, REPORT_RANKS,
+    )  # fmt: skip
+    return [{k: out["r_precision" if k == "pr_breakeven_point" else k][i].item() for k in evs[0].summary()}
+            for i in range(len(evs))]
+
+
+segment = st.tuples(
+    st.lists(st.tuples(st.booleans(), st.sampled_from([0.0, 0.25, 0.5, 0.5, 0.75, 1.0, -0.0, 0.3])), max_size=14),
+    st.integers(0, 3),
+    st.integers(0, 3),
+)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ties=st.sampled_from(["stable", "grouped"]), segments=st.lists(segment, min_size=1, max_size=6))
+def test_kernel_equals_each_segments_own_evaluator(ties: str, segments: list[Any]) -> None:
+    evs = []
+    for cases, misses, negative_misses in segments:
+        ev = E(ties=ties)
+        ev.add_cases([c for c, _ in cases], [s for _, s in cases])
+        ev.add_misses(misses)
+        ev.add_negative_misses(negative_misses)
+        evs.append(ev)
+    for ev, row in zip(evs, _kernel_rows(evs, ties)):
+        assert _same(ev.summary(), row) == []
+
+
+@pytest.mark.parametrize("sweeps", [64, 1])
+def test_kernel_equals_the_evaluator_on_long_slices_with_every_kind_of_tie(sweeps: int, monkeypatch: Any) -> None:
+    monkeypatch.setattr(segmented, "SWEEPS", sweeps)  # 1: the hulls the sweeps leave unfinished go to the curves' hull
+    rng = np.random.default_rng(11)
+    for ties in ("stable", "grouped"):
+        evs = []
+        for i in range(12):
+            n = int(rng.integers(1, 3000))
+            scores = rng.random(n)
+            if i % 3 == 1:  # heavy ties: a few distinct values
+                scores = np.round(scores, 1)
+            elif i % 3 == 2:  # scattered ties: float32-like rounding
+                scores = np.round(scores, 3)
+            y = rng.random(n) < rng.uniform(0.05, 0.9)
+            ev = E(ties=ties)
+            ev.add_cases(y, scores)
+            ev.add_misses(int(rng.integers(0, 5)))
+            ev.add_negative_misses(int(rng.integers(0, 5)))
+            evs.append(ev)
+        for ev, row in zip(evs, _kernel_rows(evs, ties)):
+            assert _same(ev.summary(), row) == []
