@@ -21,6 +21,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from .stats import regularized_beta
+
 __all__ = [
     "CalibrationBins", "Groups", "ReliabilityDiagram", "brier_score", "calibration_bins", "calibration_curve",
     "corp", "ece", "edges", "groups", "log_loss", "pav", "slope_intercept",
@@ -151,6 +153,61 @@ def calibration_curve(g: Groups, n_bins: int, strategy: str) -> tuple[F64, F64]:
     b = calibration_bins(g, edges(g, n_bins, strategy), "right")
     nz = b.weight != 0
     return b.positive[nz] / b.weight[nz], b.score[nz] / b.weight[nz]
+
+
+def _beta_quantile(p: float, a: float, b: float) -> float:
+    """The ``p`` quantile of Beta(a, b), by bisection on the regularised incomplete beta function (to 1e-12)."""
+    lo, hi = 0.0, 1.0
+    while hi - lo > 1e-12:
+        mid = 0.5 * (lo + hi)
+        if regularized_beta(mid, a, b) < p:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def clopper_pearson(k: float, n: float, level: float) -> tuple[float, float]:
+    """The Clopper-Pearson interval of a proportion ``k / n`` at ``level``: Beta quantiles, 0 and 1 at the ends.
+
+    ``lower = B(alpha/2; k, n - k + 1)`` (0 when k = 0), ``upper = B(1 - alpha/2; k + 1, n - k)``
+    (1 when k = n), ``alpha = 1 - level``; k and n need not be integers (a weighted bin's
+    effective size). NaN, NaN when n = 0.
+    """
+    if not n > 0:
+        return math.nan, math.nan
+    alpha = 1.0 - level
+    lower = 0.0 if k <= 0 else _beta_quantile(alpha / 2.0, k, n - k + 1.0)
+    upper = 1.0 if k >= n else _beta_quantile(1.0 - alpha / 2.0, k + 1.0, n - k)
+    return lower, upper
+
+
+class ReliabilityPoints(NamedTuple):
+    """The binned points of a reliability diagram, one per non-empty bin (``calibration_curve``'s bins).
+
+    ``score``: the bin's mean score; ``fraction``: its fraction of correct cases; ``weight``:
+    its weight (case count when unweighted); ``lower``, ``upper``: the Clopper-Pearson
+    interval of the fraction, on the bin's effective size ``weight ** 2 / square``.
+    """
+
+    score: F64
+    fraction: F64
+    weight: F64
+    lower: F64
+    upper: F64
+
+
+def reliability_points(g: Groups, n_bins: int, level: float) -> ReliabilityPoints:
+    """The points of :func:`calibration_curve` (uniform bins) with their weights and Clopper-Pearson intervals."""
+    b = calibration_bins(g, edges(g, n_bins, "uniform"), "right")
+    nz = b.weight != 0
+    weight, positive, square = b.weight[nz], b.positive[nz], b.square[nz]
+    fraction = positive / weight
+    size = weight * weight / square  # Kish's effective size: the case count when unweighted
+    bounds = [clopper_pearson(f * n, n, level) for f, n in zip(fraction.tolist(), size.tolist())]
+    lower = np.array([lo for lo, _ in bounds], dtype=np.float64)
+    upper = np.array([hi for _, hi in bounds], dtype=np.float64)
+    return ReliabilityPoints(b.score[nz] / weight, fraction, weight, lower, upper)
 
 
 def _expected_abs_normal(mean: F64, sd: F64, centre: F64) -> F64:
