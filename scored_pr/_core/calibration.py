@@ -489,8 +489,10 @@ def slope_intercept(g: Groups) -> tuple[float, float]:
         if not det > 0 or not math.isfinite(det):
             return nan
         da, db = (h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det
-        if abs(da) <= 1e-12 * (1.0 + abs(a)) and abs(db) <= 1e-12 * (1.0 + abs(b)):
-            return b + db, a + da  # the Newton step has vanished: the maximum
+        if abs(da) <= 1e-8 * (1.0 + abs(a)) and abs(db) <= 1e-8 * (1.0 + abs(b)):
+            # Newton converges quadratically here: after this step the error is of the order of
+            # the step squared (1e-16), so the step lands on the maximum
+            return b + db, a + da
         step = 1.0
         while True:
             na, nb = a + step * da, b + step * db
