@@ -194,6 +194,27 @@ def test_calibration_slope_intercept_equals_statsmodels(c: Any, weighted: bool) 
     assert slope == pytest.approx(params[1], abs=1e-6) and intercept == pytest.approx(params[0], abs=1e-6)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+def test_calibration_slope_intercept_of_many_distinct_scores_equals_statsmodels(weighted: bool) -> None:
+    """Over 20,000 distinct scores the fit starts from a subset's fit: still statsmodels' maximum (ties and 0, 1 too)."""
+    sm = pytest.importorskip("statsmodels.api")
+    rng = np.random.default_rng(21)
+    n = 60_000
+    p = 1.0 / (1.0 + np.exp(-rng.normal(0.0, 2.0, n)))
+    p[:200] = np.round(p[:200], 1)  # some ties
+    p[200:202] = (0.0, 1.0)
+    y = rng.random(n) < 1.0 / (1.0 + np.exp(-(0.3 + 0.7 * _logit(p))))
+    w = rng.random(n) + 0.5 if weighted else None
+    slope, intercept = _ev(p, y, w).calibration_slope_intercept()
+    x = sm.add_constant(_logit(p), has_constant="add")
+    if w is None:
+        params = sm.Logit(y.astype(float), x).fit(disp=0, method="newton", tol=1e-12, maxiter=200).params
+    else:
+        params = sm.GLM(y.astype(float), x, family=sm.families.Binomial(), freq_weights=w).fit(tol=1e-13).params
+    assert slope == pytest.approx(params[1], abs=1e-6) and intercept == pytest.approx(params[0], abs=1e-6)
+    assert abs(slope - 0.7) < 0.1 and abs(intercept - 0.3) < 0.1
+
+
 def test_calibration_slope_is_nan_where_no_fit_exists() -> None:
     assert all(math.isnan(v) for v in _ev(np.array([0.2, 0.8]), np.array([True, True])).calibration_slope_intercept())
     assert all(math.isnan(v) for v in _ev(np.array([0.5, 0.5]), np.array([True, False])).calibration_slope_intercept())
