@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._core.thresholds import Confusion, OperatingPoint
     from ._core.decisions import Decision, NetBenefit
     from ._kinds import Evaluation
-    from ._display import PrecisionRecallDisplay, RocDisplay
+    from ._display import PrecisionRecallDisplay, ReliabilityDisplay, RocDisplay
     from ._evaluators.multi import MultiQueryEvaluation
     from ._evaluators.multilabel import MultiLabelEvaluation
     from ._core.stats import Comparison, Interval
@@ -110,6 +110,7 @@ _LAZY = {
     "SlicedEvaluation": "._evaluators.sliced",
     "sliced": ".functional",
     "ReliabilityDiagram": "._core.calibration",
+    "ReliabilityDisplay": "._display",
 }
 
 #: The public names: those of _LAZY (the one list of them), and the version. The imports under

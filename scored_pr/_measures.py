@@ -154,6 +154,20 @@ class Measure:
     headline_order : int
         Its place among the headline measures (smaller first; ties keep the
         table's order).
+    applies : {"always", "probabilities"}
+        Which evaluators have it. ``"always"``: every evaluator. ``"probabilities"``
+        (the calibration measures): only an evaluator that holds at least one
+        scored case and whose every score lies in [0, 1] (its
+        ``scores_are_probabilities()`` is true); for any other (logits, no
+        scored case, a kind without calibration queries) the measure is
+        absent from ``summary()``, the text report and every output read
+        from it, never NaN. Asked for by name (``metric_value``,
+        ``assert_metrics``) on scores outside [0, 1], the query raises a
+        ValueError naming the score. Such a measure has no interval
+        (``intervals=()``), is not meaned over queries nor averaged over
+        labels (a multi-label evaluation's calibration is its own
+        ``expected_calibration_error(average=...)``; each label's summary
+        carries it), and is not in the bounded summary.
     """
 
     name: str
@@ -174,6 +188,14 @@ class Measure:
     wide_key: str | None = None
     headline: str | None = None
     headline_order: int = 0
+    applies: Literal["always", "probabilities"] = "always"
+
+    def applies_to(self, ev: Any) -> bool:
+        """Whether evaluator ``ev`` has this measure (see ``applies``): O(1) on a sorted evaluator."""
+        if self.applies == "always":
+            return True
+        check = getattr(ev, "scores_are_probabilities", None)
+        return callable(check) and bool(check())
 
     @property
     def kwargs(self) -> dict[str, Any]:
@@ -267,6 +289,12 @@ MEASURES: tuple[Measure, ...] = (
     Measure("e_measure_at", "e_measure_at", kind="query", rank_based=True, summary=False, higher_is_better=False),
     Measure("precision_at_recall", "precision_at_recall", kind="query", rank_based=True, summary=False),
     Measure("k_at_recall", "k_at_recall", kind="query", rank_based=True, summary=False, higher_is_better=False),
+    # calibration: only for probabilities (every score in [0, 1]); absent otherwise, no interval
+    Measure("expected_calibration_error", "expected_calibration_error",
+            label="Expected Calibration Error (15 uniform bins, l1)", intervals=(), higher_is_better=False,
+            applies="probabilities", headline="Expected calibration error", headline_order=9),
+    Measure("brier_score", "brier_score", label="Brier Score", intervals=(), higher_is_better=False,
+            applies="probabilities", headline="Brier score", headline_order=10),
 )  # fmt: skip
 
 #: The measure lines of the text report, in LingPipe's ``toString()`` order
@@ -275,7 +303,7 @@ MEASURES: tuple[Measure, ...] = (
 REPORT_LINES = (
     "area_under_pr_curve_interpolated", "area_under_pr_curve", "area_under_roc_curve_interpolated",
     "area_under_roc_curve", "average_precision", "maximum_f_measure", "pr_breakeven_point", "reciprocal_rank",
-    "precision_at_<k>",
+    "precision_at_<k>", "expected_calibration_error", "brier_score",
 )  # fmt: skip
 
 _BY_NAME = {m.name: m for m in MEASURES}

@@ -39,7 +39,7 @@ def report(ev: Evaluation) -> str:
     weighted = ev.weighted
     for name in REPORT_LINES:  # the measures: labels and order from scored_pr._measures
         m = by_name(name)
-        if weighted and m.rank_based:  # rank-based measures count cases, not weight
+        if (weighted and m.rank_based) or not m.applies_to(ev):  # rank-based: cases, not weight; calibration: probabilities
             continue
         label = m.label or m.name
         if m.kind == "per_rank":

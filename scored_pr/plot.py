@@ -47,6 +47,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ._display.curves import PrecisionRecallDisplay, RocDisplay
+from ._display.reliability import ReliabilityDisplay
 from ._display.curves import new_axes as _new_axes
 from ._display.curves import require_matplotlib as _require_matplotlib
 from ._display.steps import check_ranking, pr_steps, roc_steps
@@ -365,25 +366,6 @@ def plot_reliability(
     >>> ax.get_xlabel(), ax.get_ylabel()
     ('Score', 'Fraction correct (recalibrated)')
     """
-    _require_matplotlib()
-    ev = check_ranking(evaluation, "plot_reliability")[1]
-    d = ev.reliability_diagram(confidence=confidence, n_resamples=n_resamples, seed=seed)
-    prob_true, prob_pred = ev.calibration_curve(n_bins=n_bins)
-    if ax is None:
-        ax = _new_axes()
-    ax.plot([0, 1], [0, 1], color="0.6", linestyle=":", linewidth=1)
-    if d.lower is not None and d.upper is not None and d.scores.size:
-        ax.fill_between(d.scores, d.lower, d.upper, step="post", alpha=0.25, color="C0",
-                        label=f"{d.confidence:.0%} consistency band")  # fmt: skip
-    if d.scores.size:
-        ax.step(d.scores, d.recalibrated, where="post", label="CORP (isotonic)", **line_kwargs)
-    ax.plot(prob_pred, prob_true, "o", color="C1", markersize=4, label=f"{n_bins} bins")
-    ax.set_xlim(0.0, 1.0)
-    ax.set_ylim(0.0, 1.0)
-    ax.set_aspect("equal")
-    ax.set_xlabel("Score")
-    ax.set_ylabel("Fraction correct (recalibrated)")
-    ax.set_title("Reliability")
-    ax.legend(loc="upper left", fontsize="small",
-              title=f"MCB {d.mcb:.4f}  DSC {d.dsc:.4f}  UNC {d.unc:.4f}", title_fontsize="small")  # fmt: skip
-    return ax
+    display = ReliabilityDisplay.from_evaluation(evaluation, n_bins=n_bins, confidence=confidence,
+                                                 n_resamples=n_resamples, seed=seed, _func="plot_reliability")  # fmt: skip
+    return display.plot(ax, **line_kwargs).ax_  # type: ignore[return-value]

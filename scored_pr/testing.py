@@ -65,6 +65,18 @@ _OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
     "!=": operator.ne,
 }
 
+#: ``metric__<suffix>=x`` in assert_metrics: the same as ``metric=(operator, x)``.
+_SUFFIXES = {"ge": ">=", "gt": ">", "le": "<=", "lt": "<", "eq": "==", "ne": "!="}
+
+
+def _split_bound(key: str, bound: Any) -> tuple[str, Any]:
+    """(metric name, bound) of one keyword of assert_metrics: ``ece__le=0.05`` -> ``("ece", ("<=", 0.05))``."""
+    name, sep, suffix = key.rpartition("__")
+    if sep and name and suffix in _SUFFIXES:
+        return name, (_SUFFIXES[suffix], bound)
+    return key, bound
+
+
 #: Metrics that take no argument (scored_pr._measures: the counts and measures): name -> table entry.
 _METRICS: dict[str, Measure] = {m.name: m for m in MEASURES if m.kind in ("count", "measure")}
 #: The per-rank metrics (``precision_at_<k>``): a name matching the pattern -> (entry, rank).
@@ -259,7 +271,7 @@ def _interval_spec(name: str) -> tuple[str, dict[str, Any]] | None:
     ranked = _per_rank(name)
     if ranked:
         return ranked[0].method, ranked[0].args_with({"k": ranked[1]})
-    return None  # a count: exact, no interval
+    return None  # a count (exact) or a calibration measure: no interval
 
 
 def assert_metrics(
@@ -305,6 +317,13 @@ def assert_metrics(
           ``<=``, ``<``, ``==``, ``!=``: e.g. ``("<=", 0.2)``;
         - any other object, compared with ``==``: ``pytest.approx(0.83,
           abs=1e-3)`` for a value within a tolerance.
+
+        ``metric__le=x`` is ``metric=("<=", x)`` (likewise ``__lt``,
+        ``__ge``, ``__gt``, ``__eq``, ``__ne``), so one metric can take
+        two bounds: ``expected_calibration_error__le=0.05``. A calibration
+        metric (``expected_calibration_error``, ``brier_score``) needs
+        scores in [0, 1] (a ValueError names the score otherwise) and has no
+        interval: with ``confidence`` it is checked on its value.
 
         NaN (an undefined metric, e.g. ``precision_at_100`` with fewer than
         100 cases) meets no bound except ``("!=", x)``.
@@ -376,7 +395,8 @@ def assert_metrics(
         return
     evaluation = _view(evaluation, "assert_metrics")[1]  # one snapshot for every bound
     rows: list[tuple[str, str, str, bool]] = []
-    for name, bound in bounds.items():
+    for key, bound in bounds.items():
+        name, bound = _split_bound(key, bound)
         shown, ok = _bound_check(name, bound)
         value = metric_value(evaluation, name)
         rows.append((name, shown, _show_value(value), ok(value)))
@@ -407,7 +427,8 @@ def _confidence_metrics(
     )
     two_sided = 2.0 * confidence - 1.0  # its low (high) end is the one-sided lower (upper) bound
     rows: list[tuple[str, str, str, str, str, bool]] = []
-    for name, bound in bounds.items():
+    for key, bound in bounds.items():
+        name, bound = _split_bound(key, bound)
         shown, ok = _bound_check(name, bound)
         spec = _interval_spec(name)
         op = bound[0] if isinstance(bound, tuple) else (">=" if _is_number(bound) else "==")

@@ -21,6 +21,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from .stats import regularized_beta
+
 __all__ = [
     "CalibrationBins", "Groups", "ReliabilityDiagram", "brier_score", "calibration_bins", "calibration_curve",
     "corp", "ece", "edges", "groups", "log_loss", "pav", "slope_intercept",
@@ -63,6 +65,9 @@ def groups(neg: F64, correct: npt.NDArray[np.bool_], weights: F64 | None) -> Gro
     scores = -neg[::-1]  # ascending
     y = correct[::-1]
     starts = np.flatnonzero(np.r_[True, scores[1:] != scores[:-1]])
+    if weights is None and starts.size == n:  # every score distinct: each case is its group
+        weight = np.ones(n)
+        return Groups(scores, weight, y.astype(np.float64), weight, np.ones(n, np.int64), False)
     counts = np.diff(np.r_[starts, n]).astype(np.int64)
     if weights is None:
         weight = counts.astype(np.float64)
@@ -148,6 +153,61 @@ def calibration_curve(g: Groups, n_bins: int, strategy: str) -> tuple[F64, F64]:
     b = calibration_bins(g, edges(g, n_bins, strategy), "right")
     nz = b.weight != 0
     return b.positive[nz] / b.weight[nz], b.score[nz] / b.weight[nz]
+
+
+def _beta_quantile(p: float, a: float, b: float) -> float:
+    """The ``p`` quantile of Beta(a, b), by bisection on the regularised incomplete beta function (to 1e-12)."""
+    lo, hi = 0.0, 1.0
+    while hi - lo > 1e-12:
+        mid = 0.5 * (lo + hi)
+        if regularized_beta(mid, a, b) < p:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def clopper_pearson(k: float, n: float, level: float) -> tuple[float, float]:
+    """The Clopper-Pearson interval of a proportion ``k / n`` at ``level``: Beta quantiles, 0 and 1 at the ends.
+
+    ``lower = B(alpha/2; k, n - k + 1)`` (0 when k = 0), ``upper = B(1 - alpha/2; k + 1, n - k)``
+    (1 when k = n), ``alpha = 1 - level``; k and n need not be integers (a weighted bin's
+    effective size). NaN, NaN when n = 0.
+    """
+    if not n > 0:
+        return math.nan, math.nan
+    alpha = 1.0 - level
+    lower = 0.0 if k <= 0 else _beta_quantile(alpha / 2.0, k, n - k + 1.0)
+    upper = 1.0 if k >= n else _beta_quantile(1.0 - alpha / 2.0, k + 1.0, n - k)
+    return lower, upper
+
+
+class ReliabilityPoints(NamedTuple):
+    """The binned points of a reliability diagram, one per non-empty bin (``calibration_curve``'s bins).
+
+    ``score``: the bin's mean score; ``fraction``: its fraction of correct cases; ``weight``:
+    its weight (case count when unweighted); ``lower``, ``upper``: the Clopper-Pearson
+    interval of the fraction, on the bin's effective size ``weight ** 2 / square``.
+    """
+
+    score: F64
+    fraction: F64
+    weight: F64
+    lower: F64
+    upper: F64
+
+
+def reliability_points(g: Groups, n_bins: int, level: float) -> ReliabilityPoints:
+    """The points of :func:`calibration_curve` (uniform bins) with their weights and Clopper-Pearson intervals."""
+    b = calibration_bins(g, edges(g, n_bins, "uniform"), "right")
+    nz = b.weight != 0
+    weight, positive, square = b.weight[nz], b.positive[nz], b.square[nz]
+    fraction = positive / weight
+    size = weight * weight / square  # Kish's effective size: the case count when unweighted
+    bounds = [clopper_pearson(f * n, n, level) for f, n in zip(fraction.tolist(), size.tolist())]
+    lower = np.array([lo for lo, _ in bounds], dtype=np.float64)
+    upper = np.array([hi for _, hi in bounds], dtype=np.float64)
+    return ReliabilityPoints(b.score[nz] / weight, fraction, weight, lower, upper)
 
 
 def _expected_abs_normal(mean: F64, sd: F64, centre: F64) -> F64:
@@ -378,6 +438,10 @@ def corp(g: Groups, confidence: float, n_resamples: int, seed: int | None) -> Re
 # --------------------------------------------------------------------------- logistic
 
 
+#: Above this many groups the logistic fit starts from the fit of an evenly spaced subset of them.
+_START_SIZE = 20_000
+
+
 def slope_intercept(g: Groups) -> tuple[float, float]:
     """(slope, intercept) of the logistic regression of the outcome on logit(score), by Newton's method.
 
@@ -396,19 +460,26 @@ def slope_intercept(g: Groups) -> tuple[float, float]:
     # start from the base rate (every case alike): the Hessian is then well conditioned, where a
     # start at the identity can overshoot to saturated fits when a score is near 0 or 1
     a, b = math.log(base) - math.log1p(-base), 0.0
+    stride = g.scores.size // _START_SIZE
+    if stride > 1:  # many groups: start from the fit of every stride-th group (the same maximum, fewer steps)
+        sub = Groups(g.scores[::stride], w[::stride], pos[::stride], w[::stride], g.counts[::stride], g.weighted)
+        b0, a0 = slope_intercept(sub)
+        if math.isfinite(a0) and math.isfinite(b0):
+            a, b = a0, b0
 
-    def loglik(a: float, b: float) -> float:
+    def at(a: float, b: float) -> tuple[float, F64]:
+        """The log likelihood at (a, b) and the fitted probabilities, from one exp and one log1p."""
         eta = a + b * x
-        # log(1 + exp(eta)), stable and cheaper than np.logaddexp
-        soft = np.maximum(eta, 0.0) + np.log1p(np.exp(-np.abs(eta)))
-        return float(np.dot(pos, eta) - np.dot(w, soft))
+        e = np.exp(-np.abs(eta))
+        soft = np.maximum(eta, 0.0) + np.log1p(e)  # log(1 + exp(eta)), stable
+        mu = np.where(eta >= 0.0, 1.0, e) / (1.0 + e)  # the logistic function, no overflow
+        return float(np.dot(pos, eta) - np.dot(w, soft)), mu
 
     # Newton's method, each step halved until the (concave) log likelihood does not fall; the
-    # point where the step vanishes is the maximum, and a run that does not settle is NaN
-    current = loglik(a, b)
+    # point where the step vanishes is the maximum, and a run that does not settle is NaN. The
+    # likelihood at a trial point also gives its fitted probabilities: one evaluation a step.
+    current, mu = at(a, b)
     for _ in range(100):
-        eta = a + b * x
-        mu = 0.5 * (1.0 + np.tanh(0.5 * eta))  # the logistic function, no overflow
         r = pos - w * mu
         v = w * mu * (1.0 - mu)
         vx = v * x
@@ -418,14 +489,18 @@ def slope_intercept(g: Groups) -> tuple[float, float]:
         if not det > 0 or not math.isfinite(det):
             return nan
         da, db = (h11 * g0 - h01 * g1) / det, (h00 * g1 - h01 * g0) / det
+        if abs(da) <= 1e-8 * (1.0 + abs(a)) and abs(db) <= 1e-8 * (1.0 + abs(b)):
+            # Newton converges quadratically here: after this step the error is of the order of
+            # the step squared (1e-16), so the step lands on the maximum
+            return b + db, a + da
         step = 1.0
         while True:
             na, nb = a + step * da, b + step * db
-            new = loglik(na, nb)
+            new, new_mu = at(na, nb)
             if new >= current - 1e-12 * abs(current) or step < 1e-10:
                 break
             step /= 2.0
-        a, b, current = na, nb, new
+        a, b, current, mu = na, nb, new, new_mu
         if not (math.isfinite(a) and math.isfinite(b)) or abs(b) > 1e6:
             return nan
         if abs(step * da) <= 1e-12 * (1.0 + abs(a)) and abs(step * db) <= 1e-12 * (1.0 + abs(b)):

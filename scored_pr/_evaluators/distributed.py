@@ -308,7 +308,7 @@ class DistributedEvaluation(QueriesForTyping):
         nan = math.nan
         out: dict[str, float] = {}
         for m in MEASURES:
-            if not m.summary:
+            if not m.summary or not m.applies_to(self):  # no calibration queries here: those entries are absent
                 continue
             if m.kind == "per_rank":
                 for k in REPORT_RANKS:

@@ -794,13 +794,15 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
         that order. Degenerate values are NaN or 0.0 as
         documented per method; nothing raises. With sample weights, the
         rank-based entries (break-even point, reciprocal rank, R-precision,
-        precision at k) are NaN.
+        precision at k) are NaN. Then, when every score is a probability
+        (:meth:`scores_are_probabilities`), ``expected_calibration_error``
+        (15 uniform bins, l1) and ``brier_score``; absent otherwise.
         """
         nan = float("nan")
         ranked = not self._store.weighted  # rank-based measures are NaN for weighted cases
         out: dict[str, float] = {}
         for m in MEASURES:
-            if not m.summary:
+            if not m.summary or not m.applies_to(self):  # calibration measures: probabilities only
                 continue
             if m.kind == "per_rank":
                 for k in REPORT_RANKS:

@@ -43,6 +43,29 @@ class CalibrationQueries(ExactShell):
         if neg.size:
             check_probability_scores(float(-neg[-1]), float(-neg[0]), func)
 
+    def scores_are_probabilities(self) -> bool:
+        """Whether at least one case is scored and every score lies in [0, 1]. O(1).
+
+        The calibration measures of ``summary()`` (``expected_calibration_error``,
+        ``brier_score``) are there exactly when this is true; misses have no
+        score and do not count.
+
+        Examples
+        --------
+        >>> from scored_pr import ScoredPrecisionRecallEvaluation
+        >>> ev = ScoredPrecisionRecallEvaluation()
+        >>> ev.scores_are_probabilities()
+        False
+        >>> ev.add_cases([True, False], [0.9, 0.0])
+        >>> ev.scores_are_probabilities(), "brier_score" in ev.summary()
+        (True, True)
+        >>> ev.add_case(False, 2.5)
+        >>> ev.scores_are_probabilities(), "brier_score" in ev.summary()
+        (False, False)
+        """
+        neg = self._store.arrays()[0]  # negated scores, ascending
+        return bool(neg.size) and bool(-neg[-1] >= 0.0) and bool(-neg[0] <= 1.0)
+
     def _calibrated(self, func: str, key: tuple[object, ...], build: object) -> object:
         self._check_probabilities(func)  # refuses before anything is cached; a cached answer is O(1)
         return self._cached(key, lambda: build(K.groups(*self._store.arrays(), self._store.weights())))  # type: ignore[operator]

@@ -25,3 +25,20 @@ def test_pav_with_weights_equals_isotonic_regression() -> None:
     want = IsotonicRegression().fit(np.arange(500), total / weight, sample_weight=weight).predict(np.arange(500))
     np.testing.assert_allclose(K.pav(total, weight), want, rtol=1e-10)
     assert K.pav(np.zeros(0), np.zeros(0)).size == 0
+
+
+def test_groups_of_distinct_scores_are_the_cases_themselves() -> None:
+    """The fast path (every score distinct, no weights) equals the sums per group written out."""
+    rng = np.random.default_rng(2)
+    for scores in (rng.random(50), np.r_[rng.random(49), 0.5, 0.5]):  # distinct, then one tie
+        neg = np.sort(-scores)
+        correct = rng.random(neg.size) < 0.5
+        g = K.groups(neg, correct, None)
+        asc, y = -neg[::-1], correct[::-1]
+        distinct = np.unique(asc)
+        np.testing.assert_array_equal(g.scores, distinct)
+        np.testing.assert_array_equal(g.weight, [float(np.sum(asc == v)) for v in distinct])
+        np.testing.assert_array_equal(g.positive, [float(np.sum(y[asc == v])) for v in distinct])
+        np.testing.assert_array_equal(g.counts, [int(np.sum(asc == v)) for v in distinct])
+        np.testing.assert_array_equal(g.square, g.weight)
+        assert not g.weighted and g.case_weight is None

@@ -194,6 +194,27 @@ def test_calibration_slope_intercept_equals_statsmodels(c: Any, weighted: bool) 
     assert slope == pytest.approx(params[1], abs=1e-6) and intercept == pytest.approx(params[0], abs=1e-6)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+def test_calibration_slope_intercept_of_many_distinct_scores_equals_statsmodels(weighted: bool) -> None:
+    """Over 20,000 distinct scores the fit starts from a subset's fit: still statsmodels' maximum (ties and 0, 1 too)."""
+    sm = pytest.importorskip("statsmodels.api")
+    rng = np.random.default_rng(21)
+    n = 60_000
+    p = 1.0 / (1.0 + np.exp(-rng.normal(0.0, 2.0, n)))
+    p[:200] = np.round(p[:200], 1)  # some ties
+    p[200:202] = (0.0, 1.0)
+    y = rng.random(n) < 1.0 / (1.0 + np.exp(-(0.3 + 0.7 * _logit(p))))
+    w = rng.random(n) + 0.5 if weighted else None
+    slope, intercept = _ev(p, y, w).calibration_slope_intercept()
+    x = sm.add_constant(_logit(p), has_constant="add")
+    if w is None:
+        params = sm.Logit(y.astype(float), x).fit(disp=0, method="newton", tol=1e-12, maxiter=200).params
+    else:
+        params = sm.GLM(y.astype(float), x, family=sm.families.Binomial(), freq_weights=w).fit(tol=1e-13).params
+    assert slope == pytest.approx(params[1], abs=1e-6) and intercept == pytest.approx(params[0], abs=1e-6)
+    assert abs(slope - 0.7) < 0.1 and abs(intercept - 0.3) < 0.1
+
+
 def test_calibration_slope_is_nan_where_no_fit_exists() -> None:
     assert all(math.isnan(v) for v in _ev(np.array([0.2, 0.8]), np.array([True, True])).calibration_slope_intercept())
     assert all(math.isnan(v) for v in _ev(np.array([0.5, 0.5]), np.array([True, False])).calibration_slope_intercept())
@@ -483,8 +504,8 @@ def test_plot_reliability_draws_the_diagram_and_the_bins() -> None:
     np.testing.assert_array_equal(lines["CORP (isotonic)"].get_xdata(), d.scores)
     np.testing.assert_array_equal(lines["CORP (isotonic)"].get_ydata(), d.recalibrated)
     prob_true, prob_pred = ev.calibration_curve(n_bins=5)
-    np.testing.assert_array_equal(lines["5 bins"].get_xdata(), prob_pred)
-    np.testing.assert_array_equal(lines["5 bins"].get_ydata(), prob_true)
+    np.testing.assert_array_equal(lines["5 bins (95% Clopper-Pearson)"].get_xdata(), prob_pred)
+    np.testing.assert_array_equal(lines["5 bins (95% Clopper-Pearson)"].get_ydata(), prob_true)
     assert f"MCB {d.mcb:.4f}" in ax.get_legend().get_title().get_text()
     logits = _ev(np.array([0.5, 2.0]), np.array([True, False]))
     with pytest.raises(ValueError, match="got the score 2.0"):
@@ -553,3 +574,46 @@ def test_top_label_and_classwise_ece_equal_binary_evaluators_of_the_rows() -> No
     last = MultiLabelEvaluation(["a", "b", "c"])
     last.add_cases(np.array(["a", "b", "c"])[y[-50:]], probs[-50:])
     assert window.expected_calibration_error() == last.expected_calibration_error()
+
+
+def test_reliability_display_holds_the_diagram_the_bins_with_clopper_pearson_and_the_histogram() -> None:
+    """The display's data against the queries, scipy's Beta quantiles and numpy's histogram; weighted too."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+    from scipy.stats import beta
+
+    from scored_pr import ReliabilityDisplay
+
+    rng = np.random.default_rng(11)
+    p = np.round(rng.random(300), 2)
+    p[:2] = (0.0, 1.0)
+    y = rng.random(300) < p
+    ev = _ev(p, y)
+    d = ReliabilityDisplay.from_evaluation(ev, n_bins=8, n_resamples=20, level=0.9)
+    assert d.diagram == ev.reliability_diagram(n_resamples=20)
+    prob_true, prob_pred = ev.calibration_curve(n_bins=8)
+    np.testing.assert_allclose(d.bin_fraction, prob_true, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(d.bin_score, prob_pred, rtol=0, atol=1e-15)
+    ids = np.searchsorted(np.linspace(0, 1, 9)[1:-1], p, side="left")  # scikit-learn's bins (closed right)
+    counts = np.bincount(ids, minlength=8).astype(float)
+    np.testing.assert_array_equal(d.histogram, counts)
+    np.testing.assert_array_equal(d.bin_weight, counts[counts > 0])
+    hits = np.bincount(ids, weights=y.astype(float), minlength=8)[counts > 0]
+    n = counts[counts > 0]
+    lower = np.where(hits > 0, beta.ppf(0.05, np.maximum(hits, 1e-300), n - hits + 1), 0.0)
+    upper = np.where(hits < n, beta.ppf(0.95, hits + 1, np.maximum(n - hits, 1e-300)), 1.0)
+    np.testing.assert_allclose(d.bin_lower, lower, atol=1e-9)
+    np.testing.assert_allclose(d.bin_upper, upper, atol=1e-9)
+    assert np.all(d.bin_lower <= d.bin_fraction) and np.all(d.bin_fraction <= d.bin_upper)
+    ax = d.plot(Figure().subplots(), name="m").ax_
+    assert "m (CORP)" in [line.get_label() for line in ax.get_lines()]
+    # weighted: the histogram holds the weights, the intervals use the effective size
+    w = rng.random(300) + 0.5
+    wev = _ev(p, y, w)
+    wd = ReliabilityDisplay.from_evaluation(wev, n_bins=8, n_resamples=0)
+    np.testing.assert_allclose(wd.histogram, np.bincount(ids, weights=w, minlength=8), rtol=1e-12)
+    assert wd.diagram.lower is None
+    with pytest.raises(ValueError, match="argument 'level' must be a real number strictly between 0 and 1"):
+        ReliabilityDisplay.from_evaluation(ev, level=1.0)
+    with pytest.raises(ValueError, match="got the score 2.0"):
+        ReliabilityDisplay.from_evaluation(_ev(np.array([0.5, 2.0]), np.array([True, False])))

@@ -132,8 +132,9 @@ def test_every_kind_is_an_evaluation(kind: str) -> None:
 
 def test_the_protocol_lists_every_query_of_the_exact_evaluator() -> None:
     public = {n for n in dir(Exact) if not n.startswith("_")}
-    # what only the exact evaluator has: combining, its cases in rank order, and a reweighted view of them
-    own = {"merge", "ranked_cases", "at_prevalence"}
+    # what only the exact evaluator has: combining, its cases in rank order, a reweighted view of them, and
+    # what the measure table's calibration entries read
+    own = {"merge", "ranked_cases", "at_prevalence", "scores_are_probabilities"}
     # every kind's HTML report and LingPipe's text printing, outside the protocol (a user's own class
     # need not have them)
     assert public - own - set(DISPLAY) - set(TEXT) == set(PROPERTIES + MUTATORS + QUERIES + STATE)

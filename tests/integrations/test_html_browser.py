@@ -543,3 +543,26 @@ def test_cli_sliced_page_with_ci_shows_interval_columns(browser: Any, tmp_path: 
     shown = eu_row.locator("td.interval").nth(1).inner_text()
     assert shown.startswith("[") and shown.endswith("]")
     assert [float(x) for x in shown[1:-1].split(", ")] == pytest.approx([low, high], rel=1e-5)
+
+
+def test_probabilities_draw_the_reliability_chart_and_logits_do_not(browser: Any, artifacts: Path) -> None:
+    """The reliability chart is drawn, without console errors, with the CORP, band, bins and histogram series."""
+    rng = np.random.default_rng(5)
+    p = np.round(rng.random(2000), 3)
+    ev = scored_pr.ScoredPrecisionRecallEvaluation()
+    ev.add_cases(rng.random(2000) < p, p)
+    page = open_page(browser, ev.to_html(), artifacts / "reliability.html")
+    page.check_clean()
+    labels = page.page.evaluate("scoredPr.charts.reliability.series.map(function (s) { return s.label; })")
+    assert labels[0] == "scores (histogram)" and labels[1] == "90% consistency band"
+    assert labels[2].startswith("CORP (MCB ") and labels[3] == "95% Clopper-Pearson intervals" and labels[4] == "10 bins"
+    page.page.locator("#chart-reliability canvas").scroll_into_view_if_needed()
+    b = page.data()["rankings"][0]["reliability"]["bins"][4]
+    page.hover_point("reliability", b[0], b[1])
+    assert f"[{b[2]:.4g}".rstrip("0") in page.page.inner_text("#tip-reliability")  # the bin's interval shown
+    page.shot(artifacts / "reliability.png")
+    logits = scored_pr.ScoredPrecisionRecallEvaluation()
+    logits.add_cases(*cases(500))
+    other = open_page(browser, logits.to_html(), artifacts / "logits.html")
+    other.check_clean()
+    assert other.page.evaluate("scoredPr.charts.reliability === undefined")

@@ -301,3 +301,31 @@ def test_sliced_page_data_marks_the_worst_slice_among_large_enough_ones() -> Non
     assert [r["name"] for r in data["items"] if r["worst"]] == ["g=weak"]
     empty = page_data(scored_pr.SlicedEvaluation("g").to_html())
     assert empty.get("worst") is None and not any(r.get("worst") for r in empty["items"])
+
+
+def test_probabilities_get_the_reliability_diagram_and_the_calibration_measures() -> None:
+    """The page of probabilities holds the CORP curve, band, binned points and histogram of the display, and ECE and Brier."""
+    from scored_pr import ReliabilityDisplay
+
+    rng = np.random.default_rng(4)
+    p = np.round(rng.random(500), 3)
+    y = rng.random(500) < p
+    ev = scored_pr.ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, p)
+    r = page_data(ev.to_html())["rankings"][0]
+    measures = {m["key"]: m["value"] for m in r["measures"]}
+    assert measures["expected_calibration_error"] == ev.expected_calibration_error()
+    assert measures["brier_score"] == ev.brier_score()
+    rel = r["reliability"]
+    d = ReliabilityDisplay.from_evaluation(ev, n_bins=10, n_resamples=100, seed=0)
+    assert rel["mcb"] == d.diagram.mcb and rel["dsc"] == d.diagram.dsc and rel["unc"] == d.diagram.unc
+    # the step vertices of the CORP fit: every distinct score kept here (within the budget)
+    assert rel["corp_x"][::2] == d.diagram.scores.tolist() and rel["corp_y"][::2] == d.diagram.recalibrated.tolist()
+    assert [b[2:] for b in rel["band"]] == np.column_stack((d.diagram.lower, d.diagram.upper)).tolist()
+    assert rel["bins"] == np.column_stack((d.bin_score, d.bin_fraction, d.bin_lower, d.bin_upper, d.bin_weight)).tolist()
+    assert [h[2] for h in rel["histogram"]] == d.histogram.tolist() and sum(h[2] for h in rel["histogram"]) == 500
+    # logits: no diagram, no calibration measure
+    logits = exact(200)
+    r = page_data(logits.to_html())["rankings"][0]
+    assert r["reliability"] is None
+    assert not {"expected_calibration_error", "brier_score"} & {m["key"] for m in r["measures"]}

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from sklearn.metrics import average_precision_score, roc_auc_score
+from sklearn.metrics import average_precision_score, brier_score_loss, roc_auc_score
 
 from scored_pr import BoundedEvaluation, ScoredPrecisionRecallEvaluation, WindowedEvaluation, compare, testing
 from scored_pr import _measures as T
@@ -49,8 +49,16 @@ def _cases(seed: int = 0, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
     return correct, scores
 
 
-def _ev(ties: str = "grouped", weighted: bool = False, seed: int = 0) -> ScoredPrecisionRecallEvaluation:
-    correct, scores = _cases(seed)
+def _probabilities(seed: int = 0, n: int = 40) -> tuple[np.ndarray, np.ndarray]:
+    """Cases whose scores are probabilities (tied, with 0.0 and 1.0): every calibration measure applies."""
+    correct, scores = _cases(seed, n)
+    probs = np.round(1.0 / (1.0 + np.exp(-2.0 * scores)), 1)
+    probs[:2] = (0.0, 1.0)
+    return correct, probs
+
+
+def _ev(ties: str = "grouped", weighted: bool = False, seed: int = 0, probs: bool = False) -> ScoredPrecisionRecallEvaluation:
+    correct, scores = (_probabilities if probs else _cases)(seed)
     ev = ScoredPrecisionRecallEvaluation(ties=ties)
     if weighted:
         ev.add_cases(correct, scores, sample_weight=np.random.default_rng(seed + 1).random(correct.size) + 0.5)
@@ -59,8 +67,14 @@ def _ev(ties: str = "grouped", weighted: bool = False, seed: int = 0) -> ScoredP
     return ev
 
 
-def _summary_keys(pred: Any = lambda m: m.summary) -> list[str]:
-    return [key for m in T.MEASURES if pred(m) for key in m.keys()]
+def _summary_keys(pred: Any = lambda m: m.summary, probs: bool = False) -> list[str]:
+    """The summary keys in table order; the calibration entries only for probabilities."""
+    return [key for m in T.MEASURES if pred(m) and (probs or m.applies == "always") for key in m.keys()]
+
+
+def _for(m: T.Measure) -> bool:
+    """Whether ``m``'s reference evaluator holds probabilities (what a calibration entry needs)."""
+    return m.applies == "probabilities"
 
 
 def _free(m: T.Measure) -> dict[str, Any]:
@@ -77,6 +91,9 @@ def test_names_are_unique_and_every_field_is_consistent() -> None:
         assert set(m.intervals) <= set(T.INTERVAL_METHODS), m.name
         if m.kind == "count":
             assert m.intervals == () and m.higher_is_better is None and m.label is None and not m.rank_based
+        elif m.applies == "probabilities":  # calibration: no interval, not meaned, averaged or bounded
+            assert m.intervals == () and m.higher_is_better is False and m.kind == "measure", m.name
+            assert m.over_queries is None and not m.over_labels and not m.bounded and not m.rank_based, m.name
         else:
             assert m.intervals and m.higher_is_better is not None, m.name
         if m.kind == "query":
@@ -92,7 +109,7 @@ def test_names_are_unique_and_every_field_is_consistent() -> None:
 @pytest.mark.parametrize("ties", ["grouped", "stable"])
 @pytest.mark.parametrize("m", T.MEASURES, ids=lambda m: m.name)
 def test_every_entry_is_callable_on_the_exact_evaluator_and_returns_its_type(m: T.Measure, ties: str) -> None:
-    ev = _ev(ties)
+    ev = _ev(ties, probs=_for(m))
     value = m.compute(ev, **_free(m))
     direct = getattr(ev, m.method) if m.kind == "count" else getattr(ev, m.method)(**m.kwargs, **_free(m))
     if m.kind == "count":
@@ -136,7 +153,7 @@ def test_entries_agree_with_references(seed: int) -> None:
     assert T.by_name("r_precision").compute(stable) == pytest.approx(_precision_at(correct, scores, r))
 
 
-@pytest.mark.parametrize("m", [m for m in T.MEASURES if m.kind != "count"], ids=lambda m: m.name)
+@pytest.mark.parametrize("m", [m for m in T.MEASURES if m.kind != "count" and m.applies == "always"], ids=lambda m: m.name)
 def test_higher_is_better_is_the_direction_of_a_better_ranking(m: T.Measure) -> None:
     """A perfect ranking scores better than the reversed one, in the declared direction."""
     correct = np.array([True, False, True, False, True, False, False, True, False, False])
@@ -150,7 +167,7 @@ def test_higher_is_better_is_the_direction_of_a_better_ranking(m: T.Measure) -> 
 
 @pytest.mark.parametrize("m", [m for m in T.MEASURES if m.kind != "count"], ids=lambda m: m.name)
 def test_rank_based_is_exactly_the_measures_a_weighted_evaluator_refuses(m: T.Measure) -> None:
-    ev = _ev(weighted=True)
+    ev = _ev(weighted=True, probs=_for(m))
     if m.rank_based:
         with pytest.raises(ValueError, match="not defined with sample weights"):
             m.compute(ev, **_free(m))
@@ -161,14 +178,15 @@ def test_rank_based_is_exactly_the_measures_a_weighted_evaluator_refuses(m: T.Me
 # ------------------------------------------------------------------ summary() of every kind
 
 
+@pytest.mark.parametrize("probs", [False, True])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("ties", ["grouped", "stable"])
-def test_summary_is_the_table_in_order(ties: str, weighted: bool) -> None:
-    ev = _ev(ties, weighted)
+def test_summary_is_the_table_in_order(ties: str, weighted: bool, probs: bool) -> None:
+    ev = _ev(ties, weighted, probs=probs)
     got = ev.summary()
-    assert list(got) == _summary_keys()
+    assert list(got) == _summary_keys(probs=probs)
     for m in T.MEASURES:
-        if not m.summary:
+        if not m.summary or (m.applies == "probabilities" and not probs):
             continue
         for k, key in zip(T.REPORT_RANKS, m.keys()):
             free = {"k": k} if m.kind == "per_rank" else {}
@@ -195,6 +213,87 @@ def test_window_summary_is_the_table_in_order() -> None:
     w = WindowedEvaluation(size=25)
     w.add_cases(*_cases())
     assert list(w.summary()) == _summary_keys()
+    w.add_cases(*_probabilities())  # the window now holds probabilities only
+    assert list(w.summary()) == _summary_keys(probs=True)
+
+
+# ------------------------------------------------------------------ the calibration entries: probabilities only
+
+_CALIBRATION = [m for m in T.MEASURES if m.applies == "probabilities"]
+
+
+def test_the_calibration_entries_are_ece_and_brier_after_every_other_key() -> None:
+    assert [m.name for m in _CALIBRATION] == ["expected_calibration_error", "brier_score"]
+    keys = _summary_keys(probs=True)
+    assert keys[-2:] == ["expected_calibration_error", "brier_score"] and keys[:-2] == _summary_keys()
+
+
+def test_a_better_calibrated_model_scores_lower_on_the_calibration_entries() -> None:
+    """Same ranking, scores equal to the outcome frequencies (calibrated) against pulled-in ones."""
+    correct = np.array([True] + [False] * 4 + [True] * 4 + [False])
+    calibrated = np.array([0.2] * 5 + [0.8] * 5)
+    pulled_in = np.array([0.45] * 5 + [0.55] * 5)
+    good, bad = ScoredPrecisionRecallEvaluation(), ScoredPrecisionRecallEvaluation()
+    good.add_cases(correct, calibrated)
+    bad.add_cases(correct, pulled_in)
+    for m in _CALIBRATION:
+        assert m.compute(good) < m.compute(bad), m.name
+    assert good.summary()["expected_calibration_error"] == 0.0
+    assert good.summary()["brier_score"] == pytest.approx(brier_score_loss(correct, calibrated), abs=1e-15)
+
+
+def test_calibration_entries_are_present_for_probabilities_and_absent_otherwise() -> None:
+    """Exact, windowed, synchronized, sliced, each label of a multi-label evaluation; never NaN for logits."""
+    from scored_pr import MultiLabelEvaluation, MultiQueryEvaluation, SlicedEvaluation, SynchronizedEvaluation
+
+    names = [m.name for m in _CALIBRATION]
+    for data, present in ((_probabilities(), True), (_cases(), False)):
+        correct, scores = data
+        ref = ScoredPrecisionRecallEvaluation()
+        ref.add_cases(correct, scores)
+        kinds = [ScoredPrecisionRecallEvaluation(), WindowedEvaluation(size=1000), SynchronizedEvaluation()]
+        for ev in kinds:
+            ev.add_cases(correct, scores)
+        sliced = SlicedEvaluation("g")
+        sliced.add_cases(correct, scores, g=[0] * len(correct))
+        summaries = [ev.summary() for ev in kinds] + [sliced.summary()["overall"], sliced.summary()["g=0"]]
+        for got in summaries:
+            if present:
+                assert [got[n] for n in names] == [ref.expected_calibration_error(), ref.brier_score()]
+                assert got["brier_score"] == pytest.approx(brier_score_loss(correct, scores), abs=1e-15)
+            else:
+                assert not set(names) & set(got)
+        multi = MultiQueryEvaluation()  # not meaned over queries (a mean of per-query ECEs means nothing standard)
+        multi.add_cases("q1", correct, scores)
+        assert not any(n in key for key in multi.summary() for n in names)
+        ml = MultiLabelEvaluation(2)  # each label's summary carries them; no average over labels
+        ml.add_cases(np.column_stack([correct, correct[::-1]]), np.column_stack([scores, scores[::-1]]))
+        ml_summary = ml.summary()
+        assert not set(names) & set(ml_summary)
+        for label, one in ml_summary["labels"].items():
+            assert (set(names) <= set(one)) == present, label
+    empty = ScoredPrecisionRecallEvaluation()  # nothing scored: absent (misses have no score)
+    empty.add_misses(2)
+    assert not set(names) & set(empty.summary())
+    bounded = BoundedEvaluation(64)  # refuses calibration: never carries them
+    bounded.add_cases(*_probabilities())
+    assert not set(names) & set(bounded.summary())
+
+
+def test_the_text_report_and_assert_metrics_take_the_calibration_entries() -> None:
+    ev = _ev(probs=True)
+    text = str(ev).splitlines()
+    assert text[-2:] == [f"  Expected Calibration Error (15 uniform bins, l1)={ev.expected_calibration_error()!r}",
+                         f"  Brier Score={ev.brier_score()!r}"]  # fmt: skip
+    assert "Brier" not in str(_ev())
+    ece = ev.expected_calibration_error()
+    testing.assert_metrics(ev, expected_calibration_error__le=ece, brier_score__lt=1.0, brier_score__ge=0.0)
+    testing.assert_metrics(ev, confidence=0.9, n_resamples=20, expected_calibration_error__le=ece)  # on its value
+    with pytest.raises(AssertionError, match=r"expected_calibration_error\s+<= 0.0"):
+        testing.assert_metrics(ev, expected_calibration_error__le=0.0)
+    assert testing.metric_value(ev.summary(), "brier_score") == ev.brier_score()
+    with pytest.raises(ValueError, match="every score must be a probability in \\[0, 1\\]; got the score -2.2"):
+        testing.assert_metrics(_ev(), expected_calibration_error__le=0.05)
 
 
 @pytest.mark.parametrize("weighted", [False, True])
@@ -245,7 +344,7 @@ def test_uninterpolated_entries_take_no_argument_so_a_bounded_summary_answers_th
 
 
 def test_metric_value_accepts_exactly_the_tables_names() -> None:
-    ev = _ev()
+    ev = _ev(probs=True)
     plain = [m for m in T.MEASURES if m.kind in ("count", "measure")]
     for m in plain:
         assert testing.metric_value(ev, m.name) == m.compute(ev) or math.isnan(m.compute(ev))
@@ -258,7 +357,8 @@ def test_metric_value_accepts_exactly_the_tables_names() -> None:
     with pytest.raises(ValueError, match="unknown metric 'nope'") as err:
         testing.metric_value(ev, "nope")
     listed = str(err.value).split("expected one of ", 1)[1].split(", ")
-    assert listed == [m.name for m in T.MEASURES if m.kind in ("count", "measure", "per_rank")]
+    plain_names = [m.name for m in T.MEASURES if m.kind in ("count", "measure")]
+    assert listed == plain_names + [m.name for m in T.MEASURES if m.kind == "per_rank"]
 
 
 def test_assert_metrics_confidence_uses_each_measures_interval() -> None:
@@ -268,7 +368,7 @@ def test_assert_metrics_confidence_uses_each_measures_interval() -> None:
         if m.kind not in ("count", "measure"):
             continue
         spec = testing._interval_spec(m.name)
-        assert (spec is None) == (m.kind == "count"), m.name
+        assert (spec is None) == (m.kind == "count" or m.applies == "probabilities"), m.name
         if spec is not None:
             assert spec == (m.method, m.kwargs)
     assert testing._interval_spec("precision_at_7") == ("precision_at", {"k": 7})
@@ -335,13 +435,14 @@ def _report_measure_lines(text: str) -> list[str]:
     return [line.strip().split("=")[0] for line in text.splitlines() if not line.strip().startswith(counts)]
 
 
+@pytest.mark.parametrize("probs", [False, True])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_the_text_report_prints_the_tables_labels(weighted: bool) -> None:
-    ev = _ev(weighted=weighted)
+def test_the_text_report_prints_the_tables_labels(weighted: bool, probs: bool) -> None:
+    ev = _ev(weighted=weighted, probs=probs)
     want = []
     for name in T.REPORT_LINES:
         m = T.by_name(name)
-        if weighted and m.rank_based:
+        if (weighted and m.rank_based) or (m.applies == "probabilities" and not probs):
             continue
         assert m.label is not None
         want += [m.label.format(k=k) for k in T.REPORT_RANKS if k <= ev.num_cases] if m.kind == "per_rank" else [m.label]
@@ -368,7 +469,13 @@ def test_report_table_and_json_rows_come_from_the_table(tmp_path: Path, capsys: 
     assert main(["report", str(path), "--format", "json", "--no-progress"]) == 0
     obj = json.loads(capsys.readouterr().out)
     keys = _summary_keys()
-    assert [k for k in obj if k in keys] == keys
+    assert [k for k in obj if k in _summary_keys(probs=True)] == keys  # logits: no calibration entry
+    probs = tmp_path / "probs.csv"
+    probs.write_text("correct,score\n" + "".join(f"{int(c)},{float(s)!r}\n" for c, s in zip(*_probabilities())))
+    assert main(["report", str(probs), "--format", "json", "--no-progress"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert [k for k in obj if k in _summary_keys(probs=True)] == _summary_keys(probs=True)
+    assert obj["brier_score"] == _ev(probs=True).brier_score()
     assert main(["report", str(path), "--format", "table", "--no-progress"]) == 0
     rows = [line.split("|")[1].strip() for line in capsys.readouterr().out.splitlines() if line.startswith("|")][2:]
     equal = {m.name: m.equals for m in T.MEASURES if m.equals}

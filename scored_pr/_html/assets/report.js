@@ -479,7 +479,34 @@
         if (s.r.best.threshold !== null) fc.marks.push({ dy: 14 * k, x: s.r.best.threshold, y: s.r.best.f, shape: "diamond", color: s.color, label: "max F1 " + fmt(s.r.best.f, 4) + " at " + fmt(s.r.best.threshold, 4) });
       });
     }
-    [pr, roc, fc].forEach(function (c) { if (c) c.setLegend(); });
+    reliabilityChart(list);
+    [pr, roc, fc, rc].forEach(function (c) { if (c) c.setLegend(); });
+  }
+
+  // ----- the reliability diagram (probabilities only): CORP curve and band, binned points with
+  // Clopper-Pearson intervals, the score histogram beneath (scaled to a fifth of the height)
+  var rc = null;
+  function reliabilityChart(list) {
+    var rel = list.filter(function (k) { return R[k].reliability; });
+    if (!rel.length) { if (rc) { rc.series = []; rc.marks = []; rc.box.style.display = "none"; } return; }
+    if (!rc) rc = new Chart(grid, "reliability", "Reliability (are the scores probabilities?)", "score", "fraction correct", [0, 1], [0, 1.02]);
+    rc.box.style.display = "";
+    rc.series = []; rc.marks = [{ line: [0, 0, 1, 1], color: "#999" }];
+    rel.forEach(function (k, pos) {
+      var r = R[k], rl = r.reliability, label = layout !== "single" ? r.name + ": " : "";
+      var colour = layout === "per_label" && k === 0 ? "#000000" : colourOf(layout === "compare" ? list.indexOf(k) : pos === 0 ? 0 : 1);
+      var hmax = Math.max.apply(null, rl.histogram.map(function (h) { return h[2]; })) || 1;
+      if (pos === 0) rc.series.push({ boxes: rl.histogram.map(function (h) { return [h[0], h[1], 0, 0.2 * h[2] / hmax]; }), color: "#888888", label: label + "scores (histogram)" });
+      if (rl.band) rc.series.push({ boxes: rl.band, color: colour, label: label + fmt(100 * rl.confidence, 3) + "% consistency band" });
+      rc.series.push({ x: rl.corp_x, y: rl.corp_y, color: colour, model: k,
+        label: label + "CORP (MCB " + fmt(rl.mcb, 4) + ", DSC " + fmt(rl.dsc, 4) + ", UNC " + fmt(rl.unc, 4) + ")" });
+      rc.series.push({ boxes: rl.bins.map(function (b) { return [b[0] - 0.004, b[0] + 0.004, b[2], b[3]]; }), color: colour,
+        label: label + fmt(100 * rl.level, 3) + "% Clopper-Pearson intervals" });
+      rc.series.push({ x: rl.bins.map(function (b) { return b[0]; }), y: rl.bins.map(function (b) { return b[1]; }), color: colour, dash: true, dots: true, model: k,
+        label: label + rl.bins.length + " bins", rows: rl.bins.map(function (_, i) { return i; }),
+        tip: function (i) { var b = rl.bins[i]; return "<table><tr><th>mean score</th><td>" + fmt(b[0], 4) + "</td></tr><tr><th>fraction correct</th><td>" +
+          fmt(b[1], 4) + " [" + fmt(b[2], 4) + ", " + fmt(b[3], 4) + "]</td></tr><tr><th>weight</th><td>" + fmt(b[4]) + "</td></tr></table>"; } });
+    });
   }
 
   // ----- the threshold control
@@ -548,7 +575,7 @@
         roc.marks.push({ current: true, x: d.fpr[c.row], y: d.recall[c.row], color: "#D55E00" });
       }
       if (fc) { fc.marks = fc.marks.filter(function (m) { return !m.current; }); if (c.row >= 0) fc.marks.push({ current: true, vline: c.threshold, color: "#D55E00" }); }
-      [pr, roc, fc].forEach(function (ch) { if (ch) ch.draw(); });
+      [pr, roc, fc, rc].forEach(function (ch) { if (ch) ch.draw(); });
     }
     function reset() {
       var r = R[model()], n = r.table.threshold.length;
@@ -574,7 +601,7 @@
       tr.classList.toggle("selected", tr.getAttribute("data-curve") === String(k));
     });
     build();
-    if (tp && R[k].table) tp.reset(); else [pr, roc, fc].forEach(function (c) { if (c) c.draw(); });
+    if (tp && R[k].table) tp.reset(); else [pr, roc, fc, rc].forEach(function (c) { if (c) c.draw(); });
   }
   api.select = select;
 
@@ -586,8 +613,8 @@
     "Dashed: the interpolated PR curve and the ROC convex hull. Made by scored_pr " + D.version + "." }));
   else root.appendChild(el("p", { "class": "note", id: "provenance", text: "The line is the estimate from the bins; every point of the exact curve lies in one of the shaded boxes. Made by scored_pr " + D.version + "." }));
   select(layout === "per_label" ? (R.length > 1 ? 1 : 0) : 0);
-  window.addEventListener("resize", function () { [pr, roc, fc].forEach(function (c) { if (c) c.draw(); }); });
-  function redraw() { [pr, roc, fc].forEach(function (c) { if (c) c.draw(); }); }
+  window.addEventListener("resize", function () { [pr, roc, fc, rc].forEach(function (c) { if (c) c.draw(); }); });
+  function redraw() { [pr, roc, fc, rc].forEach(function (c) { if (c) c.draw(); }); }
   window.addEventListener("beforeprint", redraw);
   if (window.matchMedia) {  // print layout: redraw the charts at the printed size, not scaled bitmaps
     var printing = window.matchMedia("print");
