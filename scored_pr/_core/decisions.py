@@ -274,7 +274,32 @@ def screen(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float, 
             kl = (np.where(q > 0, q * np.log(q / target), 0.0)
                   + np.where(q < 1, (1 - q) * np.log((1 - q) / (1 - target)), 0.0))  # fmt: skip
         out[(out == -1) & (q > target) & (-n * kl <= math.log(delta) - 1e-9)] = 1
+        _point_mass_screen(out, k, n, target, delta)
     return out
+
+
+def _point_mass_screen(out: npt.NDArray[np.int8], k: FloatArray, n: FloatArray, target: float, delta: float) -> None:
+    """Decide more of the undecided tests (``out == -1``) from the point mass P(X = k), X ~ Binomial(n, target).
+
+    P(X >= k) >= P(X = k), so P(X = k) > delta cannot reject (0). For k > n target the terms after
+    k shrink at least geometrically, by r = (n - k) target / ((k + 1) (1 - target)) < 1, so
+    P(X >= k) <= P(X = k) / (1 - r): at most delta rejects (1). The log point mass comes from
+    lgamma; the margin (1e-6 in the log, far above its rounding at any count numpy holds) keeps
+    both screens on the side the exact tail would take. Only the band between the two is left.
+    """
+    live = np.flatnonzero(out == -1)
+    if not live.size or not 0.0 < target < 1.0:
+        return
+    kk, nn = k[live], n[live]
+    log_mass = (B.log_gamma(nn + 1.0) - B.log_gamma(kk + 1.0) - B.log_gamma(nn - kk + 1.0)
+                + kk * math.log(target) + (nn - kk) * math.log1p(-target))  # fmt: skip
+    log_delta = math.log(delta)
+    out[live[log_mass >= log_delta + 1e-6]] = 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = (nn - kk) * target / ((kk + 1.0) * (1.0 - target))
+        log_upper = log_mass - np.log1p(-np.minimum(r, 1.0))
+    sure = (kk > nn * target) & (r < 1.0) & (log_upper <= log_delta - 1e-6)
+    out[live[sure & (out[live] == -1)]] = 1
 
 
 def rejects(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float, neg: float,
@@ -313,14 +338,14 @@ def _all_screen(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray,
     return state
 
 
-def _first_failure(passes_at: Any, size: int, screen_at: Any = None) -> int:
+def _first_failure(passes_at: Any, size: int, screen_at: Any = None, start: int = 0) -> int:
     """The number of leading hypotheses rejected before the first that is not.
 
     ``passes_at(positions)`` says exactly which of those positions of the sequence are
     rejected. Without ``screen_at`` the rejections are a prefix (monotone p-values): bisection,
     O(log d) tests. Else chunks of doubling size are screened (``screen_at(lo, hi)``, see
     :func:`_all_screen`) and the undecided positions are tested exactly in order, in batches,
-    only up to the first failure.
+    only up to the first failure. ``start``: the positions before it are known to be rejected.
     """
     if screen_at is None:
         lo, hi = 0, size  # every position < lo rejects; the answer is in [lo, hi]
@@ -331,7 +356,7 @@ def _first_failure(passes_at: Any, size: int, screen_at: Any = None) -> int:
             else:
                 hi = mid
         return lo
-    start, chunk = 0, 256
+    chunk = 256
     while start < size:
         stop = min(size, start + chunk)
         state = screen_at(start, stop)
@@ -407,20 +432,21 @@ def _order_statistic(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatA
     return z
 
 
-def _sure_first(z: FloatArray, enough: int) -> tuple[npt.NDArray[np.int64], bool]:
-    """The candidates by descending ``z`` (ties: the higher threshold first), at least the first ``enough``.
+def _sure_first(z: FloatArray, above: float) -> tuple[npt.NDArray[np.int64], bool]:
+    """The candidates of z > ``above`` by descending ``z`` (ties: the higher threshold first).
 
-    Only those with z above the ``enough``-th largest are sorted (a partition, then a sort of the
-    few); the bool says whether that is every candidate. Their order is the full stable order's
-    prefix, since every candidate left out has a smaller z.
+    The bool says whether that is every candidate. Their order is the prefix of the full stable
+    order by descending z, since every candidate left out has a smaller z; :func:`_sure_rest`
+    gives the rest.
     """
-    if enough >= z.size:
-        return np.argsort(-z, kind="stable"), True
-    cut = np.partition(z, z.size - enough)[z.size - enough]  # the enough-th largest
-    top = np.flatnonzero(z > cut)
-    if top.size == 0:
-        return np.argsort(-z, kind="stable"), True
-    return top[np.argsort(-z[top], kind="stable")], False
+    top = np.flatnonzero(z > above)
+    return top[np.argsort(-z[top], kind="stable")], top.size == z.size
+
+
+def _sure_rest(z: FloatArray, above: float) -> npt.NDArray[np.int64]:
+    """The candidates of z <= ``above``, by descending ``z`` (ties: the higher threshold first)."""
+    rest = np.flatnonzero(~(z > above))
+    return rest[np.argsort(-z[rest], kind="stable")]
 
 
 def choose_certified(
@@ -482,7 +508,7 @@ def choose_certified(
         z = _order_statistic(subject_to, tp_a, fp_a, pos_a, neg_a)
         # most sure first; ties: the higher threshold. Fixed-sequence testing stops at its first
         # failure, so only the head of the order is sorted; the rest only if the tests get there.
-        order, whole = _sure_first(z, 4096)
+        order, whole = _sure_first(z, 0.0)  # those the ordering half already finds feasible
 
         def tested_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
             sel = order[at]
@@ -494,8 +520,8 @@ def choose_certified(
 
         passed = _first_failure(tested_at, order.size, screen_at)
         if passed == order.size and not whole:  # every sorted one certified: test on in the full order
-            order, whole = _sure_first(z, z.size)
-            passed = _first_failure(tested_at, order.size, screen_at)
+            order = np.concatenate((order, _sure_rest(z, 0.0)))
+            passed = _first_failure(tested_at, order.size, screen_at, start=passed)
     certified = np.zeros(c.tp.size, dtype=bool)
     certified[order[:passed]] = True
     i = _best(objective, certified)
