@@ -29,6 +29,7 @@ from .. import _kinds, _measures
 from .._core.jsonsafe import json_ready
 from .._display.steps import pr_points, roc_boxes_xy, roc_points_xy
 from .._validation import UnsupportedQuery
+from . import decisions as _decisions
 from . import notes as _notes
 
 #: Threshold rows kept per ranking by default: enough that the drawn curves are
@@ -143,6 +144,8 @@ def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals:
         "pr_interp": _subset(pr_points(ev, True, False), budget),
         # the (fpr, tpr) points from (0, 0): accepting nothing (threshold inf)
         "roc_interp": np.vstack(([[0.0, 0.0]], _subset(roc_interp, budget))) if roc_interp.size else [],
+        # the threshold to ship: constrained point, min-cost candidates, net benefit (see .decisions)
+        "decisions": _decisions.decisions(ev, thresholds[keep]) if hasattr(ev, "operating_point") else None,
     }
 
 
