@@ -404,6 +404,9 @@ def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_], fi
     all_run = np.empty(first.size + 1)
     all_run[0] = 0.0
     np.cumsum(first, out=all_run[1:])
+    if ends.size == first.size + 1:  # every case its own score: the ends are 0, 1, ..., n
+        np.subtract(all_run, tp_run, out=all_run)
+        return tp_run, all_run
     tp = tp_run[ends]
     fp = all_run[ends]
     fp -= tp
@@ -421,9 +424,12 @@ def _order_statistic(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatA
         k, n = _sizes(key, tp, fp, pos, neg)
         gap = k - target * n if CONSTRAINTS[key] == ">=" else target * n - k
         if 0.0 < target < 1.0:
+            empty = n <= 0
+            spread = np.multiply(n, target * (1.0 - target))  # in place from here: a million candidates
+            np.sqrt(spread, out=spread)
             with np.errstate(divide="ignore", invalid="ignore"):
-                zk = gap / np.sqrt(n * (target * (1.0 - target)))
-            zk[n <= 0] = -np.inf
+                zk = np.divide(gap, spread, out=spread)
+            zk[empty] = -np.inf
         else:
             zk = np.where(gap >= 0, np.inf, -np.inf)
             zk[n <= 0] = -np.inf
