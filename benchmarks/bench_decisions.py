@@ -13,7 +13,8 @@ probabilities); the certified constraint's truth at the chosen threshold is comp
 violation rate must be <= 5% + 3 standard errors. MAPIE's ``BinaryClassificationController``
 (Learn-then-Test, Bonferroni-Holm over its 100-threshold grid) runs on the same draws.
 
-Run: ``PYTHONPATH=. python benchmarks/bench_decisions.py [--draws 1000] [--n 1000000] [--quick]``.
+Run: ``PYTHONPATH=. python benchmarks/bench_decisions.py [--draws 1000] [--n 1000000] [--quick] [--part speed]``
+(``PYTHONPATH`` at an older checkout's source times that version: the before/after table).
 """
 
 from __future__ import annotations
@@ -214,11 +215,14 @@ def main() -> None:
     ap.add_argument("--draws", type=int, default=1000, help="calibration draws for the coverage part")
     ap.add_argument("--calibration", type=int, default=4000, help="cases per calibration draw")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 20,000 cases, 20 draws")
+    ap.add_argument("--part", choices=("all", "speed", "coverage"), default="all", help="run one part only")
     args = ap.parse_args()
     if args.quick:
         args.n, args.draws = 20_000, 20
-    speed(args.n)
-    coverage(args.draws, args.calibration)
+    if args.part in ("all", "speed"):
+        speed(args.n)
+    if args.part in ("all", "coverage"):
+        coverage(args.draws, args.calibration)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,11 @@ _EPS = 1e-14  # a tighter tolerance waits on rounding noise, not convergence
 _lgamma = np.vectorize(math.lgamma, otypes=[np.float64])
 
 
+def log_gamma(x: Any) -> FloatArray:
+    """log Gamma(x), elementwise, for x > 0 (:func:`math.lgamma` on each value)."""
+    return np.asarray(_lgamma(np.asarray(x, dtype=np.float64)), dtype=np.float64).reshape(np.shape(x))
+
+
 def _continued_fraction(a: FloatArray, b: FloatArray, x: FloatArray) -> FloatArray:
     """The continued fraction of I_x(a, b), converging for x < (a + 1) / (a + b + 2)."""
     qab, qap, qam = a + b, a + 1.0, a - 1.0

@@ -75,14 +75,25 @@ class Candidates(NamedTuple):
     pos: float
     neg: float
     integer: bool  #: counts are ints (unweighted)
+    #: the number of ranked cases each candidate accepts (0 at ``inf``), when known
+    ends: npt.NDArray[np.int64] | None = None
+
+
+def _prefixed(values: npt.NDArray[Any], first: float) -> FloatArray:
+    """``first`` then ``values`` as one float64 array (one allocation, one conversion pass)."""
+    out = np.empty(values.size + 1, dtype=np.float64)
+    out[0] = first
+    out[1:] = values
+    return out
 
 
 def candidates(cut: Cutoffs, pos_ref: float, neg_ref: float) -> Candidates:
     integer = cut.tp.dtype.kind != "f"
-    thr = np.concatenate(([np.inf], np.asarray(cut.score, dtype=np.float64)))
-    tp = np.concatenate(([0.0], np.asarray(cut.tp, dtype=np.float64)))
-    fp = np.concatenate(([0.0], np.asarray(cut.fp, dtype=np.float64)))
-    return Candidates(thr, tp, fp, float(pos_ref), float(neg_ref), integer)
+    ends = np.empty(cut.retrieved.size + 1, dtype=np.int64)
+    ends[0] = 0
+    ends[1:] = cut.retrieved
+    return Candidates(_prefixed(cut.score, np.inf), _prefixed(cut.tp, 0.0), _prefixed(cut.fp, 0.0),
+                      float(pos_ref), float(neg_ref), integer, ends)  # fmt: skip
 
 
 def _div(a: Any, b: Any) -> Any:
@@ -145,13 +156,21 @@ def _shortfall(values: Mapping[str, FloatArray], subject_to: Mapping[str, float]
     return total
 
 
-def _best(objective: FloatArray, among: npt.NDArray[np.bool_]) -> int | None:
-    """The candidate of greatest objective among ``among`` (the highest threshold on a tie; NaN loses)."""
-    idx = np.flatnonzero(among)
-    if not idx.size:
+def _best(objective: FloatArray, among: npt.NDArray[np.bool_] | None) -> int | None:
+    """The candidate of greatest objective among ``among`` (all: None; the highest threshold on a tie; NaN loses)."""
+    keep = ~np.isnan(objective)
+    if among is not None:
+        keep &= among
+    vals = np.where(keep, objective, -np.inf)
+    if not vals.size:
         return None
-    vals = np.where(np.isnan(objective[idx]), -np.inf, objective[idx])
-    return int(idx[int(np.argmax(vals))])
+    i = int(np.argmax(vals))  # the first maximum: the highest threshold
+    if keep[i]:
+        return i
+    if among is None:
+        return i  # every objective NaN: the first candidate
+    hits = np.flatnonzero(among)  # only NaN objectives among them: the first
+    return int(hits[0]) if hits.size else None
 
 
 def point(c: Candidates, i: int, *, feasible: bool, maximize: str | None, value: float,
@@ -179,7 +198,7 @@ def choose(c: Candidates, maximize: str, subject_to: Mapping[str, float]) -> Dec
     """
     objective = measure(maximize, c)
     values = {k: measure(k, c) for k in subject_to}
-    ok = _satisfied(values, subject_to) if subject_to else np.ones(c.tp.size, dtype=bool)
+    ok = _satisfied(values, subject_to) if subject_to else None
     i = _best(objective, ok)
     if i is not None:
         return point(c, i, feasible=True, maximize=maximize, value=float(objective[i]))
@@ -255,7 +274,32 @@ def screen(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float, 
             kl = (np.where(q > 0, q * np.log(q / target), 0.0)
                   + np.where(q < 1, (1 - q) * np.log((1 - q) / (1 - target)), 0.0))  # fmt: skip
         out[(out == -1) & (q > target) & (-n * kl <= math.log(delta) - 1e-9)] = 1
+        _point_mass_screen(out, k, n, target, delta)
     return out
+
+
+def _point_mass_screen(out: npt.NDArray[np.int8], k: FloatArray, n: FloatArray, target: float, delta: float) -> None:
+    """Decide more of the undecided tests (``out == -1``) from the point mass P(X = k), X ~ Binomial(n, target).
+
+    P(X >= k) >= P(X = k), so P(X = k) > delta cannot reject (0). For k > n target the terms after
+    k shrink at least geometrically, by r = (n - k) target / ((k + 1) (1 - target)) < 1, so
+    P(X >= k) <= P(X = k) / (1 - r): at most delta rejects (1). The log point mass comes from
+    lgamma; the margin (1e-6 in the log, far above its rounding at any count numpy holds) keeps
+    both screens on the side the exact tail would take. Only the band between the two is left.
+    """
+    live = np.flatnonzero(out == -1)
+    if not live.size or not 0.0 < target < 1.0:
+        return
+    kk, nn = k[live], n[live]
+    log_mass = (B.log_gamma(nn + 1.0) - B.log_gamma(kk + 1.0) - B.log_gamma(nn - kk + 1.0)
+                + kk * math.log(target) + (nn - kk) * math.log1p(-target))  # fmt: skip
+    log_delta = math.log(delta)
+    out[live[log_mass >= log_delta + 1e-6]] = 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = (nn - kk) * target / ((kk + 1.0) * (1.0 - target))
+        log_upper = log_mass - np.log1p(-np.minimum(r, 1.0))
+    sure = (kk > nn * target) & (r < 1.0) & (log_upper <= log_delta - 1e-6)
+    out[live[sure & (out[live] == -1)]] = 1
 
 
 def rejects(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float, neg: float,
@@ -294,14 +338,14 @@ def _all_screen(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray,
     return state
 
 
-def _first_failure(passes_at: Any, size: int, screen_at: Any = None) -> int:
+def _first_failure(passes_at: Any, size: int, screen_at: Any = None, start: int = 0) -> int:
     """The number of leading hypotheses rejected before the first that is not.
 
     ``passes_at(positions)`` says exactly which of those positions of the sequence are
     rejected. Without ``screen_at`` the rejections are a prefix (monotone p-values): bisection,
     O(log d) tests. Else chunks of doubling size are screened (``screen_at(lo, hi)``, see
     :func:`_all_screen`) and the undecided positions are tested exactly in order, in batches,
-    only up to the first failure.
+    only up to the first failure. ``start``: the positions before it are known to be rejected.
     """
     if screen_at is None:
         lo, hi = 0, size  # every position < lo rejects; the answer is in [lo, hi]
@@ -312,7 +356,7 @@ def _first_failure(passes_at: Any, size: int, screen_at: Any = None) -> int:
             else:
                 hi = mid
         return lo
-    start, chunk = 0, 256
+    chunk = 256
     while start < size:
         stop = min(size, start + chunk)
         state = screen_at(start, stop)
@@ -352,24 +396,63 @@ def split_cases(
     return first, float(rng.binomial(misses, 0.5)), float(rng.binomial(negative_misses, 0.5))
 
 
-def _counts_at(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_], w: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Cumulative (TP, FP) weight at each candidate's end rank (0 for ``inf``)."""
-    cp = np.concatenate(([0.0], np.cumsum(np.where(correct, w, 0.0))))
-    cn = np.concatenate(([0.0], np.cumsum(np.where(correct, 0.0, w))))
-    return cp[ends], cn[ends]
+def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_], first: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Cumulative (TP, FP) count of the ordering half at each candidate's end rank (0 for ``inf``)."""
+    tp_run = np.empty(first.size + 1)
+    tp_run[0] = 0.0
+    np.cumsum(np.multiply(first, correct), out=tp_run[1:])
+    all_run = np.empty(first.size + 1)
+    all_run[0] = 0.0
+    np.cumsum(first, out=all_run[1:])
+    if ends.size == first.size + 1:  # every case its own score: the ends are 0, 1, ..., n
+        np.subtract(all_run, tp_run, out=all_run)
+        return tp_run, all_run
+    tp = tp_run[ends]
+    fp = all_run[ends]
+    fp -= tp
+    return tp, fp
 
 
 def _order_statistic(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float) -> FloatArray:
-    """How surely each candidate meets every constraint on the ordering half: the least z-score."""
-    z = np.full(tp.shape, np.inf)
+    """How surely each candidate meets every constraint on the ordering half: the least z-score.
+
+    z = (k - target n) / sqrt(n target (1 - target)) for ">=" (the gap reversed for "<="); no
+    trials: -inf (never sure); a target of 0 or 1 (no spread): +inf where the gap is >= 0, else -inf.
+    """
+    z: FloatArray | None = None
     for key, target in subject_to.items():
         k, n = _sizes(key, tp, fp, pos, neg)
         gap = k - target * n if CONSTRAINTS[key] == ">=" else target * n - k
-        spread = np.sqrt(n * target * (1.0 - target))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            zk = np.where(n > 0, np.where(spread > 0, gap / spread, np.where(gap >= 0, np.inf, -np.inf)), -np.inf)
-        z = np.minimum(z, zk)
+        if 0.0 < target < 1.0:
+            empty = n <= 0
+            spread = np.multiply(n, target * (1.0 - target))  # in place from here: a million candidates
+            np.sqrt(spread, out=spread)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                zk = np.divide(gap, spread, out=spread)
+            zk[empty] = -np.inf
+        else:
+            zk = np.where(gap >= 0, np.inf, -np.inf)
+            zk[n <= 0] = -np.inf
+        z = zk if z is None else np.minimum(z, zk, out=z)
+    assert z is not None
     return z
+
+
+def _sure_first(z: FloatArray, above: float) -> tuple[npt.NDArray[np.int64], bool]:
+    """The candidates of z > ``above`` by descending ``z`` (ties: the higher threshold first).
+
+    The bool says whether that is every candidate. Their order is the prefix of the full stable
+    order by descending z, since every candidate left out has a smaller z; :func:`_sure_rest`
+    gives the rest.
+    """
+    top = np.flatnonzero(z > above)
+    return top[np.argsort(-z[top], kind="stable")], top.size == z.size
+
+
+def _sure_rest(z: FloatArray, above: float) -> npt.NDArray[np.int64]:
+    """The candidates of z <= ``above``, by descending ``z`` (ties: the higher threshold first)."""
+    rest = np.flatnonzero(~(z > above))
+    return rest[np.argsort(-z[rest], kind="stable")]
 
 
 def choose_certified(
@@ -418,16 +501,20 @@ def choose_certified(
 
         passed = _first_failure(passes_at, order.size)
     else:
-        ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
-        w = np.ones(correct.size) if weights is None else np.asarray(weights, dtype=np.float64)
+        ends = c.ends
+        if ends is None:
+            ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
         first, m1, nm1 = split_cases(correct, weights, misses, neg_misses, seed)
-        tp_a, fp_a = _counts_at(ends, correct, first)
-        tp, fp = _counts_at(ends, correct, w - first)
-        pos_a = float(np.sum(np.where(correct, first, 0.0))) + m1
-        neg_a = float(np.sum(np.where(correct, 0.0, first))) + nm1
+        # the ordering half's counts; the test half's are the rest (whole counts: exact in float64)
+        tp_a, fp_a = _half_counts(ends, correct, first)
+        tp, fp = c.tp - tp_a, c.fp - fp_a
+        pos_a = float(tp_a[-1]) + m1  # tp_a starts with inf: never empty
+        neg_a = float(fp_a[-1]) + nm1
         pos, neg = c.pos - pos_a, c.neg - neg_a
         z = _order_statistic(subject_to, tp_a, fp_a, pos_a, neg_a)
-        order = np.argsort(-z, kind="stable")  # most sure first; ties: the higher threshold (stable)
+        # most sure first; ties: the higher threshold. Fixed-sequence testing stops at its first
+        # failure, so only the head of the order is sorted; the rest only if the tests get there.
+        order, whole = _sure_first(z, 0.0)  # those the ordering half already finds feasible
 
         def tested_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
             sel = order[at]
@@ -438,6 +525,9 @@ def choose_certified(
             return _all_screen(subject_to, tp[sel], fp[sel], pos, neg, delta)
 
         passed = _first_failure(tested_at, order.size, screen_at)
+        if passed == order.size and not whole:  # every sorted one certified: test on in the full order
+            order = np.concatenate((order, _sure_rest(z, 0.0)))
+            passed = _first_failure(tested_at, order.size, screen_at, start=passed)
     certified = np.zeros(c.tp.size, dtype=bool)
     certified[order[:passed]] = True
     i = _best(objective, certified)
@@ -476,11 +566,20 @@ def expected_costs(c: Candidates, cost_fp: float, cost_fn: float, gain_tp: float
 
 
 def min_cost(c: Candidates, cost_fp: float, cost_fn: float, gain_tp: float, gain_tn: float) -> Decision:
-    """The candidate of least expected cost (the highest threshold on a tie)."""
-    cost = expected_costs(c, cost_fp, cost_fn, gain_tp, gain_tn)
-    i = _best(-cost, np.ones(cost.size, dtype=bool))
-    assert i is not None
-    return point(c, i, feasible=True, maximize=None, value=float(-cost[i]), expected_cost=float(cost[i]))
+    """The candidate of least expected cost (the highest threshold on a tie).
+
+    With FN = P - TP and TN = N - FP the total cost is (cost_fp + gain_tn) FP - (cost_fn + gain_tp) TP
+    plus a constant, so one pass over the counts ranks every candidate; the cost itself is
+    computed at the chosen one only.
+    """
+    if c.pos + c.neg <= 0:  # no reference case: every cost is 0/0; accept nothing
+        i = 0
+    else:
+        # the first minimum (argmin): the highest threshold on a tie
+        i = int(np.argmin((cost_fp + gain_tn) * c.fp - (cost_fn + gain_tp) * c.tp))
+    one = Candidates(c.threshold[i : i + 1], c.tp[i : i + 1], c.fp[i : i + 1], c.pos, c.neg, c.integer)
+    cost = float(expected_costs(one, cost_fp, cost_fn, gain_tp, gain_tn)[0])
+    return point(c, i, feasible=True, maximize=None, value=-cost, expected_cost=cost)
 
 
 def cost_curve(c: Candidates) -> tuple[FloatArray, FloatArray]:
@@ -540,18 +639,39 @@ class NetBenefit(NamedTuple):
 NetBenefit.__module__ = "scored_pr"
 
 
-def net_benefit(c: Candidates, thresholds: FloatArray) -> NetBenefit:
-    """Net benefit of the model, treat-all and treat-none at ``thresholds`` (each in [0, 1))."""
+def net_benefit(c: Candidates, thresholds: FloatArray | None = None) -> NetBenefit:
+    """Net benefit of the model, treat-all and treat-none at ``thresholds`` (each in [0, 1)).
+
+    Default: every distinct score in (0, 1), ascending; their counts are the candidates' own,
+    so no search is needed. One vectorised pass: the odds t / (1 - t) are computed once and
+    shared by the model and treat-all.
+    """
     n = c.pos + c.neg
-    # counts at each threshold: the last candidate whose score is >= t (candidates descending)
-    idx = np.searchsorted(-c.threshold, -thresholds, side="right") - 1
-    tp, fp = c.tp[idx], c.fp[idx]
+    if thresholds is None:
+        s = c.threshold[::-1]  # ascending; the last is inf
+        lo = int(np.searchsorted(s, 0.0, side="right"))
+        hi = int(np.searchsorted(s, 1.0, side="left"))
+        thresholds = s[lo:hi].copy()  # the cached candidates stay unshared
+        idx = slice(c.threshold.size - hi, c.threshold.size - lo)  # the same candidates, descending
+        tp, fp = c.tp[idx][::-1], c.fp[idx][::-1]
+    else:
+        # counts at each threshold: the last candidate whose score is >= t (candidates descending)
+        at = np.searchsorted(-c.threshold, -thresholds, side="right") - 1
+        tp, fp = c.tp[at], c.fp[at]
+    zero = np.zeros(thresholds.shape)
     if n <= 0:
         nan = np.full(thresholds.shape, np.nan)
-        return NetBenefit(thresholds, nan, nan.copy(), np.zeros(thresholds.shape))
-    model = net_benefit_at(thresholds, tp, fp, n)
-    every = net_benefit_at(thresholds, np.full(thresholds.shape, c.pos), np.full(thresholds.shape, c.neg), n)
-    return NetBenefit(thresholds, model, every, np.zeros(thresholds.shape))
+        return NetBenefit(thresholds, nan, nan.copy(), zero)
+    # in place where possible: at a million thresholds the temporaries cost more than the arithmetic
+    odds = 1.0 - thresholds
+    np.divide(thresholds, odds, out=odds)  # t / (1 - t), finite: every threshold is < 1
+    model = np.multiply(fp, odds)
+    np.subtract(tp, model, out=model)
+    model /= n
+    every = np.multiply(odds, -c.neg, out=odds)
+    every += c.pos
+    every /= n
+    return NetBenefit(thresholds, model, every, zero)
 
 
 def ks_statistic(c: Candidates) -> float:

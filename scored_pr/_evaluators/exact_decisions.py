@@ -298,11 +298,7 @@ class DecisionQueries(ExactShell):
         func = "net_benefit"
         t = check_probability_thresholds(thresholds, func)
         self._probabilities(func)
-        c = self._candidates()
-        if t is None:
-            s = c.threshold[1:][::-1]
-            t = s[(s > 0.0) & (s < 1.0)]
-        return D.net_benefit(c, t)
+        return D.net_benefit(self._candidates(), t)
 
     def det_curve(self) -> _Arrays:
         """The detection error trade-off: (fpr, fnr, thresholds), scikit-learn's ``det_curve`` layout.

@@ -30,6 +30,7 @@ from .._core.jsonsafe import json_ready
 from .._display.steps import pr_points, roc_boxes_xy, roc_points_xy
 from .._validation import UnsupportedQuery
 from . import calibration as _calibration
+from . import decisions as _decisions
 from . import notes as _notes
 
 #: Threshold rows kept per ranking by default: enough that the drawn curves are
@@ -146,6 +147,8 @@ def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals:
         "roc_interp": np.vstack(([[0.0, 0.0]], _subset(roc_interp, budget))) if roc_interp.size else [],
         # the reliability diagram, for probabilities only (scored_pr._html.calibration)
         "reliability": _calibration.reliability(ev, budget),
+        # the threshold to ship: constrained point, min-cost candidates, net benefit (see .decisions)
+        "decisions": _decisions.decisions(ev, thresholds[keep]) if hasattr(ev, "operating_point") else None,
     }
 
 

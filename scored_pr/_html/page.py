@@ -41,7 +41,7 @@ def page(data: dict[str, Any]) -> str:
         "<main id=\"scored-pr\"></main>\n"
         "<noscript><p>This report draws its curves and tables with JavaScript; enable it to see them.</p></noscript>\n"
         f"<script type=\"application/json\" id=\"scored-pr-data\">{_script_json(data)}</script>\n"
-        f"<script>\n{asset('report.js')}</script>\n</body>\n</html>\n"
+        f"<script>\n{asset('report.js')}{asset('decisions.js')}</script>\n</body>\n</html>\n"
     )
 
 

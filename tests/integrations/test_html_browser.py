@@ -566,3 +566,27 @@ def test_probabilities_draw_the_reliability_chart_and_logits_do_not(browser: Any
     other = open_page(browser, logits.to_html(), artifacts / "logits.html")
     other.check_clean()
     assert other.page.evaluate("scoredPr.charts.reliability === undefined")
+
+
+def test_typed_costs_move_the_minimum_cost_point(browser: Any, tmp_path: Path) -> None:
+    rng = np.random.default_rng(4)
+    y = rng.random(2000) < 0.3
+    p = np.round(1.0 / (1.0 + np.exp(-rng.normal(2.0 * y))), 3)  # probabilities: the net-benefit plot is drawn
+    ev = scored_pr.ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, p)
+    page = open_page(browser, ev.to_html(), tmp_path / "costs.html")
+    page.check_clean()
+    assert page.page.locator("#chart-nb canvas").is_visible()
+    seen = set()
+    for cfp, cfn in ((1.0, 1.0), (1.0, 20.0), (20.0, 1.0), (1.0, 3.5)):
+        page.page.fill("#cost-fp", repr(cfp))
+        page.page.fill("#cost-fn", repr(cfn))
+        want = ev.min_cost_threshold(cfp, cfn)
+        assert page.value("#cost-threshold") == want.threshold
+        marks = page.page.evaluate("scoredPr.charts.pr.marks.filter(function (m) { return m.decision && m.label === 'min cost'; })")
+        assert len(marks) == 1 and (marks[0]["x"], marks[0]["y"]) == (want.recall, want.precision)
+        seen.add(want.threshold)
+    assert len(seen) == 4  # each pair of costs moved the point
+    line = page.page.evaluate("scoredPr.charts.pr.marks.filter(function (m) { return m.decision && m.line; })")
+    assert line and line[0]["line"][1] == 0.9
+    page.check_clean()

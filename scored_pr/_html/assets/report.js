@@ -81,6 +81,7 @@
     this.canvas.addEventListener("mouseleave", function () { self.hi = null; self.tip.style.display = "none"; self.draw(); });
     api.charts[id] = this;
   }
+  api.Chart = Chart;  // for the page's other scripts (decisions.js)
   Chart.prototype.M = { l: 48, r: 12, t: 10, b: 36 };
   Chart.prototype.size = function () {
     var w = this.canvas.clientWidth || 400, h = this.canvas.clientHeight || 300;

@@ -1,0 +1,67 @@
+"""What the HTML report draws of the threshold to ship: a constrained operating point, costs, net benefit.
+
+For one exactly-answered ranking (see :func:`scored_pr._html.data.ranking`):
+
+- ``constraint``: the greatest recall at precision >= :data:`MIN_PRECISION`
+  (``operating_point("recall", {"precision": MIN_PRECISION})``), drawn as a
+  line on the PR plot with the chosen point on it;
+- ``cost``: the candidates of least expected cost for some pair of costs
+  (the vertices of the ROC's upper convex hull, thresholds descending, with
+  their exact counts), so that the
+  page's cost inputs find ``min_cost_threshold(cost_fp, cost_fn)`` among them
+  live: a linear cost is least at a vertex of that hull;
+- ``net_benefit``: for probability scores only, net benefit of the model,
+  treat-all and treat-none at the page's thresholds in (0, 1).
+
+Every value comes from the evaluator's public queries.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._core.curves import upper_hull
+
+#: The precision the page's constrained operating point must reach.
+MIN_PRECISION = 0.9
+
+#: The default costs of the page's cost inputs (a false positive, a false negative).
+DEFAULT_COSTS = (1.0, 1.0)
+
+
+def _point(d: Any) -> dict[str, Any]:
+    return {"threshold": d.threshold, "feasible": d.feasible, "precision": d.precision, "recall": d.recall,
+            "fpr": d.fpr, "tp": d.tp, "fp": d.fp, "tn": d.tn, "fn": d.fn, "expected_cost": d.expected_cost}
+
+
+def decisions(ev: Any, thresholds: np.ndarray) -> dict[str, Any]:
+    """The decision data of the exact ranking ``ev``; ``thresholds``: the page's rows (descending)."""
+    out: dict[str, Any] = {"min_precision": MIN_PRECISION}
+    out["constraint"] = _point(ev.operating_point("recall", {"precision": MIN_PRECISION}))
+    fpr, tpr, thr = (np.asarray(a, dtype=np.float64) for a in ev.roc_points())  # inf first, descending
+    pos, neg = ev.num_positive_ref, ev.num_negative_ref
+    # every linear cost cost_fp FP + cost_fn FN is least at a vertex of the ROC's upper hull (rates:
+    # the counts scaled, the same hull); at a tie along an edge its higher-threshold end is a vertex
+    keep = upper_hull(np.nan_to_num(fpr), np.nan_to_num(tpr)) if thr.size else np.zeros(0, dtype=np.int64)
+    if thr.size:  # without negatives every point is on one vertical line: the first to reach all positives
+        keep = np.union1d(keep, [int(np.argmax(np.nan_to_num(tpr)))])
+    rows: dict[str, list[Any]] = {"threshold": [], "tp": [], "fp": [], "tn": [], "fn": []}
+    for t in thr[keep]:
+        c = ev.confusion_at_threshold(float(t))
+        rows["threshold"].append(float(t))
+        for field in ("tp", "fp", "tn", "fn"):
+            rows[field].append(getattr(c, field))
+    out["cost"] = {"candidates": rows, "default": list(DEFAULT_COSTS),
+                   "chosen": _point(ev.min_cost_threshold(*DEFAULT_COSTS))}
+    probability = bool(thr.size <= 1 or (thr[1:].min() >= 0.0 and thr[1:].max() <= 1.0))
+    if probability and thr.size > 1:
+        t = np.sort(np.asarray([v for v in thresholds if 0.0 < v < 1.0], dtype=np.float64))
+        nb = ev.net_benefit(t)
+        out["net_benefit"] = {"threshold": nb.threshold, "model": nb.model, "treat_all": nb.treat_all,
+                              "treat_none": nb.treat_none}
+    else:
+        out["net_benefit"] = None
+    return out
+
