@@ -81,7 +81,7 @@ def _compute(evaluators: list[Any], ranked: list[Any], ties: str) -> list[dict[s
         )  # fmt: skip
         columns: list[tuple[str, list[Any]]] = []
         for m in MEASURES:
-            if not m.summary:
+            if not m.summary or m.applies != "always":  # the calibration entries: below, per slice
                 continue
             for name in m.keys():
                 key = _SAME.get(name, name)
@@ -89,5 +89,10 @@ def _compute(evaluators: list[Any], ranked: list[Any], ties: str) -> list[dict[s
                     return [ev.summary() for ev in evaluators]
                 columns.append((name, table[key].tolist()))
         for row, i in enumerate(plain):
+            ev = evaluators[i]
             out[i] = {name: values[row] for name, values in columns}
+            # the entries that apply to some evaluators only (calibration: every score in [0, 1]), after
+            # the others, as the evaluator's own summary() puts them
+            out[i].update((m.name, m.compute(ev)) for m in MEASURES
+                          if m.summary and m.applies != "always" and m.applies_to(ev))
     return [ev.summary() if s is None else s for ev, s in zip(evaluators, out)]
