@@ -90,9 +90,10 @@ def _compute(evaluators: list[Any], ranked: list[Any], ties: str) -> list[dict[s
                 columns.append((name, table[key].tolist()))
         for row, i in enumerate(plain):
             ev = evaluators[i]
-            out[i] = {name: values[row] for name, values in columns}
+            row_values = {name: values[row] for name, values in columns}
             # the entries that apply to some evaluators only (calibration: every score in [0, 1]), after
             # the others, as the evaluator's own summary() puts them
-            out[i].update((m.name, m.compute(ev)) for m in MEASURES
-                          if m.summary and m.applies != "always" and m.applies_to(ev))
+            row_values.update((m.name, m.compute(ev)) for m in MEASURES
+                              if m.summary and m.applies != "always" and m.applies_to(ev))
+            out[i] = row_values
     return [ev.summary() if s is None else s for ev, s in zip(evaluators, out)]

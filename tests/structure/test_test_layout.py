@@ -64,6 +64,8 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     "kernel (_core.bins) and the exact curves (_core.curves) it must bracket",
     ("evaluators/test_windows.py", "_core"): "the window's sorted container (_core.sortedblocks) "
     "is tested with the kind that owns it, against the store it replaced",
+    ("integrations/test_html_decisions.py", "_html"): "the page's decisions script (_html.page.asset) "
+    "and the data _html.render embeds are read to hold the page's cost rule to min_cost_threshold",
     ("evaluators/test_display.py", "_html"): "the HTML page's curves are compared with the displays' "
     "points (one source), and every kind's to_html with _html.render",
     ("evaluators/test_every_kind.py", "_core"): "the LingPipe 4.1 memo is observed by counting "

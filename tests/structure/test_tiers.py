@@ -94,7 +94,10 @@ def test_the_other_environments_run_every_hypothesis_test_with_a_fraction_of_its
 
     fewer_examples([SimpleNamespace(obj=counted)], 0.1)  # type: ignore[list-item]
     counted()
-    assert 0 < len(calls) <= 40  # the scaled setting is the one the test runs with
+    # the scaled setting is the one the test runs with: about 40 calls, not the 400 asked (Hypothesis may
+    # add a few calls of its own, e.g. replaying an example, when other tests ran before in the process)
+    assert counted._hypothesis_internal_use_settings.max_examples == 40  # type: ignore[attr-defined]
+    assert 0 < len(calls) <= 100, len(calls)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert ci.count("SCORED_PR_HYPOTHESIS_FRACTION=0.25 .venv-") == 2  # the floor and 3.13, not newest
     assert "SCORED_PR_HYPOTHESIS_FRACTION" not in (ROOT / "README.md").read_text(encoding="utf-8")
