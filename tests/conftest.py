@@ -26,7 +26,7 @@ if TESTS not in sys.path:
 
 # --------------------------------------------------------------------------- the tiers
 # tiers.py says which tests are heavy (engine, browser, server, soak) and why; here they are marked.
-from tiers import ENGINE_FIXTURES, HEAVY, tier_of  # noqa: E402 - needs TESTS on sys.path
+from tiers import ENGINE_FIXTURES, HEAVY, fewer_examples, tier_of  # noqa: E402 - needs TESTS on sys.path
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -62,34 +62,6 @@ def longest_first(items: list[pytest.Item]) -> list[pytest.Item]:
     first = [item for item in items if item.nodeid.split("::", 1)[0] in rank]
     first.sort(key=lambda item: rank[item.nodeid.split("::", 1)[0]])  # stable: a file keeps its order
     return first + [item for item in items if item.nodeid.split("::", 1)[0] not in rank]
-
-
-#: The fraction of each Hypothesis test's ``max_examples`` run when SCORED_PR_HYPOTHESIS_FRACTION is
-#: set (.ci/run sets it for the floor and Python 3.13 steps, which look for what differs between
-#: releases and Pythons: every test runs there, with fewer examples; the newest step searches in full).
-FRACTION_FLOOR = 10  # never fewer examples than this (nor more than the test asks for)
-
-
-def fewer_examples(items: list[pytest.Item], fraction: float) -> int:
-    """Scale every Hypothesis test's ``max_examples`` in ``items`` by ``fraction``; how many were scaled."""
-    from hypothesis import settings
-
-    scaled = 0
-    for item in items:
-        fn = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
-        if getattr(fn, "hypothesis", None) is not None and hasattr(fn, "_hypothesis_internal_use_settings"):
-            old = fn._hypothesis_internal_use_settings
-            fn._hypothesis_internal_use_settings = settings(old, max_examples=_fewer(old.max_examples, fraction))
-            scaled += 1
-        elif isinstance(getattr(getattr(item, "cls", None), "settings", None), settings):  # a state machine
-            old = item.cls.settings  # type: ignore[union-attr]
-            item.cls.settings = settings(old, max_examples=_fewer(old.max_examples, fraction))  # type: ignore[union-attr]
-            scaled += 1
-    return scaled
-
-
-def _fewer(n: int, fraction: float) -> int:
-    return min(n, max(FRACTION_FLOOR, round(n * fraction)))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -9,6 +9,8 @@ test is also marked ``heavy``. tests/structure/test_tiers.py holds every entry t
 
 from __future__ import annotations
 
+from typing import Any
+
 #: Node id (a file, or a file and a test function) -> its tier, and why it is not in the fast tier.
 TIERS: dict[str, tuple[str, str]] = {
     "tests/integrations/test_engines.py": ("engine", "Spark (a JVM), a Dask LocalCluster and a Ray instance"),
@@ -46,3 +48,32 @@ def tier_of(nodeid: str) -> str | None:
         if nodeid == key or nodeid.startswith((key + "::", key + "[")):
             return tier
     return None
+
+
+#: The fraction of each Hypothesis test's ``max_examples`` run when SCORED_PR_HYPOTHESIS_FRACTION is
+#: set (tests/conftest.py reads it; .ci/run sets it for the floor and Python 3.13 steps, which look
+#: for what differs between releases and Pythons: every test runs there, with fewer examples; the
+#: newest step searches in full).
+FRACTION_FLOOR = 10  # never fewer examples than this (nor more than the test asks for)
+
+
+def fewer_examples(items: list[Any], fraction: float) -> int:
+    """Scale every Hypothesis test's ``max_examples`` in ``items`` by ``fraction``; how many were scaled."""
+    from hypothesis import settings
+
+    scaled = 0
+    for item in items:
+        fn = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+        if getattr(fn, "hypothesis", None) is not None and hasattr(fn, "_hypothesis_internal_use_settings"):
+            old = fn._hypothesis_internal_use_settings
+            fn._hypothesis_internal_use_settings = settings(old, max_examples=_fewer(old.max_examples, fraction))
+            scaled += 1
+        elif isinstance(getattr(getattr(item, "cls", None), "settings", None), settings):  # a state machine
+            old = item.cls.settings  # type: ignore[union-attr]
+            item.cls.settings = settings(old, max_examples=_fewer(old.max_examples, fraction))  # type: ignore[union-attr]
+            scaled += 1
+    return scaled
+
+
+def _fewer(n: int, fraction: float) -> int:
+    return min(n, max(FRACTION_FLOOR, round(n * fraction)))

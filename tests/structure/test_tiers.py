@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from tiers import HEAVY, TIERS, tier_of
+from tiers import FRACTION_FLOOR, HEAVY, TIERS, fewer_examples, tier_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,7 +55,6 @@ def test_the_other_environments_run_every_hypothesis_test_with_a_fraction_of_its
     """SCORED_PR_HYPOTHESIS_FRACTION (.ci/run's floor and 3.13 steps) scales max_examples, never skips."""
     from types import SimpleNamespace
 
-    from conftest import FRACTION_FLOOR, fewer_examples
     from hypothesis import given, settings, strategies as st
     from hypothesis.stateful import RuleBasedStateMachine, rule
 
