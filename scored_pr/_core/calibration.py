@@ -66,7 +66,7 @@ def groups(neg: F64, correct: npt.NDArray[np.bool_], weights: F64 | None) -> Gro
     y = correct[::-1]
     starts = np.flatnonzero(np.r_[True, scores[1:] != scores[:-1]])
     if weights is None and starts.size == n:  # every score distinct: each case is its group
-        weight = np.ones(n)
+        weight: np.ndarray = np.ones(n)
         return Groups(scores, weight, y.astype(np.float64), weight, np.ones(n, np.int64), False)
     counts = np.diff(np.r_[starts, n]).astype(np.int64)
     if weights is None:
@@ -101,7 +101,7 @@ def edges(g: Groups, n_bins: int, strategy: str) -> F64:
     non-integer weights the same formula over the cumulative weights).
     """
     if strategy == "uniform":
-        return np.linspace(0.0, 1.0, n_bins + 1)
+        return np.asarray(np.linspace(0.0, 1.0, n_bins + 1), dtype=np.float64)
     # the levels as scikit-learn hands them to np.percentile (x 100, then / 100), and numpy's
     # linear virtual index (n - 1) q, operation for operation
     q = (np.linspace(0.0, 1.0, n_bins + 1) * 100) / 100
@@ -311,7 +311,7 @@ def pav(total: F64, weight: F64) -> F64:
     if n == 0:
         return np.zeros(0)
     tot, wt = total.astype(np.float64), weight.astype(np.float64)
-    size = np.ones(n, dtype=np.int64)
+    size: np.ndarray = np.ones(n, dtype=np.int64)
     while True:
         mean = tot / wt
         down = mean[:-1] > mean[1:]

@@ -462,7 +462,7 @@ def _sampled_upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
     m = x.size
     if m <= 8 * _HULL_SAMPLE:
         return upper_hull(x, y)
-    sample = np.arange(0, m, _HULL_SAMPLE, dtype=np.int64)
+    sample: np.ndarray = np.arange(0, m, _HULL_SAMPLE, dtype=np.int64)
     if sample[-1] != m - 1:
         sample = np.append(sample, m - 1)
     h = sample[upper_hull(x[sample], y[sample])]  # from 0 to m - 1

@@ -206,7 +206,7 @@ def segment_summaries(
     def top(k: IntArray) -> tuple[IntArray, IntArray]:
         at = first + k
         num_k = cc0[at] - base
-        den_k = np.ones(count, dtype=np.int64)
+        den_k: np.ndarray = np.ones(count, dtype=np.int64)
         if grouped:
             inside = k > 0
             last = np.where(inside, at - 1, 0)

@@ -56,7 +56,7 @@ def cross(codes: list[IntArray], sizes: list[int]) -> tuple[IntArray, npt.NDArra
     """
     if not codes:
         return np.zeros(0, dtype=np.int64), np.zeros((1, 0), dtype=np.int64)
-    key = np.zeros(codes[0].size, dtype=np.int64)
+    key: np.ndarray = np.zeros(codes[0].size, dtype=np.int64)
     for c, size in zip(codes, sizes):
         key = key * max(size, 1) + c  # mixed radix: sizes multiply to at most the rows' combinations
     uniques, inverse = np.unique(key, return_inverse=True)

@@ -117,7 +117,7 @@ class ReliabilityDisplay(_CurveDisplay):
         scores, correct, weights = ev.ranked_cases()
         g = K.groups(-scores, correct, weights)
         points = K.reliability_points(g, n_bins, level)
-        edges = np.linspace(0.0, 1.0, n_bins + 1)
+        edges = np.asarray(np.linspace(0.0, 1.0, n_bins + 1), dtype=np.float64)
         histogram = K.calibration_bins(g, edges, "right").weight
         return cls(diagram, points, level, histogram, edges, name)
 
