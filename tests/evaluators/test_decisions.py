@@ -333,6 +333,12 @@ def test_net_benefit_names_the_first_score_outside_zero_one() -> None:
 @given(cases(probabilities=True))
 def test_det_curve_equals_scikit_learn(data: Any) -> None:
     sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    import inspect
+
+    if "drop_intermediate" not in inspect.signature(sklearn_metrics.det_curve).parameters:
+        # before scikit-learn 1.7 det_curve cut the curve where the false negatives end; det_curve
+        # follows the newer releases, which keep every threshold (CI's newest and 3.13 steps hold it)
+        pytest.skip("scikit-learn before 1.7 trims the DET curve's ends")
     labels, scores, weights, _, use_w = data
     ev = _evaluator(labels, scores, weights, 0, use_w)
     pos = sum(w for y, w in zip(labels, weights) if y)
