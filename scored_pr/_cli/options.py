@@ -243,6 +243,8 @@ class StreamOptions:
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
     wide: WideOptions = WideOptions()
+    by: tuple[str, ...] = ()
+    max_slices: int | None = None
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,14 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    "said in one line, the stream goes on, and the exit status is 1")
     g.add_argument("--metrics-host", default="127.0.0.1", metavar="HOST",
                    help="the address --metrics-port listens on (default: 127.0.0.1; 0.0.0.0 for every interface)")
+    g = p.add_argument_group("slices")
+    g.add_argument("--by", action="append", metavar="COL[,COL]", default=None,
+                   help="every slice while streaming: one per value of COL (or per combination of the columns "
+                   "named), beside the overall one; repeat for more crossings. Summary lines hold every slice, "
+                   "--metrics-port's gauges carry a label per column, and the end is report --by's table")
+    g.add_argument("--max-slices", type=options.positive, metavar="N", default=None,
+                   help="with --by: the most slices (default: 10000, SlicedEvaluation's). A case that would open one "
+                   "more is left out and the stream goes on: said once on stderr, counted at the end")
     options.add_input_options(p)
     options.add_eval_options(p)
     wide.add_options(p)
@@ -273,6 +281,9 @@ def run(opts: StreamOptions, body: Callable[[StreamOptions, Any], int] | None = 
     their own) are set at every summary line; the server stops when the
     command ends.
     """
+    if opts.max_slices is not None and not opts.by:
+        error("--max-slices goes with --by COL (the most slices of a stream by slice)")
+        return 2
     if body is None:
         body = _stream
     if opts.metrics_port is None:
