@@ -193,7 +193,7 @@ def run(opts: ReportOptions) -> int:
         from .. import _html as html
 
         return write_html(html.render(ev, title=f"scored_pr report: {os.path.basename(source)}",
-                                      intervals=intervals or None), opts.html)
+                                      intervals=intervals or None, gaps=_gaps(ev, opts)), opts.html)
     return 0
 
 
@@ -236,6 +236,19 @@ def print_slices(ev: Any, source: str, skipped: int, keys: tuple[str, ...], fmt:
     if worst is not None:
         how = f"lowest upper {level:g} bound" if level is not None else "lowest value"
         print(f"Worst slice by average precision ({how}, at least {WORST_MIN_CASES} cases): {_key(worst.slice)}")
+
+
+#: The page's headline measure (the first of the HTML page's measures, by which the worst slice is marked).
+GAPS_MEASURE = ("average_precision", "average precision")
+
+
+def _gaps(ev: Any, opts: ReportOptions) -> dict[str, Any] | None:
+    """With ``--ci``: the page's gaps table, each slice against the rest of its crossing (Holm-adjusted)."""
+    if not opts.intervals.ci:
+        return None
+    o = opts.intervals
+    rows = ev.gaps(GAPS_MEASURE[0], reference="overall", confidence=o.level, correction="holm", n_resamples=o.resamples)
+    return {"measure": GAPS_MEASURE[0], "label": GAPS_MEASURE[1], "level": o.level, "correction": "holm", "rows": rows}
 
 
 def _key(pairs: Any) -> str:
