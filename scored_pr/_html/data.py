@@ -33,6 +33,7 @@ from . import calibration as _calibration
 from . import decisions as _decisions
 from . import notes as _notes
 from . import slices as _slices
+from .slices import subset as _subset
 
 #: Threshold rows kept per ranking by default: enough that the drawn curves are
 #: indistinguishable from the full ones at screen resolution (a chart is under
@@ -71,14 +72,6 @@ def select(fpr: np.ndarray, tpr: np.ndarray, precision: np.ndarray, must: list[i
         picked = np.linspace(0, n - 1, spare).astype(np.int64)
     keep = np.unique(np.concatenate((picked, [0, n - 1], np.asarray(must, dtype=np.int64))))
     return keep[(keep >= 0) & (keep < n)]
-
-
-def _subset(rows: np.ndarray, budget: int) -> np.ndarray:
-    """At most ``budget`` of ``rows`` (evenly by index, the ends kept): a subset, never new points."""
-    rows = np.asarray(rows, dtype=np.float64)
-    if rows.shape[0] <= budget:
-        return rows
-    return rows[np.unique(np.linspace(0, rows.shape[0] - 1, budget).astype(np.int64))]
 
 
 def view_of(obj: Any, kind: _kinds.Kind) -> Any:

@@ -5,9 +5,9 @@ first :data:`~scored_pr._html.data.MAX_ITEMS_WITH_CURVES` slices have full
 entries (threshold table, curves, threshold control); every further slice, up
 to :data:`MAX_OVERLAYS`, carries an *overlay*: at most :data:`OVERLAY_POINTS`
 of its PR operating points and as many of its ROC points, chosen evenly along
-each curve as the page's interpolated curves are (the ends kept), each value
+each curve as the page's interpolated curves are (:func:`subset`, the ends kept), each value
 rounded to :data:`OVERLAY_DIGITS` decimals (a tenth of a pixel on a 1,000-pixel
-chart). That is about 0.85 KB per slice: 1,000 slices add about 0.85 MB to the
+chart). That is about 1 KB per slice: 1,000 slices add about 1 MB to the
 page (``tests/integrations/test_html_sliced.py`` measures it); slices beyond
 :data:`MAX_OVERLAYS` are in the table without curves, and the page says so.
 
@@ -33,21 +33,30 @@ OVERLAY_DIGITS = 4
 MAX_OVERLAYS = 1000
 
 
+def subset(rows: np.ndarray, budget: int) -> np.ndarray:
+    """At most ``budget`` of ``rows`` (evenly by index, the ends kept): a subset, never new points.
+
+    How the page thins a curve it draws through (the interpolated curves of every entry, a slice's overlay).
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    if rows.shape[0] <= budget:
+        return rows
+    return rows[np.unique(np.linspace(0, rows.shape[0] - 1, budget).astype(np.int64))]
+
+
 def overlay(ev: Any, points: int = OVERLAY_POINTS) -> dict[str, Any]:
     """A slice's light curves: ``pr`` (recall, precision) and ``roc`` (fpr, tpr, from (0, 0)) rows, rounded.
 
     Read through the same queries as the page's full curves (``pr_curve()``
     and ``roc_curve()``, or a bounded summary's estimates).
     """
-    from .data import _subset  # the page's own downsampling (data imports this module)
-
     kind = _kinds.kind_of(ev)
     bounded = kind is not None and kind.holds == "bounded"
     view = ev if bounded or kind is None or not kind.snapshot else ev.snapshot()
     pr = pr_points(view, False, bounded)
     roc = roc_points_xy(view.roc_band().estimate if bounded else view.roc_curve())
-    roc = np.vstack(([[0.0, 0.0]], _subset(roc, points))) if roc.size else roc.reshape(0, 2)
-    return {"pr": np.round(_subset(pr, points), OVERLAY_DIGITS), "roc": np.round(roc, OVERLAY_DIGITS)}
+    roc = np.vstack(([[0.0, 0.0]], subset(roc, points))) if roc.size else roc.reshape(0, 2)
+    return {"pr": np.round(subset(pr, points), OVERLAY_DIGITS), "roc": np.round(roc, OVERLAY_DIGITS)}
 
 
 def gaps(found: dict[str, Any]) -> dict[str, Any]:
@@ -59,4 +68,4 @@ def gaps(found: dict[str, Any]) -> dict[str, Any]:
             "correction": found["correction"], "rows": rows}
 
 
-__all__ = ["MAX_OVERLAYS", "OVERLAY_DIGITS", "OVERLAY_POINTS", "gaps", "overlay"]
+__all__ = ["MAX_OVERLAYS", "OVERLAY_DIGITS", "OVERLAY_POINTS", "gaps", "overlay", "subset"]

@@ -12,17 +12,23 @@ from __future__ import annotations
 import json
 import math
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from cli_env import CMD, ROOT, clean_env
 from scored_pr import SlicedEvaluation
 from scored_pr import _html
-from scored_pr._cli.main import main
 from scored_pr._html import data as _data
 from scored_pr._html import slices as _slices
+
+
+def main(argv: list[str]) -> int:
+    """``scored-pr ARGV`` as a user runs it (a clean environment); its exit status."""
+    return subprocess.run([*CMD, *argv], capture_output=True, text=True, timeout=120, cwd=ROOT, env=clean_env()).returncode
 
 
 def page_json(document: str) -> dict[str, Any]:
@@ -83,7 +89,7 @@ def test_a_page_without_the_overall_slice_has_no_base() -> None:
     assert d["base"] is None and d["gaps"] is None and [r["name"] for r in d["items"]] == ["g=a", "g=b"]
 
 
-def test_report_by_ci_html_carries_the_gaps_of_average_precision(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_by_ci_html_carries_the_gaps_of_average_precision(tmp_path: Path) -> None:
     rng = np.random.default_rng(3)
     n = 600
     region = rng.choice(["eu", "us", "asia"], size=n)
@@ -96,7 +102,6 @@ def test_report_by_ci_html_carries_the_gaps_of_average_precision(tmp_path: Path,
     page = tmp_path / "r.html"
     assert main(["report", str(path), "--by", "region", "--by", "device", "--ci", "--resamples", "200",
                  "--html", str(page)]) == 0
-    capsys.readouterr()
     gaps = page_json(page.read_text())["gaps"]
     ev = SlicedEvaluation(("region", "device"), slices=[(), ("region",), ("device",)])
     ev.add_cases(y, s, region=region, device=device)
