@@ -11,21 +11,18 @@ is scraped over HTTP from ``--metrics-port`` (the server tier: tests/tiers.py).
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 import subprocess
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from cli_env import CMD, ROOT, clean_env
-from scored_pr import ScoredPrecisionRecallEvaluation as E
+from cli_env import CMD, ROOT, clean_env, metrics_stream, scrape_after
 from scored_pr._cli.main import main
+from sliced_files import evaluator_of, write_sliced
 
 ROWS = [
     (1, 0.9, "eu", "m"), (0, 0.8, "eu", "d"), (1, 0.7, "us", "m"), (0, 0.6, "", "d"), (1, 0.5, "us", "d"),
@@ -44,22 +41,7 @@ def csv_text(rows: list[tuple[Any, ...]] = ROWS, sep: str = ",") -> str:
 
 
 def write(tmp: Path, fmt: str) -> Path:
-    if fmt in ("csv", "tsv", "csv.gz"):
-        text = csv_text(sep="\t" if fmt == "tsv" else ",")
-        path = tmp / f"p.{fmt}"
-        path.write_bytes(gzip.compress(text.encode()) if fmt.endswith(".gz") else text.encode())
-        return path
-    if fmt == "jsonl":
-        path = tmp / "p.jsonl"
-        path.write_text("".join(json.dumps({"correct": c, "score": s, "region": r or None, "device": d}) + "\n"
-                                for c, s, r, d in ROWS))
-        return path
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
-    path = tmp / "p.parquet"
-    pq.write_table(pa.table({"correct": [r[0] for r in ROWS], "score": [r[1] for r in ROWS],
-                             "region": [r[2] or None for r in ROWS], "device": [r[3] for r in ROWS]}), path)
-    return path
+    return write_sliced(tmp, fmt, ROWS)
 
 
 def report_by(capsys: pytest.CaptureFixture[str], path: Path, *by: str) -> dict[str, Any]:
@@ -73,13 +55,7 @@ def json_lines(out: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
-def exact(rows: list[tuple[Any, ...]], where: dict[str, str]) -> E:
-    ev = E()
-    for c, s, r, d in rows:
-        row = {"region": r or "(missing)", "device": d}
-        if all(row[k] == v for k, v in where.items()):
-            ev.add_case(bool(c), s)
-    return ev
+exact = evaluator_of
 
 
 def by_name(slices: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -201,24 +177,14 @@ def test_max_slices_without_by_is_refused(capsys: pytest.CaptureFixture[str]) ->
 def test_metrics_port_serves_one_series_per_slice_with_a_label_per_key(capsys: pytest.CaptureFixture[str],
                                                                        tmp_path: Path) -> None:
     pytest.importorskip("prometheus_client")
-    proc = subprocess.Popen([*CMD, "stream", "-", "--by", "region", "--by", "region,device", "--every", "12",
-                             "--metrics-port", "0", "--format", "json"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=clean_env(), cwd=ROOT)
+    proc, url = metrics_stream("-", "--by", "region", "--by", "region,device", "--every", "12", "--format", "json")
     try:
-        assert proc.stderr is not None and proc.stdin is not None and proc.stdout is not None
-        match = re.search(r"serving Prometheus metrics on (http://127\.0\.0\.1:\d+/metrics)", proc.stderr.readline())
-        assert match
+        assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(csv_text())
         proc.stdin.flush()
         line = json.loads(proc.stdout.readline())
         assert line["step"] == 12
-        for _ in range(600):  # the gauges are set right after the line is printed: a bounded wait (30 s, a loaded machine)
-            with urllib.request.urlopen(match.group(1), timeout=5) as response:
-                text = response.read().decode()
-            if "scored_pr_summary_step 12.0" in text:
-                break
-            time.sleep(0.05)
+        text = scrape_after(url, 12)
         series = {(device, region): float(value) for device, region, value in re.findall(
             r'^scored_pr_average_precision\{device="([^"]*)",region="([^"]*)",scope="cumulative"\} (\S+)$', text, re.M)}
         names = [k for k, v in line.items() if isinstance(v, dict)]
