@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +20,7 @@ from .._io.formats import detect
 from .._io.values import InputError, parse_label, parse_score
 from .inputs import SkipReporter, open_text, read_parquet
 from .options import ReportOptions
-from .output import error, fmt_value, table, write_html
+from .output import error, fmt_value, table, write_report_page
 
 #: The measures of the text table, each with its heading.
 COLUMNS = (("average_precision", "AP"), ("area_under_roc_curve", "ROC AUC"), ("maximum_f_measure", "max F1"),
@@ -197,10 +196,7 @@ def run(opts: ReportOptions) -> int:
             how = f"lowest upper {opts.intervals.level:g} bound" if opts.intervals.ci else "lowest value"
             print(f"Worst slice by average precision ({how}, at least {WORST_MIN_CASES} cases): {_key(worst.slice)}")
     if opts.html:
-        from .. import _html as html
-
-        return write_html(html.render(ev, title=f"scored_pr report: {os.path.basename(source)}",
-                                      intervals=intervals or None), opts.html)
+        return write_report_page(ev, source, opts.html, intervals or None)
     return 0
 
 
