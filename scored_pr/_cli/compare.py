@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._io import values as _io
 from .._io.formats import FORMATS, KeyColumns, open_keyed
@@ -53,7 +53,7 @@ def _read_keyed(path: str, opts: CompareOptions, score_col: str) -> tuple[dict[s
     return cases, source
 
 
-def _join(a: dict[str, tuple[bool, float]], b: dict[str, tuple[bool, float]], src_a: str, src_b: str) -> tuple[
+def join(a: dict[str, tuple[bool, float]], b: dict[str, tuple[bool, float]], src_a: str, src_b: str) -> tuple[
     np.ndarray, np.ndarray, np.ndarray
 ]:
     import numpy as np
@@ -87,54 +87,69 @@ def _join(a: dict[str, tuple[bool, float]], b: dict[str, tuple[bool, float]], sr
 
 def run(opts: CompareOptions) -> int:
     """``scored-pr compare A B``: join the two files on their ids and compare the models paired; print the table."""
-    from .._uncertainty import compare
-
     if opts.path_a == "-" and opts.path_b == "-":
         raise _io.InputError("<stdin>", None, "only one of A and B can be standard input")
     a, src_a = _read_keyed(opts.path_a, opts, opts.score_col)
     b, src_b = _read_keyed(opts.path_b, opts, opts.score_col_b or opts.score_col)
-    correct, sa, sb = _join(a, b, src_a, src_b)
+    correct, sa, sb = join(a, b, src_a, src_b)
     if correct.all() or not correct.any():
         raise _io.InputError(src_a, None, "compare needs correct and incorrect cases (a class is missing)")
-    results: dict[str, Comparison] = {}
     iv = opts.intervals
-    for measure in opts.measures or COMPARABLE:
-        results[measure] = compare(
-            correct, sa, sb, measure=measure, method=interval_method(measure, iv.bootstrap), level=iv.level,
-            n_resamples=iv.resamples, seed=iv.seed,
-        )  # fmt: skip
-    same = _same_ranking(sa, sb)
+    results = compare_paired(correct, sa, sb, opts.measures, iv.level, iv.bootstrap, iv.resamples, iv.seed)
+    same = same_ranking(sa, sb)
     status = _html(opts.html, correct, sa, sb, (src_a, src_b), results, same) if opts.html else 0
     out = sys.stdout
     if opts.format == "json":
         obj = {
             "a": src_a, "b": src_b, "id_col": opts.id_col, "num_cases": int(correct.size),
             "num_correct": int(correct.sum()), "level": iv.level, "same_ranking": same,
-            "comparisons": {
-                m: {"a": finite(r.estimate_a), "b": finite(r.estimate_b), "difference": finite(r.difference),
-                    "low": finite(r.interval.low), "high": finite(r.interval.high),
-                    "statistic": finite(r.statistic), "p_value": finite(r.p_value), "method": r.method,
-                    **({"note": r.interval.note} if r.interval.note else {})}
-                for m, r in results.items()
-            },
+            "comparisons": comparisons_json(results),
         }  # fmt: skip
         print(json.dumps(obj, allow_nan=False), file=out)
         return status
     print(f"A: {src_a}\nB: {src_b}", file=out)
     print(f"{correct.size:,} cases joined on {opts.id_col!r}, {int(correct.sum()):,} correct; paired comparison, "
           f"{100 * iv.level:g}% intervals of A - B\n", file=out)  # fmt: skip
-    headers = ("measure", "A", "B", "A - B", "low", "high", "statistic", "p-value", "method")
-    rows = [
-        (m, f"{r.estimate_a:.6f}", f"{r.estimate_b:.6f}", f"{r.difference:+.6f}", f"{r.interval.low:+.6f}",
-         f"{r.interval.high:+.6f}", f"{r.statistic:.4f}", f"{r.p_value:.4g}", r.method)
-        for m, r in results.items()
-    ]  # fmt: skip
-    print(table(rows, headers, names_first=True), file=out)
+    rows = [(m, *comparison_cells(r)) for m, r in results.items()]
+    print(table(rows, ("measure", *COMPARISON_HEADERS), names_first=True), file=out)
     print_notes({m: r.interval.note for m, r in results.items()}, out)
     if same:
         print("\nA and B rank every case identically (the same scores, or the same order and ties): the models "
               "are identical for every measure here, so each difference is 0 (statistic 0, p-value 1).", file=out)
     return status
+
+
+#: The columns of one comparison in the text table (after the measure's name).
+COMPARISON_HEADERS = ("A", "B", "A - B", "low", "high", "statistic", "p-value", "method")
+
+
+def compare_paired(correct: np.ndarray, sa: np.ndarray, sb: np.ndarray, measures: list[str] | None, level: float,
+                   bootstrap: str, resamples: int, seed: int) -> dict[str, Comparison]:
+    """Each of ``measures`` (default: every comparable one) of A and B on the same cases, compared paired."""
+    from .._uncertainty import compare
+
+    return {
+        measure: compare(correct, sa, sb, measure=measure, method=interval_method(measure, bootstrap), level=level,
+                         n_resamples=resamples, seed=seed)
+        for measure in measures or COMPARABLE
+    }  # fmt: skip
+
+
+def comparisons_json(results: dict[str, Comparison]) -> dict[str, Any]:
+    """The ``comparisons`` object of ``--format json``: per measure, both estimates, the difference, its test."""
+    return {
+        m: {"a": finite(r.estimate_a), "b": finite(r.estimate_b), "difference": finite(r.difference),
+            "low": finite(r.interval.low), "high": finite(r.interval.high),
+            "statistic": finite(r.statistic), "p_value": finite(r.p_value), "method": r.method,
+            **({"note": r.interval.note} if r.interval.note else {})}
+        for m, r in results.items()
+    }  # fmt: skip
+
+
+def comparison_cells(r: Comparison) -> tuple[str, ...]:
+    """One comparison's cells of the text table, under :data:`COMPARISON_HEADERS`."""
+    return (f"{r.estimate_a:.6f}", f"{r.estimate_b:.6f}", f"{r.difference:+.6f}", f"{r.interval.low:+.6f}",
+            f"{r.interval.high:+.6f}", f"{r.statistic:.4f}", f"{r.p_value:.4g}", r.method)  # fmt: skip
 
 
 def _html(path: str, correct: np.ndarray, sa: np.ndarray, sb: np.ndarray, sources: tuple[str, str],
@@ -156,7 +171,7 @@ def _html(path: str, correct: np.ndarray, sa: np.ndarray, sb: np.ndarray, source
     return write_html(html.render_compare(models[0], models[1], names, results, title, same), path)
 
 
-def _same_ranking(sa: np.ndarray, sb: np.ndarray) -> bool:
+def same_ranking(sa: np.ndarray, sb: np.ndarray) -> bool:
     """True when B orders the cases exactly as A, ties included (equal scores or a monotone transform)."""
     import numpy as np
 
@@ -195,4 +210,8 @@ def add_compare_parser(commands: argparse._SubParsersAction) -> argparse.Argumen
     options.add_interval_options(g)
     g.add_argument("--format", choices=("text", "json"), default="text", help="text (a Markdown table) or json")
     options.add_html_option(g, "both models' curves, overlaid, with the comparison")
+    g.add_argument("--by", action="append", metavar="COL[,COL]", default=None,
+                   help="compare per slice: one per value of COL (or per combination of the columns named), beside "
+                   "the overall one; repeat for more crossings. A slice holding the same ids in both files is "
+                   "compared paired, any other unpaired; an empty field or null is its own slice, (missing)")
     return p

@@ -281,6 +281,7 @@ class CompareOptions:
     intervals: IntervalOptions = IntervalOptions()
     format: str = "text"
     html: str | None = None
+    by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

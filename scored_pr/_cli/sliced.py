@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .._io.formats import detect
@@ -44,7 +44,7 @@ def crossings(by: list[str]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ..
     return tuple(keys), tuple(specs)
 
 
-def _rows(path: str, fmt: str, source: str) -> Iterator[tuple[int, dict[str, Any] | None, list[str] | None]]:
+def read_rows(path: str, fmt: str, source: str) -> Iterator[tuple[int, dict[str, Any] | None, list[str] | None]]:
     """``(line, row, None)`` per row; first ``(0, None, columns)`` with the file's columns."""
     if fmt == "parquet":
         table_: Any = read_parquet(path)
@@ -89,6 +89,21 @@ def _rows(path: str, fmt: str, source: str) -> Iterator[tuple[int, dict[str, Any
         stream.close()
 
 
+def correct_column(given: str | None, columns: list[str]) -> str:
+    """The correctness column: the one given, else ``correct``, else ``label`` when the file has it."""
+    return given or ("correct" if "correct" in columns or "label" not in columns else "label")
+
+
+def has_columns(source: str, columns: list[str], wanted: Iterable[tuple[str, str]]) -> bool:
+    """Whether every ``(name, what)`` of ``wanted`` is a column; else one line naming the first missing one and the
+    file's columns (False: the command exits with status 2)."""
+    for name, what in wanted:
+        if name not in columns:
+            error(f"{source}: {what} column {name!r} is not in the file; its columns are: {', '.join(columns)}")
+            return False
+    return True
+
+
 def read(opts: ReportOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...], ...]) -> tuple[Any, str, int] | int:
     """The sliced evaluation of the file ``opts.path``, its source name and the lines skipped; or an exit status."""
     from .._evaluators.sliced import SlicedEvaluation
@@ -96,15 +111,13 @@ def read(opts: ReportOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...
     fmt = detect(opts.path, opts.input.input_format).name
     source = "<stdin>" if opts.path == "-" else opts.path
     skips = SkipReporter()
-    rows = _rows(opts.path, fmt, source)
+    rows = read_rows(opts.path, fmt, source)
     _, _, columns = next(rows)
     assert columns is not None
-    cname = opts.input.correct_col or ("correct" if "correct" in columns or "label" not in columns else "label")
+    cname = correct_column(opts.input.correct_col, columns)
     sname = opts.input.score_col
-    for name, what in ((cname, "correctness"), (sname, "score"), *((k, "--by") for k in keys)):
-        if name not in columns:
-            error(f"{source}: {what} column {name!r} is not in the file; its columns are: {', '.join(columns)}")
-            return 2
+    if not has_columns(source, columns, ((cname, "correctness"), (sname, "score"), *((k, "--by") for k in keys))):
+        return 2
     ev = SlicedEvaluation(keys, slices=((), *specs), ties=opts.ties)
     batch: tuple[list[bool], list[float], dict[str, list[Any]]] = ([], [], {k: [] for k in keys})
 
@@ -123,7 +136,7 @@ def read(opts: ReportOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...
         try:
             correct = parse_label(row.get(cname), cname, opts.input.positive_label)
             score = parse_score(row.get(sname), sname)
-            values = {k: _feature(row.get(k), k) for k in keys}
+            values = {k: feature(row.get(k), k) for k in keys}
         except ValueError as exc:
             err = InputError(source, line, str(exc))
             if not opts.input.skip_invalid:
@@ -141,7 +154,7 @@ def read(opts: ReportOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...
     return ev, source, skips.count
 
 
-def _feature(value: Any, key: str) -> Any:
+def feature(value: Any, key: str) -> Any:
     """A feature field as read: None for empty or null; a nested JSON value is refused, naming the column."""
     if isinstance(value, (dict, list)):
         raise ValueError(f"invalid value {json.dumps(value)[:40]} in column {key!r}: a feature is a string, number or boolean")
@@ -150,12 +163,21 @@ def _feature(value: Any, key: str) -> Any:
     return value
 
 
-def run(opts: ReportOptions) -> int:
-    """``scored-pr report PATH --by ...``: the per-slice table (text or JSON), its intervals and HTML page."""
-    keys, specs = crossings(list(opts.by))
+def requested(by: Iterable[str]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
+    """(keys, crossings) of the ``--by`` values; None, after one line on standard error, when they name no column."""
+    keys, specs = crossings(list(by))
     if not keys:
         error("--by: expected one or more column names (--by region or --by region,device)")
+        return None
+    return keys, specs
+
+
+def run(opts: ReportOptions) -> int:
+    """``scored-pr report PATH --by ...``: the per-slice table (text or JSON), its intervals and HTML page."""
+    asked = requested(opts.by)
+    if asked is None:
         return 2
+    keys, specs = asked
     if opts.plot or opts.output.curve or opts.misses or opts.wide.requested:
         error("--by: --plot, --curve, --misses and the wide-file options do not apply to a sliced report")
         return 2
@@ -177,7 +199,7 @@ def run(opts: ReportOptions) -> int:
                 item[f"{m}_interval"] = [iv.low, iv.high]
             out.append(json_safe(item))
         print(json.dumps({"source": source, "keys": list(keys), "skipped": skipped, "slices": out,
-                          "worst": None if worst is None else str(_key(worst.slice))}, allow_nan=False))
+                          "worst": None if worst is None else str(slice_name(worst.slice))}, allow_nan=False))
     else:
         headers = ("slice", "cases", "positives", *(h for _, h in COLUMNS))
         if intervals:
@@ -194,13 +216,13 @@ def run(opts: ReportOptions) -> int:
         print(table(lines, headers, names_first=True))
         if worst is not None:
             how = f"lowest upper {opts.intervals.level:g} bound" if opts.intervals.ci else "lowest value"
-            print(f"Worst slice by average precision ({how}, at least {WORST_MIN_CASES} cases): {_key(worst.slice)}")
+            print(f"Worst slice by average precision ({how}, at least {WORST_MIN_CASES} cases): {slice_name(worst.slice)}")
     if opts.html:
         return write_report_page(ev, source, opts.html, intervals or None)
     return 0
 
 
-def _key(pairs: Any) -> str:
+def slice_name(pairs: Any) -> str:
     from .._validation.slices import slice_text
 
     return slice_text(tuple(pairs))
@@ -236,4 +258,4 @@ def add_option(p: Any) -> None:
                    "field or null is its own slice, (missing)")
 
 
-__all__ = ["add_option", "crossings", "run"]
+__all__ = ["add_option", "correct_column", "crossings", "feature", "has_columns", "read_rows", "requested", "run", "slice_name"]
