@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .._io.formats import detect
 from .._io.values import InputError, parse_label, parse_score
 from .inputs import SkipReporter, open_text, read_parquet
 from .options import InputOptions, ReportOptions
-from .output import error, fmt_value, table, write_html
+from .output import error, fmt_value, table, write_report_page
 
 #: The measures of the text table, each with its heading.
 COLUMNS = (("average_precision", "AP"), ("area_under_roc_curve", "ROC AUC"), ("maximum_f_measure", "max F1"),
@@ -45,7 +44,7 @@ def crossings(by: list[str]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ..
     return tuple(keys), tuple(specs)
 
 
-def _rows(path: str, fmt: str, source: str) -> Iterator[tuple[int, dict[str, Any] | None, list[str] | None]]:
+def read_rows(path: str, fmt: str, source: str) -> Iterator[tuple[int, dict[str, Any] | None, list[str] | None]]:
     """``(line, row, None)`` per row; first ``(0, None, columns)`` with the file's columns."""
     if fmt == "parquet":
         table_: Any = read_parquet(path)
@@ -90,6 +89,21 @@ def _rows(path: str, fmt: str, source: str) -> Iterator[tuple[int, dict[str, Any
         stream.close()
 
 
+def correct_column(given: str | None, columns: list[str]) -> str:
+    """The correctness column: the one given, else ``correct``, else ``label`` when the file has it."""
+    return given or ("correct" if "correct" in columns or "label" not in columns else "label")
+
+
+def has_columns(source: str, columns: list[str], wanted: Iterable[tuple[str, str]]) -> bool:
+    """Whether every ``(name, what)`` of ``wanted`` is a column; else one line naming the first missing one and the
+    file's columns (False: the command exits with status 2)."""
+    for name, what in wanted:
+        if name not in columns:
+            error(f"{source}: {what} column {name!r} is not in the file; its columns are: {', '.join(columns)}")
+            return False
+    return True
+
+
 def open_cases(path: str, inp: InputOptions, keys: tuple[str, ...],
                skips: SkipReporter) -> tuple[str, Iterator[tuple[int, bool, float, dict[str, Any]]]] | int:
     """The source name of ``path`` and its cases ``(line, correct, score, {key: value})``; or exit status 2.
@@ -103,15 +117,13 @@ def open_cases(path: str, inp: InputOptions, keys: tuple[str, ...],
     """
     fmt = detect(path, inp.input_format).name
     source = "<stdin>" if path == "-" else path
-    rows = _rows(path, fmt, source)
+    rows = read_rows(path, fmt, source)
     _, _, columns = next(rows)
     assert columns is not None
-    cname = inp.correct_col or ("correct" if "correct" in columns or "label" not in columns else "label")
+    cname = correct_column(inp.correct_col, columns)
     sname = inp.score_col
-    for name, what in ((cname, "correctness"), (sname, "score"), *((k, "--by") for k in keys)):
-        if name not in columns:
-            error(f"{source}: {what} column {name!r} is not in the file; its columns are: {', '.join(columns)}")
-            return 2
+    if not has_columns(source, columns, ((cname, "correctness"), (sname, "score"), *((k, "--by") for k in keys))):
+        return 2
 
     def cases() -> Iterator[tuple[int, bool, float, dict[str, Any]]]:
         for line, row, _ in rows:
@@ -119,7 +131,7 @@ def open_cases(path: str, inp: InputOptions, keys: tuple[str, ...],
             try:
                 correct = parse_label(row.get(cname), cname, inp.positive_label)
                 score = parse_score(row.get(sname), sname)
-                values = {k: _feature(row.get(k), k) for k in keys}
+                values = {k: feature(row.get(k), k) for k in keys}
             except ValueError as exc:
                 err = InputError(source, line, str(exc))
                 if not inp.skip_invalid:
@@ -165,7 +177,7 @@ def read(opts: ReportOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...
     return ev, source, skips.count
 
 
-def _feature(value: Any, key: str) -> Any:
+def feature(value: Any, key: str) -> Any:
     """A feature field as read: None for empty or null; a nested JSON value is refused, naming the column."""
     if isinstance(value, (dict, list)):
         raise ValueError(f"invalid value {json.dumps(value)[:40]} in column {key!r}: a feature is a string, number or boolean")
@@ -174,12 +186,21 @@ def _feature(value: Any, key: str) -> Any:
     return value
 
 
-def run(opts: ReportOptions) -> int:
-    """``scored-pr report PATH --by ...``: the per-slice table (text or JSON), its intervals and HTML page."""
-    keys, specs = crossings(list(opts.by))
+def requested(by: Iterable[str]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
+    """(keys, crossings) of the ``--by`` values; None, after one line on standard error, when they name no column."""
+    keys, specs = crossings(list(by))
     if not keys:
         error("--by: expected one or more column names (--by region or --by region,device)")
+        return None
+    return keys, specs
+
+
+def run(opts: ReportOptions) -> int:
+    """``scored-pr report PATH --by ...``: the per-slice table (text or JSON), its intervals and HTML page."""
+    asked = requested(opts.by)
+    if asked is None:
         return 2
+    keys, specs = asked
     if opts.plot or opts.output.curve or opts.misses or opts.wide.requested:
         error("--by: --plot, --curve, --misses and the wide-file options do not apply to a sliced report")
         return 2
@@ -190,10 +211,7 @@ def run(opts: ReportOptions) -> int:
     intervals = _intervals(ev, opts) if opts.intervals.ci else {}
     print_slices(ev, source, skipped, keys, opts.output.format, intervals, opts.intervals.level if opts.intervals.ci else None)
     if opts.html:
-        from .. import _html as html
-
-        return write_html(html.render(ev, title=f"scored_pr report: {os.path.basename(source)}",
-                                      intervals=intervals or None, gaps=_gaps(ev, opts)), opts.html)
+        return write_report_page(ev, source, opts.html, intervals or None, gaps=_gaps(ev, opts))
     return 0
 
 
@@ -218,7 +236,7 @@ def print_slices(ev: Any, source: str, skipped: int, keys: tuple[str, ...], fmt:
                 item[f"{m}_interval"] = [iv.low, iv.high]
             out.append(json_safe(item))
         print(json.dumps({"source": source, "keys": list(keys), "skipped": skipped, "slices": out,
-                          "worst": None if worst is None else str(_key(worst.slice)), **(extra or {})}, allow_nan=False))
+                          "worst": None if worst is None else str(slice_name(worst.slice)), **(extra or {})}, allow_nan=False))
         return
     headers = ("slice", "cases", "positives", *(h for _, h in COLUMNS))
     if intervals:
@@ -235,7 +253,7 @@ def print_slices(ev: Any, source: str, skipped: int, keys: tuple[str, ...], fmt:
     print(table(lines, headers, names_first=True))
     if worst is not None:
         how = f"lowest upper {level:g} bound" if level is not None else "lowest value"
-        print(f"Worst slice by average precision ({how}, at least {WORST_MIN_CASES} cases): {_key(worst.slice)}")
+        print(f"Worst slice by average precision ({how}, at least {WORST_MIN_CASES} cases): {slice_name(worst.slice)}")
 
 
 #: The page's headline measure (the first of the HTML page's measures, by which the worst slice is marked).
@@ -251,7 +269,7 @@ def _gaps(ev: Any, opts: ReportOptions) -> dict[str, Any] | None:
     return {"measure": GAPS_MEASURE[0], "label": GAPS_MEASURE[1], "level": o.level, "correction": "holm", "rows": rows}
 
 
-def _key(pairs: Any) -> str:
+def slice_name(pairs: Any) -> str:
     from .._validation.slices import slice_text
 
     return slice_text(tuple(pairs))
@@ -287,4 +305,5 @@ def add_option(p: Any) -> None:
                    "field or null is its own slice, (missing)")
 
 
-__all__ = ["add_option", "crossings", "open_cases", "print_slices", "read", "run"]
+__all__ = ["add_option", "correct_column", "crossings", "feature", "has_columns", "open_cases", "print_slices",
+           "read", "read_rows", "requested", "run", "slice_name"]

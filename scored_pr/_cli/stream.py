@@ -18,10 +18,11 @@ import zlib
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .._io import values as _io
+from .._io.formats import open_ranking
 from . import options, wide
+from .inputs import SkipReporter
 from .options import StreamOptions
 from .output import OutputError, error, print_report
-from .inputs import SkipReporter, open_cases
 
 # The evaluator, numpy and the rest are imported by the functions that use
 # them, so that `scored-pr --help` starts in less time than `import numpy`.
@@ -342,7 +343,7 @@ def _stream_cumulative(opts: StreamOptions, window: WindowedEvaluation | None, s
     metrics = _Metrics(sink)  # --metrics-port (see run)
     ev, skip_to = _resume(opts)
     skips = SkipReporter()
-    opened = open_cases(opts.input, opts.path, skips, binary=False)
+    opened = open_ranking(opts.path, opts.input.input_format, opts.input, skips, binary=False)
     reader, source = opened.reader, opened.source
     output = _StreamOutput(sys.stdout)
 
@@ -396,7 +397,7 @@ def _stream_cumulative(opts: StreamOptions, window: WindowedEvaluation | None, s
     output.write(*([] if opts.output.format == "json" else [""]))
     if output.error is None:
         try:
-            print_report(ev, opts.output, source, reader.skipped, final=True)
+            print_report(ev, source, reader.skipped, opts.output.format, final=True)
         except (BrokenPipeError, OutputError) as exc:
             output.error = exc
         else:
@@ -455,7 +456,7 @@ def _stream_windowed(opts: StreamOptions, window: WindowedEvaluation, stop: Grac
 
     metrics = _Metrics(sink)
     skips = SkipReporter()
-    opened = open_cases(opts.input, opts.path, skips, binary=False)
+    opened = open_ranking(opts.path, opts.input.input_format, opts.input, skips, binary=False)
     reader, source = opened.reader, opened.source
     output = _StreamOutput(sys.stdout)
     kind = {"window_size": window.size} if window.size is not None else {"window_seconds": window.seconds}
@@ -483,7 +484,8 @@ def _stream_windowed(opts: StreamOptions, window: WindowedEvaluation, stop: Grac
         output.write(f"\nWindow: {what} ({window.num_cases} of {seen} cases read)")
     if output.error is None:
         try:
-            print_report(window.snapshot(), opts.output, source, reader.skipped, final=True, cases_read=seen, **kind)
+            print_report(window.snapshot(), source, reader.skipped, opts.output.format, final=True, cases_read=seen,
+                         **kind)
         except (BrokenPipeError, OutputError) as exc:
             output.error = exc
         else:

@@ -52,8 +52,12 @@ def write(document: str, path: str | os.PathLike[str]) -> None:
     failure ``path`` keeps its previous content; its mode is kept and a
     symlink is followed.
     """
-    data = _valid_text(document).encode("utf-8")
-    _atomic.write_bytes(path, data)
+    _atomic.write_bytes(path, encoded(document))
+
+
+def encoded(document: str) -> bytes:
+    """``document`` as the bytes of a page (UTF-8, each lone surrogate as U+FFFD), ready for an atomic write."""
+    return _valid_text(document).encode("utf-8")
 
 
 def _valid_text(text: str) -> str:
