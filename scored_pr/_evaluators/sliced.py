@@ -7,11 +7,14 @@ every kept slice it belongs to. Each slice holds an evaluator of the kind
 named at construction (made through the registry of kinds), so each slice's
 every number is what that evaluator, fed only the slice's cases, gives.
 
-Single cases of the exact kind are kept in a buffer and handed to their
-slices' evaluators as batches at the next query (one stable sort by slice),
-which is what feeding each evaluator case by case gives, bit for bit; the
-other kinds get each case at once. A batch is cut into its slices by one
-stable argsort per crossing (``_core/slicing.py``).
+The exact kind stores each case once (``sliced_store.SliceStore``: columns
+of correctness, score, weight and one slice id per crossing) and makes a
+slice's evaluator only when it is asked for (``slice``, ``ev[pairs]``), from
+the slice's rows, as an evaluator fed them would hold them; :meth:`table`
+and :meth:`summary` rank every slice at once (one sort by (slice, score),
+``_core/slicing.segment_order``) and need no evaluator. A state loaded from
+a file or a pickle holds one evaluator per slice, as the other kinds do; a
+batch is then cut into its slices by one stable argsort per crossing.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from .._core import slicing as G
 from .._kinds import Kind, register
 from .._measures import by_name as measure_by_name
 from .._state import sliced as _sliced_state
+from .._state.exact import ExactState
 from .._validation import (
     UnsupportedQuery,
     check_batch,
@@ -64,10 +68,9 @@ from . import sliced_table as _sliced_table
 from .base import HtmlReport
 from .exact import ScoredPrecisionRecallEvaluation, add_trusted
 from .guard import guarded, new_guard
+from .sliced_store import SliceStore
 
 _CLS = "SlicedEvaluation"
-#: Single cases buffered before they are handed to the slices' evaluators (bounds the buffer's memory).
-_FLUSH_AT = 1 << 16
 #: One slice: its (key, value) pairs, in the order of the evaluation's keys (``()``: overall).
 Pairs = tuple[tuple[str, Any], ...]
 
@@ -177,8 +180,8 @@ class SlicedEvaluation(HtmlReport):
     __module__ = "scored_pr"
     __slots__ = (
         "_keys", "_specs", "_positions", "_kind", "_options", "_max_slices", "_cls", "_ties", "_pos_label",
-        "_measure_keys", "_table_memo", "_index", "_evs", "_pairs", "_by_pairs", "_count", "_buffered", "_pc", "_ps", "_pw",
-        "_pids", "_added", "_guard", "__weakref__",
+        "_measure_keys", "_table_memo", "_index", "_evs", "_pairs", "_by_pairs", "_count", "_store", "_column_of",
+        "_added", "_guard", "__weakref__",
     )
     _KIND = _CLS
     _read_only = False  # the evaluation itself is never read-only; its slices' evaluators are to users
@@ -204,7 +207,9 @@ class SlicedEvaluation(HtmlReport):
         self._pos_label = proto.pos_label
         self._measure_keys = tuple(proto.summary())
         self._positions = tuple(tuple(self._keys.index(k) for k in spec) for spec in self._specs)
-        self._buffered = self._kind == "exact"
+        # the id column of each crossing in the store (None: the overall slice, every row)
+        columns = [j for j, pos in enumerate(self._positions) if pos]
+        self._column_of: list[int | None] = [columns.index(j) if j in columns else None for j in range(len(self._specs))]
         self._guard = new_guard(self)
         self._clear()
 
@@ -225,17 +230,20 @@ class SlicedEvaluation(HtmlReport):
         self._by_pairs: dict[Pairs, int] = {}
         self._count = 0  # slices other than the overall one
         self._added = 0
-        self._pc: list[bool] = []
-        self._ps: list[float] = []
-        self._pw: list[float] | None = None
-        self._pids: list[list[int]] = [[] for _ in self._specs]
+        # the exact kind: every case once, each slice's evaluator made when asked for (then kept, and fed)
+        n_columns = sum(1 for pos in self._positions if pos)
+        self._store: SliceStore | None = SliceStore(n_columns) if self._kind == "exact" else None
         if () in self._specs:
             self._new_slice(self._specs.index(()), ())
 
     def _new_slice(self, j: int, values: tuple[Any, ...]) -> int:
         pairs = SliceKey(zip(self._specs[j], values))
-        ev = self._cls(**self._options)
-        ev._freeze()
+        ev = None
+        if self._store is None:
+            ev = self._cls(**self._options)
+            ev._freeze()
+        else:
+            self._store.new_slice()
         sid = len(self._evs)
         self._evs.append(ev)
         self._pairs.append(pairs)
@@ -350,34 +358,14 @@ class SlicedEvaluation(HtmlReport):
                 break
             ids.append(sid)
         self._added += 1
-        if not self._buffered:
-            for sid in ids:
-                with _writable(self._evs[sid]) as ev:
+        evs = self._evs
+        store = self._store
+        if store is not None:
+            store.add(correct, score, weight, [sid for sid, col in zip(ids, self._column_of) if col is not None])
+        for sid in ids:  # the evaluators made so far (every one without the store)
+            if evs[sid] is not None:
+                with _writable(evs[sid]) as ev:
                     ev.add_case(correct, score, weight)
-            return
-        self._pc.append(correct)
-        self._ps.append(score)
-        if self._pw is not None:
-            self._pw.append(weight)
-        elif weight != 1.0:
-            self._pw = [1.0] * (len(self._ps) - 1) + [weight]
-        for j, sid in enumerate(ids):
-            self._pids[j].append(sid)
-        if len(self._ps) >= _FLUSH_AT:
-            self._flush()
-
-    def _flush(self) -> None:
-        """Hand the buffered single cases to their slices' evaluators, as one batch per slice, in arrival order."""
-        if not self._ps:
-            return
-        c = np.array(self._pc, dtype=bool)
-        s = np.array(self._ps, dtype=np.float64)
-        w = None if self._pw is None else np.array(self._pw, dtype=np.float64)
-        ids = [np.array(p, dtype=np.int64) for p in self._pids]
-        self._pc, self._ps, self._pw = [], [], None
-        self._pids = [[] for _ in self._specs]
-        for j in range(len(self._specs)):
-            self._add_grouped(ids[j], c, s, w)
 
     def _add_grouped(self, ids: npt.NDArray[np.int64], c: Any, s: Any, w: Any) -> None:
         """Add rows of checked arrays to the slice each row's id names (one stable sort)."""
@@ -393,8 +381,10 @@ class SlicedEvaluation(HtmlReport):
         if w is not None and bool((w == 1.0).all()):  # as check_weights: no weights when each is 1
             w = None
         ev = self._evs[sid]
+        if ev is None:  # a slice of the store not made into an evaluator
+            return
         with _writable(ev):
-            if self._buffered:
+            if self._kind == "exact":
                 add_trusted(ev, c, s, w, "add_cases")
             else:
                 ev.add_cases(c, s, w)
@@ -454,12 +444,21 @@ class SlicedEvaluation(HtmlReport):
                                               self._max_slices, func)
                 local.append((sid, values))
             plan.append((j, combined, local))
-        self._flush()  # the buffer's cases come first
         for j, values in new:
             self._new_slice(j, values)
         self._added += int(c.size)
         if not c.size:
             return
+        ids: list[Any] = []
+        for j, combined, local in plan:
+            if combined is not None:
+                assert local is not None
+                sids = np.array([self._index[j][values] for _, values in local], dtype=np.int64)
+                ids.append(sids[combined])
+        if self._store is not None:
+            self._store.add_batch(c, s, w, ids)
+            if all(ev is None for ev in self._evs):
+                return
         for j, combined, local in plan:
             if combined is None:
                 self._add_checked(self._index[j][()], c, s, w)
@@ -472,10 +471,12 @@ class SlicedEvaluation(HtmlReport):
         values = check_features(features, self._keys, method)
         count = check_count(count, method)
         ids = self._slice_ids(values, method)
-        self._flush()
+        if self._store is not None:
+            self._store.add_counts(ids, count if method == "add_misses" else 0, count if method != "add_misses" else 0)
         for sid in ids:
-            with _writable(self._evs[sid]) as ev:
-                getattr(ev, method)(count)
+            if self._evs[sid] is not None:
+                with _writable(self._evs[sid]) as ev:
+                    getattr(ev, method)(count)
 
     def add_misses(self, count: int, **features: Any) -> None:
         """Count positive reference cases never returned, in every kept slice of ``features`` (one value per key)."""
@@ -499,11 +500,10 @@ class SlicedEvaluation(HtmlReport):
         values.
         """
         pairs = check_slice_request(values, self._keys, "slice")
-        self._flush()
         sid = self._by_pairs.get(pairs)
         if sid is None:
             raise no_such_slice(pairs, self._specs, "slice")
-        return self._evs[sid]
+        return self._ev(sid)
 
     @property
     def overall(self) -> Any:
@@ -525,11 +525,11 @@ class SlicedEvaluation(HtmlReport):
 
     def __getitem__(self, pairs: Any) -> Any:
         """The evaluator of the slice ``pairs`` (as :meth:`slices` names it), read-only."""
-        self._flush()
         try:
-            return self._evs[self._by_pairs[pairs]]
+            sid = self._by_pairs[pairs]
         except (KeyError, TypeError):
             raise KeyError(f"no slice {pairs!r} in this {_CLS}") from None
+        return self._ev(sid)
 
     def __repr__(self) -> str:
         return (f"{_CLS}(keys={self._keys!r}, kind={self._kind!r}, num_slices={len(self._pairs)}, "
@@ -558,7 +558,6 @@ class SlicedEvaluation(HtmlReport):
             slices).
         """
         names = self._check_measures(measures, "table")
-        self._flush()
         every = self._summaries()
         rows = []
         for pairs, ev, summ in zip(self._pairs, self._evs, every):
@@ -566,8 +565,12 @@ class SlicedEvaluation(HtmlReport):
             row: dict[str, Any] = {"slice": pairs}
             for k in self._keys:
                 row[k] = (MISSING_TEXT if fixed[k] is None else fixed[k]) if k in fixed else None
-            row["num_cases"], row["num_positive_ref"] = ev.num_cases, ev.num_positive_ref
-            row.update(self._values(ev, names) if summ is None else summ if names is None else {n: summ[n] for n in names})
+            if summ is None:
+                row["num_cases"], row["num_positive_ref"] = ev.num_cases, ev.num_positive_ref
+                row.update(self._values(ev, names))
+            else:
+                row["num_cases"], row["num_positive_ref"] = summ["num_cases"], summ["num_positive_ref"]
+                row.update(summ if names is None else {n: summ[n] for n in names})
             rows.append(row)
         return rows
 
@@ -575,7 +578,78 @@ class SlicedEvaluation(HtmlReport):
         """Every slice's ``summary()`` computed at once (exact kind), else None per slice (each asks its own)."""
         if self._kind != "exact":
             return [None] * len(self._evs)
-        return _sliced_table.summaries(self._evs, self._ties, self._table_memo)
+        if self._store is None:
+            return _sliced_table.summaries(self._evs, self._ties, self._table_memo)
+        memo = self._table_memo
+        if memo.get("version") != (self._store.version, len(self._pairs)):
+            seg = self._segments()
+            memo.clear()  # the old rows go before the new ones are made
+            memo["rows"] = _sliced_table.segment_summaries_of(
+                seg, self._ties, lambda sid, r: self._store_ev(sid, seg, r), self._overall_sid())
+            memo["version"] = (self._store.version, len(self._pairs))
+        return [dict(row) for row in memo["rows"]]
+
+    # ------------------------------------------------------------ the store
+
+    def _overall_sid(self) -> int | None:
+        return self._by_pairs.get(())
+
+    def _segments(self) -> _sliced_table.Segments:
+        """Every slice's ranked cases laid end to end, from the store (one sort by (slice, score))."""
+        store = self._store
+        assert store is not None
+        c, s, w, cols = store.columns()
+        neg = np.negative(s)
+        rows, offsets = G.segment_order(neg, cols, len(self._pairs))
+        seg_w = None if w is None else w[rows]
+        return _sliced_table.Segments(neg, c, w, neg[rows], c[rows], seg_w, offsets,
+                                      np.asarray(store.misses, dtype=np.int64),
+                                      np.asarray(store.negative_misses, dtype=np.int64))
+
+    def _store_ev(self, sid: int, seg: _sliced_table.Segments | None, ranked: bool = True) -> Any:
+        """A new evaluator of slice ``sid``'s cases, as one fed them holds them (read-only, not kept)."""
+        store = self._store
+        assert store is not None
+        ev = self._evs[sid]
+        if ev is not None:
+            return ev
+        if seg is not None and ranked and self._pairs[sid]:
+            a, b = int(seg.offsets[sid]), int(seg.offsets[sid + 1])
+            w = None if seg.seg_w is None else seg.seg_w[a:b]
+            if w is not None and bool((w == 1.0).all()):
+                w = None
+            st = ExactState(self._ties, _sealed(seg.seg_neg[a:b]), _sealed(seg.seg_c[a:b]),
+                            None if w is None else _sealed(w), store.misses[sid], store.negative_misses[sid],
+                            self._pos_label)
+            ev = _kinds.KINDS["exact"].from_state(self._cls, st)  # type: ignore[misc]
+        else:
+            j = self._specs.index(tuple(k for k, _ in self._pairs[sid]))
+            rows = store.slice_rows(self._column_of[j], sid)
+            c, s, w, _ = store.columns()
+            if rows is not None:
+                c, s, w = c[rows], s[rows], None if w is None else w[rows]
+            if w is not None and bool((w == 1.0).all()):
+                w = None
+            ev = self._cls(**self._options)
+            add_trusted(ev, c, s, w, "slice")
+            ev.add_misses(store.misses[sid])
+            ev.add_negative_misses(store.negative_misses[sid])
+        ev._freeze()
+        return ev
+
+    def _ev(self, sid: int) -> Any:
+        """Slice ``sid``'s evaluator; of the store, made now and kept (fed every later case of the slice)."""
+        ev = self._evs[sid]
+        if ev is None:
+            ev = self._evs[sid] = self._store_ev(sid, None)
+        return ev
+
+    def _evaluators(self) -> list[Any]:
+        """Every slice's evaluator, in the order of :meth:`slices`; those of the store not kept."""
+        if self._store is None or all(ev is not None for ev in self._evs):
+            return list(self._evs)
+        seg = self._segments()
+        return [self._store_ev(sid, seg) for sid in range(len(self._evs))]
 
     def _check_measures(self, measures: Any, func: str) -> tuple[str, ...] | None:
         if measures is None:
@@ -621,7 +695,6 @@ class SlicedEvaluation(HtmlReport):
         measure's name is ``region=eu/average_precision``. A missing value
         is named ``(missing)``.
         """
-        self._flush()
         return {str(p): dict(ev.summary()) if summ is None else summ
                 for p, ev, summ in zip(self._pairs, self._evs, self._summaries())}
 
@@ -642,9 +715,8 @@ class SlicedEvaluation(HtmlReport):
         self._check_measures(measure, func)
         min_cases = check_min_cases(min_cases, func)
         level = None if confidence is None else check_confidence(confidence, func)
-        self._flush()
         best: WorstSlice | None = None
-        for pairs, ev in zip(self._pairs, self._evs):
+        for pairs, ev in zip(self._pairs, self._evaluators()):
             if not pairs or ev.num_cases < min_cases:
                 continue
             value = float(self._values(ev, (measure,))[measure])
@@ -701,7 +773,7 @@ class SlicedEvaluation(HtmlReport):
         reference = check_reference(reference, func)
         level = check_confidence(confidence, func)
         correction = check_correction(correction, func)
-        self._flush()
+        evs = self._evaluators()
         rows: list[tuple[SliceKey, Any, Any]] = []
         if reference == "overall":
             for j, spec in enumerate(self._specs):
@@ -709,15 +781,15 @@ class SlicedEvaluation(HtmlReport):
                     continue
                 members = list(self._index[j].values())
                 for sid in members:
-                    others = [self._evs[o] for o in members if o != sid]
-                    rows.append((self._pairs[sid], self._evs[sid], _pooled(others, self._cls, self._options)))
+                    others = [evs[o] for o in members if o != sid]
+                    rows.append((self._pairs[sid], evs[sid], _pooled(others, self._cls, self._options)))
         else:
             pairs = check_slice_request(reference, self._keys, func)
             ref = self._by_pairs.get(pairs)
             if ref is None:
                 raise no_such_slice(pairs, self._specs, func)
             j = self._specs.index(tuple(k for k, _ in pairs))
-            rows = [(self._pairs[sid], self._evs[sid], self._evs[ref]) for sid in self._index[j].values() if sid != ref]
+            rows = [(self._pairs[sid], evs[sid], evs[ref]) for sid in self._index[j].values() if sid != ref]
         out: list[SliceGap] = []
         nan = math.nan
         for pairs, ev, other in rows:
@@ -747,20 +819,35 @@ class SlicedEvaluation(HtmlReport):
         check_same_setup(self._setup(), other._setup(), "merge", "other", "keys, crossings, kind, options and max_slices")
         if not hasattr(self._cls, "merge"):
             raise UnsupportedQuery(f"{_CLS}.merge: {self._kind} evaluators cannot be merged; merge the cases instead")
-        self._flush()
-        other._flush()
         union = list(self._pairs) + [p for p in other._pairs if p not in self._by_pairs]
         if sum(1 for p in union if p) > self._max_slices:
             raise ValueError(f"merge: the two evaluations have {sum(1 for p in union if p)} slices together, "
                              f"over max_slices={self._max_slices}; nothing was merged.")
         out = SlicedEvaluation(self._keys, slices=self._specs, kind=self._kind, max_slices=self._max_slices, **self._options)
-        empty = self._cls(**self._options)
-        for pairs in union:
-            a = self._evs[self._by_pairs[pairs]] if pairs in self._by_pairs else empty
-            b = other._evs[other._by_pairs[pairs]] if pairs in other._by_pairs else empty
-            out._put(pairs, a.merge(b))
+        if self._store is not None and other._store is not None:  # both stores: one store of both, in turn
+            for pairs in union:
+                if pairs not in out._by_pairs:
+                    out._new_slice(self._specs.index(tuple(k for k, _ in pairs)), tuple(v for _, v in pairs))
+            map_a = np.array([out._by_pairs[p] for p in self._pairs], dtype=np.int64)
+            map_b = np.array([out._by_pairs[p] for p in other._pairs], dtype=np.int64)
+            out._store = SliceStore.joined(self._store, other._store, map_a, map_b, len(out._pairs))
+        else:
+            out._per_slice()
+            mine, theirs = self._evaluators(), other._evaluators()
+            empty = self._cls(**self._options)
+            for pairs in union:
+                a = mine[self._by_pairs[pairs]] if pairs in self._by_pairs else empty
+                b = theirs[other._by_pairs[pairs]] if pairs in other._by_pairs else empty
+                out._put(pairs, a.merge(b))
         out._added = self._added + other._added
         return out
+
+    def _per_slice(self) -> None:
+        """Hold one evaluator per slice from now on (a state read back, a merge with one): the store's are made."""
+        if self._store is not None:
+            self._evs = self._evaluators()
+            self._store = None
+            self._table_memo = {}
 
     def _put(self, pairs: Pairs, ev: Any) -> None:
         """Set the evaluator of slice ``pairs`` (made if new): for merge and the state loaders."""
@@ -783,17 +870,15 @@ class SlicedEvaluation(HtmlReport):
             return NotImplemented
         if self._setup() != other._setup() or set(self._pairs) != set(other._pairs):
             return False
-        self._flush()
-        other._flush()
-        return all(bool(ev == other._evs[other._by_pairs[p]]) for p, ev in zip(self._pairs, self._evs))
+        mine, theirs = self._evaluators(), other._evaluators()
+        return all(bool(ev == theirs[other._by_pairs[p]]) for p, ev in zip(self._pairs, mine))
 
     __hash__ = None  # type: ignore[assignment]
 
     # ------------------------------------------------------------------ state
 
     def _state(self) -> _sliced_state.SlicedState:
-        self._flush()
-        entries = [(tuple(p), ev.to_dict()) for p, ev in zip(self._pairs, self._evs)]
+        entries = [(tuple(p), ev.to_dict()) for p, ev in zip(self._pairs, self._evaluators())]
         return _sliced_state.SlicedState(self._keys, self._specs, self._kind, dict(self._options), self._max_slices, entries)
 
     @classmethod
@@ -804,6 +889,7 @@ class SlicedEvaluation(HtmlReport):
             raise ValueError(f"load: the state's setup is refused: {exc}") from None
         if tuple(st.specs) != out._specs:
             raise ValueError("load: the state's crossings are not in their canonical order.")
+        out._per_slice()
         for i, (pairs, sub) in enumerate(st.entries):
             key = tuple((k, feature_value(v, k, "load")) for k, v in pairs)
             ev = evaluators[i] if evaluators is not None else out._cls.from_dict(sub)
@@ -843,15 +929,23 @@ class SlicedEvaluation(HtmlReport):
         return cls._from_state(_sliced_state.load(path))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        self._flush()
         st = _sliced_state.SlicedState(self._keys, self._specs, self._kind, dict(self._options), self._max_slices,
                                        [(tuple(p), {}) for p in self._pairs])
-        return (type(self)._from_pickle, (_sliced_state.to_pickle(st, list(self._evs)),))
+        return (type(self)._from_pickle, (_sliced_state.to_pickle(st, self._evaluators()),))
 
     @classmethod
     def _from_pickle(cls, state: Any) -> SlicedEvaluation:
         st, evaluators = _sliced_state.from_pickle(state)
         return cls._from_state(st, evaluators)
+
+
+def _sealed(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A fresh array made read-only, so that the evaluator's store keeps it without a copy."""
+    a = np.ascontiguousarray(a)
+    if not a.flags.owndata:
+        a = a.copy()
+    a.setflags(write=False)
+    return a
 
 
 def _pooled(evaluators: list[Any], cls: type, options: dict[str, Any]) -> Any:

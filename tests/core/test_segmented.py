@@ -98,3 +98,33 @@ def test_kernel_equals_the_evaluator_on_long_slices_with_every_kind_of_tie(sweep
             evs.append(ev)
         for ev, row in zip(evs, _kernel_rows(evs, ties)):
             assert _same(ev.summary(), row) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n=st.integers(0, 60), count=st.integers(1, 9), columns=st.integers(1, 3),
+       packed=st.booleans())
+def test_segment_order_is_a_stable_sort_of_each_slice(data: Any, n: int, count: int, columns: int, packed: bool) -> None:
+    """Each slice's rows ranked as a stable argsort of its scores (equal scores, -0.0 and 0.0, in arrival order),
+    through the packed keys and through the lexsort that takes over when they do not fit."""
+    import scored_pr._core.slicing as S
+
+    neg = np.array(data.draw(st.lists(st.sampled_from([-0.5, -0.0, 0.0, 0.25, -1.0, np.inf]), min_size=n, max_size=n)),
+                   dtype=np.float64)
+    # each column (crossing) has slice ids of its own: j * count + 0 .. count - 1
+    cols = [j * count + np.array(data.draw(st.lists(st.integers(0, count - 1), min_size=n, max_size=n)), dtype=np.int32)
+            for j in range(columns)]
+    count *= columns
+    old = S.KEY_BITS
+    S.KEY_BITS = 64 if packed else 0
+    try:
+        rows, offsets = S.segment_order(neg, cols, count)
+    finally:
+        S.KEY_BITS = old
+    expected: list[int] = []
+    sid = np.concatenate(cols) if cols else np.zeros(0, np.int64)
+    index = np.tile(np.arange(n), columns)
+    for k in range(count):
+        mine = index[sid == k]
+        expected += mine[np.argsort(neg[mine], kind="stable")].tolist()
+        assert offsets[k + 1] - offsets[k] == mine.size
+    assert rows.tolist() == expected
