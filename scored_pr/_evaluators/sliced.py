@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -65,12 +64,14 @@ from .._validation.slices import (
     too_many_slices,
 )
 from . import sliced_table as _sliced_table
-from .base import HtmlReport
+from .base import HtmlReport, take_guard, writable
 from .exact import ScoredPrecisionRecallEvaluation, add_trusted
-from .guard import guarded, new_guard
+from .guard import claim, guarded
 from .sliced_store import SliceStore
 
 _CLS = "SlicedEvaluation"
+#: Most combinations of key values whose slice ids add_case keeps (one dict lookup per case instead of one per crossing).
+_IDS_KEPT = 1 << 16
 #: One slice: its (key, value) pairs, in the order of the evaluation's keys (``()``: overall).
 Pairs = tuple[tuple[str, Any], ...]
 
@@ -111,16 +112,6 @@ class SliceGap(NamedTuple):
 def _ranking_kinds() -> tuple[str, ...]:
     """The registered kinds a slice may hold: one ranking (exact or bounded) with a state file of its own."""
     return tuple(k.name for k in _kinds.KINDS.values() if k.holds in ("ranking", "bounded") and k.state_format)
-
-
-@contextmanager
-def _writable(ev: Any) -> Iterator[Any]:
-    """A slice's evaluator, writable for the duration (it is read-only to everyone else)."""
-    ev._read_only = False
-    try:
-        yield ev
-    finally:
-        ev._freeze()
 
 
 @guarded
@@ -181,10 +172,12 @@ class SlicedEvaluation(HtmlReport):
     __slots__ = (
         "_keys", "_specs", "_positions", "_kind", "_options", "_max_slices", "_cls", "_ties", "_pos_label",
         "_measure_keys", "_table_memo", "_index", "_evs", "_pairs", "_by_pairs", "_count", "_store", "_column_of",
-        "_added", "_guard", "__weakref__",
+        "_ids_of", "_made",
+        "_added", "_guard", "_owner", "_busy", "__weakref__",
     )
     _KIND = _CLS
     _read_only = False  # the evaluation itself is never read-only; its slices' evaluators are to users
+    _OWNED = True  # see guard.guarded: add_case and add_cases take the owner's fast path (guard.claim)
 
     def __init__(
         self,
@@ -210,17 +203,12 @@ class SlicedEvaluation(HtmlReport):
         # the id column of each crossing in the store (None: the overall slice, every row)
         columns = [j for j, pos in enumerate(self._positions) if pos]
         self._column_of: list[int | None] = [columns.index(j) if j in columns else None for j in range(len(self._specs))]
-        self._guard = new_guard(self)
+        claim(self)  # _guard, _owner, _busy: the owner's add_case/add_cases take no lock
         self._clear()
 
     def _acquire(self, what: str) -> None:
-        """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluation is a RuntimeError."""
-        if not self._guard.acquire(False):
-            raise RuntimeError(
-                f"{_CLS}: {what} ran while another thread was using this evaluation; it is not thread-safe "
-                "and concurrent calls could lose cases. Serialise the calls with one threading.Lock, or give "
-                "each thread its own evaluation and merge them."
-            )
+        """Take ``_guard`` for ``what`` without waiting (``base.take_guard``): another thread inside is a RuntimeError."""
+        take_guard(self, what)
 
     def _clear(self) -> None:
         self._table_memo: dict[str, Any] = {}  # the last table of every slice (see sliced_table.summaries)
@@ -233,6 +221,8 @@ class SlicedEvaluation(HtmlReport):
         # the exact kind: every case once, each slice's evaluator made when asked for (then kept, and fed)
         n_columns = sum(1 for pos in self._positions if pos)
         self._store: SliceStore | None = SliceStore(n_columns) if self._kind == "exact" else None
+        self._ids_of: dict[tuple[Any, ...], tuple[list[int], tuple[int, ...]]] = {}  # see add_case
+        self._made = False  # whether a slice of the store was made into an evaluator (then fed every case)
         if () in self._specs:
             self._new_slice(self._specs.index(()), ())
 
@@ -333,6 +323,7 @@ class SlicedEvaluation(HtmlReport):
         """
         keys = self._keys
         values: tuple[Any, ...] = ()
+        hit = None
         if len(features) == len(keys):  # fast path: every key given, each a str or an int
             try:
                 values = tuple([features[k] for k in keys])
@@ -342,6 +333,8 @@ class SlicedEvaluation(HtmlReport):
                 if type(v) is not str and type(v) is not int:
                     values = ()
                     break
+            else:  # only str and int values here, so 1 and True or 1.0 never share an entry
+                hit = self._ids_of.get(values)
         if not values:
             values = check_features(features, keys, "add_case")
         if type(correct) is not bool or self._pos_label is not None:
@@ -350,21 +343,27 @@ class SlicedEvaluation(HtmlReport):
             score = check_score(score, "add_case")
         if type(weight) is not float or weight != 1.0:
             weight = check_weight(weight, "add_case")
-        ids = []
-        for index, pos in zip(self._index, self._positions):
-            sid = index.get(values if len(pos) == len(values) else tuple([values[p] for p in pos]))
-            if sid is None:  # a new slice: made, or refused, below before anything is added
-                ids = self._slice_ids(values, "add_case")
-                break
-            ids.append(sid)
+        if hit is None:
+            ids = []
+            for index, pos in zip(self._index, self._positions):
+                sid = index.get(values if len(pos) == len(values) else tuple([values[p] for p in pos]))
+                if sid is None:  # a new slice: made, or refused, below before anything is added
+                    ids = self._slice_ids(values, "add_case")
+                    break
+                ids.append(sid)
+            hit = (ids, tuple(sid for sid, col in zip(ids, self._column_of) if col is not None))
+            if len(self._ids_of) < _IDS_KEPT and all(type(v) is str or type(v) is int for v in values):
+                self._ids_of[values] = hit
         self._added += 1
-        evs = self._evs
         store = self._store
         if store is not None:
-            store.add(correct, score, weight, [sid for sid, col in zip(ids, self._column_of) if col is not None])
-        for sid in ids:  # the evaluators made so far (every one without the store)
+            store.add(correct, score, weight, hit[1])
+            if not self._made:
+                return
+        evs = self._evs
+        for sid in hit[0]:  # the evaluators made so far (every one without the store)
             if evs[sid] is not None:
-                with _writable(evs[sid]) as ev:
+                with writable(evs[sid]) as ev:
                     ev.add_case(correct, score, weight)
 
     def _add_grouped(self, ids: npt.NDArray[np.int64], c: Any, s: Any, w: Any) -> None:
@@ -383,7 +382,7 @@ class SlicedEvaluation(HtmlReport):
         ev = self._evs[sid]
         if ev is None:  # a slice of the store not made into an evaluator
             return
-        with _writable(ev):
+        with writable(ev):
             if self._kind == "exact":
                 add_trusted(ev, c, s, w, "add_cases")
             else:
@@ -457,7 +456,7 @@ class SlicedEvaluation(HtmlReport):
                 ids.append(sids[combined])
         if self._store is not None:
             self._store.add_batch(c, s, w, ids)
-            if all(ev is None for ev in self._evs):
+            if not self._made:
                 return
         for j, combined, local in plan:
             if combined is None:
@@ -475,7 +474,7 @@ class SlicedEvaluation(HtmlReport):
             self._store.add_counts(ids, count if method == "add_misses" else 0, count if method != "add_misses" else 0)
         for sid in ids:
             if self._evs[sid] is not None:
-                with _writable(self._evs[sid]) as ev:
+                with writable(self._evs[sid]) as ev:
                     getattr(ev, method)(count)
 
     def add_misses(self, count: int, **features: Any) -> None:
@@ -642,6 +641,7 @@ class SlicedEvaluation(HtmlReport):
         ev = self._evs[sid]
         if ev is None:
             ev = self._evs[sid] = self._store_ev(sid, None)
+            self._made = True
         return ev
 
     def _evaluators(self) -> list[Any]:

@@ -44,7 +44,7 @@ class SliceStore:
         self._pc: list[bool] = []
         self._ps: list[float] = []
         self._pw: list[float] | None = None
-        self._pids: list[list[int]] = [[] for _ in range(crossings)]
+        self._pids: list[tuple[int, ...]] = []  # each single case's slice ids
         #: per slice id: unreturned positive and negative references
         self.misses: list[int] = []
         self.negative_misses: list[int] = []
@@ -56,15 +56,14 @@ class SliceStore:
         self.misses.append(0)
         self.negative_misses.append(0)
 
-    def add(self, correct: bool, score: float, weight: float, ids: list[int]) -> None:
-        """One checked case; ``ids`` its slice id in each crossing (the overall slice's excepted). O(crossings)."""
+    def add(self, correct: bool, score: float, weight: float, ids: tuple[int, ...]) -> None:
+        """One checked case; ``ids`` its slice id in each crossing (the overall slice's excepted). O(1)."""
         self.version += 1
         if self._pw is not None:
             self._pw.append(weight)
         elif weight != 1.0:
             self._pw = [1.0] * len(self._ps) + [weight]
-        for column, sid in zip(self._pids, ids):
-            column.append(sid)
+        self._pids.append(ids)
         self._pc.append(correct)
         self._ps.append(score)  # last: the case counts once its score is in (see num_cases)
         if len(self._ps) >= FLUSH_AT:
@@ -93,11 +92,12 @@ class SliceStore:
         c = np.fromiter(self._pc[:k], dtype=bool, count=k)
         s = np.fromiter(self._ps, dtype=np.float64, count=k)
         w = None if self._pw is None else np.fromiter(self._pw[:k], dtype=np.float64, count=k)
-        ids = tuple(np.fromiter(p[:k], dtype=np.int32, count=k) for p in self._pids)
+        table = np.array(self._pids[:k], dtype=np.int32).reshape(k, self._columns)
+        ids = tuple(np.ascontiguousarray(table[:, j]) for j in range(self._columns))
         return ((c, s, w, ids),)
 
     def _drop_singles(self) -> None:
-        pc, ps, pids = [], [], [[] for _ in range(self._columns)]  # type: ignore[var-annotated]
+        pc, ps, pids = [], [], []  # type: ignore[var-annotated]
         self._pc, self._ps, self._pw, self._pids = pc, ps, None, pids  # commit: one line, no call
 
     def add_counts(self, sids: list[int], misses: int, negative_misses: int) -> None:
@@ -132,7 +132,7 @@ class SliceStore:
                 w = np.concatenate([np.ones(ch[0].size) if ch[2] is None else ch[2] for ch in chunks]) if weighted else None
                 ids = tuple(np.concatenate([ch[3][j] for ch in chunks]) for j in range(self._columns))
                 one = (c, s, w, ids)
-            pc, ps, pids = [], [], [[] for _ in range(self._columns)]  # type: ignore[var-annotated]
+            pc, ps, pids = [], [], []  # type: ignore[var-annotated]
             # commit: one line that calls nothing
             self._chunks, self._pc, self._ps, self._pw, self._pids = (one,), pc, ps, None, pids
         c, s, w, ids = self._chunks[0]
@@ -165,7 +165,8 @@ class SliceStore:
             assert c.dtype == np.bool_ and s.dtype == np.float64 and c.shape == s.shape
             assert w is None or w.shape == s.shape
             assert len(ids) == self._columns and all(i.shape == s.shape and i.dtype == np.int32 for i in ids)
-        assert len(self._pc) == len(self._ps) and all(len(p) == len(self._ps) for p in self._pids)
+        assert len(self._pc) == len(self._ps) == len(self._pids)
+        assert all(len(p) == self._columns for p in self._pids)
         assert self._pw is None or len(self._pw) == len(self._ps)
         assert len(self.misses) == len(self.negative_misses)
 
