@@ -9,7 +9,6 @@ scattered-ties and heavy-ties paths and the convex hull of long curves.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -20,26 +19,15 @@ from hypothesis import strategies as st
 from scored_pr import ScoredPrecisionRecallEvaluation as E
 from scored_pr._core import segmented
 from scored_pr._core.segmented import segment_summaries
+from summaries import differing
 REPORT_RANKS = (5, 10, 25, 100, 500)  # the summary's precision-at ranks (the measure table's REPORT_RANKS)
 #: The summary's entries for probabilities only, which the evaluators answer themselves (not the kernel's).
 CALIBRATION = ("expected_calibration_error", "brier_score")
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
-    """The keys where the two summaries differ (value, NaN-ness or type); the calibration entries are not the kernel's."""
-    a = {k: v for k, v in a.items() if k not in CALIBRATION}
-    assert list(a) == list(b)
-    bad = []
-    for k in a:
-        x, y = a[k], b[k]
-        if type(x) is not type(y):
-            bad.append(k)
-        elif isinstance(x, float) and math.isnan(x):
-            if not math.isnan(y):
-                bad.append(k)
-        elif x != y:
-            bad.append(k)
-    return bad
+    """The keys where the two summaries differ; the calibration entries are not the kernel's."""
+    return differing(a, b, CALIBRATION)
 
 
 def _kernel_rows(evs: list[E], ties: str) -> list[dict[str, Any]]:

@@ -8,29 +8,16 @@ takes its own summary); ``table(measures)`` picks the same values.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scored_pr import ScoredPrecisionRecallEvaluation as E, SlicedEvaluation
+from summaries import differing
 
 
-def _same(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
-    """The keys where the two summaries differ (value, NaN-ness or type)."""
-    assert list(a) == list(b)
-    bad = []
-    for k in a:
-        x, y = a[k], b[k]
-        if type(x) is not type(y):
-            bad.append(k)
-        elif isinstance(x, float) and math.isnan(x):
-            if not math.isnan(y):
-                bad.append(k)
-        elif x != y:
-            bad.append(k)
-    return bad
+_same = differing
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
