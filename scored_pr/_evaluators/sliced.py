@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -36,7 +36,6 @@ from .._state.exact import ExactState
 from .._validation import (
     UnsupportedQuery,
     check_batch,
-    check_confidence,
     check_correct,
     check_count,
     check_same_setup,
@@ -47,12 +46,9 @@ from .._validation import (
 )
 from .._validation.slices import (
     MISSING_TEXT,
-    check_correction,
     check_feature_names,
     check_features,
     check_max_slices,
-    check_min_cases,
-    check_reference,
     check_slice_keys,
     check_slice_kind,
     check_slice_request,
@@ -65,8 +61,9 @@ from .._validation.slices import (
 )
 from . import sliced_table as _sliced_table
 from .base import HtmlReport, take_guard, writable
-from .exact import ScoredPrecisionRecallEvaluation, add_trusted
+from .exact import add_trusted
 from .guard import claim, guarded
+from .sliced_queries import SliceGap, SliceQueries, WorstSlice  # noqa: F401 - re-exported
 from .sliced_store import SliceStore
 
 _CLS = "SlicedEvaluation"
@@ -85,37 +82,13 @@ class SliceKey(tuple):  # type: ignore[type-arg]
         return slice_text(tuple(self))
 
 
-class WorstSlice(NamedTuple):
-    """The slice :meth:`SlicedEvaluation.worst` found: its pairs, value, the bound it was ranked by, its cases."""
-
-    slice: Pairs
-    value: float
-    bound: float
-    num_cases: int
-
-
-class SliceGap(NamedTuple):
-    """One slice against the reference (:meth:`SlicedEvaluation.gaps`)."""
-
-    slice: Pairs
-    estimate: float
-    reference: float
-    difference: float
-    low: float
-    high: float
-    p_value: float
-    p_adjusted: float
-    method: str
-    num_cases: int
-
-
 def _ranking_kinds() -> tuple[str, ...]:
     """The registered kinds a slice may hold: one ranking (exact or bounded) with a state file of its own."""
     return tuple(k.name for k in _kinds.KINDS.values() if k.holds in ("ranking", "bounded") and k.state_format)
 
 
 @guarded
-class SlicedEvaluation(HtmlReport):
+class SlicedEvaluation(SliceQueries, HtmlReport):
     """Every number per segment: one evaluator per slice of the cases, by the values of named features.
 
     Parameters
@@ -698,110 +671,6 @@ class SlicedEvaluation(HtmlReport):
         return {str(p): dict(ev.summary()) if summ is None else summ
                 for p, ev, summ in zip(self._pairs, self._evs, self._summaries())}
 
-    # ------------------------------------------------------------- comparisons
-
-    def worst(self, measure: str = "average_precision", min_cases: int = 100, confidence: float | None = None) -> WorstSlice | None:
-        """The slice (the overall one excepted) with the lowest ``measure``, among those with ``min_cases`` cases.
-
-        With ``confidence`` (e.g. 0.95) the slices are ranked by the upper
-        bound of the measure's confidence interval (its default method, seed
-        0), so that a small slice whose value is low by chance is not the
-        worst. Slices whose value is NaN are skipped. None when no slice
-        qualifies.
-        """
-        from .._uncertainty import confidence_interval  # only with confidence: the interval code loads on use
-
-        func = "worst"
-        self._check_measures(measure, func)
-        min_cases = check_min_cases(min_cases, func)
-        level = None if confidence is None else check_confidence(confidence, func)
-        best: WorstSlice | None = None
-        for pairs, ev in zip(self._pairs, self._evaluators()):
-            if not pairs or ev.num_cases < min_cases:
-                continue
-            value = float(self._values(ev, (measure,))[measure])
-            if math.isnan(value):
-                continue
-            bound = value if level is None else float(confidence_interval(ev, measure, level, seed=0).high)
-            if best is None or bound < best.bound:
-                best = WorstSlice(tuple(pairs), value, bound, ev.num_cases)
-        return best
-
-    def gaps(
-        self,
-        measure: str = "area_under_roc_curve",
-        reference: Any = "overall",
-        confidence: float = 0.95,
-        correction: str = "holm",
-        *,
-        n_resamples: int = 2000,
-    ) -> list[SliceGap]:
-        """Each slice against the reference: difference, interval and p-value, adjusted for the comparisons.
-
-        Parameters
-        ----------
-        measure : {"area_under_roc_curve", "average_precision"}
-        reference : "overall" or dict
-            ``"overall"``: each slice against its complement (the other
-            slices of its crossing: the cases not in it), an unpaired
-            comparison of disjoint cases. A dict (``{"region": "eu"}``): each
-            other slice of that crossing against that slice.
-        confidence : float, default 0.95
-            The level of each difference's interval.
-        correction : {"holm", "bonferroni"}
-            How the p-values are adjusted for the number of comparisons
-            (Holm's step-down, or Bonferroni).
-        n_resamples : int, default 2000
-            Bootstrap resamples (average precision).
-
-        Returns
-        -------
-        list of SliceGap
-            Crossing by crossing, each in the order of :meth:`slices`: ``estimate`` (the slice's value),
-            ``reference`` (the complement's or reference slice's),
-            ``difference`` (slice - reference), the interval ``low``/``high``,
-            ``p_value`` and ``p_adjusted``, the ``method`` (unpaired DeLong for
-            ROC AUC, the bootstrap for average precision, as
-            :func:`scored_pr.compare`). A comparison that has no value (a
-            slice or complement with one class) is NaN.
-        """
-        from .._uncertainty import compare
-
-        func = "gaps"
-        if measure not in ("area_under_roc_curve", "average_precision"):
-            raise fail(ValueError, func, "measure", "'area_under_roc_curve' or 'average_precision'", measure)
-        reference = check_reference(reference, func)
-        level = check_confidence(confidence, func)
-        correction = check_correction(correction, func)
-        evs = self._evaluators()
-        rows: list[tuple[SliceKey, Any, Any]] = []
-        if reference == "overall":
-            for j, spec in enumerate(self._specs):
-                if not spec:
-                    continue
-                members = list(self._index[j].values())
-                for sid in members:
-                    others = [evs[o] for o in members if o != sid]
-                    rows.append((self._pairs[sid], evs[sid], _pooled(others, self._cls, self._options)))
-        else:
-            pairs = check_slice_request(reference, self._keys, func)
-            ref = self._by_pairs.get(pairs)
-            if ref is None:
-                raise no_such_slice(pairs, self._specs, func)
-            j = self._specs.index(tuple(k for k, _ in pairs))
-            rows = [(self._pairs[sid], evs[sid], evs[ref]) for sid in self._index[j].values() if sid != ref]
-        out: list[SliceGap] = []
-        nan = math.nan
-        for pairs, ev, other in rows:
-            try:
-                r = compare(ev, other, measure=measure, level=level, seed=0, n_resamples=n_resamples)
-                out.append(SliceGap(tuple(pairs), r.estimate_a, r.estimate_b, r.difference, r.interval.low,
-                                    r.interval.high, r.p_value, nan, r.method, ev.num_cases))
-            except (ValueError, ZeroDivisionError):  # one class on a side: nothing to compare
-                out.append(SliceGap(tuple(pairs), nan, nan, nan, nan, nan, nan, nan, "none", ev.num_cases))
-        adjusted = G.adjust_p_values(np.array([g.p_value for g in out], dtype=np.float64), correction)
-        return [g._replace(p_adjusted=float(a)) for g, a in zip(out, adjusted)]
-
     # ------------------------------------------------------------- combining
 
     def _setup(self) -> tuple[Any, ...]:
@@ -946,14 +815,6 @@ def _sealed(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
         a = a.copy()
     a.setflags(write=False)
     return a
-
-
-def _pooled(evaluators: list[Any], cls: type, options: dict[str, Any]) -> Any:
-    """One evaluator of every case of ``evaluators`` (a slice's complement)."""
-    out = cls(**options)
-    for ev in evaluators:
-        out = out.merge(ev)
-    return out
 
 
 def _codes(column: tuple[np.ndarray, bool]) -> tuple[npt.NDArray[np.int64], list[Any]]:
