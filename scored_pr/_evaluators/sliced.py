@@ -117,16 +117,20 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
     Notes
     -----
     A feature value is a str, int, finite float or bool; None and NaN are the
-    missing value, a slice of its own (shown ``(missing)``). Memory: each
-    slice's evaluator keeps its own cases, so a case is stored once per
-    kept crossing (the overall slice and each key alone: ``1 + len(keys)``
-    times); a slice costs a few kilobytes more (its evaluator and indexes).
-    ``add_case`` of the exact kind appends to a buffer (O(1)); the next
-    query hands the buffer to the slices in one stable sort per crossing.
-    :meth:`table` and :meth:`summary` of the exact kind compute every
-    slice's measures in one segmented pass over the slices' ranked cases
-    laid end to end (O(n) numpy work, not a few milliseconds of fixed cost
-    per slice), equal bit for bit to each slice's own ``summary()``.
+    missing value, a slice of its own (shown ``(missing)``). Memory, exact
+    kind: each case is stored once (correct, score, one int32 slice id per
+    crossing other than the overall one: 13 bytes with one key, 8 more
+    once a weight is not 1) plus a few hundred bytes per slice (its pairs,
+    index entries and miss counts); a slice's evaluator is made only when
+    asked for (:meth:`slice`, ``ev[pairs]``), then kept, and fed the
+    slice's later cases, until :meth:`reset`. ``add_case`` of the exact
+    kind appends to lists (O(1)). :meth:`table` and :meth:`summary` of the
+    exact kind rank every slice at once (one sort by (slice, score)) and
+    compute every slice's measures in one segmented pass over the result,
+    equal bit for bit to each slice's own ``summary()``; they make no
+    evaluator per slice. Other kinds, and an evaluation read back from a
+    state file or a pickle, hold one evaluator per slice, so a case is
+    stored once per kept crossing.
 
     Examples
     --------
