@@ -188,7 +188,7 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
         take_guard(self, what)
 
     def _clear(self) -> None:
-        self._table_memo: dict[str, Any] = {}  # the last table of every slice (see sliced_table.summaries)
+        self._table_memo: dict[Any, Any] = {}  # the last table of every slice (see sliced_table.summaries)
         self._index: list[dict[tuple[Any, ...], int]] = [{} for _ in self._specs]
         self._evs: list[Any] = []
         self._pairs: list[SliceKey] = []
@@ -570,17 +570,31 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
     def _overall_sid(self) -> int | None:
         return self._by_pairs.get(())
 
-    def _segments(self) -> _sliced_table.Segments:
-        """Every slice's ranked cases laid end to end, from the store (one sort by (slice, score))."""
+    def _segments(self, column: int | None = None) -> _sliced_table.Segments:
+        """Every slice's ranked cases laid end to end, from the store (one sort by (slice, score)).
+
+        With ``column``, the slices of that crossing only (the others' segments empty), kept until the
+        next change: :meth:`_ev` makes a crossing's slices from it one after another in O(slice) each.
+        """
         store = self._store
         assert store is not None
+        if column is not None:
+            kept = self._table_memo.get(("crossing", column))
+            if kept is not None and kept[0] == (store.version, len(self._pairs)):
+                return kept[1]  # type: ignore[no-any-return]
         c, s, w, cols = store.columns()
         neg = np.negative(s)
-        rows, offsets = G.segment_order(neg, cols, len(self._pairs))
+        rows, offsets = G.segment_order(neg, cols if column is None else [cols[column]], len(self._pairs))
         seg_w = None if w is None else w[rows]
-        return _sliced_table.Segments(neg, c, w, neg[rows], c[rows], seg_w, offsets,
-                                      np.asarray(store.misses, dtype=np.int64),
-                                      np.asarray(store.negative_misses, dtype=np.int64))
+        seg = _sliced_table.Segments(neg[rows], c[rows], seg_w, offsets,
+                                     np.asarray(store.misses, dtype=np.int64),
+                                     np.asarray(store.negative_misses, dtype=np.int64))
+        if column is not None:
+            memo = self._table_memo
+            for key in [k for k in memo if isinstance(k, tuple) and k[0] == "crossing"]:  # stale ones go
+                del memo[key]
+            memo[("crossing", column)] = ((store.version, len(self._pairs)), seg)
+        return seg
 
     def _store_ev(self, sid: int, seg: _sliced_table.Segments | None, ranked: bool = True) -> Any:
         """A new evaluator of slice ``sid``'s cases, as one fed them holds them (read-only, not kept)."""
@@ -617,8 +631,15 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
         """Slice ``sid``'s evaluator; of the store, made now and kept (fed every later case of the slice)."""
         ev = self._evs[sid]
         if ev is None:
-            ev = self._evs[sid] = self._store_ev(sid, None)
+            pairs = self._pairs[sid]
+            seg = None
+            j = self._specs.index(tuple(k for k, _ in pairs))
+            if pairs:  # a crossing's slices asked one after another (the sinks, the reports): one sort for all
+                seg = self._segments(self._column_of[j])
+            ev = self._evs[sid] = self._store_ev(sid, seg)
             self._made = True
+            if pairs and all(self._evs[o] is not None for o in self._index[j].values()):
+                self._table_memo.pop(("crossing", self._column_of[j]), None)  # every slice made: not needed
         return ev
 
     def _evaluators(self) -> list[Any]:

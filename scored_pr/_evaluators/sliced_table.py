@@ -118,11 +118,8 @@ def _compute(evaluators: list[Any], ranked: list[Any], ties: str) -> list[dict[s
 
 
 class Segments(NamedTuple):
-    """The store's cases (arrival order) and every slice's ranked cases end to end (see ``segment_order``)."""
+    """Every slice's ranked cases end to end (see ``segment_order``), its offsets and its misses."""
 
-    neg: npt.NDArray[np.float64]
-    correct: npt.NDArray[np.bool_]
-    weights: npt.NDArray[np.float64] | None
     seg_neg: npt.NDArray[np.float64]
     seg_c: npt.NDArray[np.bool_]
     seg_w: npt.NDArray[np.float64] | None
