@@ -150,6 +150,7 @@ def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], A
     if rows is None:
         return [make(sid, True).summary() for sid in range(count)]
     neg = seg.seg_neg
+    groups: list[K.Groups] | None = None
     for sid in range(count):
         if own[sid]:
             rows[sid] = make(sid, True).summary()
@@ -157,8 +158,9 @@ def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], A
         a, b = int(offsets[sid]), int(offsets[sid + 1])
         if a < b and -neg[b - 1] >= 0.0 and -neg[a] <= 1.0:  # probabilities: the calibration entries
             if all(m.name in _CALIBRATION for m in _CALIBRATED):
-                g = K.groups(neg[a:b], seg.seg_c[a:b], None)
-                rows[sid].update((m.name, _CALIBRATION[m.name](g)) for m in _CALIBRATED)
+                if groups is None:  # every segment's groups in one pass
+                    groups = K.segment_groups(neg, seg.seg_c, offsets)
+                rows[sid].update((m.name, _CALIBRATION[m.name](groups[sid])) for m in _CALIBRATED)
             else:  # pragma: no cover (a calibration entry added to the table and not above)
                 rows[sid].update(_calibration(make(sid, True)))
     return rows

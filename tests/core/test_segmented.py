@@ -116,3 +116,30 @@ def test_segment_order_is_a_stable_sort_of_each_slice(data: Any, n: int, count: 
         expected += mine[np.argsort(neg[mine], kind="stable")].tolist()
         assert offsets[k + 1] - offsets[k] == mine.size
     assert rows.tolist() == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(segments=st.lists(st.lists(st.tuples(st.booleans(), st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, 0.7])),
+                                  max_size=10), max_size=5))
+def test_segment_groups_equal_each_segments_own_groups(segments: list[Any]) -> None:
+    """The calibration groups of every segment at once hold the values groups() gives each segment alone."""
+    from scored_pr._core.calibration import groups, segment_groups
+
+    negs, cors = [], []
+    for seg in segments:
+        ev = E(ties="stable")
+        ev.add_cases([c for c, _ in seg], [s for _, s in seg])
+        scores, correct, _ = ev.ranked_cases()
+        negs.append(-scores)
+        cors.append(correct)
+    offsets = np.concatenate(([0], np.cumsum([c.size for c in cors]))).astype(np.int64)
+    neg = np.concatenate(negs) if negs else np.zeros(0)
+    cor = np.concatenate(cors) if cors else np.zeros(0, bool)
+    together = segment_groups(neg, cor, offsets)
+    assert len(together) == len(segments)
+    for g, n, c in zip(together, negs, cors):
+        alone = groups(n, c, None)
+        for field in ("scores", "weight", "positive", "square", "counts"):
+            a, b = getattr(g, field), getattr(alone, field)
+            assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), field
+        assert g.weighted is alone.weighted is False
