@@ -40,7 +40,9 @@ class Decision:
     Counts are ints, or sums of weights (floats) for a weighted evaluator.
     When no threshold meets the constraints, ``feasible`` is False,
     ``threshold`` is None and the other fields describe the candidate
-    nearest to feasibility (the smallest total shortfall).
+    nearest to feasibility (the smallest total shortfall). A bounded
+    summary's decision also carries ``optimum`` (see
+    ``BoundedEvaluation.operating_point``).
     """
 
     threshold: float | None  #: accept every case whose score is >= it (inf: accept nothing)
@@ -61,6 +63,9 @@ class Decision:
     confidence: float | None = None  #: the level the constraints were certified at
     #: with a confidence: each constraint's one-sided Clopper-Pearson bound at that level
     bounds: Mapping[str, float] | None = field(default=None, hash=False)
+    #: a bounded summary's answer only: a :class:`~scored_pr.Bounds` holding what the exact
+    #: evaluator's same call would answer (its ``value``, or its ``expected_cost``); None otherwise
+    optimum: float | None = None
 
 
 Decision.__module__ = "scored_pr"
@@ -455,6 +460,10 @@ def _sure_rest(z: FloatArray, above: float) -> npt.NDArray[np.int64]:
     return rest[np.argsort(-z[rest], kind="stable")]
 
 
+#: The ordering half's (TP, FP) at every candidate and its (positive, negative) reference counts.
+Halves = tuple[FloatArray, FloatArray, float, float]
+
+
 def choose_certified(
     c: Candidates,
     maximize: str,
@@ -462,6 +471,53 @@ def choose_certified(
     confidence: float,
     cases: tuple[FloatArray, npt.NDArray[np.bool_], FloatArray | None, int, int],
     seed: int = 0,
+) -> Decision:
+    """:func:`certify` with the ordering half drawn from the ranked cases: a fair coin per case (``seed``).
+
+    ``cases``: (scores descending, correct, weights or None, misses, negative misses).
+    """
+
+    def ordering() -> Halves:
+        scores, correct, weights, misses, neg_misses = cases
+        ends = c.ends
+        if ends is None:
+            ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
+        first, m1, nm1 = split_cases(correct, weights, misses, neg_misses, seed)
+        tp_a, fp_a = _half_counts(ends, correct, first)
+        return tp_a, fp_a, float(tp_a[-1]) + m1, float(fp_a[-1]) + nm1  # tp_a starts with inf: never empty
+
+    return certify(c, maximize, subject_to, confidence, ordering)
+
+
+def needs_split(subject_to: Mapping[str, float]) -> bool:
+    """Whether Learn-then-Test orders the candidates by a split of the cases (else: from the constraints' safe end)."""
+    ends_sides = {_SAFE_END.get(k) for k in subject_to}
+    return not (len(ends_sides) == 1 and None not in ends_sides)
+
+
+def split_group_counts(pos: FloatArray, neg: FloatArray, misses: int, negative_misses: int,
+                       seed: int) -> Halves:  # fmt: skip
+    """The ordering half of cases known only by their tie groups' counts: a fair coin per case (``seed``).
+
+    ``pos``, ``neg``: each candidate's group of correct and incorrect cases (whole counts), in
+    candidate order after ``inf``. Binomial(count, 1/2) of a group's cases go to the ordering
+    half, which is the law of one fair coin per case, as :func:`split_cases` draws them; the
+    counts at a candidate (the cumulative sums) depend on nothing else.
+    """
+    rng = np.random.default_rng(seed)
+    tp_a = np.zeros(pos.size + 1)
+    fp_a = np.zeros(pos.size + 1)
+    np.cumsum(rng.binomial(pos.astype(np.int64), 0.5), out=tp_a[1:])
+    np.cumsum(rng.binomial(neg.astype(np.int64), 0.5), out=fp_a[1:])
+    return tp_a, fp_a, float(tp_a[-1] + rng.binomial(misses, 0.5)), float(fp_a[-1] + rng.binomial(negative_misses, 0.5))
+
+
+def certify(
+    c: Candidates,
+    maximize: str,
+    subject_to: Mapping[str, float],
+    confidence: float,
+    ordering: Any,
 ) -> Decision:
     """The candidate of greatest ``maximize`` among those Learn-then-Test certifies.
 
@@ -478,9 +534,10 @@ def choose_certified(
       case; the p-values are then monotone along the order and the first failure is found by
       bisection;
     - otherwise (precision is not monotone in the threshold; or constraints pull opposite ways):
-      the cases (each copy of an integer weight, the misses too) are split by a fair coin
-      (``seed``), one half orders the candidates (the least z-score over the constraints, most
-      sure first; ties by descending threshold) and the other half tests them.
+      the cases (each copy of an integer weight, the misses too) are split by a fair coin,
+      ``ordering()`` giving the ordering half's counts (:data:`Halves`); that half orders the
+      candidates (the least z-score over the constraints, most sure first; ties by descending
+      threshold) and the other half tests them.
 
     Among the certified candidates the one of greatest objective (point estimate on every case)
     is returned; the bounds are those of the test (each constraint's one-sided Clopper-Pearson
@@ -488,11 +545,10 @@ def choose_certified(
     threshold will meet.
     """
     delta = 1.0 - confidence
-    scores, correct, weights, misses, neg_misses = cases
     objective = measure(maximize, c)
-    ends_sides = {_SAFE_END.get(k) for k in subject_to}
-    if len(ends_sides) == 1 and None not in ends_sides:
-        order = np.arange(c.tp.size) if ends_sides == {"high"} else np.arange(c.tp.size)[::-1]
+    if not needs_split(subject_to):
+        high = _SAFE_END[next(iter(subject_to))] == "high"
+        order = np.arange(c.tp.size) if high else np.arange(c.tp.size)[::-1]
         tp, fp, pos, neg = c.tp, c.fp, c.pos, c.neg
 
         def passes_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
@@ -501,15 +557,9 @@ def choose_certified(
 
         passed = _first_failure(passes_at, order.size)
     else:
-        ends = c.ends
-        if ends is None:
-            ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
-        first, m1, nm1 = split_cases(correct, weights, misses, neg_misses, seed)
         # the ordering half's counts; the test half's are the rest (whole counts: exact in float64)
-        tp_a, fp_a = _half_counts(ends, correct, first)
+        tp_a, fp_a, pos_a, neg_a = ordering()
         tp, fp = c.tp - tp_a, c.fp - fp_a
-        pos_a = float(tp_a[-1]) + m1  # tp_a starts with inf: never empty
-        neg_a = float(fp_a[-1]) + nm1
         pos, neg = c.pos - pos_a, c.neg - neg_a
         z = _order_statistic(subject_to, tp_a, fp_a, pos_a, neg_a)
         # most sure first; ties: the higher threshold. Fixed-sequence testing stops at its first

@@ -74,7 +74,8 @@ from .calibration import (
 )
 from .decisions import (
     check_cost, check_decision_confidence, check_integer_counts, check_maximize, check_prevalence,
-    check_prevalence_setup, check_probability_ranking, check_probability_thresholds, check_subject_to, check_point_bounds,
+    check_prevalence_setup, check_probability_range, check_probability_ranking, check_probability_thresholds,
+    check_subject_to, check_point_bounds,
 )
 
 __all__ = [
@@ -104,6 +105,6 @@ __all__ = [
     "evaluation_kind", "fail", "measure_arguments_error", "missing_time", "multi_output", "read_only_evaluation",
     "renamed_keyword", "summary_name_clash", "summary_value_error", "time_off_clock",
     "check_cost", "check_decision_confidence", "check_integer_counts", "check_maximize", "check_prevalence",
-    "check_prevalence_setup", "check_probability_ranking", "check_probability_thresholds", "check_subject_to",
+    "check_prevalence_setup", "check_probability_range", "check_probability_ranking", "check_probability_thresholds", "check_subject_to",
     "check_point_bounds",
 ]

@@ -75,6 +75,14 @@ def check_probability_ranking(scores: np.ndarray, func: str) -> None:
                          f"(rank {int(bad[0]) + 1}) is not.")  # fmt: skip
 
 
+def check_probability_range(highest: float, lowest: float, func: str) -> None:
+    """Scores known by their range (a summary's bins) must be probabilities: name the extreme outside [0, 1]."""
+    for score, which in ((highest, "highest"), (lowest, "lowest")):
+        if not 0.0 <= score <= 1.0:
+            raise ValueError(f"{func}: the scores must be probabilities in [0, 1]; the {which} score, {score!r}, "
+                             "is not.")  # fmt: skip
+
+
 def check_probability_thresholds(value: Any, func: str) -> np.ndarray | None:
     """None, or a 1-D array of real thresholds in [0, 1); returned ascending as float64."""
     if value is None:
