@@ -17,14 +17,11 @@ from .._core import bin_decisions as BD
 from .._core import bins as B
 from .._core import decisions as D
 from .._validation import (
-    check_cost,
-    check_decision_confidence,
+    check_costs,
     check_integer_counts,
-    check_maximize,
+    check_operating_point,
     check_probability_range,
     check_score,
-    check_seed,
-    check_subject_to,
 )
 from .base import EvaluationBase
 
@@ -58,11 +55,6 @@ class BoundedDecisions(EvaluationBase):
             return c
 
         return self._cached("decision_edges", build)
-
-    def _costs(self, func: str, *values: Any) -> tuple[float, float, float, float]:
-        names = ("cost_fp", "cost_fn", "gain_tp", "gain_tn")
-        a, b, c, d = (check_cost(v, func, n) for v, n in zip(values, names))
-        return a, b, c, d
 
     def operating_point(
         self,
@@ -154,10 +146,7 @@ class BoundedDecisions(EvaluationBase):
         Bounds(0.6666666666666666, lower=0.6666666666666666, upper=1.0)
         """
         func = "operating_point"
-        maximize = check_maximize(maximize, func)
-        subject = check_subject_to(subject_to, func)
-        level = check_decision_confidence(confidence, func)
-        seed_ = check_seed(seed, func) or 0
+        maximize, subject, level, seed_ = check_operating_point(func, maximize, subject_to, confidence, seed)
         c = self._edges()
         if maximize == "net_benefit" and self._bins.hi.size:
             check_probability_range(float(self._bins.hi[0]), float(self._bins.lo[-1]), func)
@@ -211,13 +200,15 @@ class BoundedDecisions(EvaluationBase):
         Examples
         --------
         >>> from scored_pr import BoundedEvaluation
-        >>> s = BoundedEvaluation()
-        >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+        >>> s = BoundedEvaluation(max_bins=2)
+        >>> s.add_cases([True, False, True, False, False], [0.9, 0.8, 0.7, 0.2, 0.1])
+        >>> s.bins()[1].tolist()  # the edges: 0.2 (the top four cases), 0.1 (all)
+        [0.2, 0.1]
         >>> p = s.min_cost_threshold(cost_fp=1, cost_fn=5)
-        >>> p.threshold, p.expected_cost, p.optimum
-        (0.7, 0.25, 0.25)
+        >>> p.threshold, p.expected_cost, p.optimum.lower <= 0.2 <= p.optimum.upper  # exact: 0.2 at 0.7
+        (0.2, 0.4, True)
         """
-        costs = self._costs("min_cost_threshold", cost_fp, cost_fn, gain_tp, gain_tn)
+        costs = check_costs("min_cost_threshold", cost_fp, cost_fn, gain_tp, gain_tn)
 
         def build() -> D.Decision:
             c = self._edges()
@@ -244,13 +235,14 @@ class BoundedDecisions(EvaluationBase):
         Examples
         --------
         >>> from scored_pr import BoundedEvaluation
-        >>> s = BoundedEvaluation()
+        >>> s = BoundedEvaluation(max_bins=1)  # one bin from 0.1 to 0.9: 0.5 falls inside it
         >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
-        >>> s.expected_cost(0.8, cost_fp=1, cost_fn=5)  # 1 FP, 1 FN over 4 cases
-        1.5
+        >>> c = s.expected_cost(0.5, cost_fp=1, cost_fn=5)  # exact: 1 FP, 0 FN over 4 cases
+        >>> round(c.upper, 9), c.lower <= 0.25 <= c.upper  # at most: both incorrect, no correct accepted
+        (3.0, True)
         """
         t = check_score(threshold, "expected_cost", "threshold")
-        costs = self._costs("expected_cost", cost_fp, cost_fn, gain_tp, gain_tn)
+        costs = check_costs("expected_cost", cost_fp, cost_fn, gain_tp, gain_tn)
 
         def build() -> float:
             pos, neg = self.positive_weight, self.negative_weight

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .errors import fail
+from .options import check_seed
 
 MAXIMIZE = ("precision", "recall", "tnr", "f1", "accuracy", "youden", "net_benefit")
 CONSTRAINT_KEYS = ("precision", "recall", "fpr", "tnr", "accepted_fraction")
@@ -65,6 +66,19 @@ def check_cost(value: Any, func: str, name: str) -> float:
     if not _real(value) or not math.isfinite(float(value)):
         raise fail(ValueError if _real(value) else TypeError, func, name, "a finite real number", value)
     return float(value)
+
+
+def check_costs(func: str, cost_fp: Any, cost_fn: Any, gain_tp: Any, gain_tn: Any) -> tuple[float, float, float, float]:
+    """The four costs and gains of a cost query, each a finite real number, in that order."""
+    return (check_cost(cost_fp, func, "cost_fp"), check_cost(cost_fn, func, "cost_fn"),
+            check_cost(gain_tp, func, "gain_tp"), check_cost(gain_tn, func, "gain_tn"))  # fmt: skip
+
+
+def check_operating_point(func: str, maximize: Any, subject_to: Any, confidence: Any,
+                          seed: Any) -> tuple[str, dict[str, float], float | None, int]:  # fmt: skip
+    """``operating_point``'s arguments, checked in order: the measure, the constraints, the level, the seed (None: 0)."""
+    return (check_maximize(maximize, func), check_subject_to(subject_to, func),
+            check_decision_confidence(confidence, func), check_seed(seed, func) or 0)  # fmt: skip
 
 
 def check_probability_ranking(scores: np.ndarray, func: str) -> None:

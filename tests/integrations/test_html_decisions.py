@@ -65,14 +65,14 @@ def page_constrained(front: dict[str, list[Any]], pos: float, target: float) -> 
 COSTS = [(1.0, 1.0), (1.0, 20.0), (20.0, 1.0), (0.0, 1.0), (1.0, 0.0), (2.0, 3.0), (3.0, 2.0), (1.0, 2.0), (5.0, 1.0)]
 
 
+def rankings(most: int, levels: int) -> dict[str, Any]:
+    """Strategies of a ranking with ties: up to ``most`` labels, scores on up to ``levels`` levels, weights, misses."""
+    return {"labels": st.lists(st.booleans(), min_size=0, max_size=most), "levels": st.integers(1, levels),
+            "weighted": st.booleans(), "misses": st.integers(0, 3), "seed": st.integers(0, 2**16)}  # fmt: skip
+
+
 @settings(max_examples=60, deadline=None)
-@given(
-    labels=st.lists(st.booleans(), min_size=0, max_size=40),
-    levels=st.integers(1, 6),
-    weighted=st.booleans(),
-    misses=st.integers(0, 3),
-    seed=st.integers(0, 2**16),
-)
+@given(**rankings(40, 6))
 def test_page_min_cost_is_min_cost_threshold(labels: list[bool], levels: int, weighted: bool, misses: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     y = np.asarray(labels, dtype=bool)
@@ -103,13 +103,7 @@ def test_page_min_cost_is_min_cost_threshold(labels: list[bool], levels: int, we
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    labels=st.lists(st.booleans(), min_size=0, max_size=60),
-    levels=st.integers(1, 12),
-    weighted=st.booleans(),
-    misses=st.integers(0, 3),
-    seed=st.integers(0, 2**16),
-)
+@given(**rankings(60, 12))
 def test_page_target_point_is_operating_point(labels: list[bool], levels: int, weighted: bool, misses: int,
                                               seed: int) -> None:  # fmt: skip
     rng = np.random.default_rng(seed)
