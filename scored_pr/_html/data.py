@@ -142,7 +142,7 @@ def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals:
         # the reliability diagram, for probabilities only (scored_pr._html.calibration)
         "reliability": _calibration.reliability(ev, budget),
         # the threshold to ship: constrained point, min-cost candidates, net benefit (see .decisions)
-        "decisions": _decisions.decisions(ev, thresholds[keep]) if hasattr(ev, "operating_point") else None,
+        "decisions": _decisions.decisions(ev, thresholds[keep], budget) if hasattr(ev, "operating_point") else None,
     }
 
 

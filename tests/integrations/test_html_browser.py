@@ -663,3 +663,55 @@ def test_cli_sliced_page_with_ci_shows_the_gaps_table(browser: Any, tmp_path: Pa
     us = page.page.locator("#gaps tbody tr[data-slice='region=us']")
     assert float(us.locator("td.difference").get_attribute("data-value")) < 0
     page.shot(artifacts / "html-sliced-gaps.png")
+
+
+def test_typed_target_and_gains_move_the_points_as_the_evaluator_chooses(browser: Any, tmp_path: Path) -> None:
+    rng = np.random.default_rng(6)
+    y = rng.random(3000) < 0.3
+    p = np.round(1.0 / (1.0 + np.exp(-rng.normal(2.0 * y))), 3)
+    ev = scored_pr.ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, p)
+    page = open_page(browser, ev.to_html(), tmp_path / "target.html")
+    page.check_clean()
+    seen = set()
+    for target in (0.9, 0.5, 0.75, 0.95, 0.3):
+        page.page.fill("#min-precision", repr(target))
+        want = ev.operating_point("recall", {"precision": target})
+        assert page.value("#constraint-threshold") == want.threshold
+        choice = page.page.evaluate("scoredPr.constraintChoice")
+        assert (choice["recall"], choice["precision"]) == (want.recall, want.precision)
+        line = page.page.evaluate("scoredPr.charts.pr.marks.filter(function (m) { return m.decision && m.line; })")
+        assert len(line) == 1 and line[0]["line"][1] == target
+        diamond = page.page.evaluate("scoredPr.charts.pr.marks.filter(function (m) { return m.decision && m.shape === 'diamond'; })")
+        assert len(diamond) == 1 and (diamond[0]["x"], diamond[0]["y"]) == (want.recall, want.precision)
+        seen.add(want.threshold)
+    assert len(seen) >= 4  # each target moved the point
+    for costs in ((1.0, 1.0, 2.0, 0.0), (1.0, 1.0, 0.0, 3.0), (2.0, 1.0, 0.5, 0.5)):
+        for sel, v in zip(("#cost-fp", "#cost-fn", "#gain-tp", "#gain-tn"), costs):
+            page.page.fill(sel, repr(v))
+        want = ev.min_cost_threshold(*costs)
+        assert page.value("#cost-threshold") == want.threshold
+        assert page.page.evaluate("scoredPr.costChoice.expected_cost") == want.expected_cost
+    page.check_clean()
+
+
+def test_a_target_over_the_budget_snaps_to_the_grid_of_the_evaluators_answers(browser: Any, tmp_path: Path) -> None:
+    rng = np.random.default_rng(7)
+    labels = [f"c{i}" for i in range(30)]  # 30 rankings share the page's budget: each carries the grid of targets
+    Y = rng.random((3000, 30)) < 0.3
+    wide = scored_pr.MultiLabelEvaluation(labels=labels)
+    wide.add_cases(Y, np.round(rng.normal(Y * 1.5, 1.0), 3))
+    page = open_page(browser, wide.to_html(), tmp_path / "grid.html")
+    page.check_clean()
+    names = page.page.evaluate("scoredPr.data.rankings.map(function (r) { return r.name; })")
+    k = names.index("c3")
+    page.page.evaluate(f"scoredPr.select({k})")
+    assert page.page.evaluate(f"scoredPr.data.rankings[{k}].decisions.frontier === null")
+    for typed, snapped in ((0.72, 0.7), (0.9, 0.9), (0.53, 0.55)):
+        page.page.fill("#min-precision", repr(typed))
+        want = wide["c3"].operating_point("recall", {"precision": snapped})
+        assert page.value("#constraint-threshold") == want.threshold
+        line = page.page.evaluate("scoredPr.charts.pr.marks.filter(function (m) { return m.decision && m.line; })")
+        assert line[0]["line"][1] == snapped
+    page.check_clean()
+
