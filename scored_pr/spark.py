@@ -38,6 +38,7 @@ def evaluate(
     pos_label: Any = None, misses: int = 0, mode: str = "exact", max_bins: int = 4096, curve_points: int = 1000,
     ranks: tuple[int, ...] = (), partitions: int | None = None, query_col: str | None = None,
     label_cols: list[str] | None = None, score_cols: list[str] | None = None, classes: list[Any] | None = None,
+    calibration_bins: tuple[int, ...] = (),
 ) -> Any:
     """Evaluate the rows of a Spark DataFrame in the cluster.
 
@@ -92,6 +93,10 @@ def evaluate(
         Multi-class: the class of each score column (default: the score
         columns' names), e.g. ``classes=[0, 1, 2]`` for integer classes.
         Every row's class must be one of them.
+    calibration_bins : tuple of int
+        Uniform bin counts for ``expected_calibration_error(n_bins)`` and
+        ``calibration_curve(n_bins)``, besides 5, 10 and 15 (each partition
+        sums its rows per bin; scores in [0, 1]).
 
     Returns
     -------
@@ -110,12 +115,13 @@ def evaluate(
 
     Notes
     -----
-    Exact mode runs four Spark jobs: the counts and checks, a sample of the
-    scores (the buckets' bounds), each bucket's counts, and one shuffle of
+    Exact mode runs five Spark jobs: the counts and checks, the calibration
+    sums of each partition, a sample of the scores (the buckets' bounds), each
+    bucket's counts, and one shuffle of
     (bucket, score, label[, weight]) to rank each bucket in one task. The
     driver holds O(buckets + ranks + curve_points) values.
     """
     return run(SparkFrame.of(_FUNC, df), _FUNC, label_col, score_col, weight_col=weight_col, pos_label=pos_label,
                misses=misses, mode=mode, max_bins=max_bins, curve_points=curve_points, ranks=ranks,
                partitions=partitions, query_col=query_col, label_cols=label_cols, score_cols=score_cols,
-               classes=classes)
+               classes=classes, calibration_bins=calibration_bins)

@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import partitioned as K
+from .._core.partitioned_calibration import CalibrationSums
 from .._evaluators.bounded import BoundedEvaluation
 
 
@@ -99,6 +100,11 @@ class Rows(Protocol):
 
     def sample(self, rows: int, buckets: int) -> npt.NDArray[np.float64]:
         """Scores sampled from the rows (any sample: the bounds only balance the buckets)."""
+
+    def calibration(self, bin_counts: tuple[int, ...], weighted: bool) -> CalibrationSums:
+        """The calibration sums of every row (``_core.partitioned_calibration``), per partition, added.
+
+        Runs before :meth:`bucket_totals` (which may hand the rows on to the buckets)."""
 
     def bucket_totals(self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[BucketArrays]:
         """Per bucket of ``bounds`` (``K.bucket_of``): its counts, one entry per partition (or one in all)."""

@@ -10,6 +10,8 @@ rows' faults, and then runs one flow:
   ranked and measured in one task with them, and the driver adds the buckets'
   shares (``combine``): a :class:`scored_pr.DistributedEvaluation` equal to
   ``ScoredPrecisionRecallEvaluation(ties="grouped")`` fed the same rows;
+  before the buckets, one pass sums each partition's calibration bins, Brier
+  and log-loss terms (``_core.partitioned_calibration``), added on the driver;
 * **bounded**: one :class:`scored_pr.BoundedEvaluation` per partition, merged in the engine;
 * **per query**: each query's rows in one task, the driver adds the sums
   (:class:`scored_pr.DistributedQueryEvaluation`);
@@ -28,13 +30,14 @@ from typing import Any
 import numpy as np
 
 from .._core import partitioned as K
+from .._core.partitioned_calibration import DEFAULT_BIN_COUNTS
 from .._evaluators.distributed import (
     DistributedEvaluation, DistributedMultiLabelEvaluation, DistributedQueryEvaluation,
 )
 from .._measures import REPORT_RANKS
 from .._validation import (
-    QUERIES_EXPECTED, SCORES_EXPECTED, WEIGHTS_EXPECTED, bad_rows, check_column_names, check_column_type,
-    check_engine_options, check_label_column, check_misses_count, check_pos_label, check_query_setup,
+    QUERIES_EXPECTED, SCORES_EXPECTED, WEIGHTS_EXPECTED, bad_rows, check_bin_counts, check_column_names,
+    check_column_type, check_engine_options, check_label_column, check_misses_count, check_pos_label, check_query_setup,
     check_weight_total, check_wide_columns, check_wide_setup, classes_not_found, mixed_negatives,
 )
 from .backend import Columns, Frame, Rows, Scan
@@ -49,7 +52,7 @@ def run(
     frame: Frame, func: str, label_col: Any = None, score_col: Any = None, *, weight_col: Any = None,
     pos_label: Any = None, misses: Any = 0, mode: Any = "exact", max_bins: Any = 4096, curve_points: Any = 1000,
     ranks: Any = (), partitions: Any = None, query_col: Any = None, label_cols: Any = None, score_cols: Any = None,
-    classes: Any = None,
+    classes: Any = None, calibration_bins: Any = (),
 ) -> Any:
     """``evaluate(...)`` of an engine's frame: the arguments and their meaning are ``scored_pr.spark.evaluate``'s.
 
@@ -60,6 +63,7 @@ def run(
     mode, max_bins, curve_points, ranks, partitions = check_engine_options(
         func, mode, max_bins, curve_points, ranks, partitions)
     misses = check_misses_count(misses, func)
+    calibration_bins = check_bin_counts(func, calibration_bins)
     pos_label = check_pos_label(pos_label, func)
     if score_cols is not None or label_cols is not None or classes is not None:
         labels, lcols, scols = check_wide_columns(
@@ -67,7 +71,8 @@ def run(
             score_cols=score_cols, classes=classes, weight_col=weight_col, query_col=query_col)
         check_wide_setup(func, label_cols is None, misses, mode, pos_label)
         return _wide(frame, func, labels, lcols, scols, label_cols is None, weight_col=weight_col,
-                     pos_label=pos_label, curve_points=curve_points, ranks=ranks, partitions=partitions)
+                     pos_label=pos_label, curve_points=curve_points, ranks=ranks, partitions=partitions,
+                     calibration_bins=calibration_bins)
     cols = Columns("label" if label_col is None else label_col, "score" if score_col is None else score_col,
                    weight_col, query_col, pos_label)
     check_column_names(func, frame.columns(), label_col=cols.label, score_col=cols.score, weight_col=cols.weight,
@@ -75,7 +80,7 @@ def run(
     check_query_setup(func, cols.query, misses, mode)
     check_column_kinds(frame, func, cols)
     return _ranking(frame, func, cols, misses=misses, mode=mode, max_bins=max_bins, curve_points=curve_points,
-                    ranks=ranks, partitions=partitions)
+                    ranks=ranks, partitions=partitions, calibration_bins=calibration_bins)
 
 
 def check_column_kinds(frame: Frame, func: str, cols: Columns) -> None:
@@ -111,7 +116,7 @@ def check_scan(func: str, cols: Columns, scan: Scan) -> None:
 
 def _ranking(
     frame: Frame, func: str, cols: Columns, *, misses: int, mode: str, max_bins: int, curve_points: int,
-    ranks: tuple[int, ...], partitions: int | None,
+    ranks: tuple[int, ...], partitions: int | None, calibration_bins: tuple[int, ...] = (),
 ) -> Any:
     """One ranking (or one per query): the rows checked, then the flow the mode asks for."""
     rows = frame.rows(func, cols)
@@ -126,8 +131,11 @@ def _ranking(
         if misses:
             total.add_misses(misses)
         return total
+    bin_counts = tuple(sorted({*DEFAULT_BIN_COUNTS, *calibration_bins}))
+    calibration = rows.calibration(bin_counts, weighted)  # before the buckets take the rows over
     result = exact(rows, misses=misses, weighted=weighted, curve_points=curve_points, ranks=ranks,
                    partitions=partitions)
+    result["calibration"] = calibration
     return DistributedEvaluation(result, pos_label=cols.pos_label, engine=frame.engine)
 
 
@@ -169,9 +177,11 @@ def exact(
 def _wide(
     frame: Frame, func: str, labels: list[Any], label_cols: list[str], score_cols: list[str], multiclass: bool, *,
     weight_col: str | None, pos_label: Any, curve_points: int, ranks: tuple[int, ...], partitions: int | None,
+    calibration_bins: tuple[int, ...],
 ) -> DistributedMultiLabelEvaluation:
     """k one-vs-rest (or indicator) rankings, and the micro average's pooled ranking built in the engine."""
-    opts: dict[str, Any] = {"curve_points": curve_points, "ranks": ranks, "partitions": partitions}
+    opts: dict[str, Any] = {"curve_points": curve_points, "ranks": ranks, "partitions": partitions,
+                            "calibration_bins": calibration_bins}
     if multiclass:  # every row's class is one of the classes: else a row would be negative everywhere
         kind, name = frame.kind(label_cols[0])
         textual = all(isinstance(c, str) for c in labels)

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import partitioned as K
+from .._core import partitioned_calibration as C
 from .._evaluators.bounded import BoundedEvaluation
 from .._evaluators.distributed import query_partials
 from .._validation import MAX_WEIGHT, MIN_WEIGHT, check_frame
@@ -200,6 +201,17 @@ class SparkRows:
         fraction = min(1.0, SAMPLES_PER_BUCKET * buckets / rows)
         sample = self._narrow.select("s").sample(False, fraction, seed=20260101).collect()
         return np.array([r[0] for r in sample], dtype=np.float64)
+
+    def calibration(self, bin_counts: tuple[int, ...], weighted: bool) -> C.CalibrationSums:
+        """Each partition's sums in ``mapInArrow`` (the bins' sums are numpy's: the evaluator's bin rule)."""
+        def run(batches: Iterator[Any]) -> Iterator[Any]:
+            a = _arrays(batches, ["c", "s"] + (["w"] if weighted else []))
+            if a is not None:
+                yield _payloads([C.partition_sums(a["s"].astype(np.float64), a["c"].astype(bool),
+                                                  a["w"].astype(np.float64) if weighted else None, bin_counts)])
+
+        narrow = self._narrow.select("c", "s", *(["w"] if weighted else []))
+        return C.merge([pickle.loads(r[0]) for r in narrow.mapInArrow(run, "payload binary").collect()], bin_counts)
 
     def bucket_totals(self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[BucketArrays]:
         from pyspark.sql import functions as F

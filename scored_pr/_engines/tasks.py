@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import partitioned as K
+from .._core import partitioned_calibration as C
 from .._evaluators.bounded import BoundedEvaluation
 from .._evaluators.distributed import query_partials
 from .._validation import MAX_WEIGHT, MIN_WEIGHT, exact_scores, label_classes
@@ -82,6 +83,11 @@ def split(part: dict[str, Any], bounds: npt.NDArray[np.float64], groups: int, we
         m = (b >= g * per_group) & (b < (g + 1) * per_group)
         out.append((b[m], part["s"][m], part["c"][m], part["w"][m] if weighted else None))
     return out
+
+
+def calibration_part(part: dict[str, Any], bin_counts: tuple[int, ...], weighted: bool) -> C.CalibrationSums:
+    """One partition's calibration sums."""
+    return C.partition_sums(part["s"], part["c"], part["w"] if weighted else None, bin_counts)
 
 
 def pick(values: Sequence[Any], i: int) -> Any:
@@ -241,6 +247,11 @@ class TaskRows:
             want = math.ceil(SAMPLE * len(self._heads) * h["rows"] / rows) if rows else s.size
             out.append(s[: min(s.size, want)])
         return np.concatenate(out) if out else np.zeros(0)
+
+    def calibration(self, bin_counts: tuple[int, ...], weighted: bool) -> C.CalibrationSums:
+        t = self._tasks
+        return C.merge(t.gather([t.submit(calibration_part, p, bin_counts, weighted) for p in self._prepped]),
+                       bin_counts)
 
     def bucket_totals(self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[BucketArrays]:
         t = self._tasks

@@ -62,6 +62,13 @@ def check_engine_options(
     return mode, max_bins, curve_points, ranks, partitions
 
 
+def check_bin_counts(func: str, value: Any) -> tuple[int, ...]:
+    """``calibration_bins``: a tuple (or list) of ints >= 1, the extra uniform bin counts the engines sum."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
+        raise fail(TypeError, func, "calibration_bins", "a tuple of ints >= 1", value)
+    return tuple(check_positive_int(n, func, "calibration_bins") for n in value)
+
+
 def check_misses_count(value: Any, func: str) -> int:
     """``misses``: an int >= 0."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:

@@ -34,6 +34,7 @@ from scored_pr import (
 from scored_pr import _kinds as K
 from scored_pr import _measures as M
 from scored_pr._cli.main import main
+from scored_pr._core import partitioned_calibration as PC
 from scored_pr._core.partitioned import evaluate_blocks
 from scored_pr._evaluators.distributed import DistributedEvaluation, DistributedMultiLabelEvaluation
 from scored_pr._evaluators.guard import is_guarded
@@ -75,7 +76,12 @@ def _call(ev: Any, name: str) -> Any:
 def _distributed(correct: np.ndarray, scores: np.ndarray) -> DistributedEvaluation:
     """What the engines hand back for these rows, computed in this process (the engines' own protocol)."""
     ranks = (*M.REPORT_RANKS, int(correct.sum()))  # the engines' ranks and R (r_precision)
-    return DistributedEvaluation(evaluate_blocks([(scores, correct, None)], ranks=ranks), engine="test")
+    values = evaluate_blocks([(scores, correct, None)], ranks=ranks)
+    bins = PC.DEFAULT_BIN_COUNTS  # and the calibration sums of two partitions, added
+    half = scores.size // 2
+    values["calibration"] = PC.merge([PC.partition_sums(scores[:half], correct[:half], None, bins),
+                                      PC.partition_sums(scores[half:], correct[half:], None, bins)], bins)
+    return DistributedEvaluation(values, engine="test")
 
 
 # ------------------------------------------------------------------ the table itself
@@ -123,6 +129,8 @@ def test_each_kind_answers_or_refuses_as_its_entry_says(q: K.Query, capsys: pyte
             got = _call(ev, q.name)  # answers: no refusal
             if isinstance(got, Bounds):
                 assert got.lower <= float(want) + 1e-12 and float(want) - 1e-12 <= got.upper, (kind, got, want)
+            elif kind == "DistributedEvaluation" and q.name in PROBABILITIES:  # sums added in another order
+                np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(want, dtype=float), rtol=1e-12)
         else:
             with pytest.raises(UnsupportedQuery, match=f"^{kind}.{q.name}: ") as err:
                 _call(ev, q.name)
