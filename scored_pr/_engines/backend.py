@@ -77,6 +77,16 @@ class Scan:
 BucketArrays = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]
 
 
+def bucket_arrays(nb: int, records: Sequence[Sequence[Any]]) -> BucketArrays:
+    """:data:`BucketArrays` of ``nb`` buckets from records (bucket, rows, positives[, positive and negative
+    weight]), one per bucket that has rows (an engine's grouped counts; a null sum is 0)."""
+    out = (np.zeros(nb, np.int64), np.zeros(nb, np.int64), np.zeros(nb), np.zeros(nb))
+    for record in records:
+        for column, value in zip(out, record[1:]):
+            column[int(record[0])] = value or 0
+    return out
+
+
 class Ranked(Protocol):
     """The buckets ranked where they live: their shares (envelopes left behind) and a second round for them."""
 
