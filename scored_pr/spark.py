@@ -38,7 +38,8 @@ def evaluate(
     pos_label: Any = None, misses: int = 0, mode: str = "exact", max_bins: int = 4096, curve_points: int = 1000,
     ranks: tuple[int, ...] = (), partitions: int | None = None, query_col: str | None = None,
     label_cols: list[str] | None = None, score_cols: list[str] | None = None, classes: list[Any] | None = None,
-    calibration_bins: tuple[int, ...] = (),
+    calibration_bins: tuple[int, ...] = (), costs: tuple[tuple[float, float, float, float], ...] = (),
+    operating_points: tuple[tuple[str, dict[str, float]], ...] = (), thresholds: tuple[float, ...] = (),
 ) -> Any:
     """Evaluate the rows of a Spark DataFrame in the cluster.
 
@@ -97,6 +98,15 @@ def evaluate(
         Uniform bin counts for ``expected_calibration_error(n_bins)`` and
         ``calibration_curve(n_bins)``, besides 5, 10 and 15 (each partition
         sums its rows per bin; scores in [0, 1]).
+    costs : tuple of (cost_fp, cost_fn, gain_tp, gain_tn)
+        Costs for ``min_cost_threshold(...)``, besides its defaults (1, 1, 0, 0):
+        each bucket of the ranking chooses its least-cost candidate.
+    operating_points : tuple of (maximize, subject_to)
+        Requests for ``operating_point(maximize, subject_to)`` (point
+        estimates), besides its default ("recall", no constraint).
+    thresholds : tuple of float
+        Cut-offs for ``expected_cost(t)`` and ``net_benefit(thresholds)``: the
+        positive and negative weight scored >= each, summed per partition.
 
     Returns
     -------
@@ -124,4 +134,5 @@ def evaluate(
     return run(SparkFrame.of(_FUNC, df), _FUNC, label_col, score_col, weight_col=weight_col, pos_label=pos_label,
                misses=misses, mode=mode, max_bins=max_bins, curve_points=curve_points, ranks=ranks,
                partitions=partitions, query_col=query_col, label_cols=label_cols, score_cols=score_cols,
-               classes=classes, calibration_bins=calibration_bins)
+               classes=classes, calibration_bins=calibration_bins, costs=costs,
+               operating_points=operating_points, thresholds=thresholds)

@@ -14,8 +14,11 @@ driver adds the partitions' records (:func:`merge`):
 * the Brier score's sum of w (s - y)**2 and the log loss's sum of
   -w log(s) (correct rows) or -w log(1 - s) (the others), s clipped to
   [EPS, 1 - EPS] as the evaluator clips it;
-* the row count, the weight, and the lowest and highest score (a calibration
-  query refuses scores outside [0, 1], naming one, as the evaluator does).
+* the row count, the weight, the lowest and highest score and the highest
+  negative one (a calibration or decision query refuses scores outside
+  [0, 1], naming one, as the evaluator does);
+* riding on the same pass, the decision queries' counts at the cut-offs
+  asked for (``partitioned_decisions.partition_cutoffs``).
 
 What the driver receives is O(partitions x sum of the bin counts), never the
 rows. Unweighted, the bins' weights and positive weights are counts, so they
@@ -36,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .calibration import EPS, CalibrationBins, bin_ids
+from .partitioned_decisions import Cutoffs, merge_cutoffs, partition_cutoffs
 
 __all__ = ["DEFAULT_BIN_COUNTS", "CalibrationSums", "merge", "partition_sums"]
 
@@ -61,7 +65,9 @@ class CalibrationSums:
     log_loss: float = 0.0
     lowest: float = math.inf
     highest: float = -math.inf
+    highest_negative: float = -math.inf
     bins: dict[tuple[int, str], F64] = field(default_factory=dict)
+    cutoffs: Cutoffs = field(default_factory=Cutoffs)
 
     def calibration_bins(self, n_bins: int, closed: str) -> CalibrationBins:
         """The sums as :class:`~scored_pr._core.calibration.CalibrationBins` (KeyError: that count was not summed)."""
@@ -70,7 +76,8 @@ class CalibrationSums:
 
 
 def partition_sums(
-    scores: F64, correct: npt.NDArray[np.bool_], weights: F64 | None, bin_counts: tuple[int, ...]
+    scores: F64, correct: npt.NDArray[np.bool_], weights: F64 | None, bin_counts: tuple[int, ...],
+    thresholds: F64 | None = None,
 ) -> CalibrationSums:
     """The sums of one partition's rows (scores as float64, already checked: no NaN). O(rows x bin counts)."""
     w = np.ones(scores.size) if weights is None else np.asarray(weights, dtype=np.float64)
@@ -81,6 +88,8 @@ def partition_sums(
     out = CalibrationSums(rows=int(scores.size), weight=float(np.sum(w)))
     if scores.size:
         out.lowest, out.highest = float(np.min(scores)), float(np.max(scores))
+        if out.lowest < 0.0:
+            out.highest_negative = float(np.max(scores[scores < 0.0]))
         with np.errstate(all="ignore"):  # scores outside [0, 1]: the queries refuse them, the sums are unused
             diff = scores - y
             out.brier = float(np.sum(w * diff * diff))
@@ -91,17 +100,23 @@ def partition_sums(
         for closed in ("left", "right"):
             ids = bin_ids(scores, edges, closed)
             out.bins[(n, closed)] = np.stack([np.bincount(ids, weights=v, minlength=n)[:n] for v in (w, wy, ws, ww)])
+    if thresholds is not None:
+        out.cutoffs = partition_cutoffs(scores, y, w, thresholds)
     return out
 
 
-def merge(parts: list[CalibrationSums], bin_counts: tuple[int, ...]) -> CalibrationSums:
+def merge(parts: list[CalibrationSums], bin_counts: tuple[int, ...], thresholds: F64 | None = None
+          ) -> CalibrationSums:
     """Every partition's sums added (the bins elementwise, the scalars with ``math.fsum``)."""
     out = CalibrationSums(
         rows=sum(p.rows for p in parts), weight=math.fsum(p.weight for p in parts),
         brier=math.fsum(p.brier for p in parts), log_loss=math.fsum(p.log_loss for p in parts),
         lowest=min((p.lowest for p in parts), default=math.inf),
         highest=max((p.highest for p in parts), default=-math.inf),
+        highest_negative=max((p.highest_negative for p in parts), default=-math.inf),
     )
+    if thresholds is not None:
+        out.cutoffs = merge_cutoffs([p.cutoffs for p in parts], thresholds)
     for n in bin_counts:
         for closed in ("left", "right"):
             total = np.zeros((4, n))

@@ -111,8 +111,11 @@ class Rows(Protocol):
     def sample(self, rows: int, buckets: int) -> npt.NDArray[np.float64]:
         """Scores sampled from the rows (any sample: the bounds only balance the buckets)."""
 
-    def calibration(self, bin_counts: tuple[int, ...], weighted: bool) -> CalibrationSums:
-        """The calibration sums of every row (``_core.partitioned_calibration``), per partition, added.
+    def calibration(
+        self, bin_counts: tuple[int, ...], weighted: bool, thresholds: npt.NDArray[np.float64] | None = None
+    ) -> CalibrationSums:
+        """The calibration sums of every row (``_core.partitioned_calibration``), per partition, added; with
+        ``thresholds``, the counts at those cut-offs too.
 
         Runs before :meth:`bucket_totals` (which may hand the rows on to the buckets)."""
 

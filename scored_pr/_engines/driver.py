@@ -24,12 +24,14 @@ and the partitions, never with the rows.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
 import numpy as np
 
 from .._core import partitioned as K
+from .._core import partitioned_decisions as PD
 from .._core.partitioned_calibration import DEFAULT_BIN_COUNTS
 from .._evaluators.distributed import (
     DistributedEvaluation, DistributedMultiLabelEvaluation, DistributedQueryEvaluation,
@@ -37,7 +39,7 @@ from .._evaluators.distributed import (
 from .._measures import REPORT_RANKS
 from .._validation import (
     QUERIES_EXPECTED, SCORES_EXPECTED, WEIGHTS_EXPECTED, bad_rows, check_bin_counts, check_column_names,
-    check_column_type, check_engine_options, check_label_column, check_misses_count, check_pos_label, check_query_setup,
+    check_column_type, check_decision_requests, check_engine_options, check_label_column, check_misses_count, check_pos_label, check_query_setup,
     check_weight_total, check_wide_columns, check_wide_setup, classes_not_found, mixed_negatives,
 )
 from .backend import Columns, Frame, Rows, Scan
@@ -46,13 +48,25 @@ from .backend import Columns, Frame, Rows, Scan
 ROWS_PER_BUCKET = 500_000
 #: Rows per ranking task by default (at least the frame's parallelism).
 ROWS_PER_TASK = 2_000_000
+#: The decision requests always answered: ``min_cost_threshold()`` and ``operating_point()`` with their defaults.
+DEFAULT_COSTS = (1.0, 1.0, 0.0, 0.0)
+DEFAULT_POINT: PD.PointKey = ("recall", ())
+
+
+@dataclasses.dataclass(frozen=True)
+class Decide:
+    """The decision requests of ``evaluate`` (checked): costs, operating points, thresholds to count at."""
+
+    costs: tuple[PD.CostKey, ...] = ()
+    points: tuple[PD.PointKey, ...] = ()
+    thresholds: tuple[float, ...] = ()
 
 
 def run(
     frame: Frame, func: str, label_col: Any = None, score_col: Any = None, *, weight_col: Any = None,
     pos_label: Any = None, misses: Any = 0, mode: Any = "exact", max_bins: Any = 4096, curve_points: Any = 1000,
     ranks: Any = (), partitions: Any = None, query_col: Any = None, label_cols: Any = None, score_cols: Any = None,
-    classes: Any = None, calibration_bins: Any = (),
+    classes: Any = None, calibration_bins: Any = (), costs: Any = (), operating_points: Any = (), thresholds: Any = (),
 ) -> Any:
     """``evaluate(...)`` of an engine's frame: the arguments and their meaning are ``scored_pr.spark.evaluate``'s.
 
@@ -64,6 +78,7 @@ def run(
         func, mode, max_bins, curve_points, ranks, partitions)
     misses = check_misses_count(misses, func)
     calibration_bins = check_bin_counts(func, calibration_bins)
+    decide = Decide(*check_decision_requests(func, costs, operating_points, thresholds))
     pos_label = check_pos_label(pos_label, func)
     if score_cols is not None or label_cols is not None or classes is not None:
         labels, lcols, scols = check_wide_columns(
@@ -72,7 +87,7 @@ def run(
         check_wide_setup(func, label_cols is None, misses, mode, pos_label)
         return _wide(frame, func, labels, lcols, scols, label_cols is None, weight_col=weight_col,
                      pos_label=pos_label, curve_points=curve_points, ranks=ranks, partitions=partitions,
-                     calibration_bins=calibration_bins)
+                     calibration_bins=calibration_bins, decide=decide)
     cols = Columns("label" if label_col is None else label_col, "score" if score_col is None else score_col,
                    weight_col, query_col, pos_label)
     check_column_names(func, frame.columns(), label_col=cols.label, score_col=cols.score, weight_col=cols.weight,
@@ -80,7 +95,7 @@ def run(
     check_query_setup(func, cols.query, misses, mode)
     check_column_kinds(frame, func, cols)
     return _ranking(frame, func, cols, misses=misses, mode=mode, max_bins=max_bins, curve_points=curve_points,
-                    ranks=ranks, partitions=partitions, calibration_bins=calibration_bins)
+                    ranks=ranks, partitions=partitions, calibration_bins=calibration_bins, decide=decide)
 
 
 def check_column_kinds(frame: Frame, func: str, cols: Columns) -> None:
@@ -117,6 +132,7 @@ def check_scan(func: str, cols: Columns, scan: Scan) -> None:
 def _ranking(
     frame: Frame, func: str, cols: Columns, *, misses: int, mode: str, max_bins: int, curve_points: int,
     ranks: tuple[int, ...], partitions: int | None, calibration_bins: tuple[int, ...] = (),
+    decide: Decide | None = None,
 ) -> Any:
     """One ranking (or one per query): the rows checked, then the flow the mode asks for."""
     rows = frame.rows(func, cols)
@@ -131,16 +147,21 @@ def _ranking(
         if misses:
             total.add_misses(misses)
         return total
+    decide = decide or Decide()
     bin_counts = tuple(sorted({*DEFAULT_BIN_COUNTS, *calibration_bins}))
-    calibration = rows.calibration(bin_counts, weighted)  # before the buckets take the rows over
+    cuts = np.unique(np.asarray(decide.thresholds, dtype=np.float64))
+    calibration = rows.calibration(bin_counts, weighted, cuts)  # before the buckets take the rows over
+    specs = PD.DecisionSpecs(tuple(dict.fromkeys((DEFAULT_COSTS, *decide.costs))),
+                             tuple(dict.fromkeys((DEFAULT_POINT, *decide.points))))
     result = exact(rows, misses=misses, weighted=weighted, curve_points=curve_points, ranks=ranks,
-                   partitions=partitions)
+                   partitions=partitions, decisions=specs)
     result["calibration"] = calibration
     return DistributedEvaluation(result, pos_label=cols.pos_label, engine=frame.engine)
 
 
 def exact(
     rows: Rows, *, misses: int, weighted: bool, curve_points: int, ranks: tuple[int, ...], partitions: int | None,
+    decisions: PD.DecisionSpecs | None = None,
 ) -> dict[str, Any]:
     """The exact flow: buckets -> their totals -> the plan's offsets -> each bucket's share -> ``K.combine``."""
     n = rows.scan.rows
@@ -165,23 +186,30 @@ def exact(
     if not weighted:  # R-precision's rank, once R is known
         pl = K.plan(totals, misses, weighted=False, ranks=(*pl.ranks, min(pl.num_pos + misses, n)),
                     curve_points=curve_points)
+    if decisions is not None:  # each bucket chooses among its candidates while it is ranked
+        pl = dataclasses.replace(pl, decisions=decisions)
     ranked = rows.rank(bounds, pl, groups)
     try:
         later = K.later_maxima(ranked.parts)  # the envelopes stay in the engine: each task reduces its own
         shares = ranked.shares(later)
     finally:
         ranked.close()
-    return K.combine(pl, ranked.parts, shares)
+    out = K.combine(pl, ranked.parts, shares)
+    if decisions is not None:
+        out["decisions"] = PD.combine(decisions, ranked.parts, float(pl.pos_ref), float(pl.neg_ref), weighted)
+    return out
 
 
 def _wide(
     frame: Frame, func: str, labels: list[Any], label_cols: list[str], score_cols: list[str], multiclass: bool, *,
     weight_col: str | None, pos_label: Any, curve_points: int, ranks: tuple[int, ...], partitions: int | None,
-    calibration_bins: tuple[int, ...],
+    calibration_bins: tuple[int, ...], decide: Decide,
 ) -> DistributedMultiLabelEvaluation:
     """k one-vs-rest (or indicator) rankings, and the micro average's pooled ranking built in the engine."""
     opts: dict[str, Any] = {"curve_points": curve_points, "ranks": ranks, "partitions": partitions,
-                            "calibration_bins": calibration_bins}
+                            "calibration_bins": calibration_bins, "costs": decide.costs,
+                            "operating_points": tuple((m, dict(s)) for m, s in decide.points),
+                            "thresholds": decide.thresholds}
     if multiclass:  # every row's class is one of the classes: else a row would be negative everywhere
         kind, name = frame.kind(label_cols[0])
         textual = all(isinstance(c, str) for c in labels)

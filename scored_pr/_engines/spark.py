@@ -222,16 +222,12 @@ class SparkRows:
         sample = self._narrow.select("s").sample(False, fraction, seed=20260101).collect()
         return np.array([r[0] for r in sample], dtype=np.float64)
 
-    def calibration(self, bin_counts: tuple[int, ...], weighted: bool) -> C.CalibrationSums:
-        """Each partition's sums in ``mapInArrow`` (the bins' sums are numpy's: the evaluator's bin rule)."""
-        def run(batches: Iterator[Any]) -> Iterator[Any]:
-            a = _arrays(batches, ["c", "s"] + (["w"] if weighted else []))
-            if a is not None:
-                yield _payloads([C.partition_sums(a["s"].astype(np.float64), a["c"].astype(bool),
-                                                  a["w"].astype(np.float64) if weighted else None, bin_counts)])
-
+    def calibration(self, bin_counts: tuple[int, ...], weighted: bool,
+                    thresholds: npt.NDArray[np.float64] | None = None) -> C.CalibrationSums:
+        """Each partition's sums on the executors (``tasks.calibration_part``), added on the driver."""
         narrow = self._narrow.select("c", "s", *(["w"] if weighted else []))
-        return C.merge([pickle.loads(r[0]) for r in narrow.mapInArrow(run, "payload binary").collect()], bin_counts)
+        parts = _collect(_mapped(narrow, lambda a: [tasks.calibration_part(a, bin_counts, weighted, thresholds)]))
+        return C.merge(parts, bin_counts, thresholds)
 
     def bucket_totals(self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[BucketArrays]:
         from pyspark.sql import functions as F

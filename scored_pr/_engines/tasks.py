@@ -85,9 +85,10 @@ def split(part: dict[str, Any], bounds: npt.NDArray[np.float64], groups: int, we
     return out
 
 
-def calibration_part(part: dict[str, Any], bin_counts: tuple[int, ...], weighted: bool) -> C.CalibrationSums:
-    """One partition's calibration sums."""
-    return C.partition_sums(part["s"], part["c"], part["w"] if weighted else None, bin_counts)
+def calibration_part(part: dict[str, Any], bin_counts: tuple[int, ...], weighted: bool,
+                     thresholds: npt.NDArray[np.float64] | None = None) -> C.CalibrationSums:
+    """One partition's calibration sums (and counts at ``thresholds``)."""
+    return C.partition_sums(part["s"], part["c"], part["w"] if weighted else None, bin_counts, thresholds)
 
 
 def pick(values: Sequence[Any], i: int) -> Any:
@@ -248,10 +249,11 @@ class TaskRows:
             out.append(s[: min(s.size, want)])
         return np.concatenate(out) if out else np.zeros(0)
 
-    def calibration(self, bin_counts: tuple[int, ...], weighted: bool) -> C.CalibrationSums:
+    def calibration(self, bin_counts: tuple[int, ...], weighted: bool,
+                    thresholds: npt.NDArray[np.float64] | None = None) -> C.CalibrationSums:
         t = self._tasks
-        return C.merge(t.gather([t.submit(calibration_part, p, bin_counts, weighted) for p in self._prepped]),
-                       bin_counts)
+        parts = t.gather([t.submit(calibration_part, p, bin_counts, weighted, thresholds) for p in self._prepped])
+        return C.merge(parts, bin_counts, thresholds)
 
     def bucket_totals(self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[BucketArrays]:
         t = self._tasks

@@ -27,6 +27,7 @@ from .._measures import MEASURES, REPORT_RANKS
 from .._validation import check_average, check_beta, check_choice, check_flag, check_positive_int
 from .base import unsupported
 from .distributed_calibration import DistributedCalibration
+from .distributed_decisions import DistributedDecisions
 
 _CLS = "DistributedEvaluation"
 _RANK_BASED = (
@@ -64,7 +65,7 @@ def _with_signature(method: Callable[..., Any]) -> Callable[..., Any]:
 
 # The queries the cluster does not compute refuse with the table's reason, built at class creation.
 @answers_from_table(_refuse_query)
-class DistributedEvaluation(DistributedCalibration, QueriesForTyping):
+class DistributedEvaluation(DistributedCalibration, DistributedDecisions, QueriesForTyping):
     """The exact measures of a DataFrame's rows, computed in the cluster (Spark, Dask).
 
     Made by :func:`scored_pr.spark.evaluate` or :func:`scored_pr.dask.evaluate`,
@@ -91,6 +92,13 @@ class DistributedEvaluation(DistributedCalibration, QueriesForTyping):
     the cluster adds per bin, within 1e-12 relative; ``summary()`` has
     ``expected_calibration_error`` and ``brier_score`` exactly when every
     score lies in [0, 1], as the evaluator's does.
+
+    Decisions: ``operating_point`` and ``min_cost_threshold`` answer their
+    defaults and each request passed as ``operating_points=`` / ``costs=``
+    (each bucket chooses while it is ranked), ``expected_cost`` and
+    ``net_benefit`` at the cut-offs passed as ``thresholds=``, and
+    ``cost_curve`` from the ROC hull; the evaluator's answers (unweighted:
+    bit for bit).
 
     Notes
     -----

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .cases import _EXACT_EXPECTED, inexact_scores, label_expected, labels_of_kind
+from .cases import _EXACT_EXPECTED, check_score, inexact_scores, label_expected, labels_of_kind
+from .decisions import check_cost, check_maximize, check_subject_to
 from .errors import describe, fail
 from .options import check_choice, check_positive_int
 
@@ -67,6 +68,37 @@ def check_bin_counts(func: str, value: Any) -> tuple[int, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
         raise fail(TypeError, func, "calibration_bins", "a tuple of ints >= 1", value)
     return tuple(check_positive_int(n, func, "calibration_bins") for n in value)
+
+
+def _sequence(func: str, name: str, value: Any, expected: str) -> tuple[Any, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
+        raise fail(TypeError, func, name, expected, value)
+    return tuple(value)
+
+
+def check_decision_requests(
+    func: str, costs: Any, operating_points: Any, thresholds: Any
+) -> tuple[tuple[tuple[float, float, float, float], ...], tuple[tuple[str, tuple[tuple[str, float], ...]], ...],
+           tuple[float, ...]]:
+    """``costs`` ((cost_fp, cost_fn, gain_tp, gain_tn), ...), ``operating_points`` ((maximize, subject_to), ...)
+    and ``thresholds`` (real numbers): the decision requests the engines answer, each checked as the query
+    that will ask for it checks it."""
+    out_costs = []
+    for c in _sequence(func, "costs", costs, "a tuple of (cost_fp, cost_fn, gain_tp, gain_tn) tuples"):
+        c = _sequence(func, "costs", c, "a tuple of (cost_fp, cost_fn, gain_tp, gain_tn) tuples")
+        if len(c) != 4:
+            raise fail(ValueError, func, "costs", "(cost_fp, cost_fn, gain_tp, gain_tn) tuples of 4 numbers", c)
+        out_costs.append(tuple(check_cost(v, func, f"costs[{n}]")
+                               for v, n in zip(c, ("cost_fp", "cost_fn", "gain_tp", "gain_tn"))))
+    points = []
+    for op in _sequence(func, "operating_points", operating_points, "a tuple of (maximize, subject_to) pairs"):
+        op = _sequence(func, "operating_points", op, "a tuple of (maximize, subject_to) pairs")
+        if len(op) != 2:
+            raise fail(ValueError, func, "operating_points", "(maximize, subject_to) pairs", op)
+        points.append((check_maximize(op[0], func), tuple(check_subject_to(op[1], func).items())))
+    cuts = tuple(check_score(t, func, "thresholds")
+                 for t in _sequence(func, "thresholds", thresholds, "a tuple of real numbers"))
+    return tuple(out_costs), tuple(points), cuts  # type: ignore[return-value,arg-type]
 
 
 def check_misses_count(value: Any, func: str) -> int:
