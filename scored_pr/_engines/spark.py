@@ -22,7 +22,7 @@ from .._evaluators.distributed import query_partials
 from .._validation import MAX_WEIGHT, MIN_WEIGHT, check_frame
 from . import tasks
 from .backend import require as backend_require
-from .backend import BucketArrays, Columns, Frame, Scan, bucket_arrays
+from .backend import BucketArrays, Columns, Frame, Plans, Scan, Slicing, bucket_arrays
 
 ENGINE = "spark"
 #: Score samples per bucket for the bounds.
@@ -154,7 +154,7 @@ class SparkRanked:
     """Each partition's ranked buckets kept in the cluster (their envelopes hold a tenth of the rows); the driver
     gets each bucket's share without its envelope, then the envelopes' shares: ``tasks._Ranked``'s two rounds."""
 
-    def __init__(self, ranked: Any, pl: K.Plan) -> None:
+    def __init__(self, ranked: Any, pl: Plans) -> None:
         from pyspark import StorageLevel
 
         self._plan = pl
@@ -208,13 +208,22 @@ class SparkRows:
             fields.append(q.alias("q"))
         for arg, (bad, col) in checks.items():
             aggs += [_count(bad).alias(f"n_{arg}"), _first(bad, col).alias(f"ex_{arg}")]
-        head = df.agg(*aggs).collect()[0].asDict()
-        faults = {arg: (int(head[f"n_{arg}"] or 0), head[f"ex_{arg}"]) for arg in checks}
+        if cols.by:  # one row per cell of the features, in the order first seen
+            aggs.append(F.min(F.monotonically_increasing_id()).alias("_first"))
+        found = sorted((r.asDict() for r in df.groupBy(*cols.by).agg(*aggs).collect()), key=lambda r: r.get("_first", 0))
+
+        def add(name: str) -> int:
+            return sum(int(r.get(name) or 0) for r in found)
+
+        faults = {arg: (add(f"n_{arg}"), next((r[f"ex_{arg}"] for r in found if r[f"ex_{arg}"] is not None), None))
+                  for arg in checks}
         faults["score_col"] = (faults["score_col"][0], _number(faults["score_col"][1]))
-        self.scan = Scan(int(head["rows"]), faults, int(head.get("zeros") or 0), int(head.get("minus") or 0),
-                         float(head.get("total") or 0.0), bool(head.get("not_one")))
+        self._cells = [tuple(r[c] for c in cols.by) for r in found]  # as Spark has them: the join's keys
+        self.scan = Scan(add("rows"), faults, add("zeros"), add("minus"), sum(float(r.get("total") or 0.0) for r in found),
+                         add("not_one") > 0, self._cells, [bool(r.get("not_one")) for r in found])
         self.parallelism = int(df.sparkSession.sparkContext.defaultParallelism)
-        self._narrow = df.select(*fields)
+        self._by = [df.schema[c] for c in cols.by]
+        self._narrow = df.select(*fields, *[F.col(c).alias(f"_f{i}") for i, c in enumerate(cols.by)])
         self._staged: Any = None
 
     def sample(self, rows: int, buckets: int) -> npt.NDArray[np.float64]:
@@ -229,17 +238,30 @@ class SparkRows:
         parts = _collect(_mapped(narrow, lambda a: [tasks.calibration_part(a, bin_counts, weighted, thresholds)]))
         return C.merge(parts, bin_counts, thresholds)
 
-    def bucket_totals(self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[BucketArrays]:
+    def bucket_totals(
+        self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool, slicing: Slicing | None = None,
+    ) -> list[BucketArrays]:
         from pyspark.sql import functions as F
+        from pyspark.sql import types as T
 
-        self._staged = self._narrow.withColumn("b", _bucket_expr(F.col("s"), bounds))
+        nb, key = int(bounds.size) + 1, _bucket_expr(F.col("s"), bounds)
+        staged = self._narrow
+        if slicing is not None:  # each row once per crossing, keyed by its slice there: a broadcast join of the cells
+            schema = T.StructType([T.StructField(f"_g{i}", f.dataType) for i, f in enumerate(self._by)]
+                                  + [T.StructField("_ks", T.ArrayType(T.LongType()))])
+            cells = staged.sparkSession.createDataFrame(
+                [(*cell, ids) for cell, ids in zip(self._cells, slicing[0].tolist())], schema)
+            on = [staged[f"_f{i}"].eqNullSafe(cells[f"_g{i}"]) for i in range(len(self._by))]
+            staged = staged.join(F.broadcast(cells), on, "inner").withColumn("k", F.explode("_ks"))
+            key = F.col("k") * nb + key
+        self._staged = staged.withColumn("b", key)
         sums = [F.count(F.lit(1)), F.sum(F.col("c").cast("long"))]
         if weighted:
             sums += [F.sum(F.when(F.col("c"), F.col("w")).otherwise(0.0)),
                      F.sum(F.when(F.col("c"), 0.0).otherwise(F.col("w")))]
-        return [bucket_arrays(int(bounds.size) + 1, self._staged.groupBy("b").agg(*sums).collect())]
+        return [bucket_arrays(nb * (1 if slicing is None else slicing[1]), self._staged.groupBy("b").agg(*sums).collect())]
 
-    def rank(self, bounds: npt.NDArray[np.float64], plan: K.Plan, groups: int) -> SparkRanked:
+    def rank(self, bounds: npt.NDArray[np.float64], plan: Plans, groups: int) -> SparkRanked:
         return SparkRanked(self._staged.select(*_with_w(plan.weighted, "b", "s", "c")).repartition(groups, "b"), plan)
 
     def query_parts(self, ks: tuple[int, ...], groups: int | None, weighted: bool) -> list[dict[str, Any]]:

@@ -38,8 +38,8 @@ class DistributedCalibration:
         """The sums, after refusing scores outside [0, 1] as the exact evaluator does (ValueError naming one)."""
         sums: CalibrationSums | None = self._v.get("calibration")
         if sums is None:  # a result pickled before the engines summed calibration
-            raise unsupported(_CLS, func, "this result holds no calibration sums (made by an earlier scored_pr)",
-                              "evaluate the rows again")
+            raise unsupported(_CLS, func, "this result holds no calibration sums (a slice of evaluate(by=...), or "
+                              "a result of an earlier scored_pr)", "evaluate the rows (of the slice) without by=")
         if sums.rows:
             check_probability_scores(sums.lowest, sums.highest, func)
         return sums

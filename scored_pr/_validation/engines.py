@@ -14,6 +14,7 @@ from .cases import _EXACT_EXPECTED, check_score, inexact_scores, label_expected,
 from .decisions import check_cost, check_maximize, check_subject_to
 from .errors import describe, fail
 from .options import check_choice, check_positive_int
+from .slices import check_max_slices, check_slice_keys, check_slice_specs
 
 
 def check_column_names(func: str, columns: Iterable[str], **named: Any) -> dict[str, str | None]:
@@ -337,3 +338,30 @@ def check_weight_total(func: str, column: str, total: float) -> None:
         raise ValueError(f"{func}: column {column!r} (argument 'weight_col') must hold weights whose total is a "
                          "finite float64 (at most about 1.8e308); their sum overflows (scale them down: every "
                          "measure is a ratio of weights).")
+
+
+def check_engine_slices(
+    func: str, by: Any, slices: Any, max_slices: Any, columns: list[str], *, mode: str, misses: int, query_col: Any,
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...], int]:
+    """``by`` (a column name or a list of them: each a column of the frame), the crossings ``slices`` and
+    ``max_slices`` as :class:`scored_pr.SlicedEvaluation` takes them; what the engines cannot slice is refused."""
+    names = [by] if isinstance(by, str) else by
+    if not isinstance(names, (list, tuple)) or not names or not all(isinstance(k, str) and k for k in names):
+        raise fail(TypeError, func, "by", "a column name or a non-empty list of column names", by)
+    have = list(columns)
+    for name in names:
+        if name not in have:
+            shown = ", ".join(repr(c) for c in have[:20]) + (", ..." if len(have) > 20 else "")
+            raise fail(ValueError, func, "by", f"names of columns of the DataFrame ({shown})", name)
+        _named_once(func, "by", name, have)
+    keys = check_slice_keys(tuple(names), func)
+    specs, max_slices = check_slice_specs(slices, keys, func), check_max_slices(max_slices, func)
+    for arg, value, ok, why in (
+        ("query_col", query_col, query_col is None, "the per-query means are not sliced: evaluate each slice's rows"),
+        ("mode", mode, mode == "exact", "mode='bounded' is not sliced in the cluster: use mode='exact', or a "
+                                        "SlicedEvaluation(kind='bounded') fed each partition"),
+        ("misses", misses, misses == 0, "misses belong to no slice: use SlicedEvaluation.add_misses per slice"),
+    ):
+        if not ok:
+            raise fail(ValueError, func, arg, f"its default with by= ({why})", value)
+    return keys, specs, max_slices
