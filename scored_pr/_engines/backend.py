@@ -66,7 +66,7 @@ class Scan:
     (numeric labels without ``pos_label``); ``total``: the sum of the valid
     weights (inf on overflow); ``not_one``: a weight other than 1 exists.
     With features (``Columns.by``), ``cells`` are the distinct tuples of
-    their values in the order first seen (None for null or NaN), and
+    their values (any order; an engine may give NaN and null apart: the driver makes both None), and
     ``cell_not_one`` tells for each whether it has a weight other than 1.
     """
 

@@ -208,9 +208,7 @@ class SparkRows:
             fields.append(q.alias("q"))
         for arg, (bad, col) in checks.items():
             aggs += [_count(bad).alias(f"n_{arg}"), _first(bad, col).alias(f"ex_{arg}")]
-        if cols.by:  # one row per cell of the features, in the order first seen
-            aggs.append(F.min(F.monotonically_increasing_id()).alias("_first"))
-        found = sorted((r.asDict() for r in df.groupBy(*cols.by).agg(*aggs).collect()), key=lambda r: r.get("_first", 0))
+        found = [r.asDict() for r in df.groupBy(*cols.by).agg(*aggs).collect()]  # one row per cell of the features
 
         def add(name: str) -> int:
             return sum(int(r.get(name) or 0) for r in found)

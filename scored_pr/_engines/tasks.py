@@ -142,10 +142,16 @@ def rank_buckets(
     b: npt.NDArray[np.int64], s: npt.NDArray[np.float64], c: npt.NDArray[np.bool_],
     w: npt.NDArray[np.float64] | None, pl: Plans,
 ) -> list[K.Contribution]:
-    """Every key among the rows ranked and measured with its slice's plan (a key's rows all here)."""
+    """Every key among the rows ranked and measured with its slice's plan (a key's rows all here).
+
+    One stable sort by key, then each key's rows as a run: O(n log n) however many keys (slices x buckets).
+    """
+    order = np.argsort(b, kind="stable")
+    keys, starts = np.unique(b[order], return_index=True)
+    ends = [*starts[1:].tolist(), b.size]
     out = []
-    for key in np.unique(b).tolist():
-        m = b == key
+    for key, start, end in zip(keys.tolist(), starts.tolist(), ends):
+        m = order[start:end]
         out.append(pl.contribution(key, -s[m], c[m], None if w is None else w[m]))
     return out
 

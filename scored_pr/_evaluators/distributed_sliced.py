@@ -32,11 +32,12 @@ class DistributedSlicedEvaluation:
 
     Notes
     -----
-    Slices are ordered as :class:`scored_pr.SlicedEvaluation` orders them when
-    fed the frame in one batch: the overall slice, then each crossing's slices
-    in the order their values are first seen (the frame's partition order). A
-    null or NaN feature value is the missing value, its own slice, shown
-    ``(missing)``. Frozen; pickles as a plain object.
+    Slices are ordered as :class:`scored_pr.SlicedEvaluation` orders those of
+    numeric and string columns fed in one batch: the overall slice, then each
+    crossing's slices in ascending order of their values, the missing value
+    last (whatever the partitioning). A null or NaN feature value is the
+    missing value, its own slice, shown ``(missing)``. Frozen; pickles as a
+    plain object.
     """
 
     __module__ = "scored_pr"
@@ -46,9 +47,7 @@ class DistributedSlicedEvaluation:
         slices: list[tuple[tuple[str, Any], ...]], evaluations: list[DistributedEvaluation], *, engine: str = "",
     ) -> None:
         self._keys, self._specs, self._engine = keys, crossings, engine
-        self._pairs = [SliceKey(p) for p in slices]
-        self._evs = list(evaluations)
-        self._by_pairs = {p: i for i, p in enumerate(self._pairs)}
+        self._slices = {SliceKey(p): ev for p, ev in zip(slices, evaluations)}  # in the order of slices()
 
     @property
     def keys(self) -> tuple[str, ...]:
@@ -77,9 +76,10 @@ class DistributedSlicedEvaluation:
         is not kept or no row has those values.
         """
         pairs = check_slice_request(values, self._keys, "slice")
-        if pairs not in self._by_pairs:
+        found = self._slices.get(SliceKey(pairs))
+        if found is None:
             raise no_such_slice(pairs, self._specs, "slice")
-        return self._evs[self._by_pairs[pairs]]
+        return found
 
     @property
     def overall(self) -> DistributedEvaluation:
@@ -87,38 +87,39 @@ class DistributedSlicedEvaluation:
         return self.slice()
 
     def slices(self) -> list[SliceKey]:
-        """Every slice's (key, value) pairs (the overall slice ``()`` first)."""
-        return list(self._pairs)
+        """Every slice's (key, value) pairs: the overall slice ``()``, then each crossing's in ascending order
+        of their values, the missing value last."""
+        return [*self._slices]
 
     def __len__(self) -> int:
-        return len(self._pairs)
+        return len(self._slices)
 
     def __iter__(self) -> Iterator[SliceKey]:
-        return iter(list(self._pairs))
+        return iter(self.slices())
 
     def __contains__(self, pairs: object) -> bool:
-        return pairs in self._by_pairs
+        return isinstance(pairs, tuple) and pairs in self._slices
 
     def __getitem__(self, pairs: Any) -> DistributedEvaluation:
-        try:
-            return self._evs[self._by_pairs[pairs]]
-        except (KeyError, TypeError):
-            raise KeyError(f"no slice {pairs!r} in this {_CLS}") from None
+        """The evaluation of the slice ``pairs`` (as :meth:`slices` names it)."""
+        if pairs not in self:
+            raise KeyError(f"no slice {pairs!r} in this {_CLS}")
+        return self._slices[pairs]
 
     def __repr__(self) -> str:
-        return f"{_CLS}(keys={self._keys!r}, engine={self._engine!r}, num_slices={len(self._pairs)})"
+        return f"{_CLS}(keys={self._keys!r}, engine={self._engine!r}, num_slices={len(self)})"
 
     def table(self, measures: Any = None) -> list[dict[str, Any]]:
         """One row per slice, as :meth:`scored_pr.SlicedEvaluation.table`: ``slice``, one entry per key (its
         value, ``"(missing)"``, or None when the slice does not fix it), ``num_cases``, ``num_positive_ref``, then
         the measures of ``summary()`` (``measures``: the names to keep; default every one)."""
-        keys = tuple(self._evs[0].summary()) if self._evs else ()
+        keys = tuple(next(iter(self._slices.values())).summary()) if self._slices else ()
         names = (measures,) if isinstance(measures, str) else measures
         if names is not None and (not isinstance(names, (list, tuple)) or not all(n in keys for n in names)):
             raise fail(ValueError, "table", "measures", f"None or names of the summary's measures ({', '.join(keys)})",
                        measures)
         rows = []
-        for pairs, ev in zip(self._pairs, self._evs):
+        for pairs, ev in self._slices.items():
             fixed = dict(pairs)
             row: dict[str, Any] = {"slice": pairs}
             for k in self._keys:
@@ -137,4 +138,4 @@ class DistributedSlicedEvaluation:
 
     def summary(self) -> dict[str, Any]:
         """Every slice's ``summary()`` nested under its name: ``{"overall": {...}, "region=eu": {...}}``."""
-        return {str(p): ev.summary() for p, ev in zip(self._pairs, self._evs)}
+        return {str(p): ev.summary() for p, ev in self._slices.items()}

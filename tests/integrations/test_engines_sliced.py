@@ -53,7 +53,8 @@ def engine_frame(engine: str, pdf: Any, request: Any) -> Any:
             T.StructField("tier", T.DoubleType()),
             *([T.StructField("w", T.DoubleType())] if "w" in pdf else []),
         ])  # fmt: skip
-        rows = [tuple(None if v is None else (float(v) if isinstance(v, float) else v) for v in r)
+        text = list(pdf.columns).index("region")  # a null there (pandas may hold it as NaN); NaN stays in 'tier'
+        rows = [tuple(None if i == text and pd.isna(v) else v for i, v in enumerate(r))
                 for r in pdf.astype(object).itertuples(index=False)]
         return spark.createDataFrame(rows, schema).repartition(3)
     if engine == "dask":
