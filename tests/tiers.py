@@ -14,6 +14,9 @@ from typing import Any
 #: Node id (a file, or a file and a test function) -> its tier, and why it is not in the fast tier.
 TIERS: dict[str, tuple[str, str]] = {
     "tests/integrations/test_engines.py": ("engine", "Spark (a JVM), a Dask LocalCluster and a Ray instance"),
+    "tests/integrations/test_engines_calibration.py": ("engine", "Spark (a JVM), a Dask LocalCluster and a Ray instance"),
+    "tests/integrations/test_engines_decisions.py": ("engine", "Spark (a JVM), a Dask LocalCluster and a Ray instance"),
+    "tests/integrations/test_engines_sliced.py": ("engine", "Spark (a JVM), a Dask LocalCluster and a Ray instance"),
     "tests/cli/test_cli_commands.py::test_example_runs[spark_bounded.py]": ("engine", "starts Spark"),
     "tests/cli/test_cli_commands.py::test_example_runs[distributed_dask.py]": ("engine", "starts a Dask cluster"),
     "tests/integrations/test_html_browser.py": ("browser", "drives Chromium"),

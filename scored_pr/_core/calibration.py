@@ -24,8 +24,8 @@ import numpy.typing as npt
 from .stats import regularized_beta
 
 __all__ = [
-    "CalibrationBins", "Groups", "ReliabilityDiagram", "brier_score", "calibration_bins", "calibration_curve",
-    "corp", "ece", "edges", "groups", "log_loss", "pav", "slope_intercept",
+    "CalibrationBins", "Groups", "ReliabilityDiagram", "bin_ids", "brier_score", "calibration_bins",
+    "calibration_curve", "corp", "curve_of_bins", "ece", "ece_of_bins", "edges", "groups", "log_loss", "pav", "slope_intercept",
 ]  # fmt: skip
 
 F64 = npt.NDArray[np.float64]
@@ -152,6 +152,14 @@ class CalibrationBins(NamedTuple):
     square: F64
 
 
+def bin_ids(scores: F64, bin_edges: F64, closed: str) -> npt.NDArray[np.intp]:
+    """The bin of each score among ``bin_edges`` (see :func:`calibration_bins` for ``closed``). O(n log bins)."""
+    if closed == "right":
+        return np.searchsorted(bin_edges[1:-1], scores, side="left")
+    ids = np.minimum(np.searchsorted(bin_edges, scores, side="right") - 1, bin_edges.size - 2)
+    return np.maximum(ids, 0)
+
+
 def calibration_bins(g: Groups, bin_edges: F64, closed: str) -> CalibrationBins:
     """Sum the groups into the bins of ``bin_edges``.
 
@@ -161,11 +169,7 @@ def calibration_bins(g: Groups, bin_edges: F64, closed: str) -> CalibrationBins:
     bin [e_{n-1}, e_n] (a score equal to the last edge, 1.0, is in the last bin).
     """
     nb = bin_edges.size - 1
-    if closed == "right":
-        ids = np.searchsorted(bin_edges[1:-1], g.scores, side="left")
-    else:
-        ids = np.minimum(np.searchsorted(bin_edges, g.scores, side="right") - 1, nb - 1)
-        ids = np.maximum(ids, 0)
+    ids = bin_ids(g.scores, bin_edges, closed)
 
     def add(values: F64) -> F64:
         out: F64 = np.bincount(ids, weights=values, minlength=nb).astype(np.float64)
@@ -178,7 +182,11 @@ def calibration_curve(g: Groups, n_bins: int, strategy: str) -> tuple[F64, F64]:
     """(fraction of positives, mean score) of each non-empty bin, bins in ascending order (scikit-learn's rule)."""
     if g.scores.size == 0:
         return np.zeros(0), np.zeros(0)
-    b = calibration_bins(g, edges(g, n_bins, strategy), "right")
+    return curve_of_bins(calibration_bins(g, edges(g, n_bins, strategy), "right"))
+
+
+def curve_of_bins(b: CalibrationBins) -> tuple[F64, F64]:
+    """(fraction of positives, mean score) of each non-empty bin of ``b`` (closed on the right)."""
     nz = b.weight != 0
     return b.positive[nz] / b.weight[nz], b.score[nz] / b.weight[nz]
 
@@ -253,7 +261,11 @@ def ece(g: Groups, n_bins: int, norm: str, strategy: str, debias: bool) -> float
     """The binned calibration error of the cases (see ``expected_calibration_error``); NaN without a case."""
     if g.scores.size == 0:
         return math.nan
-    b = calibration_bins(g, edges(g, n_bins, strategy), "left")
+    return ece_of_bins(calibration_bins(g, edges(g, n_bins, strategy), "left"), norm, debias)
+
+
+def ece_of_bins(b: CalibrationBins, norm: str, debias: bool) -> float:
+    """The binned calibration error of bins closed on the left holding at least one case (see :func:`ece`)."""
     nz = b.weight > 0
     w, acc = b.weight[nz], b.positive[nz] / b.weight[nz]
     conf = b.score[nz] / w
