@@ -1,6 +1,8 @@
 """The Spark adapter: columns as SQL expressions, the checks and counts in the JVM, ranking in ``mapInArrow``.
 
-The flows are ``driver.py``'s; the Python steps (ranking a bucket, a query's
+The flows are ``driver.py``'s; the evaluator's rules as SQL expressions (what a
+label is, which scores, weights and query ids are refused, a score's bucket)
+are ``spark_sql.py``'s; the Python steps (ranking a bucket, a query's
 sums, a bounded summary) are ``tasks.py``'s functions, run on the executors
 over Arrow batches (:func:`_mapped`: one Python function per partition, its
 results pickled back).
@@ -19,7 +21,8 @@ from .._core import partitioned as K
 from .._core import partitioned_calibration as C
 from .._evaluators.bounded import BoundedEvaluation
 from .._evaluators.distributed import query_partials
-from .._validation import MAX_WEIGHT, MIN_WEIGHT, check_frame
+from .._validation import check_frame
+from . import spark_sql as S
 from . import tasks
 from .backend import require as backend_require
 from .backend import BucketArrays, Columns, Frame, Plans, Scan, Slicing, bucket_arrays
@@ -43,60 +46,6 @@ def _is_spark_frame(sql: Any, df: Any) -> bool:
     # file and Connect's dependencies are missing, as in a pytest-xdist worker).
     connect = sys.modules.get("pyspark.sql.connect.dataframe")
     return connect is not None and isinstance(df, connect.DataFrame)
-
-
-def _label_expr(df: Any, label_col: str, pos_label: Any) -> tuple[Any, Any]:
-    """(correct, bad): the row's class and whether its label is no label, the evaluator's rule in SQL."""
-    from pyspark.sql import functions as F
-    from pyspark.sql import types as T
-
-    col, dtype = F.col(label_col), df.schema[label_col].dataType
-    if pos_label is None:
-        if isinstance(dtype, T.BooleanType):
-            return col, col.isNull()
-        num = col.cast("double")
-        return num == 1.0, col.isNull() | F.isnan(num) | ~num.isin(1.0, 0.0, -1.0)
-    if isinstance(pos_label, str):
-        return col == F.lit(pos_label), col.isNull()
-    if isinstance(dtype, T.IntegralType) and not isinstance(pos_label, (bool, float)) and -2**63 <= pos_label < 2**63:
-        return col == F.lit(pos_label), col.isNull()  # long against long: exact beyond 2**53, as numpy compares
-    num = col.cast("double")  # a bool as 1.0 or 0.0: pos_label=2 leaves no row positive, as in the evaluator
-    return num == F.lit(float(pos_label)), col.isNull() | F.isnan(num)
-
-
-def _count(bad: Any) -> Any:
-    """The rows where ``bad`` holds, as an aggregate."""
-    from pyspark.sql import functions as F
-
-    return F.sum(F.when(bad, 1).otherwise(0))
-
-
-def _first(bad: Any, col: Any) -> Any:
-    """One value of ``col`` where ``bad`` holds (as text; ``"null"`` for a null), as an aggregate."""
-    from pyspark.sql import functions as F
-
-    return F.first(F.when(bad, F.coalesce(col.cast("string"), F.lit("null"))), True)
-
-
-def _number(text: Any) -> Any:
-    """A score shown as its number when the text is an integer (a long refused as not exact), else as is."""
-    try:
-        return int(text)
-    except (TypeError, ValueError):
-        return text
-
-
-def _bucket_expr(score: Any, bounds: npt.NDArray[np.float64]) -> Any:
-    """A CASE tree (depth log2 of the buckets) giving each score's bucket: the bounds strictly above it."""
-    from pyspark.sql import functions as F
-
-    def tree(lo: int, hi: int) -> Any:
-        if lo == hi:
-            return F.lit(lo)
-        mid = (lo + hi) // 2  # bucket <= mid iff score >= bounds[mid]
-        return F.when(score >= F.lit(float(bounds[mid])), tree(lo, mid)).otherwise(tree(mid + 1, hi))
-
-    return tree(0, int(bounds.size))
 
 
 def _arrays(batches: Iterator[Any], names: Sequence[str]) -> dict[str, Any] | None:
@@ -177,37 +126,8 @@ class SparkRows:
 
     def __init__(self, df: Any, cols: Columns) -> None:
         from pyspark.sql import functions as F
-        from pyspark.sql import types as T
 
-        correct, bad_label = _label_expr(df, cols.label, cols.pos_label)
-        sc, sdt = F.col(cols.score), df.schema[cols.score].dataType
-        bad_score = sc.isNull() | F.isnan(sc.cast("double"))
-        if isinstance(sdt, T.LongType):  # beyond 2**53 a long may not be a float64: refused, not rounded into a tie
-            # floor() of a double below 2**63 is the long it equals (a cast back to long would be optimised away as
-            # a round trip); 2**63 itself (the double of 2**63 - 1 and its neighbours) is no long: refused first
-            bad_score = bad_score | F.when(sc.cast("double") >= F.lit(2.0**63), F.lit(True)).otherwise(
-                F.floor(sc.cast("double")) != sc)
-        fields = [correct.alias("c"), (sc.cast("double") + F.lit(0.0)).alias("s")]  # -0.0 -> 0.0, as the evaluator
-        checks = {"label_col": (bad_label, F.col(cols.label)), "score_col": (bad_score, sc)}
-        aggs = [F.count(F.lit(1)).alias("rows")]
-        if cols.weight is not None:
-            w, wc = F.col(cols.weight).cast("double"), F.col(cols.weight)
-            bad_w = (wc.isNull() | F.isnan(w) | (w < 0) | (F.abs(w) == float("inf"))
-                     | ((w > 0) & ((w < MIN_WEIGHT) | (w > MAX_WEIGHT))))  # the evaluators' rule
-            checks["weight_col"] = (bad_w, wc)
-            aggs += [_count(w != 1.0).alias("not_one"), F.sum(F.when(~bad_w, w)).alias("total")]  # overflow: inf
-            fields.append(w.alias("w"))
-        if cols.pos_label is None and isinstance(df.schema[cols.label].dataType, T.NumericType):
-            num = F.col(cols.label).cast("double")  # 0 and -1 together: the evaluator refuses the encoding
-            aggs += [_count(num == 0.0).alias("zeros"), _count(num == -1.0).alias("minus")]
-        if cols.query is not None:
-            q = F.col(cols.query)
-            bad_q = q.isNull() | F.isnan(q) if isinstance(df.schema[cols.query].dataType, (T.FloatType, T.DoubleType)) \
-                else q.isNull()
-            checks["query_col"] = (bad_q, q)
-            fields.append(q.alias("q"))
-        for arg, (bad, col) in checks.items():
-            aggs += [_count(bad).alias(f"n_{arg}"), _first(bad, col).alias(f"ex_{arg}")]
+        fields, checks, aggs = S.row_checks(df, cols)
         found = [r.asDict() for r in df.groupBy(*cols.by).agg(*aggs).collect()]  # one row per cell of the features
 
         def add(name: str) -> int:
@@ -215,7 +135,7 @@ class SparkRows:
 
         faults = {arg: (add(f"n_{arg}"), next((r[f"ex_{arg}"] for r in found if r[f"ex_{arg}"] is not None), None))
                   for arg in checks}
-        faults["score_col"] = (faults["score_col"][0], _number(faults["score_col"][1]))
+        faults["score_col"] = (faults["score_col"][0], S.number(faults["score_col"][1]))
         self._cells = [tuple(r[c] for c in cols.by) for r in found]  # as Spark has them: the join's keys
         self.scan = Scan(add("rows"), faults, add("zeros"), add("minus"), sum(float(r.get("total") or 0.0) for r in found),
                          add("not_one") > 0, self._cells, [bool(r.get("not_one")) for r in found])
@@ -242,7 +162,7 @@ class SparkRows:
         from pyspark.sql import functions as F
         from pyspark.sql import types as T
 
-        nb, key = int(bounds.size) + 1, _bucket_expr(F.col("s"), bounds)
+        nb, key = int(bounds.size) + 1, S.bucket_expr(F.col("s"), bounds)
         staged = self._narrow
         if slicing is not None:  # each row once per crossing, keyed by its slice there: a broadcast join of the cells
             schema = T.StructType([T.StructField(f"_g{i}", f.dataType) for i, f in enumerate(self._by)]
@@ -305,14 +225,14 @@ class SparkFrame:
         from pyspark.sql import functions as F
 
         bad = F.coalesce(~F.col(column).isin(*classes), F.lit(True))
-        n, example = self._df.agg(_count(bad), _first(bad, F.col(column))).collect()[0]
+        n, example = self._df.agg(S.count(bad), S.first(bad, F.col(column))).collect()[0]
         return int(n or 0), example
 
     def pooled(self, pairs: Sequence[tuple[str, str, Any]], weight: str | None) -> Frame:
         """The k (class, score[, weight]) pairs of each row exploded into k rows in the cluster."""
         from pyspark.sql import functions as F
 
-        structs = [F.struct(_label_expr(self._df, lc, pos)[0].alias("c"), F.col(sc).cast("double").alias("s"),
+        structs = [F.struct(S.label_expr(self._df, lc, pos)[0].alias("c"), F.col(sc).cast("double").alias("s"),
                             *([] if weight is None else [F.col(weight).cast("double").alias("w")]))
                    for lc, sc, pos in pairs]
         return SparkFrame(self._df.select(F.explode(F.array(*structs)).alias("p")).select("p.*"))
