@@ -42,7 +42,7 @@ from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import forward
 from .window_machinery import _LEAN, _Ranking, _default_clock  # _default_clock: 0.1.0 pickles name it here
 from .window_state import WindowState
-from .guard import claim, guarded, guards_itself
+from .guard import claim, guarded, guards_itself, owner_fast_path
 from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import PairedBlocks
 from .._state.exact import ExactState
@@ -835,7 +835,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
 
     # ---------------------------------------------------------------- queries
 
-    @guards_itself  # asked after every case by a streaming loop: the owner's lock-free path, as add_case
+    @owner_fast_path  # asked after every case by a streaming loop: the owner's lock-free path, as add_case
     def area_under_roc_curve(
         self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
     ) -> float:
@@ -873,32 +873,9 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         >>> w.area_under_roc_curve()  # the last 4: 0.5 F, 0.5 T, 0.1 F, 0.8 T
         0.875
         """
-        # The owner's lock-free path, written out as in add_case (see there).
-        me = _get_ident()
-        if self._owner == me:
-            was = self._busy
-            self._busy = me
-            try:
-                if self._owner == me:
-                    if self._hot > 0 and interpolate is False and max_fpr is None:
-                        # the short path (see _hot): in sync, no misses, no weights, no clock
-                        self._hot = 2
-                        c = self._n_correct
-                        n = len(self._scores) - c
-                        return self._pairs2 / (2 * c * n) if c and n else _NAN
-                    return self._roc_area(interpolate, max_fpr, standardized)
-            finally:
-                self._busy = was
-        self._acquire("area_under_roc_curve")
-        try:
-            return self._roc_area(interpolate, max_fpr, standardized)
-        finally:
-            self._guard.release()
-
-    def _roc_area(self, interpolate: bool, max_fpr: float | None, standardized: bool) -> float:
-        """area_under_roc_curve under the guard (or from the owner without it)."""
         if self._hot > 0 and interpolate is False and max_fpr is None:
-            self._hot = 2  # the short path, as in area_under_roc_curve
+            # the short path (see _hot): in sync, no misses, no weights, no clock
+            self._hot = 2
             c = self._n_correct
             n = len(self._scores) - c
             return self._pairs2 / (2 * c * n) if c and n else _NAN
