@@ -21,6 +21,8 @@ TIERS: dict[str, tuple[str, str]] = {
         "server", "scrapes --metrics-port over HTTP"),
     "tests/integrations/test_integrations.py::test_stream_metrics_port_serves_the_gauges_while_streaming": (
         "server", "scrapes --metrics-port over HTTP"),
+    "tests/cli/test_stream_by.py::test_metrics_port_serves_one_series_per_slice_with_a_label_per_key": (
+        "server", "scrapes --metrics-port over HTTP"),
     "tests/integrations/test_sink_arguments.py::"
     "test_stream_with_a_failing_metrics_sink_says_it_once_and_keeps_report_and_checkpoint": (
         "server", "serves --metrics-port"),

@@ -82,6 +82,34 @@ def groups(neg: F64, correct: npt.NDArray[np.bool_], weights: F64 | None) -> Gro
     return Groups(scores[starts], weight, positive, square, counts, False)
 
 
+def segment_groups(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64]) -> list[Groups]:
+    """:func:`groups` of every segment of unweighted cases laid end to end, each in rank order, at once.
+
+    Segment s is ``[offsets[s], offsets[s + 1])``. Each entry holds the same
+    values as ``groups(neg[a:b], correct[a:b], None)`` (views of arrays
+    shared by all): the cases reversed (scores ascending), a group starting
+    where the score changes or a segment starts; the counts of correct
+    cases are exact in float64. O(n) for n cases.
+    """
+    n = neg.size
+    scores = -neg[::-1]  # every segment ascending, the segments in reverse order
+    y = correct[::-1]
+    begin = n - offsets[1:]  # segment s's first position in the reversed arrays
+    end = n - offsets[:-1]
+    new = np.ones(n, dtype=bool)
+    if n > 1:
+        new[1:] = scores[1:] != scores[:-1]
+    new[begin[begin < end]] = True
+    starts = np.flatnonzero(new)
+    counts = np.diff(np.append(starts, n)).astype(np.int64)
+    weight = counts.astype(np.float64)
+    positive = np.add.reduceat(y.astype(np.float64), starts) if n else np.zeros(0)
+    distinct = scores[starts]
+    lo, hi = np.searchsorted(starts, begin), np.searchsorted(starts, end)
+    return [Groups(distinct[a:b], weight[a:b], positive[a:b], weight[a:b], counts[a:b], False)
+            for a, b in zip(lo.tolist(), hi.tolist())]
+
+
 # --------------------------------------------------------------------------- bins
 
 

@@ -73,8 +73,9 @@ from .calibration import (
     check_calibration_bins, check_ece_options, check_probability_scores, check_reliability_options,
 )
 from .decisions import (
-    check_cost, check_decision_confidence, check_integer_counts, check_maximize, check_prevalence,
-    check_prevalence_setup, check_probability_ranking, check_probability_thresholds, check_subject_to, check_point_bounds,
+    check_cost, check_costs, check_decision_confidence, check_integer_counts, check_maximize, check_prevalence,
+    check_prevalence_setup, check_probability_range, check_probability_ranking, check_probability_thresholds,
+    check_subject_to, check_point_bounds, check_operating_point,
 )
 
 __all__ = [
@@ -104,6 +105,7 @@ __all__ = [
     "evaluation_kind", "fail", "measure_arguments_error", "missing_time", "multi_output", "read_only_evaluation",
     "renamed_keyword", "summary_name_clash", "summary_value_error", "time_off_clock",
     "check_cost", "check_decision_confidence", "check_integer_counts", "check_maximize", "check_prevalence",
-    "check_prevalence_setup", "check_probability_ranking", "check_probability_thresholds", "check_subject_to",
+    "check_prevalence_setup", "check_probability_range", "check_costs", "check_operating_point",
+    "check_probability_ranking", "check_probability_thresholds", "check_subject_to",
     "check_point_bounds",
 ]
