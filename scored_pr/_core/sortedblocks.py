@@ -26,9 +26,11 @@ Blocks are split when a class's list in them exceeds ``2 * LOAD`` and
 joined with a neighbour when both lists together fall to ``LOAD / 2``; a
 list made of one repeated score cannot be split and may grow beyond.
 
-``WindowedEvaluation.add_case`` inlines :meth:`PairedBlocks.enter` and
-:meth:`PairedBlocks.leave` on its short path: a change here must be made
-there too (``tests/evaluators/test_windows.py`` checks that the two agree).
+:meth:`PairedBlocks.enter` and :meth:`PairedBlocks.leave` are the sliding
+window's per-case path (a case enters, the oldest leaves): each does its
+rank query and its change with one bisection of the bounds, written out
+rather than calling :meth:`rank`, :meth:`add` and :meth:`remove`
+(``tests/evaluators/test_windows.py`` holds them to those methods).
 """
 
 from __future__ import annotations
@@ -154,15 +156,64 @@ class PairedBlocks:
             self.join_small(b)
 
     def enter(self, x: float, correct: bool) -> tuple[int, int]:
-        """``rank(x, not correct)``, then ``add(x, correct)``."""
-        lt_le = self.rank(x, not correct)
-        self.add(x, correct)
-        return lt_le
+        """``rank(x, not correct)``, then ``add(x, correct)``: one bisection of the bounds for both.
+
+        The sliding window's per-case path (``WindowedEvaluation.add_case``
+        calls it for every case that enters while its ROC AUC is asked after
+        each case), so its common branch is written out: the block's rank
+        query and insertion without the calls :meth:`rank` and :meth:`add`
+        would make.
+        """
+        maxes = self.maxes
+        b = bisect_left(maxes, x)
+        if b == len(maxes):  # beyond every bound, or empty: the general methods
+            lt_le = self.rank(x, not correct)
+            self.add(x, correct)
+            return lt_le
+        own, own_lens, other, other_lens = self.sides[correct]
+        blk = other[b]
+        i = bisect_left(blk, x)
+        lt = sum(other_lens[:b]) + i if b else i
+        try:  # i == len(blk) (rare) raises: nothing of the other class at or above x here
+            le = lt - i + bisect_right(blk, x) if blk[i] == x else lt  # equal scores are all in this block
+        except IndexError:
+            le = lt
+        insort(own[b], x)
+        n = own_lens[b] = own_lens[b] + 1
+        if n > TWICE:
+            self.split_big(b)
+        return lt, le
 
     def leave(self, x: float, correct: bool) -> tuple[int, int]:
-        """``remove(x, correct)``, then return ``rank(x, not correct)``."""
-        self.remove(x, correct)
-        return self.rank(x, not correct)
+        """``remove(x, correct)``, then return ``rank(x, not correct)``: one bisection of the bounds for both.
+
+        Raises ValueError, changing nothing, if the class holds no score
+        equal to ``x``. Written out like :meth:`enter` (the window's oldest
+        case leaves through it).
+        """
+        b = bisect_left(self.maxes, x)
+        own, own_lens, other, other_lens = self.sides[correct]
+        try:
+            blk = own[b]
+            i = bisect_left(blk, x)
+            if blk[i] != x:
+                raise IndexError
+        except IndexError:
+            raise ValueError(
+                f"PairedBlocks.leave: {x!r} is not among the {'correct' if correct else 'incorrect'} scores"
+            ) from None
+        del blk[i]
+        n = own_lens[b] = own_lens[b] - 1
+        blk = other[b]
+        i = bisect_left(blk, x)
+        lt = sum(other_lens[:b]) + i if b else i
+        try:
+            le = lt - i + bisect_right(blk, x) if blk[i] == x else lt
+        except IndexError:
+            le = lt
+        if n + other_lens[b] <= HALF:
+            self.join_small(b)
+        return lt, le
 
     # ------------------------------------------------------------ rebalancing
 
@@ -193,7 +244,7 @@ class PairedBlocks:
     def split_big(self, b: int) -> None:
         """Split block ``b``, and the blocks that splitting makes, until no list exceeds TWICE (or cannot be split).
 
-        Called by :meth:`enter` and by the sliding window's own inlined entering path.
+        Called by :meth:`add` and :meth:`enter`.
         """
         end = b + 1
         while b < end:

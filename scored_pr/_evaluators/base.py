@@ -181,6 +181,8 @@ class EvaluationBase(HtmlReport):
     _memo: dict[Any, Any]
     _guard: threading.RLock
     _read_only: bool
+    _owner: int  #: the ident of the owning thread, or guard.SHARED_OWNER
+    _busy: int  #: the ident of the thread inside a lock-free call, or 0
 
     @property
     def ties(self) -> str:

@@ -160,8 +160,14 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
     _NOUN = "summary"
     __slots__ = (
         "_max_bins", "_pos_label", "_bins", "_misses", "_negative_misses", "_num_cases", "_num_correct",
-        "_weighted", "_pending", "_memo", "_guard", "_read_only", "__weakref__",
+        "_weighted", "_pending_pos", "_pending_neg", "_pending", "_room", "_memo", "_guard", "_read_only",
+        "__weakref__",
     )
+    #: the add_case buffer (see _empty_buffer)
+    _pending_pos: list[float]
+    _pending_neg: list[float]
+    _pending: list[tuple[bool, float, float]]
+    _room: int
 
     def __init__(self, max_bins: int = 4096, *, ties: str = "grouped", pos_label: Any = None) -> None:
         self._max_bins = _check_max_bins(max_bins, _CLS)
@@ -177,7 +183,7 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         self._num_cases = 0
         self._num_correct = 0
         self._weighted = False
-        self._pending: list[tuple[bool, float, float]] = []
+        self._empty_buffer()
         self._memo: dict[Any, Any] = {}
         claim(self)  # see guard.py: every public call holds the guard; add_case/add_cases from this thread the flag
         self._read_only = False
@@ -205,9 +211,16 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
             weight = check_weight(weight, "add_case")
         if self._memo:
             self._memo = {}
-        pending = self._pending
-        pending.append((correct, score, weight))  # one append: a case is buffered whole or not at all
-        if len(pending) >= PENDING:
+        # One append: a case is buffered whole or not at all. An unweighted case joins its
+        # class's list of scores (read by numpy in one step at the flush); a weighted case, and
+        # every case after it until the flush, a list of (correct, score, weight) in arrival order.
+        if weight is _ONE and not self._pending:
+            (self._pending_pos if correct else self._pending_neg).append(score)
+        else:
+            self._pending.append((correct, score, weight))
+        room = self._room - 1  # cases the buffer takes before it is binned (an interrupt here only delays that)
+        self._room = room
+        if room <= 0:
             self._flush()
 
     def add_cases(self, correct: Any, scores: Any, sample_weight: Any = None) -> None:
@@ -272,8 +285,42 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         self._bins = B.empty_bins()
         self._misses = self._negative_misses = self._num_cases = self._num_correct = 0
         self._weighted = False
-        self._pending = []
+        self._empty_buffer()
         self._memo = {}
+
+    def _empty_buffer(self) -> None:
+        """An empty add_case buffer: the scores of unweighted correct and incorrect cases, then whole cases."""
+        self._pending_pos = []
+        self._pending_neg = []
+        self._pending = []
+        self._room = PENDING
+
+    def _buffered(self) -> int:
+        """The cases waiting in the add_case buffer."""
+        return len(self._pending_pos) + len(self._pending_neg) + len(self._pending)
+
+    def _buffer_columns(self) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+        """The buffered cases as arrays (correct, score, weight or None when every weight is 1).
+
+        Each class's cases keep their arrival order (the unweighted ones all arrived before
+        the first case of ``_pending``), which is all the binning reads: it sorts each class.
+        """
+        pos, neg, rest = self._pending_pos, self._pending_neg, self._pending
+        n = len(pos) + len(neg) + len(rest)
+        c = np.zeros(n, dtype=bool)
+        c[: len(pos)] = True
+        s = np.empty(n, dtype=np.float64)
+        s[: len(pos)] = pos
+        s[len(pos) : n - len(rest)] = neg
+        if not rest:
+            return c, s, None
+        tail = slice(n - len(rest), n)
+        # the columns of the whole cases, each read by C (itemgetter), not by a generator's frame per case
+        c[tail] = np.fromiter(map(_FIRST, rest), dtype=bool, count=len(rest))
+        s[tail] = np.fromiter(map(_SECOND, rest), dtype=np.float64, count=len(rest))
+        w = np.ones(n, dtype=np.float64)
+        w[tail] = np.fromiter(map(_THIRD, rest), dtype=np.float64, count=len(rest))
+        return c, s, None if (w == 1.0).all() else w
 
     def _add_arrays(self, c: npt.NDArray[np.bool_], s: npt.NDArray[np.float64], w: npt.NDArray[np.float64] | None) -> None:
         """Bin validated arrays (one chunk), merge bins down to the budget, and commit (all or nothing)."""
@@ -316,17 +363,13 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
 
     def _flush(self) -> None:
         """Bin the cases waiting in the add_case buffer; on an exception the buffer and bins stay as they were."""
-        pending = self._pending
-        if not pending:
+        if not self._buffered():
             return
-        n = len(pending)
-        # the buffer's columns, each read by C (itemgetter), not by a generator's frame per case
-        c = np.fromiter(map(_FIRST, pending), dtype=bool, count=n)
-        s = np.fromiter(map(_SECOND, pending), dtype=np.float64, count=n)
-        w = np.fromiter(map(_THIRD, pending), dtype=np.float64, count=n)
-        bins, weighted = self._binned(self._bins, self._weighted, c, s, None if (w == 1.0).all() else w)
+        c, s, w = self._buffer_columns()
+        bins, weighted = self._binned(self._bins, self._weighted, c, s, w)
         num_cases, num_correct = self._num_cases + int(c.size), self._num_correct + int(np.count_nonzero(c))
-        self._bins, self._weighted, self._num_cases, self._num_correct, self._pending, self._memo = bins, weighted, num_cases, num_correct, [], {}  # commit: one line, no call
+        (self._bins, self._weighted, self._num_cases, self._num_correct, self._pending_pos, self._pending_neg, self._pending,
+         self._room, self._memo) = bins, weighted, num_cases, num_correct, [], [], [], PENDING, {}  # commit: one statement, no call
 
     # ------------------------------------------------------------ conversion
 
@@ -399,7 +442,7 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
     @property
     def num_cases(self) -> int:
         """Cases added with add_case/add_cases (misses excluded)."""
-        return self._num_cases + len(self._pending)
+        return self._num_cases + self._buffered()
 
     @property
     def num_positive_ref(self) -> int:

@@ -29,8 +29,8 @@ How it works
 from __future__ import annotations
 
 import math
+import threading
 import time as _time
-from bisect import bisect_left, bisect_right, insort
 from collections import deque
 from itertools import islice
 from typing import Any, Callable
@@ -42,10 +42,8 @@ from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import forward
 from .window_machinery import _LEAN, _Ranking, _default_clock  # _default_clock: 0.1.0 pickles name it here
 from .window_state import WindowState
-from .guard import claim, guarded, owner_fast_path
+from .guard import claim, guarded, guards_itself, owner_fast_path
 from .exact import ScoredPrecisionRecallEvaluation
-from .._core.sortedblocks import HALF as _HALF
-from .._core.sortedblocks import TWICE as _TWICE
 from .._core.sortedblocks import PairedBlocks
 from .._state.exact import ExactState
 from .._validation import (
@@ -60,6 +58,7 @@ from .._validation import (
     check_weight,
     check_weights,
     check_window_extent,
+    read_only_evaluation,
 )
 
 __all__ = ["WindowedEvaluation"]
@@ -69,6 +68,7 @@ _CLS = "WindowedEvaluation"
 _ONE = 1.0
 _INF = math.inf
 _NAN = math.nan
+_get_ident = threading.get_ident
 #: A ROC AUC query asks the window's evaluator rather than replay through the sorted
 #: containers more changes than this and than W >> _REBUILD_SHIFT (see _many_changes):
 #: a replayed change costs about 5 to 10 µs (two rank queries in Python), the
@@ -312,6 +312,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
 
     # ------------------------------------------------------------------ mutators
 
+    @guards_itself
     def add_case(self, correct: bool, score: float, weight: float = _ONE, *, time: float | None = None) -> None:
         """Add one case; the oldest items leave if the window is full.
 
@@ -335,85 +336,82 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         -----
         O(log W): the case enters its class's sorted container, and the ROC
         rank sum gains its pairs with the other class (one rank query); each
-        case that leaves does the same in reverse.
+        case that leaves does the same in reverse. From the thread that made
+        the window no lock is taken (a flag and a re-read detect another
+        thread's call); after a call from another thread, every call takes
+        the window's lock.
         """
-        hot = self._hot
-        if hot < 0:  # _LEAN: a plain case (bool, float, no weight or time) only joins the deques
-            if (type(score) is float and type(correct) is bool and time is None and score == score
-                    and (weight is _ONE or (type(weight) is float and weight == 1.0))):
-                self._snap = None
-                scores = self._scores
-                scores.append(score)
-                flags = self._correct
-                flags.append(correct)
-                if len(scores) > self._size:  # type: ignore[operator]  # a size window
-                    scores.popleft()
-                    self._first_id += 1
-                    if flags.popleft() is not correct:  # the count of correct cases changes
-                        self._n_correct += 1 if correct else -1
-                elif correct:
-                    self._n_correct += 1
-                return
-        elif hot and type(correct) is bool and type(score) is float and time is None and weight == 1.0:
-            if hot == 2 and score == score and type(weight) is float:
-                # The short path (see _hot): the general path below with every
-                # branch that cannot apply left out, and PairedBlocks.enter and
-                # .leave inlined as far as their common branches go.
-                self._hot = 1  # the next case comes here only if the ROC AUC is asked for again
-                self._snap = None
-                scores = self._scores
-                scores.append(score)
-                self._correct.append(correct)
-                pb = self._pb
-                maxes = pb.maxes
-                own, ol, oth, tl = pb.sides[correct]
-                if correct:
-                    self._n_correct += 1
-                b = bisect_left(maxes, score)
-                if b != len(maxes):  # lt, le = pb.enter(score, correct)
-                    blk = oth[b]
-                    i = bisect_left(blk, score)
-                    lt = sum(tl[:b]) + i if b else i
-                    try:  # i == len(blk) (rare) raises: nothing of the other class at or above score here
-                        le = lt - i + bisect_right(blk, score) if blk[i] == score else lt
-                    except IndexError:
-                        le = lt
-                    insort(own[b], score)
-                    n = ol[b] = ol[b] + 1
-                    if n > _TWICE:
-                        pb.split_big(b)
-                else:
-                    lt, le = pb.enter(score, correct)
-                if correct:
-                    pairs2 = self._pairs2 + (lt + le if self._grouped else 2 * lt)
-                else:
-                    pairs2 = self._pairs2 + 2 * self._n_correct - (lt + le if self._grouped else 2 * lt)
-                if len(scores) > self._size:  # type: ignore[operator]  # a size window
-                    score = scores.popleft()
-                    self._first_id += 1
-                    correct = self._correct.popleft()
-                    own, ol, oth, tl = pb.sides[correct]
-                    if correct:
-                        self._n_correct -= 1
-                    b = bisect_left(maxes, score)  # lt, le = pb.leave(score, correct)
-                    blk = own[b]
-                    del blk[bisect_left(blk, score)]
-                    n = ol[b] = ol[b] - 1
-                    blk = oth[b]
-                    i = bisect_left(blk, score)
-                    lt = sum(tl[:b]) + i if b else i
-                    try:
-                        le = lt - i + bisect_right(blk, score) if blk[i] == score else lt
-                    except IndexError:
-                        le = lt
-                    if n + tl[b] <= _HALF:
-                        pb.join_small(b)
-                    if correct:
-                        pairs2 -= lt + le if self._grouped else 2 * le
-                    else:
-                        pairs2 -= 2 * self._n_correct - (lt + le if self._grouped else 2 * le)
-                self._pairs2 = pairs2
-                return
+        # The owner's lock-free path (guard.owner_fast_path's, written out as in the exact
+        # evaluator's add_case: a wrapper's frame would be a third of this call). A plain case
+        # (bool, float, no weight or time) of a plain size window takes a short path (see
+        # _hot); anything else, and every call once another thread has called, _add_one.
+        me = _get_ident()
+        if self._owner == me:
+            was = self._busy
+            self._busy = me
+            try:
+                if self._owner == me:
+                    if (type(score) is float and type(correct) is bool and time is None and score == score
+                            and (weight is _ONE or (type(weight) is float and weight == 1.0))):
+                        hot = self._hot
+                        if hot < 0:  # _LEAN: the case only joins the deques
+                            self._snap = None
+                            scores = self._scores
+                            scores.append(score)
+                            flags = self._correct
+                            flags.append(correct)
+                            if len(scores) > self._size:  # type: ignore[operator]  # a size window
+                                scores.popleft()
+                                self._first_id += 1
+                                if flags.popleft() is not correct:  # the count of correct cases changes
+                                    self._n_correct += 1 if correct else -1
+                            elif correct:
+                                self._n_correct += 1
+                            return
+                        if hot == 2:
+                            # The ROC AUC was asked since the last case and the containers are in
+                            # sync: the case enters them and the oldest leaves (the general path
+                            # with every branch that cannot apply left out).
+                            self._hot = 1  # the next case comes here only if the ROC AUC is asked again
+                            self._snap = None
+                            scores = self._scores
+                            scores.append(score)
+                            flags = self._correct
+                            flags.append(correct)
+                            pb = self._pb
+                            grouped = self._grouped
+                            lt, le = pb.enter(score, correct)
+                            if correct:
+                                self._n_correct += 1
+                                pairs2 = self._pairs2 + (lt + le if grouped else 2 * lt)
+                            else:
+                                pairs2 = self._pairs2 + 2 * self._n_correct - (lt + le if grouped else 2 * lt)
+                            if len(scores) > self._size:  # type: ignore[operator]  # a size window
+                                score = scores.popleft()
+                                self._first_id += 1
+                                if flags.popleft():
+                                    self._n_correct -= 1
+                                    lt, le = pb.leave(score, True)
+                                    pairs2 -= lt + le if grouped else 2 * le
+                                else:
+                                    lt, le = pb.leave(score, False)
+                                    pairs2 -= 2 * self._n_correct - (lt + le if grouped else 2 * le)
+                            self._pairs2 = pairs2
+                            return
+                    self._add_one(correct, score, weight, time)
+                    return
+            finally:
+                self._busy = was
+        if self._read_only:
+            raise read_only_evaluation(_CLS, "add_case")
+        self._acquire("add_case")
+        try:
+            self._add_one(correct, score, weight, time)
+        finally:
+            self._guard.release()
+
+    def _add_one(self, correct: Any, score: Any, weight: Any, time: Any) -> None:
+        """add_case's general path, under the guard: any case, any window, any state of the short paths."""
         self._cool()
         if type(correct) is not bool or self._pos_label is not None:
             correct = check_correct(correct, "add_case", pos_label=self._pos_label)

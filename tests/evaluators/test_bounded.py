@@ -752,3 +752,29 @@ def test_weights_out_of_range_are_refused_and_change_nothing(weight: object, wor
         s.add_cases([True, False], [0.3, 0.1], sample_weight=[1.0, weight])
     assert words in str(info.value)
     assert (s.num_cases, s.positive_weight, s.negative_weight, repr(s.summary()), repr(s.to_dict())) == before
+
+
+@pytest.mark.parametrize("weighted_at", [None, 0, 1500, 4095, 5000])
+def test_add_case_buffer_bins_what_add_cases_of_each_chunk_bins(weighted_at: int | None) -> None:
+    """Single cases wait in the buffer (a list of scores per class, whole cases from the first
+    weighted one on) and are binned 4,096 at a time: bit for bit what ``add_cases`` of each
+    4,096-case chunk, in arrival order, gives, weighted or not."""
+    rng = np.random.default_rng(5)
+    n = 9000
+    y = rng.random(n) < 0.3
+    s = np.round(rng.normal(size=n) + y, 3)  # ties inside and across chunks
+    w = np.ones(n)
+    if weighted_at is not None:
+        w[weighted_at::7] = rng.choice([0.0, 0.5, 2.0, 3.25], size=w[weighted_at::7].size)
+    singles, chunks = BoundedEvaluation(64), BoundedEvaluation(64)
+    for c, x, wt in zip(y.tolist(), s.tolist(), w.tolist()):
+        if wt == 1.0:
+            singles.add_case(c, x)
+        else:
+            singles.add_case(c, x, wt)
+    for lo in range(0, n, 4096):
+        chunks.add_cases(y[lo : lo + 4096], s[lo : lo + 4096], None if (w[lo : lo + 4096] == 1.0).all() else w[lo : lo + 4096])
+    assert singles.num_cases == n and singles.weighted == (weighted_at is not None)
+    for a, b in zip(singles.bins(), chunks.bins()):
+        assert a.tobytes() == b.tobytes()
+    assert singles.to_dict() == chunks.to_dict()

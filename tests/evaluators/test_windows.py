@@ -35,16 +35,14 @@ from faults import run_with_fault
 
 
 def set_load(load: int) -> tuple[int, int, int]:
-    """Make blocks hold about ``load`` scores (here and in the window's short path); returns the old setting."""
+    """Make blocks hold about ``load`` scores (the window's short path calls PairedBlocks); returns the old setting."""
     old = (SB.LOAD, SB.HALF, SB.TWICE)
     SB.LOAD, SB.HALF, SB.TWICE = load, load >> 1, 2 * load
-    W._HALF, W._TWICE = SB.HALF, SB.TWICE
     return old
 
 
 def restore_load(old: tuple[int, int, int]) -> None:
     SB.LOAD, SB.HALF, SB.TWICE = old
-    W._HALF, W._TWICE = SB.HALF, SB.TWICE
 
 
 @pytest.fixture
@@ -187,6 +185,35 @@ def test_paired_blocks_against_sorted_lists(small_blocks: None) -> None:
         blocks.remove(99.5, True)
 
 
+def test_enter_and_leave_are_rank_then_add_and_remove_then_rank(small_blocks: None) -> None:
+    """The written-out enter/leave (the window's per-case path) against the general methods, step by step."""
+    rng = random.Random(11)
+    fast, slow = PairedBlocks(), PairedBlocks()
+    held: dict[bool, list[float]] = {True: [], False: []}
+    for step in range(4000):
+        c = rng.random() < 0.4
+        if held[c] and rng.random() < 0.45:
+            x = held[c].pop(rng.randrange(len(held[c])))
+            slow.remove(x, c)
+            assert fast.leave(x, c) == slow.rank(x, not c)
+        else:
+            x = float(rng.randint(-20, 20)) if rng.random() < 0.6 else rng.uniform(-20, 20)
+            want = slow.rank(x, not c)
+            slow.add(x, c)
+            assert fast.enter(x, c) == want
+            held[c].append(x)
+        fast._check()
+        assert (fast.maxes, fast.pos, fast.neg, fast.plen, fast.nlen) == (slow.maxes, slow.pos, slow.neg, slow.plen, slow.nlen)
+    assert len(fast.maxes) > 3  # the walk split and joined blocks
+    before = (list(fast.maxes), [list(b) for b in fast.pos], [list(b) for b in fast.neg])
+    for x, c in ((99.5, True), (-99.5, False), (0.25, True)):  # absent (beyond the bounds, or inside): refused
+        with pytest.raises(ValueError, match="not among"):
+            fast.leave(x, c)
+    assert (fast.maxes, fast.pos, fast.neg) == before  # a refused leave changes nothing
+    with pytest.raises(ValueError, match="not among"):
+        PairedBlocks().leave(1.0, False)
+
+
 def test_a_long_tie_run_stays_in_one_block(small_blocks: None) -> None:
     """A block whose list is one repeated score cannot be split; ranks stay exact."""
     blocks = PairedBlocks()
@@ -203,7 +230,7 @@ def test_a_long_tie_run_stays_in_one_block(small_blocks: None) -> None:
 
 
 def test_short_path_does_what_the_methods_do(small_blocks: None) -> None:
-    """add_case's short path (PairedBlocks.enter/.leave inlined) leaves the same container and rank sum."""
+    """add_case's short path (PairedBlocks.enter/.leave after an AUC query) leaves what the general path leaves."""
     rng = random.Random(3)
     for ties in ("grouped", "stable"):
         fast, slow = WindowedEvaluation(size=30, ties=ties), WindowedEvaluation(size=30, ties=ties)
@@ -421,8 +448,6 @@ def test_auc_after_every_case_equals_the_lazy_and_rebuilt_paths(monkeypatch: pyt
     monkeypatch.setattr(SB, "LOAD", 8)
     monkeypatch.setattr(SB, "HALF", 4)
     monkeypatch.setattr(SB, "TWICE", 16)
-    monkeypatch.setattr(W, "_HALF", 4)
-    monkeypatch.setattr(W, "_TWICE", 16)
     monkeypatch.setattr(W, "_REBUILD_MIN", 0)  # rebuild beyond 200 / 8 = 25 changes
     monkeypatch.setattr(W, "_REBUILD_SHIFT", 3)
     rng = np.random.default_rng(5)
