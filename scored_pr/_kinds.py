@@ -41,7 +41,8 @@ _KEEP_EXACT = "keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_ev
 #: Why a result computed in the cluster refuses a threshold query.
 _NO_THRESHOLDS = "thresholds are not computed in the cluster"
 #: Why a summary of bounded memory refuses a calibration query.
-_NO_CALIBRATION_BINS = "a summary's bins are ranking bins of varying width, not the calibration bins, and keep no score sum"
+_NO_LOGISTIC_FIT = ("the logistic fit needs the log-odds of every distinct score, which a summary does not keep "
+                        "(its calibration sums give the binned error, the Brier score and the log loss)")
 #: Why a result computed in the cluster refuses a calibration query.
 _NO_CALIBRATION = "calibration is not computed in the cluster"
 #: Why a summary of bounded memory refuses a decision query (a threshold to choose, a curve over thresholds).
@@ -117,10 +118,9 @@ QUERY_TABLE: tuple[Query, ...] = (
     Query("area_under_roc_curve"),
     Query("average_precision"),
     Query("average_precision_at"),
-    Query("brier_score", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT), distributed=Refusal(_NO_CALIBRATION)),
-    Query("calibration_curve", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT),
-          distributed=Refusal(_NO_CALIBRATION)),
-    Query("calibration_slope_intercept", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT),
+    Query("brier_score", distributed=Refusal(_NO_CALIBRATION)),
+    Query("calibration_curve", distributed=Refusal(_NO_CALIBRATION)),
+    Query("calibration_slope_intercept", bounded=Refusal(_NO_LOGISTIC_FIT, _KEEP_EXACT),
           distributed=Refusal(_NO_CALIBRATION)),
     Query("confidence_interval",
           bounded=Refusal("the cases a resampling or DeLong's variance needs are gone from a summary",
@@ -135,8 +135,7 @@ QUERY_TABLE: tuple[Query, ...] = (
           bounded=Refusal("a summary certifies bounds for the uninterpolated curves only",
                           f"use pr_band(), or {_KEEP_EXACT}"),
           distributed=Refusal(_NO_RECALL_LEVELS)),
-    Query("expected_calibration_error", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT),
-          distributed=Refusal(_NO_CALIBRATION)),
+    Query("expected_calibration_error", distributed=Refusal(_NO_CALIBRATION)),
     Query("expected_cost", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("f_measure_at"),
     Query("f_measure_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
@@ -147,7 +146,7 @@ QUERY_TABLE: tuple[Query, ...] = (
     Query("k_at_recall", distributed=Refusal(_NO_RECALL_LEVELS)),
     Query("ks_statistic", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("lift_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
-    Query("log_loss", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT), distributed=Refusal(_NO_CALIBRATION)),
+    Query("log_loss", distributed=Refusal(_NO_CALIBRATION)),
     Query("maximum_f_measure"),
     Query("maximum_f_measure_threshold",
           bounded=Refusal("the best threshold may lie inside a bin, whose scores a summary does not keep",

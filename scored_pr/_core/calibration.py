@@ -25,7 +25,7 @@ from .stats import regularized_beta
 
 __all__ = [
     "CalibrationBins", "Groups", "ReliabilityDiagram", "brier_score", "calibration_bins", "calibration_curve",
-    "corp", "ece", "edges", "groups", "log_loss", "pav", "slope_intercept",
+    "corp", "curve_of_bins", "ece", "ece_of_bins", "edges", "groups", "log_loss", "pav", "slope_intercept",
 ]  # fmt: skip
 
 F64 = npt.NDArray[np.float64]
@@ -150,7 +150,11 @@ def calibration_curve(g: Groups, n_bins: int, strategy: str) -> tuple[F64, F64]:
     """(fraction of positives, mean score) of each non-empty bin, bins in ascending order (scikit-learn's rule)."""
     if g.scores.size == 0:
         return np.zeros(0), np.zeros(0)
-    b = calibration_bins(g, edges(g, n_bins, strategy), "right")
+    return curve_of_bins(calibration_bins(g, edges(g, n_bins, strategy), "right"))
+
+
+def curve_of_bins(b: CalibrationBins) -> tuple[F64, F64]:
+    """(fraction of positives, mean score) of each bin holding weight, from per-bin sums (bins closed on the right)."""
     nz = b.weight != 0
     return b.positive[nz] / b.weight[nz], b.score[nz] / b.weight[nz]
 
@@ -225,8 +229,17 @@ def ece(g: Groups, n_bins: int, norm: str, strategy: str, debias: bool) -> float
     """The binned calibration error of the cases (see ``expected_calibration_error``); NaN without a case."""
     if g.scores.size == 0:
         return math.nan
-    b = calibration_bins(g, edges(g, n_bins, strategy), "left")
+    return ece_of_bins(calibration_bins(g, edges(g, n_bins, strategy), "left"), norm, debias)
+
+
+def ece_of_bins(b: CalibrationBins, norm: str, debias: bool) -> float:
+    """The binned calibration error of per-bin sums (bins closed on the left); shared by every kind that keeps bins.
+
+    NaN when no bin holds weight (every case of weight 0: 0/0, as the Brier score).
+    """
     nz = b.weight > 0
+    if not nz.any():
+        return math.nan
     w, acc = b.weight[nz], b.positive[nz] / b.weight[nz]
     conf = b.score[nz] / w
     prop = w / w.sum()
