@@ -80,26 +80,24 @@ def add(sums: CalibrationSums, correct: npt.NDArray[np.bool_], scores: F64, weig
     if lowest < 0.0 or highest > 1.0 or sums.bad is not None:
         here = lowest if lowest < 0.0 else highest if highest > 1.0 else None
         return sums._replace(bad=_worse(sums.bad, here))
-    e = edges(sums.n_bins)
-    j = np.searchsorted(e, scores, side="left")  # the number of edges below each score
-    cell = 2 * j - (e[j] != scores)  # at edge j: cell 2j; inside (e_{j-1}, e_j): cell 2j - 1
+    cell = cells_of(scores, sums.n_bins)
     cells = sums.weight.size
-    pos = cell[correct]
+    hit = correct.astype(np.float64)
     sp = scores[correct]
     if weights is None:
         weight = _sum(cell, None, cells)
-        positive = _sum(pos, None, cells)
+        positive = _sum(cell, hit, cells)
         score = _sum(cell, scores, cells)
         square = weight
         clipped_p, clipped_n = np.clip(sp, EPS, 1.0 - EPS), np.clip(scores[~correct], EPS, 1.0 - EPS)
         totals = np.array([
-            float(np.dot(scores, scores)), float(sp.sum()),
+            float(np.dot(scores, scores)), float(np.dot(hit, scores)),
             float(np.log(clipped_p).sum() + np.log1p(-clipped_n).sum()),
         ])  # fmt: skip
     else:
         wp = weights[correct]
         weight = _sum(cell, weights, cells)
-        positive = _sum(pos, wp, cells)
+        positive = _sum(cell, hit * weights, cells)
         ws = weights * scores
         score = _sum(cell, ws, cells)
         with np.errstate(over="ignore"):  # weights up to 2**970: their squares may be +inf, as the exact evaluator's
@@ -113,6 +111,21 @@ def add(sums: CalibrationSums, correct: npt.NDArray[np.bool_], scores: F64, weig
         sums.n_bins, sums.weight + weight, sums.positive + positive, sums.score + score, sums.square + square,
         sums.totals + totals,
     )
+
+
+def cells_of(scores: F64, n_bins: int) -> npt.NDArray[np.intp]:
+    """Each score's cell (scores in [0, 1]): ``2 i`` at edge ``e_i``, ``2 i + 1`` inside ``(e_i, e_{i+1})``.
+
+    ``floor(s * n)`` guesses the bin, then one comparison with each of its edges corrects a
+    guess that the rounding of ``s * n`` moved across an edge (it is off by at most one): the
+    same cell as a binary search of the edges, without one. O(n).
+    """
+    e = edges(n_bins)
+    b = np.minimum((scores * n_bins).astype(np.intp), n_bins)  # scores >= 0: truncation is floor
+    b -= scores < e[b]
+    b += (scores >= e[np.minimum(b + 1, n_bins)]) & (b < n_bins)
+    out: npt.NDArray[np.intp] = 2 * b + (scores != e[b])
+    return out
 
 
 def _sum(cell: npt.NDArray[np.intp], values: F64 | None, cells: int) -> F64:
