@@ -200,7 +200,7 @@ class BoundedCalibration:
         >>> s = BoundedEvaluation()
         >>> s.add_cases([False, False, True, True], [0.1, 0.4, 0.6, 0.9])
         >>> prob_true, prob_pred = s.calibration_curve(n_bins=3)
-        >>> prob_true.tolist(), [round(p, 6) for p in prob_pred]
+        >>> prob_true.tolist(), prob_pred.round(6).tolist()
         ([0.0, 0.5, 1.0], [0.1, 0.5, 0.9])
         """
         func = "calibration_curve"
@@ -251,19 +251,13 @@ class BoundedCalibration:
         float
             >= 0, lower is better; NaN when no case was added. Misses are left
             out; defined with one class. O(1). No LingPipe or trec_eval
-            counterpart.
-
-        Raises
-        ------
-        UnsupportedQuery, ValueError
-            No calibration sums kept; a score outside [0, 1] was added (named).
+            counterpart. Raises as :meth:`brier_score`.
 
         Examples
         --------
         >>> from scored_pr import BoundedEvaluation
-        >>> s = BoundedEvaluation()
-        >>> s.add_cases([True, False], [0.5, 0.5])
-        >>> round(s.log_loss(), 6)
+        >>> coin = BoundedEvaluation(max_bins=8)
+        >>> coin.add_cases([True, False], [0.5, 0.5]); round(coin.log_loss(), 6)
         0.693147
         """
         sums = self._sums("log_loss")
