@@ -274,7 +274,7 @@ def brier_score(g: Groups) -> float:
 
     Per group: sum w (s - y)**2 = s**2 W - 2 s Y + Y, since y**2 = y.
     """
-    if g.scores.size == 0:
+    if g.scores.size == 0 or not np.sum(g.weight) > 0:  # no case, or all of weight 0: 0/0, no warning
         return math.nan
     s = g.scores
     return float(np.sum(s * s * g.weight - 2.0 * s * g.positive + g.positive) / np.sum(g.weight))
@@ -282,7 +282,7 @@ def brier_score(g: Groups) -> float:
 
 def log_loss(g: Groups) -> float:
     """The weighted mean of -log(s) over correct and -log(1 - s) over incorrect cases, s clipped to [EPS, 1 - EPS]."""
-    if g.scores.size == 0:
+    if g.scores.size == 0 or not np.sum(g.weight) > 0:  # no case, or all of weight 0: 0/0, no warning
         return math.nan
     s = np.clip(g.scores, EPS, 1.0 - EPS)
     total = np.sum(g.positive * np.log(s) + (g.weight - g.positive) * np.log1p(-s))

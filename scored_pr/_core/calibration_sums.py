@@ -83,30 +83,28 @@ def add(sums: CalibrationSums, correct: npt.NDArray[np.bool_], scores: F64, weig
     cell = cells_of(scores, sums.n_bins)
     cells = sums.weight.size
     hit = correct.astype(np.float64)
-    sp = scores[correct]
+    # the probability given to each case's outcome, clipped as the log loss clips the score (clipping
+    # 1 - s to [EPS, 1 - EPS] is clipping s: 1 - (1 - EPS) = EPS exactly); one vectorised log for
+    # both classes, log(1 - s) as scikit-learn's log_loss takes it (1 - s is exact for s >= 0.5)
+    told = np.where(correct, scores, 1.0 - scores)
+    if lowest < EPS or highest > 1.0 - EPS:
+        told = np.clip(told, EPS, 1.0 - EPS)
+    logs = np.log(told)
     if weights is None:
         weight = _sum(cell, None, cells)
         positive = _sum(cell, hit, cells)
         score = _sum(cell, scores, cells)
         square = weight
-        clipped_p, clipped_n = np.clip(sp, EPS, 1.0 - EPS), np.clip(scores[~correct], EPS, 1.0 - EPS)
-        totals = np.array([
-            float(np.dot(scores, scores)), float(np.dot(hit, scores)),
-            float(np.log(clipped_p).sum() + np.log1p(-clipped_n).sum()),
-        ])  # fmt: skip
+        totals = np.array([float(np.dot(scores, scores)), float(np.dot(hit, scores)), float(logs.sum())])
     else:
-        wp = weights[correct]
         weight = _sum(cell, weights, cells)
-        positive = _sum(cell, hit * weights, cells)
+        wp = hit * weights
+        positive = _sum(cell, wp, cells)
         ws = weights * scores
         score = _sum(cell, ws, cells)
         with np.errstate(over="ignore"):  # weights up to 2**970: their squares may be +inf, as the exact evaluator's
             square = _sum(cell, weights * weights, cells)
-        clipped_p, clipped_n = np.clip(sp, EPS, 1.0 - EPS), np.clip(scores[~correct], EPS, 1.0 - EPS)
-        totals = np.array([
-            float(np.dot(ws, scores)), float(np.dot(wp, sp)),
-            float(np.dot(wp, np.log(clipped_p)) + np.dot(weights[~correct], np.log1p(-clipped_n))),
-        ])  # fmt: skip
+        totals = np.array([float(np.dot(ws, scores)), float(np.dot(wp, scores)), float(np.dot(weights, logs))])
     return CalibrationSums(
         sums.n_bins, sums.weight + weight, sums.positive + positive, sums.score + score, sums.square + square,
         sums.totals + totals,
