@@ -483,7 +483,7 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
         ``<name>_upper``: the entries of ``scored_pr._measures.MEASURES``
         marked ``bounded``, in that order. When :meth:`scores_are_probabilities`
         is true, also ``expected_calibration_error`` and ``brier_score``
-        (exact: the three keys hold the same value); otherwise they are absent,
+        (the exact evaluator's value to rounding, between bounds of that rounding); otherwise they are absent,
         as from the exact evaluator's summary.
         """
         table = [m for m in MEASURES if m.bounded]  # scored_pr._measures: counts, then measures
@@ -495,8 +495,6 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
             if m.kind == "count" or not m.applies_to(self):
                 continue
             value = nan if m.rank_based and self.weighted else m.compute(self)
-            if not isinstance(value, Bounds):  # a calibration measure: exact, so its bounds are the value
-                value = Bounds(value, value, value)
             out[m.name], out[m.name + "_lower"], out[m.name + "_upper"] = float(value), value.lower, value.upper
         return out
 

@@ -11,6 +11,7 @@ is refused with :class:`~scored_pr.UnsupportedQuery` saying why.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, TypeVar
 
 import numpy as np
@@ -20,12 +21,35 @@ from .._core import calibration as K
 from .._core import calibration_sums as CS
 from .._validation import check_calibration_bins, check_ece_options, check_probability_scores
 from .base import unsupported
+from .bounded_queries import Bounds
 
 __all__ = ["BoundedCalibration"]
 
 _CLS = "BoundedEvaluation"
 _T = TypeVar("_T")
 _KEEP_EXACT = "keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_evaluation summarises one)"
+
+
+#: The unit roundoff of float64 (half its machine epsilon).
+_U = 2.0**-53
+
+
+def _rounding(value: float, n: int, factor: int, root: bool = False) -> Bounds:
+    """``value`` with bounds on the rounding that separates it from the exact evaluator's float.
+
+    The summary and the evaluator add the same terms in other orders: a sum of n terms of one
+    sign is off by at most (n - 1) u times their total (u the unit roundoff), for each of them.
+    ``factor`` covers the few sums, products and quotients of a measure (and their magnitude:
+    every calibration measure here is at most 1, the log loss's terms at most 37); ``root``: the
+    value is the square root of such a quantity, whose bound is taken before the root.
+    """
+    if math.isnan(value):
+        return Bounds(value, value, value)
+    delta = factor * (n + 8) * _U * (1.0 + abs(value) * (1.0 if root else 37.0))
+    if root:
+        sq = value * value
+        return Bounds(value, math.sqrt(max(sq - delta, 0.0)), math.sqrt(sq + delta))
+    return Bounds(value, value - delta, value + delta)
 
 
 def _readonly(a: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -135,9 +159,11 @@ class BoundedCalibration:
 
         Returns
         -------
-        float
+        Bounds
             The exact evaluator's value on the same cases, to rounding (the
-            sums are added in another order). NaN when no case was added.
+            sums are added in another order): ``lower`` and ``upper`` bound
+            that rounding (a relative width of about the number of cases
+            times 1e-15). NaN when no case was added.
 
         Raises
         ------
@@ -160,7 +186,7 @@ class BoundedCalibration:
         >>> from scored_pr import BoundedEvaluation
         >>> s = BoundedEvaluation()
         >>> s.add_cases([False, True, True, True], [0.2, 0.2, 0.8, 0.8])
-        >>> round(s.expected_calibration_error(n_bins=15), 6)
+        >>> round(float(s.expected_calibration_error(n_bins=15)), 6)
         0.25
         """
         func = "expected_calibration_error"
@@ -168,9 +194,11 @@ class BoundedCalibration:
         sums = self._sums(func)
         self._coarse_bins(sums, n_bins, strategy, func)
         if self._num_cases == 0:
-            return float("nan")
+            return Bounds(math.nan, math.nan, math.nan)
+        n, factor = self._num_cases, 64 if debias else 16
         return self._cached(  # type: ignore[no-any-return]
-            ("ece", n_bins, norm, debias), lambda: K.ece_of_bins(CS.coarse(sums, n_bins, "left"), norm, debias)
+            ("ece", n_bins, norm, debias),
+            lambda: _rounding(K.ece_of_bins(CS.coarse(sums, n_bins, "left"), norm, debias), n, factor, norm == "l2"),
         )
 
     def calibration_curve(
@@ -219,8 +247,9 @@ class BoundedCalibration:
 
         Returns
         -------
-        float
-            In [0, 1], lower is better; NaN when no case was added. Misses are
+        Bounds
+            In [0, 1], lower is better, with bounds on the rounding (as
+            :meth:`expected_calibration_error`); NaN when no case was added. Misses are
             left out; defined with one class. O(calibration_bins). No LingPipe
             or trec_eval counterpart.
 
@@ -234,11 +263,12 @@ class BoundedCalibration:
         >>> from scored_pr import BoundedEvaluation
         >>> s = BoundedEvaluation()
         >>> s.add_cases([True, False], [0.75, 0.5])
-        >>> s.brier_score()
-        0.15625
+        >>> b = s.brier_score()
+        >>> float(b), b.lower <= 0.15625 <= b.upper
+        (0.15625, True)
         """
         sums = self._sums("brier_score")
-        return self._cached(("brier",), lambda: CS.brier_score(sums))  # type: ignore[no-any-return]
+        return self._cached(("brier",), lambda: _rounding(CS.brier_score(sums), self._num_cases, 16))  # type: ignore[no-any-return]
 
     def log_loss(self) -> float:
         """The log loss, -(sum_pos w log s + sum_neg w log(1 - s)) / W, s clipped to [eps, 1 - eps].
@@ -248,8 +278,8 @@ class BoundedCalibration:
 
         Returns
         -------
-        float
-            >= 0, lower is better; NaN when no case was added. Misses are left
+        Bounds
+            >= 0, lower is better, with bounds on the rounding; NaN when no case was added. Misses are left
             out; defined with one class. O(1). No LingPipe or trec_eval
             counterpart. Raises as :meth:`brier_score`.
 
@@ -257,8 +287,8 @@ class BoundedCalibration:
         --------
         >>> from scored_pr import BoundedEvaluation
         >>> coin = BoundedEvaluation(max_bins=8)
-        >>> coin.add_cases([True, False], [0.5, 0.5]); round(coin.log_loss(), 6)
+        >>> coin.add_cases([True, False], [0.5, 0.5]); round(float(coin.log_loss()), 6)
         0.693147
         """
         sums = self._sums("log_loss")
-        return self._cached(("log_loss",), lambda: CS.log_loss(sums))  # type: ignore[no-any-return]
+        return self._cached(("log_loss",), lambda: _rounding(CS.log_loss(sums), self._num_cases, 16))  # type: ignore[no-any-return]
