@@ -13,8 +13,9 @@ probabilities); the certified constraint's truth at the chosen threshold is comp
 violation rate must be <= 5% + 3 standard errors. MAPIE's ``BinaryClassificationController``
 (Learn-then-Test, Bonferroni-Holm over its 100-threshold grid) runs on the same draws.
 
-Run: ``PYTHONPATH=. python benchmarks/bench_decisions.py [--draws 1000] [--n 1000000] [--quick] [--part speed]``
-(``PYTHONPATH`` at an older checkout's source times that version: the before/after table).
+Run: ``PYTHONPATH=. python benchmarks/bench_decisions.py [--draws 1000] [--n 1000000] [--quick] [--part speed]
+[--reps 3] [--before OLD_SOURCE]`` (``PYTHONPATH`` at an older checkout's source times that version: the
+before/after table; ``--before`` times that source's split certification beside this one's in one process).
 """
 
 from __future__ import annotations
@@ -46,10 +47,14 @@ def _fresh(y: np.ndarray, s: np.ndarray) -> ScoredPrecisionRecallEvaluation:
     return ev
 
 
+#: Repetitions of each timing (the minimum is reported); ``--reps``.
+REPS = 3
+
+
 def _timed(y: np.ndarray, s: np.ndarray, query: Callable[[ScoredPrecisionRecallEvaluation], Any]) -> float:
-    """Best of 3, each on a fresh evaluator whose ranking is built but nothing else is cached."""
+    """Best of ``REPS``, each on a fresh evaluator whose ranking is built but nothing else is cached."""
     best = math.inf
-    for _ in range(3):
+    for _ in range(REPS):
         ev = _fresh(y, s)
         t = time.perf_counter()
         query(ev)
@@ -62,9 +67,9 @@ def speed(n: int) -> None:
     y = rng.random(n) < 0.3
     logits = rng.normal(size=n) + 2.0 * y
     inputs = {"probabilities": 1.0 / (1.0 + np.exp(-logits)), "logits": logits}
-    print(f"## Speed: {n:,} cases, distinct scores (seconds, best of 3 on a fresh evaluator with its ranking built)\n")
-    print("| scores | query | seconds | / summary() |")
-    print("| --- | --- | ---: | ---: |")
+    print(f"## Speed: {n:,} cases, distinct scores (seconds, best of {REPS} on a fresh evaluator with its ranking built)\n")
+    print("| scores | query | seconds | / summary() | / the query without confidence |")
+    print("| --- | --- | ---: | ---: | ---: |")
     for name, s in inputs.items():
         base = _timed(y, s, lambda ev: ev.summary())
         rows = [("summary()", base)]
@@ -81,8 +86,10 @@ def speed(n: int) -> None:
             queries.append(("net_benefit() (every distinct score)", lambda ev: ev.net_benefit()))
         for label, q in queries:
             rows.append((label, _timed(y, s, q)))
-        for label, sec in rows:
-            print(f"| {name} | {label} | {sec:.3f} | {sec / base:.2f} |")
+        for i, (label, sec) in enumerate(rows):
+            # a certified query against the same query without confidence= (the row above it)
+            vs = f"{sec / rows[i - 1][1]:.2f}" if "confidence" in label else ""
+            print(f"| {name} | {label} | {sec:.3f} | {sec / base:.2f} | {vs} |")
     print()
     _others(y, inputs["probabilities"])
 
@@ -158,6 +165,59 @@ def _logit(p: float) -> float:
     return math.inf if p >= 1.0 else (-math.inf if p <= 0.0 else math.log(p / (1 - p)))
 
 
+def _core_of(source: str) -> Any:
+    """The ``_core`` package of another checkout's source, imported under its own name (pure numpy, relative imports)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    init = Path(source) / "scored_pr" / "_core" / "__init__.py"
+    spec = importlib.util.spec_from_file_location("before_core", init, submodule_search_locations=[str(init.parent)])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["before_core"] = module
+    spec.loader.exec_module(module)
+    return importlib.import_module("before_core.decisions")
+
+
+def split_before_after(n: int, before: str) -> None:
+    """The split certification (precision >= 0.9), this source against ``before``'s, in one process, interleaved.
+
+    Both take the same candidates and cases; the plain (uncertified) choice of this source is the
+    reference of each ratio: the issue's "confidence= adds at most 2x".
+    """
+    from scored_pr._core import decisions as after
+
+    old = _core_of(before)
+    rng = np.random.default_rng(0)
+    y = rng.random(n) < 0.3
+    logits = rng.normal(size=n) + 2.0 * y
+    print(f"## The split certification, {n:,} distinct scores: before ({before}) and after, one process "
+          f"(best of {REPS}, interleaved)\n")
+    print("| scores | plain choice (s) | before: certified (s) | before / plain | after: certified (s) | after / plain | same answer |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for name, s in (("probabilities", 1.0 / (1.0 + np.exp(-logits))), ("logits", logits)):
+        ev = _fresh(y, s)
+        scores, correct, weights = ev.ranked_cases()
+        c = ev._candidates()  # noqa: SLF001 - the evaluator's cached candidates, as its query reads them
+        cases = (scores, correct, weights, 0, 0)
+        sub = {"precision": 0.9}
+        best = {"plain": math.inf, "before": math.inf, "after": math.inf}
+        answers = {}
+        for _ in range(REPS):
+            for key, run in (("plain", lambda: after.choose(c, "recall", sub)),
+                             ("before", lambda: old.choose_certified(c, "recall", sub, 0.95, cases, 0)),
+                             ("after", lambda: after.choose_certified(c, "recall", sub, 0.95, cases, 0))):  # fmt: skip
+                t = time.perf_counter()
+                answers[key] = run()
+                best[key] = min(best[key], time.perf_counter() - t)
+        same = (answers["before"].threshold, answers["before"].tp, answers["before"].bounds) == (
+            answers["after"].threshold, answers["after"].tp, answers["after"].bounds)
+        print(f"| {name} | {best['plain']:.3f} | {best['before']:.3f} | {best['before'] / best['plain']:.2f} | "
+              f"{best['after']:.3f} | {best['after'] / best['plain']:.2f} | {same} |")
+    print()
+
+
 def coverage(draws: int, n: int) -> None:
     print(f"## Coverage: {draws:,} calibration draws of {n:,} cases, confidence 0.95\n")
     print("| constraint | method | violation rate | bound (5% + 3 SE) | feasible | mean recall or precision at the choice | seconds |")
@@ -215,10 +275,18 @@ def main() -> None:
     ap.add_argument("--draws", type=int, default=1000, help="calibration draws for the coverage part")
     ap.add_argument("--calibration", type=int, default=4000, help="cases per calibration draw")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 20,000 cases, 20 draws")
-    ap.add_argument("--part", choices=("all", "speed", "coverage"), default="all", help="run one part only")
+    ap.add_argument("--part", choices=("all", "speed", "coverage", "split"),
+                    default="all", help="run one part only (split: --before's comparison alone)")
+    ap.add_argument("--reps", type=int, default=3, help="repetitions of each timing; the minimum is reported")
+    ap.add_argument("--before", help="another checkout's source: time its split certification beside this one's")
     args = ap.parse_args()
+    globals()["REPS"] = max(1, args.reps)
     if args.quick:
         args.n, args.draws = 20_000, 20
+    if args.before:
+        split_before_after(args.n, args.before)
+    elif args.part == "split":
+        ap.error("--part split needs --before OLD_SOURCE")
     if args.part in ("all", "speed"):
         speed(args.n)
     if args.part in ("all", "coverage"):

@@ -14,9 +14,15 @@ Spark's binned areas.
     areaUnderPR: two ``evaluate`` calls) with numBins=1000 and numBins=0 (no
     down-sampling), and the error of its areaUnderPR against the exact AP.
 
+(c) ``--by S``: the same rows with a feature ``region`` of S values (uniform), materialised
+    in the cluster first; ``evaluate(df, by="region").table()`` (the overall slice and S
+    slices: every row ranked twice) beside ``evaluate(df).summary()`` of the same DataFrame,
+    in the same process, ``--reps`` runs each, the minimum reported, and their ratio.
+
 Scores: binormal, ``randn() + 1.2 * label`` with 30% positives (distinct float64s).
 
 Usage: python benchmarks/bench_engines.py [--rows 10000000 50000000] [--engines spark dask ray] [--out FILE.md]
+       python benchmarks/bench_engines.py --rows 10000000 --by 100 --reps 3 --engines dask ray
 """
 
 from __future__ import annotations
@@ -85,12 +91,13 @@ def spark_session() -> Any:
     return spark
 
 
-def spark_rows(spark: Any, n: int) -> Any:
+def spark_rows(spark: Any, n: int, slices: int = 0) -> Any:
     from pyspark.sql import functions as F
 
     parts = max(2, n // 2_000_000)
     df = spark.range(n, numPartitions=parts).select((F.rand(1) < 0.3).alias("label"))
-    df = df.select("label", (F.randn(2) + F.col("label").cast("double") * 1.2).alias("score"))
+    region = [(F.floor(F.rand(3) * slices).cast("long").alias("region"))] if slices else []
+    df = df.select("label", (F.randn(2) + F.col("label").cast("double") * 1.2).alias("score"), *region)
     return df
 
 
@@ -135,20 +142,23 @@ def bench_spark(rows: list[int], out: list[str], bce_rows: int) -> None:
     spark.stop()
 
 
-def dask_rows(n: int, parts: int) -> Any:
+def dask_rows(n: int, parts: int, slices: int = 0) -> Any:
     import dask.dataframe as dd
 
-    return dd.from_map(_dask_part, [(i, n // parts) for i in range(parts)])
+    return dd.from_map(_dask_part, [(i, n // parts, slices) for i in range(parts)])
 
 
-def _dask_part(arg: tuple[int, int]) -> Any:
+def _dask_part(arg: tuple[int, int, int]) -> Any:
     import numpy as np
     import pandas as pd
 
-    i, m = arg
+    i, m, slices = arg
     rng = np.random.default_rng(1000 + i)
     y = rng.random(m) < 0.3
-    return pd.DataFrame({"label": y, "score": rng.normal(size=m) + 1.2 * y})
+    out = pd.DataFrame({"label": y, "score": rng.normal(size=m) + 1.2 * y})
+    if slices:
+        out["region"] = rng.integers(0, slices, size=m)
+    return out
 
 
 def bench_dask(rows: list[int], out: list[str]) -> None:
@@ -174,21 +184,83 @@ def bench_dask(rows: list[int], out: list[str]) -> None:
             client.run(gc.collect)
 
 
-def _ray_part(batch: Any) -> Any:
+def _ray_part(batch: Any, slices: int = 0) -> Any:
     import numpy as np
     import pandas as pd
 
     ids = batch["id"]
     rng = np.random.default_rng(1000 + int(ids[0]) if len(ids) else 0)
     y = rng.random(len(ids)) < 0.3
-    return pd.DataFrame({"label": y, "score": rng.normal(size=len(ids)) + 1.2 * y})
+    out = pd.DataFrame({"label": y, "score": rng.normal(size=len(ids)) + 1.2 * y})
+    if slices:
+        out["region"] = rng.integers(0, slices, size=len(ids))
+    return out
 
 
-def ray_rows(n: int, parts: int) -> Any:
+def ray_rows(n: int, parts: int, slices: int = 0) -> Any:
     import ray.data
 
     return ray.data.range(n, override_num_blocks=parts).map_batches(_ray_part, batch_format="numpy",
-                                                                     batch_size=None)
+                                                                     batch_size=None, fn_kwargs={"slices": slices})
+
+
+def bench_by(engine: str, evaluate: Callable[..., Any], df: Any, n: int, slices: int, reps: int, out: list[str]) -> None:
+    """``evaluate(df, by="region").table()`` beside ``evaluate(df).summary()``: the minimum of ``reps`` runs each."""
+    plain, sliced = math.inf, math.inf
+    for _ in range(reps):
+        plain = min(plain, timed(lambda: evaluate(df).summary())[1])
+        with PeakRSS() as m:
+            (table, t) = timed(lambda: evaluate(df, by="region").table())
+        sliced = min(sliced, t)
+    assert len(table) == slices + 1
+    out.append(f"| {engine} | {n:,} | {slices} | {plain:.1f} s | {sliced:.1f} s | {sliced / plain:.2f} | "
+               f"{m.peak / 1e6:.1f} MB |")
+    print(out[-1], flush=True)
+
+
+BY_HEADER = ["| engine | rows | slices | `evaluate(df).summary()` | `evaluate(df, by=\"region\").table()` | "
+             "sliced / unsliced | driver RSS growth (sliced) |", "|---|---|---|---|---|---|---|"]
+
+
+def bench_by_engines(engines: list[str], rows: list[int], slices: int, reps: int, out: list[str]) -> None:
+    out.extend(BY_HEADER)
+    if "spark" in engines:
+        from scored_pr.spark import evaluate as spark_evaluate
+
+        spark = spark_session()
+        for n in rows:
+            df = spark_rows(spark, n, slices).cache()
+            df.count()
+            bench_by("Spark local[2]", spark_evaluate, df, n, slices, reps, out)
+            df.unpersist()
+        spark.stop()
+    if "dask" in engines:
+        from dask.distributed import Client, LocalCluster
+
+        from scored_pr.dask import evaluate as dask_evaluate
+
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                          silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+            for n in rows:
+                ddf = client.persist(dask_rows(n, max(2, n // 2_000_000), slices))
+                bench_by("Dask, 2 worker processes", dask_evaluate, ddf, n, slices, reps, out)
+                del ddf
+                client.run(gc.collect)
+    if "ray" in engines:
+        import ray
+        import ray.data
+
+        from scored_pr.ray import evaluate as ray_evaluate
+
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR,
+                 runtime_env={"env_vars": {"PYTHONPATH": os.environ["PYTHONPATH"]}})
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        try:
+            for n in rows:
+                ds = ray_rows(n, max(2, n // 2_000_000), slices).materialize()
+                bench_by("Ray, num_cpus=2", ray_evaluate, ds, n, slices, reps, out)
+        finally:
+            ray.shutdown()
 
 
 def bench_ray(rows: list[int], out: list[str]) -> None:
@@ -226,8 +298,17 @@ def main() -> None:
     ap.add_argument("--engines", nargs="+", default=["spark", "dask"])
     ap.add_argument("--out")
     ap.add_argument("--bce-rows", type=int, default=10**12, help="run BinaryClassificationEvaluator up to this many rows")
+    ap.add_argument("--by", type=int, default=0, help="(c): a feature of this many values, sliced beside unsliced")
+    ap.add_argument("--reps", type=int, default=3, help="(c): runs of each, the minimum reported")
     args = ap.parse_args()
     out: list[str] = []
+    if args.by:
+        bench_by_engines(args.engines, args.rows, args.by, args.reps, out)
+        text = "\n".join(out) + "\n"
+        print(text)
+        if args.out:
+            Path(args.out).write_text(text, encoding="utf-8")
+        return
     if "spark" in args.engines:
         bench_spark(args.rows, out, args.bce_rows)
     if "dask" in args.engines:

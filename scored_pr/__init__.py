@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # what the lazy attributes are, for type checkers and IDEs
     from ._evaluators.distributed import (
         DistributedEvaluation, DistributedMultiLabelEvaluation, DistributedQueryEvaluation,
     )
+    from ._evaluators.distributed_sliced import DistributedSlicedEvaluation
     from ._evaluators.synchronized import SynchronizedEvaluation
     from ._evaluators.exact import ScoredPrecisionRecallEvaluation
     from ._core.thresholds import Confusion, OperatingPoint
@@ -72,6 +73,7 @@ _LAZY = {
     "DistributedEvaluation": "._evaluators.distributed",
     "DistributedMultiLabelEvaluation": "._evaluators.distributed",
     "DistributedQueryEvaluation": "._evaluators.distributed",
+    "DistributedSlicedEvaluation": "._evaluators.distributed_sliced",
     "WindowedEvaluation": "._evaluators.windowed",
     "SynchronizedEvaluation": "._evaluators.synchronized",
     "ScoredPrecisionRecallEvaluation": "._evaluators.exact",

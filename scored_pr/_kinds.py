@@ -41,10 +41,12 @@ _KEEP_EXACT = "keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_ev
 #: Why a result computed in the cluster refuses a threshold query.
 _NO_THRESHOLDS = "thresholds are not computed in the cluster"
 #: Why a summary of bounded memory refuses a calibration query.
-_NO_LOGISTIC_FIT = ("the logistic fit needs the log-odds of every distinct score, which a summary does not keep "
-                        "(its calibration sums give the binned error, the Brier score and the log loss)")
-#: Why a result computed in the cluster refuses a calibration query.
-_NO_CALIBRATION = "calibration is not computed in the cluster"
+_NO_LOGISTIC_FIT_BOUNDED = ("the logistic fit needs the log-odds of every distinct score, which a summary does not keep "
+                            "(its calibration sums give the binned error, the Brier score and the log loss)")
+#: Why a result computed in the cluster refuses the calibration queries it does not compute (it answers the
+#: binned ones, the Brier score and the log loss from sums per bin).
+_NO_LOGISTIC_FIT = "the logistic recalibration's Newton steps need every distinct score, which stays in the cluster"
+_NO_ISOTONIC_FIT = "the CORP diagram's isotonic fit needs every distinct score, which stays in the cluster"
 #: Why a summary of bounded memory refuses a decision query (a threshold to choose, a curve over thresholds).
 _BINS_HIDE_THRESHOLDS = ("the scores of the operating points inside a bin are not kept, so neither "
                             "is the threshold a decision needs")
@@ -118,16 +120,16 @@ QUERY_TABLE: tuple[Query, ...] = (
     Query("area_under_roc_curve"),
     Query("average_precision"),
     Query("average_precision_at"),
-    Query("brier_score", distributed=Refusal(_NO_CALIBRATION)),
-    Query("calibration_curve", distributed=Refusal(_NO_CALIBRATION)),
-    Query("calibration_slope_intercept", bounded=Refusal(_NO_LOGISTIC_FIT, _KEEP_EXACT),
-          distributed=Refusal(_NO_CALIBRATION)),
+    Query("brier_score"),
+    Query("calibration_curve"),
+    Query("calibration_slope_intercept", bounded=Refusal(_NO_LOGISTIC_FIT_BOUNDED, _KEEP_EXACT),
+          distributed=Refusal(_NO_LOGISTIC_FIT)),
     Query("confidence_interval",
           bounded=Refusal("the cases a resampling or DeLong's variance needs are gone from a summary",
                           f"{_KEEP_EXACT} and call its confidence_interval"),
           distributed=Refusal("resampling needs the cases, which stay in the cluster")),
     Query("confusion_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
-    Query("cost_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
+    Query("cost_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD)),
     Query("cumulative_gain_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("det_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("e_measure_at"),
@@ -135,8 +137,8 @@ QUERY_TABLE: tuple[Query, ...] = (
           bounded=Refusal("a summary certifies bounds for the uninterpolated curves only",
                           f"use pr_band(), or {_KEEP_EXACT}"),
           distributed=Refusal(_NO_RECALL_LEVELS)),
-    Query("expected_calibration_error", distributed=Refusal(_NO_CALIBRATION)),
-    Query("expected_cost", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
+    Query("expected_calibration_error"),
+    Query("expected_cost"),
     Query("f_measure_at"),
     Query("f_measure_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
     Query("hit_curve",
@@ -146,15 +148,15 @@ QUERY_TABLE: tuple[Query, ...] = (
     Query("k_at_recall", distributed=Refusal(_NO_RECALL_LEVELS)),
     Query("ks_statistic", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("lift_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
-    Query("log_loss", distributed=Refusal(_NO_CALIBRATION)),
+    Query("log_loss"),
     Query("maximum_f_measure"),
     Query("maximum_f_measure_threshold",
           bounded=Refusal("the best threshold may lie inside a bin, whose scores a summary does not keep",
                           f"use maximum_f_measure() and f_measure_at_threshold(t), or {_KEEP_EXACT}"),
           distributed=Refusal(_NO_THRESHOLDS)),
-    Query("min_cost_threshold", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
-    Query("net_benefit", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
-    Query("operating_point", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
+    Query("min_cost_threshold"),
+    Query("net_benefit", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD)),
+    Query("operating_point"),
     Query("pr_breakeven_point"),
     Query("pr_curve"),
     Query("pr_score_curve",
@@ -172,7 +174,7 @@ QUERY_TABLE: tuple[Query, ...] = (
     Query("reliability_diagram",
           bounded=Refusal("the CORP diagram's isotonic fit needs every distinct score, which a summary does not keep",
                           _KEEP_EXACT),
-          distributed=Refusal(_NO_CALIBRATION)),
+          distributed=Refusal(_NO_ISOTONIC_FIT)),
     Query("roc_curve"),
     Query("roc_points",
           bounded=Refusal("the thresholds of the operating points inside a bin are not kept",

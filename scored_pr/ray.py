@@ -34,6 +34,9 @@ def evaluate(
     pos_label: Any = None, misses: int = 0, mode: str = "exact", max_bins: int = 4096, curve_points: int = 1000,
     ranks: tuple[int, ...] = (), partitions: int | None = None, query_col: str | None = None,
     label_cols: list[str] | None = None, score_cols: list[str] | None = None, classes: list[Any] | None = None,
+    by: str | list[str] | None = None, slices: Any = None, max_slices: int = 10_000,
+    calibration_bins: tuple[int, ...] = (), costs: tuple[tuple[float, float, float, float], ...] = (),
+    operating_points: tuple[tuple[str, dict[str, float]], ...] = (), thresholds: tuple[float, ...] = (),
 ) -> Any:
     """Evaluate the rows of a Ray Dataset in Ray tasks.
 
@@ -56,4 +59,5 @@ def evaluate(
     return run(RayFrame.of(_FUNC, ds), _FUNC, label_col, score_col, weight_col=weight_col, pos_label=pos_label,
                misses=misses, mode=mode, max_bins=max_bins, curve_points=curve_points, ranks=ranks,
                partitions=partitions, query_col=query_col, label_cols=label_cols, score_cols=score_cols,
-               classes=classes)
+               classes=classes, by=by, slices=slices, max_slices=max_slices, calibration_bins=calibration_bins,
+               costs=costs, operating_points=operating_points, thresholds=thresholds)

@@ -38,6 +38,9 @@ def evaluate(
     pos_label: Any = None, misses: int = 0, mode: str = "exact", max_bins: int = 4096, curve_points: int = 1000,
     ranks: tuple[int, ...] = (), partitions: int | None = None, query_col: str | None = None,
     label_cols: list[str] | None = None, score_cols: list[str] | None = None, classes: list[Any] | None = None,
+    by: str | list[str] | None = None, slices: Any = None, max_slices: int = 10_000,
+    calibration_bins: tuple[int, ...] = (), costs: tuple[tuple[float, float, float, float], ...] = (),
+    operating_points: tuple[tuple[str, dict[str, float]], ...] = (), thresholds: tuple[float, ...] = (),
 ) -> Any:
     """Evaluate the rows of a Spark DataFrame in the cluster.
 
@@ -92,10 +95,38 @@ def evaluate(
         Multi-class: the class of each score column (default: the score
         columns' names), e.g. ``classes=[0, 1, 2]`` for integer classes.
         Every row's class must be one of them.
+    by : str or list of str, optional
+        Feature columns to slice by (boolean, numeric or string): the result
+        is a :class:`scored_pr.DistributedSlicedEvaluation`, one exact
+        evaluation per slice computed in the same pass (the slice is part of
+        each bucket's key), answering ``slice(region="eu")``, ``slices()``,
+        ``table()`` and ``summary()`` as :class:`scored_pr.SlicedEvaluation`
+        does. A null or NaN value is its own slice, ``(missing)``. Exact
+        mode only, without ``query_col``, ``misses`` or wide columns.
+    slices : sequence of tuples of column names, optional
+        The crossings kept, as ``SlicedEvaluation(slices=)``: default the
+        overall slice and each ``by`` column alone.
+    max_slices : int, default 10_000
+        The most slices (the overall one not counted); one more is refused
+        with ValueError naming it, before any ranking job.
+    calibration_bins : tuple of int
+        Uniform bin counts for ``expected_calibration_error(n_bins)`` and
+        ``calibration_curve(n_bins)``, besides 5, 10 and 15 (each partition
+        sums its rows per bin; scores in [0, 1]).
+    costs : tuple of (cost_fp, cost_fn, gain_tp, gain_tn)
+        Costs for ``min_cost_threshold(...)``, besides its defaults (1, 1, 0, 0):
+        each bucket of the ranking chooses its least-cost candidate.
+    operating_points : tuple of (maximize, subject_to)
+        Requests for ``operating_point(maximize, subject_to)`` (point
+        estimates), besides its default ("recall", no constraint).
+    thresholds : tuple of float
+        Cut-offs for ``expected_cost(t)`` and ``net_benefit(thresholds)``: the
+        positive and negative weight scored >= each, summed per partition.
 
     Returns
     -------
-    DistributedEvaluation, BoundedEvaluation, DistributedQueryEvaluation or DistributedMultiLabelEvaluation
+    DistributedEvaluation, BoundedEvaluation, DistributedQueryEvaluation, DistributedMultiLabelEvaluation or
+    DistributedSlicedEvaluation
 
     Raises
     ------
@@ -110,12 +141,14 @@ def evaluate(
 
     Notes
     -----
-    Exact mode runs four Spark jobs: the counts and checks, a sample of the
-    scores (the buckets' bounds), each bucket's counts, and one shuffle of
+    Exact mode runs five Spark jobs: the counts and checks, the calibration
+    sums of each partition, a sample of the scores (the buckets' bounds), each
+    bucket's counts, and one shuffle of
     (bucket, score, label[, weight]) to rank each bucket in one task. The
     driver holds O(buckets + ranks + curve_points) values.
     """
     return run(SparkFrame.of(_FUNC, df), _FUNC, label_col, score_col, weight_col=weight_col, pos_label=pos_label,
                misses=misses, mode=mode, max_bins=max_bins, curve_points=curve_points, ranks=ranks,
                partitions=partitions, query_col=query_col, label_cols=label_cols, score_cols=score_cols,
-               classes=classes)
+               classes=classes, by=by, slices=slices, max_slices=max_slices, calibration_bins=calibration_bins,
+               costs=costs, operating_points=operating_points, thresholds=thresholds)

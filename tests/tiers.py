@@ -14,12 +14,17 @@ from typing import Any
 #: Node id (a file, or a file and a test function) -> its tier, and why it is not in the fast tier.
 TIERS: dict[str, tuple[str, str]] = {
     "tests/integrations/test_engines.py": ("engine", "Spark (a JVM), a Dask LocalCluster and a Ray instance"),
+    "tests/integrations/test_engines_calibration.py": ("engine", "Spark (a JVM), a Dask LocalCluster and a Ray instance"),
+    "tests/integrations/test_engines_decisions.py": ("engine", "Spark (a JVM), a Dask LocalCluster and a Ray instance"),
+    "tests/integrations/test_engines_sliced.py": ("engine", "Spark (a JVM), a Dask LocalCluster and a Ray instance"),
     "tests/cli/test_cli_commands.py::test_example_runs[spark_bounded.py]": ("engine", "starts Spark"),
     "tests/cli/test_cli_commands.py::test_example_runs[distributed_dask.py]": ("engine", "starts a Dask cluster"),
     "tests/integrations/test_html_browser.py": ("browser", "drives Chromium"),
     "tests/cli/test_stream_wide.py::test_metrics_port_serves_every_label_and_every_average": (
         "server", "scrapes --metrics-port over HTTP"),
     "tests/integrations/test_integrations.py::test_stream_metrics_port_serves_the_gauges_while_streaming": (
+        "server", "scrapes --metrics-port over HTTP"),
+    "tests/cli/test_stream_by.py::test_metrics_port_serves_one_series_per_slice_with_a_label_per_key": (
         "server", "scrapes --metrics-port over HTTP"),
     "tests/integrations/test_sink_arguments.py::"
     "test_stream_with_a_failing_metrics_sink_says_it_once_and_keeps_report_and_checkpoint": (

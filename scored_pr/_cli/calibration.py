@@ -3,19 +3,19 @@
 The measures (expected calibration error with 15 uniform bins, its debiased estimate, the Brier
 score and its CORP decomposition, the log loss, the logistic recalibration's slope and
 intercept) and the table of 10 uniform bins (edges, cases, mean score, fraction correct). In
-JSON, one ``calibration`` object inside the report's object. Scores outside [0, 1] stop the
-command with status 2 and the query's message (which names the score).
+JSON, one ``calibration`` object inside the report's object; as text, the two tables of
+:func:`.output.print_calibration`. Scores outside [0, 1] stop the command with status 2 and the
+query's message (which names the score).
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any, TextIO
+from typing import Any
 
 from .._io.values import finite_or_none
-from .output import fmt_value, table
 
-__all__ = ["BINS", "add_option", "calibration_json", "print_calibration"]
+__all__ = ["BINS", "add_option", "calibration_json"]
 
 #: The bins of the printed table (uniform), and of the measures' ECE (torchmetrics' default).
 BINS = 10
@@ -60,18 +60,3 @@ def calibration_json(ev: Any) -> dict[str, Any]:
                      "mean_score": float(score[i] / weight[i]) if full else None,
                      "fraction_correct": float(hits[i] / weight[i]) if full else None})  # fmt: skip
     return {"measures": {k: finite_or_none(v) for k, v in measures.items()}, "bins": bins}
-
-
-def print_calibration(data: dict[str, Any], fmt: str, out: TextIO) -> None:
-    """The measures and the bins as two tables (text and table formats)."""
-    print("", file=out)
-    print(table([(k, fmt_value(v)) for k, v in data["measures"].items()], ("calibration", "value"),
-                names_first=True), file=out)  # fmt: skip
-    print("", file=out)
-    rows = []
-    for b in data["bins"]:
-        low = "[" if b["low"] == 0.0 else "("
-        rows.append((f"{low}{b['low']:.1f}, {b['high']:.1f}]", str(b["cases"]),
-                     "" if b["mean_score"] is None else f"{b['mean_score']:.6f}",
-                     "" if b["fraction_correct"] is None else f"{b['fraction_correct']:.6f}"))  # fmt: skip
-    print(table(rows, ("bin", "cases", "mean score", "fraction correct"), names_first=True), file=out)

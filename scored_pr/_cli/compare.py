@@ -1,8 +1,8 @@
-"""Uncertainty on the command line: ``scored-pr report --ci`` and ``scored-pr compare A B``.
+"""``scored-pr compare A B``: two models' predictions on the same cases, compared paired.
 
-Kept apart from :mod:`scored_pr._cli.report` (which only calls :func:`add_ci_options`,
-:func:`report_intervals` and :func:`print_intervals`) and from
-the readers, which it reaches through the input layer (:mod:`.inputs`).
+A sibling of :mod:`.report`: it reads through the input layer (:mod:`.inputs`) and
+writes through the output layer (:mod:`.output`, which also holds the interval
+helpers ``report --ci`` uses: the measures, the interval of each, the notes).
 
 ``compare`` reads two prediction files with an id column, joins them on the
 ids (which must match one to one, with the same label on both sides) and
@@ -14,139 +14,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
-from typing import Any, TextIO
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._io import values as _io
-from .._io.formats import FORMATS, KeyColumns
-from .._measures import comparable_measures, query
+from .._io.formats import FORMATS, KeyColumns, open_keyed
 from . import options
-from .inputs import open_keyed
-from .options import CompareOptions, IntervalOptions
-from .output import Progress, table
+from .options import CompareOptions
+from .output import COMPARABLE, finite, interval_method, print_notes, table
 
 # numpy and the evaluator are imported where they are used, so that building the
 # command line's parser (`scored-pr --help`) does not import them.
 if TYPE_CHECKING:
     import numpy as np
 
-    from .._evaluators.exact import ScoredPrecisionRecallEvaluation
-    from .._core.stats import Comparison, Interval
+    from .._core.stats import Comparison
 
-__all__ = ["add_ci_options", "add_compare_parser", "print_intervals", "report_intervals", "run"]
-
-#: Measures with an interval in ``report --ci`` and a test in ``compare``:
-#: those of scored_pr._measures with a closed-form or vectorised interval,
-#: fast on millions of cases.
-COMPARABLE = comparable_measures()
-
-
-# ----------------------------------------------------------------- options
-
-
-def _add_interval_options(g: Any) -> None:
-    g.add_argument("--level", type=options.level, default=0.95, metavar="P", help="confidence level (default: 0.95)")
-    g.add_argument(
-        "--bootstrap", choices=("percentile", "bca"), default="percentile",
-        help="the bootstrap interval for average precision: percentile or bias-corrected and accelerated "
-        "(default: percentile)",
-    )
-    g.add_argument("--resamples", type=options.resamples, default=2000, metavar="N",
-                   help="bootstrap resamples, stratified by class (default: 2000)")  # fmt: skip
-    g.add_argument("--seed", type=options.seed, default=0, metavar="N",
-                   help="bootstrap seed: the same seed gives the same intervals (default: 0)")  # fmt: skip
-
-
-def add_ci_options(p: argparse.ArgumentParser) -> None:
-    """``--ci`` and its options, for ``scored-pr report``."""
-    g = p.add_argument_group("confidence intervals")
-    g.add_argument(
-        "--ci", action="store_true",
-        help="add confidence intervals: DeLong's for ROC AUC (as R's pROC), a bootstrap for average precision",
-    )
-    _add_interval_options(g)
-
-
-def _method(measure: str, opts: IntervalOptions) -> str:
-    default = query(measure).intervals[0]  # DeLong for ROC AUC; else the bootstrap --bootstrap names
-    if default != "bootstrap":
-        return default
-    return "bca" if opts.bootstrap == "bca" else "bootstrap"
-
-
-def _finite(value: float) -> float | None:
-    return value if math.isfinite(value) else None
-
-
-# ----------------------------------------------------------------- report --ci
-
-
-def report_intervals(ev: ScoredPrecisionRecallEvaluation, opts: IntervalOptions, source: str) -> dict[str, Interval]:
-    """The intervals ``report --ci`` prints (empty without ``--ci``).
-
-    The bootstrap shows its progress on a terminal's standard error, as
-    ``report`` shows its reading (the command line's progress bar: only on a
-    terminal, not with ``--no-progress``, after a short delay, erased when
-    the measure is done); 2,000 resamples of 1.5 million cases take about a
-    minute.
-    """
-    if not opts.ci:
-        return {}
-    from .._uncertainty import confidence_interval
-
-    out = {}
-    for measure in COMPARABLE:
-        progress = Progress(sys.stderr, opts.resamples, not getattr(opts, "no_progress", False),
-                             label=(f"--ci {measure}: ", "resamples"))
-        try:
-            out[measure] = confidence_interval(
-                ev, measure, opts.level, _method(measure, opts), opts.resamples, opts.seed, progress=progress
-            )
-        except ValueError as exc:  # e.g. sample weights: one clear line, exit status 2
-            raise _io.InputError(source, None, f"--ci: {exc}") from None
-        finally:
-            progress.close()
-    return out
-
-
-def intervals_json(intervals: dict[str, Interval]) -> dict[str, Any]:
-    """The ``confidence_intervals`` object of ``report --ci --format json``."""
-    obj: dict[str, Any] = {}
-    for name, iv in intervals.items():
-        obj[name] = {
-            "estimate": _finite(iv.estimate), "low": _finite(iv.low), "high": _finite(iv.high),
-            "level": iv.level, "method": iv.method, "std_error": _finite(iv.std_error),
-        }  # fmt: skip
-        if iv.note:  # why the bounds are null (an undefined BCa interval)
-            obj[name]["note"] = iv.note
-    return obj
-
-
-def print_intervals(intervals: dict[str, Interval], opts: IntervalOptions, fmt: str, out: TextIO) -> None:
-    """The intervals as text or a Markdown table (``fmt`` "table"), after the report."""
-    if not intervals:
-        return
-    level = next(iter(intervals.values())).level
-    boot = any(iv.method in ("bootstrap", "bca") for iv in intervals.values())
-    how = f", {opts.resamples:,} stratified resamples, seed {opts.seed}" if boot else ""
-    print(f"\nConfidence intervals ({100 * level:g}%{how}):", file=out)
-    rows = [(n, repr(iv.estimate), repr(iv.low), repr(iv.high), iv.method) for n, iv in intervals.items()]
-    if fmt == "table":
-        print(table(rows, ("measure", "estimate", "low", "high", "method"), names_first=True), file=out)
-    else:
-        for name, est, low, high, method in rows:
-            print(f"  {name:<22} {float(est):.6f}  [{float(low):.6f}, {float(high):.6f}]  {method}", file=out)
-    _print_notes({n: iv.note for n, iv in intervals.items()}, out)
-
-
-def _print_notes(notes: dict[str, str], out: TextIO) -> None:
-    """One line per interval whose bounds are NaN for a stated reason."""
-    for name, note in notes.items():
-        if note:
-            print(f"  note: {name}: {note}", file=out)
-
+__all__ = ["add_compare_parser", "run"]
 
 # ----------------------------------------------------------------- compare
 
@@ -169,7 +53,7 @@ def _read_keyed(path: str, opts: CompareOptions, score_col: str) -> tuple[dict[s
     return cases, source
 
 
-def _join(a: dict[str, tuple[bool, float]], b: dict[str, tuple[bool, float]], src_a: str, src_b: str) -> tuple[
+def join(a: dict[str, tuple[bool, float]], b: dict[str, tuple[bool, float]], src_a: str, src_b: str) -> tuple[
     np.ndarray, np.ndarray, np.ndarray
 ]:
     import numpy as np
@@ -203,54 +87,69 @@ def _join(a: dict[str, tuple[bool, float]], b: dict[str, tuple[bool, float]], sr
 
 def run(opts: CompareOptions) -> int:
     """``scored-pr compare A B``: join the two files on their ids and compare the models paired; print the table."""
-    from .._uncertainty import compare
-
     if opts.path_a == "-" and opts.path_b == "-":
         raise _io.InputError("<stdin>", None, "only one of A and B can be standard input")
     a, src_a = _read_keyed(opts.path_a, opts, opts.score_col)
     b, src_b = _read_keyed(opts.path_b, opts, opts.score_col_b or opts.score_col)
-    correct, sa, sb = _join(a, b, src_a, src_b)
+    correct, sa, sb = join(a, b, src_a, src_b)
     if correct.all() or not correct.any():
         raise _io.InputError(src_a, None, "compare needs correct and incorrect cases (a class is missing)")
-    results: dict[str, Comparison] = {}
     iv = opts.intervals
-    for measure in opts.measures or COMPARABLE:
-        results[measure] = compare(
-            correct, sa, sb, measure=measure, method=_method(measure, iv), level=iv.level,
-            n_resamples=iv.resamples, seed=iv.seed,
-        )  # fmt: skip
-    same = _same_ranking(sa, sb)
+    results = compare_paired(correct, sa, sb, opts.measures, iv.level, iv.bootstrap, iv.resamples, iv.seed)
+    same = same_ranking(sa, sb)
     status = _html(opts.html, correct, sa, sb, (src_a, src_b), results, same) if opts.html else 0
     out = sys.stdout
     if opts.format == "json":
         obj = {
             "a": src_a, "b": src_b, "id_col": opts.id_col, "num_cases": int(correct.size),
             "num_correct": int(correct.sum()), "level": iv.level, "same_ranking": same,
-            "comparisons": {
-                m: {"a": _finite(r.estimate_a), "b": _finite(r.estimate_b), "difference": _finite(r.difference),
-                    "low": _finite(r.interval.low), "high": _finite(r.interval.high),
-                    "statistic": _finite(r.statistic), "p_value": _finite(r.p_value), "method": r.method,
-                    **({"note": r.interval.note} if r.interval.note else {})}
-                for m, r in results.items()
-            },
+            "comparisons": comparisons_json(results),
         }  # fmt: skip
         print(json.dumps(obj, allow_nan=False), file=out)
         return status
     print(f"A: {src_a}\nB: {src_b}", file=out)
     print(f"{correct.size:,} cases joined on {opts.id_col!r}, {int(correct.sum()):,} correct; paired comparison, "
           f"{100 * iv.level:g}% intervals of A - B\n", file=out)  # fmt: skip
-    headers = ("measure", "A", "B", "A - B", "low", "high", "statistic", "p-value", "method")
-    rows = [
-        (m, f"{r.estimate_a:.6f}", f"{r.estimate_b:.6f}", f"{r.difference:+.6f}", f"{r.interval.low:+.6f}",
-         f"{r.interval.high:+.6f}", f"{r.statistic:.4f}", f"{r.p_value:.4g}", r.method)
-        for m, r in results.items()
-    ]  # fmt: skip
-    print(table(rows, headers, names_first=True), file=out)
-    _print_notes({m: r.interval.note for m, r in results.items()}, out)
+    rows = [(m, *comparison_cells(r)) for m, r in results.items()]
+    print(table(rows, ("measure", *COMPARISON_HEADERS), names_first=True), file=out)
+    print_notes({m: r.interval.note for m, r in results.items()}, out)
     if same:
         print("\nA and B rank every case identically (the same scores, or the same order and ties): the models "
               "are identical for every measure here, so each difference is 0 (statistic 0, p-value 1).", file=out)
     return status
+
+
+#: The columns of one comparison in the text table (after the measure's name).
+COMPARISON_HEADERS = ("A", "B", "A - B", "low", "high", "statistic", "p-value", "method")
+
+
+def compare_paired(correct: np.ndarray, sa: np.ndarray, sb: np.ndarray, measures: list[str] | None, level: float,
+                   bootstrap: str, resamples: int, seed: int) -> dict[str, Comparison]:
+    """Each of ``measures`` (default: every comparable one) of A and B on the same cases, compared paired."""
+    from .._uncertainty import compare
+
+    return {
+        measure: compare(correct, sa, sb, measure=measure, method=interval_method(measure, bootstrap), level=level,
+                         n_resamples=resamples, seed=seed)
+        for measure in measures or COMPARABLE
+    }  # fmt: skip
+
+
+def comparisons_json(results: dict[str, Comparison]) -> dict[str, Any]:
+    """The ``comparisons`` object of ``--format json``: per measure, both estimates, the difference, its test."""
+    return {
+        m: {"a": finite(r.estimate_a), "b": finite(r.estimate_b), "difference": finite(r.difference),
+            "low": finite(r.interval.low), "high": finite(r.interval.high),
+            "statistic": finite(r.statistic), "p_value": finite(r.p_value), "method": r.method,
+            **({"note": r.interval.note} if r.interval.note else {})}
+        for m, r in results.items()
+    }  # fmt: skip
+
+
+def comparison_cells(r: Comparison) -> tuple[str, ...]:
+    """One comparison's cells of the text table, under :data:`COMPARISON_HEADERS`."""
+    return (f"{r.estimate_a:.6f}", f"{r.estimate_b:.6f}", f"{r.difference:+.6f}", f"{r.interval.low:+.6f}",
+            f"{r.interval.high:+.6f}", f"{r.statistic:.4f}", f"{r.p_value:.4g}", r.method)  # fmt: skip
 
 
 def _html(path: str, correct: np.ndarray, sa: np.ndarray, sb: np.ndarray, sources: tuple[str, str],
@@ -272,7 +171,7 @@ def _html(path: str, correct: np.ndarray, sa: np.ndarray, sb: np.ndarray, source
     return write_html(html.render_compare(models[0], models[1], names, results, title, same), path)
 
 
-def _same_ranking(sa: np.ndarray, sb: np.ndarray) -> bool:
+def same_ranking(sa: np.ndarray, sb: np.ndarray) -> bool:
     """True when B orders the cases exactly as A, ties included (equal scores or a monotone transform)."""
     import numpy as np
 
@@ -308,7 +207,11 @@ def add_compare_parser(commands: argparse._SubParsersAction) -> argparse.Argumen
     g = p.add_argument_group("comparison and output")
     g.add_argument("--measure", dest="measures", action="append", choices=COMPARABLE,
                    help="a measure to compare (repeatable; default: both)")  # fmt: skip
-    _add_interval_options(g)
+    options.add_interval_options(g)
     g.add_argument("--format", choices=("text", "json"), default="text", help="text (a Markdown table) or json")
     options.add_html_option(g, "both models' curves, overlaid, with the comparison")
+    g.add_argument("--by", action="append", metavar="COL[,COL]", default=None,
+                   help="compare per slice: one per value of COL (or per combination of the columns named), beside "
+                   "the overall one; repeat for more crossings. A slice holding the same ids in both files is "
+                   "compared paired, any other unpaired; an empty field or null is its own slice, (missing)")
     return p

@@ -1,19 +1,18 @@
-"""The command line's one input layer: every command opens its input here, through the registry of formats.
+"""What the commands share about their inputs beside the registry of formats: skipped lines and state files.
 
-``report``, ``stream``, ``compare`` and their wide-file forms take what
-:func:`open_cases`, :func:`open_wide` and :func:`open_keyed` return (an
-:class:`~scored_pr._io.formats.Opened`), whatever the input's format:
-:func:`scored_pr._io.formats.detect` chooses the format from
+Every command opens its input through the registry of formats
+(:func:`scored_pr._io.formats.open_ranking`, ``open_wide``, ``open_keyed``:
+:func:`~scored_pr._io.formats.detect` chooses the format from
 ``--input-format``, the file's name or its first bytes, and the format's
-reader reads it. Skipped lines are said here (:class:`SkipReporter`), the
-same way for every command.
+reader reads it), handing it plain values. Skipped lines are said here
+(:class:`SkipReporter`), the same way for every command; a state file is
+told apart from a file of cases here (:func:`is_state_file`); ``report --by``
+opens its text or Parquet file here (:func:`open_text`, :func:`read_parquet`).
 """
 
 from __future__ import annotations
 
-from .._io.formats import CaseColumns, KeyColumns, Opened, WideColumns, detect
 from .._io.values import InputError
-from .options import InputOptions
 from .output import error
 
 #: Skipped lines whose message is printed (then only the count).
@@ -39,23 +38,6 @@ class SkipReporter:
         if self.count:
             s = "" if self.count == 1 else "s"
             error(f"skipped {self.count} invalid line{s} in {source}")
-
-
-def open_cases(opts: InputOptions, path: str, skips: SkipReporter, binary: bool) -> Opened:
-    """The cases of one ranking at ``path``, read as ``opts`` say (``binary``: a text file as bytes, read in blocks)."""
-    columns = CaseColumns(correct_col=opts.correct_col, positive_label=opts.positive_label, score_col=opts.score_col,
-                          skip_invalid=opts.skip_invalid)
-    return detect(path, opts.input_format).read_ranking(path, columns, skips, binary)
-
-
-def open_wide(opts: InputOptions, wide: WideColumns, path: str, skips: SkipReporter) -> Opened:
-    """The rows of the wide file at ``path``: its columns as ``wide`` says, its format and skipping as ``opts`` say."""
-    return detect(path, opts.input_format).read_wide(path, wide, opts.skip_invalid, skips)
-
-
-def open_keyed(path: str, input_format: str | None, columns: KeyColumns) -> Opened:
-    """The keyed cases ``(line, id, correct, score)`` at ``path`` (``compare``)."""
-    return detect(path, input_format).read_keyed(path, columns)
 
 
 def open_text(path: str) -> tuple[object, str]:

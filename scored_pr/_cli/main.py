@@ -16,7 +16,7 @@ Subcommands:
     (:mod:`.threshold`).
 ``compare A B``
     Two models' predictions joined on an id column, compared paired
-    (:mod:`scored_pr._cli.compare`, which also gives ``report --ci``).
+    (:mod:`scored_pr._cli.compare`); with ``--by``, per slice (:mod:`.compare_by`).
 
 Exit status: 0 on success, 2 on malformed input or a usage error (one line on
 standard error naming the file, the line and the value; never a traceback),
@@ -38,7 +38,7 @@ import zlib
 
 from .._io.values import InputError
 from .._version import __version__
-from . import compare, report, sliced, stream, stream_wide, threshold, trec, wide
+from . import compare, compare_by, report, sliced, stream, stream_sliced, stream_wide, threshold, trec, wide
 from .inputs import is_state_file
 from .options import (CompareOptions, InputOptions, IntervalOptions, OutputOptions, ReportOptions,
                       StreamOptions, TrecOptions, WideOptions)  # fmt: skip
@@ -100,15 +100,15 @@ def _stream(args: argparse.Namespace) -> StreamOptions:
         path=args.path, input=_input(args), ties=args.ties, misses=args.misses, output=OutputOptions(format=args.format),
         every=args.every, window=args.window, window_seconds=args.window_seconds, cumulative=args.cumulative,
         checkpoint=args.checkpoint, checkpoint_every=args.checkpoint_every, resume=args.resume, no_skip=args.no_skip,
-        metrics_port=args.metrics_port, metrics_host=args.metrics_host, wide=_wide(args),
-    )
+        metrics_port=args.metrics_port, metrics_host=args.metrics_host, wide=_wide(args), by=tuple(args.by or ()),
+        max_slices=args.max_slices)
 
 
 def _compare(args: argparse.Namespace) -> CompareOptions:
     return CompareOptions(
         path_a=args.path_a, path_b=args.path_b, id_col=args.id_col, correct_col=args.correct_col,
         score_col=args.score_col, score_col_b=args.score_col_b, input_format=args.input_format,
-        measures=args.measures, intervals=_intervals(args), format=args.format, html=args.html,
+        measures=args.measures, intervals=_intervals(args), format=args.format, html=args.html, by=tuple(args.by or ()),
     )
 
 
@@ -142,10 +142,10 @@ def _run(args: argparse.Namespace) -> int:
         return wide.report(opts) if opts.wide.requested else report.run(opts)
     if args.command == "stream":
         s_opts = _stream(args)
-        return stream.run(s_opts, stream_wide.run if s_opts.wide.requested else None)
+        return stream.run(s_opts, stream_sliced.run if s_opts.by else stream_wide.run if s_opts.wide.requested else None)
     if args.command in ("trec", "compare", "threshold"):  # siblings that take their own options
-        run = {"trec": lambda: trec.run(_trec(args)), "compare": lambda: compare.run(_compare(args)),
-               "threshold": lambda: threshold.run(_threshold(args))}[args.command]
+        run = {"trec": lambda: trec.run(_trec(args)), "threshold": lambda: threshold.run(_threshold(args)),
+               "compare": lambda: (compare_by.run if args.by else compare.run)(_compare(args))}[args.command]
         return run()
     from . import demo  # imports the evaluator: not at the top, so `scored-pr --help` does not
 

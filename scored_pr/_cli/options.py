@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .._io.formats import FORMATS, WideColumns
+from .._io.formats import FORMATS, CaseColumns, WideColumns
 
 #: What ``--input-format`` accepts: the registered formats (CSV, TSV, JSON Lines, Parquet).
 INPUT_FORMATS = tuple(FORMATS)
@@ -127,6 +127,30 @@ def add_html_option(p: Any, what: str) -> None:
                    "(curves with a tooltip per point, a threshold control; no network, opens from file://)")
 
 
+def add_interval_options(g: Any) -> None:
+    """``--level``, ``--bootstrap``, ``--resamples`` and ``--seed``, of ``report --ci`` and ``compare``: :class:`IntervalOptions`."""
+    g.add_argument("--level", type=level, default=0.95, metavar="P", help="confidence level (default: 0.95)")
+    g.add_argument(
+        "--bootstrap", choices=("percentile", "bca"), default="percentile",
+        help="the bootstrap interval for average precision: percentile or bias-corrected and accelerated "
+        "(default: percentile)",
+    )
+    g.add_argument("--resamples", type=resamples, default=2000, metavar="N",
+                   help="bootstrap resamples, stratified by class (default: 2000)")  # fmt: skip
+    g.add_argument("--seed", type=seed, default=0, metavar="N",
+                   help="bootstrap seed: the same seed gives the same intervals (default: 0)")  # fmt: skip
+
+
+def add_ci_options(p: argparse.ArgumentParser) -> None:
+    """``--ci`` and its options, for ``scored-pr report``."""
+    g = p.add_argument_group("confidence intervals")
+    g.add_argument(
+        "--ci", action="store_true",
+        help="add confidence intervals: DeLong's for ROC AUC (as R's pROC), a bootstrap for average precision",
+    )
+    add_interval_options(g)
+
+
 def add_eval_options(p: argparse.ArgumentParser) -> None:
     """``--ties``, ``--misses`` and ``--format``, of ``report`` and ``stream``."""
     g = p.add_argument_group("evaluation and output")
@@ -154,14 +178,11 @@ def add_eval_options(p: argparse.ArgumentParser) -> None:
 
 
 @dataclass(frozen=True)
-class InputOptions:
-    """How ``report`` and ``stream`` read cases from CSV, TSV or JSON Lines."""
+class InputOptions(CaseColumns):
+    """How ``report``, ``stream`` and ``threshold`` read cases: the input layer's own columns
+    (:class:`~scored_pr._io.formats.CaseColumns`, handed to it as they are) and ``--input-format``."""
 
     input_format: str | None = None
-    correct_col: str | None = None
-    positive_label: str | None = None
-    score_col: str = "score"
-    skip_invalid: bool = False
 
 
 @dataclass(frozen=True)
@@ -243,6 +264,8 @@ class StreamOptions:
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
     wide: WideOptions = WideOptions()
+    by: tuple[str, ...] = ()
+    max_slices: int | None = None
 
 
 @dataclass(frozen=True)
@@ -260,6 +283,7 @@ class CompareOptions:
     intervals: IntervalOptions = IntervalOptions()
     format: str = "text"
     html: str | None = None
+    by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

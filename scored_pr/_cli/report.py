@@ -16,10 +16,12 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from . import calibration, compare, options, sliced, wide
-from .inputs import SkipReporter, open_cases
+from .._io.formats import open_ranking
+from . import calibration, options, sliced, wide
+from .inputs import SkipReporter
 from .options import ReportOptions
-from .output import Progress, error, fmt_value, print_report, table, write_html, write_plot
+from .output import (Progress, error, fmt_value, intervals_json, print_calibration, print_intervals, print_report,
+                     report_intervals, table, write_plot, write_report_page)  # fmt: skip
 
 # The evaluator is imported by the functions that use it (`scored-pr --help` imports no numpy).
 if TYPE_CHECKING:
@@ -60,7 +62,7 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", help="draw PR and ROC side by side into FILE (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="never draw the progress bar on stderr")
     options.add_html_option(p, "the report (any input: cases, a wide file, a state file of any kind)")
-    compare.add_ci_options(p)
+    options.add_ci_options(p)
     wide.add_options(p)
     sliced.add_option(p)
     calibration.add_option(p)
@@ -75,10 +77,12 @@ def run(opts: ReportOptions) -> int:
     from .._evaluators.exact import ScoredPrecisionRecallEvaluation, add_trusted
 
     skips = SkipReporter()
-    opened = open_cases(opts.input, opts.path, skips, binary=True)  # text parsed in blocks
+    opened = open_ranking(opts.path, opts.input.input_format, opts.input, skips, binary=True)  # text parsed in blocks
     reader, source = opened.reader, opened.source
-    ev = ScoredPrecisionRecallEvaluation(ties=opts.ties)
     progress = Progress(sys.stderr, opened.size, enabled=not opts.no_progress)
+    ev = ScoredPrecisionRecallEvaluation(ties=opts.ties)
+    if opts.misses:  # declared, not read: the count the file's cases join
+        ev.add_misses(opts.misses)
     try:
         for correct, scores in reader.chunks(CHUNK_ROWS):
             # parsed rows arrive validated (a bool and a float64 array of equal length, no NaN):
@@ -88,8 +92,6 @@ def run(opts: ReportOptions) -> int:
     finally:
         progress.close()
         opened.close()
-    if opts.misses:
-        ev.add_misses(opts.misses)
     skips.finish(source)
     return _print(ev, opts, source, reader.skipped, {})
 
@@ -99,8 +101,11 @@ def _print(ev: ScoredPrecisionRecallEvaluation, opts: ReportOptions, source: str
     """The report of one ranking, its intervals (``--ci``), its plot and its HTML page; the exit status.
 
     ``shown``: what the HTML page shows (the evaluator as loaded, a window
-    with its extent), default ``ev``.
+    with its extent), default ``ev``. The options stay here: the output
+    layer is handed plain values.
     """
+    fmt, curve, interpolate = opts.output.format, opts.output.curve, opts.output.interpolate
+    iv = opts.intervals
     calibrated: dict[str, Any] | None = None
     if opts.calibration:
         try:
@@ -108,28 +113,22 @@ def _print(ev: ScoredPrecisionRecallEvaluation, opts: ReportOptions, source: str
         except ValueError as exc:  # a score outside [0, 1], named
             error(f"{source}: --calibration: {exc}")
             return 2
-    intervals = compare.report_intervals(ev, opts.intervals, source)
-    extra = {"confidence_intervals": compare.intervals_json(intervals)} if intervals else {}
-    if calibrated is not None and opts.output.format == "json":
+    intervals = (report_intervals(ev, source, iv.level, iv.bootstrap, iv.resamples, iv.seed, not iv.no_progress)
+                 if iv.ci else {})  # fmt: skip
+    extra = {"confidence_intervals": intervals_json(intervals)} if intervals else {}
+    if calibrated is not None and fmt == "json":
         extra["calibration"] = calibrated
-    print_report(ev, opts.output, source, skipped, **info, **extra)
-    if opts.output.format != "json":
-        compare.print_intervals(intervals, opts.intervals, opts.output.format, sys.stdout)
+    print_report(ev, source, skipped, fmt, curve, interpolate, **info, **extra)
+    if fmt != "json":
+        print_intervals(intervals, iv.resamples, iv.seed, fmt, sys.stdout)
         if calibrated is not None:
-            calibration.print_calibration(calibrated, opts.output.format, sys.stdout)
+            print_calibration(calibrated, fmt, sys.stdout)
     status = 0
     if opts.plot:
-        status = write_plot(ev, opts.plot, os.path.basename(source), opts.output.interpolate)
+        status = write_plot(ev, opts.plot, os.path.basename(source), interpolate)
     if opts.html and status == 0:
-        status = _html(ev if shown is None else shown, opts.html, source, intervals)
+        status = write_report_page(ev if shown is None else shown, source, opts.html, intervals)
     return status
-
-
-def _html(obj: Any, path: str, source: str, intervals: dict[str, Any] | None = None) -> int:
-    """Write the HTML report of ``obj`` (any evaluator kind) to ``path``; the exit status."""
-    from .. import _html as html
-
-    return write_html(html.render(obj, title=f"scored_pr report: {os.path.basename(source)}", intervals=intervals), path)
 
 
 # ------------------------------------------------------------------- state files
@@ -176,7 +175,7 @@ def run_state(opts: ReportOptions) -> int:
         loaded = kind.load(source)
         if kind.figures is not None:
             status = _print_state_summary(opts, source, kind.name, loaded.ties, kind.figures(loaded))
-            return _html(loaded, opts.html, source) if opts.html and status == 0 else status
+            return write_report_page(loaded, source, opts.html) if opts.html and status == 0 else status
         assert kind.report_view is not None
         ev = kind.report_view(loaded)
         info: dict[str, Any] = {"kind": kind.name, **(kind.extra(loaded) if kind.extra is not None else {})}

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .._io.formats import detect
 from .._io.values import InputError, parse_label, parse_score
 from .inputs import SkipReporter, open_text, read_parquet
-from .options import ReportOptions
-from .output import error, fmt_value, table, write_html
+from .options import InputOptions, ReportOptions
+from .output import error, fmt_value, table, write_report_page
 
 #: The measures of the text table, each with its heading.
 COLUMNS = (("average_precision", "AP"), ("area_under_roc_curve", "ROC AUC"), ("maximum_f_measure", "max F1"),
@@ -45,7 +44,7 @@ def crossings(by: list[str]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ..
     return tuple(keys), tuple(specs)
 
 
-def _rows(path: str, fmt: str, source: str) -> Iterator[tuple[int, dict[str, Any] | None, list[str] | None]]:
+def read_rows(path: str, fmt: str, source: str) -> Iterator[tuple[int, dict[str, Any] | None, list[str] | None]]:
     """``(line, row, None)`` per row; first ``(0, None, columns)`` with the file's columns."""
     if fmt == "parquet":
         table_: Any = read_parquet(path)
@@ -90,22 +89,69 @@ def _rows(path: str, fmt: str, source: str) -> Iterator[tuple[int, dict[str, Any
         stream.close()
 
 
+def correct_column(given: str | None, columns: list[str]) -> str:
+    """The correctness column: the one given, else ``correct``, else ``label`` when the file has it."""
+    return given or ("correct" if "correct" in columns or "label" not in columns else "label")
+
+
+def has_columns(source: str, columns: list[str], wanted: Iterable[tuple[str, str]]) -> bool:
+    """Whether every ``(name, what)`` of ``wanted`` is a column; else one line naming the first missing one and the
+    file's columns (False: the command exits with status 2)."""
+    for name, what in wanted:
+        if name not in columns:
+            error(f"{source}: {what} column {name!r} is not in the file; its columns are: {', '.join(columns)}")
+            return False
+    return True
+
+
+def open_cases(path: str, inp: InputOptions, keys: tuple[str, ...],
+               skips: SkipReporter) -> tuple[str, Iterator[tuple[int, bool, float, dict[str, Any]]]] | int:
+    """The source name of ``path`` and its cases ``(line, correct, score, {key: value})``; or exit status 2.
+
+    The header (a JSON Lines file's first object) is read here: a correctness,
+    score or ``--by`` column it lacks is one line on stderr naming the column
+    and listing the file's columns, and the status 2. A row that does not
+    parse raises :class:`InputError` naming its line, or is handed to
+    ``skips`` with ``--skip-invalid``. ``report --by`` and ``stream --by``
+    read their input here, so both take the same rows the same way.
+    """
+    fmt = detect(path, inp.input_format).name
+    source = "<stdin>" if path == "-" else path
+    rows = read_rows(path, fmt, source)
+    _, _, columns = next(rows)
+    assert columns is not None
+    cname = correct_column(inp.correct_col, columns)
+    sname = inp.score_col
+    if not has_columns(source, columns, ((cname, "correctness"), (sname, "score"), *((k, "--by") for k in keys))):
+        return 2
+
+    def cases() -> Iterator[tuple[int, bool, float, dict[str, Any]]]:
+        for line, row, _ in rows:
+            assert row is not None
+            try:
+                correct = parse_label(row.get(cname), cname, inp.positive_label)
+                score = parse_score(row.get(sname), sname)
+                values = {k: feature(row.get(k), k) for k in keys}
+            except ValueError as exc:
+                err = InputError(source, line, str(exc))
+                if not inp.skip_invalid:
+                    raise err from None
+                skips(err)
+                continue
+            yield line, correct, score, values
+
+    return source, cases()
+
+
 def read(opts: ReportOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...], ...]) -> tuple[Any, str, int] | int:
     """The sliced evaluation of the file ``opts.path``, its source name and the lines skipped; or an exit status."""
     from .._evaluators.sliced import SlicedEvaluation
 
-    fmt = detect(opts.path, opts.input.input_format).name
-    source = "<stdin>" if opts.path == "-" else opts.path
     skips = SkipReporter()
-    rows = _rows(opts.path, fmt, source)
-    _, _, columns = next(rows)
-    assert columns is not None
-    cname = opts.input.correct_col or ("correct" if "correct" in columns or "label" not in columns else "label")
-    sname = opts.input.score_col
-    for name, what in ((cname, "correctness"), (sname, "score"), *((k, "--by") for k in keys)):
-        if name not in columns:
-            error(f"{source}: {what} column {name!r} is not in the file; its columns are: {', '.join(columns)}")
-            return 2
+    opened = open_cases(opts.path, opts.input, keys, skips)
+    if isinstance(opened, int):
+        return opened
+    source, cases = opened
     ev = SlicedEvaluation(keys, slices=((), *specs), ties=opts.ties)
     batch: tuple[list[bool], list[float], dict[str, list[Any]]] = ([], [], {k: [] for k in keys})
 
@@ -119,18 +165,7 @@ def read(opts: ReportOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...
         for k in keys:
             batch[2][k].clear()
 
-    for line, row, _ in rows:
-        assert row is not None
-        try:
-            correct = parse_label(row.get(cname), cname, opts.input.positive_label)
-            score = parse_score(row.get(sname), sname)
-            values = {k: _feature(row.get(k), k) for k in keys}
-        except ValueError as exc:
-            err = InputError(source, line, str(exc))
-            if not opts.input.skip_invalid:
-                raise err from None
-            skips(err)
-            continue
+    for _, correct, score, values in cases:
         batch[0].append(correct)
         batch[1].append(score)
         for k in keys:
@@ -142,7 +177,7 @@ def read(opts: ReportOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...
     return ev, source, skips.count
 
 
-def _feature(value: Any, key: str) -> Any:
+def feature(value: Any, key: str) -> Any:
     """A feature field as read: None for empty or null; a nested JSON value is refused, naming the column."""
     if isinstance(value, (dict, list)):
         raise ValueError(f"invalid value {json.dumps(value)[:40]} in column {key!r}: a feature is a string, number or boolean")
@@ -151,12 +186,21 @@ def _feature(value: Any, key: str) -> Any:
     return value
 
 
-def run(opts: ReportOptions) -> int:
-    """``scored-pr report PATH --by ...``: the per-slice table (text or JSON), its intervals and HTML page."""
-    keys, specs = crossings(list(opts.by))
+def requested(by: Iterable[str]) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]] | None:
+    """(keys, crossings) of the ``--by`` values; None, after one line on standard error, when they name no column."""
+    keys, specs = crossings(list(by))
     if not keys:
         error("--by: expected one or more column names (--by region or --by region,device)")
+        return None
+    return keys, specs
+
+
+def run(opts: ReportOptions) -> int:
+    """``scored-pr report PATH --by ...``: the per-slice table (text or JSON), its intervals and HTML page."""
+    asked = requested(opts.by)
+    if asked is None:
         return 2
+    keys, specs = asked
     if opts.plot or opts.output.curve or opts.misses or opts.wide.requested:
         error("--by: --plot, --curve, --misses and the wide-file options do not apply to a sliced report")
         return 2
@@ -164,11 +208,25 @@ def run(opts: ReportOptions) -> int:
     if isinstance(got, int):
         return got
     ev, source, skipped = got
-    rows = ev.table()
     intervals = _intervals(ev, opts) if opts.intervals.ci else {}
-    worst = ev.worst("average_precision", min_cases=WORST_MIN_CASES,
-                     confidence=opts.intervals.level if opts.intervals.ci else None)
-    if opts.output.format == "json":
+    print_slices(ev, source, skipped, keys, opts.output.format, intervals, opts.intervals.level if opts.intervals.ci else None)
+    if opts.html:
+        return write_report_page(ev, source, opts.html, intervals or None, gaps=_gaps(ev, opts))
+    return 0
+
+
+def print_slices(ev: Any, source: str, skipped: int, keys: tuple[str, ...], fmt: str, intervals: dict[Any, dict[str, Any]],
+                 level: float | None, extra: dict[str, Any] | None = None) -> None:
+    """Print every slice of ``ev`` (text table or one JSON object) and the worst slice, as ``report --by`` does.
+
+    ``level``: the confidence of ``intervals`` (the worst slice is then ranked by its upper bound), or None;
+    ``extra``: more fields of the JSON object (``stream --by``'s refused cases).
+    """
+    order = {spec: i for i, spec in enumerate(ev.crossings)}
+    # crossing by crossing (a stream opens the slices of its crossings interleaved; a file's batch, one after another)
+    rows = sorted(ev.table(), key=lambda row: order[tuple(k for k, _ in row["slice"])])
+    worst = ev.worst("average_precision", min_cases=WORST_MIN_CASES, confidence=level)
+    if fmt == "json":
         from ..streaming import json_safe
 
         out = []
@@ -178,33 +236,40 @@ def run(opts: ReportOptions) -> int:
                 item[f"{m}_interval"] = [iv.low, iv.high]
             out.append(json_safe(item))
         print(json.dumps({"source": source, "keys": list(keys), "skipped": skipped, "slices": out,
-                          "worst": None if worst is None else str(_key(worst.slice))}, allow_nan=False))
-    else:
-        headers = ("slice", "cases", "positives", *(h for _, h in COLUMNS))
+                          "worst": None if worst is None else str(slice_name(worst.slice)), **(extra or {})}, allow_nan=False))
+        return
+    headers = ("slice", "cases", "positives", *(h for _, h in COLUMNS))
+    if intervals:
+        headers += ("AP interval", "ROC AUC interval")
+    lines = []
+    for row in rows:
+        cells = [str(row["slice"]), str(row["num_cases"]), str(row["num_positive_ref"]),
+                 *(fmt_value(row[m]) for m, _ in COLUMNS)]
         if intervals:
-            headers += ("AP interval", "ROC AUC interval")
-        lines = []
-        for row in rows:
-            cells = [str(row["slice"]), str(row["num_cases"]), str(row["num_positive_ref"]),
-                     *(fmt_value(row[m]) for m, _ in COLUMNS)]
-            if intervals:
-                ivs = intervals.get(row["slice"], {})
-                cells += [_fmt_interval(ivs.get(m)) for m in ("average_precision", "area_under_roc_curve")]
-            lines.append(tuple(cells))
-        print(f"Source: {source} ({ev.overall.num_cases if () in ev else 0} cases, {len(rows)} slices)")
-        print(table(lines, headers, names_first=True))
-        if worst is not None:
-            how = f"lowest upper {opts.intervals.level:g} bound" if opts.intervals.ci else "lowest value"
-            print(f"Worst slice by average precision ({how}, at least {WORST_MIN_CASES} cases): {_key(worst.slice)}")
-    if opts.html:
-        from .. import _html as html
-
-        return write_html(html.render(ev, title=f"scored_pr report: {os.path.basename(source)}",
-                                      intervals=intervals or None), opts.html)
-    return 0
+            ivs = intervals.get(row["slice"], {})
+            cells += [_fmt_interval(ivs.get(m)) for m in ("average_precision", "area_under_roc_curve")]
+        lines.append(tuple(cells))
+    print(f"Source: {source} ({ev.overall.num_cases if () in ev else 0} cases, {len(rows)} slices)")
+    print(table(lines, headers, names_first=True))
+    if worst is not None:
+        how = f"lowest upper {level:g} bound" if level is not None else "lowest value"
+        print(f"Worst slice by average precision ({how}, at least {WORST_MIN_CASES} cases): {slice_name(worst.slice)}")
 
 
-def _key(pairs: Any) -> str:
+#: The page's headline measure (the first of the HTML page's measures, by which the worst slice is marked).
+GAPS_MEASURE = ("average_precision", "average precision")
+
+
+def _gaps(ev: Any, opts: ReportOptions) -> dict[str, Any] | None:
+    """With ``--ci``: the page's gaps table, each slice against the rest of its crossing (Holm-adjusted)."""
+    if not opts.intervals.ci:
+        return None
+    o = opts.intervals
+    rows = ev.gaps(GAPS_MEASURE[0], reference="overall", confidence=o.level, correction="holm", n_resamples=o.resamples)
+    return {"measure": GAPS_MEASURE[0], "label": GAPS_MEASURE[1], "level": o.level, "correction": "holm", "rows": rows}
+
+
+def slice_name(pairs: Any) -> str:
     from .._validation.slices import slice_text
 
     return slice_text(tuple(pairs))
@@ -240,4 +305,5 @@ def add_option(p: Any) -> None:
                    "field or null is its own slice, (missing)")
 
 
-__all__ = ["add_option", "crossings", "run"]
+__all__ = ["add_option", "correct_column", "crossings", "feature", "has_columns", "open_cases", "print_slices",
+           "read", "read_rows", "requested", "run", "slice_name"]

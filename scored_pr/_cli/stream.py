@@ -18,10 +18,11 @@ import zlib
 from typing import TYPE_CHECKING, Any, TextIO
 
 from .._io import values as _io
+from .._io.formats import open_ranking
 from . import options, wide
+from .inputs import SkipReporter
 from .options import StreamOptions
 from .output import OutputError, error, print_report
-from .inputs import SkipReporter, open_cases
 
 # The evaluator, numpy and the rest are imported by the functions that use
 # them, so that `scored-pr --help` starts in less time than `import numpy`.
@@ -79,6 +80,14 @@ def add_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
                    "said in one line, the stream goes on, and the exit status is 1")
     g.add_argument("--metrics-host", default="127.0.0.1", metavar="HOST",
                    help="the address --metrics-port listens on (default: 127.0.0.1; 0.0.0.0 for every interface)")
+    g = p.add_argument_group("slices")
+    g.add_argument("--by", action="append", metavar="COL[,COL]", default=None,
+                   help="every slice while streaming: one per value of COL (or per combination of the columns "
+                   "named), beside the overall one; repeat for more crossings. Summary lines hold every slice, "
+                   "--metrics-port's gauges carry a label per column, and the end is report --by's table")
+    g.add_argument("--max-slices", type=options.positive, metavar="N", default=None,
+                   help="with --by: the most slices (default: 10000, SlicedEvaluation's). A case that would open one "
+                   "more is left out and the stream goes on: said once on stderr, counted at the end")
     options.add_input_options(p)
     options.add_eval_options(p)
     wide.add_options(p)
@@ -273,6 +282,9 @@ def run(opts: StreamOptions, body: Callable[[StreamOptions, Any], int] | None = 
     their own) are set at every summary line; the server stops when the
     command ends.
     """
+    if opts.max_slices is not None and not opts.by:
+        error("--max-slices goes with --by COL (the most slices of a stream by slice)")
+        return 2
     if body is None:
         body = _stream
     if opts.metrics_port is None:
@@ -331,7 +343,7 @@ def _stream_cumulative(opts: StreamOptions, window: WindowedEvaluation | None, s
     metrics = _Metrics(sink)  # --metrics-port (see run)
     ev, skip_to = _resume(opts)
     skips = SkipReporter()
-    opened = open_cases(opts.input, opts.path, skips, binary=False)
+    opened = open_ranking(opts.path, opts.input.input_format, opts.input, skips, binary=False)
     reader, source = opened.reader, opened.source
     output = _StreamOutput(sys.stdout)
 
@@ -385,7 +397,7 @@ def _stream_cumulative(opts: StreamOptions, window: WindowedEvaluation | None, s
     output.write(*([] if opts.output.format == "json" else [""]))
     if output.error is None:
         try:
-            print_report(ev, opts.output, source, reader.skipped, final=True)
+            print_report(ev, source, reader.skipped, opts.output.format, final=True)
         except (BrokenPipeError, OutputError) as exc:
             output.error = exc
         else:
@@ -444,7 +456,7 @@ def _stream_windowed(opts: StreamOptions, window: WindowedEvaluation, stop: Grac
 
     metrics = _Metrics(sink)
     skips = SkipReporter()
-    opened = open_cases(opts.input, opts.path, skips, binary=False)
+    opened = open_ranking(opts.path, opts.input.input_format, opts.input, skips, binary=False)
     reader, source = opened.reader, opened.source
     output = _StreamOutput(sys.stdout)
     kind = {"window_size": window.size} if window.size is not None else {"window_seconds": window.seconds}
@@ -472,7 +484,8 @@ def _stream_windowed(opts: StreamOptions, window: WindowedEvaluation, stop: Grac
         output.write(f"\nWindow: {what} ({window.num_cases} of {seen} cases read)")
     if output.error is None:
         try:
-            print_report(window.snapshot(), opts.output, source, reader.skipped, final=True, cases_read=seen, **kind)
+            print_report(window.snapshot(), source, reader.skipped, opts.output.format, final=True, cases_read=seen,
+                         **kind)
         except (BrokenPipeError, OutputError) as exc:
             output.error = exc
         else:

@@ -21,10 +21,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .._io import values as _io
+from .._io.formats import open_wide
 from . import wide
+from .inputs import SkipReporter
 from .options import StreamOptions
 from .output import OutputError, error
-from .inputs import SkipReporter, open_wide
 
 if TYPE_CHECKING:
     from .._evaluators.multilabel import MultiLabelEvaluation
@@ -163,7 +164,7 @@ def _run(opts: StreamOptions, stop: GracefulStop, sink: Any) -> int:
     resumed, saved_layout, skip_to = _resume(opts)
     metrics = _Metrics(sink)
     skips = SkipReporter()
-    opened = open_wide(opts.input, opts.wide, opts.path, skips)
+    opened = open_wide(opts.path, opts.input.input_format, opts.wide, opts.input.skip_invalid, skips)
     reader, source = opened.reader, opened.source
     output = _StreamOutput(sys.stdout)
     json_out = opts.output.format == "json"

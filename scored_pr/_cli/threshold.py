@@ -14,8 +14,9 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from .._io.formats import open_ranking
 from . import options
-from .inputs import SkipReporter, open_cases
+from .inputs import SkipReporter
 from .options import InputOptions
 from .output import error
 
@@ -84,7 +85,7 @@ def run(opts: ThresholdOptions) -> int:
         error("threshold: give constraints (--min-precision ...) or costs (--cost-fp ...), not both")
         return 2
     skips = SkipReporter()
-    opened = open_cases(opts.input, opts.path, skips, binary=True)
+    opened = open_ranking(opts.path, opts.input.input_format, opts.input, skips, binary=True)
     reader, source = opened.reader, opened.source
     ev = ScoredPrecisionRecallEvaluation(ties=opts.ties)
     try:

@@ -40,7 +40,8 @@ import math
 import warnings
 from typing import Any
 
-from .inputs import SkipReporter, open_wide
+from .._io.formats import open_wide
+from .inputs import SkipReporter
 from .options import ReportOptions, WideOptions
 from .output import error, table
 
@@ -238,7 +239,7 @@ def report(opts: ReportOptions) -> int:
         error(problem)
         return 2
     skips = SkipReporter()
-    opened = open_wide(opts.input, opts.wide, opts.path, skips)
+    opened = open_wide(opts.path, opts.input.input_format, opts.wide, opts.input.skip_invalid, skips)
     reader = opened.reader
     try:
         truth, scores = reader.read()
@@ -323,13 +324,10 @@ def _html(path: str | None, source: str, multiclass: bool, names: list[str], tru
     """``--html``: the page of a multi-label evaluator of the columns (one-vs-rest for classes); the exit status."""
     if not path:
         return 0
-    import os
-
     import numpy as np
 
-    from .. import _html as html
     from .._evaluators.multilabel import MultiLabelEvaluation
-    from .output import write_html
+    from .output import write_report_page
 
     if multiclass:  # each class against the rest, as the per-class table reports it
         indicator = np.zeros(scores.shape, dtype=bool)
@@ -338,4 +336,4 @@ def _html(path: str | None, source: str, multiclass: bool, names: list[str], tru
         indicator = truth
     ev = MultiLabelEvaluation(labels=[str(name) for name in names])
     ev.add_cases(indicator, scores)
-    return write_html(html.render(ev, title=f"scored_pr report: {os.path.basename(source)}"), path)
+    return write_report_page(ev, source, path)

@@ -24,8 +24,8 @@ import numpy.typing as npt
 from .stats import regularized_beta
 
 __all__ = [
-    "CalibrationBins", "Groups", "ReliabilityDiagram", "brier_score", "calibration_bins", "calibration_curve",
-    "corp", "curve_of_bins", "ece", "ece_of_bins", "edges", "groups", "log_loss", "pav", "slope_intercept",
+    "CalibrationBins", "Groups", "ReliabilityDiagram", "bin_ids", "brier_score", "calibration_bins",
+    "calibration_curve", "corp", "curve_of_bins", "ece", "ece_of_bins", "edges", "groups", "log_loss", "pav", "slope_intercept",
 ]  # fmt: skip
 
 F64 = npt.NDArray[np.float64]
@@ -82,6 +82,34 @@ def groups(neg: F64, correct: npt.NDArray[np.bool_], weights: F64 | None) -> Gro
     return Groups(scores[starts], weight, positive, square, counts, False)
 
 
+def segment_groups(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64]) -> list[Groups]:
+    """:func:`groups` of every segment of unweighted cases laid end to end, each in rank order, at once.
+
+    Segment s is ``[offsets[s], offsets[s + 1])``. Each entry holds the same
+    values as ``groups(neg[a:b], correct[a:b], None)`` (views of arrays
+    shared by all): the cases reversed (scores ascending), a group starting
+    where the score changes or a segment starts; the counts of correct
+    cases are exact in float64. O(n) for n cases.
+    """
+    n = neg.size
+    scores = -neg[::-1]  # every segment ascending, the segments in reverse order
+    y = correct[::-1]
+    begin = n - offsets[1:]  # segment s's first position in the reversed arrays
+    end = n - offsets[:-1]
+    new = np.ones(n, dtype=bool)
+    if n > 1:
+        new[1:] = scores[1:] != scores[:-1]
+    new[begin[begin < end]] = True
+    starts = np.flatnonzero(new)
+    counts = np.diff(np.append(starts, n)).astype(np.int64)
+    weight = counts.astype(np.float64)
+    positive = np.add.reduceat(y.astype(np.float64), starts) if n else np.zeros(0)
+    distinct = scores[starts]
+    lo, hi = np.searchsorted(starts, begin), np.searchsorted(starts, end)
+    return [Groups(distinct[a:b], weight[a:b], positive[a:b], weight[a:b], counts[a:b], False)
+            for a, b in zip(lo.tolist(), hi.tolist())]
+
+
 # --------------------------------------------------------------------------- bins
 
 
@@ -124,6 +152,14 @@ class CalibrationBins(NamedTuple):
     square: F64
 
 
+def bin_ids(scores: F64, bin_edges: F64, closed: str) -> npt.NDArray[np.intp]:
+    """The bin of each score among ``bin_edges`` (see :func:`calibration_bins` for ``closed``). O(n log bins)."""
+    if closed == "right":
+        return np.searchsorted(bin_edges[1:-1], scores, side="left")
+    ids = np.minimum(np.searchsorted(bin_edges, scores, side="right") - 1, bin_edges.size - 2)
+    return np.maximum(ids, 0)
+
+
 def calibration_bins(g: Groups, bin_edges: F64, closed: str) -> CalibrationBins:
     """Sum the groups into the bins of ``bin_edges``.
 
@@ -133,11 +169,7 @@ def calibration_bins(g: Groups, bin_edges: F64, closed: str) -> CalibrationBins:
     bin [e_{n-1}, e_n] (a score equal to the last edge, 1.0, is in the last bin).
     """
     nb = bin_edges.size - 1
-    if closed == "right":
-        ids = np.searchsorted(bin_edges[1:-1], g.scores, side="left")
-    else:
-        ids = np.minimum(np.searchsorted(bin_edges, g.scores, side="right") - 1, nb - 1)
-        ids = np.maximum(ids, 0)
+    ids = bin_ids(g.scores, bin_edges, closed)
 
     def add(values: F64) -> F64:
         out: F64 = np.bincount(ids, weights=values, minlength=nb).astype(np.float64)
@@ -154,7 +186,7 @@ def calibration_curve(g: Groups, n_bins: int, strategy: str) -> tuple[F64, F64]:
 
 
 def curve_of_bins(b: CalibrationBins) -> tuple[F64, F64]:
-    """(fraction of positives, mean score) of each bin holding weight, from per-bin sums (bins closed on the right)."""
+    """(fraction of positives, mean score) of each non-empty bin of ``b`` (closed on the right)."""
     nz = b.weight != 0
     return b.positive[nz] / b.weight[nz], b.score[nz] / b.weight[nz]
 
@@ -233,9 +265,10 @@ def ece(g: Groups, n_bins: int, norm: str, strategy: str, debias: bool) -> float
 
 
 def ece_of_bins(b: CalibrationBins, norm: str, debias: bool) -> float:
-    """The binned calibration error of per-bin sums (bins closed on the left); shared by every kind that keeps bins.
+    """The binned calibration error of bins closed on the left holding at least one case (see :func:`ece`).
 
-    NaN when no bin holds weight (every case of weight 0: 0/0, as the Brier score).
+    NaN when no bin holds weight (every case of weight 0: 0/0, as the Brier score); shared by every
+    kind that keeps per-bin sums (the bounded summary, the cluster's results).
     """
     nz = b.weight > 0
     if not nz.any():

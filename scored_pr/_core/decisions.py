@@ -40,7 +40,9 @@ class Decision:
     Counts are ints, or sums of weights (floats) for a weighted evaluator.
     When no threshold meets the constraints, ``feasible`` is False,
     ``threshold`` is None and the other fields describe the candidate
-    nearest to feasibility (the smallest total shortfall).
+    nearest to feasibility (the smallest total shortfall). A bounded
+    summary's decision also carries ``optimum`` (see
+    ``BoundedEvaluation.operating_point``).
     """
 
     threshold: float | None  #: accept every case whose score is >= it (inf: accept nothing)
@@ -61,6 +63,9 @@ class Decision:
     confidence: float | None = None  #: the level the constraints were certified at
     #: with a confidence: each constraint's one-sided Clopper-Pearson bound at that level
     bounds: Mapping[str, float] | None = field(default=None, hash=False)
+    #: a bounded summary's answer only: a :class:`~scored_pr.Bounds` holding what the exact
+    #: evaluator's same call would answer (its ``value``, or its ``expected_cost``); None otherwise
+    optimum: float | None = None
 
 
 Decision.__module__ = "scored_pr"
@@ -382,28 +387,32 @@ def _integer_counts(values: FloatArray) -> bool:
 
 def split_cases(
     correct: npt.NDArray[np.bool_], weights: FloatArray | None, misses: int, negative_misses: int, seed: int
-) -> tuple[FloatArray, float, float]:
-    """Each case's (and miss's) count in the ordering half: a fair coin per copy (seeded).
+) -> tuple[npt.NDArray[Any], float, float]:
+    """Each case's (and miss's) count in the ordering half: a fair coin per copy (seeded); bools unweighted.
 
     Integer weight w: Binomial(w, 1/2) of its copies go to the ordering half, the rest to the
     test half, which is what splitting w copies one by one gives.
     """
     rng = np.random.default_rng(seed)
+    first: npt.NDArray[Any]
     if weights is None:
-        first = (rng.random(correct.size) < 0.5).astype(np.float64)
+        first = rng.random(correct.size) < 0.5  # one coin per case, kept as bools (summed as counts)
     else:
         first = rng.binomial(np.asarray(weights).astype(np.int64), 0.5).astype(np.float64)
     return first, float(rng.binomial(misses, 0.5)), float(rng.binomial(negative_misses, 0.5))
 
 
-def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_], first: FloatArray) -> tuple[FloatArray, FloatArray]:
+def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_],
+                 first: npt.NDArray[Any]) -> tuple[FloatArray, FloatArray]:  # fmt: skip
     """Cumulative (TP, FP) count of the ordering half at each candidate's end rank (0 for ``inf``)."""
     tp_run = np.empty(first.size + 1)
     tp_run[0] = 0.0
-    np.cumsum(np.multiply(first, correct), out=tp_run[1:])
+    # whole counts, exact in float64; bools are converted before the sum (numpy's float cumsum is the fast one)
+    both = np.logical_and(first, correct).astype(np.float64) if first.dtype == np.bool_ else np.multiply(first, correct)
+    np.cumsum(both, out=tp_run[1:])
     all_run = np.empty(first.size + 1)
     all_run[0] = 0.0
-    np.cumsum(first, out=all_run[1:])
+    np.cumsum(first.astype(np.float64, copy=False), out=all_run[1:])
     if ends.size == first.size + 1:  # every case its own score: the ends are 0, 1, ..., n
         np.subtract(all_run, tp_run, out=all_run)
         return tp_run, all_run
@@ -438,21 +447,39 @@ def _order_statistic(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatA
     return z
 
 
-def _sure_first(z: FloatArray, above: float) -> tuple[npt.NDArray[np.int64], bool]:
-    """The candidates of z > ``above`` by descending ``z`` (ties: the higher threshold first).
+def _surely_feasible(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float,
+                     neg: float) -> npt.NDArray[np.int64]:  # fmt: skip
+    """The candidates whose :func:`_order_statistic` is > 0, without computing it: every gap > 0 with trials.
 
-    The bool says whether that is every candidate. Their order is the prefix of the full stable
-    order by descending z, since every candidate left out has a smaller z; :func:`_sure_rest`
-    gives the rest.
+    z > 0 exactly when each constraint's gap (k - target n, reversed for "<=") is > 0 with n > 0
+    (>= 0 for a target of 0 or 1, whose z is +inf there): the spread is > 0 then, and a positive
+    gap of whole counts is far above the spread times the smallest float.
     """
-    top = np.flatnonzero(z > above)
-    return top[np.argsort(-z[top], kind="stable")], top.size == z.size
+    ok: npt.NDArray[np.bool_] | None = None
+    for key, target in subject_to.items():
+        k, n = _sizes(key, tp, fp, pos, neg)
+        gap = np.multiply(n, target)  # in place from here: a million candidates
+        if CONSTRAINTS[key] == ">=":
+            np.subtract(k, gap, out=gap)
+        else:
+            gap -= k
+        m = np.greater(gap, 0.0) if 0.0 < target < 1.0 else np.greater_equal(gap, 0.0)
+        m &= n > 0
+        ok = m if ok is None else np.logical_and(ok, m, out=ok)
+    return np.flatnonzero(ok) if ok is not None else np.arange(tp.size)
 
 
-def _sure_rest(z: FloatArray, above: float) -> npt.NDArray[np.int64]:
-    """The candidates of z <= ``above``, by descending ``z`` (ties: the higher threshold first)."""
-    rest = np.flatnonzero(~(z > above))
-    return rest[np.argsort(-z[rest], kind="stable")]
+def _best_certified(c: Candidates, maximize: str, certified: npt.NDArray[np.int64]) -> int | None:
+    """:func:`_best` of ``maximize`` among the ``certified`` candidates (ascending), computed at those only."""
+    if not certified.size:
+        return None
+    sub = Candidates(c.threshold[certified], c.tp[certified], c.fp[certified], c.pos, c.neg, c.integer)
+    j = _best(measure(maximize, sub), None)
+    return None if j is None else int(certified[j])
+
+
+#: The ordering half's (TP, FP) at every candidate and its (positive, negative) reference counts.
+Halves = tuple[FloatArray, FloatArray, float, float]
 
 
 def choose_certified(
@@ -462,6 +489,53 @@ def choose_certified(
     confidence: float,
     cases: tuple[FloatArray, npt.NDArray[np.bool_], FloatArray | None, int, int],
     seed: int = 0,
+) -> Decision:
+    """:func:`certify` with the ordering half drawn from the ranked cases: a fair coin per case (``seed``).
+
+    ``cases``: (scores descending, correct, weights or None, misses, negative misses).
+    """
+
+    def ordering() -> Halves:
+        scores, correct, weights, misses, neg_misses = cases
+        ends = c.ends
+        if ends is None:
+            ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
+        first, m1, nm1 = split_cases(correct, weights, misses, neg_misses, seed)
+        tp_a, fp_a = _half_counts(ends, correct, first)
+        return tp_a, fp_a, float(tp_a[-1]) + m1, float(fp_a[-1]) + nm1  # tp_a starts with inf: never empty
+
+    return certify(c, maximize, subject_to, confidence, ordering)
+
+
+def needs_split(subject_to: Mapping[str, float]) -> bool:
+    """Whether Learn-then-Test orders the candidates by a split of the cases (else: from the constraints' safe end)."""
+    ends_sides = {_SAFE_END.get(k) for k in subject_to}
+    return not (len(ends_sides) == 1 and None not in ends_sides)
+
+
+def split_group_counts(pos: FloatArray, neg: FloatArray, misses: int, negative_misses: int,
+                       seed: int) -> Halves:  # fmt: skip
+    """The ordering half of cases known only by their tie groups' counts: a fair coin per case (``seed``).
+
+    ``pos``, ``neg``: each candidate's group of correct and incorrect cases (whole counts), in
+    candidate order after ``inf``. Binomial(count, 1/2) of a group's cases go to the ordering
+    half, which is the law of one fair coin per case, as :func:`split_cases` draws them; the
+    counts at a candidate (the cumulative sums) depend on nothing else.
+    """
+    rng = np.random.default_rng(seed)
+    tp_a = np.zeros(pos.size + 1)
+    fp_a = np.zeros(pos.size + 1)
+    np.cumsum(rng.binomial(pos.astype(np.int64), 0.5), out=tp_a[1:])
+    np.cumsum(rng.binomial(neg.astype(np.int64), 0.5), out=fp_a[1:])
+    return tp_a, fp_a, float(tp_a[-1] + rng.binomial(misses, 0.5)), float(fp_a[-1] + rng.binomial(negative_misses, 0.5))
+
+
+def certify(
+    c: Candidates,
+    maximize: str,
+    subject_to: Mapping[str, float],
+    confidence: float,
+    ordering: Any,
 ) -> Decision:
     """The candidate of greatest ``maximize`` among those Learn-then-Test certifies.
 
@@ -478,9 +552,10 @@ def choose_certified(
       case; the p-values are then monotone along the order and the first failure is found by
       bisection;
     - otherwise (precision is not monotone in the threshold; or constraints pull opposite ways):
-      the cases (each copy of an integer weight, the misses too) are split by a fair coin
-      (``seed``), one half orders the candidates (the least z-score over the constraints, most
-      sure first; ties by descending threshold) and the other half tests them.
+      the cases (each copy of an integer weight, the misses too) are split by a fair coin,
+      ``ordering()`` giving the ordering half's counts (:data:`Halves`); that half orders the
+      candidates (the least z-score over the constraints, most sure first; ties by descending
+      threshold) and the other half tests them.
 
     Among the certified candidates the one of greatest objective (point estimate on every case)
     is returned; the bounds are those of the test (each constraint's one-sided Clopper-Pearson
@@ -488,57 +563,61 @@ def choose_certified(
     threshold will meet.
     """
     delta = 1.0 - confidence
-    scores, correct, weights, misses, neg_misses = cases
-    objective = measure(maximize, c)
-    ends_sides = {_SAFE_END.get(k) for k in subject_to}
-    if len(ends_sides) == 1 and None not in ends_sides:
-        order = np.arange(c.tp.size) if ends_sides == {"high"} else np.arange(c.tp.size)[::-1]
-        tp, fp, pos, neg = c.tp, c.fp, c.pos, c.neg
+    split: tuple[FloatArray, FloatArray] | None = None  # the ordering half's counts, when split
+    if not needs_split(subject_to):
+        high = _SAFE_END[next(iter(subject_to))] == "high"
+        order = np.arange(c.tp.size) if high else np.arange(c.tp.size)[::-1]
+        pos, neg = c.pos, c.neg
 
         def passes_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
             sel = order[at]
-            return _all_reject(subject_to, tp[sel], fp[sel], pos, neg, delta)
+            return _all_reject(subject_to, c.tp[sel], c.fp[sel], pos, neg, delta)
 
         passed = _first_failure(passes_at, order.size)
     else:
-        ends = c.ends
-        if ends is None:
-            ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
-        first, m1, nm1 = split_cases(correct, weights, misses, neg_misses, seed)
         # the ordering half's counts; the test half's are the rest (whole counts: exact in float64)
-        tp_a, fp_a = _half_counts(ends, correct, first)
-        tp, fp = c.tp - tp_a, c.fp - fp_a
-        pos_a = float(tp_a[-1]) + m1  # tp_a starts with inf: never empty
-        neg_a = float(fp_a[-1]) + nm1
+        tp_a, fp_a, pos_a, neg_a = ordering()
+        split = tp_a, fp_a
         pos, neg = c.pos - pos_a, c.neg - neg_a
-        z = _order_statistic(subject_to, tp_a, fp_a, pos_a, neg_a)
         # most sure first; ties: the higher threshold. Fixed-sequence testing stops at its first
-        # failure, so only the head of the order is sorted; the rest only if the tests get there.
-        order, whole = _sure_first(z, 0.0)  # those the ordering half already finds feasible
+        # failure, so only the candidates the ordering half already finds feasible (z > 0) get
+        # z-scores and a sort; the rest only if the tests get there.
+        top = _surely_feasible(subject_to, tp_a, fp_a, pos_a, neg_a)
+        order = top[np.argsort(-_order_statistic(subject_to, tp_a[top], fp_a[top], pos_a, neg_a), kind="stable")]
+        whole = top.size == c.tp.size
+
+        def test_half(sel: npt.NDArray[np.int64]) -> tuple[FloatArray, FloatArray]:
+            # the test half's counts are the totals minus the ordering half's (whole counts: exact)
+            return c.tp[sel] - tp_a[sel], c.fp[sel] - fp_a[sel]
 
         def tested_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-            sel = order[at]
-            return _all_reject(subject_to, tp[sel], fp[sel], pos, neg, delta)
+            return _all_reject(subject_to, *test_half(order[at]), pos, neg, delta)
 
         def screen_at(lo: int, hi: int) -> npt.NDArray[np.int8]:
-            sel = order[lo:hi]
-            return _all_screen(subject_to, tp[sel], fp[sel], pos, neg, delta)
+            return _all_screen(subject_to, *test_half(order[lo:hi]), pos, neg, delta)
 
         passed = _first_failure(tested_at, order.size, screen_at)
         if passed == order.size and not whole:  # every sorted one certified: test on in the full order
-            order = np.concatenate((order, _sure_rest(z, 0.0)))
+            later = np.ones(c.tp.size, dtype=bool)
+            later[top] = False
+            rest = np.flatnonzero(later)
+            z_rest = _order_statistic(subject_to, tp_a[rest], fp_a[rest], pos_a, neg_a)
+            order = np.concatenate((order, rest[np.argsort(-z_rest, kind="stable")]))
             passed = _first_failure(tested_at, order.size, screen_at, start=passed)
     certified = np.zeros(c.tp.size, dtype=bool)
     certified[order[:passed]] = True
-    i = _best(objective, certified)
+    i = _best_certified(c, maximize, np.flatnonzero(certified))
     feasible = i is not None
     if i is None:  # nothing certified: the point-estimate choice (or the nearest), reported infeasible
         i = _index_of(c, choose(c, maximize, subject_to))
+    at = np.array([i])
+    tp_i, fp_i = (c.tp[at], c.fp[at]) if split is None else (c.tp[at] - split[0][at], c.fp[at] - split[1][at])
     bounds = {}
     for key in subject_to:
-        k, n = _sizes(key, tp[i : i + 1], fp[i : i + 1], pos, neg)
+        k, n = _sizes(key, tp_i, fp_i, pos, neg)
         bounds[key] = bound(key, float(k[0]), float(n[0]), confidence)
-    return point(c, i, feasible=feasible, maximize=maximize, value=float(objective[i]), confidence=confidence,
+    value = float(measure(maximize, Candidates(c.threshold[at], c.tp[at], c.fp[at], c.pos, c.neg, c.integer))[0])
+    return point(c, i, feasible=feasible, maximize=maximize, value=value, confidence=confidence,
                  bounds=bounds)  # fmt: skip
 
 

@@ -34,7 +34,7 @@ points and the hull vertices are few: see :class:`Contribution`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -126,6 +126,8 @@ class Plan:
     curve_points: int
     total_tp: int | float
     total_fp: int | float
+    #: what each bucket chooses among its candidates (``partitioned_decisions.DecisionSpecs``), or None
+    decisions: Any = None
 
 
 def plan(
@@ -198,6 +200,8 @@ class Contribution:
     last: FloatArray | None = None  #: the bucket's last point (tp, fp, score), for the curve's end
     env_max: float = -math.inf  #: the highest precision of the bucket's points
     at_rank: dict[int, tuple[int, int, float]] = field(default_factory=dict)
+    #: the bucket's choice for each decision request of the plan (``DecisionSpecs.bucket``), or None
+    decisions: dict[Any, Any] | None = None
 
 
 def _groups(
@@ -249,6 +253,8 @@ def bucket_contributions(
         tp = tp0 + np.cumsum(gp, dtype=np.int64)
         fp = fp0 + np.cumsum(gn, dtype=np.int64)
         has = gp > 0
+    if p.decisions is not None:  # every tie group is a candidate threshold, with its global counts
+        out.decisions = p.decisions.bucket(-gneg, tp, fp, p.pos_ref, p.neg_ref, p.weighted)
     fpb = fp - gn
     pts = np.flatnonzero(has)
     out.points = int(pts.size)
@@ -560,9 +566,11 @@ def _hull_area(p: Plan, parts: list[Contribution], misses_row: bool) -> tuple[fl
 
 def evaluate_blocks(
     blocks: list[tuple[FloatArray, npt.NDArray[np.bool_], FloatArray | None]], misses: int = 0, *,
-    buckets: int = 8, ranks: tuple[int, ...] = (), curve_points: int = 1000,
+    buckets: int = 8, ranks: tuple[int, ...] = (), curve_points: int = 1000, decisions: Any = None,
 ) -> dict[str, Any]:
     """The whole protocol in one process over partitions ``(scores, correct, weights)``: for tests and as a model.
+
+    ``decisions`` (``partitioned_decisions.DecisionSpecs``): each bucket's choices, reduced under ``"decisions"``.
 
     Bounds from all scores, each partition's cases split by bucket, totals,
     plan, contributions, combine: what an engine does with each step where
@@ -587,5 +595,12 @@ def evaluate_blocks(
         cases.append((s, c, w))
     totals = [bucket_totals(c, w) for _, c, w in cases]
     pl = plan(totals, misses, weighted=weighted, ranks=ranks, curve_points=curve_points)
+    if decisions is not None:
+        pl = replace(pl, decisions=decisions)
     contribs = [bucket_contributions(i, -s, c, w, pl) for i, (s, c, w) in enumerate(cases)]
-    return combine(pl, contribs)
+    out = combine(pl, contribs)
+    if decisions is not None:
+        from .partitioned_decisions import combine as choose  # it imports nothing of this module
+
+        out["decisions"] = choose(decisions, contribs, float(pl.pos_ref), float(pl.neg_ref), weighted)
+    return out

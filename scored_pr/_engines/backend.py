@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import partitioned as K
+from .._core.partitioned_calibration import CalibrationSums
 from .._evaluators.bounded import BoundedEvaluation
 
 
@@ -46,11 +47,13 @@ class Columns:
     weight: str | None = None
     query: str | None = None
     pos_label: Any = None
+    #: The slicing features' columns (``by=``): the scan finds their cells.
+    by: tuple[str, ...] = ()
 
     @property
     def names(self) -> list[str]:
-        """The columns read, in order (label, score, weight, query; None left out)."""
-        return [c for c in (self.label, self.score, self.weight, self.query) if c is not None]
+        """The columns read, in order (label, score, weight, query, the features; None left out)."""
+        return [c for c in (self.label, self.score, self.weight, self.query, *self.by) if c is not None]
 
 
 @dataclass
@@ -62,6 +65,9 @@ class Scan:
     as the engine shows it). ``zeros``/``minus``: rows labelled 0 and -1
     (numeric labels without ``pos_label``); ``total``: the sum of the valid
     weights (inf on overflow); ``not_one``: a weight other than 1 exists.
+    With features (``Columns.by``), ``cells`` are the distinct tuples of
+    their values (any order; an engine may give NaN and null apart: the driver makes both None), and
+    ``cell_not_one`` tells for each whether it has a weight other than 1.
     """
 
     rows: int
@@ -70,10 +76,51 @@ class Scan:
     minus: int = 0
     total: float = 0.0
     not_one: bool = False
+    cells: list[tuple[Any, ...]] = field(default_factory=list)
+    cell_not_one: list[bool] = field(default_factory=list)
 
 
 #: One partition's (or the whole frame's) counts per bucket: rows, positives, positive and negative weight.
 BucketArrays = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]
+
+
+def bucket_arrays(nb: int, records: Sequence[Sequence[Any]]) -> BucketArrays:
+    """:data:`BucketArrays` of ``nb`` buckets from records (bucket, rows, positives[, positive and negative
+    weight]), one per bucket that has rows (an engine's grouped counts; a null sum is 0)."""
+    out = (np.zeros(nb, np.int64), np.zeros(nb, np.int64), np.zeros(nb), np.zeros(nb))
+    for record in records:
+        for column, value in zip(out, record[1:]):
+            column[int(record[0])] = value or 0
+    return out
+
+
+@dataclass(frozen=True)
+class Plans:
+    """One plan per slice (one in all without slices): key ``g`` of the rows is bucket ``g % width`` of slice
+    ``g // width``, measured with that slice's plan; contributions and shares keep the key ``g``."""
+
+    plans: tuple[K.Plan, ...]
+    width: int
+
+    @property
+    def weighted(self) -> bool:
+        """Some slice counts weights (the rows' weights must travel)."""
+        return any(p.weighted for p in self.plans)
+
+    def contribution(self, g: int, neg: Any, correct: Any, weight: Any) -> K.Contribution:
+        """``K.bucket_contributions`` of key ``g``'s rows."""
+        s, b = divmod(g, self.width)
+        out = K.bucket_contributions(b, neg, correct, weight, self.plans[s])
+        out.bucket = g
+        return out
+
+    def share(self, g: int, envelope: Any, later: float) -> K.EnvelopeShare:
+        """``K.envelope_share`` of key ``g``'s envelope."""
+        return K.envelope_share(g, envelope, later, self.plans[g // self.width])
+
+
+#: The slices of the rows: (cells x crossings) slice ids, and the number of slices.
+Slicing = tuple[npt.NDArray[np.int64], int]
 
 
 class Ranked(Protocol):
@@ -100,11 +147,23 @@ class Rows(Protocol):
     def sample(self, rows: int, buckets: int) -> npt.NDArray[np.float64]:
         """Scores sampled from the rows (any sample: the bounds only balance the buckets)."""
 
-    def bucket_totals(self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[BucketArrays]:
-        """Per bucket of ``bounds`` (``K.bucket_of``): its counts, one entry per partition (or one in all)."""
+    def calibration(
+        self, bin_counts: tuple[int, ...], weighted: bool, thresholds: npt.NDArray[np.float64] | None = None
+    ) -> CalibrationSums:
+        """The calibration sums of every row (``_core.partitioned_calibration``), per partition, added; with
+        ``thresholds``, the counts at those cut-offs too.
 
-    def rank(self, bounds: npt.NDArray[np.float64], plan: K.Plan, groups: int) -> Ranked:
-        """Every bucket ranked in one task (``groups`` tasks), measured with the plan's offsets."""
+        Runs before :meth:`bucket_totals` (which may hand the rows on to the buckets)."""
+
+    def bucket_totals(
+        self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool, slicing: Slicing | None = None,
+    ) -> list[BucketArrays]:
+        """Per key (bucket of ``bounds``, ``K.bucket_of``; with ``slicing``, slice * buckets + bucket, each row
+        once per crossing: the slice of its cell ``Scan.cells[i]`` in crossing ``j`` is ``ids[i, j]``): its
+        counts, one entry per partition (or one in all). The keys are cut into ``groups`` contiguous ranges."""
+
+    def rank(self, bounds: npt.NDArray[np.float64], plan: Plans, groups: int) -> Ranked:
+        """Every key ranked in one task (``groups`` tasks), measured with its slice's plan."""
 
     def query_parts(self, ks: tuple[int, ...], groups: int | None, weighted: bool) -> list[dict[str, Any]]:
         """``query_partials`` of every query, each query's rows in one task."""

@@ -2,25 +2,27 @@
 
 The flows are ``driver.py``'s; the Python steps (ranking a bucket, a query's
 sums, a bounded summary) are ``tasks.py``'s functions, run on the executors
-over Arrow batches.
+over Arrow batches (:func:`_mapped`: one Python function per partition, its
+results pickled back).
 """
 
 from __future__ import annotations
 
 import pickle
 import sys
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from .._core import partitioned as K
+from .._core import partitioned_calibration as C
 from .._evaluators.bounded import BoundedEvaluation
 from .._evaluators.distributed import query_partials
 from .._validation import MAX_WEIGHT, MIN_WEIGHT, check_frame
 from . import tasks
 from .backend import require as backend_require
-from .backend import BucketArrays, Columns, Frame, Scan
+from .backend import BucketArrays, Columns, Frame, Plans, Scan, Slicing, bucket_arrays
 
 ENGINE = "spark"
 #: Score samples per bucket for the bounds.
@@ -62,6 +64,20 @@ def _label_expr(df: Any, label_col: str, pos_label: Any) -> tuple[Any, Any]:
     return num == F.lit(float(pos_label)), col.isNull() | F.isnan(num)
 
 
+def _count(bad: Any) -> Any:
+    """The rows where ``bad`` holds, as an aggregate."""
+    from pyspark.sql import functions as F
+
+    return F.sum(F.when(bad, 1).otherwise(0))
+
+
+def _first(bad: Any, col: Any) -> Any:
+    """One value of ``col`` where ``bad`` holds (as text; ``"null"`` for a null), as an aggregate."""
+    from pyspark.sql import functions as F
+
+    return F.first(F.when(bad, F.coalesce(col.cast("string"), F.lit("null"))), True)
+
+
 def _number(text: Any) -> Any:
     """A score shown as its number when the text is an integer (a long refused as not exact), else as is."""
     try:
@@ -84,7 +100,11 @@ def _bucket_expr(score: Any, bounds: npt.NDArray[np.float64]) -> Any:
 
 
 def _arrays(batches: Iterator[Any], names: Sequence[str]) -> dict[str, Any] | None:
-    """The Arrow batches of one partition as one numpy array per column (None: no batch)."""
+    """The Arrow batches of one partition as one numpy array per column (None: no batch).
+
+    The narrow columns hold no null (the checks refused them), so Arrow's types give numpy's: long as int64,
+    double as float64, boolean as bool, binary as objects.
+    """
     cols: dict[str, list[Any]] = {n: [] for n in names}
     for batch in batches:
         for n in names:
@@ -99,45 +119,52 @@ def _payloads(values: list[Any]) -> Any:
                                                  for v in values], pa.binary())], ["payload"])
 
 
-class SparkRanked:
-    """Each bucket's share on the driver; its envelope's rows kept in the cluster for the second round."""
+def _mapped(df: Any, fn: Callable[[dict[str, Any]], list[Any]]) -> Any:
+    """``fn`` of each non-empty partition's columns (:func:`_arrays`), run on the executors: a DataFrame of pickles."""
+    names = list(df.columns)
 
-    def __init__(self, ranked: Any, pl: K.Plan) -> None:
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        a = _arrays(batches, names)
+        if a is not None:
+            yield _payloads(fn(a))
+
+    return df.mapInArrow(run, "payload binary")
+
+
+def _each(payloads: Any, fn: Callable[[Any], Any]) -> Any:
+    """``fn`` of each value of a DataFrame of pickles, run on the executors: a DataFrame of pickles."""
+    return _mapped(payloads, lambda a: [fn(pickle.loads(p)) for p in a["payload"]])
+
+
+def _collect(payloads: Any) -> list[Any]:
+    """The values of a DataFrame of pickles, on the driver."""
+    return [pickle.loads(r[0]) for r in payloads.collect()]
+
+
+def _flat(payloads: Any) -> list[Any]:
+    """The lists of a DataFrame of pickled lists, one after the other, on the driver."""
+    return [x for group in _collect(payloads) for x in group]
+
+
+def _with_w(weighted: bool, *names: str) -> list[str]:
+    return [*names, "w"] if weighted else list(names)
+
+
+class SparkRanked:
+    """Each partition's ranked buckets kept in the cluster (their envelopes hold a tenth of the rows); the driver
+    gets each bucket's share without its envelope, then the envelopes' shares: ``tasks._Ranked``'s two rounds."""
+
+    def __init__(self, ranked: Any, pl: Plans) -> None:
         from pyspark import StorageLevel
 
-        def run(batches: Iterator[Any]) -> Iterator[Any]:
-            import pyarrow as pa
-
-            a = _arrays(batches, ["b", "s", "c"] + (["w"] if pl.weighted else []))
-            if a is None:
-                return
-            w = a["w"].astype(np.float64) if pl.weighted else None
-            for part in tasks.rank_buckets(a["b"].astype(np.int64), a["s"].astype(np.float64), a["c"].astype(bool),
-                                           w, pl):
-                env, part.envelope = part.envelope, part.envelope[:0]
-                n = env.shape[0]  # one row for the share, one per envelope row
-                yield pa.RecordBatch.from_arrays(
-                    [pa.array(np.full(n + 1, part.bucket, np.int64)),
-                     pa.array([pickle.dumps(part, protocol=pickle.HIGHEST_PROTOCOL)] + [None] * n, pa.binary())]
-                    + [pa.array(np.concatenate(([0.0], env[:, j]))) for j in range(3)],
-                    ["b", "payload", "tp", "fp", "score"])
-
         self._plan = pl
-        self._out = ranked.mapInArrow(run, "b long, payload binary, tp double, fp double, score double").persist(
+        self._out = _mapped(ranked, lambda a: [tasks.rank_buckets(a["b"], a["s"], a["c"], a.get("w"), pl)]).persist(
             StorageLevel.MEMORY_AND_DISK)
-        self.parts = [pickle.loads(r[0]) for r in self._out.where("payload IS NOT NULL").select("payload").collect()]
+        self.parts = _flat(_each(self._out, tasks.light))
 
     def shares(self, later: dict[int, float]) -> list[K.EnvelopeShare]:
-        pl = self._plan
-
-        def run(batches: Iterator[Any]) -> Iterator[Any]:
-            a = _arrays(batches, ["b", "tp", "fp", "score"])
-            if a is not None:  # a bucket's rows are in one partition, in rank order
-                b, env = a["b"].astype(np.int64), np.column_stack([a[n].astype(np.float64) for n in ("tp", "fp", "score")])
-                yield _payloads([K.envelope_share(k, env[b == k], later[k], pl) for k in np.unique(b).tolist()])
-
-        envelopes = self._out.where("payload IS NULL").select("b", "tp", "fp", "score")
-        return [pickle.loads(r[0]) for r in envelopes.mapInArrow(run, "payload binary").collect()]
+        pl = self._plan  # not self: the closure goes to the executors
+        return _flat(_each(self._out, lambda group: tasks.shares(group, later, pl)))
 
     def close(self) -> None:
         self._out.unpersist()
@@ -151,12 +178,6 @@ class SparkRows:
     def __init__(self, df: Any, cols: Columns) -> None:
         from pyspark.sql import functions as F
         from pyspark.sql import types as T
-
-        def first(bad: Any, col: Any) -> Any:
-            return F.first(F.when(bad, F.coalesce(col.cast("string"), F.lit("null"))), True)
-
-        def count(bad: Any) -> Any:
-            return F.sum(F.when(bad, 1).otherwise(0))
 
         correct, bad_label = _label_expr(df, cols.label, cols.pos_label)
         sc, sdt = F.col(cols.score), df.schema[cols.score].dataType
@@ -174,11 +195,11 @@ class SparkRows:
             bad_w = (wc.isNull() | F.isnan(w) | (w < 0) | (F.abs(w) == float("inf"))
                      | ((w > 0) & ((w < MIN_WEIGHT) | (w > MAX_WEIGHT))))  # the evaluators' rule
             checks["weight_col"] = (bad_w, wc)
-            aggs += [count(w != 1.0).alias("not_one"), F.sum(F.when(~bad_w, w)).alias("total")]  # overflow: inf
+            aggs += [_count(w != 1.0).alias("not_one"), F.sum(F.when(~bad_w, w)).alias("total")]  # overflow: inf
             fields.append(w.alias("w"))
         if cols.pos_label is None and isinstance(df.schema[cols.label].dataType, T.NumericType):
             num = F.col(cols.label).cast("double")  # 0 and -1 together: the evaluator refuses the encoding
-            aggs += [count(num == 0.0).alias("zeros"), count(num == -1.0).alias("minus")]
+            aggs += [_count(num == 0.0).alias("zeros"), _count(num == -1.0).alias("minus")]
         if cols.query is not None:
             q = F.col(cols.query)
             bad_q = q.isNull() | F.isnan(q) if isinstance(df.schema[cols.query].dataType, (T.FloatType, T.DoubleType)) \
@@ -186,14 +207,21 @@ class SparkRows:
             checks["query_col"] = (bad_q, q)
             fields.append(q.alias("q"))
         for arg, (bad, col) in checks.items():
-            aggs += [count(bad).alias(f"n_{arg}"), first(bad, col).alias(f"ex_{arg}")]
-        head = df.agg(*aggs).collect()[0].asDict()
-        faults = {arg: (int(head[f"n_{arg}"] or 0), head[f"ex_{arg}"]) for arg in checks}
+            aggs += [_count(bad).alias(f"n_{arg}"), _first(bad, col).alias(f"ex_{arg}")]
+        found = [r.asDict() for r in df.groupBy(*cols.by).agg(*aggs).collect()]  # one row per cell of the features
+
+        def add(name: str) -> int:
+            return sum(int(r.get(name) or 0) for r in found)
+
+        faults = {arg: (add(f"n_{arg}"), next((r[f"ex_{arg}"] for r in found if r[f"ex_{arg}"] is not None), None))
+                  for arg in checks}
         faults["score_col"] = (faults["score_col"][0], _number(faults["score_col"][1]))
-        self.scan = Scan(int(head["rows"]), faults, int(head.get("zeros") or 0), int(head.get("minus") or 0),
-                         float(head.get("total") or 0.0), bool(head.get("not_one")))
+        self._cells = [tuple(r[c] for c in cols.by) for r in found]  # as Spark has them: the join's keys
+        self.scan = Scan(add("rows"), faults, add("zeros"), add("minus"), sum(float(r.get("total") or 0.0) for r in found),
+                         add("not_one") > 0, self._cells, [bool(r.get("not_one")) for r in found])
         self.parallelism = int(df.sparkSession.sparkContext.defaultParallelism)
-        self._narrow = df.select(*fields)
+        self._by = [df.schema[c] for c in cols.by]
+        self._narrow = df.select(*fields, *[F.col(c).alias(f"_f{i}") for i, c in enumerate(cols.by)])
         self._staged: Any = None
 
     def sample(self, rows: int, buckets: int) -> npt.NDArray[np.float64]:
@@ -201,50 +229,47 @@ class SparkRows:
         sample = self._narrow.select("s").sample(False, fraction, seed=20260101).collect()
         return np.array([r[0] for r in sample], dtype=np.float64)
 
-    def bucket_totals(self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[BucketArrays]:
+    def calibration(self, bin_counts: tuple[int, ...], weighted: bool,
+                    thresholds: npt.NDArray[np.float64] | None = None) -> C.CalibrationSums:
+        """Each partition's sums on the executors (``tasks.calibration_part``), added on the driver."""
+        narrow = self._narrow.select("c", "s", *(["w"] if weighted else []))
+        parts = _collect(_mapped(narrow, lambda a: [tasks.calibration_part(a, bin_counts, weighted, thresholds)]))
+        return C.merge(parts, bin_counts, thresholds)
+
+    def bucket_totals(
+        self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool, slicing: Slicing | None = None,
+    ) -> list[BucketArrays]:
         from pyspark.sql import functions as F
+        from pyspark.sql import types as T
 
-        self._staged = self._narrow.withColumn("b", _bucket_expr(F.col("s"), bounds))
-        sums = [F.count(F.lit(1)).alias("rows"), F.sum(F.col("c").cast("long")).alias("pos")]
+        nb, key = int(bounds.size) + 1, _bucket_expr(F.col("s"), bounds)
+        staged = self._narrow
+        if slicing is not None:  # each row once per crossing, keyed by its slice there: a broadcast join of the cells
+            schema = T.StructType([T.StructField(f"_g{i}", f.dataType) for i, f in enumerate(self._by)]
+                                  + [T.StructField("_ks", T.ArrayType(T.LongType()))])
+            cells = staged.sparkSession.createDataFrame(
+                [(*cell, ids) for cell, ids in zip(self._cells, slicing[0].tolist())], schema)
+            on = [staged[f"_f{i}"].eqNullSafe(cells[f"_g{i}"]) for i in range(len(self._by))]
+            staged = staged.join(F.broadcast(cells), on, "inner").withColumn("k", F.explode("_ks"))
+            key = F.col("k") * nb + key
+        self._staged = staged.withColumn("b", key)
+        sums = [F.count(F.lit(1)), F.sum(F.col("c").cast("long"))]
         if weighted:
-            sums += [F.sum(F.when(F.col("c"), F.col("w")).otherwise(0.0)).alias("wp"),
-                     F.sum(F.when(F.col("c"), 0.0).otherwise(F.col("w"))).alias("wn")]
-        nb = int(bounds.size) + 1
-        out = (np.zeros(nb, np.int64), np.zeros(nb, np.int64), np.zeros(nb), np.zeros(nb))
-        for r in self._staged.groupBy("b").agg(*sums).collect():
-            b = int(r["b"])
-            out[0][b], out[1][b] = int(r["rows"]), int(r["pos"] or 0)
-            if weighted:
-                out[2][b], out[3][b] = float(r["wp"] or 0.0), float(r["wn"] or 0.0)
-        return [out]
+            sums += [F.sum(F.when(F.col("c"), F.col("w")).otherwise(0.0)),
+                     F.sum(F.when(F.col("c"), 0.0).otherwise(F.col("w")))]
+        return [bucket_arrays(nb * (1 if slicing is None else slicing[1]), self._staged.groupBy("b").agg(*sums).collect())]
 
-    def rank(self, bounds: npt.NDArray[np.float64], plan: K.Plan, groups: int) -> SparkRanked:
-        keep = ["b", "s", "c"] + (["w"] if plan.weighted else [])
-        return SparkRanked(self._staged.select(*keep).repartition(groups, "b"), plan)
+    def rank(self, bounds: npt.NDArray[np.float64], plan: Plans, groups: int) -> SparkRanked:
+        return SparkRanked(self._staged.select(*_with_w(plan.weighted, "b", "s", "c")).repartition(groups, "b"), plan)
 
     def query_parts(self, ks: tuple[int, ...], groups: int | None, weighted: bool) -> list[dict[str, Any]]:
-        def run(batches: Iterator[Any]) -> Iterator[Any]:
-            a = _arrays(batches, ["q", "c", "s"] + (["w"] if weighted else []))
-            if a is not None:
-                yield _payloads([query_partials(a["q"], a["c"].astype(bool), a["s"].astype(np.float64),
-                                                a["w"].astype(np.float64) if weighted else None, ks)])
-
-        narrow = self._narrow.select("q", "c", "s", *(["w"] if weighted else []))
+        narrow = self._narrow.select(*_with_w(weighted, "q", "c", "s"))
         shuffled = narrow.repartition(groups, "q") if groups else narrow.repartition("q")
-        return [pickle.loads(r[0]) for r in shuffled.mapInArrow(run, "payload binary").collect()]
+        return _collect(_mapped(shuffled, lambda a: [query_partials(a["q"], a["c"], a["s"], a.get("w"), ks)]))
 
     def summary(self, max_bins: int, weighted: bool) -> BoundedEvaluation:
-        def run(batches: Iterator[Any]) -> Iterator[Any]:
-            summary = BoundedEvaluation(max_bins=max_bins)
-            for batch in batches:
-                summary.add_cases(batch.column("c").to_numpy(zero_copy_only=False).astype(bool),
-                                  batch.column("s").to_numpy(zero_copy_only=False).astype(np.float64),
-                                  batch.column("w").to_numpy(zero_copy_only=False).astype(np.float64)
-                                  if weighted else None)
-            yield _payloads([summary])
-
-        narrow = self._narrow.select("c", "s", *(["w"] if weighted else []))
-        rdd = narrow.mapInArrow(run, "payload binary").rdd.map(lambda r: pickle.loads(r[0]))
+        narrow = self._narrow.select(*_with_w(weighted, "c", "s"))
+        rdd = _mapped(narrow, lambda a: [tasks.summarise(a, max_bins, weighted)]).rdd.map(lambda r: pickle.loads(r[0]))
         return BoundedEvaluation(max_bins=max_bins) if rdd.isEmpty() else rdd.treeReduce(tasks.add, depth=3)
 
 
@@ -279,21 +304,15 @@ class SparkFrame:
     def not_a_class(self, column: str, classes: list[Any]) -> tuple[int, Any]:
         from pyspark.sql import functions as F
 
-        col = F.col(column)
-        bad = F.coalesce(~col.isin(*classes), F.lit(True))
-        head = self._df.agg(F.sum(F.when(bad, 1).otherwise(0)).alias("n"),
-                            F.first(F.when(bad, F.coalesce(col.cast("string"), F.lit("null"))), True).alias("ex"))
-        row = head.collect()[0]
-        return int(row["n"] or 0), row["ex"]
+        bad = F.coalesce(~F.col(column).isin(*classes), F.lit(True))
+        n, example = self._df.agg(_count(bad), _first(bad, F.col(column))).collect()[0]
+        return int(n or 0), example
 
     def pooled(self, pairs: Sequence[tuple[str, str, Any]], weight: str | None) -> Frame:
         """The k (class, score[, weight]) pairs of each row exploded into k rows in the cluster."""
         from pyspark.sql import functions as F
 
-        structs = []
-        for lc, sc, pos in pairs:
-            fields = [_label_expr(self._df, lc, pos)[0].alias("c"), F.col(sc).cast("double").alias("s")]
-            if weight is not None:
-                fields.append(F.col(weight).cast("double").alias("w"))
-            structs.append(F.struct(*fields))
+        structs = [F.struct(_label_expr(self._df, lc, pos)[0].alias("c"), F.col(sc).cast("double").alias("s"),
+                            *([] if weight is None else [F.col(weight).cast("double").alias("w")]))
+                   for lc, sc, pos in pairs]
         return SparkFrame(self._df.select(F.explode(F.array(*structs)).alias("p")).select("p.*"))

@@ -18,10 +18,11 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import partitioned as K
+from .._core import partitioned_calibration as C
 from .._evaluators.bounded import BoundedEvaluation
 from .._evaluators.distributed import query_partials
 from .._validation import MAX_WEIGHT, MIN_WEIGHT, exact_scores, label_classes
-from .backend import BucketArrays, Columns, Scan, Tasks
+from .backend import BucketArrays, Columns, Plans, Scan, Slicing, Tasks
 
 #: Scores sampled per partition for the buckets' bounds.
 SAMPLE = 4096
@@ -55,10 +56,25 @@ def prep(pdf: Any, cols: Columns) -> dict[str, Any]:
     if cols.query is not None:
         out["q"] = pdf[cols.query].to_numpy()
         out["bad"]["query_col"] = fault(np.asarray(pd.isna(pdf[cols.query]), bool), pdf[cols.query])
+    if cols.by:  # each row's cell: the distinct tuples of the features' values, in the order first seen
+        groups = pdf.groupby(list(cols.by), dropna=False, sort=False)
+        out["k"] = groups.ngroup().to_numpy(np.int64)
+        out["cells"] = [tuple(_value(v) for v in (key if len(cols.by) > 1 else (key,))) for key in groups.size().index]
+        if cols.weight is not None:
+            out["cell_not_one"] = np.bincount(out["k"], weights=out["w"] != 1.0, minlength=len(out["cells"])) > 0
     rng = np.random.default_rng(scores.size)
     finite = scores[~bad_score]
     out["sample"] = finite if finite.size <= SAMPLE else rng.choice(finite, SAMPLE, replace=False)
     return out
+
+
+def _value(v: Any) -> Any:
+    """A feature value as a plain Python value, None when missing (null, NaN): cells found apart then match."""
+    import pandas as pd
+
+    if isinstance(v, np.generic):
+        v = v.item()
+    return None if v is None or (isinstance(v, float) and v != v) or v is pd.NaT or v is pd.NA else v
 
 
 def fault(mask: Any, column: Any) -> tuple[int, Any]:
@@ -70,18 +86,36 @@ def fault(mask: Any, column: Any) -> tuple[int, Any]:
 
 def head(part: dict[str, Any]) -> dict[str, Any]:
     """A prepared partition without its columns: what the driver reads of it."""
-    return {k: v for k, v in part.items() if k not in ("c", "s", "w", "q")}
+    return {k: v for k, v in part.items() if k not in ("c", "s", "w", "q", "k")}
 
 
-def split(part: dict[str, Any], bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[Any]:
-    """The partition's rows cut by bucket group (contiguous bucket ranges): (bucket, score, class, weight)."""
+def split(
+    part: dict[str, Any], bounds: npt.NDArray[np.float64], groups: int, weighted: bool, keys: int,
+    ids: npt.NDArray[np.int64] | None = None,
+) -> list[Any]:
+    """The partition's rows cut by key group (contiguous ranges of the ``keys`` keys): (key, score, class, weight).
+
+    The key is the bucket; with ``ids`` (the slice of each of the partition's cells in each crossing), slice *
+    buckets + bucket, and each row comes once per crossing.
+    """
     b = K.bucket_of(part["s"], bounds)
-    per_group = math.ceil((bounds.size + 1) / groups)
+    rows: Any = slice(None)
+    if ids is not None:
+        b = (ids[part["k"]] * (bounds.size + 1) + b[:, None]).T.ravel()  # crossing by crossing
+        rows = np.tile(np.arange(part["s"].size), ids.shape[1])
+    s, c, w = part["s"][rows], part["c"][rows], part["w"][rows] if weighted else None
+    per_group = math.ceil(keys / groups)
     out = []
     for g in range(groups):
         m = (b >= g * per_group) & (b < (g + 1) * per_group)
-        out.append((b[m], part["s"][m], part["c"][m], part["w"][m] if weighted else None))
+        out.append((b[m], s[m], c[m], None if w is None else w[m]))
     return out
+
+
+def calibration_part(part: dict[str, Any], bin_counts: tuple[int, ...], weighted: bool,
+                     thresholds: npt.NDArray[np.float64] | None = None) -> C.CalibrationSums:
+    """One partition's calibration sums (and counts at ``thresholds``)."""
+    return C.partition_sums(part["s"], part["c"], part["w"] if weighted else None, bin_counts, thresholds)
 
 
 def pick(values: Sequence[Any], i: int) -> Any:
@@ -106,17 +140,23 @@ def totals(nb: int, weighted: bool, *pieces: Any) -> BucketArrays:
 
 def rank_buckets(
     b: npt.NDArray[np.int64], s: npt.NDArray[np.float64], c: npt.NDArray[np.bool_],
-    w: npt.NDArray[np.float64] | None, pl: K.Plan,
+    w: npt.NDArray[np.float64] | None, pl: Plans,
 ) -> list[K.Contribution]:
-    """Every bucket among the rows ranked and measured with the plan's offsets (a bucket's rows all here)."""
+    """Every key among the rows ranked and measured with its slice's plan (a key's rows all here).
+
+    One stable sort by key, then each key's rows as a run: O(n log n) however many keys (slices x buckets).
+    """
+    order = np.argsort(b, kind="stable")
+    keys, starts = np.unique(b[order], return_index=True)
+    ends = [*starts[1:].tolist(), b.size]
     out = []
-    for bucket in np.unique(b).tolist():
-        m = b == bucket
-        out.append(K.bucket_contributions(bucket, -s[m], c[m], None if w is None else w[m], pl))
+    for key, start, end in zip(keys.tolist(), starts.tolist(), ends):
+        m = order[start:end]
+        out.append(pl.contribution(key, -s[m], c[m], None if w is None else w[m]))
     return out
 
 
-def rank_group(pl: K.Plan, *pieces: Any) -> list[K.Contribution]:
+def rank_group(pl: Plans, *pieces: Any) -> list[K.Contribution]:
     """The buckets of one group, their pieces gathered from every partition, ranked."""
     if not pieces:
         return []
@@ -130,9 +170,9 @@ def light(group: list[K.Contribution]) -> list[K.Contribution]:
     return [dataclasses.replace(c, envelope=c.envelope[:0]) for c in group]
 
 
-def shares(group: list[K.Contribution], later: dict[int, float], pl: K.Plan) -> list[K.EnvelopeShare]:
+def shares(group: list[K.Contribution], later: dict[int, float], pl: Plans) -> list[K.EnvelopeShare]:
     """Each contribution's envelope reduced to its share."""
-    return [K.envelope_share(c.bucket, c.envelope, later[c.bucket], pl) for c in group]
+    return [pl.share(c.bucket, c.envelope, later[c.bucket]) for c in group]
 
 
 def summarise(part: dict[str, Any], max_bins: int, weighted: bool) -> BoundedEvaluation:
@@ -198,7 +238,7 @@ def not_a_class(pdf: Any, label_col: str, labels: list[Any]) -> tuple[int, Any]:
 class _Ranked:
     """The ranked groups kept in the engine; their light parts on the driver."""
 
-    def __init__(self, tasks: Tasks, ranked: list[Any], pl: K.Plan) -> None:
+    def __init__(self, tasks: Tasks, ranked: list[Any], pl: Plans) -> None:
         self._tasks, self._ranked, self._plan = tasks, ranked, pl
         self.parts = [c for group in tasks.gather([tasks.submit(light, r) for r in ranked]) for c in group]
 
@@ -221,6 +261,13 @@ class TaskRows:
         self._heads = tasks.gather([tasks.submit(head, p) for p in self._prepped])
         self.parallelism = len(self._prepped)
         self._splits: list[list[Any]] = []
+        cells: dict[tuple[Any, ...], int] = {}  # every partition's cells as one list, in the order first seen
+        self._remaps = [np.array([cells.setdefault(c, len(cells)) for c in h.get("cells", [])], np.int64)
+                        for h in self._heads]
+        not_one = np.zeros(len(cells), bool)
+        for h, remap in zip(self._heads, self._remaps):
+            if "cell_not_one" in h:
+                not_one[remap] |= h["cell_not_one"]
         faults: dict[str, tuple[int, Any]] = {}
         for arg in ("label_col", "score_col", "weight_col", "query_col"):
             found = [h["bad"][arg] for h in self._heads if arg in h["bad"]]
@@ -230,7 +277,7 @@ class TaskRows:
             rows=sum(h["rows"] for h in self._heads), faults=faults,
             zeros=sum(h.get("zeros", 0) for h in self._heads), minus=sum(h.get("minus", 0) for h in self._heads),
             total=sum((h.get("total", 0.0) for h in self._heads), 0.0),  # each finite or inf; the sum overflows to inf
-            not_one=any(h.get("not_one") for h in self._heads),
+            not_one=any(h.get("not_one") for h in self._heads), cells=list(cells), cell_not_one=not_one.tolist(),
         )
 
     def sample(self, rows: int, buckets: int) -> npt.NDArray[np.float64]:
@@ -242,15 +289,24 @@ class TaskRows:
             out.append(s[: min(s.size, want)])
         return np.concatenate(out) if out else np.zeros(0)
 
-    def bucket_totals(self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool) -> list[BucketArrays]:
+    def calibration(self, bin_counts: tuple[int, ...], weighted: bool,
+                    thresholds: npt.NDArray[np.float64] | None = None) -> C.CalibrationSums:
         t = self._tasks
-        self._splits = [t.persist(t.submit(split, p, bounds, groups, weighted, returns=groups))
-                        for p in self._prepped]
-        self._prepped = []  # the rows live on in the splits
-        nb = int(bounds.size) + 1
-        return list(t.gather([t.submit(totals, nb, weighted, *pieces) for pieces in self._splits]))
+        parts = t.gather([t.submit(calibration_part, p, bin_counts, weighted, thresholds) for p in self._prepped])
+        return C.merge(parts, bin_counts, thresholds)
 
-    def rank(self, bounds: npt.NDArray[np.float64], plan: K.Plan, groups: int) -> _Ranked:
+    def bucket_totals(
+        self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool, slicing: Slicing | None = None,
+    ) -> list[BucketArrays]:
+        t = self._tasks
+        keys = (int(bounds.size) + 1) * (1 if slicing is None else slicing[1])
+        self._splits = [t.persist(t.submit(split, p, bounds, groups, weighted, keys,
+                                           None if slicing is None else slicing[0][remap], returns=groups))
+                        for p, remap in zip(self._prepped, self._remaps)]
+        self._prepped = []  # the rows live on in the splits
+        return list(t.gather([t.submit(totals, keys, weighted, *pieces) for pieces in self._splits]))
+
+    def rank(self, bounds: npt.NDArray[np.float64], plan: Plans, groups: int) -> _Ranked:
         t = self._tasks
         ranked = t.persist([t.submit(rank_group, plan, *[s[g] for s in self._splits]) for g in range(groups)])
         self._splits = []

@@ -128,6 +128,32 @@ class HtmlReport:
     _repr_html_ = report_repr_html
 
 
+def take_guard(evaluation: Any, what: str, lost: str = "cases") -> None:
+    """Take the guard of a collection of evaluators (sliced, multi-label) for ``what``, without waiting.
+
+    A call from a thread other than the owner marks ``evaluation`` shared
+    first (``guard.foreign_call``), and is refused with RuntimeError while
+    the owner is in a lock-free call or another thread holds the guard;
+    ``lost`` names what concurrent calls could lose.
+    """
+    if foreign_call(evaluation) or not evaluation._guard.acquire(False):
+        raise RuntimeError(
+            f"{evaluation._KIND}: {what} ran while another thread was using this evaluation; it is not thread-safe "
+            f"and concurrent calls could lose {lost}. Serialise the calls with one threading.Lock, or give "
+            "each thread its own evaluation and merge them."
+        )
+
+
+@contextlib.contextmanager
+def writable(ev: Any) -> Any:
+    """A read-only part (a slice's or a label's evaluator), writable for the duration by its owner only."""
+    ev._read_only = False
+    try:
+        yield ev
+    finally:
+        ev._freeze()
+
+
 class EvaluationBase(HtmlReport):
     """What the exact, windowed and bounded evaluators share.
 

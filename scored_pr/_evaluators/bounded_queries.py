@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from .._core import bins as B
 from .._core import thresholds as T
-from .base import EvaluationBase
+from .bounded_decisions import BoundedDecisions
 from .._validation import (
     check_beta,
     check_choice,
@@ -129,7 +129,7 @@ class CurveBand(NamedTuple):
         return np.asarray(inside.any(axis=1), dtype=bool)
 
 
-class BoundedQueries(EvaluationBase):
+class BoundedQueries(BoundedDecisions):
     """The queries of a bounded summary over its bins (the base of :class:`~scored_pr.BoundedEvaluation`).
 
     Each validates its arguments, asks :mod:`scored_pr._core.bins` for the
@@ -167,6 +167,9 @@ class BoundedQueries(EvaluationBase):
     def _terms(self) -> int:
         """Rounded terms either computation may sum: the bins here, the cases in the evaluator."""
         return int(self._bins.hi.size) + self._num_cases
+
+    def _bounds(self, t: B.Triple) -> Bounds:
+        return Bounds(t.estimate, t.lower, t.upper)
 
     def _result(self, t: B.Triple, low: float = 0.0, high: float = 1.0, relative: bool = False) -> Bounds:
         # A weighted value is never reported exact: the summary sums weights

@@ -26,6 +26,8 @@ from .._kinds import MUTATORS, STATE, Evaluation, QueriesForTyping, Query, answe
 from .._measures import MEASURES, REPORT_RANKS
 from .._validation import check_average, check_beta, check_choice, check_flag, check_positive_int
 from .base import unsupported
+from .distributed_calibration import DistributedCalibration
+from .distributed_decisions import DistributedDecisions
 
 _CLS = "DistributedEvaluation"
 _RANK_BASED = (
@@ -63,7 +65,7 @@ def _with_signature(method: Callable[..., Any]) -> Callable[..., Any]:
 
 # The queries the cluster does not compute refuse with the table's reason, built at class creation.
 @answers_from_table(_refuse_query)
-class DistributedEvaluation(QueriesForTyping):
+class DistributedEvaluation(DistributedCalibration, DistributedDecisions, QueriesForTyping):
     """The exact measures of a DataFrame's rows, computed in the cluster (Spark, Dask).
 
     Made by :func:`scored_pr.spark.evaluate` or :func:`scored_pr.dask.evaluate`,
@@ -83,6 +85,20 @@ class DistributedEvaluation(QueriesForTyping):
     + 2 rows, each a row of the exact curve (the first row to reach each
     recall step of 1 / curve_points, and the last); the interpolated curves
     are exact and complete.
+
+    Calibration (scores in [0, 1]): ``expected_calibration_error``,
+    ``calibration_curve`` (uniform bins: 5, 10, 15 and every count passed as
+    ``calibration_bins=``), ``brier_score`` and ``log_loss`` answer from sums
+    the cluster adds per bin, within 1e-12 relative; ``summary()`` has
+    ``expected_calibration_error`` and ``brier_score`` exactly when every
+    score lies in [0, 1], as the evaluator's does.
+
+    Decisions: ``operating_point`` and ``min_cost_threshold`` answer their
+    defaults and each request passed as ``operating_points=`` / ``costs=``
+    (each bucket chooses while it is ranked), ``expected_cost`` and
+    ``net_benefit`` at the cut-offs passed as ``thresholds=``, and
+    ``cost_curve`` from the ROC hull; the evaluator's answers (unweighted:
+    bit for bit).
 
     Notes
     -----
@@ -308,7 +324,7 @@ class DistributedEvaluation(QueriesForTyping):
         nan = math.nan
         out: dict[str, float] = {}
         for m in MEASURES:
-            if not m.summary or not m.applies_to(self):  # no calibration queries here: those entries are absent
+            if not m.summary or not m.applies_to(self):  # calibration: only when every score is in [0, 1]
                 continue
             if m.kind == "per_rank":
                 for k in REPORT_RANKS:

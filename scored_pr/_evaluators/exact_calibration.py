@@ -14,6 +14,9 @@ left out of every calibration measure, which covers the scored cases only.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import numpy as np
 import numpy.typing as npt
 
@@ -23,7 +26,28 @@ from .._validation import (
 )
 from .exact_base import ExactShell, adopt, readonly as _readonly
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 __all__ = ["CalibrationQueries"]
+
+#: The end of a score-only query's docstring (:meth:`~CalibrationQueries.brier_score`,
+#: :meth:`~CalibrationQueries.log_loss`): its one refusal, and the evaluator its example makes.
+_REFUSED = """Raises
+        ------
+        ValueError
+            A score outside [0, 1] (named in the message).
+
+        Examples
+        --------
+        >>> from scored_pr import ScoredPrecisionRecallEvaluation
+        >>> ev = ScoredPrecisionRecallEvaluation()"""
+
+
+def _refuses_other_scores(method: F) -> F:
+    """``method`` with :data:`_REFUSED` in place of ``{refused}`` in its docstring (none under ``python -OO``, which drops docstrings)."""
+    if method.__doc__:
+        method.__doc__ = method.__doc__.replace("{refused}", _REFUSED)
+    return method
 
 
 class CalibrationQueries(ExactShell):
@@ -201,6 +225,7 @@ class CalibrationQueries(ExactShell):
             lambda g: K.ece(g, n_bins, norm, strategy, debias),
         )
 
+    @_refuses_other_scores
     def brier_score(self) -> float:
         """The Brier score: the weighted mean of (score - outcome)**2, outcome 1 for a correct case, 0 otherwise.
 
@@ -216,21 +241,14 @@ class CalibrationQueries(ExactShell):
         :meth:`reliability_diagram` decomposes it (MCB - DSC + UNC). O(n) on
         the first call, O(1) cached. No LingPipe or trec_eval counterpart.
 
-        Raises
-        ------
-        ValueError
-            A score outside [0, 1] (named in the message).
-
-        Examples
-        --------
-        >>> from scored_pr import ScoredPrecisionRecallEvaluation
-        >>> ev = ScoredPrecisionRecallEvaluation()
+        {refused}
         >>> ev.add_cases([True, False], [0.75, 0.5])
         >>> ev.brier_score()
         0.15625
         """
         return self._calibrated("brier_score", ("brier",), K.brier_score)  # type: ignore[return-value]
 
+    @_refuses_other_scores
     def log_loss(self) -> float:
         """The log loss: the weighted mean of -log(score) over correct and -log(1 - score) over incorrect cases.
 
@@ -250,15 +268,7 @@ class CalibrationQueries(ExactShell):
         and are left out. O(n) on the first call, O(1) cached. No LingPipe or
         trec_eval counterpart.
 
-        Raises
-        ------
-        ValueError
-            A score outside [0, 1] (named in the message).
-
-        Examples
-        --------
-        >>> from scored_pr import ScoredPrecisionRecallEvaluation
-        >>> ev = ScoredPrecisionRecallEvaluation()
+        {refused}
         >>> ev.add_cases([True, False], [0.5, 0.5])
         >>> round(ev.log_loss(), 6)
         0.693147

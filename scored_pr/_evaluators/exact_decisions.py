@@ -16,17 +16,14 @@ import numpy.typing as npt
 
 from .._core import decisions as D
 from .._validation import (
-    check_cost,
-    check_decision_confidence,
+    check_costs,
     check_integer_counts,
-    check_maximize,
+    check_operating_point,
     check_prevalence,
     check_prevalence_setup,
     check_probability_ranking,
     check_probability_thresholds,
     check_score,
-    check_seed,
-    check_subject_to,
 )
 from .exact_base import ExactShell, adopt, readonly as _readonly
 
@@ -42,10 +39,6 @@ class DecisionQueries(ExactShell):
 
     def _candidates(self) -> D.Candidates:
         return self._cached("decision_candidates", lambda: D.candidates(self._cutoffs(), self._pos_ref(), self._neg_ref()))
-
-    def _costs(self, func: str, cost_fp: Any, cost_fn: Any, gain_tp: Any, gain_tn: Any) -> tuple[float, ...]:
-        return tuple(check_cost(v, func, n) for v, n in
-                     ((cost_fp, "cost_fp"), (cost_fn, "cost_fn"), (gain_tp, "gain_tp"), (gain_tn, "gain_tn")))  # fmt: skip
 
     def _probabilities(self, func: str) -> None:
         scores = self._candidates().threshold[1:]  # the distinct scores, descending
@@ -147,10 +140,7 @@ class DecisionQueries(ExactShell):
         0.8
         """
         func = "operating_point"
-        maximize = check_maximize(maximize, func)
-        subject = check_subject_to(subject_to, func)
-        level = check_decision_confidence(confidence, func)
-        seed_ = check_seed(seed, func) or 0
+        maximize, subject, level, seed_ = check_operating_point(func, maximize, subject_to, confidence, seed)
         c = self._candidates()
         if maximize == "net_benefit":
             self._probabilities(func)
@@ -204,7 +194,7 @@ class DecisionQueries(ExactShell):
         >>> p.threshold, p.expected_cost
         (0.7, 0.25)
         """
-        costs = self._costs("min_cost_threshold", cost_fp, cost_fn, gain_tp, gain_tn)
+        costs = check_costs("min_cost_threshold", cost_fp, cost_fn, gain_tp, gain_tn)
         return self._cached(("min_cost_threshold", costs), lambda: D.min_cost(self._candidates(), *costs))
 
     def expected_cost(
@@ -224,7 +214,7 @@ class DecisionQueries(ExactShell):
         1.5
         """
         t = check_score(threshold, "expected_cost", "threshold")
-        costs = self._costs("expected_cost", cost_fp, cost_fn, gain_tp, gain_tn)
+        costs = check_costs("expected_cost", cost_fp, cost_fn, gain_tp, gain_tn)
         c = self._candidates()
         i = int(np.searchsorted(-c.threshold, -t, side="right")) - 1
         one = D.Candidates(c.threshold[i : i + 1], c.tp[i : i + 1], c.fp[i : i + 1], c.pos, c.neg, c.integer)

@@ -48,8 +48,8 @@ from .._validation import (
 from .._kinds import Kind, register
 from .._measures import MEASURES, Measure
 from .base import unsupported
-from .guard import claim, foreign_call, guarded
-from .base import HtmlReport
+from .guard import claim, guarded
+from .base import HtmlReport, take_guard
 from .bounded import Bounds, BoundedEvaluation
 from .exact import ScoredPrecisionRecallEvaluation
 from .multilabel_calibration import LabelCalibrationQueries
@@ -145,12 +145,7 @@ class MultiLabelEvaluation(TopClassQueries, LabelCalibrationQueries, HtmlReport)
         first, and is refused while the owner is in a lock-free call
         (``guard.foreign_call``).
         """
-        if foreign_call(self) or not self._guard.acquire(False):
-            raise RuntimeError(
-                f"{_CLS}: {what} ran while another thread was using this evaluation; it is not thread-safe "
-                "and concurrent calls could lose rows. Serialise the calls with one threading.Lock, or give "
-                "each thread its own evaluation and merge them."
-            )
+        take_guard(self, what, "rows")
 
     def __init__(
         self, labels: Any, *, ties: str = "grouped", window: int | None = None, max_bins: int | None = None,

@@ -7,11 +7,14 @@ every kept slice it belongs to. Each slice holds an evaluator of the kind
 named at construction (made through the registry of kinds), so each slice's
 every number is what that evaluator, fed only the slice's cases, gives.
 
-Single cases of the exact kind are kept in a buffer and handed to their
-slices' evaluators as batches at the next query (one stable sort by slice),
-which is what feeding each evaluator case by case gives, bit for bit; the
-other kinds get each case at once. A batch is cut into its slices by one
-stable argsort per crossing (``_core/slicing.py``).
+The exact kind stores each case once (``sliced_store.SliceStore``: columns
+of correctness, score, weight and one slice id per crossing) and makes a
+slice's evaluator only when it is asked for (``slice``, ``ev[pairs]``), from
+the slice's rows, as an evaluator fed them would hold them; :meth:`table`
+and :meth:`summary` rank every slice at once (one sort by (slice, score),
+``_core/slicing.segment_order``) and need no evaluator. A state loaded from
+a file or a pickle holds one evaluator per slice, as the other kinds do; a
+batch is then cut into its slices by one stable argsort per crossing.
 """
 
 from __future__ import annotations
@@ -19,8 +22,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,10 +32,10 @@ from .._core import slicing as G
 from .._kinds import Kind, register
 from .._measures import by_name as measure_by_name
 from .._state import sliced as _sliced_state
+from .._state.exact import ExactState
 from .._validation import (
     UnsupportedQuery,
     check_batch,
-    check_confidence,
     check_correct,
     check_count,
     check_same_setup,
@@ -44,12 +46,9 @@ from .._validation import (
 )
 from .._validation.slices import (
     MISSING_TEXT,
-    check_correction,
     check_feature_names,
     check_features,
     check_max_slices,
-    check_min_cases,
-    check_reference,
     check_slice_keys,
     check_slice_kind,
     check_slice_request,
@@ -61,13 +60,15 @@ from .._validation.slices import (
     too_many_slices,
 )
 from . import sliced_table as _sliced_table
-from .base import HtmlReport
-from .exact import ScoredPrecisionRecallEvaluation, add_trusted
-from .guard import guarded, new_guard
+from .base import HtmlReport, take_guard, writable
+from .exact import add_trusted
+from .guard import claim, guarded
+from .sliced_queries import SliceGap, SliceQueries, WorstSlice  # noqa: F401 - re-exported
+from .sliced_store import SliceStore
 
 _CLS = "SlicedEvaluation"
-#: Single cases buffered before they are handed to the slices' evaluators (bounds the buffer's memory).
-_FLUSH_AT = 1 << 16
+#: Most combinations of key values whose slice ids add_case keeps (one dict lookup per case instead of one per crossing).
+_IDS_KEPT = 1 << 16
 #: One slice: its (key, value) pairs, in the order of the evaluation's keys (``()``: overall).
 Pairs = tuple[tuple[str, Any], ...]
 
@@ -81,47 +82,13 @@ class SliceKey(tuple):  # type: ignore[type-arg]
         return slice_text(tuple(self))
 
 
-class WorstSlice(NamedTuple):
-    """The slice :meth:`SlicedEvaluation.worst` found: its pairs, value, the bound it was ranked by, its cases."""
-
-    slice: Pairs
-    value: float
-    bound: float
-    num_cases: int
-
-
-class SliceGap(NamedTuple):
-    """One slice against the reference (:meth:`SlicedEvaluation.gaps`)."""
-
-    slice: Pairs
-    estimate: float
-    reference: float
-    difference: float
-    low: float
-    high: float
-    p_value: float
-    p_adjusted: float
-    method: str
-    num_cases: int
-
-
 def _ranking_kinds() -> tuple[str, ...]:
     """The registered kinds a slice may hold: one ranking (exact or bounded) with a state file of its own."""
     return tuple(k.name for k in _kinds.KINDS.values() if k.holds in ("ranking", "bounded") and k.state_format)
 
 
-@contextmanager
-def _writable(ev: Any) -> Iterator[Any]:
-    """A slice's evaluator, writable for the duration (it is read-only to everyone else)."""
-    ev._read_only = False
-    try:
-        yield ev
-    finally:
-        ev._freeze()
-
-
 @guarded
-class SlicedEvaluation(HtmlReport):
+class SlicedEvaluation(SliceQueries, HtmlReport):
     """Every number per segment: one evaluator per slice of the cases, by the values of named features.
 
     Parameters
@@ -150,16 +117,20 @@ class SlicedEvaluation(HtmlReport):
     Notes
     -----
     A feature value is a str, int, finite float or bool; None and NaN are the
-    missing value, a slice of its own (shown ``(missing)``). Memory: each
-    slice's evaluator keeps its own cases, so a case is stored once per
-    kept crossing (the overall slice and each key alone: ``1 + len(keys)``
-    times); a slice costs a few kilobytes more (its evaluator and indexes).
-    ``add_case`` of the exact kind appends to a buffer (O(1)); the next
-    query hands the buffer to the slices in one stable sort per crossing.
-    :meth:`table` and :meth:`summary` of the exact kind compute every
-    slice's measures in one segmented pass over the slices' ranked cases
-    laid end to end (O(n) numpy work, not a few milliseconds of fixed cost
-    per slice), equal bit for bit to each slice's own ``summary()``.
+    missing value, a slice of its own (shown ``(missing)``). Memory, exact
+    kind: each case is stored once (correct, score, one int32 slice id per
+    crossing other than the overall one: 13 bytes with one key, 8 more
+    once a weight is not 1) plus a few hundred bytes per slice (its pairs,
+    index entries and miss counts); a slice's evaluator is made only when
+    asked for (:meth:`slice`, ``ev[pairs]``), then kept, and fed the
+    slice's later cases, until :meth:`reset`. ``add_case`` of the exact
+    kind appends to lists (O(1)). :meth:`table` and :meth:`summary` of the
+    exact kind rank every slice at once (one sort by (slice, score)) and
+    compute every slice's measures in one segmented pass over the result,
+    equal bit for bit to each slice's own ``summary()``; they make no
+    evaluator per slice. Other kinds, and an evaluation read back from a
+    state file or a pickle, hold one evaluator per slice, so a case is
+    stored once per kept crossing.
 
     Examples
     --------
@@ -177,11 +148,13 @@ class SlicedEvaluation(HtmlReport):
     __module__ = "scored_pr"
     __slots__ = (
         "_keys", "_specs", "_positions", "_kind", "_options", "_max_slices", "_cls", "_ties", "_pos_label",
-        "_measure_keys", "_table_memo", "_index", "_evs", "_pairs", "_by_pairs", "_count", "_buffered", "_pc", "_ps", "_pw",
-        "_pids", "_added", "_guard", "__weakref__",
+        "_measure_keys", "_table_memo", "_index", "_evs", "_pairs", "_by_pairs", "_count", "_store", "_column_of",
+        "_ids_of", "_made",
+        "_added", "_guard", "_owner", "_busy", "__weakref__",
     )
     _KIND = _CLS
     _read_only = False  # the evaluation itself is never read-only; its slices' evaluators are to users
+    _OWNED = True  # see guard.guarded: add_case and add_cases take the owner's fast path (guard.claim)
 
     def __init__(
         self,
@@ -204,38 +177,40 @@ class SlicedEvaluation(HtmlReport):
         self._pos_label = proto.pos_label
         self._measure_keys = tuple(proto.summary())
         self._positions = tuple(tuple(self._keys.index(k) for k in spec) for spec in self._specs)
-        self._buffered = self._kind == "exact"
-        self._guard = new_guard(self)
+        # the id column of each crossing in the store (None: the overall slice, every row)
+        columns = [j for j, pos in enumerate(self._positions) if pos]
+        self._column_of: list[int | None] = [columns.index(j) if j in columns else None for j in range(len(self._specs))]
+        claim(self)  # _guard, _owner, _busy: the owner's add_case/add_cases take no lock
         self._clear()
 
     def _acquire(self, what: str) -> None:
-        """Take ``_guard`` for ``what`` without waiting; another thread inside the evaluation is a RuntimeError."""
-        if not self._guard.acquire(False):
-            raise RuntimeError(
-                f"{_CLS}: {what} ran while another thread was using this evaluation; it is not thread-safe "
-                "and concurrent calls could lose cases. Serialise the calls with one threading.Lock, or give "
-                "each thread its own evaluation and merge them."
-            )
+        """Take ``_guard`` for ``what`` without waiting (``base.take_guard``): another thread inside is a RuntimeError."""
+        take_guard(self, what)
 
     def _clear(self) -> None:
-        self._table_memo: dict[str, Any] = {}  # the last table of every slice (see sliced_table.summaries)
+        self._table_memo: dict[Any, Any] = {}  # the last table of every slice (see sliced_table.summaries)
         self._index: list[dict[tuple[Any, ...], int]] = [{} for _ in self._specs]
         self._evs: list[Any] = []
         self._pairs: list[SliceKey] = []
         self._by_pairs: dict[Pairs, int] = {}
         self._count = 0  # slices other than the overall one
         self._added = 0
-        self._pc: list[bool] = []
-        self._ps: list[float] = []
-        self._pw: list[float] | None = None
-        self._pids: list[list[int]] = [[] for _ in self._specs]
+        # the exact kind: every case once, each slice's evaluator made when asked for (then kept, and fed)
+        n_columns = sum(1 for pos in self._positions if pos)
+        self._store: SliceStore | None = SliceStore(n_columns) if self._kind == "exact" else None
+        self._ids_of: dict[tuple[Any, ...], tuple[list[int], tuple[int, ...]]] = {}  # see add_case
+        self._made = False  # whether a slice of the store was made into an evaluator (then fed every case)
         if () in self._specs:
             self._new_slice(self._specs.index(()), ())
 
     def _new_slice(self, j: int, values: tuple[Any, ...]) -> int:
         pairs = SliceKey(zip(self._specs[j], values))
-        ev = self._cls(**self._options)
-        ev._freeze()
+        ev = None
+        if self._store is None:
+            ev = self._cls(**self._options)
+            ev._freeze()
+        else:
+            self._store.new_slice()
         sid = len(self._evs)
         self._evs.append(ev)
         self._pairs.append(pairs)
@@ -325,6 +300,7 @@ class SlicedEvaluation(HtmlReport):
         """
         keys = self._keys
         values: tuple[Any, ...] = ()
+        hit = None
         if len(features) == len(keys):  # fast path: every key given, each a str or an int
             try:
                 values = tuple([features[k] for k in keys])
@@ -334,6 +310,8 @@ class SlicedEvaluation(HtmlReport):
                 if type(v) is not str and type(v) is not int:
                     values = ()
                     break
+            else:  # only str and int values here, so 1 and True or 1.0 never share an entry
+                hit = self._ids_of.get(values)
         if not values:
             values = check_features(features, keys, "add_case")
         if type(correct) is not bool or self._pos_label is not None:
@@ -342,42 +320,28 @@ class SlicedEvaluation(HtmlReport):
             score = check_score(score, "add_case")
         if type(weight) is not float or weight != 1.0:
             weight = check_weight(weight, "add_case")
-        ids = []
-        for index, pos in zip(self._index, self._positions):
-            sid = index.get(values if len(pos) == len(values) else tuple([values[p] for p in pos]))
-            if sid is None:  # a new slice: made, or refused, below before anything is added
-                ids = self._slice_ids(values, "add_case")
-                break
-            ids.append(sid)
+        if hit is None:
+            ids = []
+            for index, pos in zip(self._index, self._positions):
+                sid = index.get(values if len(pos) == len(values) else tuple([values[p] for p in pos]))
+                if sid is None:  # a new slice: made, or refused, below before anything is added
+                    ids = self._slice_ids(values, "add_case")
+                    break
+                ids.append(sid)
+            hit = (ids, tuple(sid for sid, col in zip(ids, self._column_of) if col is not None))
+            if len(self._ids_of) < _IDS_KEPT and all(type(v) is str or type(v) is int for v in values):
+                self._ids_of[values] = hit
         self._added += 1
-        if not self._buffered:
-            for sid in ids:
-                with _writable(self._evs[sid]) as ev:
+        store = self._store
+        if store is not None:
+            store.add(correct, score, weight, hit[1])
+            if not self._made:
+                return
+        evs = self._evs
+        for sid in hit[0]:  # the evaluators made so far (every one without the store)
+            if evs[sid] is not None:
+                with writable(evs[sid]) as ev:
                     ev.add_case(correct, score, weight)
-            return
-        self._pc.append(correct)
-        self._ps.append(score)
-        if self._pw is not None:
-            self._pw.append(weight)
-        elif weight != 1.0:
-            self._pw = [1.0] * (len(self._ps) - 1) + [weight]
-        for j, sid in enumerate(ids):
-            self._pids[j].append(sid)
-        if len(self._ps) >= _FLUSH_AT:
-            self._flush()
-
-    def _flush(self) -> None:
-        """Hand the buffered single cases to their slices' evaluators, as one batch per slice, in arrival order."""
-        if not self._ps:
-            return
-        c = np.array(self._pc, dtype=bool)
-        s = np.array(self._ps, dtype=np.float64)
-        w = None if self._pw is None else np.array(self._pw, dtype=np.float64)
-        ids = [np.array(p, dtype=np.int64) for p in self._pids]
-        self._pc, self._ps, self._pw = [], [], None
-        self._pids = [[] for _ in self._specs]
-        for j in range(len(self._specs)):
-            self._add_grouped(ids[j], c, s, w)
 
     def _add_grouped(self, ids: npt.NDArray[np.int64], c: Any, s: Any, w: Any) -> None:
         """Add rows of checked arrays to the slice each row's id names (one stable sort)."""
@@ -393,8 +357,10 @@ class SlicedEvaluation(HtmlReport):
         if w is not None and bool((w == 1.0).all()):  # as check_weights: no weights when each is 1
             w = None
         ev = self._evs[sid]
-        with _writable(ev):
-            if self._buffered:
+        if ev is None:  # a slice of the store not made into an evaluator
+            return
+        with writable(ev):
+            if self._kind == "exact":
                 add_trusted(ev, c, s, w, "add_cases")
             else:
                 ev.add_cases(c, s, w)
@@ -454,12 +420,21 @@ class SlicedEvaluation(HtmlReport):
                                               self._max_slices, func)
                 local.append((sid, values))
             plan.append((j, combined, local))
-        self._flush()  # the buffer's cases come first
         for j, values in new:
             self._new_slice(j, values)
         self._added += int(c.size)
         if not c.size:
             return
+        ids: list[Any] = []
+        for j, combined, local in plan:
+            if combined is not None:
+                assert local is not None
+                sids = np.array([self._index[j][values] for _, values in local], dtype=np.int64)
+                ids.append(sids[combined])
+        if self._store is not None:
+            self._store.add_batch(c, s, w, ids)
+            if not self._made:
+                return
         for j, combined, local in plan:
             if combined is None:
                 self._add_checked(self._index[j][()], c, s, w)
@@ -472,10 +447,12 @@ class SlicedEvaluation(HtmlReport):
         values = check_features(features, self._keys, method)
         count = check_count(count, method)
         ids = self._slice_ids(values, method)
-        self._flush()
+        if self._store is not None:
+            self._store.add_counts(ids, count if method == "add_misses" else 0, count if method != "add_misses" else 0)
         for sid in ids:
-            with _writable(self._evs[sid]) as ev:
-                getattr(ev, method)(count)
+            if self._evs[sid] is not None:
+                with writable(self._evs[sid]) as ev:
+                    getattr(ev, method)(count)
 
     def add_misses(self, count: int, **features: Any) -> None:
         """Count positive reference cases never returned, in every kept slice of ``features`` (one value per key)."""
@@ -499,11 +476,10 @@ class SlicedEvaluation(HtmlReport):
         values.
         """
         pairs = check_slice_request(values, self._keys, "slice")
-        self._flush()
         sid = self._by_pairs.get(pairs)
         if sid is None:
             raise no_such_slice(pairs, self._specs, "slice")
-        return self._evs[sid]
+        return self._ev(sid)
 
     @property
     def overall(self) -> Any:
@@ -525,11 +501,11 @@ class SlicedEvaluation(HtmlReport):
 
     def __getitem__(self, pairs: Any) -> Any:
         """The evaluator of the slice ``pairs`` (as :meth:`slices` names it), read-only."""
-        self._flush()
         try:
-            return self._evs[self._by_pairs[pairs]]
+            sid = self._by_pairs[pairs]
         except (KeyError, TypeError):
             raise KeyError(f"no slice {pairs!r} in this {_CLS}") from None
+        return self._ev(sid)
 
     def __repr__(self) -> str:
         return (f"{_CLS}(keys={self._keys!r}, kind={self._kind!r}, num_slices={len(self._pairs)}, "
@@ -558,7 +534,6 @@ class SlicedEvaluation(HtmlReport):
             slices).
         """
         names = self._check_measures(measures, "table")
-        self._flush()
         every = self._summaries()
         rows = []
         for pairs, ev, summ in zip(self._pairs, self._evs, every):
@@ -566,8 +541,12 @@ class SlicedEvaluation(HtmlReport):
             row: dict[str, Any] = {"slice": pairs}
             for k in self._keys:
                 row[k] = (MISSING_TEXT if fixed[k] is None else fixed[k]) if k in fixed else None
-            row["num_cases"], row["num_positive_ref"] = ev.num_cases, ev.num_positive_ref
-            row.update(self._values(ev, names) if summ is None else summ if names is None else {n: summ[n] for n in names})
+            if summ is None:
+                row["num_cases"], row["num_positive_ref"] = ev.num_cases, ev.num_positive_ref
+                row.update(self._values(ev, names))
+            else:
+                row["num_cases"], row["num_positive_ref"] = summ["num_cases"], summ["num_positive_ref"]
+                row.update(summ if names is None else {n: summ[n] for n in names})
             rows.append(row)
         return rows
 
@@ -575,7 +554,100 @@ class SlicedEvaluation(HtmlReport):
         """Every slice's ``summary()`` computed at once (exact kind), else None per slice (each asks its own)."""
         if self._kind != "exact":
             return [None] * len(self._evs)
-        return _sliced_table.summaries(self._evs, self._ties, self._table_memo)
+        if self._store is None:
+            return _sliced_table.summaries(self._evs, self._ties, self._table_memo)
+        memo = self._table_memo
+        if memo.get("version") != (self._store.version, len(self._pairs)):
+            seg = self._segments()
+            memo.clear()  # the old rows go before the new ones are made
+            memo["rows"] = _sliced_table.segment_summaries_of(
+                seg, self._ties, lambda sid, r: self._store_ev(sid, seg, r), self._overall_sid())
+            memo["version"] = (self._store.version, len(self._pairs))
+        return [dict(row) for row in memo["rows"]]
+
+    # ------------------------------------------------------------ the store
+
+    def _overall_sid(self) -> int | None:
+        return self._by_pairs.get(())
+
+    def _segments(self, column: int | None = None) -> _sliced_table.Segments:
+        """Every slice's ranked cases laid end to end, from the store (one sort by (slice, score)).
+
+        With ``column``, the slices of that crossing only (the others' segments empty), kept until the
+        next change: :meth:`_ev` makes a crossing's slices from it one after another in O(slice) each.
+        """
+        store = self._store
+        assert store is not None
+        if column is not None:
+            kept = self._table_memo.get(("crossing", column))
+            if kept is not None and kept[0] == (store.version, len(self._pairs)):
+                return kept[1]  # type: ignore[no-any-return]
+        c, s, w, cols = store.columns()
+        neg = np.negative(s)
+        rows, offsets = G.segment_order(neg, cols if column is None else [cols[column]], len(self._pairs))
+        seg_w = None if w is None else w[rows]
+        seg = _sliced_table.Segments(neg[rows], c[rows], seg_w, offsets,
+                                     np.asarray(store.misses, dtype=np.int64),
+                                     np.asarray(store.negative_misses, dtype=np.int64))
+        if column is not None:
+            memo = self._table_memo
+            for key in [k for k in memo if isinstance(k, tuple) and k[0] == "crossing"]:  # stale ones go
+                del memo[key]
+            memo[("crossing", column)] = ((store.version, len(self._pairs)), seg)
+        return seg
+
+    def _store_ev(self, sid: int, seg: _sliced_table.Segments | None, ranked: bool = True) -> Any:
+        """A new evaluator of slice ``sid``'s cases, as one fed them holds them (read-only, not kept)."""
+        store = self._store
+        assert store is not None
+        ev = self._evs[sid]
+        if ev is not None:
+            return ev
+        if seg is not None and ranked and self._pairs[sid]:
+            a, b = int(seg.offsets[sid]), int(seg.offsets[sid + 1])
+            w = None if seg.seg_w is None else seg.seg_w[a:b]
+            if w is not None and bool((w == 1.0).all()):
+                w = None
+            st = ExactState(self._ties, _sealed(seg.seg_neg[a:b]), _sealed(seg.seg_c[a:b]),
+                            None if w is None else _sealed(w), store.misses[sid], store.negative_misses[sid],
+                            self._pos_label)
+            ev = _kinds.KINDS["exact"].from_state(self._cls, st)  # type: ignore[misc]
+        else:
+            j = self._specs.index(tuple(k for k, _ in self._pairs[sid]))
+            rows = store.slice_rows(self._column_of[j], sid)
+            c, s, w, _ = store.columns()
+            if rows is not None:
+                c, s, w = c[rows], s[rows], None if w is None else w[rows]
+            if w is not None and bool((w == 1.0).all()):
+                w = None
+            ev = self._cls(**self._options)
+            add_trusted(ev, c, s, w, "slice")
+            ev.add_misses(store.misses[sid])
+            ev.add_negative_misses(store.negative_misses[sid])
+        ev._freeze()
+        return ev
+
+    def _ev(self, sid: int) -> Any:
+        """Slice ``sid``'s evaluator; of the store, made now and kept (fed every later case of the slice)."""
+        ev = self._evs[sid]
+        if ev is None:
+            pairs = self._pairs[sid]
+            seg = None
+            j = self._specs.index(tuple(k for k, _ in pairs))
+            if pairs:  # a crossing's slices asked one after another (the sinks, the reports): one sort for all
+                seg = self._segments(self._column_of[j])
+            ev = self._evs[sid] = self._store_ev(sid, seg)
+            self._made = True
+            if pairs and all(self._evs[o] is not None for o in self._index[j].values()):
+                self._table_memo.pop(("crossing", self._column_of[j]), None)  # every slice made: not needed
+        return ev
+
+    def _evaluators(self) -> list[Any]:
+        """Every slice's evaluator, in the order of :meth:`slices`; those of the store not kept."""
+        if self._store is None or all(ev is not None for ev in self._evs):
+            return list(self._evs)
+        seg = self._segments()
+        return [self._store_ev(sid, seg) for sid in range(len(self._evs))]
 
     def _check_measures(self, measures: Any, func: str) -> tuple[str, ...] | None:
         if measures is None:
@@ -621,114 +693,8 @@ class SlicedEvaluation(HtmlReport):
         measure's name is ``region=eu/average_precision``. A missing value
         is named ``(missing)``.
         """
-        self._flush()
         return {str(p): dict(ev.summary()) if summ is None else summ
                 for p, ev, summ in zip(self._pairs, self._evs, self._summaries())}
-
-    # ------------------------------------------------------------- comparisons
-
-    def worst(self, measure: str = "average_precision", min_cases: int = 100, confidence: float | None = None) -> WorstSlice | None:
-        """The slice (the overall one excepted) with the lowest ``measure``, among those with ``min_cases`` cases.
-
-        With ``confidence`` (e.g. 0.95) the slices are ranked by the upper
-        bound of the measure's confidence interval (its default method, seed
-        0), so that a small slice whose value is low by chance is not the
-        worst. Slices whose value is NaN are skipped. None when no slice
-        qualifies.
-        """
-        from .._uncertainty import confidence_interval  # only with confidence: the interval code loads on use
-
-        func = "worst"
-        self._check_measures(measure, func)
-        min_cases = check_min_cases(min_cases, func)
-        level = None if confidence is None else check_confidence(confidence, func)
-        self._flush()
-        best: WorstSlice | None = None
-        for pairs, ev in zip(self._pairs, self._evs):
-            if not pairs or ev.num_cases < min_cases:
-                continue
-            value = float(self._values(ev, (measure,))[measure])
-            if math.isnan(value):
-                continue
-            bound = value if level is None else float(confidence_interval(ev, measure, level, seed=0).high)
-            if best is None or bound < best.bound:
-                best = WorstSlice(tuple(pairs), value, bound, ev.num_cases)
-        return best
-
-    def gaps(
-        self,
-        measure: str = "area_under_roc_curve",
-        reference: Any = "overall",
-        confidence: float = 0.95,
-        correction: str = "holm",
-        *,
-        n_resamples: int = 2000,
-    ) -> list[SliceGap]:
-        """Each slice against the reference: difference, interval and p-value, adjusted for the comparisons.
-
-        Parameters
-        ----------
-        measure : {"area_under_roc_curve", "average_precision"}
-        reference : "overall" or dict
-            ``"overall"``: each slice against its complement (the other
-            slices of its crossing: the cases not in it), an unpaired
-            comparison of disjoint cases. A dict (``{"region": "eu"}``): each
-            other slice of that crossing against that slice.
-        confidence : float, default 0.95
-            The level of each difference's interval.
-        correction : {"holm", "bonferroni"}
-            How the p-values are adjusted for the number of comparisons
-            (Holm's step-down, or Bonferroni).
-        n_resamples : int, default 2000
-            Bootstrap resamples (average precision).
-
-        Returns
-        -------
-        list of SliceGap
-            Crossing by crossing, each in the order of :meth:`slices`: ``estimate`` (the slice's value),
-            ``reference`` (the complement's or reference slice's),
-            ``difference`` (slice - reference), the interval ``low``/``high``,
-            ``p_value`` and ``p_adjusted``, the ``method`` (unpaired DeLong for
-            ROC AUC, the bootstrap for average precision, as
-            :func:`scored_pr.compare`). A comparison that has no value (a
-            slice or complement with one class) is NaN.
-        """
-        from .._uncertainty import compare
-
-        func = "gaps"
-        if measure not in ("area_under_roc_curve", "average_precision"):
-            raise fail(ValueError, func, "measure", "'area_under_roc_curve' or 'average_precision'", measure)
-        reference = check_reference(reference, func)
-        level = check_confidence(confidence, func)
-        correction = check_correction(correction, func)
-        self._flush()
-        rows: list[tuple[SliceKey, Any, Any]] = []
-        if reference == "overall":
-            for j, spec in enumerate(self._specs):
-                if not spec:
-                    continue
-                members = list(self._index[j].values())
-                for sid in members:
-                    others = [self._evs[o] for o in members if o != sid]
-                    rows.append((self._pairs[sid], self._evs[sid], _pooled(others, self._cls, self._options)))
-        else:
-            pairs = check_slice_request(reference, self._keys, func)
-            ref = self._by_pairs.get(pairs)
-            if ref is None:
-                raise no_such_slice(pairs, self._specs, func)
-            j = self._specs.index(tuple(k for k, _ in pairs))
-            rows = [(self._pairs[sid], self._evs[sid], self._evs[ref]) for sid in self._index[j].values() if sid != ref]
-        out: list[SliceGap] = []
-        nan = math.nan
-        for pairs, ev, other in rows:
-            try:
-                r = compare(ev, other, measure=measure, level=level, seed=0, n_resamples=n_resamples)
-                out.append(SliceGap(tuple(pairs), r.estimate_a, r.estimate_b, r.difference, r.interval.low,
-                                    r.interval.high, r.p_value, nan, r.method, ev.num_cases))
-            except (ValueError, ZeroDivisionError):  # one class on a side: nothing to compare
-                out.append(SliceGap(tuple(pairs), nan, nan, nan, nan, nan, nan, nan, "none", ev.num_cases))
-        adjusted = G.adjust_p_values(np.array([g.p_value for g in out], dtype=np.float64), correction)
-        return [g._replace(p_adjusted=float(a)) for g, a in zip(out, adjusted)]
 
     # ------------------------------------------------------------- combining
 
@@ -747,20 +713,35 @@ class SlicedEvaluation(HtmlReport):
         check_same_setup(self._setup(), other._setup(), "merge", "other", "keys, crossings, kind, options and max_slices")
         if not hasattr(self._cls, "merge"):
             raise UnsupportedQuery(f"{_CLS}.merge: {self._kind} evaluators cannot be merged; merge the cases instead")
-        self._flush()
-        other._flush()
         union = list(self._pairs) + [p for p in other._pairs if p not in self._by_pairs]
         if sum(1 for p in union if p) > self._max_slices:
             raise ValueError(f"merge: the two evaluations have {sum(1 for p in union if p)} slices together, "
                              f"over max_slices={self._max_slices}; nothing was merged.")
         out = SlicedEvaluation(self._keys, slices=self._specs, kind=self._kind, max_slices=self._max_slices, **self._options)
-        empty = self._cls(**self._options)
-        for pairs in union:
-            a = self._evs[self._by_pairs[pairs]] if pairs in self._by_pairs else empty
-            b = other._evs[other._by_pairs[pairs]] if pairs in other._by_pairs else empty
-            out._put(pairs, a.merge(b))
+        if self._store is not None and other._store is not None:  # both stores: one store of both, in turn
+            for pairs in union:
+                if pairs not in out._by_pairs:
+                    out._new_slice(self._specs.index(tuple(k for k, _ in pairs)), tuple(v for _, v in pairs))
+            map_a = np.array([out._by_pairs[p] for p in self._pairs], dtype=np.int64)
+            map_b = np.array([out._by_pairs[p] for p in other._pairs], dtype=np.int64)
+            out._store = SliceStore.joined(self._store, other._store, map_a, map_b, len(out._pairs))
+        else:
+            out._per_slice()
+            mine, theirs = self._evaluators(), other._evaluators()
+            empty = self._cls(**self._options)
+            for pairs in union:
+                a = mine[self._by_pairs[pairs]] if pairs in self._by_pairs else empty
+                b = theirs[other._by_pairs[pairs]] if pairs in other._by_pairs else empty
+                out._put(pairs, a.merge(b))
         out._added = self._added + other._added
         return out
+
+    def _per_slice(self) -> None:
+        """Hold one evaluator per slice from now on (a state read back, a merge with one): the store's are made."""
+        if self._store is not None:
+            self._evs = self._evaluators()
+            self._store = None
+            self._table_memo = {}
 
     def _put(self, pairs: Pairs, ev: Any) -> None:
         """Set the evaluator of slice ``pairs`` (made if new): for merge and the state loaders."""
@@ -783,17 +764,15 @@ class SlicedEvaluation(HtmlReport):
             return NotImplemented
         if self._setup() != other._setup() or set(self._pairs) != set(other._pairs):
             return False
-        self._flush()
-        other._flush()
-        return all(bool(ev == other._evs[other._by_pairs[p]]) for p, ev in zip(self._pairs, self._evs))
+        mine, theirs = self._evaluators(), other._evaluators()
+        return all(bool(ev == theirs[other._by_pairs[p]]) for p, ev in zip(self._pairs, mine))
 
     __hash__ = None  # type: ignore[assignment]
 
     # ------------------------------------------------------------------ state
 
     def _state(self) -> _sliced_state.SlicedState:
-        self._flush()
-        entries = [(tuple(p), ev.to_dict()) for p, ev in zip(self._pairs, self._evs)]
+        entries = [(tuple(p), ev.to_dict()) for p, ev in zip(self._pairs, self._evaluators())]
         return _sliced_state.SlicedState(self._keys, self._specs, self._kind, dict(self._options), self._max_slices, entries)
 
     @classmethod
@@ -804,6 +783,7 @@ class SlicedEvaluation(HtmlReport):
             raise ValueError(f"load: the state's setup is refused: {exc}") from None
         if tuple(st.specs) != out._specs:
             raise ValueError("load: the state's crossings are not in their canonical order.")
+        out._per_slice()
         for i, (pairs, sub) in enumerate(st.entries):
             key = tuple((k, feature_value(v, k, "load")) for k, v in pairs)
             ev = evaluators[i] if evaluators is not None else out._cls.from_dict(sub)
@@ -843,10 +823,9 @@ class SlicedEvaluation(HtmlReport):
         return cls._from_state(_sliced_state.load(path))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        self._flush()
         st = _sliced_state.SlicedState(self._keys, self._specs, self._kind, dict(self._options), self._max_slices,
                                        [(tuple(p), {}) for p in self._pairs])
-        return (type(self)._from_pickle, (_sliced_state.to_pickle(st, list(self._evs)),))
+        return (type(self)._from_pickle, (_sliced_state.to_pickle(st, self._evaluators()),))
 
     @classmethod
     def _from_pickle(cls, state: Any) -> SlicedEvaluation:
@@ -854,12 +833,13 @@ class SlicedEvaluation(HtmlReport):
         return cls._from_state(st, evaluators)
 
 
-def _pooled(evaluators: list[Any], cls: type, options: dict[str, Any]) -> Any:
-    """One evaluator of every case of ``evaluators`` (a slice's complement)."""
-    out = cls(**options)
-    for ev in evaluators:
-        out = out.merge(ev)
-    return out
+def _sealed(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """A fresh array made read-only, so that the evaluator's store keeps it without a copy."""
+    a = np.ascontiguousarray(a)
+    if not a.flags.owndata:
+        a = a.copy()
+    a.setflags(write=False)
+    return a
 
 
 def _codes(column: tuple[np.ndarray, bool]) -> tuple[npt.NDArray[np.int64], list[Any]]:

@@ -14,14 +14,16 @@ measure the kernel does not know sends every slice to its own ``summary()``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
+from .._core import calibration as K
 from .._core.segmented import segment_summaries
 from .._measures import MEASURES, REPORT_RANKS
 
-__all__ = ["summaries"]
+__all__ = ["Segments", "segment_summaries_of", "summaries"]
 
 
 #: Summary keys the kernel computes under another name (equal by definition, see ``pr_breakeven_point``).
@@ -60,6 +62,36 @@ def summaries(evaluators: list[Any], ties: str, memo: dict[str, Any]) -> list[di
     return [dict(row) for row in rows]
 
 
+def _kernel_rows(neg: Any, correct: Any, offsets: Any, misses: Any, negative_misses: Any,
+                 ties: str) -> list[dict[str, Any]] | None:
+    """Each segment's summary entries but the calibration ones (None: a measure the kernel does not compute)."""
+    table = segment_summaries(neg, correct, offsets, misses, negative_misses, ties, REPORT_RANKS)
+    columns: list[tuple[str, list[Any]]] = []
+    for m in MEASURES:
+        if not m.summary or m.applies != "always":  # the calibration entries: per slice, by the caller
+            continue
+        for name in m.keys():
+            key = _SAME.get(name, name)
+            if key not in table:
+                return None
+            columns.append((name, table[key].tolist()))
+    return [{name: values[row] for name, values in columns} for row in range(offsets.size - 1)]
+
+
+def _calibration(ev: Any) -> dict[str, Any]:
+    """The entries that apply to some evaluators only (calibration: every score in [0, 1]), as its summary() has them."""
+    return {m.name: m.compute(ev) for m in MEASURES if m.summary and m.applies != "always" and m.applies_to(ev)}
+
+
+#: The calibration entries of ``summary()`` as the exact evaluator computes them from its cases' groups
+#: (its methods' defaults: 15 uniform bins, l1): called on a slice's ranked cases without an evaluator.
+#: ``tests/evaluators/test_sliced_table.py`` holds them equal to each slice's own ``summary()``.
+_CALIBRATION: dict[str, Callable[[K.Groups], float]] = {
+    "expected_calibration_error": lambda g: K.ece(g, 15, "l1", "uniform", False),
+    "brier_score": K.brier_score,
+}
+
+
 def _compute(evaluators: list[Any], ranked: list[Any], ties: str) -> list[dict[str, Any]]:
     plain = [i for i, ev in enumerate(evaluators) if not ev.weighted and ranked[i][1].size <= KERNEL_MAX_CASES]
     out: list[dict[str, Any] | None] = [None] * len(evaluators)
@@ -75,25 +107,63 @@ def _compute(evaluators: list[Any], ranked: list[Any], ties: str) -> list[dict[s
             negative_misses.append(ev.num_negative_misses)
         offsets = np.zeros(len(plain) + 1, dtype=np.int64)
         np.cumsum(sizes, out=offsets[1:])
-        table = segment_summaries(
-            np.concatenate(negs), np.concatenate(cors), offsets, np.asarray(misses, dtype=np.int64),
-            np.asarray(negative_misses, dtype=np.int64), ties, REPORT_RANKS,
-        )  # fmt: skip
-        columns: list[tuple[str, list[Any]]] = []
-        for m in MEASURES:
-            if not m.summary or m.applies != "always":  # the calibration entries: below, per slice
-                continue
-            for name in m.keys():
-                key = _SAME.get(name, name)
-                if key not in table:  # a measure the kernel does not compute: every slice answers itself
-                    return [ev.summary() for ev in evaluators]
-                columns.append((name, table[key].tolist()))
+        rows = _kernel_rows(np.concatenate(negs), np.concatenate(cors), offsets, np.asarray(misses, dtype=np.int64),
+                            np.asarray(negative_misses, dtype=np.int64), ties)
+        if rows is None:  # a measure the kernel does not compute: every slice answers itself
+            return [ev.summary() for ev in evaluators]
         for row, i in enumerate(plain):
-            ev = evaluators[i]
-            row_values = {name: values[row] for name, values in columns}
-            # the entries that apply to some evaluators only (calibration: every score in [0, 1]), after
-            # the others, as the evaluator's own summary() puts them
-            row_values.update((m.name, m.compute(ev)) for m in MEASURES
-                              if m.summary and m.applies != "always" and m.applies_to(ev))
-            out[i] = row_values
+            rows[row].update(_calibration(evaluators[i]))  # after the others, as summary() puts them
+            out[i] = rows[row]
     return [ev.summary() if s is None else s for ev, s in zip(evaluators, out)]
+
+
+class Segments(NamedTuple):
+    """Every slice's ranked cases end to end (see ``segment_order``), its offsets and its misses."""
+
+    seg_neg: npt.NDArray[np.float64]
+    seg_c: npt.NDArray[np.bool_]
+    seg_w: npt.NDArray[np.float64] | None
+    offsets: npt.NDArray[np.int64]
+    misses: npt.NDArray[np.int64]
+    negative_misses: npt.NDArray[np.int64]
+
+
+def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], Any],
+                         overall: int | None) -> list[dict[str, Any]]:
+    """Every slice's ``summary()`` from the store's segments, without an evaluator per slice.
+
+    The overall slice (``overall``, its id) and the slices holding a weight
+    other than 1 answer with their own evaluator's ``summary()`` (``make(sid,
+    ranked)`` makes it); the calibration entries, where a slice's scores are
+    probabilities, come from its evaluator too; every other entry from one
+    segmented pass (:func:`scored_pr._core.segmented.segment_summaries`).
+    """
+    offsets = seg.offsets
+    count = offsets.size - 1
+    own = np.zeros(count, dtype=bool)
+    if overall is not None:
+        own[overall] = True
+    if seg.seg_w is not None:
+        seg_of = np.repeat(np.arange(count, dtype=np.int64), np.diff(offsets))
+        own |= np.bincount(seg_of[seg.seg_w != 1.0], minlength=count) > 0
+    rows = _kernel_rows(seg.seg_neg, seg.seg_c, offsets, seg.misses, seg.negative_misses, ties)
+    if rows is None:
+        return [make(sid, True).summary() for sid in range(count)]
+    neg = seg.seg_neg
+    groups: list[K.Groups] | None = None
+    for sid in range(count):
+        if own[sid]:
+            rows[sid] = make(sid, True).summary()
+            continue
+        a, b = int(offsets[sid]), int(offsets[sid + 1])
+        if a < b and -neg[b - 1] >= 0.0 and -neg[a] <= 1.0:  # probabilities: the calibration entries
+            if all(m.name in _CALIBRATION for m in _CALIBRATED):
+                if groups is None:  # every segment's groups in one pass
+                    groups = K.segment_groups(neg, seg.seg_c, offsets)
+                rows[sid].update((m.name, _CALIBRATION[m.name](groups[sid])) for m in _CALIBRATED)
+            else:  # pragma: no cover (a calibration entry added to the table and not above)
+                rows[sid].update(_calibration(make(sid, True)))
+    return rows
+
+
+_CALIBRATED = tuple(m for m in MEASURES if m.summary and m.applies != "always")

@@ -24,13 +24,15 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def render(obj: Any, title: str | None = None, intervals: dict[str, Any] | None = None,
-           budget: int = _data.BUDGET) -> str:
+           budget: int = _data.BUDGET, gaps: dict[str, Any] | None = None) -> str:
     """The HTML page of ``obj`` (any evaluator kind); ``intervals``: {measure: Interval} to show beside the values
-    ({slice: {measure: Interval}} for a sliced evaluation: a column per measure in the slice table).
+    ({slice: {measure: Interval}} for a sliced evaluation: a column per measure in the slice table);
+    ``gaps``: a sliced evaluation's gaps table, ``{"measure", "label", "level", "correction", "rows"}``
+    (``rows``: what :meth:`~scored_pr.SlicedEvaluation.gaps` returned).
 
     The page is valid text: a lone surrogate in ``title`` shows as U+FFFD (see :func:`write`).
     """
-    return _valid_text(_page.page(_data.page_data(obj, title or "scored_pr report", intervals, budget)))
+    return _valid_text(_page.page(_data.page_data(obj, title or "scored_pr report", intervals, budget, gaps)))
 
 
 def render_compare(a: Any, b: Any, names: tuple[str, str], comparisons: dict[str, Any], title: str | None = None,
@@ -50,8 +52,12 @@ def write(document: str, path: str | os.PathLike[str]) -> None:
     failure ``path`` keeps its previous content; its mode is kept and a
     symlink is followed.
     """
-    data = _valid_text(document).encode("utf-8")
-    _atomic.write_bytes(path, data)
+    _atomic.write_bytes(path, encoded(document))
+
+
+def encoded(document: str) -> bytes:
+    """``document`` as the bytes of a page (UTF-8, each lone surrogate as U+FFFD), ready for an atomic write."""
+    return _valid_text(document).encode("utf-8")
 
 
 def _valid_text(text: str) -> str:

@@ -32,6 +32,8 @@ from .._validation import UnsupportedQuery
 from . import calibration as _calibration
 from . import decisions as _decisions
 from . import notes as _notes
+from . import slices as _slices
+from .slices import subset as _subset
 
 #: Threshold rows kept per ranking by default: enough that the drawn curves are
 #: indistinguishable from the full ones at screen resolution (a chart is under
@@ -70,14 +72,6 @@ def select(fpr: np.ndarray, tpr: np.ndarray, precision: np.ndarray, must: list[i
         picked = np.linspace(0, n - 1, spare).astype(np.int64)
     keep = np.unique(np.concatenate((picked, [0, n - 1], np.asarray(must, dtype=np.int64))))
     return keep[(keep >= 0) & (keep < n)]
-
-
-def _subset(rows: np.ndarray, budget: int) -> np.ndarray:
-    """At most ``budget`` of ``rows`` (evenly by index, the ends kept): a subset, never new points."""
-    rows = np.asarray(rows, dtype=np.float64)
-    if rows.shape[0] <= budget:
-        return rows
-    return rows[np.unique(np.linspace(0, rows.shape[0] - 1, budget).astype(np.int64))]
 
 
 def view_of(obj: Any, kind: _kinds.Kind) -> Any:
@@ -148,7 +142,7 @@ def ranking(ev: Any, name: str, kind_name: str, budget: int = BUDGET, intervals:
         # the reliability diagram, for probabilities only (scored_pr._html.calibration)
         "reliability": _calibration.reliability(ev, budget),
         # the threshold to ship: constrained point, min-cost candidates, net benefit (see .decisions)
-        "decisions": _decisions.decisions(ev, thresholds[keep]) if hasattr(ev, "operating_point") else None,
+        "decisions": _decisions.decisions(ev, thresholds[keep], budget) if hasattr(ev, "operating_point") else None,
     }
 
 
@@ -207,8 +201,12 @@ _ITEM_MEASURES = ("average_precision", "area_under_roc_curve", "maximum_f_measur
 WORST_MIN_CASES = 100
 
 
-def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, budget: int = BUDGET) -> dict[str, Any]:
-    """Everything the page shows for ``obj`` (an evaluator of any registered kind)."""
+def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, budget: int = BUDGET,
+              gaps: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything the page shows for ``obj`` (an evaluator of any registered kind).
+
+    ``gaps``: a sliced evaluation's gaps table (:func:`scored_pr._html.slices.gaps`' argument), or None.
+    """
     kind = _kinds.kind_of(obj)
     if kind is None:
         raise UnsupportedQuery(f"to_html: {type(obj).__name__!r} is no evaluator kind scored_pr knows")
@@ -238,6 +236,8 @@ def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, bud
         if i < MAX_ITEMS_WITH_CURVES:
             row["curve"] = len(rankings)
             rankings.append(entry(ev, str(item), own_budget))
+        elif kind.holds == "per_slice" and i < MAX_ITEMS_WITH_CURVES + _slices.MAX_OVERLAYS:
+            row["overlay"] = _slices.overlay(ev)  # drawn over the overall curves on click
         rows.append(row)
     figures = kind.figures(obj) if kind.figures is not None else {}
     figures = {k: v for k, v in figures.items() if not any(k.startswith(f"{r['name']}: ") for r in rows)}
@@ -263,10 +263,15 @@ def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, bud
                 if row["worst"]:
                     worst = {"name": row["name"], "measure": "average_precision", "value": found.value,
                              "min_cases": WORST_MIN_CASES}
+    sliced: dict[str, Any] = {}
+    if kind.holds == "per_slice":  # a slice's curves are drawn over the overall ones (rankings[base])
+        base = rows[0]["curve"] if items and tuple(items[0]) == () else None
+        sliced = {"base": base, "gaps": None if gaps is None else _slices.gaps(gaps),
+                  "items_with_overlays": min(len(items), MAX_ITEMS_WITH_CURVES + _slices.MAX_OVERLAYS)}
     return clean({"title": title, "layout": layout, "kind": kind.name, "rankings": rankings, "items": rows,
                   "item_noun": item_noun, "averages": averages, "worst": worst,
                   "confusion": confusion, "empty": empty,
-                  "items_with_curves": min(len(items), MAX_ITEMS_WITH_CURVES)})
+                  "items_with_curves": min(len(items), MAX_ITEMS_WITH_CURVES), **sliced})
 
 
 def compare_data(a: Any, b: Any, names: tuple[str, str], comparisons: dict[str, Any], title: str,

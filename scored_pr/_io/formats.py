@@ -6,9 +6,10 @@ score column: ``report`` and ``stream``), a wide file (one score column per
 class or label) and keyed cases (an id, a correctness and a score column:
 ``compare``). Each reader opens the input itself and returns an
 :class:`Opened`: the reader, the name messages give the input, its size and
-what to close. The command line opens every input through :func:`detect` and
-a format's readers (``scored_pr._cli.inputs``); ``--input-format`` offers the
-names of :data:`FORMATS`.
+what to close. The command line opens every input here, through
+:func:`open_ranking`, :func:`open_wide` and :func:`open_keyed` (:func:`detect`,
+then the format's reader), handed plain values: a path, the format's name
+(``--input-format``, which offers the names of :data:`FORMATS`) and the columns.
 
 How an input's format is chosen (:func:`detect`): the name given
 (``--input-format``); else, for a file, a format with first bytes of its own
@@ -190,6 +191,24 @@ def detect(path: str, given: str | None = None) -> Format:
             if head.startswith(f.magic):
                 return f
     return next((f for f in FORMATS.values() if not f.magic and f.named_by(path)), SNIFFED)
+
+
+def open_ranking(path: str, input_format: str | None, columns: CaseColumns, on_skip: OnSkip | None,
+                 binary: bool) -> Opened:
+    """The cases of one ranking at ``path`` (``report``, ``stream``, ``threshold``), in the format :func:`detect`
+    chooses (``input_format``: ``--input-format``), read by ``columns``; ``binary``: a text file as bytes, in blocks."""
+    return detect(path, input_format).read_ranking(path, columns, on_skip, binary)
+
+
+def open_wide(path: str, input_format: str | None, columns: WideColumns, skip_invalid: bool,
+              on_skip: OnSkip | None) -> Opened:
+    """The rows of the wide file at ``path`` (one score column per class or label), read by ``columns``."""
+    return detect(path, input_format).read_wide(path, columns, skip_invalid, on_skip)
+
+
+def open_keyed(path: str, input_format: str | None, columns: KeyColumns) -> Opened:
+    """The keyed cases ``(line, id, correct, score)`` at ``path`` (``compare``)."""
+    return detect(path, input_format).read_keyed(path, columns)
 
 
 def format_from_path(path: str) -> str | None:

@@ -65,7 +65,8 @@ from .assertions import (
 from .trec import check_c_long, check_grades, check_max_docs, check_measure_spec, check_trec_source
 from .lingpipe import check_arity, check_count_matrix, check_known_categories, check_ranked_scores, check_whole_counts
 from .engines import (
-    QUERIES_EXPECTED, SCORES_EXPECTED, bad_rows, check_column_names, check_column_type, check_engine_options,
+    QUERIES_EXPECTED, SCORES_EXPECTED, bad_rows, check_bin_counts, check_column_names, check_column_type,
+    check_decision_requests, check_engine_options, check_engine_slices,
     check_frame, check_label_column, check_misses_count, check_query_setup, check_weight_total, check_wide_columns,
     check_wide_setup, classes_not_found, exact_scores, label_classes, mixed_negatives,
 )
@@ -73,15 +74,17 @@ from .calibration import (
     check_calibration_bins, check_ece_options, check_probability_scores, check_reliability_options,
 )
 from .decisions import (
-    check_cost, check_decision_confidence, check_integer_counts, check_maximize, check_prevalence,
-    check_prevalence_setup, check_probability_ranking, check_probability_thresholds, check_subject_to, check_point_bounds,
+    check_cost, check_costs, check_decision_confidence, check_integer_counts, check_maximize, check_prevalence,
+    check_prevalence_setup, check_probability_range, check_probability_ranking, check_probability_thresholds,
+    check_subject_to, check_point_bounds, check_operating_point,
 )
 
 __all__ = [
     "check_calibration_bins", "check_ece_options", "check_probability_scores", "check_reliability_options",
     "EVERY_KIND_EXPECTED", "MAX_COUNT", "MAX_LABELS", "MAX_WEIGHT", "MIN_WEIGHT", "WEIGHTS_EXPECTED", "MAX_SAVED_INT", "MIN_SAVED_INT", "SUMMARY_LABEL_NAMES", "TIE_POLICIES",
     "QUERIES_EXPECTED", "SCORES_EXPECTED", "UnsupportedQuery", "as_array", "bad_rows", "check_column_names",
-    "check_column_type", "check_engine_options", "check_frame", "check_label_column", "check_misses_count",
+    "check_bin_counts", "check_column_type", "check_decision_requests", "check_engine_options",
+    "check_engine_slices", "check_frame", "check_label_column", "check_misses_count",
     "check_query_setup", "check_weight_total", "check_wide_columns", "check_wide_setup", "classes_not_found",
     "exact_scores", "label_classes", "mixed_negatives",
     "check_arity", "check_average", "check_batch", "check_beta",
@@ -104,6 +107,7 @@ __all__ = [
     "evaluation_kind", "fail", "measure_arguments_error", "missing_time", "multi_output", "read_only_evaluation",
     "renamed_keyword", "summary_name_clash", "summary_value_error", "time_off_clock",
     "check_cost", "check_decision_confidence", "check_integer_counts", "check_maximize", "check_prevalence",
-    "check_prevalence_setup", "check_probability_ranking", "check_probability_thresholds", "check_subject_to",
+    "check_prevalence_setup", "check_probability_range", "check_costs", "check_operating_point",
+    "check_probability_ranking", "check_probability_thresholds", "check_subject_to",
     "check_point_bounds",
 ]

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .errors import fail
+from .options import check_seed
 
 MAXIMIZE = ("precision", "recall", "tnr", "f1", "accuracy", "youden", "net_benefit")
 CONSTRAINT_KEYS = ("precision", "recall", "fpr", "tnr", "accepted_fraction")
@@ -67,12 +68,33 @@ def check_cost(value: Any, func: str, name: str) -> float:
     return float(value)
 
 
+def check_costs(func: str, cost_fp: Any, cost_fn: Any, gain_tp: Any, gain_tn: Any) -> tuple[float, float, float, float]:
+    """The four costs and gains of a cost query, each a finite real number, in that order."""
+    return (check_cost(cost_fp, func, "cost_fp"), check_cost(cost_fn, func, "cost_fn"),
+            check_cost(gain_tp, func, "gain_tp"), check_cost(gain_tn, func, "gain_tn"))  # fmt: skip
+
+
+def check_operating_point(func: str, maximize: Any, subject_to: Any, confidence: Any,
+                          seed: Any) -> tuple[str, dict[str, float], float | None, int]:  # fmt: skip
+    """``operating_point``'s arguments, checked in order: the measure, the constraints, the level, the seed (None: 0)."""
+    return (check_maximize(maximize, func), check_subject_to(subject_to, func),
+            check_decision_confidence(confidence, func), check_seed(seed, func) or 0)  # fmt: skip
+
+
 def check_probability_ranking(scores: np.ndarray, func: str) -> None:
     """Scores must be probabilities: name the first (in rank order) outside [0, 1]."""
     bad = np.flatnonzero((scores < 0.0) | (scores > 1.0))
     if bad.size:
         raise ValueError(f"{func}: the scores must be probabilities in [0, 1]; the score {float(scores[bad[0]])!r} "
                          f"(rank {int(bad[0]) + 1}) is not.")  # fmt: skip
+
+
+def check_probability_range(highest: float, lowest: float, func: str) -> None:
+    """Scores known by their range (a summary's bins) must be probabilities: name the extreme outside [0, 1]."""
+    for score, which in ((highest, "highest"), (lowest, "lowest")):
+        if not 0.0 <= score <= 1.0:
+            raise ValueError(f"{func}: the scores must be probabilities in [0, 1]; the {which} score, {score!r}, "
+                             "is not.")  # fmt: skip
 
 
 def check_probability_thresholds(value: Any, func: str) -> np.ndarray | None:

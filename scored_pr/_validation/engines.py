@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .cases import _EXACT_EXPECTED, inexact_scores, label_expected, labels_of_kind
+from .cases import _EXACT_EXPECTED, check_score, inexact_scores, label_expected, labels_of_kind
+from .decisions import check_cost, check_maximize, check_subject_to
 from .errors import describe, fail
 from .options import check_choice, check_positive_int
+from .slices import check_max_slices, check_slice_keys, check_slice_specs
 
 
 def check_column_names(func: str, columns: Iterable[str], **named: Any) -> dict[str, str | None]:
@@ -60,6 +62,44 @@ def check_engine_options(
     if partitions is not None:
         partitions = check_positive_int(partitions, func, "partitions")
     return mode, max_bins, curve_points, ranks, partitions
+
+
+def check_bin_counts(func: str, value: Any) -> tuple[int, ...]:
+    """``calibration_bins``: a tuple (or list) of ints >= 1, the extra uniform bin counts the engines sum."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
+        raise fail(TypeError, func, "calibration_bins", "a tuple of ints >= 1", value)
+    return tuple(check_positive_int(n, func, "calibration_bins") for n in value)
+
+
+def _sequence(func: str, name: str, value: Any, expected: str) -> tuple[Any, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
+        raise fail(TypeError, func, name, expected, value)
+    return tuple(value)
+
+
+def check_decision_requests(
+    func: str, costs: Any, operating_points: Any, thresholds: Any
+) -> tuple[tuple[tuple[float, float, float, float], ...], tuple[tuple[str, tuple[tuple[str, float], ...]], ...],
+           tuple[float, ...]]:
+    """``costs`` ((cost_fp, cost_fn, gain_tp, gain_tn), ...), ``operating_points`` ((maximize, subject_to), ...)
+    and ``thresholds`` (real numbers): the decision requests the engines answer, each checked as the query
+    that will ask for it checks it."""
+    out_costs = []
+    for c in _sequence(func, "costs", costs, "a tuple of (cost_fp, cost_fn, gain_tp, gain_tn) tuples"):
+        c = _sequence(func, "costs", c, "a tuple of (cost_fp, cost_fn, gain_tp, gain_tn) tuples")
+        if len(c) != 4:
+            raise fail(ValueError, func, "costs", "(cost_fp, cost_fn, gain_tp, gain_tn) tuples of 4 numbers", c)
+        out_costs.append(tuple(check_cost(v, func, f"costs[{n}]")
+                               for v, n in zip(c, ("cost_fp", "cost_fn", "gain_tp", "gain_tn"))))
+    points = []
+    for op in _sequence(func, "operating_points", operating_points, "a tuple of (maximize, subject_to) pairs"):
+        op = _sequence(func, "operating_points", op, "a tuple of (maximize, subject_to) pairs")
+        if len(op) != 2:
+            raise fail(ValueError, func, "operating_points", "(maximize, subject_to) pairs", op)
+        points.append((check_maximize(op[0], func), tuple(check_subject_to(op[1], func).items())))
+    cuts = tuple(check_score(t, func, "thresholds")
+                 for t in _sequence(func, "thresholds", thresholds, "a tuple of real numbers"))
+    return tuple(out_costs), tuple(points), cuts  # type: ignore[return-value,arg-type]
 
 
 def check_misses_count(value: Any, func: str) -> int:
@@ -298,3 +338,30 @@ def check_weight_total(func: str, column: str, total: float) -> None:
         raise ValueError(f"{func}: column {column!r} (argument 'weight_col') must hold weights whose total is a "
                          "finite float64 (at most about 1.8e308); their sum overflows (scale them down: every "
                          "measure is a ratio of weights).")
+
+
+def check_engine_slices(
+    func: str, by: Any, slices: Any, max_slices: Any, columns: list[str], *, mode: str, misses: int, query_col: Any,
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...], int]:
+    """``by`` (a column name or a list of them: each a column of the frame), the crossings ``slices`` and
+    ``max_slices`` as :class:`scored_pr.SlicedEvaluation` takes them; what the engines cannot slice is refused."""
+    names = [by] if isinstance(by, str) else by
+    if not isinstance(names, (list, tuple)) or not names or not all(isinstance(k, str) and k for k in names):
+        raise fail(TypeError, func, "by", "a column name or a non-empty list of column names", by)
+    have = list(columns)
+    for name in names:
+        if name not in have:
+            shown = ", ".join(repr(c) for c in have[:20]) + (", ..." if len(have) > 20 else "")
+            raise fail(ValueError, func, "by", f"names of columns of the DataFrame ({shown})", name)
+        _named_once(func, "by", name, have)
+    keys = check_slice_keys(tuple(names), func)
+    specs, max_slices = check_slice_specs(slices, keys, func), check_max_slices(max_slices, func)
+    for arg, value, ok, why in (
+        ("query_col", query_col, query_col is None, "the per-query means are not sliced: evaluate each slice's rows"),
+        ("mode", mode, mode == "exact", "mode='bounded' is not sliced in the cluster: use mode='exact', or a "
+                                        "SlicedEvaluation(kind='bounded') fed each partition"),
+        ("misses", misses, misses == 0, "misses belong to no slice: use SlicedEvaluation.add_misses per slice"),
+    ):
+        if not ok:
+            raise fail(ValueError, func, arg, f"its default with by= ({why})", value)
+    return keys, specs, max_slices

@@ -78,17 +78,14 @@ def test_bad_level_is_a_usage_error(files, capsys, level) -> None:  # type: igno
 
 
 def test_report_ci_on_weighted_cases_is_one_error_line(capsys) -> None:  # type: ignore[no-untyped-def]
-    import argparse
-
     from scored_pr._io import cases as _io
 
-    from scored_pr._cli import compare as _compare_cli
+    from scored_pr._cli import output as _cli_output
 
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases([True, False], [0.6, 0.4], sample_weight=[2.0, 1.0])
-    args = argparse.Namespace(ci=True, level=0.95, bootstrap="percentile", resamples=100, seed=0)
     with pytest.raises(_io.InputError, match="x.csv: --ci: confidence_interval: .*sample weights"):
-        _compare_cli.report_intervals(ev, args, "x.csv")
+        _cli_output.report_intervals(ev, "x.csv", 0.95, "percentile", 100, 0)
 
 
 def test_compare_joins_on_ids_and_equals_the_library(files, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -231,12 +228,10 @@ class _Terminal:
 @pytest.mark.parametrize("tty, no_progress", [(True, False), (False, False), (True, True)])
 def test_report_ci_shows_the_bootstrap_progress_on_a_terminal(files, capsys, monkeypatch, tty, no_progress) -> None:  # type: ignore[no-untyped-def]
     """report --ci on 1.5M rows spent about a minute resampling with nothing on the screen."""
-    import argparse
     import sys
 
     from scored_pr._cli import main as _cli
 
-    from scored_pr._cli import compare as _compare_cli
     from scored_pr._cli import output as _cli_output
 
     pa, _, c, a, _ = files
@@ -246,8 +241,7 @@ def test_report_ci_shows_the_bootstrap_progress_on_a_terminal(files, capsys, mon
     monkeypatch.setattr(_cli_output, "PROGRESS_INTERVAL", 0.0)
     err = _Terminal(tty)
     monkeypatch.setattr(sys, "stderr", err)
-    args = argparse.Namespace(ci=True, level=0.95, bootstrap="percentile", resamples=300, seed=0, no_progress=no_progress)
-    got = _compare_cli.report_intervals(ev, args, "x.csv")
+    got = _cli_output.report_intervals(ev, "x.csv", 0.95, "percentile", 300, 0, progress=not no_progress)
     # the intervals are the library's, progress or not
     assert got["average_precision"] == ev.confidence_interval("average_precision", 0.95, "bootstrap", 300, 0)
     if not tty or no_progress:

@@ -6,7 +6,6 @@ Each slice's numbers are compared with an exact evaluator fed, by hand, only tha
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 
 from scored_pr import ScoredPrecisionRecallEvaluation as E
 from scored_pr._cli.main import main
+from sliced_files import evaluator_of, write_sliced
 
 ROWS = [
     (1, 0.9, "eu", "m"), (0, 0.8, "eu", "d"), (1, 0.7, "us", "m"), (0, 0.6, "", "d"), (1, 0.5, "us", "d"),
@@ -29,33 +29,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def write(tmp: Path, fmt: str) -> Path:
-    if fmt in ("csv", "tsv", "csv.gz"):
-        sep = "\t" if fmt == "tsv" else ","
-        text = sep.join(("correct", "score", "region", "device")) + "\n" + "".join(
-            sep.join(map(str, r)) + "\n" for r in ROWS)
-        path = tmp / f"p.{fmt}"
-        path.write_bytes(gzip.compress(text.encode()) if fmt.endswith(".gz") else text.encode())
-        return path
-    if fmt == "jsonl":
-        path = tmp / "p.jsonl"
-        path.write_text("".join(json.dumps({"correct": c, "score": s, "region": r or None, "device": d}) + "\n"
-                                for c, s, r, d in ROWS))
-        return path
-    pa = pytest.importorskip("pyarrow")
-    pq = pytest.importorskip("pyarrow.parquet")
-    path = tmp / "p.parquet"
-    pq.write_table(pa.table({"correct": [r[0] for r in ROWS], "score": [r[1] for r in ROWS],
-                             "region": [r[2] or None for r in ROWS], "device": [r[3] for r in ROWS]}), path)
-    return path
+    return write_sliced(tmp, fmt, ROWS)
 
 
 def expected(where: dict[str, str]) -> E:
-    ev = E()
-    for c, s, r, d in ROWS:
-        row = {"region": r or "(missing)", "device": d}
-        if all(row[k] == v for k, v in where.items()):
-            ev.add_case(bool(c), s)
-    return ev
+    return evaluator_of(ROWS, where)
 
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "csv.gz", "jsonl", "parquet"])

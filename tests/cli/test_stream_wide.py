@@ -17,8 +17,6 @@ import os
 import re
 import shutil
 import subprocess
-import time
-import urllib.request
 import warnings
 from pathlib import Path
 from typing import Any
@@ -28,7 +26,7 @@ import pytest
 
 sk = pytest.importorskip("sklearn.metrics")
 
-from cli_env import CMD, ROOT, clean_env  # noqa: E402
+from cli_env import CMD, ROOT, clean_env, metrics_stream, scrape_after  # noqa: E402
 
 CLASSES = ["cat", "dog", "bird", "fish"]
 LABELS = ["a", "b", "c"]
@@ -267,25 +265,16 @@ def test_clean_env_i_text_stream(tmp_path: Path) -> None:
 
 def test_metrics_port_serves_every_label_and_every_average(tmp_path: Path) -> None:
     pytest.importorskip("prometheus_client")
-    proc = subprocess.Popen([*CMD, "stream", "-", *ML, "--every", "10", "--metrics-port", "0", "--format", "json"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=clean_env(), cwd=ROOT)
+    proc, url = metrics_stream("-", *ML, "--every", "10", "--format", "json")
     try:
-        assert proc.stderr is not None and proc.stdin is not None and proc.stdout is not None
-        match = re.search(r"serving Prometheus metrics on (http://127\.0\.0\.1:\d+/metrics)", proc.stderr.readline())
-        assert match
+        assert proc.stdin is not None and proc.stdout is not None
         path = tmp_path / "tags.jsonl"
         y, s = multilabel_file(path, 8, n=20)
         proc.stdin.write(path.read_text())
         proc.stdin.flush()
         lines = [json.loads(proc.stdout.readline()) for _ in range(2)]
         assert [x["step"] for x in lines] == [10, 20]
-        for _ in range(600):  # the gauges are set right after the line is printed: a bounded wait (30 s, a loaded machine)
-            with urllib.request.urlopen(match.group(1), timeout=5) as response:
-                text = response.read().decode()
-            if "scored_pr_summary_step 20.0" in text:
-                break
-            time.sleep(0.05)
+        text = scrape_after(url, 20)
         samples = {(name, average, label): float(value) for name, average, label, value in re.findall(
             r'^(scored_pr_\w+)\{average="(\w*)",label="(\w*)",scope="cumulative"\} (\S+)$', text, re.M)}
         assert samples[("scored_pr_num_rows", "", "")] == 20

@@ -2,8 +2,8 @@
 
 The point-mass screen (P(X = k) and its geometric tail bound) is held against scipy's exact
 binomial tail right at the critical counts, where a loose bound would flip a decision; the
-partial ordering (the feasible candidates sorted first, the rest only if needed) against the
-full stable sort.
+partial ordering (the feasible candidates, found from the gaps alone, sorted first; the rest only
+if needed) against the full stable sort.
 """
 
 from __future__ import annotations
@@ -31,12 +31,18 @@ def test_screens_decide_as_the_exact_tail_at_the_critical_counts(n: int, target:
     np.testing.assert_array_equal(D.rejects("precision", target, tp, fp, float(n) + 5, float(n) + 5, delta), exact)
 
 
-@settings(max_examples=80, deadline=None)
-@given(st.lists(st.sampled_from([-np.inf, -2.0, -0.5, 0.0, 0.0, 0.3, 1.0, 1.0, 4.0, np.inf]), min_size=0, max_size=60))
-def test_partial_order_is_the_full_stable_order(values: list[float]) -> None:
-    z = np.asarray(values, dtype=np.float64)
-    head, whole = D._sure_first(z, 0.0)
-    assert whole == bool(np.all(z > 0.0))
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), min_size=1, max_size=60),
+       st.dictionaries(st.sampled_from(["precision", "recall", "fpr", "tnr", "accepted_fraction"]),
+                       st.sampled_from([0.0, 0.25, 0.5, 0.9, 1.0]), min_size=1, max_size=3))  # fmt: skip
+def test_partial_order_is_the_full_stable_order(counts: list[tuple[int, int]], subject_to: dict[str, float]) -> None:
+    """The candidates with z > 0, found from the gaps alone and sorted by their z-scores, lead the full stable order."""
+    tp = np.cumsum([0.0] + [a for a, _ in counts])
+    fp = np.cumsum([0.0] + [b for _, b in counts])
+    pos, neg = float(tp[-1]) + 2.0, float(fp[-1]) + 1.0
+    z = D._order_statistic(subject_to, tp, fp, pos, neg)
+    top = D._surely_feasible(subject_to, tp, fp, pos, neg)
+    np.testing.assert_array_equal(top, np.flatnonzero(z > 0.0))
+    head = top[np.argsort(-D._order_statistic(subject_to, tp[top], fp[top], pos, neg), kind="stable")]
     full = np.argsort(-z, kind="stable")
     np.testing.assert_array_equal(head, full[: head.size])
-    np.testing.assert_array_equal(np.concatenate((head, D._sure_rest(z, 0.0))), full)

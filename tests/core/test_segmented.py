@@ -9,7 +9,6 @@ scattered-ties and heavy-ties paths and the convex hull of long curves.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -20,26 +19,15 @@ from hypothesis import strategies as st
 from scored_pr import ScoredPrecisionRecallEvaluation as E
 from scored_pr._core import segmented
 from scored_pr._core.segmented import segment_summaries
+from summaries import differing
 REPORT_RANKS = (5, 10, 25, 100, 500)  # the summary's precision-at ranks (the measure table's REPORT_RANKS)
 #: The summary's entries for probabilities only, which the evaluators answer themselves (not the kernel's).
 CALIBRATION = ("expected_calibration_error", "brier_score")
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
-    """The keys where the two summaries differ (value, NaN-ness or type); the calibration entries are not the kernel's."""
-    a = {k: v for k, v in a.items() if k not in CALIBRATION}
-    assert list(a) == list(b)
-    bad = []
-    for k in a:
-        x, y = a[k], b[k]
-        if type(x) is not type(y):
-            bad.append(k)
-        elif isinstance(x, float) and math.isnan(x):
-            if not math.isnan(y):
-                bad.append(k)
-        elif x != y:
-            bad.append(k)
-    return bad
+    """The keys where the two summaries differ; the calibration entries are not the kernel's."""
+    return differing(a, b, CALIBRATION)
 
 
 def _kernel_rows(evs: list[E], ties: str) -> list[dict[str, Any]]:
@@ -98,3 +86,60 @@ def test_kernel_equals_the_evaluator_on_long_slices_with_every_kind_of_tie(sweep
             evs.append(ev)
         for ev, row in zip(evs, _kernel_rows(evs, ties)):
             assert _same(ev.summary(), row) == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n=st.integers(0, 60), count=st.integers(1, 9), columns=st.integers(1, 3),
+       packed=st.booleans())
+def test_segment_order_is_a_stable_sort_of_each_slice(data: Any, n: int, count: int, columns: int, packed: bool) -> None:
+    """Each slice's rows ranked as a stable argsort of its scores (equal scores, -0.0 and 0.0, in arrival order),
+    through the packed keys and through the lexsort that takes over when they do not fit."""
+    import scored_pr._core.slicing as S
+
+    neg = np.array(data.draw(st.lists(st.sampled_from([-0.5, -0.0, 0.0, 0.25, -1.0, np.inf]), min_size=n, max_size=n)),
+                   dtype=np.float64)
+    # each column (crossing) has slice ids of its own: j * count + 0 .. count - 1
+    cols = [j * count + np.array(data.draw(st.lists(st.integers(0, count - 1), min_size=n, max_size=n)), dtype=np.int32)
+            for j in range(columns)]
+    count *= columns
+    old = S.KEY_BITS
+    S.KEY_BITS = 64 if packed else 0
+    try:
+        rows, offsets = S.segment_order(neg, cols, count)
+    finally:
+        S.KEY_BITS = old
+    expected: list[int] = []
+    sid = np.concatenate(cols) if cols else np.zeros(0, np.int64)
+    index = np.tile(np.arange(n), columns)
+    for k in range(count):
+        mine = index[sid == k]
+        expected += mine[np.argsort(neg[mine], kind="stable")].tolist()
+        assert offsets[k + 1] - offsets[k] == mine.size
+    assert rows.tolist() == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(segments=st.lists(st.lists(st.tuples(st.booleans(), st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, 0.7])),
+                                  max_size=10), max_size=5))
+def test_segment_groups_equal_each_segments_own_groups(segments: list[Any]) -> None:
+    """The calibration groups of every segment at once hold the values groups() gives each segment alone."""
+    from scored_pr._core.calibration import groups, segment_groups
+
+    negs, cors = [], []
+    for seg in segments:
+        ev = E(ties="stable")
+        ev.add_cases([c for c, _ in seg], [s for _, s in seg])
+        scores, correct, _ = ev.ranked_cases()
+        negs.append(-scores)
+        cors.append(correct)
+    offsets = np.concatenate(([0], np.cumsum([c.size for c in cors]))).astype(np.int64)
+    neg = np.concatenate(negs) if negs else np.zeros(0)
+    cor = np.concatenate(cors) if cors else np.zeros(0, bool)
+    together = segment_groups(neg, cor, offsets)
+    assert len(together) == len(segments)
+    for g, n, c in zip(together, negs, cors):
+        alone = groups(n, c, None)
+        for field in ("scores", "weight", "positive", "square", "counts"):
+            a, b = getattr(g, field), getattr(alone, field)
+            assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), field
+        assert g.weighted is alone.weighted is False

@@ -502,6 +502,12 @@ def test_assert_operating_point_gates_on_the_chosen_point() -> None:
         assert_operating_point(ev, "recall", {"precision": 0.9}, recall_ge=0.5)
 
 
+def last_all(y: np.ndarray, s: np.ndarray) -> ScoredPrecisionRecallEvaluation:
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, s)
+    return ev
+
+
 def test_every_kind_answers_on_its_own_cases_or_refuses_saying_why() -> None:
     from scored_pr import BoundedEvaluation, MultiLabelEvaluation, UnsupportedQuery, WindowedEvaluation
 
@@ -521,8 +527,12 @@ def test_every_kind_answers_on_its_own_cases_or_refuses_saying_why() -> None:
     other = ScoredPrecisionRecallEvaluation()
     other.add_cases(~y, 1 - s)
     assert ml["b"].operating_point("recall", {"precision": 0.6}) == other.operating_point("recall", {"precision": 0.6})
-    bounded = BoundedEvaluation()
+    bounded = BoundedEvaluation()  # 60 cases, at most 61 distinct scores: exact bins, the exact answer
     bounded.add_cases(y, s)
-    with pytest.raises(UnsupportedQuery, match=r"^BoundedEvaluation.operating_point: the scores of the operating "
+    point = bounded.operating_point("recall", {"precision": 0.6})
+    assert point.optimum is not None and point.optimum.exact
+    import dataclasses
+    assert dataclasses.replace(point, optimum=None) == last_all(y, s).operating_point("recall", {"precision": 0.6})
+    with pytest.raises(UnsupportedQuery, match=r"^BoundedEvaluation.net_benefit: the scores of the operating "
                                                r"points inside a bin are not kept.*; use precision_at_threshold"):
-        bounded.operating_point("recall", {"precision": 0.6})
+        bounded.net_benefit()

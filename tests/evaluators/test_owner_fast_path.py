@@ -16,7 +16,13 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-from scored_pr import BoundedEvaluation, MultiLabelEvaluation, ScoredPrecisionRecallEvaluation, WindowedEvaluation
+from scored_pr import (
+    BoundedEvaluation,
+    MultiLabelEvaluation,
+    ScoredPrecisionRecallEvaluation,
+    SlicedEvaluation,
+    WindowedEvaluation,
+)
 from scored_pr._evaluators import guard
 
 
@@ -72,10 +78,24 @@ CASES: list[tuple[str, Callable[[], Any], Callable[[Any], None], str, str, Calla
      "scored_pr._evaluators.exact", "check_batch", lambda ev: ev.num_cases),
     ("multilabel-add_case", lambda: MultiLabelEvaluation(2), lambda ev: ev.add_case([True, False], [0.5, 0.25]),
      "scored_pr._evaluators.multilabel", "check_weight", lambda ev: ev.num_rows),
+    ("sliced-add_case", lambda: SlicedEvaluation("g"), lambda ev: ev.add_case(True, np.float64(0.5), g="a"),
+     "scored_pr._evaluators.sliced", "check_score", lambda ev: ev.num_cases_seen),
+    ("sliced-add_cases", lambda: SlicedEvaluation("g"), lambda ev: ev.add_cases([True, False], [0.5, 0.25], g=["a", "b"]),
+     "scored_pr._evaluators.sliced", "check_batch", lambda ev: ev.num_cases_seen),
 ]
+
+
+def _other_add_case(ev: Any) -> Any:
+    if isinstance(ev, MultiLabelEvaluation):
+        return ev.add_case([False, True], [0.1, 0.2])
+    if isinstance(ev, SlicedEvaluation):
+        return ev.add_case(False, 0.1, g="b")
+    return ev.add_case(False, 0.1)
+
+
 OTHER_CALLS: dict[str, Callable[[Any], Any]] = {
-    "add_case": lambda ev: ev.add_case([False, True], [0.1, 0.2]) if isinstance(ev, MultiLabelEvaluation) else ev.add_case(False, 0.1),
-    "query": lambda ev: ev.average_precision(),
+    "add_case": _other_add_case,
+    "query": lambda ev: ev.table() if isinstance(ev, SlicedEvaluation) else ev.average_precision(),
     "to_dict": lambda ev: ev.to_dict(),
 }
 
@@ -121,13 +141,16 @@ def test_a_call_overlapping_the_owners_lock_free_add_is_refused_and_changes_noth
 
 def test_the_owner_is_refused_while_another_thread_holds_the_guard() -> None:
     """The other direction: a thread inside the evaluator; the owner's add_case takes the lock and is refused."""
-    for ev in (WindowedEvaluation(10), BoundedEvaluation(8), MultiLabelEvaluation(2)):
+    for ev in (WindowedEvaluation(10), BoundedEvaluation(8), MultiLabelEvaluation(2), SlicedEvaluation("g")):
         with _held_by_another_thread(ev), pytest.raises(RuntimeError, match="another thread"):
             if isinstance(ev, MultiLabelEvaluation):
                 ev.add_case([True, False], [0.5, 0.25])
+            elif isinstance(ev, SlicedEvaluation):
+                ev.add_case(True, 0.5, g="a")
             else:
                 ev.add_case(True, 0.5)
-        assert (ev.num_rows if isinstance(ev, MultiLabelEvaluation) else ev.num_cases) == 0
+        counts = {MultiLabelEvaluation: "num_rows", SlicedEvaluation: "num_cases_seen"}
+        assert getattr(ev, counts.get(type(ev), "num_cases")) == 0
 
 
 def test_a_cached_answer_is_given_while_another_thread_holds_the_guard() -> None:

@@ -408,3 +408,41 @@ def test_functional_sliced_is_the_table_and_equals_scikit_learn_per_group() -> N
         assert r["area_under_roc_curve"] == pytest.approx(roc_auc_score(y[mask], s[mask], sample_weight=w[mask]), abs=1e-12)
     with pytest.raises(TypeError, match="sliced: argument 'by'"):
         sliced(y, s, by=region)
+
+
+def test_per_slice_operating_points_equal_each_slices_own_decision() -> None:
+    rng = np.random.default_rng(11)
+    n = 300
+    g = rng.choice(["a", "b", "c"], size=n)
+    y = rng.random(n) < 0.4
+    s = np.round(rng.random(n) + 0.3 * y, 2)  # ties within and across classes
+    for options in ({}, {"ties": "stable"}):
+        ev = SlicedEvaluation("g", **options)
+        ev.add_cases(y, s, g=g)
+        ev.add_misses(2, g="a")
+        calls = [
+            lambda e: e.operating_point("f1"),
+            lambda e: e.operating_point("recall", {"precision": 0.6}),
+            lambda e: e.operating_point("recall", {"precision": 0.5}, confidence=0.9),
+            lambda e: e.min_cost_threshold(cost_fp=1.0, cost_fn=4.0),
+        ]
+        for call in calls:
+            mine = call(ev)
+            assert list(mine) == ev.slices()
+            for pairs, decision in mine.items():
+                ref = E(**options)
+                mask = np.ones(n, bool) if not pairs else g == dict(pairs)["g"]
+                ref.add_cases(y[mask], s[mask])
+                if pairs in ((), (("g", "a"),)):
+                    ref.add_misses(2)
+                assert decision == call(ref), pairs
+    with pytest.raises(ValueError, match="maximize"):
+        ev.operating_point("nonsense")
+    with pytest.raises(ValueError, match="cost_fn"):
+        SlicedEvaluation("g").min_cost_threshold(cost_fn=float("nan"))
+    windowed = SlicedEvaluation("g", kind="windowed", size=5)
+    if not hasattr(WindowedEvaluation, "operating_point"):
+        from scored_pr import UnsupportedQuery
+
+        with pytest.raises(UnsupportedQuery):
+            windowed.operating_point()

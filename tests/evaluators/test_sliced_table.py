@@ -8,29 +8,16 @@ takes its own summary); ``table(measures)`` picks the same values.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scored_pr import ScoredPrecisionRecallEvaluation as E, SlicedEvaluation
+from summaries import differing
 
 
-def _same(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
-    """The keys where the two summaries differ (value, NaN-ness or type)."""
-    assert list(a) == list(b)
-    bad = []
-    for k in a:
-        x, y = a[k], b[k]
-        if type(x) is not type(y):
-            bad.append(k)
-        elif isinstance(x, float) and math.isnan(x):
-            if not math.isnan(y):
-                bad.append(k)
-        elif x != y:
-            bad.append(k)
-    return bad
+_same = differing
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -91,3 +78,70 @@ def test_a_repeated_table_is_the_kept_one_and_every_change_is_seen() -> None:
             expected = ev[row["slice"]].summary()
             assert _same(expected, {k: row[k] for k in expected}) == []
             assert _same(expected, ev.summary()[str(row["slice"])]) == []
+
+
+step = st.one_of(
+    st.tuples(st.just("case"), st.booleans(), st.sampled_from([0.25, 0.5, -0.0, 0.0, 1.5, -2.0]),
+              st.sampled_from(["a", "b"]), st.sampled_from([0, 1, None])),
+    st.tuples(st.just("batch"), st.lists(st.tuples(st.booleans(), st.sampled_from([0.25, 0.5, -0.0, 0.0, 1.0]),
+                                                   st.sampled_from(["a", "b"]), st.sampled_from([0, 1, None])),
+                                         max_size=6)),
+    st.tuples(st.just("misses"), st.integers(0, 2), st.sampled_from(["a", "b"]), st.sampled_from([0, 1])),
+    st.tuples(st.just("view"), st.sampled_from(["a", "b"])),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ties=st.sampled_from(["stable", "grouped"]), steps=st.lists(step, max_size=12))
+def test_the_one_store_equals_evaluators_fed_each_slice_through_crossings_views_and_state(
+    ties: str, steps: list[Any]
+) -> None:
+    """Two keys and their crossing over one store: single cases, batches, misses, zeros of both signs,
+    scores in and out of [0, 1], a slice's evaluator asked for midway (then fed by later cases); every
+    row, every view, the state and a merge of two halves equal evaluators fed each slice's cases."""
+    specs = [(), ("g",), ("d",), ("g", "d")]
+    ev = SlicedEvaluation(("g", "d"), slices=specs, ties=ties)
+    half = [SlicedEvaluation(("g", "d"), slices=specs, ties=ties) for _ in range(2)]
+    refs: dict[Any, E] = {}
+    views = {}
+
+    def keys(g: str, d: Any) -> list[Any]:
+        values = {"g": g, "d": d}
+        return [tuple((k, values[k]) for k in spec) for spec in specs]
+
+    for i, s in enumerate(steps):
+        if s[0] == "case":
+            _, c, x, g, d = s
+            for target in (ev, half[i % 2]):
+                target.add_case(c, x, g=g, d=d)
+            for key in keys(g, d):
+                refs.setdefault(key, E(ties=ties)).add_case(c, x)
+        elif s[0] == "batch":
+            rows = s[1]
+            for target in (ev, half[i % 2]):
+                target.add_cases([r[0] for r in rows], [r[1] for r in rows], g=[r[2] for r in rows], d=[r[3] for r in rows])
+            for r in rows:
+                for key in keys(r[2], r[3]):
+                    refs.setdefault(key, E(ties=ties)).add_case(r[0], r[1])
+        elif s[0] == "misses":
+            _, m, g, d = s
+            for target in (ev, half[i % 2]):
+                target.add_misses(m, g=g, d=d)
+            for key in keys(g, d):
+                refs.setdefault(key, E(ties=ties)).add_misses(m)
+        elif (("g", s[1]),) in ev:
+            views[s[1]] = ev.slice(g=s[1])
+    refs.setdefault((), E(ties=ties))
+    assert set(ev.slices()) == set(refs)
+    for row in ev.table():
+        expected = refs[row["slice"]].summary()
+        assert _same(expected, {k: row[k] for k in expected}) == [], row["slice"]
+    for g, view in views.items():
+        assert view == refs[(("g", g),)] and view is ev.slice(g=g)
+    for key in ev.slices():
+        assert ev[key] == refs[key]
+    assert SlicedEvaluation.from_dict(ev.to_dict()) == ev
+    merged = half[0] + half[1]
+    for key in merged.slices():
+        assert _same(merged[key].summary(), (half[0][key] if key in half[0] else E(ties=ties)).merge(
+            half[1][key] if key in half[1] else E(ties=ties)).summary()) == []

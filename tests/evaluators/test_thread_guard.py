@@ -34,6 +34,7 @@ from scored_pr import (
     MultiLabelEvaluation,
     MultiQueryEvaluation,
     ScoredPrecisionRecallEvaluation,
+    SlicedEvaluation,
     SynchronizedEvaluation,
     WindowedEvaluation,
 )
@@ -81,10 +82,13 @@ KINDS = [
     Kind("multilabel", lambda: MultiLabelEvaluation(3), _add_label_row, _label_counts),
     Kind("multilabel-windowed", lambda: MultiLabelEvaluation(3, window=BIG), _add_label_row, _label_counts),
     Kind("multilabel-bounded", lambda: MultiLabelEvaluation(3, max_bins=64), _add_label_row, _label_counts),
+    Kind("sliced", lambda: SlicedEvaluation("g"), lambda ev, i: ev.add_case(i % 3 == 0, (i % 101) / 101.0, g=f"g{i % 4}"),
+         lambda ev: (ev.num_cases_seen, 0, 0)),
 ]
 KIND_OF_CLASS = {
     ScoredPrecisionRecallEvaluation: "exact", WindowedEvaluation: "windowed", BoundedEvaluation: "bounded",
     SynchronizedEvaluation: "synchronized", MultiQueryEvaluation: "multiquery", MultiLabelEvaluation: "multilabel",
+    SlicedEvaluation: "sliced",
 }
 
 
@@ -126,6 +130,7 @@ def _args(kind: Kind, cls: type, name: str, param: str, ev: Any, other: Any, tmp
         "scores": lambda: [0.25, 0.75], "score": lambda: 0.5,
         "Y": lambda: _single_batch(kind)[0], "S": lambda: _single_batch(kind)[1],
         "y_row": lambda: [True, False, True], "s_row": lambda: [0.1, 0.2, 0.3],
+        "pairs": lambda: (),
     }
     return samples[param]()
 

@@ -590,3 +590,128 @@ def test_typed_costs_move_the_minimum_cost_point(browser: Any, tmp_path: Path) -
     line = page.page.evaluate("scoredPr.charts.pr.marks.filter(function (m) { return m.decision && m.line; })")
     assert line and line[0]["line"][1] == 0.9
     page.check_clean()
+
+
+def _sliced_rows(tmp_path: Path, n: int = 900, seed: int = 6) -> Path:
+    rng = np.random.default_rng(seed)
+    region = rng.choice(["eu", "us", "asia"], size=n)
+    y = rng.random(n) < 0.4
+    s = np.round(rng.normal(y * np.where(region == "us", 0.2, 1.3), 1.0), 3)
+    path = tmp_path / "p.csv"
+    path.write_text("correct,score,region\n" + "".join(f"{int(c)},{v!r},{r}\n" for c, v, r in zip(y, s.tolist(), region)))
+    return path
+
+
+def test_clicking_a_slice_draws_its_curves_over_the_overall_ones(browser: Any, tmp_path: Path, artifacts: Path) -> None:
+    rng = np.random.default_rng(8)
+    n = 6000
+    group = np.array([f"g{i:03d}" for i in rng.integers(0, 80, n)])  # 81 slices: 60 with full entries, 21 overlays
+    y = rng.random(n) < 0.35
+    ev = scored_pr.SlicedEvaluation("group")
+    ev.add_cases(y, np.round(rng.normal(y * 1.0, 1.0), 3), group=group)
+    page = open_page(browser, ev.to_html(), tmp_path / "sliced-overlay.html")
+    page.check_clean()
+    data = page.data()
+    base = data["base"]
+    assert data["rankings"][base]["name"] == "overall"
+    # a slice with a full entry: its curves and the overall ones, each its own series
+    full = data["items"][5]
+    page.page.locator(f"#items tbody tr[data-curve='{full['curve']}']").click()
+    drawn = page.page.evaluate("scoredPr.charts.pr.series.filter(s => s.tip).map(s => s.model)")
+    assert sorted(drawn) == sorted([full["curve"], base])
+    legend = page.page.locator("#chart-pr .legend li").all_inner_texts()
+    assert any(t.startswith(full["name"] + ": ") for t in legend) and any(t.startswith("overall: ") for t in legend)
+    # a slice beyond the full entries: its overlay points drawn over the overall curves
+    index, row = next((i, r) for i, r in enumerate(data["items"]) if r.get("overlay"))
+    page.page.locator(f"#items tbody tr[data-overlay='{index}']").click()
+    assert "selected" in (page.page.locator(f"#items tbody tr[data-overlay='{index}']").get_attribute("class") or "")
+    for chart, key in (("pr", "pr"), ("roc", "roc")):
+        series = page.page.evaluate(f"scoredPr.charts[{chart!r}].series.filter(s => s.overlay).map(s => [s.overlay, s.x, s.y])")
+        assert len(series) == 1 and series[0][0] == row["name"]
+        assert series[0][1] == [p[0] for p in row["overlay"][key]] and series[0][2] == [p[1] for p in row["overlay"][key]]
+        models = page.page.evaluate(f"scoredPr.charts[{chart!r}].series.filter(s => s.tip).map(s => s.model)")
+        assert models == [base]  # the overall curves beneath it
+        legend = page.page.locator(f"#chart-{chart} .legend li").all_inner_texts()
+        assert f"{row['name']}: {len(row['overlay'][key])} operating points" in legend
+        # the overlay's points are on the canvas: the pixel at a middle point is the overlay's colour
+        x, y = row["overlay"][key][len(row["overlay"][key]) // 2]
+        px, py = page.page.evaluate(f"scoredPr.charts[{chart!r}].toPixel({x!r}, {y!r})")
+        rgb = page.page.evaluate(f"""(() => {{ const c = document.querySelector('#chart-{chart} canvas'), d = window.devicePixelRatio || 1;
+            return Array.from(c.getContext('2d').getImageData(Math.round({px} * d), Math.round({py} * d), 1, 1).data); }})()""")
+        assert rgb[:3] == [0x00, 0x72, 0xB2], (chart, rgb)
+    assert "the next 21 are drawn over the overall curves" in page.page.inner_text("#overlay-note")
+    page.shot(artifacts / "html-sliced-overlay.png")
+
+
+def test_cli_sliced_page_with_ci_shows_the_gaps_table(browser: Any, tmp_path: Path, artifacts: Path) -> None:
+    path = _sliced_rows(tmp_path)
+    out = _run("report", str(path), "--by", "region", "--ci", "--resamples", "200", "--html", str(tmp_path / "r.html"))
+    assert out.returncode == 0, out.stderr
+    page = Page(browser, tmp_path / "r.html")
+    page.check_clean()
+    gaps = page.data()["gaps"]
+    rows = page.page.locator("#gaps tbody tr")
+    assert rows.count() == len(gaps["rows"]) == 3
+    heads = page.page.locator("#gaps thead th").all_inner_texts()
+    assert heads[:5] == ["slice", "cases", "average precision", "rest", "difference"] and "p-value (holm)" in heads
+    for g in gaps["rows"]:
+        tr = page.page.locator(f"#gaps tbody tr[data-slice='{g['name']}']")
+        assert numbers_equal(tr.locator("td.difference").inner_text(), g["difference"])
+        assert float(tr.locator("td.p-adjusted").get_attribute("data-value")) == g["p_adjusted"]
+        assert float(tr.locator("td.interval").get_attribute("data-low")) == g["low"]
+        assert float(tr.locator("td.interval").get_attribute("data-high")) == g["high"]
+    us = page.page.locator("#gaps tbody tr[data-slice='region=us']")
+    assert float(us.locator("td.difference").get_attribute("data-value")) < 0
+    page.shot(artifacts / "html-sliced-gaps.png")
+
+
+def test_typed_target_and_gains_move_the_points_as_the_evaluator_chooses(browser: Any, tmp_path: Path) -> None:
+    rng = np.random.default_rng(6)
+    y = rng.random(3000) < 0.3
+    p = np.round(1.0 / (1.0 + np.exp(-rng.normal(2.0 * y))), 3)
+    ev = scored_pr.ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, p)
+    page = open_page(browser, ev.to_html(), tmp_path / "target.html")
+    page.check_clean()
+    seen = set()
+    for target in (0.9, 0.5, 0.75, 0.95, 0.3):
+        page.page.fill("#min-precision", repr(target))
+        want = ev.operating_point("recall", {"precision": target})
+        assert page.value("#constraint-threshold") == want.threshold
+        choice = page.page.evaluate("scoredPr.constraintChoice")
+        assert (choice["recall"], choice["precision"]) == (want.recall, want.precision)
+        line = page.page.evaluate("scoredPr.charts.pr.marks.filter(function (m) { return m.decision && m.line; })")
+        assert len(line) == 1 and line[0]["line"][1] == target
+        diamond = page.page.evaluate("scoredPr.charts.pr.marks.filter(function (m) { return m.decision && m.shape === 'diamond'; })")
+        assert len(diamond) == 1 and (diamond[0]["x"], diamond[0]["y"]) == (want.recall, want.precision)
+        seen.add(want.threshold)
+    assert len(seen) >= 4  # each target moved the point
+    for costs in ((1.0, 1.0, 2.0, 0.0), (1.0, 1.0, 0.0, 3.0), (2.0, 1.0, 0.5, 0.5)):
+        for sel, v in zip(("#cost-fp", "#cost-fn", "#gain-tp", "#gain-tn"), costs):
+            page.page.fill(sel, repr(v))
+        want = ev.min_cost_threshold(*costs)
+        assert page.value("#cost-threshold") == want.threshold
+        assert page.page.evaluate("scoredPr.costChoice.expected_cost") == want.expected_cost
+    page.check_clean()
+
+
+def test_a_target_over_the_budget_snaps_to_the_grid_of_the_evaluators_answers(browser: Any, tmp_path: Path) -> None:
+    rng = np.random.default_rng(7)
+    labels = [f"c{i}" for i in range(30)]  # 30 rankings share the page's budget: each carries the grid of targets
+    Y = rng.random((3000, 30)) < 0.3
+    wide = scored_pr.MultiLabelEvaluation(labels=labels)
+    wide.add_cases(Y, np.round(rng.normal(Y * 1.5, 1.0), 3))
+    page = open_page(browser, wide.to_html(), tmp_path / "grid.html")
+    page.check_clean()
+    names = page.page.evaluate("scoredPr.data.rankings.map(function (r) { return r.name; })")
+    k = names.index("c3")
+    page.page.evaluate(f"scoredPr.select({k})")
+    assert page.page.evaluate(f"scoredPr.data.rankings[{k}].decisions.frontier === null")
+    for typed, snapped in ((0.72, 0.7), (0.9, 0.9), (0.53, 0.55)):
+        page.page.fill("#min-precision", repr(typed))
+        want = wide["c3"].operating_point("recall", {"precision": snapped})
+        assert page.value("#constraint-threshold") == want.threshold
+        line = page.page.evaluate("scoredPr.charts.pr.marks.filter(function (m) { return m.decision && m.line; })")
+        assert line[0]["line"][1] == snapped
+    page.check_clean()
+

@@ -28,7 +28,7 @@ from scored_pr import _measures as T
 from scored_pr import _report
 from scored_pr import _uncertainty
 from scored_pr import streaming
-from scored_pr._cli import compare as _compare_cli
+from scored_pr._cli import output as _cli_output
 from scored_pr._cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -427,8 +427,8 @@ def test_interval_methods_are_the_tables(method: str) -> None:
 
 def test_compare_and_the_cli_take_the_measures_with_a_vectorised_interval() -> None:
     fast = [m.name for m in T.MEASURES if m.resampled is not None]
-    assert set(_compare_cli.COMPARABLE) == set(_uncertainty._COMPARABLE) == set(fast)
-    assert _compare_cli.COMPARABLE[0] == T.DEFAULT_INTERVAL_MEASURE
+    assert set(_cli_output.COMPARABLE) == set(_uncertainty._COMPARABLE) == set(fast)
+    assert _cli_output.COMPARABLE[0] == T.DEFAULT_INTERVAL_MEASURE
     correct, scores = _cases()
     for name in fast:
         assert compare(correct, scores, scores + 1.0, measure=name, n_resamples=20).difference == 0.0
@@ -547,7 +547,7 @@ def test_the_table_sits_above_the_kernel_and_imports_nothing_of_scored_pr() -> N
     for core in cores:
         assert _runtime_imports(core) <= {"scored_pr._core", *cores}, core
     for reader in ("scored_pr._evaluators.exact", "scored_pr._evaluators.bounded", "scored_pr._report",
-                   "scored_pr.testing", "scored_pr.streaming", "scored_pr._uncertainty", "scored_pr._cli.compare"):  # fmt: skip
+                   "scored_pr.testing", "scored_pr.streaming", "scored_pr._uncertainty", "scored_pr._cli.output"):  # fmt: skip
         assert "scored_pr._measures" in _runtime_imports(reader), reader
 
 

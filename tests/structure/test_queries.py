@@ -34,6 +34,8 @@ from scored_pr import (
 from scored_pr import _kinds as K
 from scored_pr import _measures as M
 from scored_pr._cli.main import main
+from scored_pr._core import partitioned_calibration as PC
+from scored_pr._core import partitioned_decisions as PD
 from scored_pr._core.partitioned import evaluate_blocks
 from scored_pr._evaluators.distributed import DistributedEvaluation, DistributedMultiLabelEvaluation
 from scored_pr._evaluators.guard import is_guarded
@@ -50,6 +52,7 @@ ARGS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "print_precision_recall_curve": (([[0.5, 1.0]],), {}), "recall_at": ((5,), {}),
     "recall_at_threshold": ((0.5,), {}), "threshold_at_precision": ((0.5,), {}), "threshold_at_recall": ((0.5,), {}),
     "operating_point": (("recall", {"precision": 0.5}), {}), "expected_cost": ((0.5,), {"cost_fn": 3.0}),
+    "net_benefit": (([0.1, 0.5],), {}),
     # bins the bounded kind's 15 stored calibration bins give exactly (its default 5 is refused, saying so)
     "calibration_curve": ((), {"n_bins": 3}),
 }  # fmt: skip
@@ -77,7 +80,14 @@ def _call(ev: Any, name: str) -> Any:
 def _distributed(correct: np.ndarray, scores: np.ndarray) -> DistributedEvaluation:
     """What the engines hand back for these rows, computed in this process (the engines' own protocol)."""
     ranks = (*M.REPORT_RANKS, int(correct.sum()))  # the engines' ranks and R (r_precision)
-    return DistributedEvaluation(evaluate_blocks([(scores, correct, None)], ranks=ranks), engine="test")
+    maximize, subject_to = ARGS["operating_point"][0]  # the requests the table asks of every kind
+    specs = PD.DecisionSpecs(((1.0, 1.0, 0.0, 0.0),), (("recall", ()), (maximize, tuple(subject_to.items()))))
+    values = evaluate_blocks([(scores, correct, None)], ranks=ranks, decisions=specs)
+    bins, cuts = PC.DEFAULT_BIN_COUNTS, np.array([0.1, 0.5])  # and the row sums of two partitions, added
+    half = scores.size // 2
+    values["calibration"] = PC.merge([PC.partition_sums(scores[:half], correct[:half], None, bins, cuts),
+                                      PC.partition_sums(scores[half:], correct[half:], None, bins, cuts)], bins, cuts)
+    return DistributedEvaluation(values, engine="test")
 
 
 # ------------------------------------------------------------------ the table itself
@@ -125,6 +135,8 @@ def test_each_kind_answers_or_refuses_as_its_entry_says(q: K.Query, capsys: pyte
             got = _call(ev, q.name)  # answers: no refusal
             if isinstance(got, Bounds):
                 assert got.lower <= float(want) + 1e-12 and float(want) - 1e-12 <= got.upper, (kind, got, want)
+            elif kind == "DistributedEvaluation" and q.name in PROBABILITIES:  # sums added in another order
+                np.testing.assert_allclose(np.asarray(got, dtype=float), np.asarray(want, dtype=float), rtol=1e-12)
         else:
             with pytest.raises(UnsupportedQuery, match=f"^{kind}.{q.name}: ") as err:
                 _call(ev, q.name)

@@ -66,6 +66,9 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     "is tested with the kind that owns it, against the store it replaced",
     ("integrations/test_html_decisions.py", "_html"): "the page's decisions script (_html.page.asset) "
     "and the data _html.render embeds are read to hold the page's cost rule to min_cost_threshold",
+    ("integrations/test_html_sliced.py", "_html"): "the page's limits (_html.data.MAX_ITEMS_WITH_CURVES, "
+    "_html.slices.MAX_OVERLAYS) are lowered so that a small evaluation reaches the overlays and their cap, "
+    "and one overlay's size is measured (_html.slices.overlay) to state the page's size for 1,000 slices",
     ("evaluators/test_display.py", "_html"): "the HTML page's curves are compared with the displays' "
     "points (one source), and every kind's to_html with _html.render",
     ("evaluators/test_every_kind.py", "_core"): "the LingPipe 4.1 memo is observed by counting "

@@ -5,7 +5,7 @@
   var D = JSON.parse(document.getElementById("scored-pr-data").textContent);
   // Okabe & Ito (2008): distinguishable under the common colour-vision deficiencies.
   var PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442"];
-  var api = { data: D, charts: {}, current: 0 };
+  var api = { data: D, charts: {}, current: 0, overlay: null };
   window.scoredPr = api;
 
   function num(v) { return v === null || v === undefined ? NaN : v; }
@@ -391,9 +391,10 @@
     it.appendChild(el("thead", null, [el("tr", null, cols.map(function (c, i) { return cell("th", c[1], i ? null : "name"); })
       .concat(ivCols.map(function (c) { return cell("th", c[1]); })))]));
     var ib = el("tbody");
-    D.items.forEach(function (row) {
+    D.items.forEach(function (row, index) {
       var tr = el("tr", row.worst ? { "data-curve": row.curve === null ? "" : row.curve, "class": "worst", title: "the worst slice" }
         : { "data-curve": row.curve === null ? "" : row.curve });
+      if (row.overlay) tr.setAttribute("data-overlay", index);
       cols.forEach(function (c, i) {
         var v = row[c[0]];
         tr.appendChild(i ? valueCell(v, (row.notes || {})[c[0]], { "data-sort": String(num(v)) }) : cell("td", v, "name", { "data-sort": v }));
@@ -404,11 +405,38 @@
           { "data-sort": String(num(iv[0])), title: fmt(iv[2]) + " " + iv[3] + " interval" }) : cell("td", "", "interval", { "data-sort": "NaN" }));
       });
       if (row.curve !== null) tr.addEventListener("click", function () { select(row.curve); });
+      else if (row.overlay) tr.addEventListener("click", function () { showOverlay(index); });
       ib.appendChild(tr);
     });
     it.appendChild(ib); root.appendChild(it); sortable(it);
     if (D.worst) root.appendChild(el("p", { "class": "note", id: "worst", text: "Worst slice by average precision (lowest value, at least " + D.worst.min_cases + " cases; marked in the table): " + D.worst.name }));
-    if (D.items.length > D.items_with_curves) root.appendChild(el("p", { "class": "note", text: "Curves for the first " + D.items_with_curves + " " + D.item_noun + " entries; the table lists all." }));
+    if (D.items_with_overlays !== undefined) {  // a sliced page: a slice's curves over the overall ones
+      if (D.items.length > D.items_with_curves) root.appendChild(el("p", { "class": "note", id: "overlay-note", text: "Full curves for the first " +
+        D.items_with_curves + " slices; " + (D.items_with_overlays > D.items_with_curves ? "the next " + (D.items_with_overlays - D.items_with_curves) +
+        " are drawn over the overall curves from at most 32 of their operating points per curve (4 decimals)" : "") +
+        (D.items.length > D.items_with_overlays ? "; the other " + (D.items.length - D.items_with_overlays) + " are in the table only" : "") + "." }));
+      if (D.gaps) gapsTable(D.gaps);
+    } else if (D.items.length > D.items_with_curves) root.appendChild(el("p", { "class": "note", text: "Curves for the first " + D.items_with_curves + " " + D.item_noun + " entries; the table lists all." }));
+  }
+  // Each slice against the rest of its crossing (SlicedEvaluation.gaps): difference, interval, p-values adjusted for the comparisons.
+  function gapsTable(G) {
+    root.appendChild(el("h2", { text: "Gaps: each slice against the rest of its crossing (" + G.label + ")" }));
+    var gt = el("table", { "class": "sortable", id: "gaps" });
+    var hd = ["slice", "cases", G.label, "rest", "difference", (100 * G.level).toFixed(0) + "% interval", "p-value", "p-value (" + G.correction + ")", "method"];
+    gt.appendChild(el("thead", null, [el("tr", null, hd.map(function (h, i) { return cell("th", h, i ? null : "name"); }))]));
+    var gb = el("tbody");
+    G.rows.forEach(function (g) {
+      gb.appendChild(el("tr", { "data-slice": g.name }, [cell("td", g.name, "name", { "data-sort": g.name }),
+        valueCell(g.num_cases, null, { "data-sort": String(g.num_cases) }), valueCell(g.estimate, null, { "data-sort": String(num(g.estimate)) }),
+        valueCell(g.reference, null, { "data-sort": String(num(g.reference)) }), valueCell(g.difference, null, { "data-sort": String(num(g.difference)), "class": "difference" }),
+        cell("td", "[" + fmt(g.low) + ", " + fmt(g.high) + "]", "interval", { "data-sort": String(num(g.low)), "data-low": String(num(g.low)), "data-high": String(num(g.high)) }),
+        valueCell(g.p_value, null, { "data-sort": String(num(g.p_value)), "class": "p" }),
+        valueCell(g.p_adjusted, null, { "data-sort": String(num(g.p_adjusted)), "class": "p-adjusted" }), cell("td", g.method)]));
+    });
+    gt.appendChild(gb); root.appendChild(gt); sortable(gt);
+    root.appendChild(el("p", { "class": "note", text: "Each slice against the cases of its crossing outside it (an unpaired comparison of disjoint cases: " +
+      "the bootstrap for average precision, DeLong's test for ROC AUC); p-values adjusted by " + (G.correction === "holm" ? "Holm's step-down method" : "Bonferroni's") +
+      " over the " + G.rows.length + " comparisons. NaN: a slice or its rest with one class." }));
   }
 
   function ready() {
@@ -441,6 +469,7 @@
     if (layout === "single") return [0];
     if (layout === "compare") return [0, 1];
     if (layout === "per_label") return api.current === 0 ? [0] : [api.current, 0];
+    if (D.base !== undefined && D.base !== null && api.current !== D.base) return [api.current, D.base];  // a slice over the overall
     return [api.current];
   }
   function build() {
@@ -449,7 +478,8 @@
     pr.marks.push({ line: [0, 0, 1, 1], color: "#999" });
     var ths = [], fSeries = [];
     list.forEach(function (k, pos) {
-      var r = R[k], colour = layout === "per_label" && k === 0 ? "#000000" : colourOf(layout === "compare" ? pos : pos === 0 ? 0 : 1);
+      var r = R[k], colour = (layout === "per_label" && k === 0) || (k === D.base && (list.length > 1 || api.overlay !== null)) ? "#000000"
+        : colourOf(layout === "compare" ? pos : pos === 0 ? 0 : 1);
       var label = layout === "single" ? "" : r.name + ": ";
       if (r.bounded) {
         pr.series.push({ boxes: r.pr_boxes, color: colour, label: label + "certified band" });
@@ -479,6 +509,13 @@
       fSeries.forEach(function (s, k) {
         if (s.r.best.threshold !== null) fc.marks.push({ dy: 14 * k, x: s.r.best.threshold, y: s.r.best.f, shape: "diamond", color: s.color, label: "max F1 " + fmt(s.r.best.f, 4) + " at " + fmt(s.r.best.threshold, 4) });
       });
+    }
+    if (api.overlay !== null) {  // a slice without a full entry: its light curves over the overall ones
+      var o = D.items[api.overlay], oc = colourOf(0);
+      pr.series.push({ x: o.overlay.pr.map(function (p) { return p[0]; }), y: o.overlay.pr.map(function (p) { return p[1]; }), color: oc, width: 2.2, overlay: o.name,
+        dots: o.overlay.pr.length < 40, label: o.name + ": " + o.overlay.pr.length + " operating points" });
+      roc.series.push({ x: o.overlay.roc.map(function (p) { return p[0]; }), y: o.overlay.roc.map(function (p) { return p[1]; }), color: oc, width: 2.2, overlay: o.name,
+        dots: o.overlay.roc.length < 40, label: o.name + ": " + o.overlay.roc.length + " operating points" });
     }
     reliabilityChart(list);
     [pr, roc, fc, rc].forEach(function (c) { if (c) c.setLegend(); });
@@ -595,16 +632,21 @@
     tp = { reset: reset };
   }
 
-  function select(k) {
+  function select(k, overlay) {
     api.current = k;
+    api.overlay = overlay === undefined ? null : overlay;
     var sel = document.getElementById("item-select"); if (sel) sel.value = k;
     Array.prototype.forEach.call(document.querySelectorAll("#items tbody tr"), function (tr) {
-      tr.classList.toggle("selected", tr.getAttribute("data-curve") === String(k));
+      tr.classList.toggle("selected", api.overlay !== null ? tr.getAttribute("data-overlay") === String(api.overlay)
+        : tr.getAttribute("data-curve") === String(k));
     });
     build();
     if (tp && R[k].table) tp.reset(); else [pr, roc, fc, rc].forEach(function (c) { if (c) c.draw(); });
   }
   api.select = select;
+  // The slice of table row ``index`` (one without a full entry) over the overall curves.
+  function showOverlay(index) { select(D.base !== undefined && D.base !== null ? D.base : 0, index); }
+  api.showOverlay = showOverlay;
 
   build();
   thresholdPanel();
