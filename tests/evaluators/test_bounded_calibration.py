@@ -55,7 +55,8 @@ def check_equal(b: BoundedEvaluation, e: ScoredPrecisionRecallEvaluation) -> Non
     for key in ("expected_calibration_error", "brier_score"):
         assert (key in be) == (key in ee)
         if key in ee:
-            assert close(be[key], ee[key]) and be[key + "_lower"] <= ee[key] <= be[key + "_upper"]
+            assert close(be[key], ee[key])
+            assert math.isnan(ee[key]) or be[key + "_lower"] <= ee[key] <= be[key + "_upper"]
 
 
 cases = st.lists(
