@@ -41,7 +41,8 @@ _KEEP_EXACT = "keep a ScoredPrecisionRecallEvaluation (BoundedEvaluation.from_ev
 #: Why a result computed in the cluster refuses a threshold query.
 _NO_THRESHOLDS = "thresholds are not computed in the cluster"
 #: Why a summary of bounded memory refuses a calibration query.
-_NO_CALIBRATION_BINS = "a summary's bins are ranking bins of varying width, not the calibration bins, and keep no score sum"
+_NO_LOGISTIC_FIT_BOUNDED = ("the logistic fit needs the log-odds of every distinct score, which a summary does not keep "
+                            "(its calibration sums give the binned error, the Brier score and the log loss)")
 #: Why a result computed in the cluster refuses the calibration queries it does not compute (it answers the
 #: binned ones, the Brier score and the log loss from sums per bin).
 _NO_LOGISTIC_FIT = "the logistic recalibration's Newton steps need every distinct score, which stays in the cluster"
@@ -119,9 +120,9 @@ QUERY_TABLE: tuple[Query, ...] = (
     Query("area_under_roc_curve"),
     Query("average_precision"),
     Query("average_precision_at"),
-    Query("brier_score", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT)),
-    Query("calibration_curve", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT)),
-    Query("calibration_slope_intercept", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT),
+    Query("brier_score"),
+    Query("calibration_curve"),
+    Query("calibration_slope_intercept", bounded=Refusal(_NO_LOGISTIC_FIT_BOUNDED, _KEEP_EXACT),
           distributed=Refusal(_NO_LOGISTIC_FIT)),
     Query("confidence_interval",
           bounded=Refusal("the cases a resampling or DeLong's variance needs are gone from a summary",
@@ -136,7 +137,7 @@ QUERY_TABLE: tuple[Query, ...] = (
           bounded=Refusal("a summary certifies bounds for the uninterpolated curves only",
                           f"use pr_band(), or {_KEEP_EXACT}"),
           distributed=Refusal(_NO_RECALL_LEVELS)),
-    Query("expected_calibration_error", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT)),
+    Query("expected_calibration_error"),
     Query("expected_cost"),
     Query("f_measure_at"),
     Query("f_measure_at_threshold", distributed=Refusal(_NO_THRESHOLDS)),
@@ -147,7 +148,7 @@ QUERY_TABLE: tuple[Query, ...] = (
     Query("k_at_recall", distributed=Refusal(_NO_RECALL_LEVELS)),
     Query("ks_statistic", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
     Query("lift_curve", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD), distributed=Refusal(_NO_THRESHOLDS)),
-    Query("log_loss", bounded=Refusal(_NO_CALIBRATION_BINS, _KEEP_EXACT)),
+    Query("log_loss"),
     Query("maximum_f_measure"),
     Query("maximum_f_measure_threshold",
           bounded=Refusal("the best threshold may lie inside a bin, whose scores a summary does not keep",

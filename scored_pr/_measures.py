@@ -167,7 +167,8 @@ class Measure:
         (``intervals=()``), is not meaned over queries nor averaged over
         labels (a multi-label evaluation's calibration is its own
         ``expected_calibration_error(average=...)``; each label's summary
-        carries it), and is not in the bounded summary.
+        carries it). The bounded summary has it (``bounded=True``) as an
+        exact value: its calibration sums give the evaluator's number.
     """
 
     name: str
@@ -292,9 +293,9 @@ MEASURES: tuple[Measure, ...] = (
     # calibration: only for probabilities (every score in [0, 1]); absent otherwise, no interval
     Measure("expected_calibration_error", "expected_calibration_error",
             label="Expected Calibration Error (15 uniform bins, l1)", intervals=(), higher_is_better=False,
-            applies="probabilities", headline="Expected calibration error", headline_order=9),
+            applies="probabilities", bounded=True, headline="Expected calibration error", headline_order=9),
     Measure("brier_score", "brier_score", label="Brier Score", intervals=(), higher_is_better=False,
-            applies="probabilities", headline="Brier score", headline_order=10),
+            applies="probabilities", bounded=True, headline="Brier score", headline_order=10),
 )  # fmt: skip
 
 #: The measure lines of the text report, in LingPipe's ``toString()`` order

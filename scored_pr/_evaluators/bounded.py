@@ -16,11 +16,13 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import bins as B
+from .._core import calibration_sums as CS
 from .._measures import MEASURES
 from .._state import bounded as _bounded_state
-from .._state.bounded import MAX_BINS
+from .._state.bounded import MAX_BINS, MAX_CALIBRATION_BINS
 from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import Evaluation, unsupported
+from .bounded_calibration import BoundedCalibration
 from .bounded_queries import BoundedQueries, Bounds, CurveBand
 from .guard import claim, guarded
 from .._validation import (
@@ -81,7 +83,7 @@ def _refuse(q: Query) -> Callable[..., Any]:
 # why, with the protocol's signature: built at class creation, then thread-guarded.
 @guarded
 @answers_from_table(_refuse)
-class BoundedEvaluation(BoundedQueries, QueriesForTyping):
+class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
     """Precision-recall and ROC evaluation in bounded memory, with certified error bounds.
 
     A summary of the cases: for every score range ("bin") the weight of the
@@ -112,12 +114,21 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
     pos_label : str, number or bool, optional
         The label of the positive class, as for
         :class:`~scored_pr.ScoredPrecisionRecallEvaluation`.
+    calibration_bins : int or None, default 15
+        Uniform bins on [0, 1] whose sums the summary keeps for calibration
+        (per bin: weight, correct weight, score sum, squared weights; about
+        160 bytes per bin), so :meth:`expected_calibration_error` (at this
+        ``n_bins`` and the divisors whose edges are its edges),
+        :meth:`calibration_curve`, :meth:`brier_score` and :meth:`log_loss`
+        are the exact evaluator's values. Between 1 and 65,536; None keeps
+        none (those queries then raise UnsupportedQuery).
 
     Raises
     ------
     TypeError, ValueError
         If ``max_bins`` is not an int in [1, 2**24], ``ties`` is not
-        ``"grouped"`` or ``pos_label`` is not a label.
+        ``"grouped"``, ``pos_label`` is not a label or ``calibration_bins``
+        is neither None nor an int in [1, 65536].
 
     Notes
     -----
@@ -161,7 +172,7 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
     __slots__ = (
         "_max_bins", "_pos_label", "_bins", "_misses", "_negative_misses", "_num_cases", "_num_correct",
         "_weighted", "_pending_pos", "_pending_neg", "_pending", "_room", "_memo", "_guard", "_read_only",
-        "__weakref__",
+        "_calibration_bins", "_calib", "__weakref__",
     )
     #: the add_case buffer (see _empty_buffer)
     _pending_pos: list[float]
@@ -169,8 +180,11 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
     _pending: list[tuple[bool, float, float]]
     _room: int
 
-    def __init__(self, max_bins: int = 4096, *, ties: str = "grouped", pos_label: Any = None) -> None:
+    def __init__(
+        self, max_bins: int = 4096, *, ties: str = "grouped", pos_label: Any = None, calibration_bins: int | None = 15
+    ) -> None:
         self._max_bins = _check_max_bins(max_bins, _CLS)
+        self._calibration_bins = _check_calibration_bins(calibration_bins, _CLS)
         if ties != "grouped":
             raise fail(
                 ValueError, _CLS, "ties",
@@ -185,6 +199,8 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         self._weighted = False
         self._empty_buffer()
         self._memo: dict[Any, Any] = {}
+        #: the calibration sums (None: not kept, or cases were added without them; see _calibration_bins)
+        self._calib = None if self._calibration_bins is None else CS.empty(self._calibration_bins)
         claim(self)  # see guard.py: every public call holds the guard; add_case/add_cases from this thread the flag
         self._read_only = False
 
@@ -253,11 +269,13 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         self._flush()
         # Stage every chunk into local bins, then commit once: an exception
         # (MemoryError, KeyboardInterrupt) part way leaves the summary as it was.
-        bins, weighted = self._bins, self._weighted
+        bins, weighted, calib = self._bins, self._weighted, self._calib
         for i in range(0, c.size, CHUNK):
-            bins, weighted = self._binned(bins, weighted, c[i : i + CHUNK], s[i : i + CHUNK], None if w is None else w[i : i + CHUNK])
+            cw = None if w is None else w[i : i + CHUNK]
+            bins, weighted = self._binned(bins, weighted, c[i : i + CHUNK], s[i : i + CHUNK], cw)
+            calib = _calibrated(calib, c[i : i + CHUNK], s[i : i + CHUNK], cw)
         num_cases, num_correct = self._num_cases + int(c.size), self._num_correct + int(np.count_nonzero(c))
-        self._bins, self._weighted, self._num_cases, self._num_correct, self._memo = bins, weighted, num_cases, num_correct, {}  # commit: one line, no call
+        self._bins, self._weighted, self._num_cases, self._num_correct, self._calib, self._memo = bins, weighted, num_cases, num_correct, calib, {}  # commit: one line, no call
 
     def add_misses(self, count: int) -> None:
         """Count positive reference cases never returned (see the evaluator's ``add_misses``)."""
@@ -286,6 +304,7 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         self._misses = self._negative_misses = self._num_cases = self._num_correct = 0
         self._weighted = False
         self._empty_buffer()
+        self._calib = None if self._calibration_bins is None else CS.empty(self._calibration_bins)
         self._memo = {}
 
     def _empty_buffer(self) -> None:
@@ -325,8 +344,9 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
     def _add_arrays(self, c: npt.NDArray[np.bool_], s: npt.NDArray[np.float64], w: npt.NDArray[np.float64] | None) -> None:
         """Bin validated arrays (one chunk), merge bins down to the budget, and commit (all or nothing)."""
         bins, weighted = self._binned(self._bins, self._weighted, c, s, w)
+        calib = _calibrated(self._calib, c, s, w)
         num_cases, num_correct = self._num_cases + int(c.size), self._num_correct + int(np.count_nonzero(c))
-        self._bins, self._weighted, self._num_cases, self._num_correct, self._memo = bins, weighted, num_cases, num_correct, {}  # commit: one line, no call
+        self._bins, self._weighted, self._num_cases, self._num_correct, self._calib, self._memo = bins, weighted, num_cases, num_correct, calib, {}  # commit: one line, no call
 
     def _binned(
         self, bins: B.Bins, weighted: bool, c: npt.NDArray[np.bool_], s: npt.NDArray[np.float64], w: npt.NDArray[np.float64] | None
@@ -367,14 +387,16 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
             return
         c, s, w = self._buffer_columns()
         bins, weighted = self._binned(self._bins, self._weighted, c, s, w)
+        calib = _calibrated(self._calib, c, s, w)
         num_cases, num_correct = self._num_cases + int(c.size), self._num_correct + int(np.count_nonzero(c))
-        (self._bins, self._weighted, self._num_cases, self._num_correct, self._pending_pos, self._pending_neg, self._pending,
-         self._room, self._memo) = bins, weighted, num_cases, num_correct, [], [], [], PENDING, {}  # commit: one statement, no call
+        (self._bins, self._weighted, self._num_cases, self._num_correct, self._calib, self._pending_pos, self._pending_neg,
+         self._pending, self._room, self._memo) = (bins, weighted, num_cases, num_correct, calib, [], [], [], PENDING,
+                                                   {})  # commit: one statement, no call
 
     # ------------------------------------------------------------ conversion
 
     @classmethod
-    def from_evaluation(cls, evaluation: Any, max_bins: int = 4096) -> BoundedEvaluation:
+    def from_evaluation(cls, evaluation: Any, max_bins: int = 4096, *, calibration_bins: int | None = 15) -> BoundedEvaluation:
         """The summary of every case, miss and weight of an evaluator, in one call.
 
         Parameters
@@ -382,6 +404,8 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         evaluation : ScoredPrecisionRecallEvaluation
             Any tie policy; the summary answers with grouped ties.
         max_bins : int, default 4096
+        calibration_bins : int or None, default 15
+            As for the constructor.
 
         Raises
         ------
@@ -401,7 +425,7 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
 
         if not isinstance(evaluation, ScoredPrecisionRecallEvaluation):
             raise fail(TypeError, "from_evaluation", "evaluation", "a ScoredPrecisionRecallEvaluation", evaluation)
-        out = cls(max_bins, pos_label=evaluation.pos_label)
+        out = cls(max_bins, pos_label=evaluation.pos_label, calibration_bins=calibration_bins)
         ranked, correct, weights = evaluation.ranked_cases()
         if ranked.size:
             scores = ranked[::-1].copy()  # ascending
@@ -500,7 +524,10 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         maximum_f_measure and (unweighted only; NaN otherwise) r_precision:
         the estimate under the measure's name plus ``<name>_lower`` and
         ``<name>_upper``: the entries of ``scored_pr._measures.MEASURES``
-        marked ``bounded``, in that order.
+        marked ``bounded``, in that order. When :meth:`scores_are_probabilities`
+        is true, also ``expected_calibration_error`` and ``brier_score``
+        (the exact evaluator's value to rounding, between bounds of that rounding); otherwise they are absent,
+        as from the exact evaluator's summary.
         """
         table = [m for m in MEASURES if m.bounded]  # scored_pr._measures: counts, then measures
         out: dict[str, float] = {m.name: m.compute(self) for m in table if m.kind == "count"}
@@ -508,7 +535,7 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         out["exact"] = float(self.exact)
         nan = Bounds(math.nan, math.nan, math.nan)
         for m in table:
-            if m.kind == "count":
+            if m.kind == "count" or not m.applies_to(self):
                 continue
             value = nan if m.rank_based and self.weighted else m.compute(self)
             out[m.name], out[m.name + "_lower"], out[m.name + "_upper"] = float(value), value.lower, value.upper
@@ -545,9 +572,16 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         """
         if not isinstance(other, BoundedEvaluation):
             raise fail(TypeError, "merge", "other", "a BoundedEvaluation", other)
+        if other._calibration_bins != self._calibration_bins:
+            raise fail(
+                ValueError, "merge", "other",
+                f"a BoundedEvaluation of calibration_bins={self._calibration_bins!r} (this summary's: sums over "
+                "other bins do not add up to these)", other,
+            )
         self._flush()
         other._flush()
-        out = type(self)(self._max_bins, pos_label=self._pos_label)
+        out = type(self)(self._max_bins, pos_label=self._pos_label, calibration_bins=self._calibration_bins)
+        out._calib = None if self._calib is None or other._calib is None else CS.merge(self._calib, other._calib)
         out._misses = self._misses + other._misses
         out._negative_misses = self._negative_misses + other._negative_misses
         out._num_cases = self._num_cases + other._num_cases
@@ -566,12 +600,17 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
             return NotImplemented
         merged = self.merge(other)
         (self._bins, self._misses, self._negative_misses, self._num_cases, self._num_correct, self._weighted,
-         self._memo) = (merged._bins, merged._misses, merged._negative_misses, merged._num_cases,
-                        merged._num_correct, merged._weighted, {})
+         self._calib, self._memo) = (merged._bins, merged._misses, merged._negative_misses, merged._num_cases,
+                                     merged._num_correct, merged._weighted, merged._calib, {})
         return self
 
     def __eq__(self, other: object) -> bool:
-        """Equal when budget, label, counts and bins agree (so every result agrees)."""
+        """Equal when budget, label, counts, bins and calibration sums agree (so every result agrees).
+
+        The calibration sums, float additions in the order the cases came, are compared to a
+        relative 1e-9: the same cases added in another order or merged otherwise are equal,
+        and their calibration answers agree to rounding.
+        """
         if not isinstance(other, BoundedEvaluation):
             return NotImplemented
         self._flush()
@@ -583,7 +622,10 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
             other._max_bins, other._pos_label, other._misses, other._negative_misses, other._num_cases,
             other._num_correct, other._weighted,
         )
-        return same and all(np.array_equal(a, b) for a, b in zip(self._bins, other._bins))
+        return (
+            same and self._calibration_bins == other._calibration_bins and _same_sums(self._calib, other._calib)
+            and all(np.array_equal(a, b) for a, b in zip(self._bins, other._bins))
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -662,18 +704,53 @@ class BoundedEvaluation(BoundedQueries, QueriesForTyping):
         """The bins and counters as plain data (for the state formats); flush first."""
         return _bounded_state.BoundedState(
             self._max_bins, self._bins, self._num_cases, self._num_correct, self._misses, self._negative_misses,
-            self._weighted, self._pos_label,
+            self._weighted, self._pos_label, self._calibration_bins, self._calib,
         )
 
     @classmethod
     def _from_state(cls, st: _bounded_state.BoundedState) -> BoundedEvaluation:
         """The summary holding a validated state (from the state formats)."""
-        ev = cls(st.max_bins, pos_label=st.pos_label)
+        ev = cls(st.max_bins, pos_label=st.pos_label, calibration_bins=st.calibration_bins)
+        # a state without sums (written before summaries kept them) has them only when it holds no case
+        if st.calibration is not None or st.num_cases:
+            ev._calib = st.calibration
         ev._bins = st.bins
         ev._num_cases, ev._num_correct = st.num_cases, st.num_correct
         ev._misses, ev._negative_misses = st.misses, st.negative_misses
         ev._weighted = st.weighted
         return ev
+
+
+def _check_calibration_bins(value: Any, func: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 1 <= value <= MAX_CALIBRATION_BINS:
+        raise fail(
+            TypeError if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)) else ValueError,
+            func, "calibration_bins", f"None or an int between 1 and {MAX_CALIBRATION_BINS}", value,
+        )
+    return int(value)
+
+
+def _calibrated(
+    calib: CS.CalibrationSums | None, c: npt.NDArray[np.bool_], s: npt.NDArray[np.float64], w: npt.NDArray[np.float64] | None
+) -> CS.CalibrationSums | None:
+    """The calibration sums with a validated chunk added (a new value), vectorised; None stays None."""
+    return None if calib is None else CS.add(calib, c, s, w)
+
+
+def _same_sums(a: CS.CalibrationSums | None, b: CS.CalibrationSums | None) -> bool:
+    """Whether two summaries' calibration sums are those of the same cases.
+
+    The sums are float additions in the order the cases came (a batch, a merge), so the same
+    cases in another order give sums a few ulps apart: they are compared to a relative 1e-9
+    (the rounding of 10**6 additions is below 1e-10), every count and bin exactly elsewhere.
+    """
+    if a is None or b is None:
+        return a is b
+    return a.n_bins == b.n_bins and a.bad == b.bad and all(
+        np.allclose(x, y, rtol=1e-9, atol=0.0) for x, y in zip(a[1:6], b[1:6])
+    )
 
 
 def _check_max_bins(value: Any, func: str) -> int:

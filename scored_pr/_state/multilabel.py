@@ -195,6 +195,10 @@ _BIN_JSON_BYTES = 128
 #: Most bytes of a bounded state's JSON besides its bins and its positive label (field names,
 #: counts, flags and brackets: about 250).
 _STATE_JSON_BYTES = 512
+#: Most bytes of a bounded state's calibration sums in JSON (each label's summary keeps the default
+#: 15 bins): 4 arrays of 31 cells and 3 totals, a float's repr and its separator each (at most 26),
+#: plus the field names and the bad score.
+_CALIBRATION_JSON_BYTES = 32 * (4 * (2 * _bounded.DEFAULT_CALIBRATION_BINS + 1) + 3) + 256
 
 
 def max_bins_bytes(k: int, max_bins: int, pos_label: Any) -> int:
@@ -205,7 +209,7 @@ def max_bins_bytes(k: int, max_bins: int, pos_label: Any) -> int:
     and is refused before it is parsed.
     """
     label = len(json.dumps(pos_label))
-    return 64 + (k + 1) * (_STATE_JSON_BYTES + label + _BIN_JSON_BYTES * max_bins)
+    return 64 + (k + 1) * (_STATE_JSON_BYTES + _CALIBRATION_JSON_BYTES + label + _BIN_JSON_BYTES * max_bins)
 
 
 def save(st: MultiLabelState, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> None:
@@ -260,8 +264,8 @@ def load_with_extra(path: str | os.PathLike[str], func: str = "load") -> tuple[M
                 top = check_top(npz.read("top_codes", np.int64, shape=(pairs,)).copy(),
                                 npz.read("top_counts", np.float64, shape=(pairs,)).copy(), meta.get("top_other_rows"), k, func)
             # {"per_label": [k states], "pooled": state}, each state an object with five
-            # arrays (hi, lo, pos, neg, level): 2 + 6 (k + 1) objects and arrays
-            body = _statefile.read_json(npz, "bins", max_bins_bytes(k, max_bins, pos_label), max_containers=2 + 6 * (k + 1))
+            # arrays (hi, lo, pos, neg, level) and five of calibration sums: 2 + 11 (k + 1) objects and arrays
+            body = _statefile.read_json(npz, "bins", max_bins_bytes(k, max_bins, pos_label), max_containers=2 + 11 * (k + 1))
             if not isinstance(body, dict):
                 raise npz.error("has a corrupted 'bins' member.")
             st = from_dict({**{key: meta.get(key) for key in _KEYS}, **{key: body.get(key) for key in _BINS}}, func)

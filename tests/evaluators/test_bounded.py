@@ -436,7 +436,7 @@ def test_from_dict_rejects_inconsistent_states() -> None:
         ({"pos": [0.5] + good["pos"][1:]}, "whole counts"),
         ({"num_cases": 3}, "exceeds 'num_cases'|disagree"),
         ({"format": "other"}, "'format'"),
-        ({"version": 2}, "'version'"),
+        ({"version": 3}, "'version'"),
         ({"misses": -1}, "'misses'"),
     ]
     for change, message in bad_cases:

@@ -430,11 +430,12 @@ def test_the_window_answers_on_its_window_and_the_synchronized_kind_as_the_exact
         np.testing.assert_equal(getattr(shared, name)(**kwargs), getattr(whole, name)(**kwargs))
 
 
-def test_the_bounded_kind_refuses_saying_why() -> None:
+def test_the_bounded_kind_refuses_what_its_sums_cannot_give_saying_why() -> None:
+    """Binned ECE and Brier are answered from the summary's sums (tests/evaluators/test_bounded_calibration.py); CORP is not."""
     b = BoundedEvaluation()
     b.add_cases([True, False], [0.9, 0.2])
-    with pytest.raises(UnsupportedQuery, match=r"^BoundedEvaluation.expected_calibration_error: .*ranking bins"):
-        b.expected_calibration_error()
+    with pytest.raises(UnsupportedQuery, match=r"^BoundedEvaluation.expected_calibration_error: .*quantiles"):
+        b.expected_calibration_error(strategy="quantile")
     with pytest.raises(UnsupportedQuery, match=r"^BoundedEvaluation.reliability_diagram: .*isotonic"):
         b.reliability_diagram()
 

@@ -205,7 +205,7 @@ def test_summary_holds_the_tables_measures(kind: str, data: str) -> None:
     ev = build(kind, data)
     summary = ev.summary()
     # the calibration entries only where every score is a probability (not the empty evaluator)
-    table = [key for m in MEASURES if (m.bounded if kind in BOUNDED else m.summary and m.applies_to(ev)) for key in m.keys()]
+    table = [key for m in MEASURES if (m.bounded if kind in BOUNDED else m.summary) and m.applies_to(ev) for key in m.keys()]
     assert [k for k in summary if k in set(table)] == table
     exact = build("exact", data).summary()
     for key in table:

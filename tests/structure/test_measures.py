@@ -91,9 +91,9 @@ def test_names_are_unique_and_every_field_is_consistent() -> None:
         assert set(m.intervals) <= set(T.INTERVAL_METHODS), m.name
         if m.kind == "count":
             assert m.intervals == () and m.higher_is_better is None and m.label is None and not m.rank_based
-        elif m.applies == "probabilities":  # calibration: no interval, not meaned, averaged or bounded
+        elif m.applies == "probabilities":  # calibration: no interval, not meaned or averaged; bounded exactly
             assert m.intervals == () and m.higher_is_better is False and m.kind == "measure", m.name
-            assert m.over_queries is None and not m.over_labels and not m.bounded and not m.rank_based, m.name
+            assert m.over_queries is None and not m.over_labels and m.bounded and not m.rank_based, m.name
         else:
             assert m.intervals and m.higher_is_better is not None, m.name
         if m.kind == "query":
@@ -275,9 +275,18 @@ def test_calibration_entries_are_present_for_probabilities_and_absent_otherwise(
     empty = ScoredPrecisionRecallEvaluation()  # nothing scored: absent (misses have no score)
     empty.add_misses(2)
     assert not set(names) & set(empty.summary())
-    bounded = BoundedEvaluation(64)  # refuses calibration: never carries them
-    bounded.add_cases(*_probabilities())
+    bounded = BoundedEvaluation(64)  # its calibration sums: the exact evaluator's values, bounds of the rounding
+    correct, scores = _probabilities()
+    bounded.add_cases(correct, scores)
+    ref = ScoredPrecisionRecallEvaluation()
+    ref.add_cases(correct, scores)
+    got = bounded.summary()
+    for n in names:
+        assert got[n + "_lower"] <= ref.summary()[n] <= got[n + "_upper"]
+        assert got[n] == pytest.approx(ref.summary()[n], rel=1e-12, abs=1e-15)
+    bounded.add_case(True, 1.5)  # a score outside [0, 1]: absent, as from the exact evaluator
     assert not set(names) & set(bounded.summary())
+    assert not set(names) & set(BoundedEvaluation(64, calibration_bins=None).summary())
 
 
 def test_the_text_report_and_assert_metrics_take_the_calibration_entries() -> None:
@@ -310,7 +319,8 @@ def test_bounded_summary_reports_the_tables_bounded_entries_as_bounds(weighted: 
         ev.add_cases(correct, scores)
     got = b.summary()
     counts = [m.name for m in T.MEASURES if m.bounded and m.kind == "count"]
-    measures = [m for m in T.MEASURES if m.bounded and m.kind != "count"]
+    # the calibration entries apply to probabilities only (these scores are not: test_calibration_entries_...)
+    measures = [m for m in T.MEASURES if m.bounded and m.kind != "count" and m.applies_to(b)]
     assert list(got) == [*counts, "num_bins", "exact", *(f"{m.name}{s}" for m in measures for s in ("", "_lower", "_upper"))]
     for name in counts:
         assert got[name] == T.by_name(name).compute(ev)

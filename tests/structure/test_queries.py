@@ -53,6 +53,9 @@ ARGS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "recall_at_threshold": ((0.5,), {}), "threshold_at_precision": ((0.5,), {}), "threshold_at_recall": ((0.5,), {}),
     "operating_point": (("recall", {"precision": 0.5}), {}), "expected_cost": ((0.5,), {"cost_fn": 3.0}),
     "net_benefit": (([0.1, 0.5],), {}),
+    # bins both the bounded kind's 15 stored calibration bins and the cluster's sums give (the bounded
+    # kind refuses the default 5, saying so)
+    "calibration_curve": ((), {"n_bins": 15}),
 }  # fmt: skip
 #: The queries whose scores must be probabilities: asked of the cases' scores through a logistic.
 #: The queries that need probabilities: they are asked on the sigmoid of the scores.
