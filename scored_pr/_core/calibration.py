@@ -77,7 +77,8 @@ def groups(neg: F64, correct: npt.NDArray[np.bool_], weights: F64 | None) -> Gro
         w = weights[::-1]
         weight = np.add.reduceat(w, starts)
         positive = np.add.reduceat(np.where(y, w, 0.0), starts)
-        square = np.add.reduceat(w * w, starts)
+        with np.errstate(over="ignore"):  # weights up to 2**970: a square may be +inf (the debiased ECE is then inf)
+            square = np.add.reduceat(w * w, starts)
         return Groups(scores[starts], weight, positive, square, counts, True, w)
     return Groups(scores[starts], weight, positive, square, counts, False)
 
