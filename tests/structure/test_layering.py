@@ -31,7 +31,8 @@ LAYERS: list[set[str]] = [
     {"_evaluators"},  # the stateful evaluators
     {"_engines"},  # the engines' driver and adapters (Spark, Dask, Ray)
     {"functional", "plot", "streaming", "testing", "lingpipe", "_pytest_plugin", "spark", "dask", "ray"},  # public modules
-    {"integrations"},  # sinks built on streaming and plot
+    {"_sinks"},  # the sinks, one module each, built on streaming and plot
+    {"integrations"},  # the sinks' public face
     {"_cli"},  # the command line
     {"__init__", "__main__"},
 ]
