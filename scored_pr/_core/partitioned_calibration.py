@@ -72,7 +72,8 @@ class CalibrationSums:
     def calibration_bins(self, n_bins: int, closed: str) -> CalibrationBins:
         """The sums as :class:`~scored_pr._core.calibration.CalibrationBins` (KeyError: that count was not summed)."""
         a = self.bins[(n_bins, closed)]
-        return CalibrationBins(np.linspace(0.0, 1.0, n_bins + 1), a[0], a[1], a[2], a[3])
+        edges: F64 = np.linspace(0.0, 1.0, n_bins + 1, dtype=np.float64)
+        return CalibrationBins(edges, a[0], a[1], a[2], a[3])
 
 
 def partition_sums(
@@ -96,7 +97,7 @@ def partition_sums(
             s = np.clip(scores, EPS, 1.0 - EPS)
             out.log_loss = float(-np.sum(wy * np.log(s) + (w - wy) * np.log1p(-s)))
     for n in bin_counts:
-        edges = np.linspace(0.0, 1.0, n + 1)
+        edges: F64 = np.linspace(0.0, 1.0, n + 1, dtype=np.float64)
         for closed in ("left", "right"):
             ids = bin_ids(scores, edges, closed)
             out.bins[(n, closed)] = np.stack([np.bincount(ids, weights=v, minlength=n)[:n] for v in (w, wy, ws, ww)])

@@ -170,8 +170,11 @@ def test_states_written_by_0_1_0_load_without_sums(name):
     loaded = [
         BoundedEvaluation.load(GOLDEN / f"{name}.npz"),
         BoundedEvaluation.from_dict(__import__("json").loads((GOLDEN / f"{name}.json").read_text())),
-        pickle.loads((GOLDEN / f"{name}.pkl").read_bytes()),
     ]
+    pickled = (GOLDEN / f"{name}.pkl").read_bytes()
+    # numpy 2 pickles arrays by numpy._core, which numpy 1.x lacks (the golden pickles were written by numpy 2)
+    if int(np.__version__.split(".")[0]) >= 2 or b"numpy._core" not in pickled:
+        loaded.append(pickle.loads(pickled))
     for ev in loaded:
         assert ev.num_cases > 0 and ev.calibration_bins == 15
         assert not ev.scores_are_probabilities()

@@ -277,9 +277,13 @@ def test_a_second_thread_never_loses_or_doubles_a_case(kind: Kind, name: str, si
     done.set()
     thread.join()
     assert not unexpected, f"{cls.__name__}.{name}: {unexpected[0]!r}"
-    if name == "reset" and side == "self":
+    if name == "reset" and side == "self" and completed:
         # a reset empties it at some point of the race: what is left was added after the last one
         assert kind.counts(ev)[0] <= added and kind.counts(ev)[1:] == (0, 0)
+    elif name == "reset" and side == "self":
+        # every reset was refused (a loaded machine can keep the owner inside its calls at each try): nothing lost
+        want = tuple(b + (added if j == 0 else 0) for j, b in enumerate(before))
+        assert kind.counts(ev) == want, f"{cls.__name__}.reset refused {refused} times: counts {kind.counts(ev)}, expected {want}"
     else:
         want = tuple(b + (a if j == 0 else 0) + completed * c for j, (b, a, c) in enumerate(zip(before, (added, 0, 0), per_call)))
         assert kind.counts(ev) == want, (
