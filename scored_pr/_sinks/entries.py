@@ -250,6 +250,7 @@ def exact_pr_points(evaluation: Any, max_points: int | None = None) -> dict[str,
 
     Examples
     --------
+    >>> from scored_pr import ScoredPrecisionRecallEvaluation
     >>> ev = ScoredPrecisionRecallEvaluation()
     >>> ev.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
     >>> p = exact_pr_points(ev)
@@ -306,6 +307,7 @@ def curves_json(evaluation: Any) -> dict[str, Any]:
 
     Examples
     --------
+    >>> from scored_pr import ScoredPrecisionRecallEvaluation
     >>> ev = ScoredPrecisionRecallEvaluation()
     >>> ev.add_cases([True, False, True], [0.9, 0.5, float("inf")])
     >>> d = curves_json(ev)
