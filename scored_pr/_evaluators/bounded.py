@@ -527,19 +527,25 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
         marked ``bounded``, in that order. When :meth:`scores_are_probabilities`
         is true, also ``expected_calibration_error`` and ``brier_score``
         (the exact evaluator's value to rounding, between bounds of that rounding); otherwise they are absent,
-        as from the exact evaluator's summary.
+        as from the exact evaluator's summary. Kept until the next change: asked
+        again, it is a copy of the kept dict.
         """
-        table = [m for m in MEASURES if m.bounded]  # scored_pr._measures: counts, then measures
-        out: dict[str, float] = {m.name: m.compute(self) for m in table if m.kind == "count"}
-        out["num_bins"] = self.num_bins
-        out["exact"] = float(self.exact)
-        nan = Bounds(math.nan, math.nan, math.nan)
-        for m in table:
-            if m.kind == "count" or not m.applies_to(self):
-                continue
-            value = nan if m.rank_based and self.weighted else m.compute(self)
-            out[m.name], out[m.name + "_lower"], out[m.name + "_upper"] = float(value), value.lower, value.upper
-        return out
+
+        def build() -> dict[str, float]:
+            table = [m for m in MEASURES if m.bounded]  # scored_pr._measures: counts, then measures
+            out: dict[str, float] = {m.name: m.compute(self) for m in table if m.kind == "count"}
+            out["num_bins"] = self.num_bins
+            out["exact"] = float(self.exact)
+            nan = Bounds(math.nan, math.nan, math.nan)
+            for m in table:
+                if m.kind == "count" or not m.applies_to(self):
+                    continue
+                value = nan if m.rank_based and self.weighted else m.compute(self)
+                out[m.name], out[m.name + "_lower"], out[m.name + "_upper"] = float(value), value.lower, value.upper
+            return out
+
+        self._flush()  # single cases waiting in the buffer are part of the summary (and empty the kept answers)
+        return dict(self._cached(("summary",), build))
 
     def __repr__(self) -> str:
         label = "" if self._pos_label is None else f"pos_label={self._pos_label!r}, "

@@ -234,11 +234,11 @@ def test_two_stop_signals_at_once_still_give_the_report_the_checkpoint_and_128_p
         status = proc.wait(timeout=60)
         where = (trial, delay, gap, err.decode()[-1500:])
         assert b"Traceback" not in err, where
-        # Sent back to back (gap 0), or 0.5 ms apart on a loaded machine that does not run the
-        # process in between, both signals can be pending when it next runs, and the kernel keeps no
-        # order among pending signals: either may then be "the first"; what holds is that exactly one
-        # decides the status and the message.
-        both_pending = gap <= 0.0005 and status in (128 + first, 128 + second)
+        # Sent back to back (gap 0), or up to 2 ms apart on a loaded 2-core machine that does not
+        # run the process in between (seen in CI at 2 ms), both signals can be pending when it next
+        # runs, and the kernel keeps no order among pending signals: either may then be "the first";
+        # what holds is that exactly one decides the status and the message (10 ms apart: the first).
+        both_pending = gap <= 0.002 and status in (128 + first, 128 + second)
         decided = signal.Signals(status - 128) if both_pending else first
         assert status == 128 + decided, where
         report = final_json(out)
@@ -282,10 +282,10 @@ def test_a_term_followed_at_once_by_a_lower_numbered_signal_exits_143(
         proc.send_signal(second)
         out, err = proc.communicate(timeout=60)
         where = (trial, gap, err.decode()[-1500:])
-        # sent back to back (gap 0, or 0.5 ms on a loaded machine), both can be pending when the
+        # sent back to back (gap 0, or up to 2 ms on a loaded machine), both can be pending when the
         # process next runs, and the kernel keeps no order among pending signals (docs/cli.md):
         # either then decides, and exactly one does
-        both_pending = gap <= 0.0005 and proc.returncode == 128 + second
+        both_pending = gap <= 0.002 and proc.returncode == 128 + second
         decided = second if both_pending else signal.SIGTERM
         assert proc.returncode == 128 + decided, where
         seen = final_json(first_line + out)["num_cases"]
