@@ -498,5 +498,30 @@ def test_a_refused_batch_of_a_multi_query_logger_is_not_in_the_evaluator() -> No
     finally:
         stop.set()
         reader.join()
+    if not refused:  # the thread switches never overlapped a batch with a read: hold a read, then add
+        inside, release = threading.Event(), threading.Event()
+
+        class HeldPath:
+            def __fspath__(self) -> str:
+                inside.set()
+                release.wait(30)
+                raise OSError("held: not written")
+
+        def hold() -> None:
+            try:
+                ev.save(HeldPath())
+            except OSError:
+                pass
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        try:
+            assert inside.wait(30)
+            with pytest.raises(RuntimeError):
+                logger.add_cases("q0", [True, False], [0.1, 0.2])
+            refused += 1
+        finally:
+            release.set()
+            holder.join()
     assert refused > 0
     assert sum(ev[q].num_cases for q in ev.queries()) == accepted
