@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import math
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -412,40 +414,47 @@ def _refusal_race(make_ev, seconds: float, seed: int, with_window: bool = True) 
     assert logger.calls + logger.callback_errors >= 1
 
 
+@contextlib.contextmanager
+def _held_inside(target: object) -> Iterator[None]:
+    """Another thread held inside a call of ``target`` (``save`` waiting on its path) until the block ends."""
+    import threading
+
+    inside, release = threading.Event(), threading.Event()
+
+    class HeldPath:
+        def __fspath__(self) -> str:
+            inside.set()
+            release.wait(30)
+            raise OSError("held: not written")
+
+    def hold() -> None:
+        try:
+            target.save(HeldPath())  # type: ignore[attr-defined]
+        except OSError:
+            pass
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert inside.wait(30)
+        yield
+    finally:
+        release.set()
+        holder.join()
+
+
 def _held_refusals(logger: SummaryLogger, ev: object, window: object | None) -> None:
     """Another thread held inside a call of the evaluator, then of the window (``save`` waiting on its
     path): each add method of the logger is refused, and neither the evaluator nor the window changes."""
-    import threading
-
     for held in (ev, window):
         if held is None:
             continue
-        inside, release = threading.Event(), threading.Event()
-
-        class HeldPath:
-            def __fspath__(self) -> str:
-                inside.set()
-                release.wait(30)
-                raise OSError("held: not written")
-
-        def hold(target: object = held) -> None:
-            try:
-                target.save(HeldPath())  # type: ignore[attr-defined]
-            except OSError:
-                pass
-
         before = (ev.summary(), None if window is None else window.summary())  # type: ignore[attr-defined]
-        holder = threading.Thread(target=hold)
-        holder.start()
-        try:
-            assert inside.wait(30)
+        with _held_inside(held):
             for call in (lambda: logger.add_case(True, 0.5), lambda: logger.add_cases([True, False], [0.1, 0.2]),
                          lambda: logger.add_misses(1)):
                 with pytest.raises(RuntimeError):
                     call()
-        finally:
-            release.set()
-            holder.join()
         after = (ev.summary(), None if window is None else window.summary())  # type: ignore[attr-defined]
         assert repr(after) == repr(before)  # (repr: NaN == NaN)
 
@@ -499,29 +508,9 @@ def test_a_refused_batch_of_a_multi_query_logger_is_not_in_the_evaluator() -> No
         stop.set()
         reader.join()
     if not refused:  # the thread switches never overlapped a batch with a read: hold a read, then add
-        inside, release = threading.Event(), threading.Event()
-
-        class HeldPath:
-            def __fspath__(self) -> str:
-                inside.set()
-                release.wait(30)
-                raise OSError("held: not written")
-
-        def hold() -> None:
-            try:
-                ev.save(HeldPath())
-            except OSError:
-                pass
-
-        holder = threading.Thread(target=hold)
-        holder.start()
-        try:
-            assert inside.wait(30)
+        with _held_inside(ev):
             with pytest.raises(RuntimeError):
                 logger.add_cases("q0", [True, False], [0.1, 0.2])
             refused += 1
-        finally:
-            release.set()
-            holder.join()
     assert refused > 0
     assert sum(ev[q].num_cases for q in ev.queries()) == accepted
