@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import binomial as B
-from .thresholds import Cutoffs
+from .thresholds import Cutoffs, threshold_cutoffs
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -101,6 +101,30 @@ def candidates(cut: Cutoffs, pos_ref: float, neg_ref: float) -> Candidates:
                       float(pos_ref), float(neg_ref), integer, ends)  # fmt: skip
 
 
+def ranking_candidates(neg_scores: FloatArray, correct: npt.NDArray[np.bool_], weight: FloatArray | None,
+                       pos_ref: float, neg_ref: float) -> Candidates:  # fmt: skip
+    """``candidates(threshold_cutoffs(neg_scores, correct, weight), pos_ref, neg_ref)``, built from the ranking.
+
+    Unweighted with every score distinct (the common case of real-valued scores), each ranked case
+    is its own cut-off: the counts are one float64 cumulative sum written after the ``inf``
+    candidate (exact: whole numbers below 2**53, the values the int64 path converts to), with no
+    search for tie groups and no gather at their ends. Otherwise the general path. O(n).
+    """
+    n = neg_scores.size
+    # one comparison pass: equal neighbours (0.0 and -0.0 included) make tie groups
+    if weight is not None or n == 0 or bool(np.any(neg_scores[1:] == neg_scores[:-1])):
+        return candidates(threshold_cutoffs(neg_scores, correct, weight), pos_ref, neg_ref)
+    threshold = np.empty(n + 1, dtype=np.float64)
+    threshold[0] = np.inf
+    np.negative(neg_scores, out=threshold[1:])
+    tp = np.empty(n + 1, dtype=np.float64)
+    tp[0] = 0.0
+    np.cumsum(correct, dtype=np.float64, out=tp[1:])
+    ends = np.arange(n + 1, dtype=np.int64)  # candidate i accepts the first i ranked cases
+    fp = np.subtract(ends, tp)  # exact: whole numbers below 2**53
+    return Candidates(threshold, tp, fp, float(pos_ref), float(neg_ref), True, ends)
+
+
 def _div(a: Any, b: Any) -> Any:
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.true_divide(a, b)
@@ -108,22 +132,26 @@ def _div(a: Any, b: Any) -> Any:
 
 def measure(name: str, c: Candidates) -> FloatArray:
     """One measure at every candidate (NaN for 0/0). ``net_benefit`` takes the thresholds as probabilities."""
+    # Only the arrays the measure reads are made (FN and TN at every candidate are two passes a
+    # precision or a recall does not need); the expressions, so the roundings, are unchanged.
     tp, fp, pos, neg = c.tp, c.fp, c.pos, c.neg
-    fn, tn, n = pos - tp, neg - fp, pos + neg
+    n = pos + neg
     if name == "precision":
-        return np.asarray(_div(tp, tp + fp), dtype=np.float64)
+        accepted = np.add(tp, fp, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.divide(tp, accepted, out=accepted)  # in place: one array, not two
     if name == "recall":
         return np.asarray(_div(tp, pos), dtype=np.float64)
     if name == "fpr":
         return np.asarray(_div(fp, neg), dtype=np.float64)
     if name == "tnr":
-        return np.asarray(_div(tn, neg), dtype=np.float64)
+        return np.asarray(_div(neg - fp, neg), dtype=np.float64)
     if name == "accepted_fraction":
         return np.asarray(_div(tp + fp, n), dtype=np.float64)
     if name == "f1":
-        return np.asarray(_div(2.0 * tp, 2.0 * tp + fp + fn), dtype=np.float64)
+        return np.asarray(_div(2.0 * tp, 2.0 * tp + fp + (pos - tp)), dtype=np.float64)
     if name == "accuracy":
-        return np.asarray(_div(tp + tn, n), dtype=np.float64)
+        return np.asarray(_div(tp + (neg - fp), n), dtype=np.float64)
     if name == "youden":
         return np.asarray(_div(tp, pos) - _div(fp, neg), dtype=np.float64)
     if name == "net_benefit":
@@ -144,11 +172,17 @@ def net_benefit_at(threshold: FloatArray, tp: FloatArray, fp: FloatArray, n: flo
 
 
 def _satisfied(values: Mapping[str, FloatArray], subject_to: Mapping[str, float]) -> npt.NDArray[np.bool_]:
-    ok = np.ones(next(iter(values.values())).shape, dtype=bool) if values else np.ones(0, dtype=bool)
+    ok: npt.NDArray[np.bool_] | None = None
     for key, target in subject_to.items():
         v = values[key]
         with np.errstate(invalid="ignore"):
-            ok &= (v >= target) if CONSTRAINTS[key] == ">=" else (v <= target)  # NaN never satisfies
+            hit = (v >= target) if CONSTRAINTS[key] == ">=" else (v <= target)  # NaN never satisfies
+        if ok is None:
+            ok = hit  # the first constraint's comparison is the mask: no array of ones to AND into
+        else:
+            ok &= hit
+    if ok is None:
+        return np.ones(next(iter(values.values())).shape, dtype=bool) if values else np.ones(0, dtype=bool)
     return ok
 
 
@@ -163,6 +197,13 @@ def _shortfall(values: Mapping[str, FloatArray], subject_to: Mapping[str, float]
 
 def _best(objective: FloatArray, among: npt.NDArray[np.bool_] | None) -> int | None:
     """The candidate of greatest objective among ``among`` (all: None; the highest threshold on a tie; NaN loses)."""
+    if objective.size:
+        # One masked pass and argmax, which returns the first maximum, or the first NaN if any is
+        # left: a non-NaN answer inside ``among`` is then the answer below (no NaN among them).
+        vals = objective if among is None else np.where(among, objective, -np.inf)
+        i = int(np.argmax(vals))
+        if not np.isnan(vals[i]) and (among is None or among[i]):
+            return i
     keep = ~np.isnan(objective)
     if among is not None:
         keep &= among
@@ -473,7 +514,10 @@ def _best_certified(c: Candidates, maximize: str, certified: npt.NDArray[np.int6
     """:func:`_best` of ``maximize`` among the ``certified`` candidates (ascending), computed at those only."""
     if not certified.size:
         return None
-    sub = Candidates(c.threshold[certified], c.tp[certified], c.fp[certified], c.pos, c.neg, c.integer)
+    lo, hi = int(certified[0]), int(certified[-1]) + 1
+    # a run of candidates (the monotone constraints certify one from their safe end): views, no gather
+    at: slice | npt.NDArray[np.int64] = slice(lo, hi) if hi - lo == certified.size else certified
+    sub = Candidates(c.threshold[at], c.tp[at], c.fp[at], c.pos, c.neg, c.integer)
     j = _best(measure(maximize, sub), None)
     return None if j is None else int(certified[j])
 

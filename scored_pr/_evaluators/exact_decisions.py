@@ -38,7 +38,12 @@ class DecisionQueries(ExactShell):
     __slots__ = ()
 
     def _candidates(self) -> D.Candidates:
-        return self._cached("decision_candidates", lambda: D.candidates(self._cutoffs(), self._pos_ref(), self._neg_ref()))
+        def build() -> D.Candidates:
+            # straight from the ranking (not through the cut-offs, which a decision query alone never needs)
+            neg, correct = self._store.arrays()
+            return D.ranking_candidates(neg, correct, self._store.weights(), self._pos_ref(), self._neg_ref())
+
+        return self._cached("decision_candidates", build)
 
     def _probabilities(self, func: str) -> None:
         scores = self._candidates().threshold[1:]  # the distinct scores, descending

@@ -1,0 +1,145 @@
+"""The shortcuts of the uncertified decisions give, bit for bit, what the general path gives.
+
+``ranking_candidates`` (candidates straight from the ranking when every score is distinct) is held
+to ``candidates(threshold_cutoffs(...))``; ``_best``'s one-pass argmax to its general path and to the
+first maximum (NaN loses); ``measure`` to the literal formulas; ``choose`` over
+rankings with distinct scores, ties, -0.0 and weights to a literal search written here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from scored_pr._core import decisions as D
+from scored_pr._core.thresholds import threshold_cutoffs
+
+_FINITE = st.sampled_from([-2.5, -1.0, -0.0, 0.0, 0.1, 0.5, 0.7, 1.0, 3.0])
+_SCORES = _FINITE | st.just(math.inf)
+
+
+def _ranking(scores: list[float], labels: list[bool]) -> tuple[np.ndarray, np.ndarray]:
+    s = np.asarray(scores, dtype=np.float64)
+    order = np.argsort(-s, kind="stable")
+    return -s[order], np.asarray(labels, dtype=bool)[order]
+
+
+def _same(a: D.Candidates, b: D.Candidates) -> None:
+    for x, y in zip(a, b):
+        if isinstance(x, np.ndarray):
+            assert x.dtype == y.dtype and x.tobytes() == y.tobytes()  # bit for bit (-0.0 and NaN included)
+        else:
+            assert x == y and type(x) is type(y)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_SCORES | st.floats(-5, 5, allow_nan=False), st.booleans()), max_size=40),
+       st.booleans(), st.integers(0, 3), st.integers(0, 3))  # fmt: skip
+def test_candidates_from_the_ranking_are_the_cutoffs_candidates(
+    cases: list[tuple[float, bool]], weighted: bool, misses: int, neg_misses: int
+) -> None:
+    neg, correct = _ranking([s for s, _ in cases], [c for _, c in cases])
+    weight = np.linspace(0.0, 2.0, neg.size) if weighted else None
+    pos_ref, neg_ref = int(correct.sum()) + misses, int((~correct).sum()) + neg_misses
+    _same(D.ranking_candidates(neg, correct, weight, pos_ref, neg_ref),
+          D.candidates(threshold_cutoffs(neg, correct, weight), pos_ref, neg_ref))  # fmt: skip
+
+
+def test_candidates_of_distinct_scores_golden() -> None:
+    neg, correct = _ranking([0.9, 0.8, 0.7, 0.6], [True, False, True, True])
+    c = D.ranking_candidates(neg, correct, None, 4, 2)
+    assert c.threshold.tolist() == [math.inf, 0.9, 0.8, 0.7, 0.6]
+    assert c.tp.tolist() == [0.0, 1.0, 1.0, 2.0, 3.0] and c.fp.tolist() == [0.0, 0.0, 1.0, 1.0, 1.0]
+    assert c.ends is not None and c.ends.tolist() == [0, 1, 2, 3, 4] and c.integer and (c.pos, c.neg) == (4.0, 2.0)
+
+
+def _general_best(objective: np.ndarray, among: np.ndarray | None) -> int | None:
+    """``_best`` as it was before its one-pass shortcut (the general path, kept here as the reference)."""
+    keep = ~np.isnan(objective)
+    if among is not None:
+        keep &= among
+    vals = np.where(keep, objective, -np.inf)
+    if not vals.size:
+        return None
+    i = int(np.argmax(vals))
+    if keep[i] or among is None:
+        return i
+    hits = np.flatnonzero(among)
+    return int(hits[0]) if hits.size else None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([math.nan, -math.inf, -1.0, 0.0, 0.5, 1.0, math.inf]), max_size=12), st.data())
+def test_best_is_the_general_path(objective: list[float], data: st.DataObject) -> None:
+    among = data.draw(st.none() | st.lists(st.booleans(), min_size=len(objective), max_size=len(objective)))
+    mask = None if among is None else np.asarray(among, dtype=bool)
+    obj = np.asarray(objective, dtype=np.float64)
+    got = D._best(obj, mask)
+    assert got == _general_best(obj, mask)
+    if got is not None and not math.isnan(objective[got]) and objective[got] > -math.inf:
+        # a real maximum: the first candidate holding it among those allowed
+        allowed = [i for i in range(len(objective)) if mask is None or mask[i]]
+        top = max(objective[i] for i in allowed if not math.isnan(objective[i]))
+        assert got == next(i for i in allowed if objective[i] == top)
+
+
+def _literal_measure(name: str, tp: float, fp: float, pos: float, neg: float) -> float:
+    def div(a: float, b: float) -> float:
+        return a / b if b else (math.nan if a == 0 else math.copysign(math.inf, a))
+
+    fn, tn, n = pos - tp, neg - fp, pos + neg
+    return {"precision": div(tp, tp + fp), "recall": div(tp, pos), "fpr": div(fp, neg), "tnr": div(tn, neg),
+            "accepted_fraction": div(tp + fp, n), "f1": div(2.0 * tp, 2.0 * tp + fp + fn),
+            "accuracy": div(tp + tn, n)}[name]  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=20),
+       st.integers(0, 4), st.integers(0, 4))  # fmt: skip
+def test_measures_are_the_literal_formulas(steps: list[tuple[int, int]], misses: int, neg_misses: int) -> None:
+    tp = np.cumsum([0.0] + [a for a, _ in steps])
+    fp = np.cumsum([0.0] + [b for _, b in steps])
+    pos, neg = float(tp[-1] + misses), float(fp[-1] + neg_misses)
+    c = D.Candidates(np.arange(tp.size, dtype=np.float64)[::-1], tp, fp, pos, neg, True)
+    for name in ("precision", "recall", "fpr", "tnr", "accepted_fraction", "f1", "accuracy"):
+        want = [_literal_measure(name, a, b, pos, neg) for a, b in zip(tp.tolist(), fp.tolist())]
+        np.testing.assert_array_equal(D.measure(name, c), np.asarray(want))
+
+
+def _literal_choose(scores: list[float], labels: list[bool], maximize: str,
+                    subject_to: dict[str, float]) -> tuple[float | None, float]:  # fmt: skip
+    """Every candidate threshold tried one by one: (threshold, objective) of the first best feasible.
+
+    ``inf`` accepts nothing; the scores are finite here (a score of ``inf`` is a second candidate ``inf``).
+    """
+    pos, neg = float(sum(labels)), float(len(labels) - sum(labels))
+    best: tuple[float | None, float] | None = None
+    for t in [math.inf] + sorted(set(scores), reverse=True):
+        tp = float(sum(1 for s, y in zip(scores, labels) if s >= t and y))
+        fp = float(sum(1 for s, y in zip(scores, labels) if s >= t and not y))
+        ok = all((_literal_measure(k, tp, fp, pos, neg) >= v) if D.CONSTRAINTS[k] == ">="
+                 else (_literal_measure(k, tp, fp, pos, neg) <= v) for k, v in subject_to.items())  # fmt: skip
+        value = _literal_measure(maximize, tp, fp, pos, neg)
+        if ok and not math.isnan(value) and (best is None or value > best[1]):
+            best = (t, value)
+    return best if best is not None else (None, math.nan)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_FINITE, st.booleans()), min_size=1, max_size=25),
+       st.sampled_from(["precision", "recall", "f1", "accuracy", "tnr"]),
+       st.dictionaries(st.sampled_from(["precision", "recall", "fpr"]), st.sampled_from([0.0, 0.5, 0.8, 1.0]),
+                       max_size=2))  # fmt: skip
+def test_choose_is_the_literal_search(cases: list[tuple[float, bool]], maximize: str,
+                                      subject_to: dict[str, float]) -> None:  # fmt: skip
+    scores, labels = [s for s, _ in cases], [y for _, y in cases]
+    neg, correct = _ranking(scores, labels)
+    c = D.ranking_candidates(neg, correct, None, int(correct.sum()), int((~correct).sum()))
+    d = D.choose(c, maximize, subject_to)
+    t, value = _literal_choose(scores, labels, maximize, subject_to)
+    if t is not None:
+        assert d.feasible and d.threshold == t and d.value == value
+    else:
+        assert not d.feasible or math.isnan(d.value)
