@@ -1,11 +1,13 @@
 """Decisions: speed of operating_point, min_cost_threshold and net_benefit, and the coverage of confidence=.
 
-Part 1 (speed): 1,000,000 cases with distinct scores (probabilities, and logits: the same
-ranking), ranked once; then each query timed on a fresh evaluator of the same cases against one
-full ``summary()`` (the ratio is the claim: at most 1), ``confidence=0.95`` against the plain
-query (at most 2), with scikit-learn's ``TunedThresholdClassifierCV`` (scoring the same fixed
-predictions through a frozen identity model, its default 100-threshold grid) and torchmetrics'
-``BinaryRecallAtFixedPrecision`` (exact thresholds) beside.
+Part 1 (speed): 1,000,000 cases: probabilities, logits (the same ranking), float32 logits and
+probabilities rounded to 3 digits (ties), each query timed cold on a fresh evaluator whose ranking is
+built and nothing else is cached, against one full ``summary()`` timed the same way (the ratio is the
+claim: at most 1), ``confidence=0.95`` against the plain query (at most 2), with scikit-learn's
+``TunedThresholdClassifierCV`` (scoring the same fixed predictions through a frozen identity model,
+its default 100-threshold grid) and torchmetrics' ``BinaryRecallAtFixedPrecision`` (exact
+thresholds) beside. ``--part kernels --before OLD_SOURCE``: every query's kernel, the old source's
+and this one's, interleaved in one process, against this process's ``summary()``.
 
 Part 2 (coverage): calibration draws from a known distribution (positives N(2, 1), negatives
 N(0, 1), prevalence 0.3; scores passed through a logistic so that MAPIE's thresholds are
@@ -15,12 +17,14 @@ violation rate must be <= 5% + 3 standard errors. MAPIE's ``BinaryClassification
 
 Run: ``PYTHONPATH=. python benchmarks/bench_decisions.py [--draws 1000] [--n 1000000] [--quick] [--part speed]
 [--reps 3] [--before OLD_SOURCE]`` (``PYTHONPATH`` at an older checkout's source times that version: the
-before/after table; ``--before`` times that source's split certification beside this one's in one process).
+before/after table; ``--before`` times that source's split certification beside this one's in one process;
+``--part kernels --before OLD_SOURCE`` every decision kernel of both sources in one process).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import time
 import warnings
@@ -63,11 +67,9 @@ def _timed(y: np.ndarray, s: np.ndarray, query: Callable[[ScoredPrecisionRecallE
 
 
 def speed(n: int) -> None:
-    rng = np.random.default_rng(0)
-    y = rng.random(n) < 0.3
-    logits = rng.normal(size=n) + 2.0 * y
-    inputs = {"probabilities": 1.0 / (1.0 + np.exp(-logits)), "logits": logits}
-    print(f"## Speed: {n:,} cases, distinct scores (seconds, best of {REPS} on a fresh evaluator with its ranking built)\n")
+    y, inputs = _inputs(n)
+    print(f"## Speed: {n:,} cases (seconds, best of {REPS}; each query timed cold on a fresh evaluator whose ranking "
+          "is built and nothing else is cached, summary() likewise)\n")
     print("| scores | query | seconds | / summary() | / the query without confidence |")
     print("| --- | --- | ---: | ---: | ---: |")
     for name, s in inputs.items():
@@ -82,7 +84,7 @@ def speed(n: int) -> None:
              lambda ev: ev.operating_point("precision", {"recall": 0.8}, 0.95)),
             ("min_cost_threshold(1, 20)", lambda ev: ev.min_cost_threshold(1.0, 20.0)),
         ]  # fmt: skip
-        if name == "probabilities":
+        if name.startswith("probabilities"):
             queries.append(("net_benefit() (every distinct score)", lambda ev: ev.net_benefit()))
         for label, q in queries:
             rows.append((label, _timed(y, s, q)))
@@ -218,6 +220,78 @@ def split_before_after(n: int, before: str) -> None:
     print()
 
 
+def _inputs(n: int) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """The scores users bring: probabilities, logits (the same ranking), float32 logits and rounded probabilities."""
+    rng = np.random.default_rng(0)
+    y = rng.random(n) < 0.3
+    logits = rng.normal(size=n) + 2.0 * y
+    p = 1.0 / (1.0 + np.exp(-logits))
+    return y, {"probabilities": p, "logits": logits, "float32 logits": logits.astype(np.float32).astype(np.float64),
+               "probabilities rounded to 3 digits": np.round(p, 3)}
+
+
+def speed_before_after(n: int, before: str) -> None:
+    """Each decision query's kernel, ``before``'s source against this one's, in one process, interleaved.
+
+    Cold, as on a fresh evaluator whose ranking is built: each call builds the candidates from the
+    ranked arrays (before: the cut-offs, then their candidates; after: ``ranking_candidates``) and
+    answers. The reference of every ratio is one full ``summary()`` of a fresh evaluator of the same
+    cases (ranking built), timed in the same process: the issue's "at most one summary()".
+    """
+    from scored_pr._core import decisions as after
+
+    old = _core_of(before)
+    old_cut = importlib.import_module("before_core.thresholds")
+    y, inputs = _inputs(n)
+    print(f"## Decision kernels, {n:,} cases: before ({before}) and after, one process (best of {REPS}, interleaved; "
+          "cold: candidates built in each call)\n")
+    print("| scores | distinct | query | before (s) | before / summary() | after (s) | after / summary() | "
+          "after / before | same answer |")
+    print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for name, s in inputs.items():
+        base = _timed(y, s, lambda ev: ev.summary())
+        ev = _fresh(y, s)
+        neg = -ev.ranked_cases()[0]
+        correct = ev.ranked_cases()[1]
+        scores = ev.ranked_cases()[0]
+        pos, negref = ev.num_positive_ref, ev.num_negative_ref
+        cases = (scores, correct, None, 0, 0)
+
+        def old_c() -> Any:
+            return old.candidates(old_cut.threshold_cutoffs(neg, correct, None), pos, negref)
+
+        def new_c() -> Any:
+            return after.ranking_candidates(neg, correct, None, pos, negref)
+
+        queries: list[tuple[str, Callable[[Any, Any], Any]]] = [
+            ("operating_point(recall, precision >= 0.9)", lambda m, c: m.choose(c, "recall", {"precision": 0.9})),
+            ("operating_point(precision, recall >= 0.8)", lambda m, c: m.choose(c, "precision", {"recall": 0.8})),
+            ("operating_point(..., confidence=0.95) [monotone]",
+             lambda m, c: m.choose_certified(c, "precision", {"recall": 0.8}, 0.95, cases, 0)),
+            ("operating_point(..., confidence=0.95) [split]",
+             lambda m, c: m.choose_certified(c, "recall", {"precision": 0.9}, 0.95, cases, 0)),
+            ("min_cost_threshold(1, 20)", lambda m, c: m.min_cost(c, 1.0, 20.0, 0.0, 0.0)),
+        ]  # fmt: skip
+        if name.startswith("probabilities"):
+            queries.append(("net_benefit() (every distinct score)", lambda m, c: m.net_benefit(c)))
+        distinct = int(np.unique(s).size)
+        print(f"| {name} | {distinct:,} | summary() | | 1.00 | {base:.3f} | 1.00 | | |")
+        for label, q in queries:
+            best = {"before": math.inf, "after": math.inf}
+            got: dict[str, Any] = {}
+            for _ in range(REPS):
+                for key, mod, build in (("before", old, old_c), ("after", after, new_c)):
+                    t = time.perf_counter()
+                    got[key] = q(mod, build())
+                    best[key] = min(best[key], time.perf_counter() - t)
+            a, b = got["before"], got["after"]
+            same = (a.threshold.tobytes(), a.model.tobytes()) == (b.threshold.tobytes(), b.model.tobytes()) \
+                if label.startswith("net_benefit") else repr(a) == repr(b)
+            print(f"| {name} | {distinct:,} | {label} | {best['before']:.3f} | {best['before'] / base:.2f} | "
+                  f"{best['after']:.3f} | {best['after'] / base:.2f} | {best['after'] / best['before']:.2f} | {same} |")
+    print()
+
+
 def coverage(draws: int, n: int) -> None:
     print(f"## Coverage: {draws:,} calibration draws of {n:,} cases, confidence 0.95\n")
     print("| constraint | method | violation rate | bound (5% + 3 SE) | feasible | mean recall or precision at the choice | seconds |")
@@ -275,14 +349,20 @@ def main() -> None:
     ap.add_argument("--draws", type=int, default=1000, help="calibration draws for the coverage part")
     ap.add_argument("--calibration", type=int, default=4000, help="cases per calibration draw")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 20,000 cases, 20 draws")
-    ap.add_argument("--part", choices=("all", "speed", "coverage", "split"),
-                    default="all", help="run one part only (split: --before's comparison alone)")
+    ap.add_argument("--part", choices=("all", "speed", "coverage", "split", "kernels"),
+                    default="all", help="run one part only (split: --before's comparison alone; kernels: every "
+                    "query's kernel, --before's and this one's, in one process)")
     ap.add_argument("--reps", type=int, default=3, help="repetitions of each timing; the minimum is reported")
     ap.add_argument("--before", help="another checkout's source: time its split certification beside this one's")
     args = ap.parse_args()
     globals()["REPS"] = max(1, args.reps)
     if args.quick:
         args.n, args.draws = 20_000, 20
+    if args.part == "kernels":
+        if not args.before:
+            ap.error("--part kernels needs --before OLD_SOURCE")
+        speed_before_after(args.n, args.before)
+        return
     if args.before:
         split_before_after(args.n, args.before)
     elif args.part == "split":

@@ -155,7 +155,7 @@ QUERY_TABLE: tuple[Query, ...] = (
                           f"use maximum_f_measure() and f_measure_at_threshold(t), or {_KEEP_EXACT}"),
           distributed=Refusal(_NO_THRESHOLDS)),
     Query("min_cost_threshold"),
-    Query("net_benefit", bounded=Refusal(_BINS_HIDE_THRESHOLDS, _DECIDE_INSTEAD)),
+    Query("net_benefit"),
     Query("operating_point"),
     Query("pr_breakeven_point"),
     Query("pr_curve"),

@@ -36,7 +36,7 @@ def evaluate(
     label_cols: list[str] | None = None, score_cols: list[str] | None = None, classes: list[Any] | None = None,
     by: str | list[str] | None = None, slices: Any = None, max_slices: int = 10_000,
     calibration_bins: tuple[int, ...] = (), costs: tuple[tuple[float, float, float, float], ...] = (),
-    operating_points: tuple[tuple[str, dict[str, float]], ...] = (), thresholds: tuple[float, ...] = (),
+    operating_points: tuple[tuple[str, dict[str, float]], ...] = (), thresholds: tuple[float, ...] | str = (),
 ) -> Any:
     """Evaluate the rows of a Ray Dataset in Ray tasks.
 

@@ -40,7 +40,7 @@ def evaluate(
     label_cols: list[str] | None = None, score_cols: list[str] | None = None, classes: list[Any] | None = None,
     by: str | list[str] | None = None, slices: Any = None, max_slices: int = 10_000,
     calibration_bins: tuple[int, ...] = (), costs: tuple[tuple[float, float, float, float], ...] = (),
-    operating_points: tuple[tuple[str, dict[str, float]], ...] = (), thresholds: tuple[float, ...] = (),
+    operating_points: tuple[tuple[str, dict[str, float]], ...] = (), thresholds: tuple[float, ...] | str = (),
 ) -> Any:
     """Evaluate the rows of a Spark DataFrame in the cluster.
 
@@ -119,9 +119,17 @@ def evaluate(
     operating_points : tuple of (maximize, subject_to)
         Requests for ``operating_point(maximize, subject_to)`` (point
         estimates), besides its default ("recall", no constraint).
-    thresholds : tuple of float
+    thresholds : tuple of float, or "all"
         Cut-offs for ``expected_cost(t)`` and ``net_benefit(thresholds)``: the
         positive and negative weight scored >= each, summed per partition.
+        ``"all"``: every bucket of the ranking also returns its candidates
+        (each distinct score with its counts: memory on the driver grows
+        with the distinct scores, 24 bytes each, not with the rows), and the
+        result answers every decision query as the evaluator does: any
+        ``operating_point`` or ``min_cost_threshold`` request,
+        ``confidence=`` with constraints monotone in the threshold,
+        ``net_benefit()`` at every distinct score, ``expected_cost`` at any
+        threshold, the cost curve.
 
     Returns
     -------

@@ -26,10 +26,19 @@ counts at each of its candidates; the rules reduce over buckets:
   return (``Contribution.hull``): ``decisions.cost_curve`` over ``inf`` and
   the hull of those vertices (:func:`hull_candidates`).
 
+* **every candidate** (``thresholds="all"`` of ``evaluate``): each bucket
+  also returns its candidates, (score, TP, FP) of each of its tie groups
+  with the global counts it already computes, and the driver joins them in
+  rank order (:func:`every_candidate`): the evaluator's candidates, from
+  which every decision query is answered as one machine answers it
+  (any request, ``confidence=`` with monotone constraints, ``net_benefit()``
+  at every distinct score, ``expected_cost`` at any threshold). What reaches
+  the driver then grows with the distinct scores, not the rows.
+
 The costs and constraints are fixed when the ranking runs (``costs=``,
 ``operating_points=``, ``thresholds=`` of ``evaluate``), as the ranks of
-``ranks=`` are. What reaches the driver is O(buckets x requests), never the
-rows. Unweighted counts are integers, so every choice and value is the
+``ranks=`` are. What reaches the driver is O(buckets x requests) (plus
+O(distinct scores) with ``thresholds="all"``), never the rows. Unweighted counts are integers, so every choice and value is the
 evaluator's, bit for bit; weighted cumulative counts are sums in another
 order (within 1e-15 relative), which can only move a choice between
 candidates whose values tie within that.
@@ -50,7 +59,8 @@ from . import decisions as D
 from .curves import upper_hull
 
 __all__ = [
-    "Cutoffs", "DecisionSpecs", "best_cost", "best_point", "hull_candidates", "merge_cutoffs", "partition_cutoffs",
+    "EVERY", "Cutoffs", "DecisionSpecs", "best_cost", "best_point", "every_candidate", "hull_candidates", "merge_cutoffs",
+    "partition_cutoffs",
 ]  # fmt: skip
 
 F64 = npt.NDArray[np.float64]
@@ -66,16 +76,24 @@ class DecisionSpecs:
 
     costs: tuple[CostKey, ...] = ()
     points: tuple[PointKey, ...] = ()
+    #: every bucket also returns its candidates (``thresholds="all"``), under the key :data:`EVERY`
+    every: bool = False
 
     def bucket(self, threshold: F64, tp: Any, fp: Any, pos_ref: float, neg_ref: float, weighted: bool
-               ) -> dict[Any, D.Decision]:
+               ) -> dict[Any, Any]:
         """The bucket's choice for each request, from its candidates (descending, global cumulative counts)."""
         c = D.Candidates(np.asarray(threshold, np.float64), np.asarray(tp, np.float64), np.asarray(fp, np.float64),
                          float(pos_ref), float(neg_ref), not weighted)
-        out: dict[Any, D.Decision] = {cost: D.min_cost(c, *cost) for cost in self.costs}
+        out: dict[Any, Any] = {cost: D.min_cost(c, *cost) for cost in self.costs}
         for key in self.points:
             out[key] = D.choose(c, key[0], dict(key[1]))
+        if self.every:  # (score, TP, FP) rows: O(the bucket's distinct scores)
+            out[EVERY] = np.column_stack((c.threshold, c.tp, c.fp))
         return out
+
+
+#: The key of a bucket's candidates among its choices (no request is a string).
+EVERY = "every candidate"
 
 
 def _inf(pos: float, neg: float, integer: bool) -> D.Candidates:
@@ -185,14 +203,30 @@ def hull_candidates(hulls: list[F64], pos: float, neg: float, integer: bool) -> 
     return D.Candidates(threshold[keep], tp[keep], fp[keep], pos, neg, integer)
 
 
+def every_candidate(rows: list[F64], pos: float, neg: float, integer: bool) -> D.Candidates:
+    """``inf`` and every bucket's (score, TP, FP) rows, buckets in rank order: the evaluator's candidates.
+
+    Each bucket's counts are global (its offsets added), so joining them is the one-machine
+    ``decisions.candidates`` of the whole ranking: unweighted, bit for bit (whole counts below
+    2**53); weighted, sums in another order. ``ends`` stays None (the rows stay in the cluster).
+    """
+    pts = np.concatenate(rows) if rows else np.zeros((0, 3))
+    return D.Candidates(np.concatenate(([np.inf], pts[:, 0])), np.concatenate(([0.0], pts[:, 1])),
+                        np.concatenate(([0.0], pts[:, 2])), pos, neg, integer)  # fmt: skip
+
+
 def combine(specs: DecisionSpecs, parts: list[Any], pos: float, neg: float, weighted: bool) -> dict[str, Any]:
     """Every request's choice from the buckets' (``Contribution``: ``bucket``, ``decisions``, ``hull``) and the
-    cost curve's candidates: ``{"costs": {key: Decision}, "points": {key: Decision}, "hull": Candidates}``."""
+    cost curve's candidates: ``{"costs": {key: Decision}, "points": {key: Decision}, "hull": Candidates}``, and
+    with ``specs.every`` ``"candidates"``: every candidate (:func:`every_candidate`)."""
     ordered = sorted(parts, key=lambda c: c.bucket)
     chosen = [c.decisions for c in ordered if c.decisions is not None]
     integer = not weighted
-    return {
+    out: dict[str, Any] = {
         "costs": {k: best_cost(k, [d[k] for d in chosen], pos, neg, integer) for k in specs.costs},
         "points": {k: best_point(k, [d[k] for d in chosen], pos, neg, integer) for k in specs.points},
         "hull": hull_candidates([c.hull for c in ordered], pos, neg, integer),
     }
+    if specs.every:
+        out["candidates"] = every_candidate([d[EVERY] for d in chosen], pos, neg, integer)
+    return out

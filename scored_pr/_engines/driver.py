@@ -67,11 +67,12 @@ class Decide:
     costs: tuple[PD.CostKey, ...] = ()
     points: tuple[PD.PointKey, ...] = ()
     thresholds: tuple[float, ...] = ()
+    every: bool = False  #: ``thresholds="all"``: every bucket returns its candidates
 
     def specs(self) -> PD.DecisionSpecs:
         """What every bucket chooses: the defaults of ``min_cost_threshold()`` and ``operating_point()``, and these."""
         return PD.DecisionSpecs(tuple(dict.fromkeys((DEFAULT_COSTS, *self.costs))),
-                                tuple(dict.fromkeys((DEFAULT_POINT, *self.points))))
+                                tuple(dict.fromkeys((DEFAULT_POINT, *self.points))), self.every)
 
 
 def run(
@@ -283,7 +284,7 @@ def _wide(
     opts: dict[str, Any] = {"curve_points": curve_points, "ranks": ranks, "partitions": partitions,
                             "calibration_bins": calibration_bins, "costs": decide.costs,
                             "operating_points": tuple((m, dict(s)) for m, s in decide.points),
-                            "thresholds": decide.thresholds}
+                            "thresholds": "all" if decide.every else decide.thresholds}
     if multiclass:  # every row's class is one of the classes: else a row would be negative everywhere
         kind, name = frame.kind(label_cols[0])
         textual = all(isinstance(c, str) for c in labels)

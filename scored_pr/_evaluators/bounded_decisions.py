@@ -21,6 +21,7 @@ from .._validation import (
     check_integer_counts,
     check_operating_point,
     check_probability_range,
+    check_probability_thresholds,
     check_score,
 )
 from .base import EvaluationBase
@@ -29,7 +30,7 @@ _T = TypeVar("_T")
 
 
 class BoundedDecisions(EvaluationBase):
-    """``operating_point``, ``min_cost_threshold`` and ``expected_cost`` of a bounded summary (a mixin; no state)."""
+    """``operating_point``, ``min_cost_threshold``, ``expected_cost`` and ``net_benefit`` of a bounded summary (a mixin; no state)."""
 
     __slots__ = ()
 
@@ -257,3 +258,98 @@ class BoundedDecisions(EvaluationBase):
 
         return self._cached(("expected_cost", t, costs), build)
 
+    def net_benefit(self, thresholds: Any = None) -> D.NetBenefit:
+        """Net benefit at probability thresholds, exact or with certified bounds, with treat-all and treat-none.
+
+        The exact evaluator's ``net_benefit``: model TP/n - FP/n * t/(1-t),
+        accepting every case scored >= t; treat all P/n - N/n * t/(1-t);
+        treat none 0 (P, N the reference weights with misses, n = P + N).
+        A threshold no range bin straddles has exact counts, and its model
+        value is the evaluator's float (unweighted: bit for bit). A range bin
+        straddling t (lo < t <= hi) holding p correct and q incorrect cases
+        lets any 0..p and 0..q of them be accepted; the model value rises
+        with TP and falls with FP, so its least is at (TP, FP + q) and its
+        greatest at (TP + p, FP), each computed as the evaluator computes
+        it (float rounding is monotone, so the evaluator's value lies
+        between them); the estimate takes the share of the bin that
+        ``confusion_at_threshold`` estimates. Weighted, the bounds are
+        widened by the sums' rounding (scaled by max(1, t/(1-t))).
+
+        Parameters
+        ----------
+        thresholds : array-like of float in [0, 1), optional
+            Default: every distinct score in (0, 1), which only a summary
+            whose bins are all exact (one score each) holds.
+
+        Returns
+        -------
+        NetBenefit
+            (threshold, model, treat_all, treat_none), thresholds ascending;
+            ``model`` is an object array of :class:`~scored_pr.Bounds`, one
+            per threshold (``Bounds.exact`` where no range bin straddles it;
+            ``np.asarray(model, float)`` gives the estimates); treat-all and
+            treat-none are exact float64 arrays.
+
+        Raises
+        ------
+        ValueError
+            As the exact evaluator's: a score outside [0, 1] (the summary's
+            highest or lowest), a threshold outside [0, 1).
+        UnsupportedQuery
+            The default thresholds on a summary holding range bins: the
+            distinct scores inside a bin are not kept.
+
+        Notes
+        -----
+        Decision curve analysis (Vickers and Elkin, 2006). Not in LingPipe.
+        O(B log B + m B) for m thresholds and B bins.
+
+        Examples
+        --------
+        >>> from scored_pr import BoundedEvaluation
+        >>> s = BoundedEvaluation(max_bins=1)  # one bin, 0.1 to 0.9: 0.5 falls inside it
+        >>> s.add_cases([True, False, True, False], [0.9, 0.8, 0.7, 0.1])
+        >>> m = s.net_benefit([0.05, 0.5]).model
+        >>> m[0], m[0].exact  # every case accepted at 0.05: exact, 2/4 - 2/4 * 0.05/0.95
+        (0.47368421052631576, True)
+        >>> round(m[1].lower, 9), round(m[1].upper, 9)  # any share of the bin at 0.5: the exact value is 0.25
+        (-0.5, 0.5)
+        """
+        func = "net_benefit"
+        t = check_probability_thresholds(thresholds, func)
+        b = self._bins
+        if b.hi.size:
+            check_probability_range(float(b.hi[0]), float(b.lo[-1]), func)
+        if t is None:
+            if bool((b.lo < b.hi).any()):
+                raise self._unsupported(
+                    f"{func}()", "the default thresholds are every distinct score, and the scores inside a range "
+                    "bin are not kept",
+                    "pass thresholds=(...) (each answered exactly, or with certified bounds where a range bin "
+                    "straddles it), or keep every distinct score (max_bins at least their number)")
+            t = D.net_benefit(self._edges(), None).threshold  # exact bins: every distinct score in (0, 1)
+        return self._cached(("net_benefit", t.tobytes()), lambda: self._net_benefit(t))
+
+    def _net_benefit(self, t: Any) -> D.NetBenefit:
+        b, pos, neg = self._bins, self.positive_weight, self.negative_weight
+        desc = np.unique(t)[::-1]
+        at = [B.accepted_at(b, float(v)) for v in desc.tolist()]
+        # The evaluator's formulas at three sets of counts: the least (TP, FP + q), the estimate and the
+        # greatest (TP + p, FP); candidates holding exactly the thresholds asked, so each finds its own.
+        corners = []
+        for tp_of, fp_of in ((lambda a: a[0].lower, lambda a: a[1].upper), (lambda a: a[0].estimate, lambda a: a[1].estimate),
+                             (lambda a: a[0].upper, lambda a: a[1].lower)):  # fmt: skip
+            c = D.Candidates(np.concatenate(([np.inf], desc)), np.array([0.0] + [tp_of(a) for a in at]),
+                             np.array([0.0] + [fp_of(a) for a in at]), float(pos), float(neg), not self._weighted)
+            corners.append(D.net_benefit(c, t))
+        low, mid, high = corners
+        terms = self._terms()
+        model = np.empty(t.size, dtype=object)
+        for i, v in enumerate(t.tolist()):
+            r = B.widen(B.Triple(float(low.model[i]), float(mid.model[i]), float(high.model[i])), terms,
+                        -math.inf, math.inf, force=self._weighted)
+            if self._weighted and r.lower < r.upper:  # the weight sums' rounding, scaled by the odds (FP's cost)
+                pad = BD.margin(terms) * max(1.0, v / (1.0 - v))
+                r = B.Triple(r.lower - pad, r.estimate, r.upper + pad)
+            model[i] = self._bounds(r)
+        return D.NetBenefit(mid.threshold, model, mid.treat_all, mid.treat_none)

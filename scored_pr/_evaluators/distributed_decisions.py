@@ -9,10 +9,24 @@ choices with the evaluator's tie rules; ``expected_cost(t)`` and
 ``net_benefit(thresholds)`` read the counts at the cut-offs of
 ``thresholds=``, summed per partition in the calibration pass; the cost curve
 is the lower envelope of the lines of the ROC hull's vertices, which the
-buckets return for the hull area. A request not made at ``evaluate``, and
-``operating_point(confidence=...)`` with constraints (its fixed-sequence
-tests walk every candidate, and non-monotone constraints split the rows by
-a seeded coin), raise :class:`~scored_pr.UnsupportedQuery` saying why.
+buckets return for the hull area.
+
+With ``thresholds="all"`` at ``evaluate`` every bucket also returns its
+candidates (each distinct score with its global counts), joined on the
+driver in rank order: the evaluator's candidates. Every query here is then
+answered as the evaluator answers it, from the same functions of
+:mod:`scored_pr._core.decisions`: any request, ``confidence=`` with
+constraints monotone in the threshold (recall; fpr, tnr, accepted fraction:
+Learn-then-Test walks the candidates from their safe end, no rows needed),
+``net_benefit()`` at every distinct score, ``expected_cost`` at any threshold
+and the cost curve of every candidate.
+
+Refused with :class:`~scored_pr.UnsupportedQuery` saying why: a request not
+made at ``evaluate`` (without ``thresholds="all"``), and ``confidence=`` with
+constraints that are not monotone together (precision; or constraints
+pulling opposite ways), whose certification splits the rows by a seeded fair
+coin per row in rank order: the driver holds counts per distinct score, not
+the rows those coins fall on.
 """
 
 from __future__ import annotations
@@ -25,14 +39,21 @@ import numpy.typing as npt
 from .._core import decisions as D
 from .._core.partitioned_calibration import CalibrationSums
 from .._validation import (
-    check_cost, check_decision_confidence, check_maximize, check_probability_ranking, check_probability_thresholds,
-    check_score, check_seed, check_subject_to,
+    check_cost, check_decision_confidence, check_integer_counts, check_maximize, check_probability_ranking,
+    check_probability_thresholds, check_score, check_seed, check_subject_to,
 )
 from .base import unsupported
 
+
+def _no_rows() -> D.Halves:  # pragma: no cover - monotone constraints never split the rows
+    raise AssertionError("monotone constraints are certified without a split of the rows")
+
 _CLS = "DistributedEvaluation"
-_CONFIDENCE = ("certifying constraints tests the candidates in a fixed sequence over every distinct score (and "
-               "splits the rows by a seeded coin when the constraints are not monotone), which needs the rows")
+_CONFIDENCE = ("certifying constraints tests the candidates in a fixed sequence over every distinct score, which "
+               "reach the driver only with thresholds='all' at evaluate")
+_SPLIT = ("these constraints are not monotone together in the threshold (precision; or constraints pulling opposite "
+          "ways), so Learn-then-Test orders the candidates by a fair coin per row drawn in rank order (seed=), and "
+          "the rows stay in the cluster: the driver holds counts per distinct score only")
 
 
 class DistributedDecisions:
@@ -45,6 +66,11 @@ class DistributedDecisions:
         if out is None:  # a result pickled before the engines chose thresholds
             raise unsupported(_CLS, func, "this result holds no decisions (made by an earlier scored_pr)",
                               "evaluate the rows again")
+        return out
+
+    def _every(self, func: str) -> D.Candidates | None:
+        """Every candidate (``thresholds="all"`` at ``evaluate``), or None."""
+        out: D.Candidates | None = self._decisions(func).get("candidates")
         return out
 
     def _probabilities(self, func: str) -> None:
@@ -85,17 +111,29 @@ class DistributedDecisions:
         level = check_decision_confidence(confidence, func)
         check_seed(seed, func)
         found = self._decisions(func)["points"]
+        every = self._every(func)
         if maximize == "net_benefit":
             self._probabilities(func)
         if level is not None and subject:
-            raise unsupported(_CLS, f"{func}(confidence={level!r})", _CONFIDENCE,
-                              "evaluate the rows (or a sample) with ScoredPrecisionRecallEvaluation for a certified choice")
+            if every is None:
+                raise unsupported(_CLS, f"{func}(confidence={level!r})", _CONFIDENCE,
+                                  "pass thresholds='all' to evaluate (the counts at every distinct score reach the "
+                                  "driver), or evaluate the rows (or a sample) with ScoredPrecisionRecallEvaluation")
+            if D.needs_split(subject):
+                raise unsupported(_CLS, f"{func}({maximize!r}, {subject!r}, confidence={level!r})", _SPLIT,
+                                  "certify constraints monotone in the threshold (recall >=, fpr <=, tnr >=, "
+                                  "accepted_fraction <=), or evaluate the rows (or a sample) with "
+                                  "ScoredPrecisionRecallEvaluation for a certified precision")
+            check_integer_counts(D.counts_are_integers(every), func)
+            return D.certify(every, maximize, subject, level, _no_rows)
         for (m, pairs), decision in found.items():
             if m == maximize and dict(pairs) == subject:
                 return decision  # type: ignore[no-any-return]
+        if every is not None:
+            return D.choose(every, maximize, subject)
         request = (maximize, subject)
         raise unsupported(_CLS, f"{func}({maximize!r}, {subject!r})", "this request was not chosen in the cluster",
-                          f"pass operating_points=({request!r},) to evaluate")
+                          f"pass operating_points=({request!r},) (or thresholds='all') to evaluate")
 
     def min_cost_threshold(
         self, cost_fp: float = 1.0, cost_fn: float = 1.0, gain_tp: float = 0.0, gain_tn: float = 0.0
@@ -113,11 +151,18 @@ class DistributedDecisions:
         costs = self._costs(func, cost_fp, cost_fn, gain_tp, gain_tn)
         found = self._decisions(func)["costs"]
         if costs not in found:
+            every = self._every(func)
+            if every is not None:
+                return D.min_cost(every, *costs)
             raise unsupported(_CLS, f"{func}{costs!r}", "these costs were not minimised in the cluster",
-                              f"pass costs=({costs!r},) to evaluate")
+                              f"pass costs=({costs!r},) (or thresholds='all') to evaluate")
         return found[costs]  # type: ignore[no-any-return]
 
     def _cutoff(self, func: str, t: float) -> tuple[float, float]:
+        every = self._every(func)
+        if every is not None:  # the last candidate scored >= t (inf: none): the evaluator's search
+            i = int(np.searchsorted(-every.threshold, -t, side="right")) - 1
+            return float(every.tp[i]), float(every.fp[i])
         sums: CalibrationSums | None = self._v.get("calibration")
         counts = None if sums is None else sums.cutoffs.at(t)
         if counts is None:
@@ -152,7 +197,8 @@ class DistributedDecisions:
         point, x equal within rounding) it may appear once here. Empty
         arrays without both classes.
         """
-        x, y = D.cost_curve(self._decisions("cost_curve")["hull"])
+        every = self._every("cost_curve")
+        x, y = D.cost_curve(self._decisions("cost_curve")["hull"] if every is None else every)
         for a in (x, y):
             a.setflags(write=False)
         return x, y
@@ -168,9 +214,14 @@ class DistributedDecisions:
         func = "net_benefit"
         t = check_probability_thresholds(thresholds, func)
         self._probabilities(func)
+        every = self._every(func)
+        if every is not None:  # the evaluator's candidates: its answer, default thresholds included
+            return D.net_benefit(every, t)
         if t is None:
-            raise unsupported(_CLS, f"{func}()", "the default thresholds are every distinct score, which stay in the "
-                              "cluster", "pass thresholds=(...) to evaluate and ask net_benefit(those thresholds)")
+            raise unsupported(_CLS, f"{func}()", "the default thresholds are every distinct score, which reach the "
+                              "driver only with thresholds='all' at evaluate",
+                              "pass thresholds='all' to evaluate, or thresholds=(...) and ask net_benefit(those "
+                              "thresholds)")
         counts = [self._cutoff(func, float(v)) for v in t.tolist()]
         desc = np.unique(t)[::-1]
         at = {float(v): c for v, c in zip(t.tolist(), counts)}

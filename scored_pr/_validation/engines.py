@@ -80,10 +80,10 @@ def _sequence(func: str, name: str, value: Any, expected: str) -> tuple[Any, ...
 def check_decision_requests(
     func: str, costs: Any, operating_points: Any, thresholds: Any
 ) -> tuple[tuple[tuple[float, float, float, float], ...], tuple[tuple[str, tuple[tuple[str, float], ...]], ...],
-           tuple[float, ...]]:
+           tuple[float, ...], bool]:
     """``costs`` ((cost_fp, cost_fn, gain_tp, gain_tn), ...), ``operating_points`` ((maximize, subject_to), ...)
-    and ``thresholds`` (real numbers): the decision requests the engines answer, each checked as the query
-    that will ask for it checks it."""
+    and ``thresholds`` (real numbers, or ``"all"``: every distinct score): the decision requests the engines
+    answer, each checked as the query that will ask for it checks it; the last item says ``"all"``."""
     out_costs = []
     for c in _sequence(func, "costs", costs, "a tuple of (cost_fp, cost_fn, gain_tp, gain_tn) tuples"):
         c = _sequence(func, "costs", c, "a tuple of (cost_fp, cost_fn, gain_tp, gain_tn) tuples")
@@ -97,9 +97,11 @@ def check_decision_requests(
         if len(op) != 2:
             raise fail(ValueError, func, "operating_points", "(maximize, subject_to) pairs", op)
         points.append((check_maximize(op[0], func), tuple(check_subject_to(op[1], func).items())))
+    if isinstance(thresholds, str) and thresholds == "all":
+        return tuple(out_costs), tuple(points), (), True  # type: ignore[return-value,arg-type]
     cuts = tuple(check_score(t, func, "thresholds")
-                 for t in _sequence(func, "thresholds", thresholds, "a tuple of real numbers"))
-    return tuple(out_costs), tuple(points), cuts  # type: ignore[return-value,arg-type]
+                 for t in _sequence(func, "thresholds", thresholds, 'a tuple of real numbers, or "all"'))
+    return tuple(out_costs), tuple(points), cuts, False  # type: ignore[return-value,arg-type]
 
 
 def check_misses_count(value: Any, func: str) -> int:

@@ -219,3 +219,56 @@ def test_an_empty_summary_accepts_nothing() -> None:
     assert _plain(summary.operating_point("f1", {"recall": 0.5})) == _plain(ev.operating_point("f1", {"recall": 0.5}))
     got = summary.min_cost_threshold()
     assert got.threshold == math.inf and math.isnan(got.expected_cost) and math.isnan(summary.expected_cost(0.5))
+
+
+# ------------------------------------------------------------------ net benefit
+
+
+def test_an_exact_summary_gives_the_evaluators_net_benefit_at_every_distinct_score() -> None:
+    y, s = _cases(7, 400, 2)
+    ev, summary = _pair(y, s, 4096, misses=2)
+    assert summary.exact
+    got, want = summary.net_benefit(), ev.net_benefit()
+    np.testing.assert_array_equal(got.threshold, want.threshold)
+    assert all(isinstance(m, Bounds) and m.exact for m in got.model)
+    np.testing.assert_array_equal(np.asarray(got.model, dtype=float), want.model)  # bit for bit
+    np.testing.assert_array_equal(got.treat_all, want.treat_all)
+    np.testing.assert_array_equal(got.treat_none, want.treat_none)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 300), st.sampled_from([1, 2, 3, 8, 32]), st.integers(0, 3),
+       st.sampled_from([None, 1, 2]), st.booleans(),
+       st.lists(st.sampled_from([0.0, 0.01, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 0.99]), min_size=1, max_size=6))  # fmt: skip
+def test_net_benefit_bounds_hold_the_exact_evaluators_value(seed: int, n: int, max_bins: int, misses: int,
+                                                            digits: int | None, weighted: bool,
+                                                            thresholds: list[float]) -> None:  # fmt: skip
+    y, s = _cases(seed, n, digits)
+    w = np.random.default_rng(seed).choice([0.5, 1.0, 3.0], size=n) if weighted else None
+    ev, summary = ScoredPrecisionRecallEvaluation(), BoundedEvaluation(max_bins)
+    for e in (ev, summary):
+        e.add_cases(y, s, w)
+        e.add_misses(misses)
+    got, want = summary.net_benefit(thresholds), ev.net_benefit(thresholds)
+    np.testing.assert_array_equal(got.threshold, want.threshold)
+    np.testing.assert_array_equal(got.treat_none, want.treat_none)
+    np.testing.assert_allclose(got.treat_all, want.treat_all, rtol=0 if w is None else 1e-12)
+    for b, v in zip(got.model, want.model.tolist()):
+        assert b.lower <= v <= b.upper, (b, v)
+        assert b.lower <= float(b) <= b.upper
+        if b.exact and w is None:
+            assert float(b) == v  # the evaluator's float
+
+
+def test_default_net_benefit_of_a_summary_with_range_bins_is_refused_saying_what_to_do() -> None:
+    y, s = _cases(3, 500, None)
+    summary = BoundedEvaluation(8)
+    summary.add_cases(y, s)
+    with pytest.raises(UnsupportedQuery, match=r"every distinct score.*pass thresholds=\(\.\.\.\)"):
+        summary.net_benefit()
+    with pytest.raises(ValueError, match="'thresholds'"):
+        summary.net_benefit([1.0])  # the evaluator's check: a threshold in [0, 1)
+    logits = BoundedEvaluation(8)
+    logits.add_cases(y, s * 4 - 2)
+    with pytest.raises(ValueError, match="must be probabilities"):
+        logits.net_benefit([0.5])

@@ -533,6 +533,10 @@ def test_every_kind_answers_on_its_own_cases_or_refuses_saying_why() -> None:
     assert point.optimum is not None and point.optimum.exact
     import dataclasses
     assert dataclasses.replace(point, optimum=None) == last_all(y, s).operating_point("recall", {"precision": 0.6})
-    with pytest.raises(UnsupportedQuery, match=r"^BoundedEvaluation.net_benefit: the scores of the operating "
-                                               r"points inside a bin are not kept.*; use precision_at_threshold"):
-        bounded.net_benefit()
+    # exact bins: net benefit at every distinct score is the evaluator's, each value an exact Bounds
+    np.testing.assert_array_equal(np.asarray(bounded.net_benefit().model, dtype=float), last_all(y, s).net_benefit().model)
+    coarse = BoundedEvaluation(max_bins=4)  # range bins: the default thresholds are refused, saying what to pass
+    coarse.add_cases(y, s)
+    with pytest.raises(UnsupportedQuery, match=r"^BoundedEvaluation.net_benefit\(\): the default thresholds are "
+                                               r"every distinct score.*; pass thresholds="):
+        coarse.net_benefit()

@@ -86,9 +86,9 @@ def test_requests_not_made_at_evaluate_are_refused_saying_which_argument(engine:
     name, evaluate, spark = engine
     pdf, _, _, _ = rows(42, 300, False)
     got = evaluate(engine_frame(name, pdf, spark, 2), "label", "score", thresholds=(0.5,))
-    with pytest.raises(UnsupportedQuery, match=r"pass operating_points=\(\('f1', \{\}\),\) to evaluate"):
+    with pytest.raises(UnsupportedQuery, match=r"pass operating_points=\(\('f1', \{\}\),\) \(or thresholds='all'\) to evaluate"):
         got.operating_point("f1")
-    with pytest.raises(UnsupportedQuery, match=r"pass costs=\(\(1.0, 5.0, 0.0, 0.0\),\) to evaluate"):
+    with pytest.raises(UnsupportedQuery, match=r"pass costs=\(\(1.0, 5.0, 0.0, 0.0\),\) \(or thresholds='all'\) to evaluate"):
         got.min_cost_threshold(1, 5)
     with pytest.raises(UnsupportedQuery, match=r"threshold 0.25 were not summed.*thresholds=\(0.25,\)"):
         got.expected_cost(0.25)
@@ -101,7 +101,8 @@ def test_requests_not_made_at_evaluate_are_refused_saying_which_argument(engine:
     for kwargs, error, match in (({"costs": ((1, 2),)}, ValueError, "'costs'"), ({"costs": "x"}, TypeError, "'costs'"),
                                  ({"costs": ((1, 2, 3, "4"),)}, TypeError, r"'costs\[gain_tn\]'"),
                                  ({"operating_points": (("f1", {"speed": 0.5}),)}, ValueError, "the key 'speed'"),
-                                 ({"thresholds": (float("nan"),)}, ValueError, "'thresholds'")):
+                                 ({"thresholds": (float("nan"),)}, ValueError, "'thresholds'"),
+                                 ({"thresholds": "every"}, TypeError, "'thresholds'.*or \"all\"")):
         with pytest.raises(error, match=match):  # before any job
             evaluate(engine_frame(name, pdf, spark, 2), "label", "score", **kwargs)
 
@@ -121,3 +122,40 @@ def test_scores_outside_the_unit_interval_are_refused_for_net_benefit(engine: An
     assert str(have.value) == str(want.value)  # the top score, rank 1, named
     with pytest.raises(ValueError, match="must be probabilities"):
         got.operating_point("net_benefit")
+
+
+@pytest.mark.parametrize("by", [None, "region"])
+def test_every_candidate_answers_every_decision_query_as_the_evaluator(engine: Any, by: str | None) -> None:
+    """thresholds="all": each bucket's candidates reach the driver; no request made at evaluate, every answer the evaluator's."""
+    name, evaluate, spark = engine
+    pdf, y, s, _ = rows(44, 1500, False)
+    pdf["region"] = np.where(np.arange(len(pdf)) % 3 == 0, "eu", "us")
+    got = evaluate(engine_frame(name, pdf, spark, 3), "label", "score", partitions=3, thresholds="all",
+                   **({"misses": 2} if by is None else {"by": [by]}))
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, s)
+    if by is None:
+        ev.add_misses(2)
+    else:  # one slice: the evaluator of its rows
+        got = got.slice(region="eu")
+        keep = pdf["region"].to_numpy() == "eu"
+        ev = ScoredPrecisionRecallEvaluation()
+        ev.add_cases(y[keep], s[keep])
+    for maximize, subject_to in POINTS:
+        assert_same_decision(got.operating_point(maximize, subject_to), ev.operating_point(maximize, subject_to), True)
+    for maximize, subject_to in (("precision", {"recall": 0.6}), ("recall", {"fpr": 0.2}),
+                                 ("f1", {"tnr": 0.5, "accepted_fraction": 0.6})):
+        want = ev.operating_point(maximize, subject_to, 0.9)
+        have = got.operating_point(maximize, subject_to, 0.9)
+        np.testing.assert_equal(dataclasses.asdict(have), dataclasses.asdict(want))  # the bounds' NaN too
+        assert (type(have.tp), type(have.fp)) == (type(want.tp), type(want.fp))
+    for costs in COSTS:
+        assert_same_decision(got.min_cost_threshold(*costs), ev.min_cost_threshold(*costs), True)
+    for t in (0.0, 0.25, 0.333, 0.5, 0.99, 1.5):
+        assert got.expected_cost(t, 2.0, 3.0, 0.5) == ev.expected_cost(t, 2.0, 3.0, 0.5)
+    for a, b in zip(got.net_benefit(), ev.net_benefit()):  # every distinct score
+        np.testing.assert_array_equal(a, b)
+    for a, b in zip(got.cost_curve(), ev.cost_curve()):
+        np.testing.assert_array_equal(a, b)
+    with pytest.raises(UnsupportedQuery, match="a fair coin per row drawn in rank order"):
+        got.operating_point("recall", {"precision": 0.8}, 0.9)
