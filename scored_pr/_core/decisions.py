@@ -105,22 +105,38 @@ def ranking_candidates(neg_scores: FloatArray, correct: npt.NDArray[np.bool_], w
                        pos_ref: float, neg_ref: float) -> Candidates:  # fmt: skip
     """``candidates(threshold_cutoffs(neg_scores, correct, weight), pos_ref, neg_ref)``, built from the ranking.
 
-    Unweighted with every score distinct (the common case of real-valued scores), each ranked case
-    is its own cut-off: the counts are one float64 cumulative sum written after the ``inf``
-    candidate (exact: whole numbers below 2**53, the values the int64 path converts to), with no
-    search for tie groups and no gather at their ends. Otherwise the general path. O(n).
+    Unweighted, in one pass of each kind: the tie groups' ends from one comparison of neighbours
+    (equal neighbours, 0.0 and -0.0 included, share a group, as ``threshold_cutoffs`` groups them),
+    the counts from one float64 cumulative sum (exact: whole numbers below 2**53, the values the
+    int64 path converts to) read at the groups' ends and written after the ``inf`` candidate, with
+    no int64 intermediate and no second copy. With every score distinct (real-valued scores) each
+    case is its own group: no gather at all. Weighted: the general path. O(n).
     """
     n = neg_scores.size
-    # one comparison pass: equal neighbours (0.0 and -0.0 included) make tie groups
-    if weight is not None or n == 0 or bool(np.any(neg_scores[1:] == neg_scores[:-1])):
+    if weight is not None or n == 0:
         return candidates(threshold_cutoffs(neg_scores, correct, weight), pos_ref, neg_ref)
-    threshold = np.empty(n + 1, dtype=np.float64)
+    differ = neg_scores[1:] != neg_scores[:-1]
+    groups = int(np.count_nonzero(differ)) + 1
+    threshold = np.empty(groups + 1, dtype=np.float64)
     threshold[0] = np.inf
-    np.negative(neg_scores, out=threshold[1:])
-    tp = np.empty(n + 1, dtype=np.float64)
+    tp = np.empty(groups + 1, dtype=np.float64)
     tp[0] = 0.0
-    np.cumsum(correct, dtype=np.float64, out=tp[1:])
-    ends = np.arange(n + 1, dtype=np.int64)  # candidate i accepts the first i ranked cases
+    if groups == n:  # every score distinct: candidate i accepts the first i ranked cases
+        np.negative(neg_scores, out=threshold[1:])
+        np.cumsum(correct, dtype=np.float64, out=tp[1:])
+        ends = np.arange(n + 1, dtype=np.int64)
+    else:
+        ends = np.empty(groups + 1, dtype=np.int64)
+        ends[0] = 0
+        ends[1:-1] = np.flatnonzero(differ)
+        ends[1:-1] += 1
+        ends[-1] = n
+        last = ends[1:] - 1  # each group's last ranked case
+        np.negative(neg_scores[last], out=threshold[1:])
+        if groups * 8 < n:  # few groups (rounded scores): count each group's correct cases, then sum the counts
+            np.cumsum(np.add.reduceat(correct, ends[:-1], dtype=np.int64), dtype=np.float64, out=tp[1:])
+        else:
+            np.take(np.cumsum(correct, dtype=np.float64), last, out=tp[1:])
     fp = np.subtract(ends, tp)  # exact: whole numbers below 2**53
     return Candidates(threshold, tp, fp, float(pos_ref), float(neg_ref), True, ends)
 

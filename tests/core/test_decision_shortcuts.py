@@ -143,3 +143,13 @@ def test_choose_is_the_literal_search(cases: list[tuple[float, bool]], maximize:
         assert d.feasible and d.threshold == t and d.value == value
     else:
         assert not d.feasible or math.isnan(d.value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 2_000), st.integers(1, 12))
+def test_candidates_of_few_tie_groups_are_the_cutoffs_candidates(seed: int, n: int, values: int) -> None:
+    """Rounded scores (few groups of many cases: the per-group counts path) and the ends of every group."""
+    rng = np.random.default_rng(seed)
+    neg, correct = _ranking(list(rng.integers(0, values, n) / 4.0), list(rng.random(n) < 0.4))
+    _same(D.ranking_candidates(neg, correct, None, int(correct.sum()) + 1, int((~correct).sum())),
+          D.candidates(threshold_cutoffs(neg, correct, None), int(correct.sum()) + 1, int((~correct).sum())))
