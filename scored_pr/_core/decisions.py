@@ -251,6 +251,30 @@ def point(c: Candidates, i: int, *, feasible: bool, maximize: str | None, value:
     )
 
 
+def _best_recall(c: Candidates, ok: npt.NDArray[np.bool_] | None) -> int | None:
+    """``_best(measure("recall", c), ok)`` without the recall of every candidate (None: no candidate in ``ok``).
+
+    The counts are cumulative, so TP, and TP / P (division by one positive number is monotone),
+    never fall along the candidates: the greatest recall among ``ok`` is at its last candidate j,
+    and the first candidate of that recall is found by a search on TP (then a step back over
+    smaller TPs whose quotient rounds to the same float, which whole counts below 2**53 never
+    give); the answer is the first candidate of ``ok`` from there. P > 0, so no recall is NaN.
+    """
+    n = c.tp.size
+    if ok is None:
+        j = n - 1
+    else:
+        j = n - 1 - int(np.argmax(ok[::-1]))  # the last candidate of ok
+        if not ok[j]:
+            return None
+    tp, pos = c.tp, c.pos
+    v = float(tp[j]) / pos
+    k = int(np.searchsorted(tp, tp[j], side="left"))
+    while k > 0 and float(tp[k - 1]) / pos == v:
+        k -= 1
+    return k if ok is None else k + int(np.argmax(ok[k : j + 1]))
+
+
 def choose(c: Candidates, maximize: str, subject_to: Mapping[str, float]) -> Decision:
     """The candidate of greatest ``maximize`` whose point estimates meet every constraint.
 
@@ -258,9 +282,13 @@ def choose(c: Candidates, maximize: str, subject_to: Mapping[str, float]) -> Dec
     (sum over constraints of how far each misses its target), then of greatest objective.
     O(d) for d distinct scores.
     """
-    objective = measure(maximize, c)
     values = {k: measure(k, c) for k in subject_to}
     ok = _satisfied(values, subject_to) if subject_to else None
+    if maximize == "recall" and c.pos > 0 and c.tp.size:
+        r = _best_recall(c, ok)
+        if r is not None:
+            return point(c, r, feasible=True, maximize=maximize, value=float(c.tp[r]) / c.pos)
+    objective = measure(maximize, c)
     i = _best(objective, ok)
     if i is not None:
         return point(c, i, feasible=True, maximize=maximize, value=float(objective[i]))

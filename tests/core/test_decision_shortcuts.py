@@ -153,3 +153,19 @@ def test_candidates_of_few_tie_groups_are_the_cutoffs_candidates(seed: int, n: i
     neg, correct = _ranking(list(rng.integers(0, values, n) / 4.0), list(rng.random(n) < 0.4))
     _same(D.ranking_candidates(neg, correct, None, int(correct.sum()) + 1, int((~correct).sum())),
           D.candidates(threshold_cutoffs(neg, correct, None), int(correct.sum()) + 1, int((~correct).sum())))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, 0.0, 1.0, 2.0, 0.1, 1e-17]), st.sampled_from([0.0, 1.0, 3.0])),
+                min_size=1, max_size=30),
+       st.sampled_from([0.0, 1.0, 7.0, 2.0**60]), st.data())  # fmt: skip
+def test_best_recall_is_best_of_the_recalls(steps: list[tuple[float, float]], extra: float, data: st.DataObject) -> None:
+    """Recall never falls along cumulative counts: the shortcut is ``_best`` over every recall (float counts too)."""
+    tp = np.cumsum([0.0] + [a for a, _ in steps])
+    fp = np.cumsum([0.0] + [b for _, b in steps])
+    c = D.Candidates(np.arange(tp.size, dtype=np.float64)[::-1], tp, fp, float(tp[-1] + extra), float(fp[-1]), False)
+    if c.pos <= 0:
+        return  # recall NaN everywhere: choose takes the general path
+    among = data.draw(st.none() | st.lists(st.booleans(), min_size=tp.size, max_size=tp.size))
+    mask = None if among is None else np.asarray(among, dtype=bool)
+    assert D._best_recall(c, mask) == D._best(D.measure("recall", c), mask)
