@@ -98,7 +98,10 @@ class DistributedEvaluation(DistributedCalibration, DistributedDecisions, Querie
     (each bucket chooses while it is ranked), ``expected_cost`` and
     ``net_benefit`` at the cut-offs passed as ``thresholds=``, and
     ``cost_curve`` from the ROC hull; the evaluator's answers (unweighted:
-    bit for bit).
+    bit for bit). With ``thresholds="all"`` every candidate reaches the
+    driver (O(distinct scores)) and every decision query is answered from
+    them, ``confidence=`` with monotone constraints and ``net_benefit()``
+    included.
 
     Notes
     -----

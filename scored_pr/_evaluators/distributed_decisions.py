@@ -45,15 +45,16 @@ from .._validation import (
 from .base import unsupported
 
 
-def _no_rows() -> D.Halves:  # pragma: no cover - monotone constraints never split the rows
-    raise AssertionError("monotone constraints are certified without a split of the rows")
-
 _CLS = "DistributedEvaluation"
 _CONFIDENCE = ("certifying constraints tests the candidates in a fixed sequence over every distinct score, which "
                "reach the driver only with thresholds='all' at evaluate")
 _SPLIT = ("these constraints are not monotone together in the threshold (precision; or constraints pulling opposite "
           "ways), so Learn-then-Test orders the candidates by a fair coin per row drawn in rank order (seed=), and "
           "the rows stay in the cluster: the driver holds counts per distinct score only")
+
+
+def _no_rows() -> D.Halves:  # pragma: no cover - monotone constraints never split the rows
+    raise AssertionError("monotone constraints are certified without a split of the rows")
 
 
 class DistributedDecisions:
@@ -100,10 +101,14 @@ class DistributedDecisions:
         feasible candidate, the nearest (least total shortfall) with
         ``feasible=False``. Answered for ``operating_point()`` and for each
         (maximize, subject_to) passed as ``operating_points=`` to
-        ``evaluate``; the same Decision as the evaluator's (unweighted: bit
-        for bit). ``confidence`` with constraints raises
-        :class:`~scored_pr.UnsupportedQuery`; without constraints it changes
-        nothing, as for the evaluator. Not in LingPipe.
+        ``evaluate`` (any request with ``thresholds="all"``); the same
+        Decision as the evaluator's (unweighted: bit for bit).
+        ``confidence`` with constraints needs ``thresholds="all"`` and
+        constraints monotone in the threshold (recall; fpr, tnr, accepted
+        fraction), then certifies as the evaluator does; precision (a coin
+        per row) raises :class:`~scored_pr.UnsupportedQuery` saying why;
+        without constraints it changes nothing, as for the evaluator. Not
+        in LingPipe.
         """
         func = "operating_point"
         maximize = check_maximize(maximize, func)
@@ -144,8 +149,8 @@ class DistributedDecisions:
         ``inf`` and every distinct score, ties to the highest threshold;
         ``inf`` and NaN cost without a reference case. Answered for the
         default costs and for each (cost_fp, cost_fn, gain_tp, gain_tn) passed
-        as ``costs=`` to ``evaluate``; the evaluator's Decision (unweighted:
-        bit for bit). Not in LingPipe.
+        as ``costs=`` to ``evaluate`` (any costs with ``thresholds="all"``);
+        the evaluator's Decision (unweighted: bit for bit). Not in LingPipe.
         """
         func = "min_cost_threshold"
         costs = self._costs(func, cost_fp, cost_fn, gain_tp, gain_tn)
@@ -177,8 +182,9 @@ class DistributedDecisions:
 
         (cost_fp FP + cost_fn FN - gain_tp TP - gain_tn TN) / n with n the
         reference count (misses are false negatives); NaN without a
-        reference case. The counts are summed per partition: unweighted, the
-        evaluator's value bit for bit.
+        reference case. The counts are summed per partition (with
+        ``thresholds="all"``: read from every candidate, at any threshold):
+        unweighted, the evaluator's value bit for bit.
         """
         func = "expected_cost"
         t = check_score(threshold, func, "threshold")
@@ -207,9 +213,12 @@ class DistributedDecisions:
         """Net benefit TP/n - FP/n t/(1-t), treat-all and treat-none at probability thresholds passed as ``thresholds=``.
 
         ``ScoredPrecisionRecallEvaluation.net_benefit(thresholds)`` from the
-        counts at those cut-offs (summed per partition). ``thresholds=None``
-        (every distinct score) raises :class:`~scored_pr.UnsupportedQuery`:
-        the distinct scores stay in the cluster.
+        counts at those cut-offs (summed per partition), or, with
+        ``thresholds="all"`` at ``evaluate``, from every candidate: then any
+        thresholds and ``thresholds=None`` (every distinct score, the
+        evaluator's default). Otherwise ``thresholds=None`` raises
+        :class:`~scored_pr.UnsupportedQuery`: the distinct scores stay in
+        the cluster.
         """
         func = "net_benefit"
         t = check_probability_thresholds(thresholds, func)
