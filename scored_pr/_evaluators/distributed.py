@@ -106,7 +106,8 @@ class DistributedEvaluation(DistributedCalibration, DistributedDecisions, Querie
     Notes
     -----
     Frozen: it holds numbers, not cases, and every query is O(1) or O(rows
-    of a curve). Pickles as a plain object.
+    of a curve) (a decision query with ``thresholds="all"``: O(distinct
+    scores)). Pickles as a plain object.
     """
 
     __module__ = "scored_pr"
