@@ -1,9 +1,10 @@
 """The shortcuts of the uncertified decisions give, bit for bit, what the general path gives.
 
 ``ranking_candidates`` (candidates straight from the ranking when every score is distinct) is held
-to ``candidates(threshold_cutoffs(...))``; ``_best``'s one-pass argmax to its general path and to the
-first maximum (NaN loses); ``measure`` to the literal formulas; ``choose`` over
-rankings with distinct scores, ties, -0.0 and weights to a literal search written here.
+to ``candidates(threshold_cutoffs(...))``; ``_best``'s one-pass argmax to the rule written out
+one candidate at a time (NaN loses, the first maximum wins); the recall shortcut to ``_best`` over
+every recall; ``measure`` to the literal formulas; ``choose`` over rankings with distinct scores,
+ties and -0.0 to a literal search written here.
 """
 
 from __future__ import annotations
@@ -55,34 +56,25 @@ def test_candidates_of_distinct_scores_golden() -> None:
     assert c.ends is not None and c.ends.tolist() == [0, 1, 2, 3, 4] and c.integer and (c.pos, c.neg) == (4.0, 2.0)
 
 
-def _general_best(objective: np.ndarray, among: np.ndarray | None) -> int | None:
-    """``_best`` as it was before its one-pass shortcut (the general path, kept here as the reference)."""
-    keep = ~np.isnan(objective)
-    if among is not None:
-        keep &= among
-    vals = np.where(keep, objective, -np.inf)
-    if not vals.size:
+def _literal_best(objective: list[float], among: list[bool] | None) -> int | None:
+    """The rule, one candidate at a time: the first of greatest objective among the allowed, NaN losing;
+    when none is greater than -inf (or every one is NaN), the first allowed candidate."""
+    allowed = [i for i in range(len(objective)) if among is None or among[i]]
+    if not allowed:
         return None
-    i = int(np.argmax(vals))
-    if keep[i] or among is None:
-        return i
-    hits = np.flatnonzero(among)
-    return int(hits[0]) if hits.size else None
+    real = [i for i in allowed if not math.isnan(objective[i])]
+    top = max((objective[i] for i in real), default=-math.inf)
+    if top > -math.inf:
+        return next(i for i in real if objective[i] == top)
+    return allowed[0]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from([math.nan, -math.inf, -1.0, 0.0, 0.5, 1.0, math.inf]), max_size=12), st.data())
-def test_best_is_the_general_path(objective: list[float], data: st.DataObject) -> None:
+def test_best_is_the_literal_rule(objective: list[float], data: st.DataObject) -> None:
     among = data.draw(st.none() | st.lists(st.booleans(), min_size=len(objective), max_size=len(objective)))
     mask = None if among is None else np.asarray(among, dtype=bool)
-    obj = np.asarray(objective, dtype=np.float64)
-    got = D._best(obj, mask)
-    assert got == _general_best(obj, mask)
-    if got is not None and not math.isnan(objective[got]) and objective[got] > -math.inf:
-        # a real maximum: the first candidate holding it among those allowed
-        allowed = [i for i in range(len(objective)) if mask is None or mask[i]]
-        top = max(objective[i] for i in allowed if not math.isnan(objective[i]))
-        assert got == next(i for i in allowed if objective[i] == top)
+    assert D._best(np.asarray(objective, dtype=np.float64), mask) == _literal_best(objective, among)
 
 
 def _literal_measure(name: str, tp: float, fp: float, pos: float, neg: float) -> float:
