@@ -1,0 +1,56 @@
+"""Factorising and crossing feature columns: the counting path equals the sorting path (np.unique)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scored_pr._core import slicing as G
+
+
+def _by_sorting(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` with the counting path switched off (every span too wide)."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(G, "DENSE_PER_ROW", 0)
+        m.setattr(G, "DENSE_EXTRA", 0)
+        return fn(*args)
+
+
+integers = st.sampled_from([np.int8, np.int32, np.int64, np.uint8, np.uint16, np.uint64])
+
+
+@settings(max_examples=80, deadline=None)
+@given(dtype=integers, values=st.lists(st.integers(0, 40), max_size=30), shift=st.sampled_from([0, 3, 100]))
+def test_factorize_counts_integers_as_np_unique_numbers_them(dtype: Any, values: list[int], shift: int) -> None:
+    info = np.iinfo(dtype)
+    arr = np.array([min(v + shift, int(info.max)) if info.min == 0 else v - 20 for v in values], dtype=dtype)
+    slow = _by_sorting(G.factorize, arr)
+    fast = G.factorize(arr)
+    assert fast[0].dtype == slow[0].dtype == np.int64
+    assert fast[0].tolist() == slow[0].tolist()
+    assert fast[1] == slow[1] and [type(v) for v in fast[1]] == [type(v) for v in slow[1]]
+    assert fast[2] is slow[2] is False
+    codes, uniques, _ = fast
+    assert [uniques[k] for k in codes.tolist()] == arr.tolist()  # each code names its value
+
+
+def test_factorize_of_extreme_and_wide_integers_takes_the_sort() -> None:
+    for arr in (np.array([2**64 - 1, 0, 5], dtype=np.uint64), np.array([-(2**63), 2**63 - 1, 0], dtype=np.int64),
+                np.array([0, 10**9], dtype=np.int64)):
+        codes, uniques, missing = G.factorize(arr)
+        assert uniques == sorted(set(arr.tolist())) and not missing
+        assert [uniques[k] for k in codes.tolist()] == arr.tolist()
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), sizes=st.lists(st.integers(1, 6), min_size=1, max_size=3), n=st.integers(0, 25))
+def test_cross_by_counting_equals_cross_by_sorting(data: Any, sizes: list[int], n: int) -> None:
+    codes = [np.array(data.draw(st.lists(st.integers(0, s - 1), min_size=n, max_size=n)), dtype=np.int64) for s in sizes]
+    slow = _by_sorting(G.cross, codes, sizes)
+    fast = G.cross(codes, sizes)
+    assert fast[0].tolist() == slow[0].tolist() and fast[1].tolist() == slow[1].tolist()
+    assert fast[0].dtype == slow[0].dtype and fast[1].dtype == slow[1].dtype
