@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .ranking import few_value_ranks
+
 IntArray = npt.NDArray[np.int64]
 #: Bits of the packed keys of :func:`segment_order` (tests lower it to reach the lexsort).
 KEY_BITS = 64
@@ -135,6 +137,89 @@ def group_rows(ids: IntArray) -> tuple[npt.NDArray[np.intp], IntArray, IntArray]
     return order, starts, ranked[starts[:-1]].astype(np.int64, copy=False)
 
 
+def score_ranks(neg: npt.NDArray[np.float64]) -> IntArray:
+    """The dense rank of every score among the distinct scores (ascending; -0.0 and 0.0 one value).
+
+    Few distinct values (rounded scores): the O(n) hash lookup of
+    :func:`scored_pr._core.ranking.few_value_ranks`; otherwise one unstable
+    argsort (any order of equal scores gives them the same rank). O(n log n).
+    """
+    n = neg.size
+    few = few_value_ranks(neg)
+    if few is not None:
+        return few[1].astype(np.int64)
+    order = np.argsort(neg)
+    ranked = neg[order]
+    rank = np.empty(n, dtype=np.int64)
+    distinct = np.empty(n, dtype=np.int64)
+    if n:
+        distinct[0] = 0
+        np.cumsum(ranked[1:] != ranked[:-1], out=distinct[1:])  # -0.0 == 0.0: one rank, as one tie group
+    rank[order] = distinct
+    return rank
+
+
+def stable_ranking(neg: npt.NDArray[np.float64], rank: IntArray | None = None) -> IntArray:
+    """``np.argsort(neg, kind="stable")``: every case in rank order, equal scores in arrival order.
+
+    One value sort of packed (score rank, index) keys (numpy's vectorised
+    sort of distinct uint64 keys gives the stable order; a stable argsort of
+    float64 is a merge sort, several times slower). ``rank``: the
+    :func:`score_ranks` of ``neg`` if already computed. O(n log n).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scored_pr._core.slicing import stable_ranking
+    >>> stable_ranking(np.array([-0.2, -0.9, 0.0, -0.2, -0.0])).tolist()
+    [1, 0, 3, 2, 4]
+    """
+    n = neg.size
+    if not n:
+        return np.zeros(0, dtype=np.int64)
+    if rank is None:
+        rank = score_ranks(neg)
+    bits_n = max((n - 1).bit_length(), 1)
+    if bits_n + max(int(rank.max()).bit_length(), 1) > KEY_BITS:  # pragma: no cover (tests lower KEY_BITS)
+        return np.argsort(neg, kind="stable").astype(np.int64, copy=False)
+    key = ((rank << bits_n) | np.arange(n, dtype=np.int64)).view(np.uint64)
+    key.sort()
+    return (key & np.uint64((1 << bits_n) - 1)).view(np.int64)
+
+
+def slice_order(columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> tuple[IntArray, IntArray]:
+    """``(positions, offsets)``: the cases of every crossing grouped by slice id, in their order within a slice.
+
+    ``columns[j][p]`` is the slice id (in ``range(count)``) of case ``p`` in
+    crossing ``j``, as in :func:`segment_order`; slice ``k``'s cases are
+    ``positions[offsets[k]:offsets[k + 1]]``, ascending. Given the columns
+    in rank order (each indexed by :func:`stable_ranking`), each slice's
+    cases come out ranked. One value sort of packed (slice id, position)
+    keys. O(n log n) for n cases per column.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scored_pr._core.slicing import slice_order
+    >>> positions, offsets = slice_order([np.array([1, 0, 1, 0])], 2)
+    >>> positions.tolist(), offsets.tolist()
+    ([1, 3, 0, 2], [0, 2, 4])
+    """
+    offsets = np.zeros(count + 1, dtype=np.int64)
+    n = columns[0].size if columns else 0
+    if not n:
+        return np.zeros(0, dtype=np.int64), offsets
+    sid = np.concatenate(columns).astype(np.int64, copy=False) if len(columns) > 1 else columns[0].astype(np.int64)
+    np.cumsum(np.bincount(sid, minlength=count), out=offsets[1:])
+    bits_n = max((n - 1).bit_length(), 1)
+    if bits_n + max((count - 1).bit_length(), 1) > KEY_BITS:
+        return np.argsort(sid, kind="stable") % n, offsets
+    position = np.arange(n, dtype=np.uint64)
+    key = (sid.view(np.uint64) << np.uint64(bits_n)) | (np.tile(position, len(columns)) if len(columns) > 1 else position)
+    key.sort()  # distinct keys: the value sort is the stable order
+    return (key & np.uint64((1 << bits_n) - 1)).view(np.int64), offsets
+
+
 def segment_order(neg: npt.NDArray[np.float64], columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> tuple[IntArray, IntArray]:
     """``(rows, offsets)``: every crossing's cases ordered by (slice, negated score, arrival), laid end to end.
 
@@ -146,11 +231,13 @@ def segment_order(neg: npt.NDArray[np.float64], columns: Sequence[npt.NDArray[np
     order); slice ``k``'s are ``rows[offsets[k]:offsets[k + 1]]``.
 
     One value sort: each case's key packs its slice id in the high bits,
-    the dense rank of its score among the distinct scores (one unstable
-    argsort of ``neg``) in the middle and its index in the low bits, so the
-    keys are distinct and sorting them by value (numpy's vectorised sort)
-    gives the stable order. When the three do not fit in 64 bits, one
-    ``np.lexsort``. O(n log n) for n cases per column.
+    the dense rank of its score among the distinct scores
+    (:func:`score_ranks`) in the middle and its index in the low bits, so
+    the keys are distinct and sorting them by value (numpy's vectorised
+    sort) gives the stable order. When the three do not fit in 64 bits, one
+    ``np.lexsort``. O(n log n) for n cases per column. (A caller that also
+    wants every case ranked takes :func:`stable_ranking`, then
+    :func:`slice_order` of the ranked columns: the same order.)
 
     Examples
     --------
@@ -166,17 +253,10 @@ def segment_order(neg: npt.NDArray[np.float64], columns: Sequence[npt.NDArray[np
         return np.zeros(0, dtype=np.int64), offsets
     sid = np.concatenate(columns).astype(np.int64, copy=False) if len(columns) > 1 else columns[0].astype(np.int64)
     np.cumsum(np.bincount(sid, minlength=count), out=offsets[1:])
-    order = np.argsort(neg)  # any order of equal scores: the rank below is the same for them
-    ranked = neg[order]
-    rank = np.empty(n, dtype=np.int64)
-    distinct = np.empty(n, dtype=np.int64)
-    distinct[0] = 0
-    np.cumsum(ranked[1:] != ranked[:-1], out=distinct[1:])  # -0.0 == 0.0: one rank, as one tie group
-    rank[order] = distinct
-    del order, ranked, distinct
     bits_n = max((n - 1).bit_length(), 1)
-    bits_v = max(int(rank.max()).bit_length(), 1)
     bits_s = max((count - 1).bit_length(), 1)
+    rank = score_ranks(neg)
+    bits_v = max(int(rank.max()).bit_length(), 1)
     index = np.arange(n, dtype=np.int64)
     if bits_n + bits_v + bits_s <= KEY_BITS:
         low = ((rank << bits_n) | index).view(np.uint64)

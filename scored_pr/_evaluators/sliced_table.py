@@ -124,6 +124,8 @@ class Segments(NamedTuple):
     offsets: npt.NDArray[np.int64]
     misses: npt.NDArray[np.int64]
     negative_misses: npt.NDArray[np.int64]
+    #: every case ranked (negated scores, correct, weights or None): the overall slice's, when it is kept
+    overall: tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64] | None] | None = None
 
 
 def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], Any],
