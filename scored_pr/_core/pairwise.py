@@ -97,6 +97,8 @@ def run_sums(x: F64, start: I64, n: I64) -> F64:
     """
     start = np.asarray(start, dtype=np.int64)
     n = np.asarray(n, dtype=np.int64)
+    if not x.size:  # only empty runs
+        return np.zeros(start.size, dtype=np.float64)
     # split every run longer than BLOCK as numpy does, level by level, keeping each node's parent
     levels: list[tuple[I64, I64]] = []  # per level: (parent of each left child, parent of each right child)
     node_start, node_n = start, n

@@ -162,10 +162,13 @@ def score_ranks(neg: npt.NDArray[np.float64]) -> IntArray:
 def stable_ranking(neg: npt.NDArray[np.float64], rank: IntArray | None = None) -> IntArray:
     """``np.argsort(neg, kind="stable")``: every case in rank order, equal scores in arrival order.
 
-    One value sort of packed (score rank, index) keys (numpy's vectorised
-    sort of distinct uint64 keys gives the stable order; a stable argsort of
-    float64 is a merge sort, several times slower). ``rank``: the
-    :func:`score_ranks` of ``neg`` if already computed. O(n log n).
+    Few distinct values (the few-values hash of :func:`score_ranks`): one
+    value sort of packed (score rank, index) keys (numpy's vectorised sort
+    of distinct uint64 keys gives the stable order; a stable argsort of
+    float64 is a merge sort, several times slower). Otherwise one unstable
+    argsort, whose runs of equal scores, if any, are put in arrival order
+    by a sort of those cases alone. ``rank``: the :func:`score_ranks` of
+    ``neg`` if already computed. O(n log n).
 
     Examples
     --------
@@ -178,7 +181,17 @@ def stable_ranking(neg: npt.NDArray[np.float64], rank: IntArray | None = None) -
     if not n:
         return np.zeros(0, dtype=np.int64)
     if rank is None:
-        rank = score_ranks(neg)
+        few = few_value_ranks(neg)
+        if few is None:
+            # mostly distinct scores: one unstable value-order argsort, then only the runs of equal scores
+            # (if any) put in arrival order
+            order = np.argsort(neg)
+            ranked = neg[order]
+            tied = ranked[1:] == ranked[:-1]
+            if not tied.any():
+                return order.astype(np.int64, copy=False)
+            return _arrival_order_in_ties(order, tied)
+        rank = few[1].astype(np.int64)
     bits_n = max((n - 1).bit_length(), 1)
     if bits_n + max(int(rank.max()).bit_length(), 1) > KEY_BITS:  # pragma: no cover (tests lower KEY_BITS)
         return np.argsort(neg, kind="stable").astype(np.int64, copy=False)
@@ -218,6 +231,25 @@ def slice_order(columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> 
     key = (sid.view(np.uint64) << np.uint64(bits_n)) | (np.tile(position, len(columns)) if len(columns) > 1 else position)
     key.sort()  # distinct keys: the value sort is the stable order
     return (key & np.uint64((1 << bits_n) - 1)).view(np.int64), offsets
+
+
+def _arrival_order_in_ties(order: IntArray, tied: npt.NDArray[np.bool_]) -> IntArray:
+    """``order`` (indices sorted by score) with each run of equal scores (``tied[i]``: i and i + 1 equal) ascending."""
+    n = order.size
+    inside = np.zeros(n, dtype=bool)
+    inside[1:] = tied
+    inside[:-1] |= tied  # every position of a run of two or more
+    at = np.flatnonzero(inside)
+    run = np.cumsum(~np.r_[False, tied][at])  # the run of each such position (ascending, from 1)
+    bits_n = max((n - 1).bit_length(), 1)
+    if bits_n + max(int(run[-1]).bit_length(), 1) > KEY_BITS:  # pragma: no cover (tests lower KEY_BITS)
+        sub = np.lexsort((order[at], run))
+    else:
+        key = (run.astype(np.int64) << bits_n) | order[at]
+        sub = np.argsort(key)  # distinct keys: any sort is the stable one
+    out = order.astype(np.int64, copy=True)
+    out[at] = order[at][sub]
+    return out
 
 
 def segment_order(neg: npt.NDArray[np.float64], columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> tuple[IntArray, IntArray]:

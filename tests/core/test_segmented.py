@@ -143,3 +143,47 @@ def test_segment_groups_equal_each_segments_own_groups(segments: list[Any]) -> N
             a, b = getattr(g, field), getattr(alone, field)
             assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), field
         assert g.weighted is alone.weighted is False
+
+
+@settings(max_examples=80, deadline=None)
+@given(segments=st.lists(st.lists(st.tuples(st.booleans(), st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, 0.7, 1 / 3, 0.9999])),
+                                  max_size=30), max_size=6))
+def test_segment_calibration_equals_each_segments_own_ece_and_brier(segments: list[Any]) -> None:
+    """Every segment's ECE (15 uniform bins, l1) and Brier score at once equal ece()/brier_score() of it alone, bit for bit."""
+    from scored_pr._core.calibration import brier_score, ece, groups, segment_calibration
+
+    negs, cors = [], []
+    for seg in segments:
+        ev = E(ties="stable")
+        ev.add_cases([c for c, _ in seg], [s for _, s in seg])
+        scores, correct, _ = ev.ranked_cases()
+        negs.append(-scores)
+        cors.append(correct)
+    offsets = np.concatenate(([0], np.cumsum([c.size for c in cors]))).astype(np.int64)
+    neg = np.concatenate(negs) if negs else np.zeros(0)
+    cor = np.concatenate(cors) if cors else np.zeros(0, bool)
+    e, b = segment_calibration(neg, cor, offsets, 15)
+    for k, (n, c) in enumerate(zip(negs, cors)):
+        g = groups(n, c, None)
+        assert repr(e[k].item()) == repr(ece(g, 15, "l1", "uniform", False)), k
+        assert repr(b[k].item()) == repr(brier_score(g)), k
+
+
+def test_segment_calibration_of_large_segments_is_bit_for_bit() -> None:
+    """Segments of thousands of distinct and of heavily tied scores: numpy's pairwise sums, followed run by run."""
+    from scored_pr._core.calibration import brier_score, ece, groups, segment_calibration
+
+    rng = np.random.default_rng(5)
+    negs, cors = [], []
+    for size, rounded in ((20_000, False), (9_000, True), (300, False), (1, True)):
+        s = rng.random(size)
+        if rounded:
+            s = np.round(s, 2)
+        neg = np.sort(-s, kind="stable")
+        negs.append(neg)
+        cors.append(rng.random(size) < 0.3)
+    offsets = np.concatenate(([0], np.cumsum([c.size for c in cors]))).astype(np.int64)
+    e, b = segment_calibration(np.concatenate(negs), np.concatenate(cors), offsets, 15)
+    for k, (n, c) in enumerate(zip(negs, cors)):
+        g = groups(n, c, None)
+        assert e[k].item() == ece(g, 15, "l1", "uniform", False) and b[k].item() == brier_score(g), k

@@ -54,3 +54,40 @@ def test_cross_by_counting_equals_cross_by_sorting(data: Any, sizes: list[int], 
     fast = G.cross(codes, sizes)
     assert fast[0].tolist() == slow[0].tolist() and fast[1].tolist() == slow[1].tolist()
     assert fast[0].dtype == slow[0].dtype and fast[1].dtype == slow[1].dtype
+
+
+scores = st.lists(st.sampled_from([0.0, -0.0, 0.25, 0.5, 0.5, 0.75, 1.0, -3.0, 0.1]), max_size=40)
+
+
+@settings(max_examples=100, deadline=None)
+@given(values=scores)
+def test_stable_ranking_is_the_stable_argsort(values: list[float]) -> None:
+    neg = -np.array(values, dtype=np.float64)
+    assert G.stable_ranking(neg).tolist() == np.argsort(neg, kind="stable").tolist()
+
+
+@pytest.mark.parametrize("distinct", [50, 400_000])
+def test_stable_ranking_of_many_cases_with_few_values_and_with_scattered_ties(distinct: int) -> None:
+    """The few-values hash path (rounded scores) and the unstable argsort with a few runs of ties put in order."""
+    rng = np.random.default_rng(distinct)
+    neg = rng.choice(-rng.random(distinct), size=200_000)
+    neg[rng.random(neg.size) < 0.01] = -0.0
+    neg[rng.random(neg.size) < 0.01] = 0.0
+    assert np.array_equal(G.stable_ranking(neg), np.argsort(neg, kind="stable"))
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), values=scores, columns=st.integers(1, 3))
+def test_slice_order_of_the_ranked_columns_is_segment_order(data: Any, values: list[float], columns: int) -> None:
+    """Ranking every case, then grouping the ranked cases by slice, gives segment_order's rows."""
+    n = len(values)
+    neg = -np.array(values, dtype=np.float64)
+    per = [data.draw(st.integers(1, 4)) for _ in range(columns)]
+    first = np.cumsum([0, *per[:-1]])  # each column's slice ids follow the previous column's
+    cols = [np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int32) + f
+            for k, f in zip(per, first)]
+    count = int(sum(per))
+    rows, offsets = G.segment_order(neg, cols, count)
+    ranking = G.stable_ranking(neg)
+    positions, offsets2 = G.slice_order([c[ranking] for c in cols], count)
+    assert ranking[positions].tolist() == rows.tolist() and offsets2.tolist() == offsets.tolist()
