@@ -101,10 +101,10 @@ def _segment_arrays(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArr
     if n > 1:
         new[1:] = scores[1:] != scores[:-1]
     new[begin[begin < end]] = True
-    starts = np.flatnonzero(new)
-    if starts.size == n:  # every score distinct within its segment: each case is its group
+    if new.all():  # every score distinct within its segment: each case is its group
         counts = np.ones(n, dtype=np.int64)
         return scores, np.ones(n), y.astype(np.float64), counts, begin.astype(np.int64), end.astype(np.int64)
+    starts = np.flatnonzero(new)
     counts = np.diff(np.append(starts, n)).astype(np.int64)
     weight = counts.astype(np.float64)
     positive = np.add.reduceat(y.astype(np.float64), starts)
@@ -147,9 +147,12 @@ def segment_calibration(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.N
     key = gseg * n_bins + bin_ids(distinct, edges(Groups(distinct, weight, positive, weight, sizes, False), n_bins,
                                                   "uniform"), "left")
     cells = count * n_bins
-    bw = np.bincount(key, weights=weight, minlength=cells).astype(np.float64)
+    single = distinct.size == neg.size  # each group one case: weight 1.0, and x * 1.0 is x
+    # (a bin's weight is a sum of whole numbers below 2**53: exact in any order, so counting gives it)
+    bw = (np.bincount(key, minlength=cells) if single else np.bincount(key, weights=weight, minlength=cells)
+          ).astype(np.float64)
     bp = np.bincount(key, weights=positive, minlength=cells).astype(np.float64)
-    bs = np.bincount(key, weights=distinct * weight, minlength=cells).astype(np.float64)
+    bs = np.bincount(key, weights=distinct if single else distinct * weight, minlength=cells).astype(np.float64)
     nz = np.flatnonzero(bw > 0)
     w, cseg = bw[nz], nz // n_bins
     cn = np.bincount(cseg, minlength=count).astype(np.int64)
@@ -164,7 +167,7 @@ def segment_calibration(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.N
     ece_all = np.where(cn > 0, run_sums(prop * np.abs(gap), cstart, cn), np.nan)
     # the Brier score: per group s**2 W - 2 s Y + Y, summed per segment, over the (exact) number of cases
     s = distinct
-    num = run_sums(s * s * weight - 2.0 * s * positive + positive, lo, sizes)
+    num = run_sums((s * s if single else s * s * weight) - 2.0 * s * positive + positive, lo, sizes)
     with np.errstate(divide="ignore", invalid="ignore"):
         brier = np.where(sizes > 0, num / np.where(sizes > 0, cases, 1.0), np.nan)
     return ece_all, brier

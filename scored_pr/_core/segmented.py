@@ -124,15 +124,22 @@ def segment_summaries(
     grouped = ties == "grouped"
 
     # tie groups: a group starts at a segment's first case or where the score changes
-    new_group = np.ones(n_total, dtype=bool)
-    if n_total > 1:
-        new_group[1:] = neg_scores[1:] != neg_scores[:-1]
-    new_group[first[sizes > 0]] = True
-    g_start = np.flatnonzero(new_group)
-    g_end = np.append(g_start[1:], n_total)
-
-    # operating points: position of the point's cut-off (exclusive end), its segment, counts
+    g_start = g_end = np.zeros(0, dtype=np.int64)
+    tied = False  # some tie group of two or more cases (grouped only: a stable ranking has no groups)
     if grouped:
+        new_group = np.ones(n_total, dtype=bool)
+        if n_total > 1:
+            new_group[1:] = neg_scores[1:] != neg_scores[:-1]
+        new_group[first[sizes > 0]] = True
+        tied = not new_group.all()
+        if tied:
+            g_start = np.flatnonzero(new_group)
+            g_end = np.append(g_start[1:], n_total)
+        del new_group
+
+    # operating points: position of the point's cut-off (exclusive end), its segment, counts; without
+    # ties every group is one case, so the grouped points are the stable ones (a point per correct case)
+    if tied:
         g_correct = cc0[g_end] - cc0[g_start]
         has = g_correct > 0
         p_end, p_start, dtp = g_end[has], g_start[has], g_correct[has]
@@ -144,7 +151,7 @@ def segment_summaries(
     ret = p_end - p_first
     tp = cc0[p_end] - base[p_seg]
     fp = ret - tp
-    fp_before = (p_start - p_first) - (cc0[p_start] - base[p_seg]) if grouped else fp
+    fp_before = (p_start - p_first) - (cc0[p_start] - base[p_seg]) if tied else fp
     P = pos_ref[p_seg].astype(np.float64)
     N = neg_ref[p_seg]
     prec = tp / ret.astype(np.float64)
@@ -207,7 +214,7 @@ def segment_summaries(
         at = first + k
         num_k = cc0[at] - base
         den_k: np.ndarray = np.ones(count, dtype=np.int64)
-        if grouped:
+        if tied:  # (without ties no group is cut)
             inside = k > 0
             last = np.where(inside, at - 1, 0)
             gid = np.maximum(np.searchsorted(g_start, last, side="right") - 1, 0)
@@ -234,7 +241,7 @@ def segment_summaries(
     if p_seg.size:
         starts = np.flatnonzero(pt_new_seg)
         s0 = p_seg[starts]
-        if grouped:
+        if tied:  # (without ties the first group holding a correct case is that one case)
             g0 = p_start[starts] - first[s0]
             for i, (s, start, size, pos) in enumerate(zip(
                 s0.tolist(), g0.tolist(), (p_end - p_start)[starts].tolist(), dtp[starts].tolist()
