@@ -10,6 +10,9 @@ array. The values equal each slice's own ``summary()`` bit for bit
 a slice holding sample weights or more than :data:`KERNEL_MAX_CASES` cases
 (where its own summary is faster) takes its own ``summary()``, and a
 measure the kernel does not know sends every slice to its own ``summary()``.
+For the one store of the exact kind (:func:`segment_summaries_of`) the
+calibration entries of every slice come from one vectorised pass too
+(:func:`scored_pr._core.calibration.segment_calibration`), equal bit for bit.
 """
 
 from __future__ import annotations
@@ -134,9 +137,14 @@ def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], A
 
     The overall slice (``overall``, its id) and the slices holding a weight
     other than 1 answer with their own evaluator's ``summary()`` (``make(sid,
-    ranked)`` makes it); the calibration entries, where a slice's scores are
-    probabilities, come from its evaluator too; every other entry from one
-    segmented pass (:func:`scored_pr._core.segmented.segment_summaries`).
+    ranked)`` makes it); every other entry from one segmented pass
+    (:func:`scored_pr._core.segmented.segment_summaries`) and, where a
+    slice's scores are probabilities, the calibration entries from one
+    vectorised pass over every slice
+    (:func:`scored_pr._core.calibration.segment_calibration`). Each value
+    equals the slice's own ``summary()`` bit for bit (the calibration sums
+    too: numpy's pairwise summation is followed run by run). O(n) numpy
+    work beyond the ranking, whatever the number of slices.
     """
     offsets = seg.offsets
     count = offsets.size - 1

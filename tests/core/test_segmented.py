@@ -118,13 +118,8 @@ def test_segment_order_is_a_stable_sort_of_each_slice(data: Any, n: int, count: 
     assert rows.tolist() == expected
 
 
-@settings(max_examples=60, deadline=None)
-@given(segments=st.lists(st.lists(st.tuples(st.booleans(), st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, 0.7])),
-                                  max_size=10), max_size=5))
-def test_segment_groups_equal_each_segments_own_groups(segments: list[Any]) -> None:
-    """The calibration groups of every segment at once hold the values groups() gives each segment alone."""
-    from scored_pr._core.calibration import groups, segment_groups
-
+def _ranked_segments(segments: list[Any]) -> tuple[list[Any], list[Any], Any, Any, Any]:
+    """Each segment's (correct, score) cases ranked by an evaluator: per segment and laid end to end, with offsets."""
     negs, cors = [], []
     for seg in segments:
         ev = E(ties="stable")
@@ -135,6 +130,17 @@ def test_segment_groups_equal_each_segments_own_groups(segments: list[Any]) -> N
     offsets = np.concatenate(([0], np.cumsum([c.size for c in cors]))).astype(np.int64)
     neg = np.concatenate(negs) if negs else np.zeros(0)
     cor = np.concatenate(cors) if cors else np.zeros(0, bool)
+    return negs, cors, neg, cor, offsets
+
+
+@settings(max_examples=60, deadline=None)
+@given(segments=st.lists(st.lists(st.tuples(st.booleans(), st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, 0.7])),
+                                  max_size=10), max_size=5))
+def test_segment_groups_equal_each_segments_own_groups(segments: list[Any]) -> None:
+    """The calibration groups of every segment at once hold the values groups() gives each segment alone."""
+    from scored_pr._core.calibration import groups, segment_groups
+
+    negs, cors, neg, cor, offsets = _ranked_segments(segments)
     together = segment_groups(neg, cor, offsets)
     assert len(together) == len(segments)
     for g, n, c in zip(together, negs, cors):
@@ -152,16 +158,7 @@ def test_segment_calibration_equals_each_segments_own_ece_and_brier(segments: li
     """Every segment's ECE (15 uniform bins, l1) and Brier score at once equal ece()/brier_score() of it alone, bit for bit."""
     from scored_pr._core.calibration import brier_score, ece, groups, segment_calibration
 
-    negs, cors = [], []
-    for seg in segments:
-        ev = E(ties="stable")
-        ev.add_cases([c for c, _ in seg], [s for _, s in seg])
-        scores, correct, _ = ev.ranked_cases()
-        negs.append(-scores)
-        cors.append(correct)
-    offsets = np.concatenate(([0], np.cumsum([c.size for c in cors]))).astype(np.int64)
-    neg = np.concatenate(negs) if negs else np.zeros(0)
-    cor = np.concatenate(cors) if cors else np.zeros(0, bool)
+    negs, cors, neg, cor, offsets = _ranked_segments(segments)
     e, b = segment_calibration(neg, cor, offsets, 15)
     for k, (n, c) in enumerate(zip(negs, cors)):
         g = groups(n, c, None)
