@@ -294,30 +294,41 @@ def _grouped_hulls(
     # (the sweep would drop it whatever its left neighbour): leave those out from the start
     if p_seg.size > 1:
         pts[:-1] &= (fp[1:] != fp[:-1]) | new_seg[1:]
-    # origin (part 0), points (1), the misses' row (2), ordered by (segment, part)
-    seg = np.concatenate((segs, p_seg[pts], np.flatnonzero(miss)))
-    part = np.concatenate((np.zeros(segs.size, np.int64), np.ones(int(pts.sum()), np.int64),
-                           np.full(int(miss.sum()), 2, np.int64)))
-    x = np.concatenate((np.zeros(segs.size, np.int64), fp[pts], neg_ref[miss]))
-    y = np.concatenate((np.zeros(segs.size, np.int64), tp[pts], pos_ref[miss]))
-    order = np.argsort(seg * 3 + part, kind="stable")
-    seg, x, y = seg[order], x[order], y[order]
+    # each segment's origin, its points (in order), then the misses' row, segment after segment: every
+    # vertex's place computed from the counts (the points are already in segment order)
+    pt_seg = p_seg[pts]
+    per = np.bincount(pt_seg, minlength=count).astype(np.int64)
+    block = np.where(both, 1 + per + miss, 0)
+    at = np.zeros(count, dtype=np.int64)  # each segment's origin
+    np.cumsum(block[:-1], out=at[1:])
+    first_pt = np.zeros(count, dtype=np.int64)
+    np.cumsum(per[:-1], out=first_pt[1:])
+    place = at[pt_seg] + 1 + (np.arange(pt_seg.size, dtype=np.int64) - first_pt[pt_seg])
+    total = int(block.sum())
+    seg = np.empty(total, dtype=np.int64)
+    x = np.zeros(total, dtype=np.int64)
+    y = np.zeros(total, dtype=np.int64)
+    seg[at[segs]] = segs  # the origins: (0, 0)
+    seg[place], x[place], y[place] = pt_seg, fp[pts], tp[pts]
+    ends = np.flatnonzero(miss)
+    last = at[ends] + 1 + per[ends]
+    seg[last], x[last], y[last] = ends, neg_ref[miss], pos_ref[miss]
     xf, yf = x.astype(np.float64), y.astype(np.float64)
-    idx = np.arange(seg.size, dtype=np.int64)
+    # the vertices still in, compacted after each sweep (neighbours are then slices, not gathers)
+    hs, hx, hy = seg, x, y
     for _ in range(SWEEPS):
-        if idx.size <= 2:
+        if hs.size <= 2:
             break
-        a, b, c = idx[:-2], idx[1:-1], idx[2:]
-        inner = (seg[a] == seg[b]) & (seg[b] == seg[c])
-        drop = inner & ((xf[b] - xf[a]) * (yf[c] - yf[a]) - (yf[b] - yf[a]) * (xf[c] - xf[a]) >= 0.0)
+        inner = (hs[:-2] == hs[1:-1]) & (hs[1:-1] == hs[2:])
+        ax, ay = xf[:-2], yf[:-2]
+        drop = inner & ((xf[1:-1] - ax) * (yf[2:] - ay) - (yf[1:-1] - ay) * (xf[2:] - ax) >= 0.0)
         if not drop.any():
             break
-        keep = np.ones(idx.size, dtype=bool)
+        keep = np.ones(hs.size, dtype=bool)
         keep[1:-1] = ~drop
-        idx = idx[keep]
+        hs, hx, hy, xf, yf = hs[keep], hx[keep], hy[keep], xf[keep], yf[keep]
     else:  # still shrinking after SWEEPS sweeps: the curves' own hull (sweeps, then a monotone chain)
         return _hull_loop(rec, tp, fp, N, p_seg, new_seg, pos_ref, neg_ref, tp_total, count)
-    hs, hx, hy = seg[idx], x[idx], y[idx]
     start = np.ones(hs.size, dtype=bool)
     start[1:] = hs[1:] != hs[:-1]  # the origins
     prev_x, prev_y = np.roll(hx, 1), np.roll(hy, 1)

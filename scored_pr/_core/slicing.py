@@ -94,6 +94,9 @@ def cross(codes: list[IntArray], sizes: list[int]) -> tuple[IntArray, npt.NDArra
     """
     if not codes:
         return np.zeros(0, dtype=np.int64), np.zeros((1, 0), dtype=np.int64)
+    if len(codes) == 1 and codes[0].size and bool((np.bincount(codes[0], minlength=sizes[0]) > 0).all()):
+        # one column whose every code occurs (a factorised column): its codes are the combinations
+        return codes[0].astype(np.int64, copy=False), np.arange(sizes[0], dtype=np.int64).reshape(-1, 1)
     key: np.ndarray = np.zeros(codes[0].size, dtype=np.int64)
     for c, size in zip(codes, sizes):
         key = key * max(size, 1) + c  # mixed radix: sizes multiply to at most the rows' combinations

@@ -54,6 +54,12 @@ def test_cross_by_counting_equals_cross_by_sorting(data: Any, sizes: list[int], 
     fast = G.cross(codes, sizes)
     assert fast[0].tolist() == slow[0].tolist() and fast[1].tolist() == slow[1].tolist()
     assert fast[0].dtype == slow[0].dtype and fast[1].dtype == slow[1].dtype
+    # the literal reference: the rows' tuples of codes, numbered in sorted order
+    rows = list(zip(*[c.tolist() for c in codes])) if n else []
+    combos = sorted(set(rows))
+    assert fast[0].tolist() == [combos.index(r) for r in rows]
+    if n:
+        assert [tuple(r) for r in fast[1].tolist()] == combos
 
 
 scores = st.lists(st.sampled_from([0.0, -0.0, 0.25, 0.5, 0.5, 0.75, 1.0, -3.0, 0.1]), max_size=40)
