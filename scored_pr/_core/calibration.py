@@ -21,11 +21,13 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from .pairwise import run_sums
 from .stats import regularized_beta
 
 __all__ = [
     "CalibrationBins", "Groups", "ReliabilityDiagram", "bin_ids", "brier_score", "calibration_bins",
-    "calibration_curve", "corp", "curve_of_bins", "ece", "ece_of_bins", "edges", "groups", "log_loss", "pav", "slope_intercept",
+    "calibration_curve", "corp", "curve_of_bins", "ece", "ece_of_bins", "edges", "groups", "log_loss", "pav", "segment_calibration", "segment_groups",
+    "slope_intercept",
 ]  # fmt: skip
 
 F64 = npt.NDArray[np.float64]
@@ -83,14 +85,12 @@ def groups(neg: F64, correct: npt.NDArray[np.bool_], weights: F64 | None) -> Gro
     return Groups(scores[starts], weight, positive, square, counts, False)
 
 
-def segment_groups(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64]) -> list[Groups]:
-    """:func:`groups` of every segment of unweighted cases laid end to end, each in rank order, at once.
+def _segment_arrays(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64]
+                    ) -> tuple[F64, F64, F64, npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every segment's groups in shared arrays: ``(scores, weight, positive, counts, lo, hi)``.
 
-    Segment s is ``[offsets[s], offsets[s + 1])``. Each entry holds the same
-    values as ``groups(neg[a:b], correct[a:b], None)`` (views of arrays
-    shared by all): the cases reversed (scores ascending), a group starting
-    where the score changes or a segment starts; the counts of correct
-    cases are exact in float64. O(n) for n cases.
+    The cases are reversed (scores ascending, the segments in reverse order); segment s's groups
+    are ``[lo[s], hi[s])`` of the arrays.
     """
     n = neg.size
     scores = -neg[::-1]  # every segment ascending, the segments in reverse order
@@ -101,14 +101,76 @@ def segment_groups(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArra
     if n > 1:
         new[1:] = scores[1:] != scores[:-1]
     new[begin[begin < end]] = True
+    if new.all():  # every score distinct within its segment: each case is its group
+        counts = np.ones(n, dtype=np.int64)
+        return scores, np.ones(n), y.astype(np.float64), counts, begin.astype(np.int64), end.astype(np.int64)
     starts = np.flatnonzero(new)
     counts = np.diff(np.append(starts, n)).astype(np.int64)
     weight = counts.astype(np.float64)
-    positive = np.add.reduceat(y.astype(np.float64), starts) if n else np.zeros(0)
-    distinct = scores[starts]
+    positive = np.add.reduceat(y.astype(np.float64), starts)
     lo, hi = np.searchsorted(starts, begin), np.searchsorted(starts, end)
+    return scores[starts], weight, positive, counts, lo.astype(np.int64), hi.astype(np.int64)
+
+
+def segment_groups(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64]) -> list[Groups]:
+    """:func:`groups` of every segment of unweighted cases laid end to end, each in rank order, at once.
+
+    Segment s is ``[offsets[s], offsets[s + 1])``. Each entry holds the same
+    values as ``groups(neg[a:b], correct[a:b], None)`` (views of arrays
+    shared by all): the cases reversed (scores ascending), a group starting
+    where the score changes or a segment starts; the counts of correct
+    cases are exact in float64. O(n) for n cases.
+    """
+    distinct, weight, positive, counts, lo, hi = _segment_arrays(neg, correct, offsets)
     return [Groups(distinct[a:b], weight[a:b], positive[a:b], weight[a:b], counts[a:b], False)
             for a, b in zip(lo.tolist(), hi.tolist())]
+
+
+def segment_calibration(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64],
+                        n_bins: int) -> tuple[F64, F64]:
+    """``(ece, brier)``: every segment's ``ece(g, n_bins, "l1", "uniform", False)`` and ``brier_score(g)`` at once.
+
+    The segments as :func:`segment_groups` takes them (unweighted cases, each
+    segment in rank order); NaN for an empty segment. The bins' sums are
+    ``np.bincount`` over (segment, bin) in the groups' order and every
+    per-segment total is numpy's pairwise sum of that segment's run
+    (:func:`scored_pr._core.pairwise.run_sums`), the very operations
+    :func:`ece` and :func:`brier_score` do on one segment's groups, so each
+    value equals theirs bit for bit. O(n + segments * n_bins), a fixed number
+    of numpy calls whatever the number of segments.
+    """
+    count = offsets.size - 1
+    distinct, weight, positive, _, lo, hi = _segment_arrays(neg, correct, offsets)
+    sizes = hi - lo
+    gseg = np.repeat(np.arange(count, dtype=np.int64)[::-1], sizes[::-1])  # the segment of every group
+    # the binned calibration error: bins of each segment side by side
+    key = gseg * n_bins + bin_ids(distinct, edges(Groups(distinct, weight, positive, weight, sizes, False), n_bins,
+                                                  "uniform"), "left")
+    cells = count * n_bins
+    single = distinct.size == neg.size  # each group one case: weight 1.0, and x * 1.0 is x
+    # (a bin's weight is a sum of whole numbers below 2**53: exact in any order, so counting gives it)
+    bw = (np.bincount(key, minlength=cells) if single else np.bincount(key, weights=weight, minlength=cells)
+          ).astype(np.float64)
+    bp = np.bincount(key, weights=positive, minlength=cells).astype(np.float64)
+    bs = np.bincount(key, weights=distinct if single else distinct * weight, minlength=cells).astype(np.float64)
+    nz = np.flatnonzero(bw > 0)
+    w, cseg = bw[nz], nz // n_bins
+    cn = np.bincount(cseg, minlength=count).astype(np.int64)
+    cstart = np.zeros(count, dtype=np.int64)
+    np.cumsum(cn[:-1], out=cstart[1:])
+    # a segment's total weight is its number of cases: the sum of whole numbers below 2**53 is exact in any
+    # order, so this is the value np.sum gives
+    cases = np.diff(offsets).astype(np.float64)
+    acc, conf = bp[nz] / w, bs[nz] / w
+    prop = w / cases[cseg]
+    gap = acc - conf
+    ece_all = np.where(cn > 0, run_sums(prop * np.abs(gap), cstart, cn), np.nan)
+    # the Brier score: per group s**2 W - 2 s Y + Y, summed per segment, over the (exact) number of cases
+    s = distinct
+    num = run_sums((s * s if single else s * s * weight) - 2.0 * s * positive + positive, lo, sizes)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        brier = np.where(sizes > 0, num / np.where(sizes > 0, cases, 1.0), np.nan)
+    return ece_all, brier
 
 
 # --------------------------------------------------------------------------- bins

@@ -211,7 +211,28 @@ def _few_values_order(
     float sort is O(n log n). -0.0 and 0.0 share a rank (+ 0.0 maps one to
     the other), as in the stable argsort.
     """
+    found = few_value_ranks(neg)
+    if found is None:
+        return None
+    u, rank = found
+    o = np.argsort(rank, kind="stable")  # radix sort (uint16)
+    out = np.repeat(u, np.bincount(rank, minlength=u.size))  # the sorted scores, read in order
+    _restore_zero_signs(neg, out)
+    return out, correct[o]
+
+
+def few_value_ranks(neg: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.uint16]] | None:
+    """``(u, rank)``: the distinct scores ascending and each case's index in them, if they are few; else None.
+
+    The O(n) hash lookup of :func:`_few_values_order`, without its sort:
+    ``u[rank[i]] == neg[i]`` for every case (-0.0 and 0.0 are one value,
+    ``0.0`` in ``u``); ``rank`` is uint16 (at most 4,095 values). None when
+    a probe finds a quarter or more of the scores distinct, or too many
+    for the table. Used by :func:`scored_pr._core.slicing.segment_order` too.
+    """
     n = neg.size
+    if n < _SMALL or n >= 2**31:
+        return None
     probe = neg[:: max(1, n >> 14)]
     seen = int(np.unique(probe).size)
     if 4 * seen > probe.size or 2 * seen.bit_length() > _HASH_BITS:
@@ -227,10 +248,7 @@ def _few_values_order(
         rank = slot_rank[(keys * mult) >> shift]
         here = u[rank] == v
         if here.all():
-            o = np.argsort(rank, kind="stable")  # radix sort (uint16)
-            out = np.repeat(u, np.bincount(rank, minlength=u.size))  # the sorted scores, read in order
-            _restore_zero_signs(neg, out)
-            return out, correct[o]
+            return u, rank
         u = np.union1d(u, v[~here])
     return None
 

@@ -124,15 +124,22 @@ def segment_summaries(
     grouped = ties == "grouped"
 
     # tie groups: a group starts at a segment's first case or where the score changes
-    new_group = np.ones(n_total, dtype=bool)
-    if n_total > 1:
-        new_group[1:] = neg_scores[1:] != neg_scores[:-1]
-    new_group[first[sizes > 0]] = True
-    g_start = np.flatnonzero(new_group)
-    g_end = np.append(g_start[1:], n_total)
-
-    # operating points: position of the point's cut-off (exclusive end), its segment, counts
+    g_start = g_end = np.zeros(0, dtype=np.int64)
+    tied = False  # some tie group of two or more cases (grouped only: a stable ranking has no groups)
     if grouped:
+        new_group = np.ones(n_total, dtype=bool)
+        if n_total > 1:
+            new_group[1:] = neg_scores[1:] != neg_scores[:-1]
+        new_group[first[sizes > 0]] = True
+        tied = not new_group.all()
+        if tied:
+            g_start = np.flatnonzero(new_group)
+            g_end = np.append(g_start[1:], n_total)
+        del new_group
+
+    # operating points: position of the point's cut-off (exclusive end), its segment, counts; without
+    # ties every group is one case, so the grouped points are the stable ones (a point per correct case)
+    if tied:
         g_correct = cc0[g_end] - cc0[g_start]
         has = g_correct > 0
         p_end, p_start, dtp = g_end[has], g_start[has], g_correct[has]
@@ -144,7 +151,7 @@ def segment_summaries(
     ret = p_end - p_first
     tp = cc0[p_end] - base[p_seg]
     fp = ret - tp
-    fp_before = (p_start - p_first) - (cc0[p_start] - base[p_seg]) if grouped else fp
+    fp_before = (p_start - p_first) - (cc0[p_start] - base[p_seg]) if tied else fp
     P = pos_ref[p_seg].astype(np.float64)
     N = neg_ref[p_seg]
     prec = tp / ret.astype(np.float64)
@@ -207,7 +214,7 @@ def segment_summaries(
         at = first + k
         num_k = cc0[at] - base
         den_k: np.ndarray = np.ones(count, dtype=np.int64)
-        if grouped:
+        if tied:  # (without ties no group is cut)
             inside = k > 0
             last = np.where(inside, at - 1, 0)
             gid = np.maximum(np.searchsorted(g_start, last, side="right") - 1, 0)
@@ -234,7 +241,7 @@ def segment_summaries(
     if p_seg.size:
         starts = np.flatnonzero(pt_new_seg)
         s0 = p_seg[starts]
-        if grouped:
+        if tied:  # (without ties the first group holding a correct case is that one case)
             g0 = p_start[starts] - first[s0]
             for i, (s, start, size, pos) in enumerate(zip(
                 s0.tolist(), g0.tolist(), (p_end - p_start)[starts].tolist(), dtp[starts].tolist()
@@ -287,30 +294,41 @@ def _grouped_hulls(
     # (the sweep would drop it whatever its left neighbour): leave those out from the start
     if p_seg.size > 1:
         pts[:-1] &= (fp[1:] != fp[:-1]) | new_seg[1:]
-    # origin (part 0), points (1), the misses' row (2), ordered by (segment, part)
-    seg = np.concatenate((segs, p_seg[pts], np.flatnonzero(miss)))
-    part = np.concatenate((np.zeros(segs.size, np.int64), np.ones(int(pts.sum()), np.int64),
-                           np.full(int(miss.sum()), 2, np.int64)))
-    x = np.concatenate((np.zeros(segs.size, np.int64), fp[pts], neg_ref[miss]))
-    y = np.concatenate((np.zeros(segs.size, np.int64), tp[pts], pos_ref[miss]))
-    order = np.argsort(seg * 3 + part, kind="stable")
-    seg, x, y = seg[order], x[order], y[order]
+    # each segment's origin, its points (in order), then the misses' row, segment after segment: every
+    # vertex's place computed from the counts (the points are already in segment order)
+    pt_seg = p_seg[pts]
+    per = np.bincount(pt_seg, minlength=count).astype(np.int64)
+    block = np.where(both, 1 + per + miss, 0)
+    at = np.zeros(count, dtype=np.int64)  # each segment's origin
+    np.cumsum(block[:-1], out=at[1:])
+    first_pt = np.zeros(count, dtype=np.int64)
+    np.cumsum(per[:-1], out=first_pt[1:])
+    place = at[pt_seg] + 1 + (np.arange(pt_seg.size, dtype=np.int64) - first_pt[pt_seg])
+    total = int(block.sum())
+    seg = np.empty(total, dtype=np.int64)
+    x = np.zeros(total, dtype=np.int64)
+    y = np.zeros(total, dtype=np.int64)
+    seg[at[segs]] = segs  # the origins: (0, 0)
+    seg[place], x[place], y[place] = pt_seg, fp[pts], tp[pts]
+    ends = np.flatnonzero(miss)
+    last = at[ends] + 1 + per[ends]
+    seg[last], x[last], y[last] = ends, neg_ref[miss], pos_ref[miss]
     xf, yf = x.astype(np.float64), y.astype(np.float64)
-    idx = np.arange(seg.size, dtype=np.int64)
+    # the vertices still in, compacted after each sweep (neighbours are then slices, not gathers)
+    hs, hx, hy = seg, x, y
     for _ in range(SWEEPS):
-        if idx.size <= 2:
+        if hs.size <= 2:
             break
-        a, b, c = idx[:-2], idx[1:-1], idx[2:]
-        inner = (seg[a] == seg[b]) & (seg[b] == seg[c])
-        drop = inner & ((xf[b] - xf[a]) * (yf[c] - yf[a]) - (yf[b] - yf[a]) * (xf[c] - xf[a]) >= 0.0)
+        inner = (hs[:-2] == hs[1:-1]) & (hs[1:-1] == hs[2:])
+        ax, ay = xf[:-2], yf[:-2]
+        drop = inner & ((xf[1:-1] - ax) * (yf[2:] - ay) - (yf[1:-1] - ay) * (xf[2:] - ax) >= 0.0)
         if not drop.any():
             break
-        keep = np.ones(idx.size, dtype=bool)
+        keep = np.ones(hs.size, dtype=bool)
         keep[1:-1] = ~drop
-        idx = idx[keep]
+        hs, hx, hy, xf, yf = hs[keep], hx[keep], hy[keep], xf[keep], yf[keep]
     else:  # still shrinking after SWEEPS sweeps: the curves' own hull (sweeps, then a monotone chain)
         return _hull_loop(rec, tp, fp, N, p_seg, new_seg, pos_ref, neg_ref, tp_total, count)
-    hs, hx, hy = seg[idx], x[idx], y[idx]
     start = np.ones(hs.size, dtype=bool)
     start[1:] = hs[1:] != hs[:-1]  # the origins
     prev_x, prev_y = np.roll(hx, 1), np.roll(hy, 1)

@@ -17,9 +17,35 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .ranking import few_value_ranks
+
 IntArray = npt.NDArray[np.int64]
 #: Bits of the packed keys of :func:`segment_order` (tests lower it to reach the lexsort).
 KEY_BITS = 64
+#: Integers spanning at most ``DENSE_PER_ROW * n + DENSE_EXTRA`` values are numbered by counting (O(n + span))
+#: instead of ``np.unique``'s sort; the result is the same (tests lower both to reach the sort).
+DENSE_PER_ROW = 4
+DENSE_EXTRA = 1 << 16
+
+
+def _dense_unique(offsets: IntArray, span: int) -> tuple[IntArray, IntArray]:
+    """``np.unique(offsets, return_inverse=True)`` of integers in ``range(span)``, by counting: O(n + span)."""
+    present = np.zeros(span, dtype=bool)
+    present[offsets] = True
+    uniques = np.flatnonzero(present).astype(np.int64, copy=False)
+    number = np.cumsum(present, dtype=np.int64)
+    number -= 1
+    return uniques, number[offsets]
+
+
+def _small_span(values: np.ndarray) -> tuple[int, int] | None:
+    """``(lowest, span)`` of an integer array whose values span few enough for :func:`_dense_unique`, else None."""
+    if values.dtype.kind not in "iu" or not values.size:
+        return None
+    lo, hi = int(values.min()), int(values.max())
+    if hi >= 2**63 or hi - lo >= DENSE_PER_ROW * values.size + DENSE_EXTRA:
+        return None
+    return lo, hi - lo + 1
 
 
 def factorize(values: np.ndarray) -> tuple[IntArray, list[Any], bool]:
@@ -28,7 +54,8 @@ def factorize(values: np.ndarray) -> tuple[IntArray, list[Any], bool]:
     ``uniques`` are the distinct values as Python scalars in ascending order;
     ``codes[i]`` is the index of ``values[i]`` in them. In a float array NaN is
     missing: it takes code ``len(uniques)`` and ``missing`` is True. ``-0.0``
-    and ``0.0`` are one value (numpy's ``unique``). O(n log n).
+    and ``0.0`` are one value (numpy's ``unique``). O(n log n); O(n + span) for integers
+    spanning fewer than ``DENSE_PER_ROW * n + DENSE_EXTRA`` values (counted, not sorted).
 
     Examples
     --------
@@ -45,6 +72,11 @@ def factorize(values: np.ndarray) -> tuple[IntArray, list[Any], bool]:
             codes = np.full(values.size, uniques.size, dtype=np.int64)
             codes[~nan] = inverse.reshape(-1)
             return codes, uniques.tolist(), True
+    small = _small_span(values)
+    if small is not None:  # integer codes of a small range (the usual feature ids): no sort
+        lo, span = small
+        found, codes = _dense_unique(values.astype(np.int64) - lo, span)
+        return codes, (found + lo).tolist(), False
     uniques, inverse = np.unique(values, return_inverse=True)
     return inverse.reshape(-1).astype(np.int64, copy=False), uniques.tolist(), False
 
@@ -55,14 +87,26 @@ def cross(codes: list[IntArray], sizes: list[int]) -> tuple[IntArray, npt.NDArra
     ``codes[j]`` takes values in ``range(sizes[j])``. The combinations present
     are numbered in lexicographic order of the columns' codes; row ``r`` of
     ``table`` (shape (m, len(codes))) is the columns' codes of combination
-    ``r``. With no column every row is the one combination ``()``.
+    ``r``. With no column every row is the one combination ``()``. O(n +
+    span) by counting when the sizes multiply to fewer than ``DENSE_PER_ROW
+    * n + DENSE_EXTRA`` (one column of codes, a few small ones), else O(n
+    log n); the same result either way.
     """
     if not codes:
         return np.zeros(0, dtype=np.int64), np.zeros((1, 0), dtype=np.int64)
+    if len(codes) == 1 and codes[0].size and bool((np.bincount(codes[0], minlength=sizes[0]) > 0).all()):
+        # one column whose every code occurs (a factorised column): its codes are the combinations
+        return codes[0].astype(np.int64, copy=False), np.arange(sizes[0], dtype=np.int64).reshape(-1, 1)
     key: np.ndarray = np.zeros(codes[0].size, dtype=np.int64)
     for c, size in zip(codes, sizes):
         key = key * max(size, 1) + c  # mixed radix: sizes multiply to at most the rows' combinations
-    uniques, inverse = np.unique(key, return_inverse=True)
+    span = 1
+    for size in sizes:
+        span *= max(size, 1)
+    if span < DENSE_PER_ROW * key.size + DENSE_EXTRA:  # few possible combinations: numbered by counting, no sort
+        uniques, inverse = _dense_unique(key, span)
+    else:
+        uniques, inverse = np.unique(key, return_inverse=True)
     table = np.empty((uniques.size, len(codes)), dtype=np.int64)
     rest = uniques.copy()
     for j in range(len(codes) - 1, -1, -1):
@@ -96,6 +140,121 @@ def group_rows(ids: IntArray) -> tuple[npt.NDArray[np.intp], IntArray, IntArray]
     return order, starts, ranked[starts[:-1]].astype(np.int64, copy=False)
 
 
+def score_ranks(neg: npt.NDArray[np.float64]) -> IntArray:
+    """The dense rank of every score among the distinct scores (ascending; -0.0 and 0.0 one value).
+
+    Few distinct values (rounded scores): the O(n) hash lookup of
+    :func:`scored_pr._core.ranking.few_value_ranks`; otherwise one unstable
+    argsort (any order of equal scores gives them the same rank). O(n log n).
+    """
+    n = neg.size
+    few = few_value_ranks(neg)
+    if few is not None:
+        return few[1].astype(np.int64)
+    order = np.argsort(neg)
+    ranked = neg[order]
+    rank = np.empty(n, dtype=np.int64)
+    distinct = np.empty(n, dtype=np.int64)
+    if n:
+        distinct[0] = 0
+        np.cumsum(ranked[1:] != ranked[:-1], out=distinct[1:])  # -0.0 == 0.0: one rank, as one tie group
+    rank[order] = distinct
+    return rank
+
+
+def stable_ranking(neg: npt.NDArray[np.float64], rank: IntArray | None = None) -> IntArray:
+    """``np.argsort(neg, kind="stable")``: every case in rank order, equal scores in arrival order.
+
+    Few distinct values (the few-values hash of :func:`score_ranks`): one
+    value sort of packed (score rank, index) keys (numpy's vectorised sort
+    of distinct uint64 keys gives the stable order; a stable argsort of
+    float64 is a merge sort, several times slower). Otherwise one unstable
+    argsort, whose runs of equal scores, if any, are put in arrival order
+    by a sort of those cases alone. ``rank``: the :func:`score_ranks` of
+    ``neg`` if already computed. O(n log n).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scored_pr._core.slicing import stable_ranking
+    >>> stable_ranking(np.array([-0.2, -0.9, 0.0, -0.2, -0.0])).tolist()
+    [1, 0, 3, 2, 4]
+    """
+    n = neg.size
+    if not n:
+        return np.zeros(0, dtype=np.int64)
+    if rank is None:
+        few = few_value_ranks(neg)
+        if few is None:
+            # mostly distinct scores: one unstable value-order argsort, then only the runs of equal scores
+            # (if any) put in arrival order
+            order = np.argsort(neg)
+            ranked = neg[order]
+            tied = ranked[1:] == ranked[:-1]
+            if not tied.any():
+                return order.astype(np.int64, copy=False)
+            return _arrival_order_in_ties(order, tied)
+        rank = few[1].astype(np.int64)
+    bits_n = max((n - 1).bit_length(), 1)
+    if bits_n + max(int(rank.max()).bit_length(), 1) > KEY_BITS:  # pragma: no cover (tests lower KEY_BITS)
+        return np.argsort(neg, kind="stable").astype(np.int64, copy=False)
+    key = ((rank << bits_n) | np.arange(n, dtype=np.int64)).view(np.uint64)
+    key.sort()
+    return (key & np.uint64((1 << bits_n) - 1)).view(np.int64)
+
+
+def slice_order(columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> tuple[IntArray, IntArray]:
+    """``(positions, offsets)``: the cases of every crossing grouped by slice id, in their order within a slice.
+
+    ``columns[j][p]`` is the slice id (in ``range(count)``) of case ``p`` in
+    crossing ``j``, as in :func:`segment_order`; slice ``k``'s cases are
+    ``positions[offsets[k]:offsets[k + 1]]``, ascending. Given the columns
+    in rank order (each indexed by :func:`stable_ranking`), each slice's
+    cases come out ranked. One value sort of packed (slice id, position)
+    keys. O(n log n) for n cases per column.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scored_pr._core.slicing import slice_order
+    >>> positions, offsets = slice_order([np.array([1, 0, 1, 0])], 2)
+    >>> positions.tolist(), offsets.tolist()
+    ([1, 3, 0, 2], [0, 2, 4])
+    """
+    offsets = np.zeros(count + 1, dtype=np.int64)
+    n = columns[0].size if columns else 0
+    if not n:
+        return np.zeros(0, dtype=np.int64), offsets
+    sid = np.concatenate(columns).astype(np.int64, copy=False) if len(columns) > 1 else columns[0].astype(np.int64)
+    np.cumsum(np.bincount(sid, minlength=count), out=offsets[1:])
+    bits_n = max((n - 1).bit_length(), 1)
+    if bits_n + max((count - 1).bit_length(), 1) > KEY_BITS:
+        return np.argsort(sid, kind="stable") % n, offsets
+    position = np.arange(n, dtype=np.uint64)
+    key = (sid.view(np.uint64) << np.uint64(bits_n)) | (np.tile(position, len(columns)) if len(columns) > 1 else position)
+    key.sort()  # distinct keys: the value sort is the stable order
+    return (key & np.uint64((1 << bits_n) - 1)).view(np.int64), offsets
+
+
+def _arrival_order_in_ties(order: IntArray, tied: npt.NDArray[np.bool_]) -> IntArray:
+    """``order`` (indices sorted by score) with each run of equal scores (``tied[i]``: i and i + 1 equal) ascending."""
+    n = order.size
+    inside = np.zeros(n, dtype=bool)
+    inside[1:] = tied
+    inside[:-1] |= tied  # every position of a run of two or more
+    at = np.flatnonzero(inside)
+    run = np.cumsum(~np.r_[False, tied][at])  # the run of each such position (ascending, from 1)
+    bits_n = max((n - 1).bit_length(), 1)
+    if bits_n + max(int(run[-1]).bit_length(), 1) > KEY_BITS:  # pragma: no cover (tests lower KEY_BITS)
+        sub = np.lexsort((order[at], run))
+    else:
+        key = (run.astype(np.int64) << bits_n) | order[at]
+        sub = np.argsort(key)  # distinct keys: any sort is the stable one
+    out = order.astype(np.int64, copy=True)
+    out[at] = order[at][sub]
+    return out
+
+
 def segment_order(neg: npt.NDArray[np.float64], columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> tuple[IntArray, IntArray]:
     """``(rows, offsets)``: every crossing's cases ordered by (slice, negated score, arrival), laid end to end.
 
@@ -107,11 +266,13 @@ def segment_order(neg: npt.NDArray[np.float64], columns: Sequence[npt.NDArray[np
     order); slice ``k``'s are ``rows[offsets[k]:offsets[k + 1]]``.
 
     One value sort: each case's key packs its slice id in the high bits,
-    the dense rank of its score among the distinct scores (one unstable
-    argsort of ``neg``) in the middle and its index in the low bits, so the
-    keys are distinct and sorting them by value (numpy's vectorised sort)
-    gives the stable order. When the three do not fit in 64 bits, one
-    ``np.lexsort``. O(n log n) for n cases per column.
+    the dense rank of its score among the distinct scores
+    (:func:`score_ranks`) in the middle and its index in the low bits, so
+    the keys are distinct and sorting them by value (numpy's vectorised
+    sort) gives the stable order. When the three do not fit in 64 bits, one
+    ``np.lexsort``. O(n log n) for n cases per column. (A caller that also
+    wants every case ranked takes :func:`stable_ranking`, then
+    :func:`slice_order` of the ranked columns: the same order.)
 
     Examples
     --------
@@ -127,17 +288,10 @@ def segment_order(neg: npt.NDArray[np.float64], columns: Sequence[npt.NDArray[np
         return np.zeros(0, dtype=np.int64), offsets
     sid = np.concatenate(columns).astype(np.int64, copy=False) if len(columns) > 1 else columns[0].astype(np.int64)
     np.cumsum(np.bincount(sid, minlength=count), out=offsets[1:])
-    order = np.argsort(neg)  # any order of equal scores: the rank below is the same for them
-    ranked = neg[order]
-    rank = np.empty(n, dtype=np.int64)
-    distinct = np.empty(n, dtype=np.int64)
-    distinct[0] = 0
-    np.cumsum(ranked[1:] != ranked[:-1], out=distinct[1:])  # -0.0 == 0.0: one rank, as one tie group
-    rank[order] = distinct
-    del order, ranked, distinct
     bits_n = max((n - 1).bit_length(), 1)
-    bits_v = max(int(rank.max()).bit_length(), 1)
     bits_s = max((count - 1).bit_length(), 1)
+    rank = score_ranks(neg)
+    bits_v = max(int(rank.max()).bit_length(), 1)
     index = np.arange(n, dtype=np.int64)
     if bits_n + bits_v + bits_s <= KEY_BITS:
         low = ((rank << bits_n) | index).view(np.uint64)

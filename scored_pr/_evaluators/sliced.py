@@ -584,11 +584,20 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
                 return kept[1]  # type: ignore[no-any-return]
         c, s, w, cols = store.columns()
         neg = np.negative(s)
-        rows, offsets = G.segment_order(neg, cols if column is None else [cols[column]], len(self._pairs))
+        overall = None
+        if column is None and self._overall_sid() is not None:
+            # the overall slice's ranking first (its evaluator takes it, no sort of its own); grouping the ranked
+            # cases by slice, keeping their order, then ranks every slice's cases
+            ranking = G.stable_ranking(neg)
+            neg, c, w = neg[ranking], c[ranking], None if w is None else w[ranking]
+            overall = (neg, c, w)
+            rows, offsets = G.slice_order([col[ranking] for col in cols], len(self._pairs))
+        else:
+            rows, offsets = G.segment_order(neg, cols if column is None else [cols[column]], len(self._pairs))
         seg_w = None if w is None else w[rows]
         seg = _sliced_table.Segments(neg[rows], c[rows], seg_w, offsets,
                                      np.asarray(store.misses, dtype=np.int64),
-                                     np.asarray(store.negative_misses, dtype=np.int64))
+                                     np.asarray(store.negative_misses, dtype=np.int64), overall)
         if column is not None:
             memo = self._table_memo
             for key in [k for k in memo if isinstance(k, tuple) and k[0] == "crossing"]:  # stale ones go
@@ -603,14 +612,18 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
         ev = self._evs[sid]
         if ev is not None:
             return ev
-        if seg is not None and ranked and self._pairs[sid]:
-            a, b = int(seg.offsets[sid]), int(seg.offsets[sid + 1])
-            w = None if seg.seg_w is None else seg.seg_w[a:b]
+        if seg is not None and ranked and (self._pairs[sid] or seg.overall is not None):
+            if not self._pairs[sid]:  # the overall slice: every case, ranked when the segments were made
+                assert seg.overall is not None
+                neg, cor, w = seg.overall
+            else:
+                a, b = int(seg.offsets[sid]), int(seg.offsets[sid + 1])
+                neg, cor = seg.seg_neg[a:b], seg.seg_c[a:b]
+                w = None if seg.seg_w is None else seg.seg_w[a:b]
             if w is not None and bool((w == 1.0).all()):
                 w = None
-            st = ExactState(self._ties, _sealed(seg.seg_neg[a:b]), _sealed(seg.seg_c[a:b]),
-                            None if w is None else _sealed(w), store.misses[sid], store.negative_misses[sid],
-                            self._pos_label)
+            st = ExactState(self._ties, _sealed(neg), _sealed(cor), None if w is None else _sealed(w),
+                            store.misses[sid], store.negative_misses[sid], self._pos_label)
             ev = _kinds.KINDS["exact"].from_state(self._cls, st)  # type: ignore[misc]
         else:
             j = self._specs.index(tuple(k for k, _ in self._pairs[sid]))

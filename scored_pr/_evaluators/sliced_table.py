@@ -10,6 +10,9 @@ array. The values equal each slice's own ``summary()`` bit for bit
 a slice holding sample weights or more than :data:`KERNEL_MAX_CASES` cases
 (where its own summary is faster) takes its own ``summary()``, and a
 measure the kernel does not know sends every slice to its own ``summary()``.
+For the one store of the exact kind (:func:`segment_summaries_of`) the
+calibration entries of every slice come from one vectorised pass too
+(:func:`scored_pr._core.calibration.segment_calibration`), equal bit for bit.
 """
 
 from __future__ import annotations
@@ -83,13 +86,11 @@ def _calibration(ev: Any) -> dict[str, Any]:
     return {m.name: m.compute(ev) for m in MEASURES if m.summary and m.applies != "always" and m.applies_to(ev)}
 
 
-#: The calibration entries of ``summary()`` as the exact evaluator computes them from its cases' groups
-#: (its methods' defaults: 15 uniform bins, l1): called on a slice's ranked cases without an evaluator.
-#: ``tests/evaluators/test_sliced_table.py`` holds them equal to each slice's own ``summary()``.
-_CALIBRATION: dict[str, Callable[[K.Groups], float]] = {
-    "expected_calibration_error": lambda g: K.ece(g, 15, "l1", "uniform", False),
-    "brier_score": K.brier_score,
-}
+#: The calibration entries of ``summary()`` as the exact evaluator computes them (its methods' defaults:
+#: 15 uniform bins, l1), for every segment at once: name -> its position in ``K.segment_calibration``'s
+#: result. ``tests/evaluators/test_sliced_table.py`` holds them equal to each slice's own ``summary()``.
+_CALIBRATION = {"expected_calibration_error": 0, "brier_score": 1}
+_CALIBRATION_BINS = 15
 
 
 def _compute(evaluators: list[Any], ranked: list[Any], ties: str) -> list[dict[str, Any]]:
@@ -126,6 +127,8 @@ class Segments(NamedTuple):
     offsets: npt.NDArray[np.int64]
     misses: npt.NDArray[np.int64]
     negative_misses: npt.NDArray[np.int64]
+    #: every case ranked (negated scores, correct, weights or None): the overall slice's, when it is kept
+    overall: tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64] | None] | None = None
 
 
 def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], Any],
@@ -134,9 +137,14 @@ def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], A
 
     The overall slice (``overall``, its id) and the slices holding a weight
     other than 1 answer with their own evaluator's ``summary()`` (``make(sid,
-    ranked)`` makes it); the calibration entries, where a slice's scores are
-    probabilities, come from its evaluator too; every other entry from one
-    segmented pass (:func:`scored_pr._core.segmented.segment_summaries`).
+    ranked)`` makes it); every other entry from one segmented pass
+    (:func:`scored_pr._core.segmented.segment_summaries`) and, where a
+    slice's scores are probabilities, the calibration entries from one
+    vectorised pass over every slice
+    (:func:`scored_pr._core.calibration.segment_calibration`). Each value
+    equals the slice's own ``summary()`` bit for bit (the calibration sums
+    too: numpy's pairwise summation is followed run by run). O(n) numpy
+    work beyond the ranking, whatever the number of slices.
     """
     offsets = seg.offsets
     count = offsets.size - 1
@@ -150,17 +158,22 @@ def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], A
     if rows is None:
         return [make(sid, True).summary() for sid in range(count)]
     neg = seg.seg_neg
-    groups: list[K.Groups] | None = None
+    sizes = np.diff(offsets)
+    full = sizes > 0
+    # a segment's scores are probabilities when its lowest and highest lie in [0, 1] (-0.0 >= 0.0)
+    lowest = np.where(full, -neg[np.maximum(offsets[1:] - 1, 0)] if neg.size else 0.0, -1.0)
+    highest = np.where(full, -neg[np.minimum(offsets[:-1], max(neg.size - 1, 0))] if neg.size else 0.0, 2.0)
+    probabilities = full & (lowest >= 0.0) & (highest <= 1.0) & ~own
+    values: list[list[float]] | None = None
+    if probabilities.any() and all(m.name in _CALIBRATION for m in _CALIBRATED):
+        # every segment's calibration entries in one pass (equal to each slice's own, bit for bit)
+        values = [a.tolist() for a in K.segment_calibration(neg, seg.seg_c, offsets, _CALIBRATION_BINS)]
     for sid in range(count):
         if own[sid]:
             rows[sid] = make(sid, True).summary()
-            continue
-        a, b = int(offsets[sid]), int(offsets[sid + 1])
-        if a < b and -neg[b - 1] >= 0.0 and -neg[a] <= 1.0:  # probabilities: the calibration entries
-            if all(m.name in _CALIBRATION for m in _CALIBRATED):
-                if groups is None:  # every segment's groups in one pass
-                    groups = K.segment_groups(neg, seg.seg_c, offsets)
-                rows[sid].update((m.name, _CALIBRATION[m.name](groups[sid])) for m in _CALIBRATED)
+        elif probabilities[sid]:  # the calibration entries
+            if values is not None:
+                rows[sid].update((m.name, values[_CALIBRATION[m.name]][sid]) for m in _CALIBRATED)
             else:  # pragma: no cover (a calibration entry added to the table and not above)
                 rows[sid].update(_calibration(make(sid, True)))
     return rows

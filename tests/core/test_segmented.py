@@ -118,13 +118,8 @@ def test_segment_order_is_a_stable_sort_of_each_slice(data: Any, n: int, count: 
     assert rows.tolist() == expected
 
 
-@settings(max_examples=60, deadline=None)
-@given(segments=st.lists(st.lists(st.tuples(st.booleans(), st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, 0.7])),
-                                  max_size=10), max_size=5))
-def test_segment_groups_equal_each_segments_own_groups(segments: list[Any]) -> None:
-    """The calibration groups of every segment at once hold the values groups() gives each segment alone."""
-    from scored_pr._core.calibration import groups, segment_groups
-
+def _ranked_segments(segments: list[Any]) -> tuple[list[Any], list[Any], Any, Any, Any]:
+    """Each segment's (correct, score) cases ranked by an evaluator: per segment and laid end to end, with offsets."""
     negs, cors = [], []
     for seg in segments:
         ev = E(ties="stable")
@@ -135,6 +130,17 @@ def test_segment_groups_equal_each_segments_own_groups(segments: list[Any]) -> N
     offsets = np.concatenate(([0], np.cumsum([c.size for c in cors]))).astype(np.int64)
     neg = np.concatenate(negs) if negs else np.zeros(0)
     cor = np.concatenate(cors) if cors else np.zeros(0, bool)
+    return negs, cors, neg, cor, offsets
+
+
+@settings(max_examples=60, deadline=None)
+@given(segments=st.lists(st.lists(st.tuples(st.booleans(), st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, 0.7])),
+                                  max_size=10), max_size=5))
+def test_segment_groups_equal_each_segments_own_groups(segments: list[Any]) -> None:
+    """The calibration groups of every segment at once hold the values groups() gives each segment alone."""
+    from scored_pr._core.calibration import groups, segment_groups
+
+    negs, cors, neg, cor, offsets = _ranked_segments(segments)
     together = segment_groups(neg, cor, offsets)
     assert len(together) == len(segments)
     for g, n, c in zip(together, negs, cors):
@@ -143,3 +149,38 @@ def test_segment_groups_equal_each_segments_own_groups(segments: list[Any]) -> N
             a, b = getattr(g, field), getattr(alone, field)
             assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), field
         assert g.weighted is alone.weighted is False
+
+
+@settings(max_examples=80, deadline=None)
+@given(segments=st.lists(st.lists(st.tuples(st.booleans(), st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, 0.7, 1 / 3, 0.9999])),
+                                  max_size=30), max_size=6))
+def test_segment_calibration_equals_each_segments_own_ece_and_brier(segments: list[Any]) -> None:
+    """Every segment's ECE (15 uniform bins, l1) and Brier score at once equal ece()/brier_score() of it alone, bit for bit."""
+    from scored_pr._core.calibration import brier_score, ece, groups, segment_calibration
+
+    negs, cors, neg, cor, offsets = _ranked_segments(segments)
+    e, b = segment_calibration(neg, cor, offsets, 15)
+    for k, (n, c) in enumerate(zip(negs, cors)):
+        g = groups(n, c, None)
+        assert repr(e[k].item()) == repr(ece(g, 15, "l1", "uniform", False)), k
+        assert repr(b[k].item()) == repr(brier_score(g)), k
+
+
+def test_segment_calibration_of_large_segments_is_bit_for_bit() -> None:
+    """Segments of thousands of distinct and of heavily tied scores: numpy's pairwise sums, followed run by run."""
+    from scored_pr._core.calibration import brier_score, ece, groups, segment_calibration
+
+    rng = np.random.default_rng(5)
+    negs, cors = [], []
+    for size, rounded in ((20_000, False), (9_000, True), (300, False), (1, True)):
+        s = rng.random(size)
+        if rounded:
+            s = np.round(s, 2)
+        neg = np.sort(-s, kind="stable")
+        negs.append(neg)
+        cors.append(rng.random(size) < 0.3)
+    offsets = np.concatenate(([0], np.cumsum([c.size for c in cors]))).astype(np.int64)
+    e, b = segment_calibration(np.concatenate(negs), np.concatenate(cors), offsets, 15)
+    for k, (n, c) in enumerate(zip(negs, cors)):
+        g = groups(n, c, None)
+        assert e[k].item() == ece(g, 15, "l1", "uniform", False) and b[k].item() == brier_score(g), k

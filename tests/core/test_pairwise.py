@@ -1,0 +1,39 @@
+"""run_sums: numpy's pairwise float64 sum of many runs at once equals np.sum of each run, bit for bit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scored_pr._core.pairwise import run_sums
+
+
+def _bits(a: Any) -> list[int]:
+    return np.asarray(a, dtype=np.float64).view(np.int64).tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), n=st.integers(0, 700), runs=st.integers(0, 8))
+def test_each_run_sums_as_np_sum(data: Any, n: int, runs: int) -> None:
+    """Runs of every length class (under 8, 8 to 128, split once or more), signed zeros and mixed signs."""
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    x = (rng.random(n) - 0.3) * rng.choice([1.0, 1e-9, 1e9], size=n)
+    x[rng.random(n) < 0.1] = -0.0
+    start = np.array([data.draw(st.integers(0, n)) for _ in range(runs)], dtype=np.int64)
+    length = np.array([data.draw(st.integers(0, n - a)) for a in start.tolist()], dtype=np.int64)
+    expected = [np.sum(x[a:a + k]) for a, k in zip(start.tolist(), length.tolist())]
+    assert _bits(run_sums(x, start, length)) == _bits(expected)
+
+
+def test_long_runs_follow_numpys_splits() -> None:
+    """Runs long enough for several levels of numpy's halving (and its multiple-of-8 split points)."""
+    rng = np.random.default_rng(11)
+    x = rng.random(300_000) * 1e-3 + rng.random(300_000)
+    start = np.array([0, 1, 7, 129, 1000, 77_777], dtype=np.int64)
+    length = np.array([300_000, 299_990, 8191, 8193, 150_001, 222_223], dtype=np.int64)
+    expected = [np.sum(x[a:a + k]) for a, k in zip(start.tolist(), length.tolist())]
+    assert _bits(run_sums(x, start, length)) == _bits(expected)

@@ -1,0 +1,99 @@
+"""Factorising and crossing feature columns: the counting path equals the sorting path (np.unique)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scored_pr._core import slicing as G
+
+
+def _by_sorting(fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` with the counting path switched off (every span too wide)."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(G, "DENSE_PER_ROW", 0)
+        m.setattr(G, "DENSE_EXTRA", 0)
+        return fn(*args)
+
+
+integers = st.sampled_from([np.int8, np.int32, np.int64, np.uint8, np.uint16, np.uint64])
+
+
+@settings(max_examples=80, deadline=None)
+@given(dtype=integers, values=st.lists(st.integers(0, 40), max_size=30), shift=st.sampled_from([0, 3, 100]))
+def test_factorize_counts_integers_as_np_unique_numbers_them(dtype: Any, values: list[int], shift: int) -> None:
+    info = np.iinfo(dtype)
+    arr = np.array([min(v + shift, int(info.max)) if info.min == 0 else v - 20 for v in values], dtype=dtype)
+    slow = _by_sorting(G.factorize, arr)
+    fast = G.factorize(arr)
+    assert fast[0].dtype == slow[0].dtype == np.int64
+    assert fast[0].tolist() == slow[0].tolist()
+    assert fast[1] == slow[1] and [type(v) for v in fast[1]] == [type(v) for v in slow[1]]
+    assert fast[2] is slow[2] is False
+    codes, uniques, _ = fast
+    assert [uniques[k] for k in codes.tolist()] == arr.tolist()  # each code names its value
+
+
+def test_factorize_of_extreme_and_wide_integers_takes_the_sort() -> None:
+    for arr in (np.array([2**64 - 1, 0, 5], dtype=np.uint64), np.array([-(2**63), 2**63 - 1, 0], dtype=np.int64),
+                np.array([0, 10**9], dtype=np.int64)):
+        codes, uniques, missing = G.factorize(arr)
+        assert uniques == sorted(set(arr.tolist())) and not missing
+        assert [uniques[k] for k in codes.tolist()] == arr.tolist()
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), sizes=st.lists(st.integers(1, 6), min_size=1, max_size=3), n=st.integers(0, 25))
+def test_cross_by_counting_equals_cross_by_sorting(data: Any, sizes: list[int], n: int) -> None:
+    codes = [np.array(data.draw(st.lists(st.integers(0, s - 1), min_size=n, max_size=n)), dtype=np.int64) for s in sizes]
+    slow = _by_sorting(G.cross, codes, sizes)
+    fast = G.cross(codes, sizes)
+    assert fast[0].tolist() == slow[0].tolist() and fast[1].tolist() == slow[1].tolist()
+    assert fast[0].dtype == slow[0].dtype and fast[1].dtype == slow[1].dtype
+    # the literal reference: the rows' tuples of codes, numbered in sorted order
+    rows = list(zip(*[c.tolist() for c in codes])) if n else []
+    combos = sorted(set(rows))
+    assert fast[0].tolist() == [combos.index(r) for r in rows]
+    if n:
+        assert [tuple(r) for r in fast[1].tolist()] == combos
+
+
+scores = st.lists(st.sampled_from([0.0, -0.0, 0.25, 0.5, 0.5, 0.75, 1.0, -3.0, 0.1]), max_size=40)
+
+
+@settings(max_examples=100, deadline=None)
+@given(values=scores)
+def test_stable_ranking_is_the_stable_argsort(values: list[float]) -> None:
+    neg = -np.array(values, dtype=np.float64)
+    assert G.stable_ranking(neg).tolist() == np.argsort(neg, kind="stable").tolist()
+
+
+@pytest.mark.parametrize("distinct", [50, 400_000])
+def test_stable_ranking_of_many_cases_with_few_values_and_with_scattered_ties(distinct: int) -> None:
+    """The few-values hash path (rounded scores) and the unstable argsort with a few runs of ties put in order."""
+    rng = np.random.default_rng(distinct)
+    neg = rng.choice(-rng.random(distinct), size=200_000)
+    neg[rng.random(neg.size) < 0.01] = -0.0
+    neg[rng.random(neg.size) < 0.01] = 0.0
+    assert np.array_equal(G.stable_ranking(neg), np.argsort(neg, kind="stable"))
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), values=scores, columns=st.integers(1, 3))
+def test_slice_order_of_the_ranked_columns_is_segment_order(data: Any, values: list[float], columns: int) -> None:
+    """Ranking every case, then grouping the ranked cases by slice, gives segment_order's rows."""
+    n = len(values)
+    neg = -np.array(values, dtype=np.float64)
+    per = [data.draw(st.integers(1, 4)) for _ in range(columns)]
+    first = np.cumsum([0, *per[:-1]])  # each column's slice ids follow the previous column's
+    cols = [np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int32) + f
+            for k, f in zip(per, first)]
+    count = int(sum(per))
+    rows, offsets = G.segment_order(neg, cols, count)
+    ranking = G.stable_ranking(neg)
+    positions, offsets2 = G.slice_order([c[ranking] for c in cols], count)
+    assert ranking[positions].tolist() == rows.tolist() and offsets2.tolist() == offsets.tolist()
