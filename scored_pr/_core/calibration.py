@@ -25,8 +25,9 @@ from .curves import _sampled_upper_hull
 from .stats import regularized_beta
 
 __all__ = [
-    "CalibrationBins", "Groups", "ReliabilityDiagram", "bin_ids", "brier_score", "calibration_bins",
-    "calibration_curve", "corp", "curve_of_bins", "ece", "ece_of_bins", "edges", "groups", "log_loss", "pav", "slope_intercept",
+    "CalibrationBins", "Groups", "LogScores", "ReliabilityDiagram", "bin_ids", "brier_score", "calibration_bins",
+    "calibration_curve", "corp", "curve_of_bins", "ece", "ece_of_bins", "edges", "groups", "log_loss", "log_scores", "pav",
+    "slope_intercept",
 ]  # fmt: skip
 
 F64 = npt.NDArray[np.float64]
@@ -169,15 +170,31 @@ def calibration_bins(g: Groups, bin_edges: F64, closed: str) -> CalibrationBins:
     (e_i, e_{i+1}], the first bin [e_0, e_1]. ``closed="left"`` (the expected
     calibration error, torchmetrics' rule): bin i holds [e_i, e_{i+1}), the last
     bin [e_{n-1}, e_n] (a score equal to the last edge, 1.0, is in the last bin).
+
+    The groups' scores ascend, so each bin is a run of them: its bounds are the inner edges
+    searched in the scores (:func:`bin_ids`' rule, O(bins log G)), and its sums one
+    ``np.add.reduceat`` over the runs that hold a group, O(G) per sum. Unweighted, the squared
+    weights are the weights (one sum for both).
     """
     nb = bin_edges.size - 1
-    ids = bin_ids(g.scores, bin_edges, closed)
+    n = g.scores.size
+    bounds = np.empty(nb + 1, dtype=np.intp)
+    bounds[0], bounds[-1] = 0, n
+    # bin_ids: "right" counts the inner edges below a score, "left" those at or below it
+    bounds[1:-1] = np.searchsorted(g.scores, bin_edges[1:-1], side="right" if closed == "right" else "left")
+    np.maximum.accumulate(bounds, out=bounds)
+    held = bounds[:-1] < bounds[1:]
+    starts = bounds[:-1][held]
 
     def add(values: F64) -> F64:
-        out: F64 = np.bincount(ids, weights=values, minlength=nb).astype(np.float64)
+        out: F64 = np.zeros(nb)
+        if starts.size:
+            out[held] = np.add.reduceat(values, starts)
         return out
 
-    return CalibrationBins(bin_edges, add(g.weight), add(g.positive), add(g.scores * g.weight), add(g.square))
+    weight = add(g.weight)
+    square = weight if g.square is g.weight else add(g.square)
+    return CalibrationBins(bin_edges, weight, add(g.positive), add(g.scores * g.weight), square)
 
 
 def calibration_curve(g: Groups, n_bins: int, strategy: str) -> tuple[F64, F64]:
@@ -315,13 +332,43 @@ def brier_score(g: Groups) -> float:
     return float(np.sum(s * s * g.weight - 2.0 * s * g.positive + g.positive) / np.sum(g.weight))
 
 
-def log_loss(g: Groups) -> float:
-    """The weighted mean of -log(s) over correct and -log(1 - s) over incorrect cases, s clipped to [EPS, 1 - EPS]."""
+class LogScores(NamedTuple):
+    """The groups' scores clipped to [EPS, 1 - EPS] through the log: ``logit`` = log(s) - log(1 - s), ``complement`` = log(1 - s).
+
+    Shared by :func:`log_loss` and :func:`slope_intercept` (two ``log`` passes over the distinct
+    scores, computed once: the evaluator keeps them until the next change).
+    """
+
+    logit: F64
+    complement: F64
+
+
+def log_scores(g: Groups) -> LogScores:
+    """The :class:`LogScores` of the groups. O(G): two ``np.log`` passes, two arrays of G.
+
+    log(1 - s), not log1p(-s): numpy's log is vectorised (SIMD), its log1p is not; 1 - s is exact
+    for s >= 0.5 and within half an ulp below, an error of 1e-16 in a log (scikit-learn's
+    ``log_loss`` takes the log of 1 - s too).
+    """
+    logit = np.clip(g.scores, EPS, 1.0 - EPS)
+    complement = np.subtract(1.0, logit)
+    np.log(logit, out=logit)
+    np.log(complement, out=complement)
+    logit -= complement
+    return LogScores(logit, complement)
+
+
+def log_loss(g: Groups, logs: LogScores | None = None) -> float:
+    """The weighted mean of -log(s) over correct and -log(1 - s) over incorrect cases, s clipped to [EPS, 1 - EPS].
+
+    Per group: -(Y log s + (W - Y) log(1 - s)) = -(Y logit(s) + W log(1 - s)); ``logs``: the
+    groups' :func:`log_scores`, if already computed.
+    """
     if g.scores.size == 0 or not np.sum(g.weight) > 0:  # no case, or all of weight 0: 0/0, no warning
         return math.nan
-    s = np.clip(g.scores, EPS, 1.0 - EPS)
-    total = np.sum(g.positive * np.log(s) + (g.weight - g.positive) * np.log1p(-s))
-    return float(-total / np.sum(g.weight))
+    lg = log_scores(g) if logs is None else logs
+    total = float(np.dot(g.positive, lg.logit)) + float(np.dot(g.weight, lg.complement))
+    return -total / float(np.sum(g.weight))
 
 
 # --------------------------------------------------------------------------- isotonic
@@ -530,13 +577,13 @@ _START_SIZE = 20_000
 _FULL_STEP = 0.5
 
 
-def slope_intercept(g: Groups) -> tuple[float, float]:
+def slope_intercept(g: Groups, logs: LogScores | None = None) -> tuple[float, float]:
     """(slope, intercept) of the logistic regression of the outcome on logit(score), by Newton's method.
 
     Scores are clipped to [EPS, 1 - EPS] first (as the log loss does), so 0.0 and
     1.0 have finite logits. NaN, NaN without both classes, with one distinct score,
     or when the fit does not converge (separated classes: the maximum likelihood
-    estimate is infinite).
+    estimate is infinite). ``logs``: the groups' :func:`log_scores`, if already computed.
 
     Each Newton step is a dozen passes over the G distinct scores in two work arrays (no
     temporaries of G elements): the fitted probabilities, one ``exp``; the gradient and the
@@ -549,13 +596,8 @@ def slope_intercept(g: Groups) -> tuple[float, float]:
     total = float(w.sum())
     if g.scores.size < 2 or not (0 < pos.sum() < total):
         return nan
-    x = np.clip(g.scores, EPS, 1.0 - EPS)
-    work = np.subtract(1.0, x)
-    # log(1 - s), not log1p(-s): numpy's log is vectorised (SIMD), its log1p is not; 1 - s is exact
-    # for s >= 0.5 and within half an ulp below, an error of 1e-16 in a logit, far below the fit's 1e-8
-    np.log(x, out=x)
-    np.log(work, out=work)
-    x -= work  # the logits
+    x = (log_scores(g) if logs is None else logs).logit  # read only here
+    work = np.empty_like(x)
     base = float(pos.sum() / total)
     # start from the base rate (every case alike): the Hessian is then well conditioned, where a
     # start at the identity can overshoot to saturated fits when a score is near 0 or 1
@@ -563,7 +605,8 @@ def slope_intercept(g: Groups) -> tuple[float, float]:
     stride = g.scores.size // _START_SIZE
     if stride > 1:  # many groups: start from the fit of every stride-th group (the same maximum, fewer steps)
         sub = Groups(g.scores[::stride], w[::stride], pos[::stride], w[::stride], g.counts[::stride], g.weighted)
-        b0, a0 = slope_intercept(sub)
+        part = np.ascontiguousarray(x[::stride])
+        b0, a0 = slope_intercept(sub, LogScores(part, part))  # (the complement is not read)
         if math.isfinite(a0) and math.isfinite(b0):
             a, b = a0, b0
     unit = not g.weighted and total == w.size  # every group one case of weight 1: w x is x
