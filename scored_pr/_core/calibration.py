@@ -35,6 +35,17 @@ F64 = npt.NDArray[np.float64]
 EPS = float(np.finfo(np.float64).eps)
 
 
+def _dot(a: F64, b: F64) -> float:
+    """sum(a * b) in this thread: ``np.einsum``'s loop, not ``np.dot``'s BLAS.
+
+    OpenBLAS splits a dot product of more than 10,000 elements between its threads; on a
+    machine whose cores are busy, each call then waits for a thread to be scheduled (measured:
+    a 1,000,000-element dot took 6 ms of CPU, against 0.6 ms in one thread, and the logistic fit
+    takes a dozen of them). One pass, no temporary, whatever the BLAS does.
+    """
+    return float(np.einsum("i,i->", a, b))
+
+
 class Groups(NamedTuple):
     """The scored cases grouped by distinct score, scores ascending.
 
@@ -367,7 +378,7 @@ def log_loss(g: Groups, logs: LogScores | None = None) -> float:
     if g.scores.size == 0 or not np.sum(g.weight) > 0:  # no case, or all of weight 0: 0/0, no warning
         return math.nan
     lg = log_scores(g) if logs is None else logs
-    total = float(np.dot(g.positive, lg.logit)) + float(np.dot(g.weight, lg.complement))
+    total = _dot(g.positive, lg.logit) + _dot(g.weight, lg.complement)
     return -total / float(np.sum(g.weight))
 
 
@@ -631,7 +642,7 @@ def slope_intercept(g: Groups, logs: LogScores | None = None) -> tuple[float, fl
         # log(1 + exp(eta)), stable; log(1 + e) for log1p(e) (vectorised): off by at most e * 1e-16
         np.log(soft + 1.0, out=soft)
         soft += np.maximum(eta, 0.0)
-        return float(np.dot(pos, eta) - np.dot(w, soft))
+        return _dot(pos, eta) - _dot(w, soft)
 
     # Newton's method; a large step is halved until the (concave) log likelihood does not fall.
     # The point where the step vanishes is the maximum, and a run that does not settle is NaN.
@@ -641,10 +652,10 @@ def slope_intercept(g: Groups, logs: LogScores | None = None) -> tuple[float, fl
         # the residuals case by case (not sum pos - sum w mu, which cancels): near a separation
         # every residual is tiny and the gradient must still see them
         np.subtract(pos, mu if unit else np.multiply(w, mu, out=work), out=work)
-        g0, g1 = float(np.sum(work)), float(np.dot(work, x))
+        g0, g1 = float(np.sum(work)), _dot(work, x)
         np.subtract(1.0, mu, out=work)
         work *= mu  # the variance of each group's outcome: the Hessian's weights
-        h00, h01, h11 = float(np.dot(w, work)), float(np.dot(wx, work)), float(np.dot(wxx, work))
+        h00, h01, h11 = _dot(w, work), _dot(wx, work), _dot(wxx, work)
         det = h00 * h11 - h01 * h01
         if not det > 0 or not math.isfinite(det):
             return nan
