@@ -17,7 +17,10 @@ Coarser bins are exact when their edges are edges of the stored ones, bit for
 bit (:func:`coarse_counts`: 15 stored bins answer 1, 3 and 15; ``linspace(0, 1,
 6)``'s 0.2 is not ``linspace(0, 1, 16)``'s 3 / 15). Adding is vectorised
 (each score's cell by a multiply, a binary search only next to an edge, then
-``np.bincount`` over a batch); merging adds the arrays.
+``np.bincount`` over a batch); merging adds the arrays. The totals' dot products
+run in the calling thread (``_dot``): through OpenBLAS they waited for its
+threads on busy cores, and their last bits depended on how many threads it used.
+
 A score outside [0, 1] is not summed: the one the exact evaluator would name is
 kept (``bad``: the lowest score if one is below 0, else the highest) and every
 calibration query refuses, naming it; being a minimum or a maximum, it does not
@@ -32,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from .calibration import EPS, CalibrationBins
+from .calibration import EPS, CalibrationBins, _dot
 
 __all__ = ["CalibrationSums", "add", "brier_score", "cells_of", "coarse", "coarse_counts", "empty", "exact_cells", "log_loss", "merge"]
 
@@ -98,7 +101,7 @@ def add(sums: CalibrationSums, correct: npt.NDArray[np.bool_], scores: F64, weig
         positive = _sum(cell, hit, cells)
         score = _sum(cell, scores, cells)
         square = weight
-        totals = np.array([float(np.dot(scores, scores)), float(np.dot(hit, scores)), float(logs.sum())])
+        totals = np.array([_dot(scores, scores), _dot(hit, scores), float(logs.sum())])
     else:
         weight = _sum(cell, weights, cells)
         wp = hit * weights
@@ -107,7 +110,7 @@ def add(sums: CalibrationSums, correct: npt.NDArray[np.bool_], scores: F64, weig
         score = _sum(cell, ws, cells)
         with np.errstate(over="ignore"):  # weights up to 2**970: their squares may be +inf, as the exact evaluator's
             square = _sum(cell, weights * weights, cells)
-        totals = np.array([float(np.dot(ws, scores)), float(np.dot(wp, scores)), float(np.dot(weights, logs))])
+        totals = np.array([_dot(ws, scores), _dot(wp, scores), _dot(weights, logs)])
     return CalibrationSums(
         sums.n_bins, sums.weight + weight, sums.positive + positive, sums.score + score, sums.square + square,
         sums.totals + totals,
