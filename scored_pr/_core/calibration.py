@@ -77,10 +77,11 @@ def groups(neg: F64, correct: npt.NDArray[np.bool_], weights: F64 | None) -> Gro
         return Groups(empty, empty, empty, empty, np.zeros(0, np.int64), weights is not None)
     scores = -neg[::-1]  # ascending
     y = correct[::-1]
-    starts = np.flatnonzero(np.r_[True, scores[1:] != scores[:-1]])
-    if weights is None and starts.size == n:  # every score distinct: each case is its group
+    tied = scores[1:] == scores[:-1]
+    if weights is None and not tied.any():  # every score distinct: each case is its group
         weight: np.ndarray = np.ones(n)
         return Groups(scores, weight, y.astype(np.float64), weight, np.ones(n, np.int64), False)
+    starts = np.flatnonzero(np.r_[True, ~tied])
     counts = np.diff(np.r_[starts, n]).astype(np.int64)
     if weights is None:
         weight = counts.astype(np.float64)
@@ -536,8 +537,12 @@ class ReliabilityDiagram:
 
 
 def _squared_error(g: Groups, fitted: F64) -> float:
-    """sum w (fitted - y)**2 over the cases, per group."""
-    return float(np.sum(fitted * fitted * g.weight - 2.0 * fitted * g.positive + g.positive))
+    """sum w (fitted - y)**2 over the cases, per group: sum W f**2 - 2 sum Y f + sum Y (y**2 = y).
+
+    Three sums of terms of one sign (weights, counts and fitted values are >= 0), so the
+    difference loses at most a few ulps of the largest of them; one temporary.
+    """
+    return _dot(fitted * fitted, g.weight) - 2.0 * _dot(fitted, g.positive) + float(np.sum(g.positive))
 
 
 def corp(g: Groups, confidence: float, n_resamples: int, seed: int | None) -> ReliabilityDiagram:
@@ -555,7 +560,7 @@ def corp(g: Groups, confidence: float, n_resamples: int, seed: int | None) -> Re
     total = float(np.sum(g.weight))
     base = float(np.sum(g.positive)) / total
     unc = base * (1.0 - base)
-    brier = _squared_error(g, g.scores) / total
+    brier = brier_score(g)  # the same float as the query brier_score
     recal = _squared_error(g, fit) / total
     mcb, dsc = brier - recal, unc - recal
     lower = upper = None
