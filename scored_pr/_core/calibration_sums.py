@@ -87,7 +87,6 @@ def add(sums: CalibrationSums, correct: npt.NDArray[np.bool_], scores: F64, weig
     logs = np.empty_like(scores)  # cells_of's work array, then the logs (one fresh array fewer: page faults)
     cell = cells_of(scores, sums.n_bins, logs)
     cells = sums.weight.size
-    hit = correct.astype(np.float64)
     # the probability given to each case's outcome, clipped as the log loss clips the score (clipping
     # 1 - s to [EPS, 1 - EPS] is clipping s: 1 - (1 - EPS) = EPS exactly); one vectorised log for
     # both classes, log(1 - s) as scikit-learn's log_loss takes it (1 - s is exact for s >= 0.5)
@@ -97,14 +96,20 @@ def add(sums: CalibrationSums, correct: npt.NDArray[np.bool_], scores: F64, weig
         np.clip(logs, EPS, 1.0 - EPS, out=logs)
     np.log(logs, out=logs)
     if weights is None:
-        weight = _sum(cell, None, cells)
-        positive = _sum(cell, hit, cells)
         score = _sum(cell, scores, cells)
+        # the counts of each cell's cases and of its correct ones from one bincount of 2 cell + correct
+        # (whole numbers: the same floats as two bincounts)
+        np.left_shift(cell, 1, out=cell)
+        np.add(cell, correct, out=cell)
+        both = np.bincount(cell, minlength=2 * cells).reshape(cells, 2)
+        positive = both[:, 1].astype(np.float64)
+        weight = (both[:, 0] + both[:, 1]).astype(np.float64)
         square = weight
-        totals = np.array([_dot(scores, scores), _dot(hit, scores), float(logs.sum())])
+        # einsum casts the flags in its buffer: the same products, in the same order, as of a float copy
+        totals = np.array([_dot(scores, scores), float(np.einsum("i,i->", correct, scores, dtype=np.float64)), float(logs.sum())])
     else:
         weight = _sum(cell, weights, cells)
-        wp = hit * weights
+        wp = correct * weights
         positive = _sum(cell, wp, cells)
         ws = weights * scores
         score = _sum(cell, ws, cells)
