@@ -345,13 +345,13 @@ def brier_score(g: Groups) -> float:
 
 
 class LogScores(NamedTuple):
-    """The groups' scores clipped to [EPS, 1 - EPS] through the log: ``logit`` = log(s) - log(1 - s), ``complement`` = log(1 - s).
+    """The logs of the groups' scores clipped to [EPS, 1 - EPS]: ``score`` = log(s), ``complement`` = log(1 - s).
 
     Shared by :func:`log_loss` and :func:`slope_intercept` (two ``log`` passes over the distinct
     scores, computed once: the evaluator keeps them until the next change).
     """
 
-    logit: F64
+    score: F64
     complement: F64
 
 
@@ -362,24 +362,23 @@ def log_scores(g: Groups) -> LogScores:
     for s >= 0.5 and within half an ulp below, an error of 1e-16 in a log (scikit-learn's
     ``log_loss`` takes the log of 1 - s too).
     """
-    logit = np.clip(g.scores, EPS, 1.0 - EPS)
-    complement = np.subtract(1.0, logit)
-    np.log(logit, out=logit)
+    score = np.clip(g.scores, EPS, 1.0 - EPS)
+    complement = np.subtract(1.0, score)
+    np.log(score, out=score)
     np.log(complement, out=complement)
-    logit -= complement
-    return LogScores(logit, complement)
+    return LogScores(score, complement)
 
 
 def log_loss(g: Groups, logs: LogScores | None = None) -> float:
     """The weighted mean of -log(s) over correct and -log(1 - s) over incorrect cases, s clipped to [EPS, 1 - EPS].
 
-    Per group: -(Y log s + (W - Y) log(1 - s)) = -(Y logit(s) + W log(1 - s)); ``logs``: the
-    groups' :func:`log_scores`, if already computed.
+    Per group: -(Y log s + (W - Y) log(1 - s)); ``logs``: the groups' :func:`log_scores`, if
+    already computed.
     """
     if g.scores.size == 0 or not np.sum(g.weight) > 0:  # no case, or all of weight 0: 0/0, no warning
         return math.nan
     lg = log_scores(g) if logs is None else logs
-    total = _dot(g.positive, lg.logit) + _dot(g.weight, lg.complement)
+    total = _dot(g.positive, lg.score) + _dot(g.weight - g.positive, lg.complement)
     return -total / float(np.sum(g.weight))
 
 
@@ -612,7 +611,8 @@ def slope_intercept(g: Groups, logs: LogScores | None = None) -> tuple[float, fl
     total = float(w.sum())
     if g.scores.size < 2 or not (0 < pos.sum() < total):
         return nan
-    x = (log_scores(g) if logs is None else logs).logit  # read only here
+    lg = log_scores(g) if logs is None else logs
+    x = np.subtract(lg.score, lg.complement)  # the logits
     work = np.empty_like(x)
     base = float(pos.sum() / total)
     # start from the base rate (every case alike): the Hessian is then well conditioned, where a
@@ -621,8 +621,8 @@ def slope_intercept(g: Groups, logs: LogScores | None = None) -> tuple[float, fl
     stride = g.scores.size // _START_SIZE
     if stride > 1:  # many groups: start from the fit of every stride-th group (the same maximum, fewer steps)
         sub = Groups(g.scores[::stride], w[::stride], pos[::stride], w[::stride], g.counts[::stride], g.weighted)
-        part = np.ascontiguousarray(x[::stride])
-        b0, a0 = slope_intercept(sub, LogScores(part, part))  # (the complement is not read)
+        part = LogScores(np.ascontiguousarray(lg.score[::stride]), np.ascontiguousarray(lg.complement[::stride]))
+        b0, a0 = slope_intercept(sub, part)
         if math.isfinite(a0) and math.isfinite(b0):
             a, b = a0, b0
     unit = not g.weighted and total == w.size  # every group one case of weight 1: w x is x

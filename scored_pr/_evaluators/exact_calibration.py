@@ -68,7 +68,7 @@ class CalibrationQueries(ExactShell):
         )
 
     def _calibration_logs(self, func: str) -> K.LogScores:
-        """The distinct scores' logits and log complements (:func:`~scored_pr._core.calibration.log_scores`), kept.
+        """The logs of the distinct scores and of their complements (:func:`~scored_pr._core.calibration.log_scores`), kept.
 
         Read by :meth:`log_loss` and :meth:`calibration_slope_intercept`: two ``log`` passes on the
         first of them after a change, none for the other. Memory: two float64 arrays of the
@@ -76,7 +76,7 @@ class CalibrationQueries(ExactShell):
         """
         def build() -> K.LogScores:
             logs = K.log_scores(self._calibration_groups(func))
-            return K.LogScores(_readonly(logs.logit), _readonly(logs.complement))
+            return K.LogScores(_readonly(logs.score), _readonly(logs.complement))
 
         return self._cached(("calibration_logs",), build)  # type: ignore[no-any-return]
 

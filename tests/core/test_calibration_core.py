@@ -137,3 +137,20 @@ def test_whole_newton_steps_land_where_every_step_is_checked(seed: int, n: int, 
         assert math.isnan(got[0]) and math.isnan(got[1])
     else:
         assert got == pytest.approx(checked, rel=1e-9, abs=1e-9)
+
+
+# --------------------------------------------------------------- the shared logs
+
+
+@pytest.mark.parametrize("p", [1.0, 1.0 - 1e-12, 0.999, 0.5, 1e-9, 0.0])
+def test_the_log_loss_from_the_shared_logs_keeps_confident_cases_precise(p: float) -> None:
+    """Correct cases scored p and incorrect ones 1 - p: the loss -log(p) to a few ulps, even when it is near 1e-16."""
+    from scored_pr import ScoredPrecisionRecallEvaluation
+
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases([True, False] * 3, [p, 1.0 - p] * 3)
+    q = min(max(p, K.EPS), 1.0 - K.EPS)
+    want = -math.fsum([math.log(q), math.log(1.0 - max(min(1.0 - p, 1.0 - K.EPS), K.EPS))] * 3) / 6
+    assert ev.log_loss() == pytest.approx(want, rel=1e-12, abs=0.0)
+    g = K.unsorted_groups(np.array([p, 1.0 - p] * 3), np.array([True, False] * 3), None)
+    assert K.log_loss(g) == K.log_loss(g, K.log_scores(g)) == ev.log_loss()
