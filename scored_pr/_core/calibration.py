@@ -21,18 +21,31 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from .curves import _sampled_upper_hull
 from .pairwise import run_sums
 from .stats import regularized_beta
 
 __all__ = [
-    "CalibrationBins", "Groups", "ReliabilityDiagram", "bin_ids", "brier_score", "calibration_bins",
-    "calibration_curve", "corp", "curve_of_bins", "ece", "ece_of_bins", "edges", "groups", "log_loss", "pav", "segment_calibration", "segment_groups",
+    "CalibrationBins", "Groups", "LogScores", "ReliabilityDiagram", "bin_ids", "brier_score", "calibration_bins",
+    "calibration_curve", "corp", "curve_of_bins", "ece", "ece_of_bins", "edges", "groups", "log_loss", "log_scores", "pav",
+    "segment_calibration", "segment_groups",
     "slope_intercept",
 ]  # fmt: skip
 
 F64 = npt.NDArray[np.float64]
 #: The probability a log loss clips to, as scikit-learn's ``log_loss`` does: [EPS, 1 - EPS].
 EPS = float(np.finfo(np.float64).eps)
+
+
+def _dot(a: F64, b: F64) -> float:
+    """sum(a * b) in this thread: ``np.einsum``'s loop, not ``np.dot``'s BLAS.
+
+    OpenBLAS splits a dot product of more than 10,000 elements between its threads; on a
+    machine whose cores are busy, each call then waits for a thread to be scheduled (measured:
+    a 1,000,000-element dot took 6 ms of CPU, against 0.6 ms in one thread, and the logistic fit
+    takes a dozen of them). One pass, no temporary, whatever the BLAS does.
+    """
+    return float(np.einsum("i,i->", a, b))
 
 
 class Groups(NamedTuple):
@@ -66,10 +79,11 @@ def groups(neg: F64, correct: npt.NDArray[np.bool_], weights: F64 | None) -> Gro
         return Groups(empty, empty, empty, empty, np.zeros(0, np.int64), weights is not None)
     scores = -neg[::-1]  # ascending
     y = correct[::-1]
-    starts = np.flatnonzero(np.r_[True, scores[1:] != scores[:-1]])
-    if weights is None and starts.size == n:  # every score distinct: each case is its group
+    tied = scores[1:] == scores[:-1]
+    if weights is None and not tied.any():  # every score distinct: each case is its group
         weight: np.ndarray = np.ones(n)
         return Groups(scores, weight, y.astype(np.float64), weight, np.ones(n, np.int64), False)
+    starts = np.flatnonzero(np.r_[True, ~tied])
     counts = np.diff(np.r_[starts, n]).astype(np.int64)
     if weights is None:
         weight = counts.astype(np.float64)
@@ -230,15 +244,31 @@ def calibration_bins(g: Groups, bin_edges: F64, closed: str) -> CalibrationBins:
     (e_i, e_{i+1}], the first bin [e_0, e_1]. ``closed="left"`` (the expected
     calibration error, torchmetrics' rule): bin i holds [e_i, e_{i+1}), the last
     bin [e_{n-1}, e_n] (a score equal to the last edge, 1.0, is in the last bin).
+
+    The groups' scores ascend, so each bin is a run of them: its bounds are the inner edges
+    searched in the scores (:func:`bin_ids`' rule, O(bins log G)), and its sums one
+    ``np.add.reduceat`` over the runs that hold a group, O(G) per sum. Unweighted, the squared
+    weights are the weights (one sum for both).
     """
     nb = bin_edges.size - 1
-    ids = bin_ids(g.scores, bin_edges, closed)
+    n = g.scores.size
+    bounds = np.empty(nb + 1, dtype=np.intp)
+    bounds[0], bounds[-1] = 0, n
+    # bin_ids: "right" counts the inner edges below a score, "left" those at or below it
+    bounds[1:-1] = np.searchsorted(g.scores, bin_edges[1:-1], side="right" if closed == "right" else "left")
+    np.maximum.accumulate(bounds, out=bounds)
+    held = bounds[:-1] < bounds[1:]
+    starts = bounds[:-1][held]
 
     def add(values: F64) -> F64:
-        out: F64 = np.bincount(ids, weights=values, minlength=nb).astype(np.float64)
+        out: F64 = np.zeros(nb)
+        if starts.size:
+            out[held] = np.add.reduceat(values, starts)
         return out
 
-    return CalibrationBins(bin_edges, add(g.weight), add(g.positive), add(g.scores * g.weight), add(g.square))
+    weight = add(g.weight)
+    square = weight if g.square is g.weight else add(g.square)
+    return CalibrationBins(bin_edges, weight, add(g.positive), add(g.scores * g.weight), square)
 
 
 def calibration_curve(g: Groups, n_bins: int, strategy: str) -> tuple[F64, F64]:
@@ -376,13 +406,42 @@ def brier_score(g: Groups) -> float:
     return float(np.sum(s * s * g.weight - 2.0 * s * g.positive + g.positive) / np.sum(g.weight))
 
 
-def log_loss(g: Groups) -> float:
-    """The weighted mean of -log(s) over correct and -log(1 - s) over incorrect cases, s clipped to [EPS, 1 - EPS]."""
+class LogScores(NamedTuple):
+    """The logs of the groups' scores clipped to [EPS, 1 - EPS]: ``score`` = log(s), ``complement`` = log(1 - s).
+
+    Shared by :func:`log_loss` and :func:`slope_intercept` (two ``log`` passes over the distinct
+    scores, computed once: the evaluator keeps them until the next change).
+    """
+
+    score: F64
+    complement: F64
+
+
+def log_scores(g: Groups) -> LogScores:
+    """The :class:`LogScores` of the groups. O(G): two ``np.log`` passes, two arrays of G.
+
+    log(1 - s), not log1p(-s): numpy's log is vectorised (SIMD), its log1p is not; 1 - s is exact
+    for s >= 0.5 and within half an ulp below, an error of 1e-16 in a log (scikit-learn's
+    ``log_loss`` takes the log of 1 - s too).
+    """
+    score = np.clip(g.scores, EPS, 1.0 - EPS)
+    complement = np.subtract(1.0, score)
+    np.log(score, out=score)
+    np.log(complement, out=complement)
+    return LogScores(score, complement)
+
+
+def log_loss(g: Groups, logs: LogScores | None = None) -> float:
+    """The weighted mean of -log(s) over correct and -log(1 - s) over incorrect cases, s clipped to [EPS, 1 - EPS].
+
+    Per group: -(Y log s + (W - Y) log(1 - s)); ``logs``: the groups' :func:`log_scores`, if
+    already computed.
+    """
     if g.scores.size == 0 or not np.sum(g.weight) > 0:  # no case, or all of weight 0: 0/0, no warning
         return math.nan
-    s = np.clip(g.scores, EPS, 1.0 - EPS)
-    total = np.sum(g.positive * np.log(s) + (g.weight - g.positive) * np.log1p(-s))
-    return float(-total / np.sum(g.weight))
+    lg = log_scores(g) if logs is None else logs
+    total = _dot(g.positive, lg.score) + _dot(g.weight - g.positive, lg.complement)
+    return -total / float(np.sum(g.weight))
 
 
 # --------------------------------------------------------------------------- isotonic
@@ -417,10 +476,25 @@ def _pav_stack(mean: list[float], weight: list[float], size: list[int]) -> tuple
     return m, w, c
 
 
-def pav(total: F64, weight: F64) -> F64:
+#: Below this many groups :func:`pav` pools with its rounds and stack (the hull's setup costs more).
+_HULL_MIN = 4096
+
+
+def pav(total: F64, weight: F64, whole: bool = False) -> F64:
     """The weighted isotonic (nondecreasing) regression of ``total / weight`` over the groups, one value per group.
 
-    Pool-adjacent-violators. Vectorised rounds first: every maximal run of
+    ``whole``: every total and weight is a whole number, each total between 0 and its weight
+    (counts of correct cases and of cases). Then, above ``_HULL_MIN`` groups whose weights sum to
+    less than 2**26, the fit is read off the greatest convex minorant of the cumulative sum
+    diagram (Barlow et al. 1972): the points (cumulative weight, cumulative total) from (0, 0),
+    groups in order; each edge of its lower hull is one block of the solution, its slope the
+    block's mean. The lower hull of (X, T) is the upper hull of (X, X - T) (both nondecreasing),
+    whose cross products are exact on counts below 2**26, so the blocks are exactly PAV's and each
+    mean is the exact integer ratio rounded once (PAV's running means round at each pooling;
+    the two differ by a few ulps). This is the ROC convex hull of the cases read from the lowest
+    score (Fawcett & Niculescu-Mizil 2007): vectorised, O(G).
+
+    Otherwise pool-adjacent-violators. Vectorised rounds first: every maximal run of
     decreasing block means is pooled at once (pooling adjacent violators in any
     order gives the one least-squares solution); once a round removes fewer
     than a tenth of the blocks, the remaining blocks go through the one-pass
@@ -429,6 +503,16 @@ def pav(total: F64, weight: F64) -> F64:
     n = total.size
     if n == 0:
         return np.zeros(0)
+    if whole and n >= _HULL_MIN:
+        x = np.empty(n + 1)
+        x[0] = 0.0
+        np.cumsum(weight, out=x[1:])
+        if x[-1] < 2.0**26:  # every cross product of the hull's test below 2**52: exact
+            t = np.empty(n + 1)
+            t[0] = 0.0
+            np.cumsum(total, out=t[1:])
+            v = _sampled_upper_hull(x, x - t)  # vertices, from 0 to n: block k is groups [v_k, v_k+1)
+            return np.repeat(np.diff(t[v]) / np.diff(x[v]), np.diff(v))
     tot, wt = total.astype(np.float64), weight.astype(np.float64)
     size: np.ndarray = np.ones(n, dtype=np.int64)
     while True:
@@ -514,8 +598,12 @@ class ReliabilityDiagram:
 
 
 def _squared_error(g: Groups, fitted: F64) -> float:
-    """sum w (fitted - y)**2 over the cases, per group."""
-    return float(np.sum(fitted * fitted * g.weight - 2.0 * fitted * g.positive + g.positive))
+    """sum w (fitted - y)**2 over the cases, per group: sum W f**2 - 2 sum Y f + sum Y (y**2 = y).
+
+    Three sums of terms of one sign (weights, counts and fitted values are >= 0), so the
+    difference loses at most a few ulps of the largest of them; one temporary.
+    """
+    return _dot(fitted * fitted, g.weight) - 2.0 * _dot(fitted, g.positive) + float(np.sum(g.positive))
 
 
 def corp(g: Groups, confidence: float, n_resamples: int, seed: int | None) -> ReliabilityDiagram:
@@ -529,11 +617,11 @@ def corp(g: Groups, confidence: float, n_resamples: int, seed: int | None) -> Re
         empty = np.zeros(0)
         band = None if n_resamples == 0 else empty
         return ReliabilityDiagram(empty, empty, nan, nan, nan, nan, band, band, confidence)
-    fit = pav(g.positive, g.weight)
+    fit = pav(g.positive, g.weight, whole=not g.weighted)
     total = float(np.sum(g.weight))
     base = float(np.sum(g.positive)) / total
     unc = base * (1.0 - base)
-    brier = _squared_error(g, g.scores) / total
+    brier = brier_score(g)  # the same float as the query brier_score
     recal = _squared_error(g, fit) / total
     mcb, dsc = brier - recal, unc - recal
     lower = upper = None
@@ -548,7 +636,7 @@ def corp(g: Groups, confidence: float, n_resamples: int, seed: int | None) -> Re
             else:  # each case's outcome drawn, its weight summed per group
                 drawn = rng.random(per_case.size) < per_case
                 hits = np.add.reduceat(np.where(drawn, g.case_weight, 0.0), starts)
-            draws[r] = pav(hits, g.weight)
+            draws[r] = pav(hits, g.weight, whole=g.case_weight is None)
         lo_q, hi_q = (1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0
         lower, upper = np.quantile(draws, lo_q, axis=0), np.quantile(draws, hi_q, axis=0)
     return ReliabilityDiagram(g.scores, fit, mcb, dsc, unc, brier, lower, upper, confidence)
@@ -561,52 +649,80 @@ def corp(g: Groups, confidence: float, n_resamples: int, seed: int | None) -> Re
 _START_SIZE = 20_000
 
 
-def slope_intercept(g: Groups) -> tuple[float, float]:
+#: A Newton step that moves no linear predictor a + b x by more than this is taken whole, without
+#: the likelihood's check (see :func:`slope_intercept`).
+_FULL_STEP = 0.5
+
+
+def slope_intercept(g: Groups, logs: LogScores | None = None) -> tuple[float, float]:
     """(slope, intercept) of the logistic regression of the outcome on logit(score), by Newton's method.
 
     Scores are clipped to [EPS, 1 - EPS] first (as the log loss does), so 0.0 and
     1.0 have finite logits. NaN, NaN without both classes, with one distinct score,
     or when the fit does not converge (separated classes: the maximum likelihood
-    estimate is infinite).
+    estimate is infinite). ``logs``: the groups' :func:`log_scores`, if already computed.
+
+    Each Newton step is a dozen passes over the G distinct scores in two work arrays (no
+    temporaries of G elements): the fitted probabilities, one ``exp``; the gradient and the
+    Hessian, dot products with the logits and the weights computed once. The likelihood
+    (one ``exp`` and one ``log`` more) is evaluated only to check a step that moves some linear
+    predictor by more than ``_FULL_STEP`` (a smaller one provably gains), and to halve it.
     """
     nan = (math.nan, math.nan)
     pos, w = g.positive, g.weight
-    if g.scores.size < 2 or not (0 < pos.sum() < w.sum()):
+    total = float(w.sum())
+    if g.scores.size < 2 or not (0 < pos.sum() < total):
         return nan
-    s = np.clip(g.scores, EPS, 1.0 - EPS)
-    # log(1 - s), not log1p(-s): numpy's log is vectorised (SIMD), its log1p is not; 1 - s is exact
-    # for s >= 0.5 and within half an ulp below, an error of 1e-16 in a logit, far below the fit's 1e-8
-    x = np.log(s) - np.log(1.0 - s)
-    base = float(pos.sum() / w.sum())
+    lg = log_scores(g) if logs is None else logs
+    x = np.subtract(lg.score, lg.complement)  # the logits
+    work = np.empty_like(x)
+    base = float(pos.sum() / total)
     # start from the base rate (every case alike): the Hessian is then well conditioned, where a
     # start at the identity can overshoot to saturated fits when a score is near 0 or 1
     a, b = math.log(base) - math.log1p(-base), 0.0
     stride = g.scores.size // _START_SIZE
     if stride > 1:  # many groups: start from the fit of every stride-th group (the same maximum, fewer steps)
         sub = Groups(g.scores[::stride], w[::stride], pos[::stride], w[::stride], g.counts[::stride], g.weighted)
-        b0, a0 = slope_intercept(sub)
+        part = LogScores(np.ascontiguousarray(lg.score[::stride]), np.ascontiguousarray(lg.complement[::stride]))
+        b0, a0 = slope_intercept(sub, part)
         if math.isfinite(a0) and math.isfinite(b0):
             a, b = a0, b0
+    unit = not g.weighted and total == w.size  # every group one case of weight 1: w x is x
+    wx = x if unit else w * x
+    wxx = x * x if unit else wx * x
+    x_max = max(abs(float(x[0])), abs(float(x[-1])))  # the logits ascend with the scores
+    mu = np.empty_like(x)
 
-    def at(a: float, b: float) -> tuple[float, F64]:
-        """The log likelihood at (a, b) and the fitted probabilities, from one exp and one log1p."""
+    def fitted(a: float, b: float) -> F64:
+        """The logistic function of a + b x, into ``mu``: 1 / (1 + exp(-(a + b x))), an overflow giving 0."""
+        np.multiply(x, -b, out=mu)
+        np.subtract(mu, a, out=mu)
+        with np.errstate(over="ignore"):
+            np.exp(mu, out=mu)
+        np.add(mu, 1.0, out=mu)
+        return np.reciprocal(mu, out=mu)
+
+    def likelihood(a: float, b: float) -> float:
+        """The log likelihood at (a, b), stable: sum pos eta - w log(1 + exp(eta))."""
         eta = a + b * x
-        e = np.exp(-np.abs(eta))
+        soft = np.exp(-np.abs(eta))
         # log(1 + exp(eta)), stable; log(1 + e) for log1p(e) (vectorised): off by at most e * 1e-16
-        soft = np.maximum(eta, 0.0) + np.log(1.0 + e)
-        mu = np.where(eta >= 0.0, 1.0, e) / (1.0 + e)  # the logistic function, no overflow
-        return float(np.dot(pos, eta) - np.dot(w, soft)), mu
+        np.log(soft + 1.0, out=soft)
+        soft += np.maximum(eta, 0.0)
+        return _dot(pos, eta) - _dot(w, soft)
 
-    # Newton's method, each step halved until the (concave) log likelihood does not fall; the
-    # point where the step vanishes is the maximum, and a run that does not settle is NaN. The
-    # likelihood at a trial point also gives its fitted probabilities: one evaluation a step.
-    current, mu = at(a, b)
+    # Newton's method; a large step is halved until the (concave) log likelihood does not fall.
+    # The point where the step vanishes is the maximum, and a run that does not settle is NaN.
+    fitted(a, b)
+    current = math.nan  # the likelihood at (a, b), when known
     for _ in range(100):
-        r = pos - w * mu
-        v = w * mu * (1.0 - mu)
-        vx = v * x
-        g0, g1 = float(np.sum(r)), float(np.dot(r, x))
-        h00, h01, h11 = float(np.sum(v)), float(np.sum(vx)), float(np.dot(vx, x))
+        # the residuals case by case (not sum pos - sum w mu, which cancels): near a separation
+        # every residual is tiny and the gradient must still see them
+        np.subtract(pos, mu if unit else np.multiply(w, mu, out=work), out=work)
+        g0, g1 = float(np.sum(work)), _dot(work, x)
+        np.subtract(1.0, mu, out=work)
+        work *= mu  # the variance of each group's outcome: the Hessian's weights
+        h00, h01, h11 = _dot(w, work), _dot(wx, work), _dot(wxx, work)
         det = h00 * h11 - h01 * h01
         if not det > 0 or not math.isfinite(det):
             return nan
@@ -616,17 +732,28 @@ def slope_intercept(g: Groups) -> tuple[float, float]:
             # the step squared (1e-16), so the step lands on the maximum
             return b + db, a + da
         step = 1.0
-        while True:
-            na, nb = a + step * da, b + step * db
-            new, new_mu = at(na, nb)
-            if new >= current - 1e-12 * abs(current) or step < 1e-10:
-                break
-            step /= 2.0
-        a, b, current, mu = na, nb, new, new_mu
+        if abs(da) + abs(db) * x_max <= _FULL_STEP:
+            # every eta = a + b x moves by at most d = 1/2, so each weight mu (1 - mu) of the Hessian
+            # (whose log has slope 1 - 2 mu, within [-1, 1], in eta) grows by at most e**d along the
+            # step: the likelihood gains at least q (1 - e**d / 2) > 0, q = g' H^-1 g the Newton
+            # decrement squared. The full step provably does not fall: no check needed.
+            na, nb, current = a + da, b + db, math.nan
+        else:
+            if math.isnan(current):
+                current = likelihood(a, b)
+            while True:
+                na, nb = a + step * da, b + step * db
+                new = likelihood(na, nb)
+                if new >= current - 1e-12 * abs(current) or step < 1e-10:
+                    break
+                step /= 2.0
+            current = new
+        a, b = na, nb
         if not (math.isfinite(a) and math.isfinite(b)) or abs(b) > 1e6:
             return nan
         if abs(step * da) <= 1e-12 * (1.0 + abs(a)) and abs(step * db) <= 1e-12 * (1.0 + abs(b)):
             return b, a
+        fitted(a, b)
     return nan
 
 

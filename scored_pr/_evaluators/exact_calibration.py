@@ -67,6 +67,19 @@ class CalibrationQueries(ExactShell):
             ("calibration_groups",), lambda: K.groups(*self._store.arrays(), self._store.weights())
         )
 
+    def _calibration_logs(self, func: str) -> K.LogScores:
+        """The logs of the distinct scores and of their complements (:func:`~scored_pr._core.calibration.log_scores`), kept.
+
+        Read by :meth:`log_loss` and :meth:`calibration_slope_intercept`: two ``log`` passes on the
+        first of them after a change, none for the other. Memory: two float64 arrays of the
+        distinct scores' count, until the next change.
+        """
+        def build() -> K.LogScores:
+            logs = K.log_scores(self._calibration_groups(func))
+            return K.LogScores(_readonly(logs.score), _readonly(logs.complement))
+
+        return self._cached(("calibration_logs",), build)  # type: ignore[no-any-return]
+
     def _check_probabilities(self, func: str) -> None:
         """Refuse scores outside [0, 1]: O(1) on the sorted cases (their first and last)."""
         neg = self._store.arrays()[0]
@@ -220,9 +233,16 @@ class CalibrationQueries(ExactShell):
         0.25
         """
         n_bins, norm, strategy, debias = check_ece_options(n_bins, norm, strategy, debias, "expected_calibration_error")
+
+        def build(g: K.Groups) -> float:
+            if g.scores.size == 0:
+                return float("nan")
+            # the bins are kept: the plain and the debiased error (and each norm) of the same bins sum once
+            b = self._cached(("ece_bins", n_bins, strategy), lambda: K.calibration_bins(g, K.edges(g, n_bins, strategy), "left"))
+            return K.ece_of_bins(b, norm, debias)
+
         return self._calibrated(  # type: ignore[return-value]
-            "expected_calibration_error", ("ece", n_bins, norm, strategy, debias),
-            lambda g: K.ece(g, n_bins, norm, strategy, debias),
+            "expected_calibration_error", ("ece", n_bins, norm, strategy, debias), build
         )
 
     @_refuses_other_scores
@@ -273,7 +293,9 @@ class CalibrationQueries(ExactShell):
         >>> round(ev.log_loss(), 6)
         0.693147
         """
-        return self._calibrated("log_loss", ("log_loss",), K.log_loss)  # type: ignore[return-value]
+        return self._calibrated(  # type: ignore[return-value]
+            "log_loss", ("log_loss",), lambda g: K.log_loss(g, self._calibration_logs("log_loss") if g.scores.size else None)
+        )
 
     def reliability_diagram(
         self, confidence: float = 0.9, n_resamples: int = 100, seed: int | None = 0
@@ -387,8 +409,9 @@ class CalibrationQueries(ExactShell):
         >>> round(slope, 6), abs(round(intercept, 6))
         (0.5, 0.0)
         """
+        func = "calibration_slope_intercept"
         return self._calibrated(  # type: ignore[return-value]
-            "calibration_slope_intercept", ("slope_intercept",), K.slope_intercept
+            func, ("slope_intercept",), lambda g: K.slope_intercept(g, self._calibration_logs(func) if g.scores.size >= 2 else None)
         )
 
 
