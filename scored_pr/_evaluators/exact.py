@@ -800,6 +800,10 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
         """
         nan = float("nan")
         ranked = not self._store.weighted  # rank-based measures are NaN for weighted cases
+        # Several measures read the raw PR curve (its area, the interpolated curve's, the maximum
+        # F); the cache holds curves by weak reference only, so without this the curve of a large
+        # ranking was built three times per summary. Held for this call only.
+        held = self._curve("pr", False)  # noqa: F841 - held, not read
         out: dict[str, float] = {}
         for m in MEASURES:
             if not m.summary or not m.applies_to(self):  # calibration measures: probabilities only
