@@ -33,8 +33,12 @@ def test_summary_builds_the_pr_curve_once(monkeypatch: pytest.MonkeyPatch) -> No
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(exact_module.C, "pr_curve", counted)
-    ev.summary()
+    first = ev.summary()
     assert len(calls) == 1
+    calls.clear()
+    assert ev.summary() == first  # every answer cached: no curve is built, none is held
+    assert calls == []
+    assert all(type(k) is not object for k in ev._memo)  # the call's hold is gone with it
 
 
 @settings(max_examples=60, deadline=None)
