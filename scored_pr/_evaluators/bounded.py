@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import math
 import os
-import threading
 from operator import itemgetter
 from typing import Any, Callable, TypeVar
 
@@ -25,7 +24,7 @@ from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import Evaluation, unsupported
 from .bounded_calibration import BoundedCalibration
 from .bounded_queries import BoundedQueries, Bounds, CurveBand
-from .guard import claim, guarded, guards_itself
+from .guard import claim, guarded
 from .._validation import (
     check_batch,
     check_correct,
@@ -35,13 +34,11 @@ from .._validation import (
     check_weight,
     check_weights,
     fail,
-    read_only_evaluation,
     MAX_WEIGHT as _MAX_WEIGHT,
     MIN_WEIGHT as _MIN_WEIGHT,
 )
 
 _CLS = "BoundedEvaluation"
-_get_ident = threading.get_ident
 _T = TypeVar("_T")
 
 #: Cases sorted and binned at a time by add_cases: bounds the temporary memory
@@ -137,8 +134,8 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
     Notes
     -----
     No LingPipe equivalent. Memory: the bins, plus a buffer of at most 4096
-    single cases from :meth:`add_case` (8,192 from 4,096 bins on); :meth:`add_cases` sorts a batch in
-    chunks of 2**20 cases. Bins never split, so a summary built from a stream
+    single cases from :meth:`add_case` (8,192 from 4,096 bins on);
+    :meth:`add_cases` sorts a batch in chunks of 2**20 cases. Bins never split, so a summary built from a stream
     whose scores drift is less precise than one built from the same cases in
     random order; the bounds hold either way.
 
@@ -210,7 +207,6 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
 
     # ------------------------------------------------------------------ mutators
 
-    @guards_itself
     def add_case(self, correct: bool, score: float, weight: float = _ONE) -> None:
         """Add one case; the arguments are those of ``ScoredPrecisionRecallEvaluation.add_case``.
 
@@ -225,40 +221,6 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
         (8,192 from 4,096 bins on), binned by the next query or when the
         buffer is full.
         """
-        # The owner's lock-free path (guard.owner_fast_path's, written out as in the exact and
-        # windowed evaluators' add_case: the generated wrapper's frame was a tenth of this call).
-        # A plain case (bool, float, no weight, no pos_label, no weighted case waiting) joins its
-        # class's list here; anything else goes to _add_one, under the flag or the guard.
-        me = _get_ident()
-        if self._owner == me:
-            was = self._busy
-            self._busy = me
-            try:
-                if self._owner == me:
-                    if (type(correct) is bool and type(score) is float and weight is _ONE and score == score
-                            and self._pos_label is None and not self._pending):
-                        if self._memo:
-                            self._memo = {}
-                        (self._pending_pos if correct else self._pending_neg).append(score)
-                        room = self._room - 1  # cases the buffer takes before it is binned (an interrupt here only delays that)
-                        self._room = room
-                        if room <= 0:
-                            self._flush()
-                        return
-                    self._add_one(correct, score, weight)
-                    return
-            finally:
-                self._busy = was
-        if self._read_only:
-            raise read_only_evaluation(_CLS, "add_case")
-        self._acquire("add_case")
-        try:
-            self._add_one(correct, score, weight)
-        finally:
-            self._guard.release()
-
-    def _add_one(self, correct: Any, score: Any, weight: Any) -> None:
-        """``add_case``'s checks and buffering, for a caller holding the flag or the guard."""
         if type(correct) is not bool or self._pos_label is not None:
             correct = check_correct(correct, "add_case", pos_label=self._pos_label)
         if type(score) is not float or score != score:
@@ -274,7 +236,7 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
             (self._pending_pos if correct else self._pending_neg).append(score)
         else:
             self._pending.append((correct, score, weight))
-        room = self._room - 1
+        room = self._room - 1  # cases the buffer takes before it is binned (an interrupt here only delays that)
         self._room = room
         if room <= 0:
             self._flush()
