@@ -60,6 +60,8 @@ _CLS = "ScoredPrecisionRecallEvaluation"
 _ONE = 1.0
 
 _get_ident = threading.get_ident
+#: The memo's key, during summary(), of the list holding the curves built in the call (see summary).
+_HELD = object()
 
 
 @guarded
@@ -430,7 +432,11 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
         try:
             value = build()
             items = value if isinstance(value, tuple) else (value,)
-            self._memo[key] = tuple(weakref.ref(v) for v in items)
+            memo = self._memo
+            memo[key] = tuple(weakref.ref(v) for v in items)
+            held = memo.get(_HELD)
+            if held is not None:  # inside summary(): kept alive until it returns
+                held.append(value)
         finally:
             self._guard.release()
         return value
@@ -800,15 +806,25 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
         """
         nan = float("nan")
         ranked = not self._store.weighted  # rank-based measures are NaN for weighted cases
-        out: dict[str, float] = {}
-        for m in MEASURES:
-            if not m.summary or not m.applies_to(self):  # calibration measures: probabilities only
-                continue
-            if m.kind == "per_rank":
-                for k in REPORT_RANKS:
-                    out[m.key(k)] = m.compute(self, k=k) if ranked else nan
-            else:
-                out[m.name] = m.compute(self) if ranked or not m.rank_based else nan
+        # Several measures read the raw PR curve (its area, the interpolated curve's, the maximum
+        # F); the cache holds curves by weak reference only, so the curve of a large ranking was
+        # built three times per summary. The curves built during this call are held until it
+        # returns (_cached_weak adds them to the memo's _HELD list); answers already cached
+        # build nothing.
+        memo = self._memo
+        memo[_HELD] = []
+        try:
+            out: dict[str, float] = {}
+            for m in MEASURES:
+                if not m.summary or not m.applies_to(self):  # calibration measures: probabilities only
+                    continue
+                if m.kind == "per_rank":
+                    for k in REPORT_RANKS:
+                        out[m.key(k)] = m.compute(self, k=k) if ranked else nan
+                else:
+                    out[m.name] = m.compute(self) if ranked or not m.rank_based else nan
+        finally:
+            memo.pop(_HELD, None)
         return out
 
     def __str__(self) -> str:

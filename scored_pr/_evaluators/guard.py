@@ -420,15 +420,16 @@ CACHED_QUERIES = frozenset(q.name for q in QUERY_TABLE if not q.static) - {"conf
 _ANSWER_TYPES = frozenset({float, int, bool, np.float64, type(None)})
 #: The arguments a kept answer may be called with (the key holds their types too: 3 == 3.0 == True).
 _KEY_TYPES = frozenset({bool, int, float, str, type(None)})
-#: The first item of a kept answer's memo key (no query's own key starts with it).
-_ANSWER = object()
 
 
 def _wrap_query(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     """A query of a kind that sets ``_CACHED_ANSWERS``: a repeated call is answered before the guard.
 
     The answer of a call whose result is an immutable number is kept in
-    ``self._memo`` under ``(_ANSWER, name, args, their types)``; the same
+    ``self._memo`` under a key made of a tag of its own (a new object per
+    query, so no other memo key can equal it: hashed by identity, with no
+    tuple to build for a call without arguments), the arguments and their
+    types; the same
     call (positional scalar arguments of the same types and values, no
     keywords) finds it there with one dictionary lookup, without the guard.
     Why that is safe:
@@ -454,23 +455,29 @@ def _wrap_query(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     guarded_call = _wrap_method(func, name)
     answer_types = _ANSWER_TYPES
     key_types = _KEY_TYPES
+    tag = object()  # this query's answers: tag alone, or (tag, argument, its type), or (tag, args, types)
 
     def call(self: Any, *args: Any, **kwargs: Any) -> Any:
         if kwargs:
             return guarded_call(self, *args, **kwargs)
         if len(args) == 1:  # area_under_roc_curve(False), precision_at(k)
             arg = args[0]
-            kind = type(arg)
-            if kind not in key_types:
+            key: Any = (tag, arg, type(arg))
+            # Looked up before the argument's type is checked: only keys of the types in key_types
+            # are ever stored, so another type finds nothing (an unhashable one raises TypeError).
+            try:
+                return self._memo[key]
+            except (KeyError, TypeError):
+                pass
+            if type(arg) not in key_types:
                 return guarded_call(self, arg)
-            key: tuple[Any, ...] = (_ANSWER, name, arg, kind)
         elif args:
             types = tuple(map(type, args))
             if not key_types.issuperset(types):
                 return guarded_call(self, *args)
-            key = (_ANSWER, name, args, types)
+            key = (tag, args, types)
         else:
-            key = (_ANSWER, name)
+            key = tag
         memo = self._memo
         try:
             return memo[key]

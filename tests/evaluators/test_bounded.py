@@ -778,3 +778,26 @@ def test_add_case_buffer_bins_what_add_cases_of_each_chunk_bins(weighted_at: int
     for a, b in zip(singles.bins(), chunks.bins()):
         assert a.tobytes() == b.tobytes()
     assert singles.to_dict() == chunks.to_dict()
+
+
+@pytest.mark.parametrize(("max_bins", "buffer"), [(4095, 4096), (4096, 8192)])
+def test_a_summary_of_4096_bins_or_more_bins_single_cases_8192_at_a_time(max_bins: int, buffer: int) -> None:
+    """From 4,096 bins on, single cases wait in a buffer of 8,192 (a flush costs about the same
+    at either size): the bins are bit for bit those of ``add_cases`` of each chunk of that size,
+    and a chunk one case short leaves the bins as they were until a query."""
+    rng = np.random.default_rng(11)
+    n = 2 * buffer + 100
+    y = rng.random(n) < 0.3
+    s = rng.normal(size=n) + y  # distinct scores: more than max_bins, so every flush merges
+    singles, chunks = BoundedEvaluation(max_bins), BoundedEvaluation(max_bins)
+    for c, x in zip(y[: buffer - 1].tolist(), s[: buffer - 1].tolist()):
+        singles.add_case(c, x)
+    assert singles._bins.hi.size == 0  # still buffered
+    for c, x in zip(y[buffer - 1 :].tolist(), s[buffer - 1 :].tolist()):
+        singles.add_case(c, x)
+    for lo in range(0, n, buffer):
+        chunks.add_cases(y[lo : lo + buffer], s[lo : lo + buffer])
+    assert singles.num_cases == n
+    for a, b in zip(singles.bins(), chunks.bins()):
+        assert a.tobytes() == b.tobytes()
+    assert singles.to_dict() == chunks.to_dict()

@@ -1,0 +1,65 @@
+"""summary() builds the raw PR curve once and answers what each query asked alone answers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scored_pr import ScoredPrecisionRecallEvaluation
+from scored_pr._evaluators import exact as exact_module
+
+
+def _same(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or a == b
+
+
+def test_summary_builds_the_pr_curve_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache holds curves by weak reference; summary() holds the raw PR curve for the call, so
+    the area, the interpolated area and the maximum F read one curve (it was built three times)."""
+    rng = np.random.default_rng(4)
+    y = rng.random(5000) < 0.3
+    s = rng.normal(size=5000) + y
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, s)
+    real = exact_module.C.pr_curve
+    calls: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(exact_module.C, "pr_curve", counted)
+    first = ev.summary()
+    assert len(calls) == 1
+    calls.clear()
+    assert ev.summary() == first  # every answer cached: no curve is built, none is held
+    assert calls == []
+    assert exact_module._HELD not in ev._memo  # the call's hold is gone with it
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]) | st.floats(-5, 5)), max_size=40),
+    st.sampled_from(["grouped", "stable"]),
+    st.booleans(),
+)
+def test_summary_equals_each_query_on_a_fresh_evaluator(cases: list[tuple[bool, float]], ties: str, weighted: bool) -> None:
+    """Every entry of summary() is bit for bit the query's answer on an evaluator that cached nothing."""
+    y = np.array([c for c, _ in cases], dtype=bool)
+    s = np.array([x for _, x in cases], dtype=np.float64)
+    w = np.linspace(0.5, 2.0, len(cases)) if weighted else None
+    ev = ScoredPrecisionRecallEvaluation(ties=ties)
+    ev.add_cases(y, s, w)
+    got = ev.summary()
+    for name in ("average_precision", "area_under_pr_curve", "area_under_roc_curve", "maximum_f_measure"):
+        fresh = ScoredPrecisionRecallEvaluation(ties=ties)
+        fresh.add_cases(y, s, w)
+        assert _same(got[name], getattr(fresh, name)())
+    for name, interpolate in (("area_under_pr_curve_interpolated", True), ("area_under_roc_curve_interpolated", True)):
+        fresh = ScoredPrecisionRecallEvaluation(ties=ties)
+        fresh.add_cases(y, s, w)
+        assert _same(got[name], getattr(fresh, name.removesuffix("_interpolated"))(interpolate))
