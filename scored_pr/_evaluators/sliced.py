@@ -916,6 +916,16 @@ def _figures(ev: SlicedEvaluation) -> dict[str, Any]:
     return out
 
 
+def state_of(ev: SlicedEvaluation) -> _sliced_state.SlicedState:
+    """``ev``'s contents as the record its state file holds (``stream --by``'s checkpoints)."""
+    return ev._state()
+
+
+def from_state(st: _sliced_state.SlicedState) -> SlicedEvaluation:
+    """The evaluation a state record holds (a checkpoint read back), checked as :meth:`SlicedEvaluation.load` checks it."""
+    return SlicedEvaluation._from_state(st)
+
+
 __test__ = {"SlicedEvaluation": SlicedEvaluation}
 
 # the missing value's text, re-exported for the command line and the sinks
@@ -924,4 +934,5 @@ MISSING = MISSING_TEXT
 register(Kind(
     "sliced", SlicedEvaluation, "per_slice", state_format=_sliced_state.FORMAT, load=SlicedEvaluation.load,
     figures=_figures, seen=lambda ev: ev.num_cases_seen,
+    scope=lambda ev: _kinds.scope_of(ev._cls(**ev._options)),  # a window per slice: "window" (the sinks' scope label)
 ))
