@@ -926,6 +926,14 @@ def from_state(st: _sliced_state.SlicedState) -> SlicedEvaluation:
     return SlicedEvaluation._from_state(st)
 
 
+def from_evaluators(keys: tuple[str, ...], specs: tuple[tuple[str, ...], ...], kind: str, options: dict[str, Any],
+                    max_slices: int, slices: list[tuple[Pairs, Any]]) -> SlicedEvaluation:
+    """The evaluation holding each slice's given evaluator (the engines' bounded summaries per slice), checked as
+    an unpickled one is: the setup by the constructor, each evaluator's kind and ties."""
+    st = _sliced_state.SlicedState(keys, specs, kind, dict(options), max_slices, [(tuple(p), {}) for p, _ in slices])
+    return SlicedEvaluation._from_state(st, [ev for _, ev in slices])
+
+
 __test__ = {"SlicedEvaluation": SlicedEvaluation}
 
 # the missing value's text, re-exported for the command line and the sinks
