@@ -145,6 +145,15 @@ def run(opts: StreamOptions, sink: Any) -> int:
         return _run(opts, ev, skip_to, keys, ((), *specs), opened, skips, stop, sink)
 
 
+def _failure(write: Any) -> OSError | None:
+    """The OSError ``write()`` raised, or None when it wrote."""
+    try:
+        write()
+    except OSError as exc:
+        return exc
+    return None
+
+
 def _fresh(opts: StreamOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...], ...]) -> Any:
     """The empty evaluation of the command's options: exact slices, or a window per slice."""
     from .._evaluators.sliced import SlicedEvaluation
@@ -161,23 +170,18 @@ def _resume(opts: StreamOptions, keys: tuple[str, ...], specs: tuple[tuple[str, 
     """The evaluation and the input line to continue after, from ``--resume`` (or a fresh start)."""
     from .._evaluators.sliced import from_state, state_of
     from .._state import sliced as _sliced_state
+    from .stream import load_checkpoint
 
     fresh = _fresh(opts, keys, specs)
     if not opts.resume:
         return fresh, 0
-    try:
-        st, extra = _sliced_state.load_with_extra(opts.resume, "--resume")
-        ev = from_state(st)
-    except FileNotFoundError:
-        raise _io.InputError(opts.resume, None, "no such checkpoint (nothing to resume)") from None
-    except OSError as exc:  # a directory, no permission: the checkpoint's fault, not the input's
-        raise _io.InputError(opts.resume, None, f"cannot read the checkpoint: {exc.strerror or exc}") from None
-    except (ValueError, TypeError) as exc:
-        text = str(exc).removeprefix("--resume: ").removeprefix(repr(opts.resume)).lstrip()
-        raise _io.InputError(opts.resume, None, f"not a stream --by checkpoint: {text}") from None
-    line = extra.get("line") if isinstance(extra, dict) else None
-    if isinstance(line, bool) or not isinstance(line, int) or line < 0:
-        raise _io.InputError(opts.resume, None, "not a stream checkpoint (saved by save(), not by stream --checkpoint)")
+    path = opts.resume
+
+    def load() -> tuple[Any, Any]:
+        st, extra = _sliced_state.load_with_extra(path, "--resume")
+        return (st, from_state(st)), extra
+
+    (st, ev), line = load_checkpoint(path, load, "stream --by checkpoint")
     want = state_of(fresh)
     for field, what in (("keys", "--by keys"), ("specs", "--by crossings"), ("kind", "window"),
                         ("options", "window and --ties"), ("max_slices", "--max-slices")):
@@ -211,16 +215,12 @@ def _run(opts: StreamOptions, ev: Any, skip_to: int, keys: tuple[str, ...], spec
     checkpoint_error: OSError | None = None
 
     def checkpoint() -> bool:
-        """Save the sliced state atomically; a failure is an output error (kept, and ends the stream)."""
+        """Save the sliced state atomically; the first failure is an output error (kept, and ends the stream)."""
         nonlocal checkpoint_error
-        if not opts.checkpoint:
-            return True
-        try:
-            _sliced_state.save(state_of(ev), opts.checkpoint, extra={"line": last_line, "source": source})
-        except OSError as exc:
-            checkpoint_error = exc
-            return False
-        return True
+        if opts.checkpoint and checkpoint_error is None:
+            checkpoint_error = _failure(lambda: _sliced_state.save(state_of(ev), opts.checkpoint,
+                                                                   extra={"line": last_line, "source": source}))
+        return checkpoint_error is None
 
     every_cp = opts.checkpoint_every if opts.checkpoint else 0
     countdown = every_cp
