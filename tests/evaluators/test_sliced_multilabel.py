@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import pickle
+from collections import defaultdict
 from typing import Any
 
 import numpy as np
@@ -58,41 +59,35 @@ def test_each_slice_equals_a_multilabel_evaluation_fed_only_its_rows(kind: str, 
     options = OPTIONS[kind]
     specs = [(), ("region",), ("region", "device")]
     ev = SlicedEvaluation(("region", "device"), slices=specs, kind="multilabel", labels=LABELS, **options)
-    refs: dict[tuple[Any, ...], MultiLabelEvaluation] = {}
+    refs: dict[tuple[Any, ...], MultiLabelEvaluation] = defaultdict(lambda: MultiLabelEvaluation(LABELS, **options))
 
-    def member(spec: tuple[str, ...], region: Any, device: Any) -> tuple[Any, ...]:
+    def slices_of(region: Any, device: Any) -> list[tuple[Any, ...]]:
+        """The slices a row belongs to, one per crossing (a slow literal reference of the slicing)."""
         values = {"region": _norm(region), "device": device}
-        return tuple((k, values[k]) for k in spec)
-
-    def ref(key: tuple[Any, ...]) -> MultiLabelEvaluation:
-        if key not in refs:
-            refs[key] = MultiLabelEvaluation(LABELS, **options)
-        return refs[key]
+        return [tuple((k, values[k]) for k in spec) for spec in specs]
 
     for what, arg in steps:
+        batch = [arg] if what == "row" else arg
+        y = np.array([x[0] for x in batch], dtype=bool).reshape(-1, 3)
+        s = np.array([x[1] for x in batch], dtype=float).reshape(-1, 3)
+        w = np.array([x[2] if weighted else 1.0 for x in batch])
         if what == "row":
-            y, s, w, r, d = arg
-            w = w if weighted else 1.0
-            ev.add_case(y, s, w, region=r, device=d)
-            for spec in specs:
-                ref(member(spec, r, d)).add_case(y, s, w)
-        else:
-            rows = arg
-            ev.add_cases(np.array([x[0] for x in rows], dtype=bool).reshape(-1, 3),
-                         np.array([x[1] for x in rows], dtype=float).reshape(-1, 3),
-                         [x[2] for x in rows] if weighted else None,
-                         region=np.array([x[3] for x in rows], dtype=object), device=[x[4] for x in rows])
-            for spec in specs:
-                groups: dict[Any, list[Any]] = {}
-                for x in rows:
-                    groups.setdefault(member(spec, x[3], x[4]), []).append(x)
-                for key, part in groups.items():
-                    ref(key).add_cases([x[0] for x in part], [x[1] for x in part],
-                                       [x[2] for x in part] if weighted else None)
+            ev.add_case(y[0], s[0], float(w[0]), region=arg[3], device=arg[4])
+            for key in slices_of(arg[3], arg[4]):
+                refs[key].add_case(y[0], s[0], float(w[0]))
+            continue
+        ev.add_cases(y, s, w if weighted else None, region=np.array([x[3] for x in batch], dtype=object),
+                     device=[x[4] for x in batch])
+        members: dict[tuple[Any, ...], list[int]] = {}
+        for i, x in enumerate(batch):
+            for key in slices_of(x[3], x[4]):
+                members.setdefault(key, []).append(i)
+        for key, at in members.items():  # each slice's rows as one batch, in order
+            refs[key].add_cases(y[at], s[at], w[at] if weighted else None)
     assert set(ev.slices()) == set(refs) | {()}
     for key in ev.slices():
         mine = ev[key]
-        theirs = refs.get(key, MultiLabelEvaluation(LABELS, **options))
+        theirs = refs[key]
         assert mine == theirs, key
         assert _same(mine.summary(), theirs.summary()), key
         assert _same(ev.summary()[str(key)], theirs.summary())
