@@ -101,8 +101,9 @@ def evaluate(
         evaluation per slice computed in the same pass (the slice is part of
         each bucket's key), answering ``slice(region="eu")``, ``slices()``,
         ``table()`` and ``summary()`` as :class:`scored_pr.SlicedEvaluation`
-        does. A null or NaN value is its own slice, ``(missing)``. Exact
-        mode only, without ``query_col``, ``misses`` or wide columns.
+        does. A null or NaN value is its own slice, ``(missing)``. With
+        ``mode="bounded"``: a ``SlicedEvaluation(kind="bounded")`` of the
+        slices' merged summaries. Without ``query_col``, ``misses`` or wide columns.
     slices : sequence of tuples of column names, optional
         The crossings kept, as ``SlicedEvaluation(slices=)``: default the
         overall slice and each ``by`` column alone.

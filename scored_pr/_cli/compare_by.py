@@ -18,6 +18,10 @@ compared unpaired, each model on its own cases (DeLong's unpaired test,
 independent bootstraps: :func:`scored_pr.compare` given two evaluators). A
 slice that cannot be compared (a class missing, no case in one file) says
 why in a note instead of stopping the command.
+
+With ``--html PATH`` the page of ``compare --html`` (the overall slice: both
+models' curves overlaid and their comparison, paired or not) adds a sortable
+table of every slice's comparison, a note where a slice has none.
 """
 
 from __future__ import annotations
@@ -157,9 +161,6 @@ def run(opts: CompareOptions) -> int:
     if asked is None:
         return 2
     keys, specs = asked
-    if opts.html:
-        error("--by: --html does not apply to a comparison per slice")
-        return 2
     if opts.path_a == "-" and opts.path_b == "-":
         raise InputError("<stdin>", None, "only one of A and B can be standard input")
     got_a = _read(opts.path_a, opts, opts.score_col, keys)
@@ -174,6 +175,7 @@ def run(opts: CompareOptions) -> int:
     in_a, in_b = _members(a, keys, specs), _members(b, keys, specs)
     slices = [(pairs, _compare_slice(in_a.get(pairs, {}), in_b.get(pairs, {}), src_a, src_b, opts)) for pairs in order]
     level = opts.intervals.level
+    status = _html(opts.html, ev_a, ev_b, (src_a, src_b), slices) if opts.html else 0
     if opts.format == "json":
         items = []
         for pairs, s in slices:
@@ -182,7 +184,7 @@ def run(opts: CompareOptions) -> int:
             items.append(item)
         obj = {"a": src_a, "b": src_b, "id_col": opts.id_col, "keys": list(keys), "level": level, "slices": items}
         print(json.dumps(obj, allow_nan=False))
-        return 0
+        return status
     out = sys.stdout
     print(f"A: {src_a}\nB: {src_b}", file=out)
     print(f"{len(slices)} slices by {', '.join(' x '.join(spec) for spec in specs)}; {100 * level:g}% intervals of "
@@ -202,4 +204,20 @@ def run(opts: CompareOptions) -> int:
                 notes[f"{name}: {m}"] = r.interval.note
     print(table(rows, ("slice", "cases", "pairing", "measure", *COMPARISON_HEADERS), names_first=True), file=out)
     print_notes(notes, out)
-    return 0
+    return status
+
+
+def _html(path: str, ev_a: Any, ev_b: Any, sources: tuple[str, str], slices: list[tuple[Any, dict[str, Any]]]) -> int:
+    """Write the page: both models' overall curves overlaid, the overall comparison, and every slice's; the exit status."""
+    import os
+
+    from .. import _html as html
+    from .._html import slices as _html_slices
+    from .output import write_html
+
+    overall = dict(slices)[()]
+    names = (f"A: {os.path.basename(sources[0])}", f"B: {os.path.basename(sources[1])}")
+    title = f"scored_pr comparison by slice: {os.path.basename(sources[0])} vs {os.path.basename(sources[1])}"
+    rows = _html_slices.comparisons([(slice_name(pairs), s) for pairs, s in slices])
+    return write_html(html.render_compare(ev_a.overall, ev_b.overall, names, overall["results"], title,
+                                          bool(overall["same_ranking"]), slices=rows, paired=overall["paired"]), path)

@@ -104,22 +104,31 @@ def _resume(opts: StreamOptions) -> tuple[ScoredPrecisionRecallEvaluation, int]:
         if opts.misses:
             ev.add_misses(opts.misses)
         return ev, 0
-    try:
-        ev, extra = _exact_state.load_with_extra(ScoredPrecisionRecallEvaluation, opts.resume, "--resume")
-    except FileNotFoundError:
-        raise _io.InputError(opts.resume, None, "no such checkpoint (nothing to resume)") from None
-    except OSError as exc:  # a directory, no permission: the checkpoint's fault, not the input's
-        raise _io.InputError(opts.resume, None, f"cannot read the checkpoint: {exc.strerror or exc}") from None
-    except (ValueError, TypeError) as exc:
-        # the loader's message starts "--resume: 'path' ...": say the path once
-        text = str(exc).removeprefix("--resume: ").removeprefix(repr(opts.resume)).lstrip()
-        raise _io.InputError(opts.resume, None, f"not a stream checkpoint: {text}") from None
-    line = extra.get("line") if isinstance(extra, dict) else None
-    if isinstance(line, bool) or not isinstance(line, int) or line < 0:
-        raise _io.InputError(opts.resume, None, "not a stream checkpoint (saved by save(), not by stream --checkpoint)")
+    path = opts.resume
+    ev, line = load_checkpoint(path, lambda: _exact_state.load_with_extra(ScoredPrecisionRecallEvaluation, path,
+                                                                          "--resume"))
     if ev.ties != opts.ties:
         raise _io.InputError(opts.resume, None, f"the checkpoint was made with --ties {ev.ties}; got --ties {opts.ties}")
     return ev, (0 if opts.no_skip else line)
+
+
+def load_checkpoint(path: str, load: Callable[[], tuple[Any, Any]], noun: str = "stream checkpoint") -> tuple[Any, int]:
+    """What ``load()`` reads from the checkpoint at ``path`` and the input line it consumed; each fault one
+    ``InputError`` naming ``path`` (missing, unreadable, not a ``noun``, saved by ``save()`` without its line)."""
+    try:
+        got, extra = load()
+    except FileNotFoundError:
+        raise _io.InputError(path, None, "no such checkpoint (nothing to resume)") from None
+    except OSError as exc:  # a directory, no permission: the checkpoint's fault, not the input's
+        raise _io.InputError(path, None, f"cannot read the checkpoint: {exc.strerror or exc}") from None
+    except (ValueError, TypeError) as exc:
+        # the loader's message starts "--resume: 'path' ...": say the path once
+        text = str(exc).removeprefix("--resume: ").removeprefix(repr(path)).lstrip()
+        raise _io.InputError(path, None, f"not a {noun}: {text}") from None
+    line = extra.get("line") if isinstance(extra, dict) else None
+    if isinstance(line, bool) or not isinstance(line, int) or line < 0:
+        raise _io.InputError(path, None, "not a stream checkpoint (saved by save(), not by stream --checkpoint)")
+    return got, line
 
 
 def _stream_window(opts: StreamOptions) -> WindowedEvaluation | None:

@@ -8,6 +8,14 @@ a summary every ``--every`` cases (one line per slice, or one JSON object
 holding every slice), ``--metrics-port``'s gauges with a label per key, and at
 the end the table ``report --by`` prints of the same rows.
 
+With ``--window N`` (or ``--window-seconds T``) each slice is a window of its
+own last N cases (T seconds): a ``SlicedEvaluation(kind="windowed")``. With
+``--checkpoint PATH`` the sliced state (every slice's evaluator, a window's
+cases included) is saved atomically every ``--checkpoint-every`` cases and at
+exit, with the input line it consumed; ``--resume PATH`` continues from it
+(refused, in one line with status 2, when its keys, crossings, window, ties or
+``--max-slices`` differ from the command's).
+
 At ``--max-slices`` the stream goes on: a case that would open one slice too
 many is left out (of every slice, the overall one included: a refused call
 changes nothing), the first such case is said in one line on stderr naming its
@@ -38,10 +46,11 @@ MAX_REFUSED_NAMED = 5
 
 def usage(opts: StreamOptions) -> str | None:
     """Why ``opts`` cannot stream by slice (one line), or None."""
-    if opts.window is not None or opts.window_seconds is not None or opts.cumulative:
-        return "--by: the sliding window (--window, --window-seconds, --cumulative) does not go with --by"
-    if opts.checkpoint or opts.resume:
-        return "--by: --checkpoint and --resume keep one ranking; they do not go with --by"
+    if opts.cumulative:
+        return "--by: --cumulative (a window beside every case) does not go with --by; run --by with and without --window"
+    if opts.window_seconds is not None and (opts.checkpoint or opts.resume):
+        return ("--by: --window-seconds keeps times of this process only; it does not go with --checkpoint or "
+                "--resume (use --window N)")
     if opts.misses:
         return "--by: --misses has no slice; it does not go with --by"
     if opts.wide.requested:
@@ -117,22 +126,79 @@ def run(opts: StreamOptions, sink: Any) -> int:
     skips = SkipReporter()
     # the header (a JSON Lines file's first object) is read before the stream starts: a --by column
     # the input lacks is one line and status 2, before any summary
+    from .stream import _check_writable, _UsageError
+
+    try:
+        if opts.checkpoint:
+            _check_writable("--checkpoint", opts.checkpoint)
+        ev, skip_to = _resume(opts, keys, ((), *specs))
+    except _UsageError as exc:
+        error(str(exc))
+        return 2
+    except _io.InputError as exc:
+        error(str(exc))
+        return 2
     opened = sliced.open_cases(opts.path, opts.input, keys, skips)
     if isinstance(opened, int):
         return opened
     with GracefulStop() as stop:
-        return _run(opts, keys, ((), *specs), opened, skips, stop, sink)
+        return _run(opts, ev, skip_to, keys, ((), *specs), opened, skips, stop, sink)
 
 
-def _run(opts: StreamOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...], ...], opened: tuple[str, Any],
-         skips: SkipReporter, stop: GracefulStop, sink: Any) -> int:
+def _failure(write: Any) -> OSError | None:
+    """The OSError ``write()`` raised, or None when it wrote."""
+    try:
+        write()
+    except OSError as exc:
+        return exc
+    return None
+
+
+def _fresh(opts: StreamOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...], ...]) -> Any:
+    """The empty evaluation of the command's options: exact slices, or a window per slice."""
     from .._evaluators.sliced import SlicedEvaluation
+
+    options: dict[str, Any] = {} if opts.max_slices is None else {"max_slices": opts.max_slices}
+    if opts.window is not None:
+        options.update(kind="windowed", size=opts.window)
+    elif opts.window_seconds is not None:
+        options.update(kind="windowed", seconds=opts.window_seconds)
+    return SlicedEvaluation(keys, slices=specs, ties=opts.ties, **options)
+
+
+def _resume(opts: StreamOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...], ...]) -> tuple[Any, int]:
+    """The evaluation and the input line to continue after, from ``--resume`` (or a fresh start)."""
+    from .._evaluators.sliced import from_state, state_of
+    from .._state import sliced as _sliced_state
+    from .stream import load_checkpoint
+
+    fresh = _fresh(opts, keys, specs)
+    if not opts.resume:
+        return fresh, 0
+    path = opts.resume
+
+    def load() -> tuple[Any, Any]:
+        st, extra = _sliced_state.load_with_extra(path, "--resume")
+        return (st, from_state(st)), extra
+
+    (st, ev), line = load_checkpoint(path, load, "stream --by checkpoint")
+    want = state_of(fresh)
+    for field, what in (("keys", "--by keys"), ("specs", "--by crossings"), ("kind", "window"),
+                        ("options", "window and --ties"), ("max_slices", "--max-slices")):
+        if getattr(st, field) != getattr(want, field):
+            raise _io.InputError(opts.resume, None, f"the checkpoint was made with other {what} "
+                                 f"({getattr(st, field)!r:.100}); this command has {getattr(want, field)!r:.100}")
+    return ev, (0 if opts.no_skip else line)
+
+
+def _run(opts: StreamOptions, ev: Any, skip_to: int, keys: tuple[str, ...], specs: tuple[tuple[str, ...], ...],
+         opened: tuple[str, Any], skips: SkipReporter, stop: GracefulStop, sink: Any) -> int:
+    from .._evaluators.sliced import state_of
+    from .._state import sliced as _sliced_state
     from ..streaming import SummaryLogger, json_safe
     from .stream import _held_stop, _Metrics, _read_stream, _stream_status, _StreamOutput
 
     source, cases = opened
-    options: dict[str, Any] = {} if opts.max_slices is None else {"max_slices": opts.max_slices}
-    ev = SlicedEvaluation(keys, slices=specs, ties=opts.ties, **options)
     metrics = _Metrics(sink)
     output = _StreamOutput(sys.stdout)
     refusals = _Refusals(source, ev.max_slices)
@@ -145,8 +211,35 @@ def _run(opts: StreamOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...
         metrics.write(summary, ev)
 
     add = SummaryLogger(ev, emit, every=opts.every).add_case
+    last_line = skip_to
+    checkpoint_error: OSError | None = None
+
+    def checkpoint() -> bool:
+        """Save the sliced state atomically; the first failure is an output error (kept, and ends the stream)."""
+        nonlocal checkpoint_error
+        if opts.checkpoint and checkpoint_error is None:
+            checkpoint_error = _failure(lambda: _sliced_state.save(state_of(ev), opts.checkpoint,
+                                                                   extra={"line": last_line, "source": source}))
+        return checkpoint_error is None
+
+    every_cp = opts.checkpoint_every if opts.checkpoint else 0
+    countdown = every_cp
 
     def take(line: int, correct: bool, item: tuple[float, dict[str, Any]]) -> bool:
+        nonlocal last_line, countdown
+        if line <= skip_to:  # consumed before the checkpoint we resumed from
+            return True
+        last_line = line
+        if every_cp:
+            countdown -= 1
+            if countdown == 0:
+                countdown = every_cp
+                if not add_one(line, correct, item):
+                    return False
+                return checkpoint() and output.error is None
+        return add_one(line, correct, item)
+
+    def add_one(line: int, correct: bool, item: tuple[float, dict[str, Any]]) -> bool:
         score, values = item
         try:
             add(correct, score, **values)
@@ -165,6 +258,8 @@ def _run(opts: StreamOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...
             yield line, correct, (score, values)
 
     stopped, failure = _read_stream(stop, reader(), take)
+    # From here on signals are only recorded: they cannot cut the exit checkpoint or the report short.
+    checkpoint()
     skips.finish(source)
     refusals.finish()
     output.write(*([] if opts.output.format == "json" else [""]))
@@ -177,7 +272,7 @@ def _run(opts: StreamOptions, keys: tuple[str, ...], specs: tuple[tuple[str, ...
         else:
             output.write()  # flush
     n = ev.num_cases_seen
-    status = _stream_status(stopped or _held_stop(stop), failure, None, output.error, source, None,
+    status = _stream_status(stopped or _held_stop(stop), failure, checkpoint_error, output.error, source, opts.checkpoint,
                             f"the {n} cases read before it", f"after {n} cases", "them", n)
     return 1 if metrics.finish() else status
 

@@ -171,6 +171,10 @@ class Rows(Protocol):
     def summary(self, max_bins: int, weighted: bool) -> BoundedEvaluation:
         """One :class:`BoundedEvaluation` of every row (per partition, merged in the engine)."""
 
+    def slice_summaries(self, max_bins: int, weighted: bool, slicing: Slicing) -> list[BoundedEvaluation]:
+        """One :class:`BoundedEvaluation` per slice (``slicing`` as :meth:`bucket_totals` takes it: each row once
+        per crossing), per partition, merged slice by slice in the engine; a slice's weights all 1 are none."""
+
 
 class Frame(Protocol):
     """A DataFrame of an engine, as the driver sees it."""

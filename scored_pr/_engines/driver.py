@@ -18,7 +18,9 @@ rows' faults, and then runs one flow:
 * **wide** (multi-class or multi-label): an exact flow per label and one over
   the pooled pairs (:class:`scored_pr.DistributedMultiLabelEvaluation`);
 * **sliced** (``by=``): the exact flow once, its key the slice and the bucket
-  (each row once per crossing), one plan per slice
+  (each row once per crossing), one plan per slice; with ``mode="bounded"``, one
+  bounded summary per slice and partition, merged slice by slice (a
+  ``SlicedEvaluation(kind="bounded")``)
   (:class:`scored_pr.DistributedSlicedEvaluation`).
 
 What reaches the driver grows with the buckets, the ranks, ``curve_points``,
@@ -41,6 +43,7 @@ from .._evaluators.distributed import (
     DistributedEvaluation, DistributedMultiLabelEvaluation, DistributedQueryEvaluation,
 )
 from .._evaluators.distributed_sliced import DistributedSlicedEvaluation
+from .._evaluators.sliced import from_evaluators as sliced_of_evaluators
 from .._measures import REPORT_RANKS
 from .._validation import (
     QUERIES_EXPECTED, SCORES_EXPECTED, WEIGHTS_EXPECTED, bad_rows, check_bin_counts, check_column_names,
@@ -115,6 +118,8 @@ def run(
                        query_col=cols.query)
     check_query_setup(func, cols.query, misses, mode)
     check_column_kinds(frame, func, cols)
+    if keys and mode == "bounded":
+        return _sliced_bounded(frame, func, cols, specs, max_slices, max_bins)
     if keys:
         return _sliced(frame, func, cols, specs, max_slices, curve_points=curve_points, ranks=ranks,
                        partitions=partitions, decisions=decide.specs())
@@ -193,6 +198,34 @@ def _sliced(
     crossing (refusing slice ``max_slices + 1`` before any ranking), one exact flow over (slice, bucket) keys."""
     rows = frame.rows(func, cols)
     check_scan(func, cols, rows.scan)
+    pairs, ids = _slices_of(rows, func, cols, specs, max_slices)
+    not_one = np.zeros(len(pairs), bool)
+    for i, flag in enumerate(rows.scan.cell_not_one):
+        not_one[ids[i]] |= flag
+    results = exact(rows, misses=0, weighted=not_one.tolist(), curve_points=curve_points, ranks=ranks,
+                    partitions=partitions, ids=ids, decisions=decisions)
+    evaluations = [DistributedEvaluation(r, pos_label=cols.pos_label, engine=frame.engine) for r in results]
+    return DistributedSlicedEvaluation(cols.by, specs, pairs, evaluations, engine=frame.engine)
+
+
+def _sliced_bounded(
+    frame: Frame, func: str, cols: Columns, specs: tuple[tuple[str, ...], ...], max_slices: int, max_bins: int,
+) -> Any:
+    """``mode="bounded"`` with ``by=``: a bounded summary per slice, each partition's merged slice by slice in the
+    engine, returned as the ``SlicedEvaluation(kind="bounded", max_bins=...)`` one machine fed the rows holds."""
+    rows = frame.rows(func, cols)
+    check_scan(func, cols, rows.scan)
+    pairs, ids = _slices_of(rows, func, cols, specs, max_slices)
+    weighted = cols.weight is not None and rows.scan.not_one
+    summaries = rows.slice_summaries(max_bins, weighted, (ids, len(pairs)))
+    return sliced_of_evaluators(cols.by, specs, "bounded", {"max_bins": max_bins}, max_slices,
+                                list(zip(pairs, summaries)))
+
+
+def _slices_of(rows: Rows, func: str, cols: Columns, specs: tuple[tuple[str, ...], ...], max_slices: int,
+               ) -> tuple[list[tuple[tuple[str, Any], ...]], npt.NDArray[np.int64]]:
+    """Every slice's pairs, and the slice of each cell of the scan in each crossing (cells x crossings); refuses
+    slice ``max_slices + 1`` before any further job."""
     keys = cols.by
     cells = [tuple(feature_value(v, k, func) for k, v in zip(keys, cell)) for cell in rows.scan.cells]
     pairs: list[tuple[tuple[str, Any], ...]] = [()] if () in specs else []
@@ -209,13 +242,7 @@ def _sliced(
             index[p] = len(pairs)
             pairs.append(p)
         ids[:, j] = [index[p] for p in found]
-    not_one = np.zeros(len(pairs), bool)
-    for i, flag in enumerate(rows.scan.cell_not_one):
-        not_one[ids[i]] |= flag
-    results = exact(rows, misses=0, weighted=not_one.tolist(), curve_points=curve_points, ranks=ranks,
-                    partitions=partitions, ids=ids, decisions=decisions)
-    evaluations = [DistributedEvaluation(r, pos_label=cols.pos_label, engine=frame.engine) for r in results]
-    return DistributedSlicedEvaluation(keys, specs, pairs, evaluations, engine=frame.engine)
+    return pairs, ids
 
 
 def exact(

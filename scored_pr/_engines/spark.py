@@ -160,17 +160,11 @@ class SparkRows:
         self, bounds: npt.NDArray[np.float64], groups: int, weighted: bool, slicing: Slicing | None = None,
     ) -> list[BucketArrays]:
         from pyspark.sql import functions as F
-        from pyspark.sql import types as T
 
         nb, key = int(bounds.size) + 1, S.bucket_expr(F.col("s"), bounds)
         staged = self._narrow
-        if slicing is not None:  # each row once per crossing, keyed by its slice there: a broadcast join of the cells
-            schema = T.StructType([T.StructField(f"_g{i}", f.dataType) for i, f in enumerate(self._by)]
-                                  + [T.StructField("_ks", T.ArrayType(T.LongType()))])
-            cells = staged.sparkSession.createDataFrame(
-                [(*cell, ids) for cell, ids in zip(self._cells, slicing[0].tolist())], schema)
-            on = [staged[f"_f{i}"].eqNullSafe(cells[f"_g{i}"]) for i in range(len(self._by))]
-            staged = staged.join(F.broadcast(cells), on, "inner").withColumn("k", F.explode("_ks"))
+        if slicing is not None:  # each row once per crossing, keyed by its slice there
+            staged = self._keyed(slicing)
             key = F.col("k") * nb + key
         self._staged = staged.withColumn("b", key)
         sums = [F.count(F.lit(1)), F.sum(F.col("c").cast("long"))]
@@ -191,6 +185,27 @@ class SparkRows:
         narrow = self._narrow.select(*_with_w(weighted, "c", "s"))
         rdd = _mapped(narrow, lambda a: [tasks.summarise(a, max_bins, weighted)]).rdd.map(lambda r: pickle.loads(r[0]))
         return BoundedEvaluation(max_bins=max_bins) if rdd.isEmpty() else rdd.treeReduce(tasks.add, depth=3)
+
+    def slice_summaries(self, max_bins: int, weighted: bool, slicing: Slicing) -> list[BoundedEvaluation]:
+        n = slicing[1]
+        keyed = self._keyed(slicing).select(*_with_w(weighted, "k", "c", "s"))
+        rdd = _mapped(keyed, lambda a: [tasks.summarise_slices(
+            a["k"], a["c"], a["s"], a.get("w"), max_bins, weighted, n)]).rdd.map(lambda r: pickle.loads(r[0]))
+        return [BoundedEvaluation(max_bins=max_bins) for _ in range(n)] if rdd.isEmpty() else rdd.treeReduce(
+            tasks.add_each, depth=3)
+
+    def _keyed(self, slicing: Slicing) -> Any:
+        """The rows with ``k``, each row once per crossing keyed by its slice there: a broadcast join of the cells."""
+        from pyspark.sql import functions as F
+        from pyspark.sql import types as T
+
+        staged = self._narrow
+        schema = T.StructType([T.StructField(f"_g{i}", f.dataType) for i, f in enumerate(self._by)]
+                              + [T.StructField("_ks", T.ArrayType(T.LongType()))])
+        cells = staged.sparkSession.createDataFrame(
+            [(*cell, ids) for cell, ids in zip(self._cells, slicing[0].tolist())], schema)
+        on = [staged[f"_f{i}"].eqNullSafe(cells[f"_g{i}"]) for i in range(len(self._by))]
+        return staged.join(F.broadcast(cells), on, "inner").withColumn("k", F.explode("_ks"))
 
 
 class SparkFrame:

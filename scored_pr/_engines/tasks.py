@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -187,6 +187,39 @@ def add(a: BoundedEvaluation, b: BoundedEvaluation) -> BoundedEvaluation:
     return a + b
 
 
+def summarise_slices(k: npt.NDArray[np.int64], c: Any, s: Any, w: Any, max_bins: int, weighted: bool,
+                     slices: int) -> list[BoundedEvaluation]:
+    """One bounded summary per slice of rows keyed by slice (``k``): the rows of each slice as one batch, in order.
+
+    A slice's weights that are all 1 are no weights, as a slice's evaluator of ``SlicedEvaluation`` takes them.
+    """
+    out = [BoundedEvaluation(max_bins=max_bins) for _ in range(slices)]
+    if not k.size:
+        return out
+    order = np.argsort(k, kind="stable")
+    ks = k[order]
+    starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
+    for a, b in zip(starts, np.r_[starts[1:], ks.size]):
+        rows = order[a:b]
+        wr = w[rows] if weighted and w is not None else None
+        out[int(ks[a])].add_cases(c[rows], s[rows], None if wr is None or bool((wr == 1.0).all()) else wr)
+    return out
+
+
+def summarise_part_slices(part: dict[str, Any], max_bins: int, weighted: bool, ids: npt.NDArray[np.int64],
+                          slices: int) -> list[BoundedEvaluation]:
+    """A partition's bounded summary per slice: each row once per crossing, in the slice of its cell there."""
+    k = ids[part["k"]].T.ravel()  # crossing by crossing
+    rows = np.tile(np.arange(part["s"].size), ids.shape[1])
+    w = part["w"][rows] if weighted and part["w"] is not None else None
+    return summarise_slices(k, part["c"][rows], part["s"][rows], w, max_bins, weighted, slices)
+
+
+def add_each(a: list[BoundedEvaluation], b: list[BoundedEvaluation]) -> list[BoundedEvaluation]:
+    """Two lists of summaries (one per slice) merged slice by slice."""
+    return [x + y for x, y in zip(a, b)]
+
+
 def query_split(part: dict[str, Any], groups: int, weighted: bool) -> list[Any]:
     """The partition's rows cut by a hash of their query id: a query's rows land in one group from any partition.
 
@@ -322,11 +355,23 @@ class TaskRows:
 
     def summary(self, max_bins: int, weighted: bool) -> BoundedEvaluation:
         t = self._tasks
-        nodes = [t.submit(summarise, p, max_bins, weighted) for p in self._prepped]
-        while len(nodes) > 1:  # pairwise merges in the engine
-            nodes = [t.submit(add, nodes[i], nodes[i + 1]) if i + 1 < len(nodes) else nodes[i]
+        return self._merged([t.submit(summarise, p, max_bins, weighted) for p in self._prepped], add,
+                            BoundedEvaluation(max_bins=max_bins))
+
+    def slice_summaries(self, max_bins: int, weighted: bool, slicing: Slicing) -> list[BoundedEvaluation]:
+        t = self._tasks
+        ids, n = slicing
+        nodes = [t.submit(summarise_part_slices, p, max_bins, weighted, ids[remap], n)
+                 for p, remap in zip(self._prepped, self._remaps)]
+        return self._merged(nodes, add_each, [BoundedEvaluation(max_bins=max_bins) for _ in range(n)])  # type: ignore[no-any-return]
+
+    def _merged(self, nodes: list[Any], merge: Callable[[Any, Any], Any], empty: Any) -> Any:
+        """The tasks' results merged pairwise in the engine (``empty`` when there is none)."""
+        t = self._tasks
+        while len(nodes) > 1:
+            nodes = [t.submit(merge, nodes[i], nodes[i + 1]) if i + 1 < len(nodes) else nodes[i]
                      for i in range(0, len(nodes), 2)]
-        return t.gather(nodes)[0] if nodes else BoundedEvaluation(max_bins=max_bins)
+        return t.gather(nodes)[0] if nodes else empty
 
 
 class TaskFrame:

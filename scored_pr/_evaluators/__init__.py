@@ -7,3 +7,4 @@ a state file is.
 
 from . import bounded, exact, multi, multilabel, synchronized, windowed  # noqa: F401 - each registers its kind
 from . import sliced  # noqa: F401 - after the kinds a slice may hold
+from . import sliced_multilabel  # noqa: F401 - SlicedEvaluation(kind="multilabel")

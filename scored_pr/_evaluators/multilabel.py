@@ -48,7 +48,7 @@ from .._validation import (
 from .._kinds import Kind, register
 from .._measures import MEASURES, Measure
 from .base import unsupported
-from .guard import claim, guarded
+from .guard import SHARED_OWNER, claim, guarded
 from .base import HtmlReport, take_guard
 from .bounded import Bounds, BoundedEvaluation
 from .exact import ScoredPrecisionRecallEvaluation
@@ -313,7 +313,10 @@ class MultiLabelEvaluation(TopClassQueries, LabelCalibrationQueries, HtmlReport)
         TypeError, ValueError
             Naming ``add_case``; nothing is added.
         """
-        func = "add_case"
+        self._add(*self._checked_row(y_row, s_row, weight, "add_case"))
+
+    def _checked_row(self, y_row: Any, s_row: Any, weight: Any, func: str) -> tuple[Bool, F64, F64 | None]:
+        """One row as :meth:`add_case` takes it, checked: (truth (1, k), scores (1, k), weights (1,) or None)."""
         w = check_weight(weight, func)
         # a class label, not a row (with one label, a scalar is that label's value)
         scalar = isinstance(y_row, (str, bytes)) or np.ndim(y_row) == 0
@@ -323,7 +326,12 @@ class MultiLabelEvaluation(TopClassQueries, LabelCalibrationQueries, HtmlReport)
         check_shape(s, s.ndim == 1, func, "s_row", "be 1-dimensional, one score per label")
         check_shape(y, y.ndim <= 1, func, "y_row", "be k indicators or one class label")
         rows = y if one_class else y.reshape(1, -1)
-        self._add(*self._checked(rows, s[None, :], None if w == 1.0 else [w], func, ("y_row", "s_row")))
+        return self._checked(rows, s[None, :], None if w == 1.0 else [w], func, ("y_row", "s_row"))
+
+    def _freeze(self) -> None:
+        """Make this evaluation read-only to users (a slice's of a SlicedEvaluation): its writers raise TypeError."""
+        self._read_only = True
+        self._owner = SHARED_OWNER  # the owner's lock-free paths do not check _read_only: the locked one does
 
     def _add(self, truth: Bool, scores: F64, weight: F64 | None) -> None:
         n, k = scores.shape

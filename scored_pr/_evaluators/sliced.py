@@ -69,6 +69,8 @@ from .sliced_store import SliceStore
 _CLS = "SlicedEvaluation"
 #: Most combinations of key values whose slice ids add_case keeps (one dict lookup per case instead of one per crossing).
 _IDS_KEPT = 1 << 16
+#: The subclass of SlicedEvaluation that a kind's slices need (registered by its module), by kind.
+VARIANTS: dict[str, type] = {}
 #: One slice: its (key, value) pairs, in the order of the evaluation's keys (``()``: overall).
 Pairs = tuple[tuple[str, Any], ...]
 
@@ -105,7 +107,11 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
     kind : str, default "exact"
         The registered kind of each slice's evaluator: any kind holding one
         ranking, ``"exact"``, ``"windowed"`` (with ``size=``) or
-        ``"bounded"`` (with ``max_bins=``).
+        ``"bounded"`` (with ``max_bins=``); or ``"multilabel"`` (with
+        ``labels=``, and ``window=`` or ``max_bins=``): a
+        :class:`MultiLabelEvaluation` per slice, whose add methods take rows
+        of labels and scores and whose :meth:`table` has a row per (slice,
+        label) (see ``_evaluators/sliced_multilabel.py``).
     max_slices : int, default 10_000
         The most slices (the overall one not counted). A case that would make
         one more is refused with ValueError naming the slice and the count,
@@ -168,20 +174,37 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
         func = _CLS
         self._keys = check_slice_keys(keys, func)
         self._specs = check_slice_specs(slices, self._keys, func)
-        self._kind = check_slice_kind(kind, _ranking_kinds(), func)
+        self._kind = check_slice_kind(kind, _ranking_kinds() + ("multilabel",), func)
         self._max_slices = check_max_slices(max_slices, func)
         self._cls: Any = _kinds.KINDS[self._kind].cls
-        proto = self._cls(**kind_options)  # the kind checks its own options, once
+        proto = self._prototype(kind_options)  # the kind checks its own options, once
         self._options = dict(kind_options)
         self._ties = proto.ties
         self._pos_label = proto.pos_label
-        self._measure_keys = tuple(proto.summary())
+        self._measure_keys = self._measures_of(proto)
         self._positions = tuple(tuple(self._keys.index(k) for k in spec) for spec in self._specs)
         # the id column of each crossing in the store (None: the overall slice, every row)
         columns = [j for j, pos in enumerate(self._positions) if pos]
         self._column_of: list[int | None] = [columns.index(j) if j in columns else None for j in range(len(self._specs))]
         claim(self)  # _guard, _owner, _busy: the owner's add_case/add_cases take no lock
         self._clear()
+
+    def __new__(cls, *args: Any, kind: str = "exact", **kwargs: Any) -> SlicedEvaluation:
+        # a kind whose slices take other rows (multilabel: sliced_multilabel.py) has its own subclass
+        return object.__new__(VARIANTS.get(kind, cls) if cls is SlicedEvaluation and isinstance(kind, str) else cls)
+
+    def _prototype(self, options: dict[str, Any]) -> Any:
+        """An empty evaluator of the slices' kind, made with ``options`` (the kind checks them)."""
+        return self._cls(**options)
+
+    def _measures_of(self, proto: Any) -> tuple[str, ...]:
+        """The names :meth:`table` accepts: the keys of a slice's ``summary()``."""
+        return tuple(proto.summary())
+
+    @staticmethod
+    def _rows_of(ev: Any) -> int:
+        """The cases a slice's evaluator holds (what a loaded overall slice says was seen)."""
+        return int(ev.num_cases)
 
     def _acquire(self, what: str) -> None:
         """Take ``_guard`` for ``what`` without waiting (``base.take_guard``): another thread inside is a RuntimeError."""
@@ -394,14 +417,35 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
         one batch.
         """
         func = "add_cases"
+        columns = self._batch_columns(by, columns, func)
+        c, s = check_batch(correct, scores, func, self._pos_label)
+        w = None if sample_weight is None else check_weights(sample_weight, c.size, func)
+        row_ids = self._commit_batch(*self._plan_batch(columns, c.size, func))
+        self._added += int(c.size)
+        if not c.size:
+            return
+        if self._store is not None:
+            self._store.add_batch(c, s, w, [sids for _, sids in row_ids if sids is not None])
+            if not self._made:
+                return
+        for j, sids in row_ids:
+            if sids is None:
+                self._add_checked(self._index[j][()], c, s, w)
+            else:
+                self._add_grouped(sids, c, s, w)
+
+    def _batch_columns(self, by: Any, columns: dict[str, Any], func: str) -> dict[str, Any]:
+        """The key columns of a batch, from ``by`` or the keyword columns, their names checked."""
         if by is not None:
             if columns:
                 raise fail(TypeError, func, "by", "not given with keyword columns", by)
             columns = _frame_columns(by, self._keys, func)
         check_feature_names(columns, self._keys, func)
-        c, s = check_batch(correct, scores, func, self._pos_label)
-        w = None if sample_weight is None else check_weights(sample_weight, c.size, func)
-        coded = [_codes(feature_column(columns[k], k, c.size, func)) for k in self._keys]
+        return columns
+
+    def _plan_batch(self, columns: dict[str, Any], n: int, func: str) -> tuple[list[Any], list[Any]]:
+        """Each crossing's row codes and slices for a batch of ``n`` rows, and the new slices; checks all, changes nothing."""
+        coded = [_codes(feature_column(columns[k], k, n, func)) for k in self._keys]
         plan: list[tuple[int, Any, Any]] = []
         new: list[tuple[int, tuple[Any, ...]]] = []
         for j, pos in enumerate(self._positions):
@@ -420,28 +464,20 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
                                               self._max_slices, func)
                 local.append((sid, values))
             plan.append((j, combined, local))
+        return plan, new
+
+    def _commit_batch(self, plan: list[Any], new: list[Any]) -> list[tuple[int, npt.NDArray[np.int64] | None]]:
+        """Make a planned batch's new slices; each crossing's slice id per row (None: the overall slice)."""
         for j, values in new:
             self._new_slice(j, values)
-        self._added += int(c.size)
-        if not c.size:
-            return
-        ids: list[Any] = []
-        for j, combined, local in plan:
-            if combined is not None:
-                assert local is not None
-                sids = np.array([self._index[j][values] for _, values in local], dtype=np.int64)
-                ids.append(sids[combined])
-        if self._store is not None:
-            self._store.add_batch(c, s, w, ids)
-            if not self._made:
-                return
+        out: list[tuple[int, npt.NDArray[np.int64] | None]] = []
         for j, combined, local in plan:
             if combined is None:
-                self._add_checked(self._index[j][()], c, s, w)
+                out.append((j, None))
                 continue
-            assert local is not None
             sids = np.array([self._index[j][values] for _, values in local], dtype=np.int64)
-            self._add_grouped(sids[combined], c, s, w)
+            out.append((j, sids[combined]))
+        return out
 
     def _add_counted(self, method: str, count: int, features: dict[str, Any]) -> None:
         values = check_features(features, self._keys, method)
@@ -803,7 +839,7 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
             if not isinstance(ev, out._cls) or ev.ties != out._ties:
                 raise ValueError(f"load: slice {slice_text(key)} holds another kind of evaluator than {st.kind!r}.")
             out._put(key, ev)
-        out._added = sum(ev.num_cases for p, ev in zip(out._pairs, out._evs) if not p) if () in out._specs else 0
+        out._added = sum(out._rows_of(ev) for p, ev in zip(out._pairs, out._evs) if not p) if () in out._specs else 0
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -838,7 +874,7 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
     def __reduce__(self) -> tuple[Any, ...]:
         st = _sliced_state.SlicedState(self._keys, self._specs, self._kind, dict(self._options), self._max_slices,
                                        [(tuple(p), {}) for p in self._pairs])
-        return (type(self)._from_pickle, (_sliced_state.to_pickle(st, self._evaluators()),))
+        return (SlicedEvaluation._from_pickle, (_sliced_state.to_pickle(st, self._evaluators()),))
 
     @classmethod
     def _from_pickle(cls, state: Any) -> SlicedEvaluation:
@@ -893,6 +929,24 @@ def _figures(ev: SlicedEvaluation) -> dict[str, Any]:
     return out
 
 
+def state_of(ev: SlicedEvaluation) -> _sliced_state.SlicedState:
+    """``ev``'s contents as the record its state file holds (``stream --by``'s checkpoints)."""
+    return ev._state()
+
+
+def from_state(st: _sliced_state.SlicedState) -> SlicedEvaluation:
+    """The evaluation a state record holds (a checkpoint read back), checked as :meth:`SlicedEvaluation.load` checks it."""
+    return SlicedEvaluation._from_state(st)
+
+
+def from_evaluators(keys: tuple[str, ...], specs: tuple[tuple[str, ...], ...], kind: str, options: dict[str, Any],
+                    max_slices: int, slices: list[tuple[Pairs, Any]]) -> SlicedEvaluation:
+    """The evaluation holding each slice's given evaluator (the engines' bounded summaries per slice), checked as
+    an unpickled one is: the setup by the constructor, each evaluator's kind and ties."""
+    st = _sliced_state.SlicedState(keys, specs, kind, dict(options), max_slices, [(tuple(p), {}) for p, _ in slices])
+    return SlicedEvaluation._from_state(st, [ev for _, ev in slices])
+
+
 __test__ = {"SlicedEvaluation": SlicedEvaluation}
 
 # the missing value's text, re-exported for the command line and the sinks
@@ -901,4 +955,5 @@ MISSING = MISSING_TEXT
 register(Kind(
     "sliced", SlicedEvaluation, "per_slice", state_format=_sliced_state.FORMAT, load=SlicedEvaluation.load,
     figures=_figures, seen=lambda ev: ev.num_cases_seen,
+    scope=lambda ev: _kinds.scope_of(ev._cls(**ev._options)),  # a window per slice: "window" (the sinks' scope label)
 ))

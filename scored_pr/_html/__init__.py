@@ -36,10 +36,15 @@ def render(obj: Any, title: str | None = None, intervals: dict[str, Any] | None 
 
 
 def render_compare(a: Any, b: Any, names: tuple[str, str], comparisons: dict[str, Any], title: str | None = None,
-                   same_ranking: bool = False, budget: int = _data.BUDGET) -> str:
-    """The HTML page of two models on the same cases, overlaid, with their paired comparisons (valid text, as :func:`render`)."""
+                   same_ranking: bool = False, budget: int = _data.BUDGET, slices: list[dict[str, Any]] | None = None,
+                   paired: bool = True) -> str:
+    """The HTML page of two models, overlaid, with their comparisons (valid text, as :func:`render`).
+
+    ``slices``: ``compare --by``'s comparison of every slice (:func:`scored_pr._html.slices.comparisons`),
+    a sortable table below the overall comparison; ``paired``: whether ``comparisons`` are paired.
+    """
     return _valid_text(_page.page(_data.compare_data(a, b, names, comparisons, title or "scored_pr comparison", budget,
-                                                     same_ranking)))
+                                                     same_ranking, slices, paired)))
 
 
 def write(document: str, path: str | os.PathLike[str]) -> None:

@@ -275,11 +275,17 @@ def page_data(obj: Any, title: str, intervals: dict[str, Any] | None = None, bud
 
 
 def compare_data(a: Any, b: Any, names: tuple[str, str], comparisons: dict[str, Any], title: str,
-                 budget: int = BUDGET, same_ranking: bool = False) -> dict[str, Any]:
-    """Two models on the same cases, overlaid, with the paired comparisons (``Comparison`` per measure)."""
-    rows = [{"measure": m, "a": r.estimate_a, "b": r.estimate_b, "difference": r.difference, "low": r.interval.low,
-             "high": r.interval.high, "level": r.interval.level, "statistic": r.statistic, "p_value": r.p_value,
-             "method": r.method} for m, r in comparisons.items()]
-    return clean({"title": title, "layout": "compare", "kind": "exact",
-                  "rankings": [entry(a, names[0], budget), entry(b, names[1], budget)],
-                  "comparisons": rows, "same_ranking": same_ranking})
+                 budget: int = BUDGET, same_ranking: bool = False, slices: list[dict[str, Any]] | None = None,
+                 paired: bool = True) -> dict[str, Any]:
+    """Two models overlaid, with their comparisons (``Comparison`` per measure).
+
+    ``slices``: ``compare --by``'s comparison per slice (:func:`scored_pr._html.slices.comparisons`' rows),
+    drawn as a table below the overall one; ``paired``: whether the overall comparison is paired.
+    """
+    rows = [_slices.comparison_row(m, r) for m, r in comparisons.items()]
+    data = {"title": title, "layout": "compare", "kind": "exact",
+            "rankings": [entry(a, names[0], budget), entry(b, names[1], budget)],
+            "comparisons": rows, "same_ranking": same_ranking, "paired": paired}
+    if slices is not None:
+        data["slice_comparisons"] = slices
+    return clean(data)

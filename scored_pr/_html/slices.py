@@ -1,4 +1,4 @@
-"""What the sliced page adds to the per-item layout: light overlay curves and the gaps table.
+"""What the sliced pages add: light overlay curves, the gaps table, and ``compare --by``'s table per slice.
 
 A slice's curves are drawn over the overall ones when its row is clicked. The
 first :data:`~scored_pr._html.data.MAX_ITEMS_WITH_CURVES` slices have full
@@ -68,4 +68,27 @@ def gaps(found: dict[str, Any]) -> dict[str, Any]:
             "correction": found["correction"], "rows": rows}
 
 
-__all__ = ["MAX_OVERLAYS", "OVERLAY_DIGITS", "OVERLAY_POINTS", "gaps", "overlay", "subset"]
+def comparison_row(measure: str, r: Any) -> dict[str, Any]:
+    """One comparison (a ``Comparison``) as the page's tables show it: A, B, A - B, the interval, the test."""
+    return {"measure": measure, "a": r.estimate_a, "b": r.estimate_b, "difference": r.difference, "low": r.interval.low,
+            "high": r.interval.high, "level": r.interval.level, "statistic": r.statistic, "p_value": r.p_value,
+            "method": r.method}
+
+
+def comparisons(found: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The per-slice comparison table's rows from ``compare --by``'s ``[(slice name, its comparison)]``.
+
+    A slice's comparison holds ``num_cases_a``/``num_cases_b``, ``paired``, ``results`` ({measure:
+    Comparison}) and, when it has none, the ``note`` saying why: a row per measure, or one row with the note.
+    """
+    rows: list[dict[str, Any]] = []
+    for name, s in found:
+        head = {"name": name, "num_cases_a": s["num_cases_a"], "num_cases_b": s["num_cases_b"], "paired": s["paired"]}
+        if not s["results"]:
+            rows.append({**head, "measure": None, "note": s.get("note", "")})
+        for m, r in s["results"].items():
+            rows.append({**head, **comparison_row(m, r), "note": r.interval.note or None})
+    return rows
+
+
+__all__ = ["MAX_OVERLAYS", "OVERLAY_DIGITS", "OVERLAY_POINTS", "comparison_row", "comparisons", "gaps", "overlay", "subset"]

@@ -100,9 +100,15 @@ def from_dict(d: Any, func: str = "from_dict") -> SlicedState:
     return _entries(d["entries"], _check(d, func), func)
 
 
-def save(st: SlicedState, path: str | os.PathLike[str]) -> None:
-    """Write ``st`` atomically: the header as ``meta`` and the slices' states as one JSON member."""
+def save(st: SlicedState, path: str | os.PathLike[str], extra: dict[str, Any] | None = None) -> None:
+    """Write ``st`` atomically: the header as ``meta`` and the slices' states as one JSON member.
+
+    ``extra`` (JSON-safe) rides in the header: ``scored-pr stream --by``'s checkpoints keep there the
+    input line they consumed (:func:`load_with_extra` reads it back).
+    """
     meta = {**_header(st), "num_slices": len(st.entries)}
+    if extra is not None:
+        meta["extra"] = extra
     arrays: dict[str, np.ndarray] = {
         "meta": _statefile.encode_meta(meta),
         "entries": _statefile.encode_json(to_dict(st)["entries"], "slices"),
@@ -110,9 +116,14 @@ def save(st: SlicedState, path: str | os.PathLike[str]) -> None:
     _statefile.write_npz(path, arrays)
 
 
-@_statefile.file_reader
 def load(path: str | os.PathLike[str], func: str = "load") -> SlicedState:
     """The state saved at ``path`` (the slices' member bounded by the file's size before it is parsed)."""
+    return load_with_extra(path, func)[0]
+
+
+@_statefile.file_reader
+def load_with_extra(path: str | os.PathLike[str], func: str = "load") -> tuple[SlicedState, Any]:
+    """The state saved at ``path`` and the ``extra`` header it was saved with (None if none)."""
     with _statefile.NpzReader(path, func) as npz:
         meta = _statefile.read_meta(npz, KIND)
         if npz.names != {"meta", "entries"}:
@@ -123,8 +134,8 @@ def load(path: str | os.PathLike[str], func: str = "load") -> SlicedState:
         raw = _statefile.read_json(npz, "entries")
     if not isinstance(raw, list) or len(raw) != n:
         raise _bad(func, f"the state file's slices do not match its header's num_slices={n}.")
-    header = {k: v for k, v in meta.items() if k != "num_slices"}
-    return _entries(raw, _check(header, func), func)
+    header = {k: v for k, v in meta.items() if k not in ("num_slices", "extra")}
+    return _entries(raw, _check(header, func), func), meta.get("extra")
 
 
 def to_pickle(st: SlicedState, evaluators: list[Any]) -> dict[str, Any]:

@@ -360,8 +360,6 @@ def check_engine_slices(
     specs, max_slices = check_slice_specs(slices, keys, func), check_max_slices(max_slices, func)
     for arg, value, ok, why in (
         ("query_col", query_col, query_col is None, "the per-query means are not sliced: evaluate each slice's rows"),
-        ("mode", mode, mode == "exact", "mode='bounded' is not sliced in the cluster: use mode='exact', or a "
-                                        "SlicedEvaluation(kind='bounded') fed each partition"),
         ("misses", misses, misses == 0, "misses belong to no slice: use SlicedEvaluation.add_misses per slice"),
     ):
         if not ok:

@@ -185,7 +185,6 @@ def test_a_by_column_missing_from_a_file_is_one_line_naming_it_and_the_columns(
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--by", ","], "--by: expected one or more column names"),
-    (["--by", "region", "--html", "x.html"], "--by: --html does not apply to a comparison per slice"),
     (["--by", "region", "--id-col", "key"], "id column 'key' is not in the file"),
 ])  # fmt: skip
 def test_bad_requests_are_one_line_and_status_2(tmp_path: Path, argv: list[str], message: str,
@@ -203,3 +202,56 @@ def test_a_repeated_id_is_refused_as_compare_refuses_it(tmp_path: Path, capsys: 
     assert status == 2 and out == ""
     assert err == (f"scored-pr: {a}:{len(A_ROWS) + 2}: id 'k005' appears twice (first on line 7); "
                    "ids must be unique to join the files one to one\n")
+
+
+def _page_data(path: Path) -> dict[str, Any]:
+    """The data a page carries (its ``<script id="scored-pr-data">``), as the page's script reads it."""
+    text = path.read_text(encoding="utf-8")
+    start = text.index('<script type="application/json" id="scored-pr-data">') + len('<script type="application/json" id="scored-pr-data">')
+    return json.loads(text[start:text.index("</script>", start)])
+
+
+def test_html_page_holds_every_slices_comparison_as_the_json_report(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    moved = {"k000", "k001", "k002", "k003"}  # region=eu and region=us hold other ids in B: compared unpaired
+    b_rows = [(i, c, s, "us" if i in moved and r == "eu" else r, d) for i, c, s, r, d in B_ROWS]
+    a, b = write(tmp_path / "a", A_ROWS, "csv"), write(tmp_path / "b", b_rows, "csv")
+    page = tmp_path / "cmp.html"
+    status, out, err = run(capsys, "compare", a, b, "--by", "region", "--html", str(page), "--format", "json",
+                           "--resamples", RESAMPLES, "--seed", "3")
+    assert status == 0 and err == f"scored-pr: wrote {page}\n"
+    got = json.loads(out)
+    data = _page_data(page)
+    assert data["layout"] == "compare" and data["paired"] is True
+    # the overall slice: both models' curves and its comparison, as compare --html draws two files
+    overall = got["slices"][0]
+    assert [r["name"] for r in data["rankings"]] == ["A: a.csv", "B: b.csv"]
+    assert {c["measure"]: c["p_value"] for c in data["comparisons"]} == {
+        m: c["p_value"] for m, c in overall["comparisons"].items()}
+    # every slice's comparison: a row per measure, as the JSON report gives it
+    rows = data["slice_comparisons"]
+    want = [(s["slice"], m, s["paired"], c["difference"], c["low"], c["high"], c["p_value"])
+            for s in got["slices"] for m, c in s["comparisons"].items()]
+    assert [(r["name"], r["measure"], r["paired"], r["difference"], r["low"], r["high"], r["p_value"])
+            for r in rows if r["measure"] is not None] == want
+    assert {r["name"]: r["paired"] for r in rows} == {"overall": True, "region=eu": False, "region=us": False,
+                                                       "region=(missing)": True}
+
+
+def test_html_page_says_why_a_slice_has_no_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = [r for r in A_ROWS if r[3] != "us"] + [("u1", 1, 0.5, "us", "m"), ("u2", 1, 0.4, "us", "d")]
+    a, b = write(tmp_path / "a", rows, "csv"), write(tmp_path / "b", rows, "csv")
+    page = tmp_path / "cmp.html"
+    status, _, _ = run(capsys, "compare", a, b, "--by", "region", "--html", str(page), "--resamples", RESAMPLES)
+    assert status == 0
+    us = [r for r in _page_data(page)["slice_comparisons"] if r["name"] == "region=us"]
+    assert us == [{"name": "region=us", "num_cases_a": 2, "num_cases_b": 2, "paired": True, "measure": None,
+                   "note": "a class is missing: a comparison needs correct and incorrect cases"}]
+
+
+def test_an_html_page_that_cannot_be_written_is_status_1_after_the_table(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = write(tmp_path / "a", A_ROWS, "csv"), write(tmp_path / "b", B_ROWS, "csv")
+    status, out, err = run(capsys, "compare", a, b, "--by", "region", "--html", str(tmp_path / "no" / "x.html"),
+                           "--resamples", RESAMPLES)
+    assert status == 1 and "| overall" in out and "cannot write the HTML report" in err

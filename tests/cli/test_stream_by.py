@@ -158,8 +158,10 @@ def test_a_refused_feature_value_stops_the_stream_or_is_skipped(tmp_path: Path) 
 
 
 @pytest.mark.parametrize("extra, message", [
-    (("--window", "5"), "--by: the sliding window (--window, --window-seconds, --cumulative) does not go with --by"),
-    (("--checkpoint", "cp.npz"), "--by: --checkpoint and --resume keep one ranking; they do not go with --by"),
+    (("--window", "5", "--cumulative"), "--by: --cumulative (a window beside every case) does not go with --by; run "
+     "--by with and without --window"),
+    (("--window-seconds", "5", "--checkpoint", "cp.npz"), "--by: --window-seconds keeps times of this process only; "
+     "it does not go with --checkpoint or --resume (use --window N)"),
     (("--misses", "3"), "--by: --misses has no slice; it does not go with --by"),
 ])
 def test_options_that_do_not_go_with_by_are_one_line_and_exit_2(extra: tuple[str, ...], message: str,

@@ -143,6 +143,36 @@ def test_crossings_and_weights_slice_as_the_sliced_evaluation(engine: str, reque
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_bounded_slices_equal_one_machines_sliced_bounded_evaluation(engine: str, request: Any) -> None:
+    # bins enough for every distinct score: each slice's summary is exact, whatever the partitions and merges
+    pdf = sliced_frame(14, 1500, weights=True)
+    keys, specs = ("region", "tier"), [(), ("region",), ("region", "tier")]
+    for weights in (False, True):
+        got = evaluate(engine, engine_frame(engine, pdf, request), by=list(keys), slices=specs, mode="bounded",
+                       max_bins=256, weight_col="w" if weights else None)
+        want = SlicedEvaluation(keys, slices=specs, kind="bounded", max_bins=256)
+        want.add_cases(pdf["label"].to_numpy(), pdf["score"].to_numpy(), pdf["w"].to_numpy() if weights else None,
+                       **{k: pdf[k].to_numpy() for k in keys})
+        assert isinstance(got, SlicedEvaluation) and got.kind == "bounded" and got == want
+        assert set(got.slices()) == set(want.slices()) and got.num_cases_seen == len(pdf)
+        assert got.slice(region="us").weighted is False and got.slice(region="eu").weighted is weights
+        for pairs in want.slices():
+            assert got[pairs].exact and got[pairs].summary() == pytest.approx(want[pairs].summary(), nan_ok=True)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_bounded_slices_of_few_bins_hold_each_slices_exact_values(engine: str, request: Any) -> None:
+    from test_engines import assert_bounds_hold
+
+    pdf = sliced_frame(15, 2000)
+    got = evaluate(engine, engine_frame(engine, pdf, request), by=["region"], mode="bounded", max_bins=8)
+    assert [p for p in got.slices()] and not got.overall.exact  # 8 bins: bounds, not values
+    for pairs in got.slices():
+        part = rows_of(pdf, pairs)
+        assert_bounds_hold(got[pairs], reference(part["label"].to_numpy(), part["score"].to_numpy(), None, 0))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_bad_slicing_is_refused_before_any_job(engine: str, request: Any) -> None:
     pdf = sliced_frame(13, 200)
     df = engine_frame(engine, pdf, request)
@@ -150,8 +180,8 @@ def test_bad_slicing_is_refused_before_any_job(engine: str, request: Any) -> Non
         evaluate(engine, df, by=["region", "country"])
     with pytest.raises(TypeError, match="'by'"):
         evaluate(engine, df, by=[])
-    with pytest.raises(ValueError, match="'mode'.*bounded"):
-        evaluate(engine, df, by="region", mode="bounded")
+    with pytest.raises(ValueError, match="'max_bins'"):
+        evaluate(engine, df, by="region", mode="bounded", max_bins=0)
     with pytest.raises(ValueError, match="'misses'"):
         evaluate(engine, df, by="region", misses=3)
     with pytest.raises(ValueError, match="'slices'"):

@@ -351,6 +351,33 @@ def test_cli_report_and_compare_pages(browser: Any, tmp_path: Path, artifacts: P
     page.shot(artifacts / "html-compare.png")
 
 
+def test_cli_compare_by_page_shows_every_slice_and_sorts(browser: Any, tmp_path: Path, artifacts: Path) -> None:
+    rng = np.random.default_rng(4)
+    n = 900
+    y = rng.random(n) < 0.4
+    region = rng.choice(["eu", "us", "asia"], n)
+    for name, noise in (("a", 0.8), ("b", 1.4)):
+        s = np.round(y * 1.0 + rng.normal(0, noise, n), 3)
+        (tmp_path / f"{name}.csv").write_text("id,correct,score,region\n" + "".join(
+            f"c{i},{int(c)},{float(v)!r},{r}\n" for i, (c, v, r) in enumerate(zip(y, s, region))))
+    out = _run("compare", str(tmp_path / "a.csv"), str(tmp_path / "b.csv"), "--by", "region", "--resamples", "200",
+               "--html", str(tmp_path / "c.html"), "--format", "json")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    page = Page(browser, tmp_path / "c.html")
+    page.check_clean()
+    got = json.loads(out.stdout)
+    table = "#slice-comparisons tbody tr"
+    assert page.page.locator(table).count() == sum(len(s["comparisons"]) for s in got["slices"]) == 8
+    eu = next(s for s in got["slices"] if s["slice"] == "region=eu")["comparisons"]["area_under_roc_curve"]
+    shown = page.value("#slice-comparisons tr[data-slice='region=eu'][data-measure='area_under_roc_curve'] td.p")
+    assert shown == pytest.approx(eu["p_value"], rel=1e-12)
+    assert page.page.evaluate("scoredPr.charts.roc.series.filter(s => s.tip).length") == 2  # the overall curves
+    page.page.locator("#slice-comparisons thead th", has_text="p-value").click()  # sorted by p-value
+    ps = [float(v) for v in page.page.locator(f"{table} td.p").evaluate_all("tds => tds.map(t => t.dataset.value)")]
+    assert ps == sorted(ps) or ps == sorted(ps, reverse=True)
+    page.shot(artifacts / "html-compare-by.png")
+
+
 def test_print_layout_redraws_charts_and_hides_controls(browser: Any, tmp_path: Path) -> None:
     page = open_page(browser, KINDS["exact"].to_html(), tmp_path / "print.html")
     before = page.page.evaluate("scoredPr.charts.pr.canvas.width")

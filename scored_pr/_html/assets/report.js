@@ -345,7 +345,7 @@
   if (layout === "single") root.appendChild(measuresTable([R[0]], false));
   else if (layout === "compare") {
     root.appendChild(measuresTable(R, true));
-    root.appendChild(el("h2", { text: "Paired comparison (A \u2212 B)" }));
+    root.appendChild(el("h2", { text: (D.paired === false ? "Unpaired" : "Paired") + " comparison (A \u2212 B)" + (D.slice_comparisons ? ": overall" : "") }));
     var ct = el("table", { id: "comparison" });
     var hd = ["measure", "A", "B", "A \u2212 B", "interval", "statistic", "p-value", "method"];
     ct.appendChild(el("thead", null, [el("tr", null, hd.map(function (h, i) { return cell("th", h, i ? null : "name"); }))]));
@@ -359,6 +359,7 @@
     root.appendChild(el("p", { "class": "note", text: (D.same_ranking ? "A and B rank every case identically: every difference is 0. " : "") +
       "Two-sided tests: DeLong's paired test for ROC AUC, a paired stratified bootstrap for average precision." }));
     R.forEach(function (r) { root.appendChild(el("p", { "class": "note", text: r.name + ": " + countsLine(r) })); });
+    if (D.slice_comparisons) sliceComparisons(D.slice_comparisons);
   } else {
     var at = el("table", { id: "averages" });
     at.appendChild(el("thead", null, [el("tr", null, [cell("th", "measure", "name"), cell("th", "value")])]));
@@ -418,6 +419,33 @@
       if (D.gaps) gapsTable(D.gaps);
     } else if (D.items.length > D.items_with_curves) root.appendChild(el("p", { "class": "note", text: "Curves for the first " + D.items_with_curves + " " + D.item_noun + " entries; the table lists all." }));
   }
+  // compare --by: A against B in every slice (paired where the slice holds the same ids in both files), a sortable table.
+  function sliceComparisons(S) {
+    root.appendChild(el("h2", { text: "Per slice (A \u2212 B; click a heading to sort)" }));
+    var st = el("table", { "class": "sortable", id: "slice-comparisons" });
+    var hd = ["slice", "cases (A / B)", "pairing", "measure", "A", "B", "A \u2212 B", "interval", "p-value", "method"];
+    st.appendChild(el("thead", null, [el("tr", null, hd.map(function (h, i) { return cell("th", h, i ? null : "name"); }))]));
+    var sb = el("tbody");
+    S.forEach(function (s) {
+      var cases = s.paired ? fmt(s.num_cases_a) : fmt(s.num_cases_a) + " / " + fmt(s.num_cases_b);
+      var head = [cell("td", s.name, "name", { "data-sort": s.name }), cell("td", cases, null, { "data-sort": String(s.num_cases_a) }),
+        cell("td", s.paired ? "paired" : "unpaired")];
+      if (s.measure === null) {
+        sb.appendChild(el("tr", { "data-slice": s.name }, head.concat([cell("td", "", null, { "data-sort": "" }),
+          cell("td", s.note, "note", { colspan: 6 })])));
+        return;
+      }
+      sb.appendChild(el("tr", { "data-slice": s.name, "data-measure": s.measure }, head.concat([cell("td", s.measure),
+        valueCell(s.a, null, { "data-sort": String(num(s.a)) }), valueCell(s.b, null, { "data-sort": String(num(s.b)) }),
+        valueCell(s.difference, null, { "data-sort": String(num(s.difference)), "class": "difference" }),
+        cell("td", "[" + fmt(s.low) + ", " + fmt(s.high) + "] " + (100 * s.level).toFixed(0) + "%", "interval", { "data-sort": String(num(s.low)), title: s.note || "" }),
+        valueCell(s.p_value, null, { "data-sort": String(num(s.p_value)), "class": "p" }), cell("td", s.method)])));
+    });
+    st.appendChild(sb); root.appendChild(st); sortable(st);
+    root.appendChild(el("p", { "class": "note", text: "A slice whose cases carry the same ids in A and B is compared paired (joined on the ids); " +
+      "any other slice unpaired, each model on its own cases. p-values are not adjusted for the number of slices." }));
+  }
+
   // Each slice against the rest of its crossing (SlicedEvaluation.gaps): difference, interval, p-values adjusted for the comparisons.
   function gapsTable(G) {
     root.appendChild(el("h2", { text: "Gaps: each slice against the rest of its crossing (" + G.label + ")" }));
