@@ -470,6 +470,20 @@ def _integer_counts(values: FloatArray) -> bool:
     return bool(np.all(values == np.round(values)))
 
 
+def _fair_coins(rng: np.random.Generator, size: int) -> npt.NDArray[np.bool_]:
+    """``rng.random(size) < 0.5``, the same coins from the same stream, without making the floats.
+
+    ``Generator.random`` turns each raw 64-bit word u of the bit generator into (u >> 11) * 2**-53,
+    which is < 0.5 exactly when u < 2**63 (its top bit is 0); one word per coin, so the generator
+    is left in the same state. Only for PCG64 (``default_rng``'s), whose doubles are made that
+    way; any other bit generator falls back to the floats.
+    """
+    bits = rng.bit_generator
+    if isinstance(bits, np.random.PCG64):
+        return np.less(bits.random_raw(size), np.uint64(1 << 63))
+    return rng.random(size) < 0.5
+
+
 def split_cases(
     correct: npt.NDArray[np.bool_], weights: FloatArray | None, misses: int, negative_misses: int, seed: int
 ) -> tuple[npt.NDArray[Any], float, float]:
@@ -481,23 +495,32 @@ def split_cases(
     rng = np.random.default_rng(seed)
     first: npt.NDArray[Any]
     if weights is None:
-        first = rng.random(correct.size) < 0.5  # one coin per case, kept as bools (summed as counts)
+        first = _fair_coins(rng, correct.size)  # one coin per case, kept as bools (summed as counts)
     else:
         first = rng.binomial(np.asarray(weights).astype(np.int64), 0.5).astype(np.float64)
     return first, float(rng.binomial(misses, 0.5)), float(rng.binomial(negative_misses, 0.5))
 
 
 def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_],
-                 first: npt.NDArray[Any]) -> tuple[FloatArray, FloatArray]:  # fmt: skip
-    """Cumulative (TP, FP) count of the ordering half at each candidate's end rank (0 for ``inf``)."""
-    tp_run = np.empty(first.size + 1)
-    tp_run[0] = 0.0
-    # whole counts, exact in float64; bools are converted before the sum (numpy's float cumsum is the fast one)
-    both = np.logical_and(first, correct).astype(np.float64) if first.dtype == np.bool_ else np.multiply(first, correct)
-    np.cumsum(both, out=tp_run[1:])
-    all_run = np.empty(first.size + 1)
-    all_run[0] = 0.0
-    np.cumsum(first.astype(np.float64, copy=False), out=all_run[1:])
+                 first: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:  # fmt: skip
+    """Cumulative (TP, FP) count of the ordering half at each candidate's end rank (0 for ``inf``).
+
+    Coins (bools): int32 counts when they fit (half the memory of float64, and numpy's integer
+    running sum skips the conversion pass); every reader promotes them to float64 exactly (whole
+    numbers below 2**31), so the answers are those of float64 counts. Weighted: float64 (whole
+    numbers below 2**53).
+    """
+    if first.dtype == np.bool_:
+        kind: Any = np.int32 if first.size < 2**31 - 1 else np.int64
+        both: npt.NDArray[Any] = np.logical_and(first, correct)
+    else:
+        kind, both = np.float64, np.multiply(first, correct)
+    tp_run = np.empty(first.size + 1, dtype=kind)
+    tp_run[0] = 0
+    np.cumsum(both, dtype=kind, out=tp_run[1:])
+    all_run = np.empty(first.size + 1, dtype=kind)
+    all_run[0] = 0
+    np.cumsum(first, dtype=kind, out=all_run[1:])
     if ends.size == first.size + 1:  # every case its own score: the ends are 0, 1, ..., n
         np.subtract(all_run, tp_run, out=all_run)
         return tp_run, all_run
@@ -505,6 +528,31 @@ def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_],
     fp = all_run[ends]
     fp -= tp
     return tp, fp
+
+
+def _descending_stable(z: FloatArray) -> npt.NDArray[np.int64]:
+    """``np.argsort(-z, kind="stable")``: descending, ties in ascending position, from two fast unstable sorts.
+
+    numpy's unstable sorts (SIMD where the CPU has it) are several times faster than its stable
+    one on floats; the ties are then put in position order by sorting (run of equal keys, position)
+    packed in one int64. NaN (not ordered by equality): the stable sort itself.
+    """
+    key = np.negative(z)
+    if key.size < 2 or key.size >= 2**31 or np.isnan(key).any():
+        return np.argsort(key, kind="stable")
+    perm = np.argsort(key)
+    ranked = key[perm]
+    new_run = ranked[1:] != ranked[:-1]
+    if new_run.all():  # no ties: the order is the stable one
+        return perm
+    packed = np.empty(perm.size, dtype=np.int64)
+    packed[0] = 0
+    np.cumsum(new_run, dtype=np.int64, out=packed[1:])  # the run of equal keys, ascending
+    packed <<= 32
+    packed |= perm
+    packed.sort()
+    packed &= 0xFFFFFFFF
+    return packed
 
 
 def _order_statistic(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float) -> FloatArray:
@@ -567,7 +615,7 @@ def _best_certified(c: Candidates, maximize: str, certified: npt.NDArray[np.int6
 
 
 #: The ordering half's (TP, FP) at every candidate and its (positive, negative) reference counts.
-Halves = tuple[FloatArray, FloatArray, float, float]
+Halves = tuple[npt.NDArray[Any], npt.NDArray[Any], float, float]  # whole counts: float64 or an int type
 
 
 def choose_certified(
@@ -651,7 +699,7 @@ def certify(
     threshold will meet.
     """
     delta = 1.0 - confidence
-    split: tuple[FloatArray, FloatArray] | None = None  # the ordering half's counts, when split
+    split: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None  # the ordering half's counts, when split
     if not needs_split(subject_to):
         high = _SAFE_END[next(iter(subject_to))] == "high"
         order = np.arange(c.tp.size) if high else np.arange(c.tp.size)[::-1]
@@ -671,7 +719,7 @@ def certify(
         # failure, so only the candidates the ordering half already finds feasible (z > 0) get
         # z-scores and a sort; the rest only if the tests get there.
         top = _surely_feasible(subject_to, tp_a, fp_a, pos_a, neg_a)
-        order = top[np.argsort(-_order_statistic(subject_to, tp_a[top], fp_a[top], pos_a, neg_a), kind="stable")]
+        order = top[_descending_stable(_order_statistic(subject_to, tp_a[top], fp_a[top], pos_a, neg_a))]
         whole = top.size == c.tp.size
 
         def test_half(sel: npt.NDArray[np.int64]) -> tuple[FloatArray, FloatArray]:
@@ -690,7 +738,7 @@ def certify(
             later[top] = False
             rest = np.flatnonzero(later)
             z_rest = _order_statistic(subject_to, tp_a[rest], fp_a[rest], pos_a, neg_a)
-            order = np.concatenate((order, rest[np.argsort(-z_rest, kind="stable")]))
+            order = np.concatenate((order, rest[_descending_stable(z_rest)]))
             passed = _first_failure(tested_at, order.size, screen_at, start=passed)
     certified = np.zeros(c.tp.size, dtype=bool)
     certified[order[:passed]] = True
