@@ -107,9 +107,8 @@ def ranking_candidates(neg_scores: FloatArray, correct: npt.NDArray[np.bool_], w
 
     Unweighted, in one pass of each kind: the tie groups' ends from one comparison of neighbours
     (equal neighbours, 0.0 and -0.0 included, share a group, as ``threshold_cutoffs`` groups them),
-    the counts from one float64 cumulative sum (exact: whole numbers below 2**53, the values the
-    int64 path converts to) read at the groups' ends and written after the ``inf`` candidate, with
-    no int64 intermediate and no second copy. With every score distinct (real-valued scores) each
+    the counts from one int32 cumulative sum (exact: whole numbers, the values the int64 path
+    converts to) read at the groups' ends and written as float64 after the ``inf`` candidate. With every score distinct (real-valued scores) each
     case is its own group: no gather at all. Weighted: the general path. O(n).
     """
     n = neg_scores.size
@@ -121,9 +120,12 @@ def ranking_candidates(neg_scores: FloatArray, correct: npt.NDArray[np.bool_], w
     threshold[0] = np.inf
     tp = np.empty(groups + 1, dtype=np.float64)
     tp[0] = 0.0
+    # the running count of correct cases in int32 (numpy's integer running sum is several times
+    # faster than its float64 one over bools), converted to float64 where it is stored: exact
+    whole: Any = np.int32 if n < 2**31 - 1 else np.int64
     if groups == n:  # every score distinct: candidate i accepts the first i ranked cases
         np.negative(neg_scores, out=threshold[1:])
-        np.cumsum(correct, dtype=np.float64, out=tp[1:])
+        tp[1:] = np.cumsum(correct, dtype=whole)
         ends = np.arange(n + 1, dtype=np.int64)
     else:
         ends = np.empty(groups + 1, dtype=np.int64)
@@ -131,12 +133,16 @@ def ranking_candidates(neg_scores: FloatArray, correct: npt.NDArray[np.bool_], w
         ends[1:-1] = np.flatnonzero(differ)
         ends[1:-1] += 1
         ends[-1] = n
-        last = ends[1:] - 1  # each group's last ranked case
-        np.negative(neg_scores[last], out=threshold[1:])
+        # each group's last ranked case: where the next score differs (a boolean selection, cheaper
+        # than a gather at the ends), and the last case
+        np.negative(neg_scores[:-1][differ], out=threshold[1:-1])
+        threshold[-1] = -neg_scores[-1]
         if groups * 8 < n:  # few groups (rounded scores): count each group's correct cases, then sum the counts
             np.cumsum(np.add.reduceat(correct, ends[:-1], dtype=np.int64), dtype=np.float64, out=tp[1:])
         else:
-            np.take(np.cumsum(correct, dtype=np.float64), last, out=tp[1:])
+            run = np.cumsum(correct, dtype=whole)
+            tp[1:-1] = run[:-1][differ]
+            tp[-1] = run[-1]
     fp = np.subtract(ends, tp)  # exact: whole numbers below 2**53
     return Candidates(threshold, tp, fp, float(pos_ref), float(neg_ref), True, ends)
 
