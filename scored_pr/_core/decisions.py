@@ -405,14 +405,32 @@ def rejects(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float,
     The exact tail is computed only where :func:`screen` cannot decide.
     """
     state = screen(key, target, tp, fp, pos, neg, delta)
-    live = state == -1
-    if live.any():
+    live = np.flatnonzero(state == -1)
+    if live.size:
         k, n = _sizes(key, tp[live], fp[live], pos, neg)
         t = target
         if CONSTRAINTS[key] == "<=":
             k, t = n - k, 1.0 - target
-        state[live] = B.tail_at_least(k, n, t) <= delta
+        # the tail bracketed by the sum of the terms after k decides all but the tails within
+        # about 1e-6 (relative) of delta (the point mass screen's margin): only those are left to
+        # the exact tail, whose vectorised continued fraction runs as long as its slowest value
+        decided = np.full(live.size, -1, dtype=np.int8)
+        if 0.0 < t < 1.0:
+            decided = _bracketed(k, n, t, delta)
+        exact = decided == -1
+        if exact.any():
+            decided[exact] = B.tail_at_least(k[exact], n[exact], t) <= delta
+        state[live] = decided
     return state == 1
+
+
+def _bracketed(k: FloatArray, n: FloatArray, t: float, delta: float) -> npt.NDArray[np.int8]:
+    """1 where P(X >= k) <= delta surely, 0 where surely not, -1 where only the exact tail can tell (0 < t < 1)."""
+    log_mass = (B.log_gamma(n + 1.0) - B.log_gamma(k + 1.0) - B.log_gamma(n - k + 1.0)
+                + k * math.log(t) + (n - k) * math.log1p(-t))  # fmt: skip
+    low, high = B.log_tail_bracket(k, n, log_mass, t)
+    log_delta = math.log(delta)
+    return np.where(low >= log_delta + 1e-6, 0, np.where(high <= log_delta - 1e-6, 1, -1)).astype(np.int8)
 
 
 def _all_reject(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float,
@@ -485,9 +503,14 @@ def _fair_coins(rng: np.random.Generator, size: int) -> npt.NDArray[np.bool_]:
     way; any other bit generator falls back to the floats.
     """
     bits = rng.bit_generator
-    if isinstance(bits, np.random.PCG64):
-        return np.less(bits.random_raw(size), np.uint64(1 << 63))
-    return rng.random(size) < 0.5
+    if not isinstance(bits, np.random.PCG64):
+        return rng.random(size) < 0.5
+    coins = np.empty(size, dtype=bool)
+    step = 1 << 16  # the words in chunks that stay in cache (the coins are 1/64 of their size)
+    for lo in range(0, size, step):
+        hi = min(size, lo + step)
+        np.less(bits.random_raw(hi - lo), np.uint64(1 << 63), out=coins[lo:hi])
+    return coins
 
 
 def split_cases(
@@ -602,8 +625,11 @@ def _surely_feasible(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatA
             np.subtract(k, gap, out=gap)
         else:
             gap -= k
-        m = np.greater(gap, 0.0) if 0.0 < target < 1.0 else np.greater_equal(gap, 0.0)
-        m &= n > 0
+        if 0.0 < target < 1.0:  # 0 <= k <= n: no trials gives a gap of 0, not > 0
+            m = np.greater(gap, 0.0)
+        else:
+            m = np.greater_equal(gap, 0.0)
+            m &= n > 0
         ok = m if ok is None else np.logical_and(ok, m, out=ok)
     return np.flatnonzero(ok) if ok is not None else np.arange(tp.size)
 

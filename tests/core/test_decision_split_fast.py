@@ -13,13 +13,14 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from scored_pr._core import decisions as D
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2**32), st.integers(0, 3000))
+@given(st.integers(0, 2**32), st.integers(0, 3000) | st.sampled_from([65_536, 65_537, 200_001]))
 def test_fair_coins_are_the_float_coins_and_leave_the_same_state(seed: int, size: int) -> None:
     fast, slow = np.random.default_rng(seed), np.random.default_rng(seed)
     np.testing.assert_array_equal(D._fair_coins(fast, size), slow.random(size) < 0.5)
@@ -104,3 +105,20 @@ def test_certified_split_choice_is_the_literal_procedure(cases: list[tuple[int, 
         assert not got.feasible
     else:
         assert got.feasible and got.threshold == threshold and got.tp == tp
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 300_000), st.sampled_from([0.05, 0.3, 0.5, 0.9, 0.99]), st.floats(-1.0, 6.0))
+def test_tail_bracket_holds_the_exact_tail(n: int, target: float, spreads: float) -> None:
+    """log_tail_bracket's bounds hold scipy's exact binomial tail and are tight enough to decide at 1e-6."""
+    scipy_stats = pytest.importorskip("scipy.stats")
+    from scored_pr._core import binomial
+
+    k = min(n, math.floor(n * target + spreads * math.sqrt(n * target * (1 - target))) + 1)
+    kk, nn = np.array([float(k)]), np.array([float(n)])
+    log_mass = np.array([scipy_stats.binom.logpmf(k, n, target)])
+    low, high = binomial.log_tail_bracket(kk, nn, log_mass, target)
+    exact = scipy_stats.binom.logsf(k - 1, n, target)
+    assert low[0] <= exact + 1e-9 and exact <= high[0] + 1e-9
+    if k > n * target and exact > -700:
+        assert high[0] - low[0] < 1e-7  # the band left to the exact tail is that narrow
