@@ -412,14 +412,13 @@ def rejects(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float,
         if CONSTRAINTS[key] == "<=":
             k, t = n - k, 1.0 - target
         # the tail bracketed by the sum of the terms after k decides all but the tails within
-        # about 1e-6 (relative) of delta (the point mass screen's margin): only those are left to
-        # the exact tail, whose vectorised continued fraction runs as long as its slowest value
-        decided = np.full(live.size, -1, dtype=np.int8)
-        if 0.0 < t < 1.0:
-            decided = _bracketed(k, n, t, delta)
-        exact = decided == -1
-        if exact.any():
-            decided[exact] = B.tail_at_least(k[exact], n[exact], t) <= delta
+        # about 1e-6 (relative) of delta (the point mass screen's margin), as the exact tail would;
+        # if one is left, the exact tail of every one, as one batch: its vectorised continued
+        # fraction runs until its slowest value converges, so a tail at delta itself could round
+        # either way with another batch, and the batch is the one it always was
+        decided = _bracketed(k, n, t, delta) if 0.0 < t < 1.0 else np.full(live.size, -1, dtype=np.int8)
+        if (decided == -1).any():
+            decided = (B.tail_at_least(k, n, t) <= delta).astype(np.int8)
         state[live] = decided
     return state == 1
 
