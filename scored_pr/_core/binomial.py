@@ -157,3 +157,39 @@ def clopper_pearson_upper(k: float, n: float, confidence: float) -> float:
     if n <= 0:
         return float("nan")
     return 1.0 if k >= n else beta_ppf(confidence, k + 1.0, n - k)
+
+
+def log_tail_bracket(k: FloatArray, n: FloatArray, log_mass: FloatArray, p: float,
+                     budget: int = 4_000_000) -> tuple[FloatArray, FloatArray]:  # fmt: skip
+    """Lower and upper bounds on log P(X >= k), X ~ Binomial(n, p), for whole k > n p, from the terms after k.
+
+    ``log_mass``: log P(X = k). The terms P(X = k + i), i < m, follow from P(X = k) by the ratios
+    (n - j) p / ((j + 1) (1 - p)), which fall with j; their sum is a lower bound, and that sum plus
+    P(X = k + m) / (1 - r), r the ratio at k + m (< 1 past the mean), an upper bound (0 past n). m
+    is ten spreads sqrt(n p (1 - p)) and more (capped so that the terms held stay under ``budget``),
+    where the rest is far below the float64 rounding of the sum. O(len(k) m).
+    """
+    lower = np.full(k.shape, -np.inf)
+    upper = np.full(k.shape, np.inf)
+    if not k.size:
+        return lower, upper
+    m = int(min(10.0 * math.sqrt(float(np.max(n)) * p * (1.0 - p)) + 64.0, budget // k.size))
+    if m < 2:
+        return lower, upper
+    j = k[:, None] + np.arange(m - 1, dtype=np.float64)  # the ratio from term j to term j + 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_ratio = np.log(np.maximum(n[:, None] - j, 0.0) * p) - np.log((j + 1.0) * (1.0 - p))
+    log_terms = np.empty((k.size, m))
+    log_terms[:, 0] = log_mass
+    np.cumsum(log_ratio, axis=1, out=log_terms[:, 1:])
+    log_terms[:, 1:] += log_mass[:, None]
+    peak = np.max(log_terms, axis=1)  # the sum is taken relative to its largest term: no overflow
+    total = np.exp(log_terms - peak[:, None]).sum(axis=1)
+    lower = peak + np.log(total)
+    last = k + m  # the first term left out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = (n - last) * p / ((last + 1.0) * (1.0 - p))
+        log_last = log_terms[:, -1] + np.log(np.maximum(n - (last - 1.0), 0.0) * p) - np.log(last * (1.0 - p))
+        rest = np.where(last > n, 0.0, np.exp(log_last - peak) / (1.0 - np.minimum(r, 1.0)))
+    upper = np.where((last > n) | (r < 1.0), peak + np.log(total + rest), np.inf)
+    return lower, upper

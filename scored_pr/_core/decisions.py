@@ -107,9 +107,8 @@ def ranking_candidates(neg_scores: FloatArray, correct: npt.NDArray[np.bool_], w
 
     Unweighted, in one pass of each kind: the tie groups' ends from one comparison of neighbours
     (equal neighbours, 0.0 and -0.0 included, share a group, as ``threshold_cutoffs`` groups them),
-    the counts from one float64 cumulative sum (exact: whole numbers below 2**53, the values the
-    int64 path converts to) read at the groups' ends and written after the ``inf`` candidate, with
-    no int64 intermediate and no second copy. With every score distinct (real-valued scores) each
+    the counts from one int32 cumulative sum (exact: whole numbers, the values the int64 path
+    converts to) read at the groups' ends and written as float64 after the ``inf`` candidate. With every score distinct (real-valued scores) each
     case is its own group: no gather at all. Weighted: the general path. O(n).
     """
     n = neg_scores.size
@@ -121,9 +120,12 @@ def ranking_candidates(neg_scores: FloatArray, correct: npt.NDArray[np.bool_], w
     threshold[0] = np.inf
     tp = np.empty(groups + 1, dtype=np.float64)
     tp[0] = 0.0
+    # the running count of correct cases in int32 (numpy's integer running sum is several times
+    # faster than its float64 one over bools), converted to float64 where it is stored: exact
+    whole: Any = np.int32 if n < 2**31 - 1 else np.int64
     if groups == n:  # every score distinct: candidate i accepts the first i ranked cases
         np.negative(neg_scores, out=threshold[1:])
-        np.cumsum(correct, dtype=np.float64, out=tp[1:])
+        tp[1:] = np.cumsum(correct, dtype=whole)
         ends = np.arange(n + 1, dtype=np.int64)
     else:
         ends = np.empty(groups + 1, dtype=np.int64)
@@ -131,12 +133,16 @@ def ranking_candidates(neg_scores: FloatArray, correct: npt.NDArray[np.bool_], w
         ends[1:-1] = np.flatnonzero(differ)
         ends[1:-1] += 1
         ends[-1] = n
-        last = ends[1:] - 1  # each group's last ranked case
-        np.negative(neg_scores[last], out=threshold[1:])
+        # each group's last ranked case: where the next score differs (a boolean selection, cheaper
+        # than a gather at the ends), and the last case
+        np.negative(neg_scores[:-1][differ], out=threshold[1:-1])
+        threshold[-1] = -neg_scores[-1]
         if groups * 8 < n:  # few groups (rounded scores): count each group's correct cases, then sum the counts
             np.cumsum(np.add.reduceat(correct, ends[:-1], dtype=np.int64), dtype=np.float64, out=tp[1:])
         else:
-            np.take(np.cumsum(correct, dtype=np.float64), last, out=tp[1:])
+            run = np.cumsum(correct, dtype=whole)
+            tp[1:-1] = run[:-1][differ]
+            tp[-1] = run[-1]
     fp = np.subtract(ends, tp)  # exact: whole numbers below 2**53
     return Candidates(threshold, tp, fp, float(pos_ref), float(neg_ref), True, ends)
 
@@ -399,14 +405,31 @@ def rejects(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float,
     The exact tail is computed only where :func:`screen` cannot decide.
     """
     state = screen(key, target, tp, fp, pos, neg, delta)
-    live = state == -1
-    if live.any():
+    live = np.flatnonzero(state == -1)
+    if live.size:
         k, n = _sizes(key, tp[live], fp[live], pos, neg)
         t = target
         if CONSTRAINTS[key] == "<=":
             k, t = n - k, 1.0 - target
-        state[live] = B.tail_at_least(k, n, t) <= delta
+        # the tail bracketed by the sum of the terms after k decides all but the tails within
+        # about 1e-6 (relative) of delta (the point mass screen's margin), as the exact tail would;
+        # if one is left, the exact tail of every one, as one batch: its vectorised continued
+        # fraction runs until its slowest value converges, so a tail at delta itself could round
+        # either way with another batch, and the batch is the one it always was
+        decided = _bracketed(k, n, t, delta) if 0.0 < t < 1.0 else np.full(live.size, -1, dtype=np.int8)
+        if (decided == -1).any():
+            decided = (B.tail_at_least(k, n, t) <= delta).astype(np.int8)
+        state[live] = decided
     return state == 1
+
+
+def _bracketed(k: FloatArray, n: FloatArray, t: float, delta: float) -> npt.NDArray[np.int8]:
+    """1 where P(X >= k) <= delta surely, 0 where surely not, -1 where only the exact tail can tell (0 < t < 1)."""
+    log_mass = (B.log_gamma(n + 1.0) - B.log_gamma(k + 1.0) - B.log_gamma(n - k + 1.0)
+                + k * math.log(t) + (n - k) * math.log1p(-t))  # fmt: skip
+    low, high = B.log_tail_bracket(k, n, log_mass, t)
+    log_delta = math.log(delta)
+    return np.where(low >= log_delta + 1e-6, 0, np.where(high <= log_delta - 1e-6, 1, -1)).astype(np.int8)
 
 
 def _all_reject(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float,
@@ -470,6 +493,25 @@ def _integer_counts(values: FloatArray) -> bool:
     return bool(np.all(values == np.round(values)))
 
 
+def _fair_coins(rng: np.random.Generator, size: int) -> npt.NDArray[np.bool_]:
+    """``rng.random(size) < 0.5``, the same coins from the same stream, without making the floats.
+
+    ``Generator.random`` turns each raw 64-bit word u of the bit generator into (u >> 11) * 2**-53,
+    which is < 0.5 exactly when u < 2**63 (its top bit is 0); one word per coin, so the generator
+    is left in the same state. Only for PCG64 (``default_rng``'s), whose doubles are made that
+    way; any other bit generator falls back to the floats.
+    """
+    bits = rng.bit_generator
+    if not isinstance(bits, np.random.PCG64):
+        return rng.random(size) < 0.5
+    coins = np.empty(size, dtype=bool)
+    step = 1 << 16  # the words in chunks that stay in cache (the coins are 1/64 of their size)
+    for lo in range(0, size, step):
+        hi = min(size, lo + step)
+        np.less(bits.random_raw(hi - lo), np.uint64(1 << 63), out=coins[lo:hi])
+    return coins
+
+
 def split_cases(
     correct: npt.NDArray[np.bool_], weights: FloatArray | None, misses: int, negative_misses: int, seed: int
 ) -> tuple[npt.NDArray[Any], float, float]:
@@ -481,23 +523,32 @@ def split_cases(
     rng = np.random.default_rng(seed)
     first: npt.NDArray[Any]
     if weights is None:
-        first = rng.random(correct.size) < 0.5  # one coin per case, kept as bools (summed as counts)
+        first = _fair_coins(rng, correct.size)  # one coin per case, kept as bools (summed as counts)
     else:
         first = rng.binomial(np.asarray(weights).astype(np.int64), 0.5).astype(np.float64)
     return first, float(rng.binomial(misses, 0.5)), float(rng.binomial(negative_misses, 0.5))
 
 
 def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_],
-                 first: npt.NDArray[Any]) -> tuple[FloatArray, FloatArray]:  # fmt: skip
-    """Cumulative (TP, FP) count of the ordering half at each candidate's end rank (0 for ``inf``)."""
-    tp_run = np.empty(first.size + 1)
-    tp_run[0] = 0.0
-    # whole counts, exact in float64; bools are converted before the sum (numpy's float cumsum is the fast one)
-    both = np.logical_and(first, correct).astype(np.float64) if first.dtype == np.bool_ else np.multiply(first, correct)
-    np.cumsum(both, out=tp_run[1:])
-    all_run = np.empty(first.size + 1)
-    all_run[0] = 0.0
-    np.cumsum(first.astype(np.float64, copy=False), out=all_run[1:])
+                 first: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:  # fmt: skip
+    """Cumulative (TP, FP) count of the ordering half at each candidate's end rank (0 for ``inf``).
+
+    Coins (bools): int32 counts when they fit (half the memory of float64, and numpy's integer
+    running sum skips the conversion pass); every reader promotes them to float64 exactly (whole
+    numbers below 2**31), so the answers are those of float64 counts. Weighted: float64 (whole
+    numbers below 2**53).
+    """
+    if first.dtype == np.bool_:
+        kind: Any = np.int32 if first.size < 2**31 - 1 else np.int64
+        both: npt.NDArray[Any] = np.logical_and(first, correct)
+    else:
+        kind, both = np.float64, np.multiply(first, correct)
+    tp_run = np.empty(first.size + 1, dtype=kind)
+    tp_run[0] = 0
+    np.cumsum(both, dtype=kind, out=tp_run[1:])
+    all_run = np.empty(first.size + 1, dtype=kind)
+    all_run[0] = 0
+    np.cumsum(first, dtype=kind, out=all_run[1:])
     if ends.size == first.size + 1:  # every case its own score: the ends are 0, 1, ..., n
         np.subtract(all_run, tp_run, out=all_run)
         return tp_run, all_run
@@ -505,6 +556,31 @@ def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_],
     fp = all_run[ends]
     fp -= tp
     return tp, fp
+
+
+def _descending_stable(z: FloatArray) -> npt.NDArray[np.int64]:
+    """``np.argsort(-z, kind="stable")``: descending, ties in ascending position, from two fast unstable sorts.
+
+    numpy's unstable sorts (SIMD where the CPU has it) are several times faster than its stable
+    one on floats; the ties are then put in position order by sorting (run of equal keys, position)
+    packed in one int64. NaN (not ordered by equality): the stable sort itself.
+    """
+    key = np.negative(z)
+    if key.size < 2 or key.size >= 2**31 or np.isnan(key).any():
+        return np.argsort(key, kind="stable")
+    perm = np.argsort(key)
+    ranked = key[perm]
+    new_run = ranked[1:] != ranked[:-1]
+    if new_run.all():  # no ties: the order is the stable one
+        return perm
+    packed = np.empty(perm.size, dtype=np.int64)
+    packed[0] = 0
+    np.cumsum(new_run, dtype=np.int64, out=packed[1:])  # the run of equal keys, ascending
+    packed <<= 32
+    packed |= perm
+    packed.sort()
+    packed &= 0xFFFFFFFF
+    return packed
 
 
 def _order_statistic(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float) -> FloatArray:
@@ -548,8 +624,11 @@ def _surely_feasible(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatA
             np.subtract(k, gap, out=gap)
         else:
             gap -= k
-        m = np.greater(gap, 0.0) if 0.0 < target < 1.0 else np.greater_equal(gap, 0.0)
-        m &= n > 0
+        if 0.0 < target < 1.0:  # 0 <= k <= n: no trials gives a gap of 0, not > 0
+            m = np.greater(gap, 0.0)
+        else:
+            m = np.greater_equal(gap, 0.0)
+            m &= n > 0
         ok = m if ok is None else np.logical_and(ok, m, out=ok)
     return np.flatnonzero(ok) if ok is not None else np.arange(tp.size)
 
@@ -567,7 +646,7 @@ def _best_certified(c: Candidates, maximize: str, certified: npt.NDArray[np.int6
 
 
 #: The ordering half's (TP, FP) at every candidate and its (positive, negative) reference counts.
-Halves = tuple[FloatArray, FloatArray, float, float]
+Halves = tuple[npt.NDArray[Any], npt.NDArray[Any], float, float]  # whole counts: float64 or an int type
 
 
 def choose_certified(
@@ -651,7 +730,7 @@ def certify(
     threshold will meet.
     """
     delta = 1.0 - confidence
-    split: tuple[FloatArray, FloatArray] | None = None  # the ordering half's counts, when split
+    split: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None  # the ordering half's counts, when split
     if not needs_split(subject_to):
         high = _SAFE_END[next(iter(subject_to))] == "high"
         order = np.arange(c.tp.size) if high else np.arange(c.tp.size)[::-1]
@@ -671,7 +750,7 @@ def certify(
         # failure, so only the candidates the ordering half already finds feasible (z > 0) get
         # z-scores and a sort; the rest only if the tests get there.
         top = _surely_feasible(subject_to, tp_a, fp_a, pos_a, neg_a)
-        order = top[np.argsort(-_order_statistic(subject_to, tp_a[top], fp_a[top], pos_a, neg_a), kind="stable")]
+        order = top[_descending_stable(_order_statistic(subject_to, tp_a[top], fp_a[top], pos_a, neg_a))]
         whole = top.size == c.tp.size
 
         def test_half(sel: npt.NDArray[np.int64]) -> tuple[FloatArray, FloatArray]:
@@ -690,7 +769,7 @@ def certify(
             later[top] = False
             rest = np.flatnonzero(later)
             z_rest = _order_statistic(subject_to, tp_a[rest], fp_a[rest], pos_a, neg_a)
-            order = np.concatenate((order, rest[np.argsort(-z_rest, kind="stable")]))
+            order = np.concatenate((order, rest[_descending_stable(z_rest)]))
             passed = _first_failure(tested_at, order.size, screen_at, start=passed)
     certified = np.zeros(c.tp.size, dtype=bool)
     certified[order[:passed]] = True

@@ -1,0 +1,124 @@
+"""The split certification's fast path decides as the literal procedure written here.
+
+The fast path draws the coins as raw 64-bit words (not floats), keeps the ordering half's running
+counts in int32 and orders the feasible candidates with two unstable sorts; each is held to what it
+replaces, and the whole certified choice to a slow, literal Learn-then-Test: a fair coin per case
+(``rng.random() < 0.5``), the ordering half's counts by a loop, z-scores, a stable sort in Python,
+exact binomial tails in rational arithmetic and fixed-sequence testing to the first failure.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from scored_pr._core import decisions as D
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 3000) | st.sampled_from([65_536, 65_537, 200_001]))
+def test_fair_coins_are_the_float_coins_and_leave_the_same_state(seed: int, size: int) -> None:
+    fast, slow = np.random.default_rng(seed), np.random.default_rng(seed)
+    np.testing.assert_array_equal(D._fair_coins(fast, size), slow.random(size) < 0.5)
+    assert fast.binomial(1000, 0.5) == slow.binomial(1000, 0.5)  # the stream goes on from the same place
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from([-math.inf, -1.5, 0.0, 0.25, 0.25000000000000006, 1.0, 3.0, math.inf, math.nan]),
+                max_size=80))  # fmt: skip
+def test_descending_stable_is_the_stable_argsort(values: list[float]) -> None:
+    z = np.array(values, dtype=np.float64)
+    np.testing.assert_array_equal(D._descending_stable(z), np.argsort(-z, kind="stable"))
+
+
+def _tail_at_least(k: int, n: int, target: float) -> Fraction:
+    """P(Binomial(n, target) >= k), exactly (the target as the float it is)."""
+    t = Fraction(target)
+    return sum((math.comb(n, j) * t**j * (1 - t) ** (n - j) for j in range(max(k, 0), n + 1)), Fraction(0))
+
+
+def _literal(scores: list[float], labels: list[bool], subject_to: dict[str, float], confidence: float,
+             seed: int) -> tuple[float | None, int]:  # fmt: skip
+    """Learn-then-Test with a split, as its docstring states it, one case and one candidate at a time."""
+    rng = np.random.default_rng(seed)
+    ranked = sorted(zip(scores, labels), key=lambda p: -p[0])  # ties: any order, a group is never split
+    coin = [bool(rng.random() < 0.5) for _ in ranked]  # one fair coin per case, in ranked order
+    thresholds = [math.inf] + sorted(set(scores), reverse=True)
+    pos, neg = sum(labels), len(labels) - sum(labels)
+    pos_a = sum(1 for (_, y), a in zip(ranked, coin) if a and y)
+    neg_a = sum(1 for (_, y), a in zip(ranked, coin) if a and not y)
+
+    def counts(t: float, half: bool | None) -> tuple[int, int]:
+        keep = [(y, a) for (s, y), a in zip(ranked, coin) if s >= t and (half is None or a == half)]
+        return sum(1 for y, _ in keep if y), sum(1 for y, _ in keep if not y)
+
+    def sizes(key: str, tp: int, fp: int, p: int) -> tuple[int, int]:
+        return (tp, tp + fp) if key == "precision" else (tp, p)
+
+    def z(i: int) -> float:
+        tp, fp = counts(thresholds[i], True)
+        least = math.inf
+        for key, target in subject_to.items():
+            k, n = sizes(key, tp, fp, pos_a)
+            least = min(least, -math.inf if n <= 0 else (k - target * n) / math.sqrt(n * (target * (1.0 - target))))
+        return least
+
+    order = sorted(range(len(thresholds)), key=lambda i: (-z(i), i))  # most sure first; ties: higher threshold
+    delta = Fraction(1.0 - confidence)
+    certified = []
+    for i in order:  # fixed-sequence testing on the other half, to the first failure
+        tp, fp = counts(thresholds[i], False)
+        ok = True
+        for key, target in subject_to.items():
+            k, n = sizes(key, tp, fp, pos - pos_a)
+            ok = ok and n > 0 and _tail_at_least(k, n, target) <= delta
+        if not ok:
+            break
+        certified.append(i)
+    if not certified:
+        return None, -1
+    # the greatest recall (TP over every case), the highest threshold on a tie
+    best = max(certified, key=lambda i: (counts(thresholds[i], None)[0], -i))
+    return thresholds[best], counts(thresholds[best], None)[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12), st.booleans()), min_size=1, max_size=70),
+       st.sampled_from([{"precision": 0.5}, {"precision": 0.3}, {"precision": 0.6, "recall": 0.2}]),
+       st.sampled_from([0.6, 0.8, 0.95]), st.integers(0, 1000))  # fmt: skip
+def test_certified_split_choice_is_the_literal_procedure(cases: list[tuple[int, bool]], subject_to: dict[str, float],
+                                                         confidence: float, seed: int) -> None:  # fmt: skip
+    scores = [s / 4.0 for s, _ in cases]
+    labels = [y for _, y in cases]
+    order = np.argsort(-np.array(scores), kind="stable")
+    ranked = np.array(scores)[order]
+    correct = np.array(labels, dtype=bool)[order]
+    pos = float(sum(labels))
+    c = D.ranking_candidates(-ranked, correct, None, pos, float(len(labels)) - pos)
+    got = D.choose_certified(c, "recall", subject_to, confidence, (ranked, correct, None, 0, 0), seed)
+    threshold, tp = _literal(scores, labels, subject_to, confidence, seed)
+    if threshold is None:
+        assert not got.feasible
+    else:
+        assert got.feasible and got.threshold == threshold and got.tp == tp
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 300_000), st.sampled_from([0.05, 0.3, 0.5, 0.9, 0.99]), st.floats(-1.0, 6.0))
+def test_tail_bracket_holds_the_exact_tail(n: int, target: float, spreads: float) -> None:
+    """log_tail_bracket's bounds hold scipy's exact binomial tail and are tight enough to decide at 1e-6."""
+    scipy_stats = pytest.importorskip("scipy.stats")
+    from scored_pr._core import binomial
+
+    k = min(n, math.floor(n * target + spreads * math.sqrt(n * target * (1 - target))) + 1)
+    kk, nn = np.array([float(k)]), np.array([float(n)])
+    log_mass = np.array([scipy_stats.binom.logpmf(k, n, target)])
+    low, high = binomial.log_tail_bracket(kk, nn, log_mass, target)
+    exact = scipy_stats.binom.logsf(k - 1, n, target)
+    assert low[0] <= exact + 1e-9 and exact <= high[0] + 1e-9
+    if k > n * target and exact > -700:
+        assert high[0] - low[0] < 1e-7  # the band left to the exact tail is that narrow
