@@ -145,7 +145,9 @@ def segment_calibration(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.N
     """``(ece, brier)``: every segment's ``ece(g, n_bins, "l1", "uniform", False)`` and ``brier_score(g)`` at once.
 
     The segments as :func:`segment_groups` takes them (unweighted cases, each
-    segment in rank order); NaN for an empty segment. A segment's groups ascend,
+    segment in rank order); NaN for an empty segment, and a segment holding a
+    score outside [0, 1] gets a value of no meaning (the callers use those of
+    probability segments only). A segment's groups ascend,
     so each of its bins is a run of them, and the (segment, bin) runs lie end to
     end: one ``np.add.reduceat`` over them gives every bin's sums, the very
     reduction :func:`calibration_bins` does on one segment's groups (a run's
@@ -159,12 +161,15 @@ def segment_calibration(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.N
     count = offsets.size - 1
     distinct, weight, positive, _, lo, hi = _segment_arrays(neg, correct, offsets)
     sizes = hi - lo
-    gseg = np.repeat(np.arange(count, dtype=np.int64)[::-1], sizes[::-1])  # the segment of every group
-    # every group's (segment, bin) key: ascending within a segment, so each (segment, bin) is one run
-    key = gseg * n_bins + bin_ids(distinct, edges(Groups(distinct, weight, positive, weight, sizes, False), n_bins,
-                                                  "uniform"), "left")
-    new = np.ones(key.size, dtype=bool)
-    new[1:] = key[1:] != key[:-1]
+    # every group's bin (bin_ids' "left" rule: for scores in [0, 1], the inner edges at or below the score;
+    # one search, no clipping): ascending within a segment, so each (segment, bin) is one run, starting where
+    # the bin changes or a segment starts
+    inner = edges(Groups(distinct, weight, positive, weight, sizes, False), n_bins, "uniform")[1:-1]
+    ids = np.searchsorted(inner, distinct, side="right")
+    new = np.ones(ids.size, dtype=bool)
+    if ids.size > 1:
+        np.not_equal(ids[1:], ids[:-1], out=new[1:])
+    new[lo[sizes > 0]] = True
     starts = np.flatnonzero(new)
     single = distinct.size == neg.size  # each group one case: weight 1.0, and x * 1.0 is x
     if starts.size:
@@ -174,12 +179,10 @@ def segment_calibration(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.N
         bs = np.add.reduceat(distinct if single else distinct * weight, starts)
     else:
         w = bp = bs = np.zeros(0)
-    # the runs' segments descend (the groups hold the segments in reverse order)
-    cseg = key[starts] // n_bins
-    cn = np.bincount(cseg, minlength=count).astype(np.int64)
-    cstart = np.zeros(count, dtype=np.int64)  # the runs of segment s follow those of every later segment
-    if count > 1:
-        np.cumsum(cn[:0:-1], out=cstart[-2::-1])
+    # segment s's runs: [cstart[s], cstart[s] + cn[s]) (the groups hold the segments in reverse order)
+    cstart = np.searchsorted(starts, lo).astype(np.int64)
+    cn = np.searchsorted(starts, hi).astype(np.int64) - cstart
+    cseg = np.repeat(np.arange(count, dtype=np.int64)[::-1], cn[::-1])  # the segment of every run
     # a segment's total weight is its number of cases: the sum of whole numbers below 2**53 is exact in any
     # order, so this is the value np.sum gives
     cases = np.diff(offsets).astype(np.float64)
