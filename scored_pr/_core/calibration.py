@@ -145,37 +145,48 @@ def segment_calibration(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.N
     """``(ece, brier)``: every segment's ``ece(g, n_bins, "l1", "uniform", False)`` and ``brier_score(g)`` at once.
 
     The segments as :func:`segment_groups` takes them (unweighted cases, each
-    segment in rank order); NaN for an empty segment. The bins' sums are
-    ``np.bincount`` over (segment, bin) in the groups' order and every
-    per-segment total is numpy's pairwise sum of that segment's run
-    (:func:`scored_pr._core.pairwise.run_sums`), the very operations
-    :func:`ece` and :func:`brier_score` do on one segment's groups, so each
-    value equals theirs bit for bit. O(n + segments * n_bins), a fixed number
-    of numpy calls whatever the number of segments.
+    segment in rank order); NaN for an empty segment, and a segment holding a
+    score outside [0, 1] gets a value of no meaning (the callers use those of
+    probability segments only). A segment's groups ascend,
+    so each of its bins is a run of them, and the (segment, bin) runs lie end to
+    end: one ``np.add.reduceat`` over them gives every bin's sums, the very
+    reduction :func:`calibration_bins` does on one segment's groups (a run's
+    ``reduceat`` does not depend on the runs around it). Every per-segment
+    total (the bins' weighted gaps, the Brier numerator) is numpy's pairwise
+    ``np.sum`` of that segment's run (:func:`scored_pr._core.pairwise.run_sums`),
+    as :func:`ece_of_bins` and :func:`brier_score` add them; so each value equals
+    theirs bit for bit. O(n + segments * n_bins), a fixed number of numpy calls
+    whatever the number of segments.
     """
     count = offsets.size - 1
     distinct, weight, positive, _, lo, hi = _segment_arrays(neg, correct, offsets)
     sizes = hi - lo
-    gseg = np.repeat(np.arange(count, dtype=np.int64)[::-1], sizes[::-1])  # the segment of every group
-    # the binned calibration error: bins of each segment side by side
-    key = gseg * n_bins + bin_ids(distinct, edges(Groups(distinct, weight, positive, weight, sizes, False), n_bins,
-                                                  "uniform"), "left")
-    cells = count * n_bins
+    # every group's bin (bin_ids' "left" rule: for scores in [0, 1], the inner edges at or below the score;
+    # one search, no clipping): ascending within a segment, so each (segment, bin) is one run, starting where
+    # the bin changes or a segment starts
+    inner = edges(Groups(distinct, weight, positive, weight, sizes, False), n_bins, "uniform")[1:-1]
+    ids = np.searchsorted(inner, distinct, side="right")
+    new = np.ones(ids.size, dtype=bool)
+    if ids.size > 1:
+        np.not_equal(ids[1:], ids[:-1], out=new[1:])
+    new[lo[sizes > 0]] = True
+    starts = np.flatnonzero(new)
     single = distinct.size == neg.size  # each group one case: weight 1.0, and x * 1.0 is x
-    # (a bin's weight is a sum of whole numbers below 2**53: exact in any order, so counting gives it)
-    bw = (np.bincount(key, minlength=cells) if single else np.bincount(key, weights=weight, minlength=cells)
-          ).astype(np.float64)
-    bp = np.bincount(key, weights=positive, minlength=cells).astype(np.float64)
-    bs = np.bincount(key, weights=distinct if single else distinct * weight, minlength=cells).astype(np.float64)
-    nz = np.flatnonzero(bw > 0)
-    w, cseg = bw[nz], nz // n_bins
-    cn = np.bincount(cseg, minlength=count).astype(np.int64)
-    cstart = np.zeros(count, dtype=np.int64)
-    np.cumsum(cn[:-1], out=cstart[1:])
+    if starts.size:
+        # a bin's weight and correct count are sums of whole numbers below 2**53: exact in any order
+        w = np.add.reduceat(weight, starts)
+        bp = np.add.reduceat(positive, starts)
+        bs = np.add.reduceat(distinct if single else distinct * weight, starts)
+    else:
+        w = bp = bs = np.zeros(0)
+    # segment s's runs: [cstart[s], cstart[s] + cn[s]) (the groups hold the segments in reverse order)
+    cstart = np.searchsorted(starts, lo).astype(np.int64)
+    cn = np.searchsorted(starts, hi).astype(np.int64) - cstart
+    cseg = np.repeat(np.arange(count, dtype=np.int64)[::-1], cn[::-1])  # the segment of every run
     # a segment's total weight is its number of cases: the sum of whole numbers below 2**53 is exact in any
     # order, so this is the value np.sum gives
     cases = np.diff(offsets).astype(np.float64)
-    acc, conf = bp[nz] / w, bs[nz] / w
+    acc, conf = bp / w, bs / w
     prop = w / cases[cseg]
     gap = acc - conf
     ece_all = np.where(cn > 0, run_sums(prop * np.abs(gap), cstart, cn), np.nan)

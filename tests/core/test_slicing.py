@@ -97,3 +97,18 @@ def test_slice_order_of_the_ranked_columns_is_segment_order(data: Any, values: l
     ranking = G.stable_ranking(neg)
     positions, offsets2 = G.slice_order([c[ranking] for c in cols], count)
     assert ranking[positions].tolist() == rows.tolist() and offsets2.tolist() == offsets.tolist()
+
+
+@pytest.mark.parametrize("count", [3, 1 << 15, (1 << 15) + 1, 1 << 16, (1 << 16) + 1])
+@pytest.mark.parametrize("columns", [1, 2])
+def test_slice_order_on_both_sides_of_the_16_bit_radix_path_is_the_stable_grouping(count: int, columns: int) -> None:
+    """Ids of 16 bits (int16 and uint16 radix argsorts) and wider ones (packed keys): each the stable argsort by id."""
+    rng = np.random.default_rng(count + columns)
+    bounds = [count * j // columns for j in range(columns + 1)]  # each crossing's ids follow the previous one's
+    cols = [rng.integers(a, b, size=5_000).astype(np.int32) for a, b in zip(bounds, bounds[1:])]
+    cols[0][0], cols[-1][0] = 0, count - 1  # the lowest and the highest id present
+    positions, offsets = G.slice_order(cols, count)
+    sid = np.concatenate(cols)
+    assert positions.dtype == np.int64
+    assert positions.tolist() == (np.argsort(sid, kind="stable") % 5_000).tolist()
+    assert offsets.tolist() == [0, *np.cumsum(np.bincount(sid, minlength=count)).tolist()]
