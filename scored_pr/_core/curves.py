@@ -25,15 +25,16 @@ def recall(points: Points, num_positive_ref: int | float) -> FloatArray:
     return _ratio(points.tp, num_positive_ref)
 
 
-def precision(points: Points) -> FloatArray:
-    """TP / k at every point."""
+def precision(points: Points, out: FloatArray | None = None) -> FloatArray:
+    """TP / k at every point (written into ``out`` when given, a float64 array of the points' size)."""
     if points.unit_steps:  # tp = 1, 2, ...: the same values, fewer passes
-        return np.arange(1.0, points.size + 1.0) / (points.correct_idx_raw + 1.0)
+        k = np.add(points.correct_idx_raw, 1.0, out=out)  # k = idx + 1, in the result's buffer
+        return np.true_divide(np.arange(1.0, points.size + 1.0), k, out=k)
     ret, tp = points.retrieved_raw, points.tp_raw
     if ret is not None and ret.dtype.kind == "i":  # integer counts, as stored: one division, no int64 copies
         # (the counts convert to float64 exactly, so this is the same division)
-        return np.true_divide(np.arange(1.0, points.size + 1.0) if tp is None else tp, ret, dtype=np.float64)
-    return points.tp / points.retrieved.astype(np.float64)
+        return np.true_divide(np.arange(1.0, points.size + 1.0) if tp is None else tp, ret, dtype=np.float64, out=out)
+    return np.true_divide(points.tp, points.retrieved.astype(np.float64), out=out)
 
 
 def rejection_recall(points: Points, num_negative_ref: int | float) -> FloatArray:
@@ -43,7 +44,12 @@ def rejection_recall(points: Points, num_negative_ref: int | float) -> FloatArra
 
 def pr_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
     """(recall, precision) rows, recall strictly increasing."""
-    return np.column_stack((recall(points, num_positive_ref), precision(points)))
+    # Each column computed into the result (the values of column_stack((recall, precision)), one array fewer)
+    out = np.empty((points.size, 2))
+    with np.errstate(divide="ignore", invalid="ignore"):  # as _ratio: NaN for 0/0, no warning
+        np.true_divide(points.tp, np.float64(num_positive_ref), out=out[:, 0])
+    precision(points, out[:, 1])
+    return out
 
 
 def pr_score_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
@@ -87,9 +93,13 @@ def step_area(curve: FloatArray) -> float:
     """
     if curve.shape[0] == 0:
         return 0.0
+    # np.diff(x, prepend=0.0) * y, summed left to right, in one buffer
     x = curve[:, 0]
-    dx = np.diff(x, prepend=0.0)
-    return seqsum(dx * curve[:, 1])
+    term = np.empty(x.size)
+    term[0] = x[0] - 0.0
+    np.subtract(x[1:], x[:-1], out=term[1:])
+    term *= curve[:, 1]
+    return float(np.cumsum(term, out=term)[-1])  # seqsum: a plain loop's rounding
 
 
 class RocRows(NamedTuple):
@@ -480,6 +490,38 @@ def _sampled_upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
                 parts.append(np.flatnonzero(above) + lo)
     cand = np.unique(np.concatenate(parts))
     return cand[upper_hull(x[cand], y[cand])]
+
+
+def roc_points_hull(points: Points, num_positive_ref: int, num_negative_ref: int) -> RocRows:
+    """``roc_convex_hull(roc_rows(points, P, N))`` read from the points' integer counts (unweighted points).
+
+    The same rows, bit for bit, without the float rows of every point: the
+    hull is found on the integer true/false positive counts (the misses'
+    bottom row included under grouped ties, as :func:`roc_rows` adds it),
+    and recall and rejection recall are computed at its vertices only, by
+    the same divisions. Empty when there are no rows or N is 0. O(P').
+    """
+    p, n = int(num_positive_ref), int(num_negative_ref)
+    misses = points.grouped and p > points.total_tp
+    if (points.size == 0 and not misses) or n == 0:
+        empty = np.zeros(0, dtype=np.float64)
+        return RocRows(empty, empty, empty, empty, empty, empty)
+    tp_count = points.tp
+    fp_count = points.retrieved - tp_count if points.fp_raw is None else points.fp_raw
+    if misses:  # the bottom tie group, as roc_rows appends it
+        tp_count, fp_count = np.append(tp_count, p), np.append(fp_count, n)
+    m = tp_count.size
+    tp_last, fp_last = float(tp_count[-1]), float(fp_count[-1])
+    # As roc_convex_hull: the origin first, each side scaled by a power of two (exact).
+    x, y = np.empty(m + 1), np.empty(m + 1)
+    x[0] = y[0] = 0.0
+    np.multiply(fp_count, side_scale(fp_last), out=x[1:])
+    np.multiply(tp_count, side_scale(tp_last), out=y[1:])
+    keep = (_sampled_upper_hull(x, y) if fp_last * tp_last < 2.0**52 else upper_hull(x, y))[1:] - 1
+    del x, y
+    tp, fp = tp_count[keep].astype(np.float64), fp_count[keep].astype(np.float64)
+    r, rr = _ratio(tp, p), 1.0 - _ratio(fp, n)  # the divisions of roc_rows, at the vertices only
+    return RocRows(r, np.concatenate(([1.0], rr[:-1])), rr, tp, fp, np.concatenate(([0.0], fp[:-1])))
 
 
 def roc_convex_hull(rows: RocRows) -> RocRows:

@@ -480,6 +480,8 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
                 keep = C.interpolation_mask(raw.rr_end)
                 fp = raw.fp[keep]
                 return C.RocRows(raw.recall[keep], raw.rr_end[keep], raw.rr_end[keep], raw.tp[keep], fp, fp)
+            if not self._store.weighted:  # the hull of the integer counts: no float rows of every point
+                return C.roc_points_hull(self._points(), self.num_positive_ref, self.num_negative_ref)
             return C.roc_convex_hull(self._roc_rows(False))
 
         return build()
