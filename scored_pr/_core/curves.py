@@ -62,6 +62,9 @@ def roc_curve(points: Points, num_positive_ref: int | float, num_negative_ref: i
     return np.column_stack((recall(points, num_positive_ref), rejection_recall(points, num_negative_ref)))
 
 
+_FLOAT_MAX = float(np.finfo(np.float64).max)
+
+
 def interpolation_mask(y: FloatArray) -> BoolArray:
     """Keep a point iff its y is strictly greater than every later point's y.
 
@@ -74,9 +77,15 @@ def interpolation_mask(y: FloatArray) -> BoolArray:
     later_best = np.empty_like(y)
     later_best[-1] = -np.inf
     if y.size > 1:
-        later_best[:-1] = np.fmax.accumulate(y[:0:-1])[::-1]
-        # fmax ignores NaN unless every later value is NaN; the bar stays -inf then.
-        np.nan_to_num(later_best, copy=False, nan=-np.inf)
+        np.fmax.accumulate(y[:0:-1], out=later_best[-2::-1])  # written in place, from the end
+        # fmax ignores NaN unless every later value is NaN; the bar stays -inf then (and, as
+        # nan_to_num has always made them, infinite bars are the largest finite floats).
+        # later_best[:-1] is non-increasing, so with both ends finite all of it is: only the
+        # last bar needs the value nan_to_num gives it, without a pass over the rest.
+        if math.isfinite(later_best[0]) and math.isfinite(later_best[-2]):
+            later_best[-1] = -_FLOAT_MAX
+        else:
+            np.nan_to_num(later_best, copy=False, nan=-np.inf)
     with np.errstate(invalid="ignore"):
         return y > later_best
 
