@@ -485,19 +485,28 @@ def _sampled_upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
     if sample[-1] != m - 1:
         sample = np.append(sample, m - 1)
     h = sample[upper_hull(x[sample], y[sample])]  # from 0 to m - 1
-    # Edge by edge of the sample's hull, in blocks whose temporaries stay small (cached, and
-    # no page faults of whole-curve temporaries): the test of upper_hull's sweeps, cross < 0,
-    # keeps the points strictly above the edge.
-    parts = [h]  # the sample's vertices stay
-    for a, c in zip(h[:-1].tolist(), h[1:].tolist()):
-        xa, ya = x[a], y[a]
-        dx, dy = x[c] - xa, y[c] - ya
-        for lo in range(a + 1, c, _HULL_BLOCK):
-            hi = min(lo + _HULL_BLOCK, c)
-            above = (x[lo:hi] - xa) * dy < (y[lo:hi] - ya) * dx
-            if above.any():
-                parts.append(np.flatnonzero(above) + lo)
-    cand = np.unique(np.concatenate(parts))
+    # Each point against the edge of the sample's hull over it, in blocks whose temporaries
+    # stay small (cached, and no page faults of whole-curve temporaries), all edges at once
+    # (an edge-by-edge loop cost a dozen small numpy calls per edge): the test of upper_hull's
+    # sweeps, cross < 0, keeps the points strictly above their edge (a vertex is not above
+    # its own edge; the sample's vertices are kept anyway).
+    a, c = h[:-1], h[1:]
+    xa, ya = x[a], y[a]
+    dx, dy = x[c] - xa, y[c] - ya
+    keep = np.empty(m, dtype=bool)
+    for lo in range(0, m - 1, _HULL_BLOCK):
+        hi = min(lo + _HULL_BLOCK, m - 1)
+        # the edge over each point of the block: edges first to last cover [lo, hi)
+        first, last = np.searchsorted(h, (lo, hi - 1), side="right") - 1
+        bounds = np.clip(h[first : last + 2], lo, hi)
+        e = np.repeat(np.arange(first, last + 1, dtype=np.intp), np.diff(bounds))
+        lhs = x[lo:hi] - xa[e]
+        lhs *= dy[e]
+        rhs = y[lo:hi] - ya[e]
+        rhs *= dx[e]
+        np.less(lhs, rhs, out=keep[lo:hi])  # (x - xa) * dy < (y - ya) * dx
+    keep[h] = True  # with the last point
+    cand = np.flatnonzero(keep)
     return cand[upper_hull(x[cand], y[cand])]
 
 

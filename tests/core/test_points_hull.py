@@ -70,3 +70,20 @@ def test_points_hull_is_empty_without_negatives() -> None:
     """N = 0: rejection recall is NaN everywhere, and the hull is empty, as roc_convex_hull's."""
     _check([True, True, True], [0.9, 0.5, 0.1], "grouped", 2, 0)
     assert C.roc_points_hull(operating_points(np.array([-0.9]), np.array([True]), "grouped"), 1, 0).recall.size == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2000, 8000), st.sampled_from([7, 64, 333]),
+       st.sampled_from([0.3, 0.6, 0.9]))  # fmt: skip
+def test_sampled_hull_block_by_block_keeps_the_vertices(seed: int, m: int, block: int, p: float) -> None:
+    """The filter tests every point against its sample edge block by block: blocks that start and end
+    inside edges, and edges inside one block, give the sweeping hull's vertices."""
+    rng = np.random.default_rng(seed)
+    correct = rng.random(m) < p
+    tp = np.cumsum(correct)[correct].astype(np.float64)
+    fp = (np.flatnonzero(correct) + 1 - tp).astype(np.float64)
+    x, y = np.concatenate(([0.0], fp)), np.concatenate(([0.0], tp))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(C, "_HULL_BLOCK", block)
+        got = C._sampled_upper_hull(x, y)
+    np.testing.assert_array_equal(got, C.upper_hull(x, y))
