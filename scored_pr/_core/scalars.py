@@ -15,18 +15,19 @@ from .curves import precision
 from .points import BoolArray, FloatArray, Points, group_ends, seqsum
 
 
-def average_precision(points: Points, num_positive_ref: int | float) -> float:
+def average_precision(points: Points, num_positive_ref: int | float, prec: FloatArray | None = None) -> float:
     """Sum of the precision at every correct case, divided by num_positive_ref.
 
     A correct case inside a tie group (grouped policy) gets the precision at
     the end of its group. NaN when num_positive_ref is 0. With weights, the
     weight sums' rounding can put the ratio an ulp above 1: it is clamped
-    to 1.
+    to 1. ``prec``, when given, is ``precision(points)`` already computed
+    (the precision column of the raw PR curve).
     """
     if num_positive_ref == 0:
         return float("nan")
     if points.unit_tp:  # every point adds one correct case: dtp = 1 and x * 1 == x
-        return seqsum(precision(points)) / num_positive_ref
+        return seqsum(precision(points) if prec is None else prec) / num_positive_ref
     if points.tied is not None:  # scattered ties: dtp = 1 but at the few points of a tie group
         prec = precision(points)
         j = points.tied

@@ -21,7 +21,7 @@ from .._measures import MEASURES, REPORT_RANKS
 from .._state import exact as _exact_state
 from .._kinds import Kind, register
 from .base import EvaluationBase
-from .exact_base import readonly as _readonly
+from .exact_base import HELD, readonly as _readonly
 from .exact_calibration import CalibrationQueries
 from .exact_decisions import DecisionQueries
 from .exact_ranks import RankQueries
@@ -60,8 +60,7 @@ _CLS = "ScoredPrecisionRecallEvaluation"
 _ONE = 1.0
 
 _get_ident = threading.get_ident
-#: The memo's key, during summary(), of the list holding the curves built in the call (see summary).
-_HELD = object()
+_HELD = HELD  # the memo's key of the curves held during summary() (see summary)
 
 
 @guarded

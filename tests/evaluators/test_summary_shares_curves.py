@@ -63,3 +63,28 @@ def test_summary_equals_each_query_on_a_fresh_evaluator(cases: list[tuple[bool, 
         fresh = ScoredPrecisionRecallEvaluation(ties=ties)
         fresh.add_cases(y, s, w)
         assert _same(got[name], getattr(fresh, name.removesuffix("_interpolated"))(interpolate))
+
+
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+def test_summary_average_precision_reads_the_pr_curve(ties: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside summary() the average precision sums the raw PR curve's precision column (computed once),
+    and equals, bit for bit, the average precision asked alone."""
+    rng = np.random.default_rng(9)
+    y = rng.random(20_000) < 0.3
+    s = rng.normal(size=20_000) + y
+    alone = ScoredPrecisionRecallEvaluation(ties=ties)
+    alone.add_cases(y, s)
+    want = alone.average_precision()
+    ev = ScoredPrecisionRecallEvaluation(ties=ties)
+    ev.add_cases(y, s)
+    real = exact_module.C.precision
+    calls: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(exact_module.C, "precision", counted)
+    monkeypatch.setattr(exact_module.M, "precision", counted)  # the scalars' own binding too
+    assert ev.summary()["average_precision"] == want
+    assert len(calls) == 1
