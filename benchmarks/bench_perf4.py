@@ -216,7 +216,7 @@ STEPS = [
     ("raw PR curve (pr_curve)", "curves.py", "pr_curve"),
     ("PR interpolation (interpolation_mask)", "curves.py", "interpolation_mask"),
     ("areas under the PR curves (step_area)", "curves.py", "step_area"),
-    ("average precision (sum of the curve's precision)", "scalars.py", "average_precision"),
+    ("average precision (first query: holds the ranking, points, raw PR curve)", "scalars.py", "average_precision"),
     ("maximum F (f_beta)", "scalars.py", "f_beta"),
 ]
 
