@@ -211,10 +211,12 @@ STEPS = [
     ("add_cases: validate, copy, negate", "exact.py", "add_cases"),
     ("ranking: one sort of packed keys (rank_order)", "ranking.py", "rank_order"),
     ("kernel: operating_points", "points.py", "operating_points"),
-    ("interpolated ROC: convex hull (roc_convex_hull)", "curves.py", "roc_convex_hull"),
-    ("PR curves: pr_curve (raw and interpolated)", "curves.py", "pr_curve"),
+    ("interpolated ROC: convex hull of the counts (roc_points_hull)", "curves.py", "roc_points_hull"),
+    ("- of it, the sampled hull (_sampled_upper_hull)", "curves.py", "_sampled_upper_hull"),
+    ("raw PR curve (pr_curve)", "curves.py", "pr_curve"),
+    ("PR interpolation (interpolation_mask)", "curves.py", "interpolation_mask"),
     ("areas under the PR curves (step_area)", "curves.py", "step_area"),
-    ("ROC rows (roc_rows)", "curves.py", "roc_rows"),
+    ("average precision (first query: holds the ranking, points, raw PR curve)", "scalars.py", "average_precision"),
     ("maximum F (f_beta)", "scalars.py", "f_beta"),
 ]
 

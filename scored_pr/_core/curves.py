@@ -25,15 +25,16 @@ def recall(points: Points, num_positive_ref: int | float) -> FloatArray:
     return _ratio(points.tp, num_positive_ref)
 
 
-def precision(points: Points) -> FloatArray:
-    """TP / k at every point."""
+def precision(points: Points, out: FloatArray | None = None) -> FloatArray:
+    """TP / k at every point (written into ``out`` when given, a float64 array of the points' size)."""
     if points.unit_steps:  # tp = 1, 2, ...: the same values, fewer passes
-        return np.arange(1.0, points.size + 1.0) / (points.correct_idx_raw + 1.0)
+        k = np.add(points.correct_idx_raw, 1.0, out=out)  # k = idx + 1, in the result's buffer
+        return np.true_divide(np.arange(1.0, points.size + 1.0), k, out=k)
     ret, tp = points.retrieved_raw, points.tp_raw
     if ret is not None and ret.dtype.kind == "i":  # integer counts, as stored: one division, no int64 copies
         # (the counts convert to float64 exactly, so this is the same division)
-        return np.true_divide(np.arange(1.0, points.size + 1.0) if tp is None else tp, ret, dtype=np.float64)
-    return points.tp / points.retrieved.astype(np.float64)
+        return np.true_divide(np.arange(1.0, points.size + 1.0) if tp is None else tp, ret, dtype=np.float64, out=out)
+    return np.true_divide(points.tp, points.retrieved.astype(np.float64), out=out)
 
 
 def rejection_recall(points: Points, num_negative_ref: int | float) -> FloatArray:
@@ -43,7 +44,12 @@ def rejection_recall(points: Points, num_negative_ref: int | float) -> FloatArra
 
 def pr_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
     """(recall, precision) rows, recall strictly increasing."""
-    return np.column_stack((recall(points, num_positive_ref), precision(points)))
+    # Each column computed into the result (the values of column_stack((recall, precision)), one array fewer)
+    out = np.empty((points.size, 2))
+    with np.errstate(divide="ignore", invalid="ignore"):  # as _ratio: NaN for 0/0, no warning
+        np.true_divide(points.tp, np.float64(num_positive_ref), out=out[:, 0])
+    precision(points, out[:, 1])
+    return out
 
 
 def pr_score_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
@@ -54,6 +60,9 @@ def pr_score_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
 def roc_curve(points: Points, num_positive_ref: int | float, num_negative_ref: int | float) -> FloatArray:
     """(recall, rejection recall) rows, recall strictly increasing."""
     return np.column_stack((recall(points, num_positive_ref), rejection_recall(points, num_negative_ref)))
+
+
+_FLOAT_MAX = float(np.finfo(np.float64).max)
 
 
 def interpolation_mask(y: FloatArray) -> BoolArray:
@@ -68,9 +77,15 @@ def interpolation_mask(y: FloatArray) -> BoolArray:
     later_best = np.empty_like(y)
     later_best[-1] = -np.inf
     if y.size > 1:
-        later_best[:-1] = np.fmax.accumulate(y[:0:-1])[::-1]
-        # fmax ignores NaN unless every later value is NaN; the bar stays -inf then.
-        np.nan_to_num(later_best, copy=False, nan=-np.inf)
+        np.fmax.accumulate(y[:0:-1], out=later_best[-2::-1])  # written in place, from the end
+        # fmax ignores NaN unless every later value is NaN; the bar stays -inf then (and, as
+        # nan_to_num has always made them, infinite bars are the largest finite floats).
+        # later_best[:-1] is non-increasing, so with both ends finite all of it is: only the
+        # last bar needs the value nan_to_num gives it, without a pass over the rest.
+        if math.isfinite(later_best[0]) and math.isfinite(later_best[-2]):
+            later_best[-1] = -_FLOAT_MAX
+        else:
+            np.nan_to_num(later_best, copy=False, nan=-np.inf)
     with np.errstate(invalid="ignore"):
         return y > later_best
 
@@ -87,9 +102,13 @@ def step_area(curve: FloatArray) -> float:
     """
     if curve.shape[0] == 0:
         return 0.0
+    # np.diff(x, prepend=0.0) * y, summed left to right, in one buffer
     x = curve[:, 0]
-    dx = np.diff(x, prepend=0.0)
-    return seqsum(dx * curve[:, 1])
+    term = np.empty(x.size)
+    term[0] = x[0] - 0.0
+    np.subtract(x[1:], x[:-1], out=term[1:])
+    term *= curve[:, 1]
+    return float(np.cumsum(term, out=term)[-1])  # seqsum: a plain loop's rounding
 
 
 class RocRows(NamedTuple):
@@ -466,20 +485,61 @@ def _sampled_upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
     if sample[-1] != m - 1:
         sample = np.append(sample, m - 1)
     h = sample[upper_hull(x[sample], y[sample])]  # from 0 to m - 1
-    # Edge by edge of the sample's hull, in blocks whose temporaries stay small (cached, and
-    # no page faults of whole-curve temporaries): the test of upper_hull's sweeps, cross < 0,
-    # keeps the points strictly above the edge.
-    parts = [h]  # the sample's vertices stay
-    for a, c in zip(h[:-1].tolist(), h[1:].tolist()):
-        xa, ya = x[a], y[a]
-        dx, dy = x[c] - xa, y[c] - ya
-        for lo in range(a + 1, c, _HULL_BLOCK):
-            hi = min(lo + _HULL_BLOCK, c)
-            above = (x[lo:hi] - xa) * dy < (y[lo:hi] - ya) * dx
-            if above.any():
-                parts.append(np.flatnonzero(above) + lo)
-    cand = np.unique(np.concatenate(parts))
+    # Each point against the edge of the sample's hull over it, in blocks whose temporaries
+    # stay small (cached, and no page faults of whole-curve temporaries), all edges at once
+    # (an edge-by-edge loop cost a dozen small numpy calls per edge): the test of upper_hull's
+    # sweeps, cross < 0, keeps the points strictly above their edge (a vertex is not above
+    # its own edge; the sample's vertices are kept anyway).
+    a, c = h[:-1], h[1:]
+    xa, ya = x[a], y[a]
+    dx, dy = x[c] - xa, y[c] - ya
+    keep = np.empty(m, dtype=bool)
+    for lo in range(0, m - 1, _HULL_BLOCK):
+        hi = min(lo + _HULL_BLOCK, m - 1)
+        # the edge over each point of the block: edges first to last cover [lo, hi)
+        first, last = np.searchsorted(h, (lo, hi - 1), side="right") - 1
+        bounds = np.clip(h[first : last + 2], lo, hi)
+        e = np.repeat(np.arange(first, last + 1, dtype=np.intp), np.diff(bounds))
+        lhs = x[lo:hi] - xa[e]
+        lhs *= dy[e]
+        rhs = y[lo:hi] - ya[e]
+        rhs *= dx[e]
+        np.less(lhs, rhs, out=keep[lo:hi])  # (x - xa) * dy < (y - ya) * dx
+    keep[h] = True  # with the last point
+    cand = np.flatnonzero(keep)
     return cand[upper_hull(x[cand], y[cand])]
+
+
+def roc_points_hull(points: Points, num_positive_ref: int, num_negative_ref: int) -> RocRows:
+    """``roc_convex_hull(roc_rows(points, P, N))`` read from the points' integer counts (unweighted points).
+
+    The same rows, bit for bit, without the float rows of every point: the
+    hull is found on the integer true/false positive counts (the misses'
+    bottom row included under grouped ties, as :func:`roc_rows` adds it),
+    and recall and rejection recall are computed at its vertices only, by
+    the same divisions. Empty when there are no rows or N is 0. O(P').
+    """
+    p, n = int(num_positive_ref), int(num_negative_ref)
+    misses = points.grouped and p > points.total_tp
+    if (points.size == 0 and not misses) or n == 0:
+        empty = np.zeros(0, dtype=np.float64)
+        return RocRows(empty, empty, empty, empty, empty, empty)
+    tp_count = points.tp
+    fp_count = points.retrieved - tp_count if points.fp_raw is None else points.fp_raw
+    if misses:  # the bottom tie group, as roc_rows appends it
+        tp_count, fp_count = np.append(tp_count, p), np.append(fp_count, n)
+    m = tp_count.size
+    tp_last, fp_last = float(tp_count[-1]), float(fp_count[-1])
+    # As roc_convex_hull: the origin first, each side scaled by a power of two (exact).
+    x, y = np.empty(m + 1), np.empty(m + 1)
+    x[0] = y[0] = 0.0
+    np.multiply(fp_count, side_scale(fp_last), out=x[1:])
+    np.multiply(tp_count, side_scale(tp_last), out=y[1:])
+    keep = (_sampled_upper_hull(x, y) if fp_last * tp_last < 2.0**52 else upper_hull(x, y))[1:] - 1
+    del x, y
+    tp, fp = tp_count[keep].astype(np.float64), fp_count[keep].astype(np.float64)
+    r, rr = _ratio(tp, p), 1.0 - _ratio(fp, n)  # the divisions of roc_rows, at the vertices only
+    return RocRows(r, np.concatenate(([1.0], rr[:-1])), rr, tp, fp, np.concatenate(([0.0], fp[:-1])))
 
 
 def roc_convex_hull(rows: RocRows) -> RocRows:

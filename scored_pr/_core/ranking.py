@@ -122,19 +122,30 @@ def _packed_order(
     stable argsort cost about two.
     """
     bits = neg.view(np.uint64)
-    key = np.bitwise_and(bits, _MAGNITUDE)  # |score|'s bits: monotone in |score|; becomes the result
-    top = int(key.max())
-    low = int(np.min(key, initial=_MAGNITUDE, where=key != 0))  # the smallest nonzero magnitude
-    if low > top or top - low >= _HALF - 1:
-        return _merged_order(neg, correct)
     n = neg.size
+    block = min(n, _HASH_BLOCK)
+    # The extremes of |score|'s bits, block by block in a buffer that stays in the cache (a
+    # masked minimum of a whole-array copy cost as much again as the masking pass itself).
+    ub_buf = np.empty(block, dtype=np.uint64)
+    top, low = 0, int(_MAGNITUDE)
+    for lo in range(0, n, block):
+        part = bits[lo : lo + block]
+        ub = np.bitwise_and(part, _MAGNITUDE, out=ub_buf[: part.size])
+        top = max(top, int(ub.max()))
+        least = int(ub.min())
+        if least == 0:  # a zero: the smallest nonzero magnitude of this block
+            least = int(np.min(ub, initial=_MAGNITUDE, where=ub != 0))
+        low = min(low, least)
+    del ub_buf
+    if low > top or top - low >= _HALF - 1:  # all zeros, or too wide a span for the label bit
+        return _merged_order(neg, correct)
+    key = np.empty(n, dtype=np.uint64)  # |score|'s bits, made the keys below; becomes the result
     k = key.view(np.int64)
     signed = neg.view(np.int64)
     # In blocks whose temporaries stay in the cache (each whole-array temporary costs its
     # page faults as well as its pass): magnitude - low + 1 (zeros: 0), negated without a
     # branch where the sign bit is set (a masked negation of scores of random sign
     # mispredicts): m = -1 there, 0 elsewhere, and k ^ m - m; -0.0 gets 0.0's key.
-    block = min(n, _HASH_BLOCK)
     m = np.empty(block, dtype=np.int64)
     flag = np.empty(block, dtype=bool)
     offset = low - 1
@@ -142,6 +153,7 @@ def _packed_order(
         kb = k[lo : lo + block]
         w = kb.size
         mb, fb = m[:w], flag[:w]
+        np.bitwise_and(bits[lo : lo + block], _MAGNITUDE, out=key[lo : lo + block])
         kb -= offset
         np.maximum(kb, 0, out=kb)
         np.right_shift(signed[lo : lo + block], 63, out=mb)
@@ -154,19 +166,27 @@ def _packed_order(
         ub |= fb  # the label bit: 0 for a correct case
     del m, flag
     key.sort()
-    if sys.byteorder == "little":  # the label bit is in each key's first byte: read 1 byte in 8
-        cor = (key.view(np.uint8)[::8] & 1) == 0
-    else:  # pragma: no cover (big-endian)
-        cor = (key & _ONE) == 0
-    # Read back in place: the negative scores come first and the zeros are one run.
+    # Read back in place, block by block while each is in the cache (the labels, then the
+    # scores): the negative scores come first and the zeros are one run.
     negatives = int(np.searchsorted(key, _SIGN))  # key < 2**63: below 2**62 before the shift
     zeros = int(np.searchsorted(key, _SIGN + _ONE + _ONE)) if negatives < n else n
-    key >>= _ONE
-    k -= _HALF  # +-(magnitude - low + 1), or 0 for a zero
-    np.negative(k[:negatives], out=k[:negatives])
-    k += offset
+    cor = np.empty(n, dtype=bool)
+    little = sys.byteorder == "little"
+    low_byte = np.empty(block, dtype=np.uint8)
+    for lo in range(0, n, block):
+        kb, ub = k[lo : lo + block], key[lo : lo + block]
+        if little:  # the label bit is in each key's first byte: read 1 byte in 8
+            lb = np.bitwise_and(ub.view(np.uint8)[::8], 1, out=low_byte[: ub.size])
+            np.equal(lb, 0, out=cor[lo : lo + block])
+        else:  # pragma: no cover (big-endian)
+            np.equal(ub & _ONE, 0, out=cor[lo : lo + block])
+        ub >>= _ONE
+        kb -= _HALF  # +-(magnitude - low + 1), or 0 for a zero
+        below = min(max(negatives - lo, 0), kb.size)  # this block's negative scores: kb[:below]
+        np.negative(kb[:below], out=kb[:below])
+        kb += offset
+        ub[:below] |= _SIGN
     k[negatives:zeros] = 0
-    key[:negatives] |= _SIGN
     return key.view(np.float64), cor
 
 

@@ -15,18 +15,19 @@ from .curves import precision
 from .points import BoolArray, FloatArray, Points, group_ends, seqsum
 
 
-def average_precision(points: Points, num_positive_ref: int | float) -> float:
+def average_precision(points: Points, num_positive_ref: int | float, prec: FloatArray | None = None) -> float:
     """Sum of the precision at every correct case, divided by num_positive_ref.
 
     A correct case inside a tie group (grouped policy) gets the precision at
     the end of its group. NaN when num_positive_ref is 0. With weights, the
     weight sums' rounding can put the ratio an ulp above 1: it is clamped
-    to 1.
+    to 1. ``prec``, when given, is ``precision(points)`` already computed
+    (the precision column of the raw PR curve).
     """
     if num_positive_ref == 0:
         return float("nan")
     if points.unit_tp:  # every point adds one correct case: dtp = 1 and x * 1 == x
-        return seqsum(precision(points)) / num_positive_ref
+        return seqsum(precision(points) if prec is None else prec) / num_positive_ref
     if points.tied is not None:  # scattered ties: dtp = 1 but at the few points of a tie group
         prec = precision(points)
         j = points.tied
@@ -50,8 +51,8 @@ def maximum_f_measure(curve: FloatArray, beta: float) -> float:
         return 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
         f = f_beta(curve[:, 0], curve[:, 1], beta)
-    best = np.nanmax(f) if not np.all(np.isnan(f)) else 0.0
-    return float(max(best, 0.0))
+    best = np.fmax.reduce(f)  # np.nanmax's own reduction, without its all-NaN warning or a test pass
+    return 0.0 if np.isnan(best) else float(max(best, 0.0))
 
 
 def f_beta(r: FloatArray, p: FloatArray, beta: float) -> FloatArray:
@@ -65,7 +66,16 @@ def f_beta(r: FloatArray, p: FloatArray, beta: float) -> FloatArray:
     if math.isinf(b2):
         c = (1.0 / beta) ** 2
         return r * p * (1.0 + c) / (r * c + p)
-    return (1.0 + b2) * r * p / (r + b2 * p)
+    if not (isinstance(r, np.ndarray) and isinstance(p, np.ndarray) and r.shape == p.shape
+            and r.dtype == p.dtype == np.float64):  # fmt: skip
+        return (1.0 + b2) * r * p / (r + b2 * p)
+    # ((1 + b2) * r) * p / (r + b2 * p), in two buffers (x + y == y + x exactly in IEEE arithmetic)
+    num = np.multiply(1.0 + b2, r)
+    num *= p
+    den = np.multiply(b2, p)
+    den += r
+    num /= den
+    return num
 
 
 def breakeven_point(interpolated_pr: FloatArray) -> float:

@@ -21,7 +21,7 @@ from .._measures import MEASURES, REPORT_RANKS
 from .._state import exact as _exact_state
 from .._kinds import Kind, register
 from .base import EvaluationBase
-from .exact_base import readonly as _readonly
+from .exact_base import HELD, readonly as _readonly
 from .exact_calibration import CalibrationQueries
 from .exact_decisions import DecisionQueries
 from .exact_ranks import RankQueries
@@ -60,8 +60,7 @@ _CLS = "ScoredPrecisionRecallEvaluation"
 _ONE = 1.0
 
 _get_ident = threading.get_ident
-#: The memo's key, during summary(), of the list holding the curves built in the call (see summary).
-_HELD = object()
+_HELD = HELD  # the memo's key of the curves held during summary() (see summary)
 
 
 @guarded
@@ -480,6 +479,8 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
                 keep = C.interpolation_mask(raw.rr_end)
                 fp = raw.fp[keep]
                 return C.RocRows(raw.recall[keep], raw.rr_end[keep], raw.rr_end[keep], raw.tp[keep], fp, fp)
+            if not self._store.weighted:  # the hull of the integer counts: no float rows of every point
+                return C.roc_points_hull(self._points(), self.num_positive_ref, self.num_negative_ref)
             return C.roc_convex_hull(self._roc_rows(False))
 
         return build()

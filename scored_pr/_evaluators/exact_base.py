@@ -21,10 +21,12 @@ if TYPE_CHECKING:
     from .._core import curves as C, points as P, thresholds as T
     from .store import CaseStore
 
-__all__ = ["ExactShell", "adopt", "readonly"]
+__all__ = ["HELD", "ExactShell", "adopt", "readonly"]
 
 _T = TypeVar("_T")
 _A = TypeVar("_A", bound=np.ndarray)
+#: The memo's key, during summary(), of the list holding the curves built in the call (see summary).
+HELD = object()
 
 
 def readonly(a: _A) -> _A:
@@ -45,6 +47,7 @@ class ExactShell:
     if TYPE_CHECKING:
         _ties: str
         _store: CaseStore
+        _memo: dict[Any, Any]
 
         def _cached(self, key: Any, build: Callable[[], _T]) -> _T: ...
         def _cached_weak(self, key: Any, build: Callable[[], _T]) -> _T: ...

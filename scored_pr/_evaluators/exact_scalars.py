@@ -13,7 +13,7 @@ from typing import Any
 from .._core import curves as C, points as P, scalars as M
 from .._core.stats import Interval
 from .._validation import check_beta, check_choice, check_flag, check_partial_auc
-from .exact_base import ExactShell, adopt
+from .exact_base import HELD, ExactShell, adopt
 
 __all__ = ["ScalarQueries"]
 
@@ -246,7 +246,15 @@ class ScalarQueries(ExactShell):
             return self._cached(
                 ("ap", ties), lambda: M.expected_average_precision(*self._store.arrays(), self.num_positive_ref)
             )
-        return self._cached(("ap", ties), lambda: M.average_precision(self._points(ties), self._pos_ref()))
+        return self._cached(("ap", ties), lambda: self._average_precision(ties))
+
+    def _average_precision(self, ties: str) -> float:
+        points = self._points(ties)
+        if ties == self._ties and points.unit_tp and HELD in self._memo:
+            # Inside summary(), which builds the raw PR curve anyway: its precision column is the
+            # precision this sums (the same divisions), computed once for both.
+            return M.average_precision(points, self._pos_ref(), self._curve("pr", False)[:, 1])
+        return M.average_precision(points, self._pos_ref())
 
     def maximum_f_measure(self, beta: float = 1.0) -> float:
         """The best F-beta over the operating points of the uninterpolated PR curve.

@@ -78,3 +78,23 @@ def test_magnitudes_too_wide_for_a_spare_bit_sort_each_class_and_merge(monkeypat
     scores[:2] = [1e-300, -1e300]
     _assert_stable_argsort(-scores, rng.random(scores.size) < 0.4)
     assert calls == [4000]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(2048, 5000),
+    st.sampled_from([64, 257, 1024]),
+    st.lists(st.sampled_from(_EXTREMES), max_size=6),
+)
+def test_packed_keys_block_by_block_rank_as_a_stable_argsort(seed: int, n: int, block: int, extra: list[float]) -> None:
+    """The extremes, the keys and the read-back go block by block: zeros in one block and the smallest
+    magnitude in another, and the negative scores ending inside a block, still rank exactly."""
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(size=n) * 4
+    scores[rng.integers(0, n, len(extra))] = extra
+    scores[rng.integers(0, n // 2)] = 0.0  # a zero early, a tiny magnitude late
+    scores[rng.integers(n // 2, n)] = 1e-9
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ranking, "_HASH_BLOCK", block)
+        _assert_stable_argsort(-scores, rng.random(n) < 0.3)

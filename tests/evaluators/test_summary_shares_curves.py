@@ -17,6 +17,20 @@ def _same(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or a == b
 
 
+def _count_calls(monkeypatch: pytest.MonkeyPatch, name: str, *modules: object) -> list[int]:
+    """Replace ``name`` in each module by a wrapper of the first module's function; the list grows by one a call."""
+    real = getattr(modules[0], name)
+    calls: list[int] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    for module in modules:
+        monkeypatch.setattr(module, name, counted)
+    return calls
+
+
 def test_summary_builds_the_pr_curve_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The cache holds curves by weak reference; summary() holds the raw PR curve for the call, so
     the area, the interpolated area and the maximum F read one curve (it was built three times)."""
@@ -25,14 +39,7 @@ def test_summary_builds_the_pr_curve_once(monkeypatch: pytest.MonkeyPatch) -> No
     s = rng.normal(size=5000) + y
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases(y, s)
-    real = exact_module.C.pr_curve
-    calls: list[int] = []
-
-    def counted(*args: object, **kwargs: object) -> object:
-        calls.append(1)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(exact_module.C, "pr_curve", counted)
+    calls = _count_calls(monkeypatch, "pr_curve", exact_module.C)
     first = ev.summary()
     assert len(calls) == 1
     calls.clear()
@@ -63,3 +70,20 @@ def test_summary_equals_each_query_on_a_fresh_evaluator(cases: list[tuple[bool, 
         fresh = ScoredPrecisionRecallEvaluation(ties=ties)
         fresh.add_cases(y, s, w)
         assert _same(got[name], getattr(fresh, name.removesuffix("_interpolated"))(interpolate))
+
+
+@pytest.mark.parametrize("ties", ["grouped", "stable"])
+def test_summary_average_precision_reads_the_pr_curve(ties: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside summary() the average precision sums the raw PR curve's precision column (computed once),
+    and equals, bit for bit, the average precision asked alone."""
+    rng = np.random.default_rng(9)
+    y = rng.random(20_000) < 0.3
+    s = rng.normal(size=20_000) + y
+    alone = ScoredPrecisionRecallEvaluation(ties=ties)
+    alone.add_cases(y, s)
+    want = alone.average_precision()
+    ev = ScoredPrecisionRecallEvaluation(ties=ties)
+    ev.add_cases(y, s)
+    calls = _count_calls(monkeypatch, "precision", exact_module.C, exact_module.M)  # the scalars' own binding too
+    assert ev.summary()["average_precision"] == want
+    assert len(calls) == 1
