@@ -179,12 +179,17 @@ def segment_summaries(
         return _segsum((r - prev) * p, s, count)
 
     out["area_under_pr_curve"] = step_area(None)
-    # interpolation: keep a point whose precision beats every later point's of its segment (exact, on ranks)
-    uniq, p_rank = np.unique(prec, return_inverse=True)
-    key = (count - p_seg) * (uniq.size + 1) + p_rank.reshape(-1)
+    # interpolation: keep a point whose precision beats every later point's of its segment. The key is the
+    # complex number (count - segment) + i precision: numpy orders complex numbers lexicographically (real
+    # part, then imaginary), so one running maximum from the end stays inside a segment (an earlier segment's
+    # real part is larger) and compares the precisions themselves, exactly, with no sort to rank them
+    # (precisions are never NaN: every point returns a case)
+    key = np.empty(prec.size, dtype=np.complex128)
+    key.real = count - p_seg
+    key.imag = prec
     suffix = np.maximum.accumulate(key[::-1])[::-1]
-    later = np.full(key.size, -1, dtype=np.int64)
-    later[:-1] = np.where(pt_new_seg[1:], -1, suffix[1:])
+    later = np.full(key.size, -1.0, dtype=np.complex128)
+    later[:-1] = np.where(pt_new_seg[1:], -1.0, suffix[1:])
     out["area_under_pr_curve_interpolated"] = step_area(key > later)
 
     # maximum F(1) over the points; 0.0 without points
