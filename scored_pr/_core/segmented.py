@@ -113,7 +113,6 @@ def segment_summaries(
     count = offsets.size - 1
     n_total = neg_scores.size
     sizes = np.diff(offsets).astype(np.int64)
-    seg_of = np.repeat(np.arange(count, dtype=np.int64), sizes)  # the segment of every case
     first = offsets[:-1].astype(np.int64)
     cc0 = np.zeros(n_total + 1, dtype=np.int64)  # cc0[i]: correct cases among positions < i
     np.cumsum(correct, out=cc0[1:])
@@ -146,7 +145,9 @@ def segment_summaries(
     else:
         c_idx = np.flatnonzero(correct)
         p_end, p_start, dtp = c_idx + 1, c_idx, np.ones(c_idx.size, dtype=np.int64)
-    p_seg = seg_of[p_start]
+    # each point's segment: the points are in case order, so a segment's points are the run between two
+    # searches of its bounds (no segment id per case)
+    p_seg = np.repeat(np.arange(count, dtype=np.int64), np.diff(np.searchsorted(p_start, offsets)))
     p_first = first[p_seg]
     ret = p_end - p_first
     tp = cc0[p_end] - base[p_seg]
