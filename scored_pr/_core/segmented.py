@@ -132,27 +132,34 @@ def segment_summaries(
         new_group[first[sizes > 0]] = True
         tied = not new_group.all()
         if tied:
-            g_start = np.flatnonzero(new_group)
-            g_end = np.append(g_start[1:], n_total)
+            bounds = np.append(np.flatnonzero(new_group), n_total)  # every group's start, then n
+            g_start, g_end = bounds[:-1], bounds[1:]
         del new_group
 
     # operating points: position of the point's cut-off (exclusive end), its segment, counts; without
     # ties every group is one case, so the grouped points are the stable ones (a point per correct case)
+    # cc_end, cc_start: the correct cases before each point's end and start (cc0 there, read once)
     if tied:
-        g_correct = cc0[g_end] - cc0[g_start]
+        cc_bounds = cc0[bounds]
+        g_correct = np.diff(cc_bounds)
         has = g_correct > 0
         p_end, p_start, dtp = g_end[has], g_start[has], g_correct[has]
+        cc_end, cc_start = cc_bounds[1:][has], cc_bounds[:-1][has]
+        del cc_bounds, g_correct, has
     else:
         c_idx = np.flatnonzero(correct)
         p_end, p_start, dtp = c_idx + 1, c_idx, np.ones(c_idx.size, dtype=np.int64)
+        cc_end = np.arange(1, c_idx.size + 1, dtype=np.int64)  # the j-th correct case ends with j of them
     # each point's segment: the points are in case order, so a segment's points are the run between two
     # searches of its bounds (no segment id per case)
     p_seg = np.repeat(np.arange(count, dtype=np.int64), np.diff(np.searchsorted(p_start, offsets)))
     p_first = first[p_seg]
+    p_base = base[p_seg]
     ret = p_end - p_first
-    tp = cc0[p_end] - base[p_seg]
+    tp = cc_end - p_base
     fp = ret - tp
-    fp_before = (p_start - p_first) - (cc0[p_start] - base[p_seg]) if tied else fp
+    fp_before = (p_start - p_first) - (cc_start - p_base) if tied else fp
+    del cc_end, p_base
     P = pos_ref[p_seg].astype(np.float64)
     N = neg_ref[p_seg]
     prec = tp / ret.astype(np.float64)
@@ -189,9 +196,11 @@ def segment_summaries(
     key.real = count - p_seg
     key.imag = prec
     suffix = np.maximum.accumulate(key[::-1])[::-1]
-    later = np.full(key.size, -1.0, dtype=np.complex128)
-    later[:-1] = np.where(pt_new_seg[1:], -1.0, suffix[1:])
-    out["area_under_pr_curve_interpolated"] = step_area(key > later)
+    beats = np.ones(key.size, dtype=bool)  # a segment's last point has no later one
+    np.greater(key[:-1], suffix[1:], out=beats[:-1])
+    beats[:-1] |= pt_new_seg[1:]
+    del key, suffix
+    out["area_under_pr_curve_interpolated"] = step_area(beats)
 
     # maximum F(1) over the points; 0.0 without points
     best = np.zeros(count, dtype=np.float64)
