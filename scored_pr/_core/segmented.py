@@ -320,7 +320,7 @@ def _grouped_hulls(
     np.cumsum(per[:-1], out=first_pt[1:])
     place = at[pt_seg] + 1 + (np.arange(pt_seg.size, dtype=np.int64) - first_pt[pt_seg])
     total = int(block.sum())
-    seg = np.empty(total, dtype=np.int64)
+    seg = np.empty(total, dtype=np.int32 if count < 1 << 31 else np.int64)  # (narrow: compacted every sweep)
     x = np.zeros(total, dtype=np.int64)
     y = np.zeros(total, dtype=np.int64)
     seg[at[segs]] = segs  # the origins: (0, 0)
@@ -329,8 +329,11 @@ def _grouped_hulls(
     last = at[ends] + 1 + per[ends]
     seg[last], x[last], y[last] = ends, neg_ref[miss], pos_ref[miss]
     xf, yf = x.astype(np.float64), y.astype(np.float64)
-    # the vertices still in, compacted after each sweep (neighbours are then slices, not gathers)
-    hs, hx, hy = seg, x, y
+    del x, y
+    # the vertices still in, compacted after each sweep (neighbours are then slices, not gathers); the counts
+    # ride along as floats only (whole numbers below 2**53: converted back exactly at the end), and the
+    # segment ids as 32-bit integers when they fit (three narrower arrays to compact per sweep, not five)
+    hs = seg
     for _ in range(SWEEPS):
         if hs.size <= 2:
             break
@@ -340,10 +343,11 @@ def _grouped_hulls(
         if not drop.any():
             break
         keep = np.ones(hs.size, dtype=bool)
-        keep[1:-1] = ~drop
-        hs, hx, hy, xf, yf = hs[keep], hx[keep], hy[keep], xf[keep], yf[keep]
+        np.logical_not(drop, out=keep[1:-1])
+        hs, xf, yf = hs[keep], xf[keep], yf[keep]
     else:  # still shrinking after SWEEPS sweeps: the curves' own hull (sweeps, then a monotone chain)
         return _hull_loop(rec, tp, fp, N, p_seg, new_seg, pos_ref, neg_ref, tp_total, count)
+    hx, hy = xf.astype(np.int64), yf.astype(np.int64)
     start = np.ones(hs.size, dtype=bool)
     start[1:] = hs[1:] != hs[:-1]  # the origins
     prev_x, prev_y = np.roll(hx, 1), np.roll(hy, 1)
