@@ -45,7 +45,7 @@ def _segsum(values: FloatArray, seg: IntArray, count: int) -> FloatArray:
     return np.bincount(seg, weights=values, minlength=count).astype(np.float64, copy=False)
 
 
-def _segsum_int(values: IntArray, seg: IntArray, count: int) -> IntArray:
+def _segsum_int(values: IntArray, seg: npt.NDArray[np.signedinteger[Any]], count: int) -> IntArray:
     """Exact int64 sum of ``values`` per segment (``seg`` ascending)."""
     out = np.zeros(count, dtype=np.int64)
     if values.size:
@@ -320,7 +320,7 @@ def _grouped_hulls(
     np.cumsum(per[:-1], out=first_pt[1:])
     place = at[pt_seg] + 1 + (np.arange(pt_seg.size, dtype=np.int64) - first_pt[pt_seg])
     total = int(block.sum())
-    seg = np.empty(total, dtype=np.int32 if count < 1 << 31 else np.int64)  # (narrow: compacted every sweep)
+    seg: npt.NDArray[np.signedinteger[Any]] = np.empty(total, dtype=np.int32 if count < 1 << 31 else np.int64)
     x = np.zeros(total, dtype=np.int64)
     y = np.zeros(total, dtype=np.int64)
     seg[at[segs]] = segs  # the origins: (0, 0)
