@@ -45,7 +45,7 @@ def _segsum(values: FloatArray, seg: IntArray, count: int) -> FloatArray:
     return np.bincount(seg, weights=values, minlength=count).astype(np.float64, copy=False)
 
 
-def _segsum_int(values: IntArray, seg: IntArray, count: int) -> IntArray:
+def _segsum_int(values: IntArray, seg: npt.NDArray[np.signedinteger[Any]], count: int) -> IntArray:
     """Exact int64 sum of ``values`` per segment (``seg`` ascending)."""
     out = np.zeros(count, dtype=np.int64)
     if values.size:
@@ -113,7 +113,6 @@ def segment_summaries(
     count = offsets.size - 1
     n_total = neg_scores.size
     sizes = np.diff(offsets).astype(np.int64)
-    seg_of = np.repeat(np.arange(count, dtype=np.int64), sizes)  # the segment of every case
     first = offsets[:-1].astype(np.int64)
     cc0 = np.zeros(n_total + 1, dtype=np.int64)  # cc0[i]: correct cases among positions < i
     np.cumsum(correct, out=cc0[1:])
@@ -133,25 +132,34 @@ def segment_summaries(
         new_group[first[sizes > 0]] = True
         tied = not new_group.all()
         if tied:
-            g_start = np.flatnonzero(new_group)
-            g_end = np.append(g_start[1:], n_total)
+            bounds = np.append(np.flatnonzero(new_group), n_total)  # every group's start, then n
+            g_start, g_end = bounds[:-1], bounds[1:]
         del new_group
 
     # operating points: position of the point's cut-off (exclusive end), its segment, counts; without
     # ties every group is one case, so the grouped points are the stable ones (a point per correct case)
+    # cc_end, cc_start: the correct cases before each point's end and start (cc0 there, read once)
     if tied:
-        g_correct = cc0[g_end] - cc0[g_start]
+        cc_bounds = cc0[bounds]
+        g_correct = np.diff(cc_bounds)
         has = g_correct > 0
         p_end, p_start, dtp = g_end[has], g_start[has], g_correct[has]
+        cc_end, cc_start = cc_bounds[1:][has], cc_bounds[:-1][has]
+        del cc_bounds, g_correct, has
     else:
         c_idx = np.flatnonzero(correct)
         p_end, p_start, dtp = c_idx + 1, c_idx, np.ones(c_idx.size, dtype=np.int64)
-    p_seg = seg_of[p_start]
+        cc_end = np.arange(1, c_idx.size + 1, dtype=np.int64)  # the j-th correct case ends with j of them
+    # each point's segment: the points are in case order, so a segment's points are the run between two
+    # searches of its bounds (no segment id per case)
+    p_seg = np.repeat(np.arange(count, dtype=np.int64), np.diff(np.searchsorted(p_start, offsets)))
     p_first = first[p_seg]
+    p_base = base[p_seg]
     ret = p_end - p_first
-    tp = cc0[p_end] - base[p_seg]
+    tp = cc_end - p_base
     fp = ret - tp
-    fp_before = (p_start - p_first) - (cc0[p_start] - base[p_seg]) if tied else fp
+    fp_before = (p_start - p_first) - (cc_start - p_base) if tied else fp
+    del cc_end, p_base
     P = pos_ref[p_seg].astype(np.float64)
     N = neg_ref[p_seg]
     prec = tp / ret.astype(np.float64)
@@ -179,13 +187,20 @@ def segment_summaries(
         return _segsum((r - prev) * p, s, count)
 
     out["area_under_pr_curve"] = step_area(None)
-    # interpolation: keep a point whose precision beats every later point's of its segment (exact, on ranks)
-    uniq, p_rank = np.unique(prec, return_inverse=True)
-    key = (count - p_seg) * (uniq.size + 1) + p_rank.reshape(-1)
+    # interpolation: keep a point whose precision beats every later point's of its segment. The key is the
+    # complex number (count - segment) + i precision: numpy orders complex numbers lexicographically (real
+    # part, then imaginary), so one running maximum from the end stays inside a segment (an earlier segment's
+    # real part is larger) and compares the precisions themselves, exactly, with no sort to rank them
+    # (precisions are never NaN: every point returns a case)
+    key = np.empty(prec.size, dtype=np.complex128)
+    key.real = count - p_seg
+    key.imag = prec
     suffix = np.maximum.accumulate(key[::-1])[::-1]
-    later = np.full(key.size, -1, dtype=np.int64)
-    later[:-1] = np.where(pt_new_seg[1:], -1, suffix[1:])
-    out["area_under_pr_curve_interpolated"] = step_area(key > later)
+    beats = np.ones(key.size, dtype=bool)  # a segment's last point has no later one
+    np.greater(key[:-1], suffix[1:], out=beats[:-1])
+    beats[:-1] |= pt_new_seg[1:]
+    del key, suffix
+    out["area_under_pr_curve_interpolated"] = step_area(beats)
 
     # maximum F(1) over the points; 0.0 without points
     best = np.zeros(count, dtype=np.float64)
@@ -305,7 +320,7 @@ def _grouped_hulls(
     np.cumsum(per[:-1], out=first_pt[1:])
     place = at[pt_seg] + 1 + (np.arange(pt_seg.size, dtype=np.int64) - first_pt[pt_seg])
     total = int(block.sum())
-    seg = np.empty(total, dtype=np.int64)
+    seg: npt.NDArray[np.signedinteger[Any]] = np.empty(total, dtype=np.int32 if count < 1 << 31 else np.int64)
     x = np.zeros(total, dtype=np.int64)
     y = np.zeros(total, dtype=np.int64)
     seg[at[segs]] = segs  # the origins: (0, 0)
@@ -314,8 +329,11 @@ def _grouped_hulls(
     last = at[ends] + 1 + per[ends]
     seg[last], x[last], y[last] = ends, neg_ref[miss], pos_ref[miss]
     xf, yf = x.astype(np.float64), y.astype(np.float64)
-    # the vertices still in, compacted after each sweep (neighbours are then slices, not gathers)
-    hs, hx, hy = seg, x, y
+    del x, y
+    # the vertices still in, compacted after each sweep (neighbours are then slices, not gathers); the counts
+    # ride along as floats only (whole numbers below 2**53: converted back exactly at the end), and the
+    # segment ids as 32-bit integers when they fit (three narrower arrays to compact per sweep, not five)
+    hs = seg
     for _ in range(SWEEPS):
         if hs.size <= 2:
             break
@@ -325,10 +343,11 @@ def _grouped_hulls(
         if not drop.any():
             break
         keep = np.ones(hs.size, dtype=bool)
-        keep[1:-1] = ~drop
-        hs, hx, hy, xf, yf = hs[keep], hx[keep], hy[keep], xf[keep], yf[keep]
+        np.logical_not(drop, out=keep[1:-1])
+        hs, xf, yf = hs[keep], xf[keep], yf[keep]
     else:  # still shrinking after SWEEPS sweeps: the curves' own hull (sweeps, then a monotone chain)
         return _hull_loop(rec, tp, fp, N, p_seg, new_seg, pos_ref, neg_ref, tp_total, count)
+    hx, hy = xf.astype(np.int64), yf.astype(np.int64)
     start = np.ones(hs.size, dtype=bool)
     start[1:] = hs[1:] != hs[:-1]  # the origins
     prev_x, prev_y = np.roll(hx, 1), np.roll(hy, 1)
