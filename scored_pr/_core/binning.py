@@ -283,8 +283,9 @@ def _from_keys(k: KeyArray) -> FloatArray:
 
 
 #: Cases whose bin index is computed at a time by :func:`unsorted_block_bins`: the
-#: temporaries of the chain of passes (8 bytes a case each) stay in the CPU's cache.
-SUB_BLOCK = 1 << 16
+#: temporaries of the chain of passes (8 bytes a case each) stay in the CPU's cache (16,384 measured
+#: about 10 % faster than 65,536 for 1,000,000 probabilities, with the same bins).
+SUB_BLOCK = 1 << 14
 
 
 def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coarse_level: int | None = None) -> Bins | None:
@@ -372,37 +373,49 @@ def unsorted_block_bins(correct: BoolArray, scores: FloatArray, target: int, coa
     return make(hi[::-1], lo[::-1], wpos[used][::-1].astype(np.float64), wneg[used][::-1].astype(np.float64), lv[::-1])
 
 
-def _split(values: FloatArray, weight: FloatArray | None, start_asc: KeyArray, end_asc: KeyArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray | None]:
+def _edges(start_asc: KeyArray, end_asc: KeyArray) -> KeyArray:
+    """The ascending edges of disjoint ascending blocks: each block's first key, then its last key + 1.
+
+    A last key of all ones (past every score's key) is kept: it never wraps to 0.
+    """
+    edges: KeyArray = np.empty(2 * start_asc.size, dtype=np.uint64)
+    edges[0::2] = start_asc
+    edges[1::2] = np.where(end_asc == _ALL, _ALL, end_asc + _ONE)
+    return edges
+
+
+def _split(values: FloatArray, weight: FloatArray | None, edges: KeyArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray | None]:
     """Weight, least and greatest value of an ascending array inside each (ascending) block, and the rest.
 
     Returns (weight per block, least value per block (inf if none), greatest
-    (-inf if none), values in no block, their weights or None). O(B log n)
-    searches of the block edges in the sorted keys, plus O(n) when some
-    values fall inside blocks and others do not.
+    (-inf if none), values in no block, their weights or None), given the
+    blocks' :func:`_edges`. One binary
+    search of the sorted keys among the 2B block edges (the blocks are
+    disjoint: a key lies inside block i exactly when 2i + 1 edges are at or
+    below it) and one count per edge interval, O(n log B): a flush of a few
+    thousand cases into thousands of bins searches each case once instead of
+    each block edge twice.
     """
     k = keys(values)
-    start = np.searchsorted(k, start_asc, side="left")
-    end = np.searchsorted(k, end_asc, side="right")
+    nb = edges.size // 2
+    at = np.searchsorted(edges, k, side="right")  # edges at or below each key, ascending
+    below = np.cumsum(np.bincount(at, minlength=2 * nb + 1))  # keys with at most j edges below them
+    start = below[0 : 2 * nb : 2]  # keys below each block's start
+    end = below[1 : 2 * nb : 2]  # keys at or below each block's end
     inside_n = end - start
     has = inside_n > 0
     first = np.where(has, values[np.minimum(start, max(values.size - 1, 0))] if values.size else np.inf, np.inf)
     last = np.where(has, values[np.maximum(end - 1, 0)] if values.size else -np.inf, -np.inf)
     n_in = int(inside_n.sum())
     if n_in == 0:
-        return np.zeros(start_asc.size, dtype=np.float64), first, last, values, weight
-    if n_in == values.size:
-        inside: BoolArray = np.ones(values.size, dtype=bool)
-    else:
-        marks = np.zeros(values.size + 1, dtype=np.int64)
-        np.add.at(marks, start, 1)
-        np.add.at(marks, end, -1)
-        inside = np.cumsum(marks[:-1]) > 0
+        return np.zeros(nb, dtype=np.float64), first, last, values, weight
+    inside: BoolArray = (at & 1).astype(bool)  # odd: past a block's start, not past its end
     per_bin: FloatArray
     if weight is None:
         per_bin = inside_n.astype(np.float64)
     else:
-        labels = np.repeat(np.arange(start_asc.size), inside_n)  # inside values follow the blocks in order
-        per_bin = np.bincount(labels, weights=weight[inside], minlength=start_asc.size).astype(np.float64)
+        labels = np.repeat(np.arange(nb), inside_n)  # inside values follow the blocks in order
+        per_bin = np.bincount(labels, weights=weight[inside], minlength=nb).astype(np.float64)
     if n_in == values.size:
         return per_bin, first, last, values[:0], None if weight is None else weight[:0]
     outside = ~inside
@@ -426,9 +439,9 @@ def add_sorted(
     :func:`compress`).
     """
     start, end = blocks(bins)
-    start_asc, end_asc = start[::-1], end[::-1]
-    add_p, fp, lp, rest_p, rest_wp = _split(sp, wp, start_asc, end_asc)
-    add_n, fn, ln, rest_n, rest_wn = _split(sn, wn, start_asc, end_asc)
+    edges = _edges(start[::-1], end[::-1])
+    add_p, fp, lp, rest_p, rest_wp = _split(sp, wp, edges)
+    add_n, fn, ln, rest_n, rest_wn = _split(sn, wn, edges)
     lo = np.minimum(bins.lo, np.minimum(fp, fn)[::-1])
     hi = np.maximum(bins.hi, np.maximum(lp, ln)[::-1])
     old = Bins(hi, lo, bins.pos + add_p[::-1], bins.neg + add_n[::-1], bins.level, bins.start, bins.end)
@@ -535,6 +548,24 @@ def _ap_width(pos: FloatArray, neg: FloatArray, c: FloatArray, t: FloatArray) ->
     return np.maximum(upper - lower, 0.0)
 
 
+def _own_widths(
+    b: Bins, i: IntArray, p: FloatArray, n: FloatArray, c: FloatArray, t: FloatArray, sp: float, sn: float, st: float
+) -> tuple[FloatArray, FloatArray]:
+    """The scaled ROC and AP bound widths bins ``i`` already have (0 for an exact bin).
+
+    Computed for the range bins only: the bins of a fresh batch are exact, and the AP width
+    (a log per bin) is most of a cost's work. Each width is the same float as over every bin.
+    """
+    auc: FloatArray = np.zeros(i.size, dtype=np.float64)
+    ap: FloatArray = np.zeros(i.size, dtype=np.float64)
+    r = np.flatnonzero(b.lo[i] != b.hi[i])
+    if r.size:
+        pr, nr = p[r], n[r]
+        auc[r] = (pr * sp) * (nr * sn)
+        ap[r] = _ap_width(pr * st, nr * st, c[r] * st, t[r] * st)
+    return auc, ap
+
+
 def merge_costs(b: Bins, pos_ref: float, neg_ref: float, total: float, budget: int, pairs: IntArray | None = None) -> FloatArray:
     """Cost of merging each adjacent pair (i, i + 1): how much the bounds widen.
 
@@ -559,12 +590,9 @@ def merge_costs(b: Bins, pos_ref: float, neg_ref: float, total: float, budget: i
     rq = (pos_ref * sp) * (neg_ref * sn) if pos_ref > 0 and neg_ref > 0 else 1.0
     r = pos_ref * st if pos_ref * st > 0 else 1.0
     pi, ni, pj, nj, ci, ti = pos[i], neg[i], pos[j], neg[j], c[i], t[i]
-    exact_i, exact_j = b.lo[i] == b.hi[i], b.lo[j] == b.hi[j]
     with np.errstate(under="ignore"):
-        own_auc_i = np.where(exact_i, 0.0, (pi * sp) * (ni * sn))
-        own_auc_j = np.where(exact_j, 0.0, (pj * sp) * (nj * sn))
-        own_ap_i = np.where(exact_i, 0.0, _ap_width(pi * st, ni * st, ci * st, ti * st))
-        own_ap_j = np.where(exact_j, 0.0, _ap_width(pj * st, nj * st, c[j] * st, t[j] * st))
+        own_auc_i, own_ap_i = _own_widths(b, i, pi, ni, ci, ti, sp, sn, st)
+        own_auc_j, own_ap_j = _own_widths(b, j, pj, nj, c[j], t[j], sp, sn, st)
         mp, mn = pi + pj, ni + nj
         auc = ((mp * sp) * (mn * sn) - own_auc_i - own_auc_j) / rq
         ap = (_ap_width(mp * st, mn * st, ci * st, ti * st) - own_ap_i - own_ap_j) / r
