@@ -14,6 +14,7 @@ over exact binomial (Clopper-Pearson) tests: see :func:`choose_certified`.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping, NamedTuple
 
@@ -533,25 +534,30 @@ def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_],
                  first: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:  # fmt: skip
     """Cumulative (TP, FP) count of the ordering half at each candidate's end rank (0 for ``inf``).
 
-    Coins (bools): int32 counts when they fit (half the memory of float64, and numpy's integer
-    running sum skips the conversion pass); every reader promotes them to float64 exactly (whole
-    numbers below 2**31), so the answers are those of float64 counts. Weighted: float64 (whole
-    numbers below 2**53).
+    Coins (bools): int32 counts, both from one int64 running sum of the packed steps (a correct
+    case in the ordering half adds 1 to the high 32-bit word, an incorrect one to the low word;
+    each word stays below 2**31, so no carry), read back as two strided int32 views, no copy;
+    every reader promotes them to float64 exactly, so the answers are those of float64 counts.
+    Weighted: float64 (whole numbers below 2**53).
     """
-    if first.dtype == np.bool_:
-        kind: Any = np.int32 if first.size < 2**31 - 1 else np.int64
-        both: npt.NDArray[Any] = np.logical_and(first, correct)
-    else:
-        kind, both = np.float64, np.multiply(first, correct)
-    tp_run = np.empty(first.size + 1, dtype=kind)
-    tp_run[0] = 0
-    np.cumsum(both, dtype=kind, out=tp_run[1:])
-    all_run = np.empty(first.size + 1, dtype=kind)
-    all_run[0] = 0
-    np.cumsum(first, dtype=kind, out=all_run[1:])
-    if ends.size == first.size + 1:  # every case its own score: the ends are 0, 1, ..., n
-        np.subtract(all_run, tp_run, out=all_run)
-        return tp_run, all_run
+    if first.dtype == np.bool_ and first.size < 2**31 - 1:
+        packed = np.empty(first.size + 1, dtype=np.int64)
+        packed[0] = 0
+        words = packed[1:].view(np.int32).reshape(-1, 2)
+        low, high = (0, 1) if sys.byteorder == "little" else (1, 0)
+        np.greater(first, correct, out=words[:, low])  # in the half and incorrect: an FP step
+        np.logical_and(first, correct, out=words[:, high])  # a TP step
+        np.cumsum(packed[1:], out=packed[1:])
+        halves = packed.view(np.int32)
+        tp_run, fp_run = halves[high::2], halves[low::2]
+        if ends.size == first.size + 1:  # every case its own score: the ends are 0, 1, ..., n
+            return tp_run, fp_run
+        return tp_run[ends], fp_run[ends]
+    both = np.multiply(first, correct)
+    tp_run = np.zeros(first.size + 1)
+    np.cumsum(both, out=tp_run[1:])
+    all_run = np.zeros(first.size + 1)
+    np.cumsum(first, out=all_run[1:])
     tp = tp_run[ends]
     fp = all_run[ends]
     fp -= tp
