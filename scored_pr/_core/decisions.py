@@ -756,26 +756,29 @@ def certify(
         # failure, so only the candidates the ordering half already finds feasible (z > 0) get
         # z-scores and a sort; the rest only if the tests get there.
         top = _surely_feasible(subject_to, tp_a, fp_a, pos_a, neg_a)
-        order = top[_descending_stable(_order_statistic(subject_to, tp_a[top], fp_a[top], pos_a, neg_a))]
+        tp_top, fp_top = tp_a[top], fp_a[top]  # ascending positions: streamed, not scattered, reads
+        rank = _descending_stable(_order_statistic(subject_to, tp_top, fp_top, pos_a, neg_a))
+        order = top[rank]
+        # the test half's counts in test order, once (the totals minus the ordering half's; whole
+        # counts: exact): the tests then read slices, not gathers from the million candidates
+        tp_b, fp_b = (c.tp[top] - tp_top)[rank], (c.fp[top] - fp_top)[rank]
         whole = top.size == c.tp.size
 
-        def test_half(sel: npt.NDArray[np.int64]) -> tuple[FloatArray, FloatArray]:
-            # the test half's counts are the totals minus the ordering half's (whole counts: exact)
-            return c.tp[sel] - tp_a[sel], c.fp[sel] - fp_a[sel]
-
         def tested_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-            return _all_reject(subject_to, *test_half(order[at]), pos, neg, delta)
+            return _all_reject(subject_to, tp_b[at], fp_b[at], pos, neg, delta)
 
         def screen_at(lo: int, hi: int) -> npt.NDArray[np.int8]:
-            return _all_screen(subject_to, *test_half(order[lo:hi]), pos, neg, delta)
+            return _all_screen(subject_to, tp_b[lo:hi], fp_b[lo:hi], pos, neg, delta)
 
         passed = _first_failure(tested_at, order.size, screen_at)
         if passed == order.size and not whole:  # every sorted one certified: test on in the full order
             later = np.ones(c.tp.size, dtype=bool)
             later[top] = False
             rest = np.flatnonzero(later)
-            z_rest = _order_statistic(subject_to, tp_a[rest], fp_a[rest], pos_a, neg_a)
-            order = np.concatenate((order, rest[_descending_stable(z_rest)]))
+            rest = rest[_descending_stable(_order_statistic(subject_to, tp_a[rest], fp_a[rest], pos_a, neg_a))]
+            order = np.concatenate((order, rest))
+            tp_b = np.concatenate((tp_b, c.tp[rest] - tp_a[rest]))
+            fp_b = np.concatenate((fp_b, c.fp[rest] - fp_a[rest]))
             passed = _first_failure(tested_at, order.size, screen_at, start=passed)
     certified = np.zeros(c.tp.size, dtype=bool)
     certified[order[:passed]] = True
