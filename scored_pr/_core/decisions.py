@@ -445,6 +445,9 @@ def _all_reject(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray,
 def _all_screen(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float,
                 delta: float) -> npt.NDArray[np.int8]:  # fmt: skip
     """:func:`screen` of the intersection-union test: 0 if a constraint surely fails, 1 if all surely pass, else -1."""
+    if len(subject_to) == 1:  # one constraint: its screen is the test's (no combining passes)
+        key, target = next(iter(subject_to.items()))
+        return screen(key, target, tp, fp, pos, neg, delta)
     state = np.ones(tp.shape, dtype=np.int8)
     for key, target in subject_to.items():
         st = screen(key, target, tp, fp, pos, neg, delta)
