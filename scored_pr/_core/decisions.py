@@ -551,18 +551,19 @@ def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_],
         np.greater(first, correct, out=words[:, low])  # in the half and incorrect: an FP step
         np.logical_and(first, correct, out=words[:, high])  # a TP step
         np.cumsum(packed[1:], out=packed[1:])
-        halves = packed.view(np.int32)
-        tp_run, fp_run = halves[high::2], halves[low::2]
+        halves: npt.NDArray[Any] = packed.view(np.int32)
+        tp_run: npt.NDArray[Any] = halves[high::2]
+        fp_run = halves[low::2]
         if ends.size == first.size + 1:  # every case its own score: the ends are 0, 1, ..., n
             return tp_run, fp_run
         return tp_run[ends], fp_run[ends]
     both = np.multiply(first, correct)
     tp_run = np.zeros(first.size + 1)
     np.cumsum(both, out=tp_run[1:])
-    all_run = np.zeros(first.size + 1)
-    np.cumsum(first, out=all_run[1:])
+    fp_run = np.zeros(first.size + 1)
+    np.cumsum(first, out=fp_run[1:])  # every case of the half; FP once TP is taken off
     tp = tp_run[ends]
-    fp = all_run[ends]
+    fp = fp_run[ends]
     fp -= tp
     return tp, fp
 
