@@ -14,6 +14,7 @@ over exact binomial (Clopper-Pearson) tests: see :func:`choose_certified`.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping, NamedTuple
 
@@ -444,6 +445,9 @@ def _all_reject(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray,
 def _all_screen(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float,
                 delta: float) -> npt.NDArray[np.int8]:  # fmt: skip
     """:func:`screen` of the intersection-union test: 0 if a constraint surely fails, 1 if all surely pass, else -1."""
+    if len(subject_to) == 1:  # one constraint: its screen is the test's (no combining passes)
+        key, target = next(iter(subject_to.items()))
+        return screen(key, target, tp, fp, pos, neg, delta)
     state = np.ones(tp.shape, dtype=np.int8)
     for key, target in subject_to.items():
         st = screen(key, target, tp, fp, pos, neg, delta)
@@ -533,27 +537,33 @@ def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_],
                  first: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:  # fmt: skip
     """Cumulative (TP, FP) count of the ordering half at each candidate's end rank (0 for ``inf``).
 
-    Coins (bools): int32 counts when they fit (half the memory of float64, and numpy's integer
-    running sum skips the conversion pass); every reader promotes them to float64 exactly (whole
-    numbers below 2**31), so the answers are those of float64 counts. Weighted: float64 (whole
-    numbers below 2**53).
+    Coins (bools): int32 counts, both from one int64 running sum of the packed steps (a correct
+    case in the ordering half adds 1 to the high 32-bit word, an incorrect one to the low word;
+    each word stays below 2**31, so no carry), read back as two strided int32 views, no copy;
+    every reader promotes them to float64 exactly, so the answers are those of float64 counts.
+    Weighted: float64 (whole numbers below 2**53).
     """
-    if first.dtype == np.bool_:
-        kind: Any = np.int32 if first.size < 2**31 - 1 else np.int64
-        both: npt.NDArray[Any] = np.logical_and(first, correct)
-    else:
-        kind, both = np.float64, np.multiply(first, correct)
-    tp_run = np.empty(first.size + 1, dtype=kind)
-    tp_run[0] = 0
-    np.cumsum(both, dtype=kind, out=tp_run[1:])
-    all_run = np.empty(first.size + 1, dtype=kind)
-    all_run[0] = 0
-    np.cumsum(first, dtype=kind, out=all_run[1:])
-    if ends.size == first.size + 1:  # every case its own score: the ends are 0, 1, ..., n
-        np.subtract(all_run, tp_run, out=all_run)
-        return tp_run, all_run
+    if first.dtype == np.bool_ and first.size < 2**31 - 1:
+        packed = np.empty(first.size + 1, dtype=np.int64)
+        packed[0] = 0
+        words = packed[1:].view(np.int32).reshape(-1, 2)
+        low, high = (0, 1) if sys.byteorder == "little" else (1, 0)
+        np.greater(first, correct, out=words[:, low])  # in the half and incorrect: an FP step
+        np.logical_and(first, correct, out=words[:, high])  # a TP step
+        np.cumsum(packed[1:], out=packed[1:])
+        halves: npt.NDArray[Any] = packed.view(np.int32)
+        tp_run: npt.NDArray[Any] = halves[high::2]
+        fp_run = halves[low::2]
+        if ends.size == first.size + 1:  # every case its own score: the ends are 0, 1, ..., n
+            return tp_run, fp_run
+        return tp_run[ends], fp_run[ends]
+    both = np.multiply(first, correct)
+    tp_run = np.zeros(first.size + 1)
+    np.cumsum(both, out=tp_run[1:])
+    fp_run = np.zeros(first.size + 1)
+    np.cumsum(first, out=fp_run[1:])  # every case of the half; FP once TP is taken off
     tp = tp_run[ends]
-    fp = all_run[ends]
+    fp = fp_run[ends]
     fp -= tp
     return tp, fp
 
@@ -750,26 +760,29 @@ def certify(
         # failure, so only the candidates the ordering half already finds feasible (z > 0) get
         # z-scores and a sort; the rest only if the tests get there.
         top = _surely_feasible(subject_to, tp_a, fp_a, pos_a, neg_a)
-        order = top[_descending_stable(_order_statistic(subject_to, tp_a[top], fp_a[top], pos_a, neg_a))]
+        tp_top, fp_top = tp_a[top], fp_a[top]  # ascending positions: streamed, not scattered, reads
+        rank = _descending_stable(_order_statistic(subject_to, tp_top, fp_top, pos_a, neg_a))
+        order = top[rank]
+        # the test half's counts in test order, once (the totals minus the ordering half's; whole
+        # counts: exact): the tests then read slices, not gathers from the million candidates
+        tp_b, fp_b = (c.tp[top] - tp_top)[rank], (c.fp[top] - fp_top)[rank]
         whole = top.size == c.tp.size
 
-        def test_half(sel: npt.NDArray[np.int64]) -> tuple[FloatArray, FloatArray]:
-            # the test half's counts are the totals minus the ordering half's (whole counts: exact)
-            return c.tp[sel] - tp_a[sel], c.fp[sel] - fp_a[sel]
-
         def tested_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-            return _all_reject(subject_to, *test_half(order[at]), pos, neg, delta)
+            return _all_reject(subject_to, tp_b[at], fp_b[at], pos, neg, delta)
 
         def screen_at(lo: int, hi: int) -> npt.NDArray[np.int8]:
-            return _all_screen(subject_to, *test_half(order[lo:hi]), pos, neg, delta)
+            return _all_screen(subject_to, tp_b[lo:hi], fp_b[lo:hi], pos, neg, delta)
 
         passed = _first_failure(tested_at, order.size, screen_at)
         if passed == order.size and not whole:  # every sorted one certified: test on in the full order
             later = np.ones(c.tp.size, dtype=bool)
             later[top] = False
             rest = np.flatnonzero(later)
-            z_rest = _order_statistic(subject_to, tp_a[rest], fp_a[rest], pos_a, neg_a)
-            order = np.concatenate((order, rest[_descending_stable(z_rest)]))
+            rest = rest[_descending_stable(_order_statistic(subject_to, tp_a[rest], fp_a[rest], pos_a, neg_a))]
+            order = np.concatenate((order, rest))
+            tp_b = np.concatenate((tp_b, c.tp[rest] - tp_a[rest]))
+            fp_b = np.concatenate((fp_b, c.fp[rest] - fp_a[rest]))
             passed = _first_failure(tested_at, order.size, screen_at, start=passed)
     certified = np.zeros(c.tp.size, dtype=bool)
     certified[order[:passed]] = True
