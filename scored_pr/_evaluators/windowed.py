@@ -42,7 +42,7 @@ from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import forward
 from .window_machinery import _LEAN, _Ranking, _default_clock  # _default_clock: 0.1.0 pickles name it here
 from .window_state import WindowState
-from .guard import claim, guarded, guards_itself
+from .guard import claim, guarded, guards_itself, owner_fast_path
 from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import PairedBlocks
 from .._state.exact import ExactState
@@ -850,7 +850,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
 
     # ---------------------------------------------------------------- queries
 
-    @guards_itself  # asked after every case by a streaming loop: the owner's lock-free path written out, as add_case's
+    @guards_itself  # asked after every case by a streaming loop: the kept answer, else the guard (_roc_area)
     def area_under_roc_curve(
         self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
     ) -> float:
@@ -889,38 +889,23 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         0.875
         """
         # A streaming loop asks after every case: the area kept by the last case (_answer) is
-        # read before the guard; else guard.owner_fast_path's path, written out.
+        # read before the guard; anything else takes the guard (the owner's lock-free path).
         answer = self._answer
         if answer is not None and interpolate is False and max_fpr is None:
             self._asked = True
             return answer
-        me = _get_ident()
-        if self._owner == me:
-            was = self._busy
-            self._busy = me
-            try:
-                if self._owner == me:
-                    if self._hot > 0 and interpolate is False and max_fpr is None:
-                        # the short path (see _hot): in sync, no misses, no weights, no clock
-                        self._hot = 2
-                        self._asked = True
-                        c = self._n_correct
-                        n = len(self._scores) - c
-                        answer = self._answer = self._pairs2 / (2 * c * n) if c and n else _NAN
-                        return answer
-                    return self._roc_area(interpolate, max_fpr, standardized)
-            finally:
-                self._busy = was
-        self._acquire("area_under_roc_curve")
-        try:
-            return self._roc_area(interpolate, max_fpr, standardized)
-        finally:
-            self._guard.release()
+        return self._roc_area(interpolate, max_fpr, standardized)
 
-    def _roc_area(self, interpolate: bool, max_fpr: float | None, standardized: bool) -> float:
-        """area_under_roc_curve's general path, under the guard (or the owner's flag)."""
+    def _roc_area_of_window(self, interpolate: bool, max_fpr: float | None, standardized: bool) -> float:
+        """area_under_roc_curve's path under the guard (``_roc_area``: with it, the owner's lock-free path)."""
         if self._hot > 0 and interpolate is False and max_fpr is None:
-            self._cool()  # another thread's call (the owner's took the short path): the path below, in sync
+            # the short path (see _hot): in sync, no misses, no weights, no clock
+            self._hot = 2
+            self._asked = True
+            c = self._n_correct
+            n = len(self._scores) - c
+            answer = self._answer = self._pairs2 / (2 * c * n) if c and n else _NAN
+            return answer
         if interpolate is not False or max_fpr is not None or self._unit_off:
             return self._evaluation().area_under_roc_curve(interpolate, max_fpr=max_fpr, standardized=standardized)
         if self._clock is not None:
@@ -959,6 +944,8 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         if not p or not n:
             return _NAN
         return num / (2 * p * n)  # int / int: correctly rounded
+
+    _roc_area = owner_fast_path(_roc_area_of_window, name="area_under_roc_curve")
 
     def __str__(self) -> str:
         """The LingPipe-style text report of the window."""
