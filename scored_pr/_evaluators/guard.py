@@ -184,7 +184,7 @@ def guards_itself(method: _F) -> _F:
 OWNER_FAST = ("add_case", "add_cases")
 
 
-def owner_fast_path(method: _F) -> _F:
+def owner_fast_path(method: _F, *, name: str | None = None) -> _F:
     """``method`` guarded, lock-free from the thread that owns the evaluator (see :func:`claim`).
 
     From the owner: ``_busy`` is set to this thread's ident around the call
@@ -204,9 +204,11 @@ def owner_fast_path(method: _F) -> _F:
     The method's own parameters must not hold evaluators (they are not
     guarded as operands). A kind gets this for ``add_case`` and
     ``add_cases`` from :func:`guarded` when its instances are made with
-    :func:`claim`; decorate another method with it by hand.
+    :func:`claim`; decorate another method with it by hand. ``name``: the
+    method's public name, for the messages, when ``method`` is a private
+    part of it (default: its own name).
     """
-    name = method.__name__
+    name = name or method.__name__
     writer = name in WRITERS
     # The wrapper is written with the method's own parameters: passing them on by name costs a
     # fraction of forwarding *args and **kwargs (this is the per-case path of the streaming kinds).

@@ -81,6 +81,8 @@ class WindowMachinery(EvaluationBase):
         "_gone",
         "_eager",
         "_hot",
+        "_answer",
+        "_asked",
         "_unit_off",
         "_runs",
         "_misses",
@@ -112,6 +114,8 @@ class WindowMachinery(EvaluationBase):
     _n_correct: int
     _eager: bool
     _hot: int
+    _answer: float | None
+    _asked: bool
     _unit_off: int
     _runs: deque[list[Any]]
     _now: float
@@ -142,6 +146,7 @@ class WindowMachinery(EvaluationBase):
 
     def _cool(self) -> None:
         """Leave the short paths' states (see _hot), writing back the range the rank sum counts if in sync."""
+        self._answer = None  # before any change (see WindowedEvaluation._answer)
         if self._hot > 0:
             lo = self._first_id
             self._s_lo, self._s_hi = lo, lo + len(self._scores)

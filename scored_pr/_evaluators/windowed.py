@@ -280,6 +280,14 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         #: (empty), so a case only joins the deques and the oldest leaves
         #: them. 0: the general path.
         self._hot = 0
+        #: The plain ROC AUC of the window as it is, or None: kept only while _hot is 2, set
+        #: under the guard (or the owner's flag) and cleared by every change before it changes
+        #: anything (_cool, add_case's short path), so area_under_roc_curve reads it before the
+        #: guard, as the exact evaluator's cached answers are read (docs/architecture.md).
+        self._answer = None
+        #: True when the ROC AUC was asked since the last case (a hint: written by any reader,
+        #: it only chooses whether the next case keeps _answer up to date or leaves _hot 2)
+        self._asked = False
         self._unit_off = 0  # cases in the window whose weight is not 1
         #: misses in arrival order: [key, count, positive], key = the id of
         #: the next case (size windows) or the time (time windows)
@@ -372,7 +380,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                             # The ROC AUC was asked since the last case and the containers are in
                             # sync: the case enters them and the oldest leaves (the general path
                             # with every branch that cannot apply left out).
-                            self._hot = 1  # the next case comes here only if the ROC AUC is asked again
+                            self._answer = None  # first: a reader before the guard never sees it stale
                             self._snap = None
                             scores = self._scores
                             scores.append(score)
@@ -397,6 +405,13 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                                     lt, le = pb.leave(score, False)
                                     pairs2 -= 2 * self._n_correct - (lt + le if grouped else 2 * le)
                             self._pairs2 = pairs2
+                            if self._asked:  # asked since the last case: the answer is kept up to date
+                                self._asked = False
+                                c = self._n_correct
+                                n = len(scores) - c
+                                self._answer = pairs2 / (2 * c * n) if c and n else _NAN
+                            else:
+                                self._hot = 1  # the next case comes here only if the ROC AUC is asked again
                             return
                     self._add_one(correct, score, weight, time)
                     return
@@ -835,7 +850,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
 
     # ---------------------------------------------------------------- queries
 
-    @owner_fast_path  # asked after every case by a streaming loop: the owner's lock-free path, as add_case
+    @guards_itself  # asked after every case by a streaming loop: the kept answer, else the guard (_roc_area)
     def area_under_roc_curve(
         self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
     ) -> float:
@@ -873,12 +888,24 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         >>> w.area_under_roc_curve()  # the last 4: 0.5 F, 0.5 T, 0.1 F, 0.8 T
         0.875
         """
+        # A streaming loop asks after every case: the area kept by the last case (_answer) is
+        # read before the guard; anything else takes the guard (the owner's lock-free path).
+        answer = self._answer
+        if answer is not None and interpolate is False and max_fpr is None:
+            self._asked = True
+            return answer
+        return self._roc_area(interpolate, max_fpr, standardized)
+
+    def _roc_area_of_window(self, interpolate: bool, max_fpr: float | None, standardized: bool) -> float:
+        """area_under_roc_curve's path under the guard (``_roc_area``: with it, the owner's lock-free path)."""
         if self._hot > 0 and interpolate is False and max_fpr is None:
             # the short path (see _hot): in sync, no misses, no weights, no clock
             self._hot = 2
+            self._asked = True
             c = self._n_correct
             n = len(self._scores) - c
-            return self._pairs2 / (2 * c * n) if c and n else _NAN
+            answer = self._answer = self._pairs2 / (2 * c * n) if c and n else _NAN
+            return answer
         if interpolate is not False or max_fpr is not None or self._unit_off:
             return self._evaluation().area_under_roc_curve(interpolate, max_fpr=max_fpr, standardized=standardized)
         if self._clock is not None:
@@ -910,9 +937,15 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
             # cases only: the next add_case may take a short path
             if self._size is not None and self._pos_label is None:
                 self._hot = 2 if valid else _LEAN
+                if valid:
+                    self._asked = True
+                    answer = self._answer = num / (2 * p * n) if p and n else _NAN
+                    return answer
         if not p or not n:
             return _NAN
         return num / (2 * p * n)  # int / int: correctly rounded
+
+    _roc_area = owner_fast_path(_roc_area_of_window, name="area_under_roc_curve")
 
     def __str__(self) -> str:
         """The LingPipe-style text report of the window."""
