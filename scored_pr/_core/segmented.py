@@ -31,7 +31,7 @@ from . import curves as C
 from .points import BoolArray, FloatArray, IntArray
 from .scalars import expected_reciprocal_rank, f_beta
 
-__all__ = ["segment_summaries"]
+__all__ = ["segment_group_summaries", "segment_summaries"]
 
 #: Sweeps of the segmented hull before the segments are handed to the curves' own hull (as that one does).
 SWEEPS = 64
@@ -112,41 +112,96 @@ def segment_summaries(
     """
     count = offsets.size - 1
     n_total = neg_scores.size
-    sizes = np.diff(offsets).astype(np.int64)
-    first = offsets[:-1].astype(np.int64)
     cc0 = np.zeros(n_total + 1, dtype=np.int64)  # cc0[i]: correct cases among positions < i
     np.cumsum(correct, out=cc0[1:])
-    base = cc0[first]
-    tp_total = cc0[offsets[1:]] - base
-    pos_ref = tp_total + misses
-    neg_ref = sizes - tp_total + negative_misses
-    grouped = ties == "grouped"
-
+    first = offsets[:-1].astype(np.int64)
+    sizes = np.diff(offsets).astype(np.int64)
     # tie groups: a group starts at a segment's first case or where the score changes
-    g_start = g_end = np.zeros(0, dtype=np.int64)
-    tied = False  # some tie group of two or more cases (grouped only: a stable ranking has no groups)
-    if grouped:
+    if ties == "grouped":
         new_group = np.ones(n_total, dtype=bool)
         if n_total > 1:
             new_group[1:] = neg_scores[1:] != neg_scores[:-1]
         new_group[first[sizes > 0]] = True
-        tied = not new_group.all()
-        if tied:
+        if not new_group.all():
             bounds = np.append(np.flatnonzero(new_group), n_total)  # every group's start, then n
-            g_start, g_end = bounds[:-1], bounds[1:]
-        del new_group
+            del new_group
+            return _summaries(offsets.astype(np.int64), bounds, cc0[bounds], misses, negative_misses, True,
+                              ranks, None)
+    return _summaries(offsets.astype(np.int64), None, cc0, misses, negative_misses, ties == "grouped", ranks,
+                      correct)
+
+
+def segment_group_summaries(
+    counts: IntArray,
+    positives: IntArray,
+    group_offsets: IntArray,
+    misses: IntArray,
+    negative_misses: IntArray,
+    ranks: tuple[int, ...],
+) -> dict[str, npt.NDArray[Any]]:
+    """:func:`segment_summaries` under ``ties="grouped"`` from the segments' tie groups, not their cases.
+
+    ``counts[g]`` and ``positives[g]`` are the cases and the correct cases of
+    tie group g (cases of one score in one segment); each segment's groups in
+    rank order (negated scores ascending), segment s's groups being
+    ``[group_offsets[s], group_offsets[s + 1])``. The values are those
+    :func:`segment_summaries` gives for the cases the groups stand for, bit
+    for bit (its grouped pass reads the cases only at the groups' bounds).
+    O(G + P log P) for G groups: for few distinct scores (rounded) G is far
+    below the number of cases, and no sort is needed to make the groups
+    (one ``np.bincount`` of (segment, score) codes).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scored_pr._core.segmented import segment_group_summaries
+    >>> z = np.zeros(2, dtype=np.int64)
+    >>> out = segment_group_summaries(np.array([2, 1, 1]), np.array([1, 0, 1]), np.array([0, 2, 3]), z, z, (1,))
+    >>> out["average_precision"].tolist(), out["area_under_roc_curve"].tolist()
+    ([0.5, 1.0], [0.75, nan])
+    """
+    bounds = np.zeros(counts.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=bounds[1:])
+    cc_bounds = np.zeros(counts.size + 1, dtype=np.int64)
+    np.cumsum(positives, out=cc_bounds[1:])
+    return _summaries(bounds[group_offsets], bounds, cc_bounds, misses, negative_misses, True, ranks, None)
+
+
+def _summaries(
+    offsets: IntArray, bounds: IntArray | None, cc: IntArray, misses: IntArray, negative_misses: IntArray,
+    grouped: bool, ranks: tuple[int, ...], correct: BoolArray | None,
+) -> dict[str, npt.NDArray[Any]]:
+    """The measures from the cases' counts: ``bounds`` (tie groups of two or more cases somewhere) the groups'
+    bounds then ``cc`` the correct cases before each bound; else ``cc`` the correct cases before every
+    position and ``correct`` the cases' correctness."""
+    count = offsets.size - 1
+    sizes = np.diff(offsets)
+    first = offsets[:-1]
+    tied = bounds is not None
+    # cc_at(i): correct cases before position i, where i is a group bound (or any position without ties)
+    if bounds is not None:
+        at_bound = np.searchsorted(bounds, offsets)
+        base = cc[at_bound[:-1]]
+        tp_total = cc[at_bound[1:]] - base
+        g_start, g_end = bounds[:-1], bounds[1:]
+    else:
+        base = cc[first]
+        tp_total = cc[offsets[1:]] - base
+        g_start = g_end = np.zeros(0, dtype=np.int64)
+    pos_ref = tp_total + misses
+    neg_ref = sizes - tp_total + negative_misses
 
     # operating points: position of the point's cut-off (exclusive end), its segment, counts; without
     # ties every group is one case, so the grouped points are the stable ones (a point per correct case)
-    # cc_end, cc_start: the correct cases before each point's end and start (cc0 there, read once)
-    if tied:
-        cc_bounds = cc0[bounds]
-        g_correct = np.diff(cc_bounds)
+    # cc_end, cc_start: the correct cases before each point's end and start (read once at the bounds)
+    if bounds is not None:
+        g_correct = np.diff(cc)
         has = g_correct > 0
         p_end, p_start, dtp = g_end[has], g_start[has], g_correct[has]
-        cc_end, cc_start = cc_bounds[1:][has], cc_bounds[:-1][has]
-        del cc_bounds, g_correct, has
+        cc_end, cc_start = cc[1:][has], cc[:-1][has]
+        del g_correct, has
     else:
+        assert correct is not None
         c_idx = np.flatnonzero(correct)
         p_end, p_start, dtp = c_idx + 1, c_idx, np.ones(c_idx.size, dtype=np.int64)
         cc_end = np.arange(1, c_idx.size + 1, dtype=np.int64)  # the j-th correct case ends with j of them
@@ -227,21 +282,21 @@ def segment_summaries(
     # ranks: correct cases in the top k (an expected count when k cuts a tie group)
     def top(k: IntArray) -> tuple[IntArray, IntArray]:
         at = first + k
-        num_k = cc0[at] - base
         den_k: np.ndarray = np.ones(count, dtype=np.int64)
-        if tied:  # (without ties no group is cut)
-            inside = k > 0
-            last = np.where(inside, at - 1, 0)
-            gid = np.maximum(np.searchsorted(g_start, last, side="right") - 1, 0)
-            if not g_start.size:  # no case at all: every k is 0
-                return num_k, den_k
-            gs, ge = g_start[gid], g_end[gid]
-            cut = inside & (ge != at)
-            size = ge - gs
-            split = (cc0[gs] - base) * size + (at - gs) * (cc0[ge] - cc0[gs])
-            num_k = np.where(cut, split, num_k)
-            den_k = np.where(cut, size, den_k)
-        return num_k, den_k
+        if not tied:  # (without ties no group is cut)
+            return cc[at] - base, den_k
+        if not g_start.size:  # no case at all: every k is 0
+            return np.zeros(count, dtype=np.int64), den_k
+        inside = k > 0
+        last = np.where(inside, at - 1, 0)
+        gid = np.maximum(np.searchsorted(g_start, last, side="right") - 1, 0)
+        gs, ge = g_start[gid], g_end[gid]
+        cs, ce = cc[gid], cc[gid + 1]  # the correct cases before the group and up to its end
+        cut = inside & (ge != at)
+        size = ge - gs
+        num_k = np.where(inside, ce - base, 0)  # not cut: the top k end with the group (k = 0: none)
+        split = (cs - base) * size + (at - gs) * (ce - cs)
+        return np.where(cut, split, num_k), np.where(cut, size, den_k)
 
     r_rank = np.minimum(pos_ref, sizes)
     num_r, den_r = top(r_rank)
