@@ -28,7 +28,7 @@ from .stats import regularized_beta
 __all__ = [
     "CalibrationBins", "Groups", "LogScores", "ReliabilityDiagram", "bin_ids", "brier_score", "calibration_bins",
     "calibration_curve", "corp", "curve_of_bins", "ece", "ece_of_bins", "edges", "groups", "log_loss", "log_scores", "pav",
-    "segment_calibration", "segment_groups",
+    "segment_calibration", "segment_group_calibration", "segment_groups",
     "slope_intercept",
 ]  # fmt: skip
 
@@ -158,8 +158,41 @@ def segment_calibration(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.N
     theirs bit for bit. O(n + segments * n_bins), a fixed number of numpy calls
     whatever the number of segments.
     """
-    count = offsets.size - 1
     distinct, weight, positive, _, lo, hi = _segment_arrays(neg, correct, offsets)
+    return _group_calibration(distinct, weight, positive, lo, hi, np.diff(offsets).astype(np.float64),
+                              distinct.size == neg.size, n_bins)
+
+
+def segment_group_calibration(neg: F64, counts: npt.NDArray[np.int64], positives: npt.NDArray[np.int64],
+                              group_offsets: npt.NDArray[np.int64], n_bins: int) -> tuple[F64, F64]:
+    """:func:`segment_calibration` from the segments' groups of equal scores instead of their cases.
+
+    ``neg[g]`` is group g's negated score, ``counts[g]`` and ``positives[g]``
+    its cases and correct cases; each segment's groups in rank order (``neg``
+    ascending, one group per distinct score), segment s's being
+    ``[group_offsets[s], group_offsets[s + 1])``. These are the groups
+    :func:`segment_groups` makes from the cases (a group's weight and correct
+    count are whole numbers, exact in float64), so the values are equal bit
+    for bit. O(G + segments * n_bins) for G groups.
+    """
+    g = neg.size
+    distinct = np.subtract(0.0, neg[::-1])  # 0.0 - x: a score of 0.0 stays +0.0, as -(-0.0) gives it
+    weight = counts[::-1].astype(np.float64)
+    positive = positives[::-1].astype(np.float64)
+    lo, hi = g - group_offsets[1:], g - group_offsets[:-1]
+    cases = np.zeros(group_offsets.size - 1, dtype=np.float64)
+    if g:
+        at = np.zeros(g + 1, dtype=np.int64)
+        np.cumsum(counts, out=at[1:])
+        cases = np.diff(at[group_offsets]).astype(np.float64)
+    return _group_calibration(distinct, weight, positive, lo.astype(np.int64), hi.astype(np.int64), cases,
+                              bool(g == 0 or int(counts.max()) == 1), n_bins)
+
+
+def _group_calibration(distinct: F64, weight: F64, positive: F64, lo: npt.NDArray[np.int64],
+                       hi: npt.NDArray[np.int64], cases: F64, single: bool, n_bins: int) -> tuple[F64, F64]:
+    """:func:`segment_calibration` of the groups of every segment (as ``_segment_arrays`` lays them out)."""
+    count = lo.size
     sizes = hi - lo
     # every group's bin (bin_ids' "left" rule: for scores in [0, 1], the inner edges at or below the score;
     # one search, no clipping): ascending within a segment, so each (segment, bin) is one run, starting where
@@ -171,7 +204,7 @@ def segment_calibration(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.N
         np.not_equal(ids[1:], ids[:-1], out=new[1:])
     new[lo[sizes > 0]] = True
     starts = np.flatnonzero(new)
-    single = distinct.size == neg.size  # each group one case: weight 1.0, and x * 1.0 is x
+    # single: each group one case (weight 1.0, and x * 1.0 is x)
     if starts.size:
         # a bin's weight and correct count are sums of whole numbers below 2**53: exact in any order
         w = np.add.reduceat(weight, starts)
@@ -185,7 +218,6 @@ def segment_calibration(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.N
     cseg = np.repeat(np.arange(count, dtype=np.int64)[::-1], cn[::-1])  # the segment of every run
     # a segment's total weight is its number of cases: the sum of whole numbers below 2**53 is exact in any
     # order, so this is the value np.sum gives
-    cases = np.diff(offsets).astype(np.float64)
     acc, conf = bp / w, bs / w
     prop = w / cases[cseg]
     gap = acc - conf

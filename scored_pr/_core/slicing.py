@@ -203,6 +203,55 @@ def stable_ranking(neg: npt.NDArray[np.float64], rank: IntArray | None = None) -
     return (key & np.uint64((1 << bits_n) - 1)).view(np.int64)
 
 
+def slice_score_groups(distinct: npt.NDArray[np.float64], rank: npt.NDArray[np.integer[Any]],
+                       correct: npt.NDArray[np.bool_], columns: Sequence[npt.NDArray[np.integer[Any]]], count: int
+                       ) -> tuple[npt.NDArray[np.float64], IntArray, IntArray, IntArray] | None:
+    """``(neg, counts, positives, offsets)``: every slice's cases as groups of one score, with no sort.
+
+    ``distinct`` holds the distinct negated scores ascending and ``rank[i]``
+    case i's index in them (:func:`scored_pr._core.ranking.few_value_ranks`);
+    ``columns`` as in :func:`segment_order`. Group g is the cases of slice s
+    with score ``-neg[g]``: ``counts[g]`` of them, ``positives[g]`` correct;
+    slice s's groups are ``[offsets[s], offsets[s + 1])``, in rank order
+    (``neg`` ascending). One ``np.bincount`` of the codes ``slice * D +
+    rank`` (D distinct scores), doubled plus the case's correctness, counts
+    the wrong and the correct cases of every (slice, score) cell; the cells that are not empty, in code order,
+    are the groups. O(n + S D) for n cases per column; None when the S D
+    cells outnumber 2 n (many slices and many scores: sort instead).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scored_pr._core.slicing import slice_score_groups
+    >>> neg, counts, pos, offsets = slice_score_groups(np.array([-0.9, -0.5]), np.array([1, 0, 0, 1]),
+    ...     np.array([False, True, False, True]), [np.array([0, 0, 1, 0])], 2)
+    >>> neg.tolist(), counts.tolist(), pos.tolist(), offsets.tolist()
+    ([-0.9, -0.5, -0.9], [1, 2, 1], [1, 1, 0], [0, 2, 3])
+    """
+    d, n = distinct.size, rank.size
+    if count * d > 2 * n * len(columns):  # a transient table of 2 S D counts: at most 32 bytes per case
+        return None
+    many = len(columns) > 1
+    code = np.concatenate(columns).astype(np.int64) if many else columns[0].astype(np.int64)
+    # code 2 (slice D + rank) + correct: one bincount counts the wrong and the correct cases of every cell
+    code *= 2 * d
+    r = np.tile(rank, len(columns)) if many else rank
+    code += r
+    code += r
+    code += np.tile(correct, len(columns)) if many else correct
+    both = np.bincount(code, minlength=2 * count * d).reshape(count, d, 2)
+    del code, r
+    positives = both[:, :, 1]
+    cases = both[:, :, 0] + positives
+    g_slice, g_rank = np.nonzero(cases)  # the cells that are not empty, in (slice, rank) order
+    cell = g_slice * d
+    cell += g_rank
+    offsets = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum(np.count_nonzero(cases, axis=1), out=offsets[1:])
+    return (distinct[g_rank], cases.reshape(-1)[cell].astype(np.int64, copy=False),
+            positives.reshape(-1)[cell].astype(np.int64, copy=False), offsets)
+
+
 def slice_order(columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> tuple[IntArray, IntArray]:
     """``(positions, offsets)``: the cases of every crossing grouped by slice id, in their order within a slice.
 

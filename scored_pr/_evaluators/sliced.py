@@ -594,7 +594,7 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
             return _sliced_table.summaries(self._evs, self._ties, self._table_memo)
         memo = self._table_memo
         if memo.get("version") != (self._store.version, len(self._pairs)):
-            seg = self._segments()
+            seg = self._segments(table=True)
             memo.clear()  # the old rows go before the new ones are made
             memo["rows"] = _sliced_table.segment_summaries_of(
                 seg, self._ties, lambda sid, r: self._store_ev(sid, seg, r), self._overall_sid())
@@ -606,11 +606,13 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
     def _overall_sid(self) -> int | None:
         return self._by_pairs.get(())
 
-    def _segments(self, column: int | None = None) -> _sliced_table.Segments:
+    def _segments(self, column: int | None = None, table: bool = False) -> _sliced_table.Segments:
         """Every slice's ranked cases laid end to end, from the store (one sort by (slice, score)).
 
         With ``column``, the slices of that crossing only (the others' segments empty), kept until the
         next change: :meth:`_ev` makes a crossing's slices from it one after another in O(slice) each.
+        With ``table`` (for the table only), few distinct scores, grouped ties, no weights and the overall
+        slice kept: the slices as (slice, score) groups instead of ranked cases (``Segments.groups``).
         """
         store = self._store
         assert store is not None
@@ -620,11 +622,22 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
                 return kept[1]  # type: ignore[no-any-return]
         c, s, w, cols = store.columns()
         neg = np.negative(s)
-        overall = None
+        overall: tuple[Any, Any, Any] | None = None
         if column is None and self._overall_sid() is not None:
             # the overall slice's ranking first (its evaluator takes it, no sort of its own); grouping the ranked
             # cases by slice, keeping their order, then ranks every slice's cases
-            ranking = G.stable_ranking(neg)
+            few = G.few_value_ranks(neg) if table and w is None and self._ties == "grouped" else None
+            ranking = G.stable_ranking(neg, None if few is None else few[1].astype(np.int64))
+            groups = None if few is None else G.slice_score_groups(few[0], few[1], c, cols, len(self._pairs))
+            if groups is not None:  # every slice's groups of equal scores, counted: no case in slice order
+                overall = (neg[ranking], c[ranking], None)
+                at = np.zeros(groups[1].size + 1, dtype=np.int64)
+                np.cumsum(groups[1], out=at[1:])
+                empty = np.zeros(0)
+                return _sliced_table.Segments(empty, empty.astype(bool), None, at[groups[3]],
+                                              np.asarray(store.misses, dtype=np.int64),
+                                              np.asarray(store.negative_misses, dtype=np.int64), overall,
+                                              _sliced_table.Groups(*groups))
             neg, c, w = neg[ranking], c[ranking], None if w is None else w[ranking]
             overall = (neg, c, w)
             rows, offsets = G.slice_order([col[ranking] for col in cols], len(self._pairs))

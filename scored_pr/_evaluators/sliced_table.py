@@ -23,10 +23,10 @@ import numpy as np
 import numpy.typing as npt
 
 from .._core import calibration as K
-from .._core.segmented import segment_summaries
+from .._core.segmented import segment_group_summaries, segment_summaries
 from .._measures import MEASURES, REPORT_RANKS
 
-__all__ = ["Segments", "segment_summaries_of", "summaries"]
+__all__ = ["Groups", "Segments", "segment_summaries_of", "summaries"]
 
 
 #: Summary keys the kernel computes under another name (equal by definition, see ``pr_breakeven_point``).
@@ -66,9 +66,13 @@ def summaries(evaluators: list[Any], ties: str, memo: dict[str, Any]) -> list[di
 
 
 def _kernel_rows(neg: Any, correct: Any, offsets: Any, misses: Any, negative_misses: Any,
-                 ties: str) -> list[dict[str, Any]] | None:
+                 ties: str, groups: Groups | None = None) -> list[dict[str, Any]] | None:
     """Each segment's summary entries but the calibration ones (None: a measure the kernel does not compute)."""
-    table = segment_summaries(neg, correct, offsets, misses, negative_misses, ties, REPORT_RANKS)
+    if groups is not None:
+        table = segment_group_summaries(groups.counts, groups.positives, groups.offsets, misses, negative_misses,
+                                        REPORT_RANKS)
+    else:
+        table = segment_summaries(neg, correct, offsets, misses, negative_misses, ties, REPORT_RANKS)
     columns: list[tuple[str, list[Any]]] = []
     for m in MEASURES:
         if not m.summary or m.applies != "always":  # the calibration entries: per slice, by the caller
@@ -118,6 +122,15 @@ def _compute(evaluators: list[Any], ranked: list[Any], ties: str) -> list[dict[s
     return [ev.summary() if s is None else s for ev, s in zip(evaluators, out)]
 
 
+class Groups(NamedTuple):
+    """Every slice's cases as groups of one score (grouped ties, no weights): see ``segment_group_summaries``."""
+
+    neg: npt.NDArray[np.float64]  # each group's negated score; a slice's groups ascending
+    counts: npt.NDArray[np.int64]
+    positives: npt.NDArray[np.int64]
+    offsets: npt.NDArray[np.int64]  # slice s's groups: [offsets[s], offsets[s + 1])
+
+
 class Segments(NamedTuple):
     """Every slice's ranked cases end to end (see ``segment_order``), its offsets and its misses."""
 
@@ -129,6 +142,9 @@ class Segments(NamedTuple):
     negative_misses: npt.NDArray[np.int64]
     #: every case ranked (negated scores, correct, weights or None): the overall slice's, when it is kept
     overall: tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64] | None] | None = None
+    #: every slice's groups of equal scores (then ``seg_neg`` and ``seg_c`` are empty: only the overall slice
+    #: and the groups are read)
+    groups: Groups | None = None
 
 
 def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], Any],
@@ -154,11 +170,16 @@ def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], A
     if seg.seg_w is not None:
         seg_of = np.repeat(np.arange(count, dtype=np.int64), np.diff(offsets))
         own |= np.bincount(seg_of[seg.seg_w != 1.0], minlength=count) > 0
-    rows = _kernel_rows(seg.seg_neg, seg.seg_c, offsets, seg.misses, seg.negative_misses, ties)
+    grp = seg.groups
+    rows = _kernel_rows(seg.seg_neg, seg.seg_c, offsets, seg.misses, seg.negative_misses, ties, grp)
+    def ranked(sid: int) -> bool:  # the segments hold the slice's ranked cases (with groups: the overall's only)
+        return grp is None or sid == overall
+
     if rows is None:
-        return [make(sid, True).summary() for sid in range(count)]
-    neg = seg.seg_neg
-    sizes = np.diff(offsets)
+        return [make(sid, ranked(sid)).summary() for sid in range(count)]
+    neg, sizes = seg.seg_neg, np.diff(offsets)
+    if grp is not None:  # a slice's lowest and highest scores are those of its last and first groups
+        neg, offsets = grp.neg, grp.offsets
     full = sizes > 0
     # a segment's scores are probabilities when its lowest and highest lie in [0, 1] (-0.0 >= 0.0)
     lowest = np.where(full, -neg[np.maximum(offsets[1:] - 1, 0)] if neg.size else 0.0, -1.0)
@@ -167,15 +188,17 @@ def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], A
     values: list[list[float]] | None = None
     if probabilities.any() and all(m.name in _CALIBRATION for m in _CALIBRATED):
         # every segment's calibration entries in one pass (equal to each slice's own, bit for bit)
-        values = [a.tolist() for a in K.segment_calibration(neg, seg.seg_c, offsets, _CALIBRATION_BINS)]
+        values = [a.tolist() for a in (
+            K.segment_calibration(neg, seg.seg_c, offsets, _CALIBRATION_BINS) if grp is None
+            else K.segment_group_calibration(grp.neg, grp.counts, grp.positives, grp.offsets, _CALIBRATION_BINS))]
     for sid in range(count):
         if own[sid]:
-            rows[sid] = make(sid, True).summary()
+            rows[sid] = make(sid, ranked(sid)).summary()
         elif probabilities[sid]:  # the calibration entries
             if values is not None:
                 rows[sid].update((m.name, values[_CALIBRATION[m.name]][sid]) for m in _CALIBRATED)
             else:  # pragma: no cover (a calibration entry added to the table and not above)
-                rows[sid].update(_calibration(make(sid, True)))
+                rows[sid].update(_calibration(make(sid, ranked(sid))))
     return rows
 
 
