@@ -184,3 +184,68 @@ def test_segment_calibration_of_large_segments_is_bit_for_bit() -> None:
     for k, (n, c) in enumerate(zip(negs, cors)):
         g = groups(n, c, None)
         assert e[k].item() == ece(g, 15, "l1", "uniform", False) and b[k].item() == brier_score(g), k
+
+
+def _literal_groups(negs: list[Any], cors: list[Any]) -> tuple[Any, Any, Any, Any]:
+    """Each ranked segment's runs of one score, counted one case at a time: (neg, counts, positives, offsets)."""
+    neg, counts, positives, offsets = [], [], [], [0]
+    for n, c in zip(negs, cors):
+        for x, y in zip(n.tolist(), c.tolist()):
+            if len(neg) > offsets[-1] and neg[-1] == x:
+                counts[-1] += 1
+                positives[-1] += int(y)
+            else:
+                neg.append(x)
+                counts.append(1)
+                positives.append(int(y))
+        offsets.append(len(neg))
+    return (np.array(neg, dtype=np.float64), np.array(counts, dtype=np.int64), np.array(positives, dtype=np.int64),
+            np.array(offsets, dtype=np.int64))
+
+
+def _bits_equal(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    return [k for k in a if a[k].dtype != b[k].dtype or a[k].tobytes() != b[k].tobytes()]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(segments=st.lists(segment, min_size=1, max_size=6))
+def test_the_group_entry_equals_the_case_entry_bit_for_bit(segments: list[Any]) -> None:
+    """segment_group_summaries of every segment's tie groups (ties, misses, negative misses, empty segments, signed
+    zeros) gives every array segment_summaries gives for the cases, and segment_group_calibration every value
+    segment_calibration gives."""
+    from scored_pr._core.calibration import segment_calibration, segment_group_calibration
+    from scored_pr._core.segmented import segment_group_summaries
+
+    negs, cors, neg, cor, offsets = _ranked_segments([cases for cases, _, _ in segments])
+    misses = np.array([m for _, m, _ in segments], dtype=np.int64)
+    negative_misses = np.array([m for _, _, m in segments], dtype=np.int64)
+    g_neg, counts, positives, g_offsets = _literal_groups(negs, cors)
+    cases = segment_summaries(neg, cor, offsets, misses, negative_misses, "grouped", REPORT_RANKS)
+    grouped = segment_group_summaries(counts, positives, g_offsets, misses, negative_misses, REPORT_RANKS)
+    assert set(cases) == set(grouped) and _bits_equal(cases, grouped) == []
+    e, b = segment_calibration(neg, cor, offsets, 15)
+    ge, gb = segment_group_calibration(g_neg, counts, positives, g_offsets, 15)
+    assert e.tobytes() == ge.tobytes() and b.tobytes() == gb.tobytes()
+
+
+def test_the_group_entry_on_long_rounded_segments_is_bit_for_bit() -> None:
+    """Thousands of cases per segment, rounded scores (few long tie groups), an empty segment, one of one case."""
+    from scored_pr._core.calibration import segment_calibration, segment_group_calibration
+    from scored_pr._core.segmented import segment_group_summaries
+
+    rng = np.random.default_rng(17)
+    negs, cors = [], []
+    for size, digits in ((20_000, 3), (0, 2), (7_000, 1), (1, 2), (3_000, 2)):
+        negs.append(np.sort(-np.round(rng.random(size), digits), kind="stable"))
+        cors.append(rng.random(size) < rng.uniform(0.05, 0.9))
+    offsets = np.concatenate(([0], np.cumsum([c.size for c in cors]))).astype(np.int64)
+    neg, cor = np.concatenate(negs), np.concatenate(cors)
+    misses = rng.integers(0, 4, len(negs)).astype(np.int64)
+    negative_misses = rng.integers(0, 4, len(negs)).astype(np.int64)
+    g_neg, counts, positives, g_offsets = _literal_groups(negs, cors)
+    cases = segment_summaries(neg, cor, offsets, misses, negative_misses, "grouped", REPORT_RANKS)
+    grouped = segment_group_summaries(counts, positives, g_offsets, misses, negative_misses, REPORT_RANKS)
+    assert _bits_equal(cases, grouped) == []
+    e, b = segment_calibration(neg, cor, offsets, 15)
+    ge, gb = segment_group_calibration(g_neg, counts, positives, g_offsets, 15)
+    assert e.tobytes() == ge.tobytes() and b.tobytes() == gb.tobytes()

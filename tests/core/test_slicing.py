@@ -112,3 +112,32 @@ def test_slice_order_on_both_sides_of_the_16_bit_radix_path_is_the_stable_groupi
     assert positions.dtype == np.int64
     assert positions.tolist() == (np.argsort(sid, kind="stable") % 5_000).tolist()
     assert offsets.tolist() == [0, *np.cumsum(np.bincount(sid, minlength=count)).tolist()]
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), n=st.integers(0, 60), count=st.integers(1, 6), columns=st.integers(1, 3))
+def test_slice_score_groups_count_every_slice_score_cell(data: Any, n: int, count: int, columns: int) -> None:
+    """The groups equal the (slice, score) cells counted one case at a time, in (slice, score rank) order."""
+    distinct = np.array([-1.0, -0.5, 0.0, 0.25])
+    rank = np.array(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)), dtype=np.uint16)
+    correct = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    cols = [j * count + np.array(data.draw(st.lists(st.integers(0, count - 1), min_size=n, max_size=n)), dtype=np.int16)
+            for j in range(columns)]
+    total = count * columns
+    got = G.slice_score_groups(distinct, rank, correct, cols, total)
+    if total * distinct.size > 2 * n * columns:
+        assert got is None
+        return
+    assert got is not None
+    cells: dict[tuple[int, int], list[int]] = {}
+    for col in cols:
+        for s, r, c in zip(col.tolist(), rank.tolist(), correct.tolist()):
+            cell = cells.setdefault((s, r), [0, 0])
+            cell[0] += 1
+            cell[1] += int(c)
+    keys = sorted(cells)
+    neg, counts, positives, offsets = got
+    assert neg.tolist() == [distinct[r] for _, r in keys]
+    assert counts.tolist() == [cells[k][0] for k in keys] and positives.tolist() == [cells[k][1] for k in keys]
+    assert counts.dtype == positives.dtype == offsets.dtype == np.int64
+    assert offsets.tolist() == [sum(1 for s, _ in keys if s < k) for k in range(total + 1)]

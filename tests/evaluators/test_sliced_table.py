@@ -145,3 +145,45 @@ def test_the_one_store_equals_evaluators_fed_each_slice_through_crossings_views_
     for key in merged.slices():
         assert _same(merged[key].summary(), (half[0][key] if key in half[0] else E(ties=ties)).merge(
             half[1][key] if key in half[1] else E(ties=ties)).summary()) == []
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), digits=st.sampled_from([1, 2]), crossed=st.booleans(),
+       ties=st.sampled_from(["grouped", "stable"]), weighted=st.booleans())
+def test_rounded_scores_table_by_slice_score_groups_equals_evaluators_fed_each_slice(
+    seed: int, digits: int, crossed: bool, ties: str, weighted: bool
+) -> None:
+    """Few distinct scores (the few-values hash needs 2,048 cases): the slices counted as (slice, score) groups
+    (grouped ties, no weights: checked taken), NaN and None keys, misses and a crossing of two keys; every row
+    equals an evaluator fed that slice's cases, bit for bit. Stable ties or weights take the ranked cases."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    n = 2_500
+    y = rng.random(n) < 0.3
+    s = np.round(rng.random(n), digits)
+    g = rng.choice(np.array([1.0, 2.0, np.nan]), n)
+    d = rng.choice(np.array(["x", "y", None], dtype=object), n)
+    w = np.where(rng.random(n) < 0.1, 2.0, 1.0) if weighted else None
+    specs = [(), ("g",), ("g", "d")] if crossed else [(), ("g",)]
+    ev = SlicedEvaluation(("g", "d"), slices=specs, ties=ties)
+    ev.add_cases(y, s, w, g=g, d=d)
+    ev.add_misses(2, g=1.0, d="x")
+    ev.add_negative_misses(3, g=np.nan, d=None)
+    seg = ev._segments(table=True)
+    assert (seg.groups is not None) == (ties == "grouped" and not weighted)
+    for row in ev.table():
+        ref = E(ties=ties)
+        fixed = dict(row["slice"])
+        mask = np.ones(n, dtype=bool)
+        if "g" in fixed:
+            mask &= np.isnan(g) if fixed["g"] is None else g == fixed["g"]
+        if "d" in fixed:
+            mask &= np.array([v == fixed["d"] for v in d])
+        ref.add_cases(y[mask], s[mask], None if w is None else w[mask])
+        if all(fixed.get(k, v) == v for k, v in (("g", 1.0), ("d", "x"))):
+            ref.add_misses(2)
+        if all(fixed.get(k) is None for k in ("g", "d")):
+            ref.add_negative_misses(3)
+        expected = ref.summary()
+        assert _same(expected, {k: row[k] for k in expected}) == [], row["slice"]
