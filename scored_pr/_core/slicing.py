@@ -239,17 +239,18 @@ def slice_score_groups(distinct: npt.NDArray[np.float64], rank: npt.NDArray[np.i
     code += r
     code += r
     code += np.tile(correct, len(columns)) if many else correct
-    both = np.bincount(code, minlength=2 * count * d).reshape(count, d, 2)
+    both = np.bincount(code, minlength=2 * count * d)
     del code, r
-    positives = both[:, :, 1]
-    cases = both[:, :, 0] + positives
-    g_slice, g_rank = np.nonzero(cases)  # the cells that are not empty, in (slice, rank) order
+    cases = both[0::2] + both[1::2]
+    g_slice, g_rank = np.nonzero(cases.reshape(count, d))  # the cells that are not empty, in (slice, rank) order
     cell = g_slice * d
     cell += g_rank
     offsets = np.zeros(count + 1, dtype=np.int64)
-    np.cumsum(np.count_nonzero(cases, axis=1), out=offsets[1:])
-    return (distinct[g_rank], cases.reshape(-1)[cell].astype(np.int64, copy=False),
-            positives.reshape(-1)[cell].astype(np.int64, copy=False), offsets)
+    np.cumsum(np.count_nonzero(cases.reshape(count, d), axis=1), out=offsets[1:])
+    counts = cases[cell].astype(np.int64, copy=False)
+    cell += cell
+    cell += 1  # the correct cases' counts
+    return distinct[g_rank], counts, both[cell].astype(np.int64, copy=False), offsets
 
 
 def slice_order(columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> tuple[IntArray, IntArray]:
