@@ -204,8 +204,8 @@ def stable_ranking(neg: npt.NDArray[np.float64], rank: IntArray | None = None) -
 
 
 def slice_score_groups(distinct: npt.NDArray[np.float64], rank: npt.NDArray[np.integer[Any]],
-                       correct: npt.NDArray[np.bool_], columns: Sequence[npt.NDArray[np.integer[Any]]], count: int
-                       ) -> tuple[npt.NDArray[np.float64], IntArray, IntArray, IntArray] | None:
+                       correct: npt.NDArray[np.bool_], columns: Sequence[npt.NDArray[np.integer[Any]]], count: int,
+                       whole: int | None = None) -> tuple[npt.NDArray[np.float64], IntArray, IntArray, IntArray] | None:
     """``(neg, counts, positives, offsets)``: every slice's cases as groups of one score, with no sort.
 
     ``distinct`` holds the distinct negated scores ascending and ``rank[i]``
@@ -216,7 +216,9 @@ def slice_score_groups(distinct: npt.NDArray[np.float64], rank: npt.NDArray[np.i
     (``neg`` ascending). One ``np.bincount`` of the codes ``slice * D +
     rank`` (D distinct scores), doubled plus the case's correctness, counts
     the wrong and the correct cases of every (slice, score) cell; the cells that are not empty, in code order,
-    are the groups. O(n + S D) for n cases per column; None when the S D
+    are the groups. ``whole``: the id of a slice of every case, in no
+    column (the overall slice), whose groups are the per-score totals (one
+    more ``np.bincount``, of ``2 rank + correct``). O(n + S D) for n cases per column; None when the S D
     cells outnumber 2 n (many slices and many scores: sort instead).
 
     Examples
@@ -250,7 +252,21 @@ def slice_score_groups(distinct: npt.NDArray[np.float64], rank: npt.NDArray[np.i
     counts = cases[cell].astype(np.int64, copy=False)
     cell += cell
     cell += 1  # the correct cases' counts
-    return distinct[g_rank], counts, both[cell].astype(np.int64, copy=False), offsets
+    neg, positives = distinct[g_rank], both[cell].astype(np.int64, copy=False)
+    if whole is None:
+        return neg, counts, positives, offsets
+    # the whole slice's groups (its segment above is empty: no column holds it), spliced in at its place
+    code = rank.astype(np.int64)
+    code += code
+    code += correct
+    per = np.bincount(code, minlength=2 * d)
+    del code
+    w_cases = per[0::2] + per[1::2]
+    keep = np.flatnonzero(w_cases)
+    at = int(offsets[whole])
+    offsets[whole + 1:] += keep.size
+    return (np.insert(neg, at, distinct[keep]), np.insert(counts, at, w_cases[keep]),
+            np.insert(positives, at, per[2 * keep + 1]), offsets)
 
 
 def slice_order(columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> tuple[IntArray, IntArray]:

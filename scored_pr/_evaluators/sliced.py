@@ -612,7 +612,8 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
         With ``column``, the slices of that crossing only (the others' segments empty), kept until the
         next change: :meth:`_ev` makes a crossing's slices from it one after another in O(slice) each.
         With ``table`` (for the table only), few distinct scores, grouped ties, no weights and the overall
-        slice kept: the slices as (slice, score) groups instead of ranked cases (``Segments.groups``).
+        slice kept: every slice (the overall one too) as (slice, score) groups instead of ranked cases
+        (``Segments.groups``), counted with no sort.
         """
         store = self._store
         assert store is not None
@@ -627,17 +628,17 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
             # the overall slice's ranking first (its evaluator takes it, no sort of its own); grouping the ranked
             # cases by slice, keeping their order, then ranks every slice's cases
             few = G.few_value_ranks(neg) if table and w is None and self._ties == "grouped" else None
-            ranking = G.stable_ranking(neg, None if few is None else few[1].astype(np.int64))
-            groups = None if few is None else G.slice_score_groups(few[0], few[1], c, cols, len(self._pairs))
-            if groups is not None:  # every slice's groups of equal scores, counted: no case in slice order
-                overall = (neg[ranking], c[ranking], None)
+            groups = None if few is None else G.slice_score_groups(few[0], few[1], c, cols, len(self._pairs),
+                                                                    self._overall_sid())
+            if groups is not None:  # every slice's groups of equal scores, the overall's too, counted: no sort
                 at = np.zeros(groups[1].size + 1, dtype=np.int64)
                 np.cumsum(groups[1], out=at[1:])
                 empty = np.zeros(0)
                 return _sliced_table.Segments(empty, empty.astype(bool), None, at[groups[3]],
                                               np.asarray(store.misses, dtype=np.int64),
-                                              np.asarray(store.negative_misses, dtype=np.int64), overall,
+                                              np.asarray(store.negative_misses, dtype=np.int64), None,
                                               _sliced_table.Groups(*groups))
+            ranking = G.stable_ranking(neg, None if few is None else few[1].astype(np.int64))
             neg, c, w = neg[ranking], c[ranking], None if w is None else w[ranking]
             overall = (neg, c, w)
             rows, offsets = G.slice_order([col[ranking] for col in cols], len(self._pairs))

@@ -142,8 +142,8 @@ class Segments(NamedTuple):
     negative_misses: npt.NDArray[np.int64]
     #: every case ranked (negated scores, correct, weights or None): the overall slice's, when it is kept
     overall: tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.float64] | None] | None = None
-    #: every slice's groups of equal scores (then ``seg_neg`` and ``seg_c`` are empty: only the overall slice
-    #: and the groups are read)
+    #: every slice's groups of equal scores, the overall slice's too (then ``seg_neg`` and ``seg_c`` are empty
+    #: and ``overall`` None: only the groups are read)
     groups: Groups | None = None
 
 
@@ -165,15 +165,15 @@ def segment_summaries_of(seg: Segments, ties: str, make: Callable[[int, bool], A
     offsets = seg.offsets
     count = offsets.size - 1
     own = np.zeros(count, dtype=bool)
-    if overall is not None:
+    if overall is not None and seg.groups is None:  # (the groups hold the overall slice's too)
         own[overall] = True
     if seg.seg_w is not None:
         seg_of = np.repeat(np.arange(count, dtype=np.int64), np.diff(offsets))
         own |= np.bincount(seg_of[seg.seg_w != 1.0], minlength=count) > 0
     grp = seg.groups
     rows = _kernel_rows(seg.seg_neg, seg.seg_c, offsets, seg.misses, seg.negative_misses, ties, grp)
-    def ranked(sid: int) -> bool:  # the segments hold the slice's ranked cases (with groups: the overall's only)
-        return grp is None or sid == overall
+    def ranked(sid: int) -> bool:  # the segments hold the slice's ranked cases (not with groups)
+        return grp is None
 
     if rows is None:
         return [make(sid, ranked(sid)).summary() for sid in range(count)]

@@ -115,22 +115,24 @@ def test_slice_order_on_both_sides_of_the_16_bit_radix_path_is_the_stable_groupi
 
 
 @settings(max_examples=80, deadline=None)
-@given(data=st.data(), n=st.integers(0, 60), count=st.integers(1, 6), columns=st.integers(1, 3))
-def test_slice_score_groups_count_every_slice_score_cell(data: Any, n: int, count: int, columns: int) -> None:
-    """The groups equal the (slice, score) cells counted one case at a time, in (slice, score rank) order."""
+@given(data=st.data(), n=st.integers(0, 60), count=st.integers(1, 6), columns=st.integers(1, 3), whole=st.booleans())
+def test_slice_score_groups_count_every_slice_score_cell(data: Any, n: int, count: int, columns: int, whole: bool) -> None:
+    """The groups equal the (slice, score) cells counted one case at a time, in (slice, score rank) order; with
+    ``whole``, slice 0 (in no column) holds every case."""
     distinct = np.array([-1.0, -0.5, 0.0, 0.25])
     rank = np.array(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)), dtype=np.uint16)
     correct = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
-    cols = [j * count + np.array(data.draw(st.lists(st.integers(0, count - 1), min_size=n, max_size=n)), dtype=np.int16)
+    cols = [int(whole) + j * count + np.array(data.draw(st.lists(st.integers(0, count - 1), min_size=n, max_size=n)),
+                                              dtype=np.int16)
             for j in range(columns)]
-    total = count * columns
-    got = G.slice_score_groups(distinct, rank, correct, cols, total)
+    total = count * columns + int(whole)
+    got = G.slice_score_groups(distinct, rank, correct, cols, total, 0 if whole else None)
     if total * distinct.size > 2 * n * columns:
         assert got is None
         return
     assert got is not None
     cells: dict[tuple[int, int], list[int]] = {}
-    for col in cols:
+    for col in cols + ([np.zeros(n, dtype=np.int16)] if whole else []):
         for s, r, c in zip(col.tolist(), rank.tolist(), correct.tolist()):
             cell = cells.setdefault((s, r), [0, 0])
             cell[0] += 1
