@@ -216,8 +216,8 @@ def _group_calibration(distinct: F64, weight: F64, positive: F64, lo: npt.NDArra
     cstart = np.searchsorted(starts, lo).astype(np.int64)
     cn = np.searchsorted(starts, hi).astype(np.int64) - cstart
     cseg = np.repeat(np.arange(count, dtype=np.int64)[::-1], cn[::-1])  # the segment of every run
-    # a segment's total weight is its number of cases: the sum of whole numbers below 2**53 is exact in any
-    # order, so this is the value np.sum gives
+    # cases: a segment's total weight is its number of cases (the sum of whole numbers below 2**53 is exact
+    # in any order, so this is the value np.sum gives)
     acc, conf = bp / w, bs / w
     prop = w / cases[cseg]
     gap = acc - conf

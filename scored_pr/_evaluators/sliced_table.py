@@ -12,7 +12,9 @@ a slice holding sample weights or more than :data:`KERNEL_MAX_CASES` cases
 measure the kernel does not know sends every slice to its own ``summary()``.
 For the one store of the exact kind (:func:`segment_summaries_of`) the
 calibration entries of every slice come from one vectorised pass too
-(:func:`scored_pr._core.calibration.segment_calibration`), equal bit for bit.
+(:func:`scored_pr._core.calibration.segment_calibration`), equal bit for bit;
+when the store hands (slice, score) groups instead of ranked cases
+(``Segments.groups``: rounded scores), both passes take the groups.
 """
 
 from __future__ import annotations
