@@ -116,7 +116,7 @@ def _segment_arrays(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArr
         new[1:] = scores[1:] != scores[:-1]
     new[begin[begin < end]] = True
     if new.all():  # every score distinct within its segment: each case is its group
-        counts = np.ones(n, dtype=np.int64)
+        counts: npt.NDArray[np.int64] = np.ones(n, dtype=np.int64)
         return scores, np.ones(n), y.astype(np.float64), counts, begin.astype(np.int64), end.astype(np.int64)
     starts = np.flatnonzero(new)
     counts = np.diff(np.append(starts, n)).astype(np.int64)
@@ -180,7 +180,7 @@ def segment_group_calibration(neg: F64, counts: npt.NDArray[np.int64], positives
     weight = counts[::-1].astype(np.float64)
     positive = positives[::-1].astype(np.float64)
     lo, hi = g - group_offsets[1:], g - group_offsets[:-1]
-    cases = np.zeros(group_offsets.size - 1, dtype=np.float64)
+    cases: npt.NDArray[np.float64] = np.zeros(group_offsets.size - 1, dtype=np.float64)
     if g:
         at = np.zeros(g + 1, dtype=np.int64)
         np.cumsum(counts, out=at[1:])

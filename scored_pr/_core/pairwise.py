@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["run_sums"]
+__all__ = ["run_sums", "tree_matches_numpy"]
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
@@ -67,6 +67,28 @@ def _leaf_sums(x: F64, start: I64, n: I64) -> F64:
     return out
 
 
+#: Whether this numpy's ``np.sum`` follows the tree above (checked once, on first use).
+_FOLLOWS: list[bool] = []
+
+
+def tree_matches_numpy() -> bool:
+    """Whether the tree :func:`run_sums` follows is this numpy's ``np.sum``, checked once on a probe.
+
+    numpy 2's contiguous float64 ``np.sum`` is the tree described in the module docstring; older
+    releases (numpy 1.23, the oldest supported) also cut a long array into buffers of 8,192 values,
+    so their sums of long runs differ in the last bits. Where the probe's runs (short, a block, past
+    one and several buffers) do not all match, :func:`run_sums` sums run by run with ``np.sum``.
+    """
+    if not _FOLLOWS:
+        x = np.random.default_rng(20261202).random(60_000) * 2.0 - 0.7
+        start = np.array([0, 3, 50, 200, 1_000, 9_000, 20_000], dtype=np.int64)
+        n = np.array([3, 40, 129, 700, 8_193, 10_000, 40_000], dtype=np.int64)
+        got = _tree_sums(x, start, n)
+        want = np.array([np.sum(x[a:a + k]) for a, k in zip(start.tolist(), n.tolist())])
+        _FOLLOWS.append(bool(np.array_equal(got.view(np.int64), want.view(np.int64))))
+    return _FOLLOWS[0]
+
+
 def run_sums(x: F64, start: I64, n: I64) -> F64:
     """``[np.sum(x[a:a + k]) for a, k in zip(start, n)]`` of a contiguous float64 ``x``, bit for bit.
 
@@ -84,7 +106,8 @@ def run_sums(x: F64, start: I64, n: I64) -> F64:
 
     Notes
     -----
-    O(len(x) + runs) work in O(log(longest run)) levels, each a few numpy calls.
+    O(len(x) + runs) work in O(log(longest run)) levels, each a few numpy calls, where
+    :func:`tree_matches_numpy`; otherwise one ``np.sum`` per run.
 
     Examples
     --------
@@ -97,6 +120,13 @@ def run_sums(x: F64, start: I64, n: I64) -> F64:
     """
     start = np.asarray(start, dtype=np.int64)
     n = np.asarray(n, dtype=np.int64)
+    if not tree_matches_numpy():
+        return np.array([np.sum(x[a:a + k]) for a, k in zip(start.tolist(), n.tolist())], dtype=np.float64)
+    return _tree_sums(x, start, n)
+
+
+def _tree_sums(x: F64, start: I64, n: I64) -> F64:
+    """:func:`run_sums` by numpy 2's summation tree, every run together."""
     if not x.size:  # only empty runs
         return np.zeros(start.size, dtype=np.float64)
     # split every run longer than BLOCK as numpy does, level by level, keeping each node's parent

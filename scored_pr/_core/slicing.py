@@ -69,7 +69,7 @@ def factorize(values: np.ndarray) -> tuple[IntArray, list[Any], bool]:
         nan = np.isnan(values)
         if nan.any():
             uniques, inverse = np.unique(values[~nan], return_inverse=True)
-            codes = np.full(values.size, uniques.size, dtype=np.int64)
+            codes: npt.NDArray[np.int64] = np.full(values.size, uniques.size, dtype=np.int64)
             codes[~nan] = inverse.reshape(-1)
             return codes, uniques.tolist(), True
     small = _small_span(values)

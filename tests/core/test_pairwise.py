@@ -8,7 +8,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scored_pr._core.pairwise import run_sums
+from scored_pr._core import pairwise
+from scored_pr._core.pairwise import run_sums, tree_matches_numpy
 
 
 def _bits(a: Any) -> list[int]:
@@ -35,5 +36,21 @@ def test_long_runs_follow_numpys_splits() -> None:
     x = rng.random(300_000) * 1e-3 + rng.random(300_000)
     start = np.array([0, 1, 7, 129, 1000, 77_777], dtype=np.int64)
     length = np.array([300_000, 299_990, 8191, 8193, 150_001, 222_223], dtype=np.int64)
+    expected = [np.sum(x[a:a + k]) for a, k in zip(start.tolist(), length.tolist())]
+    assert _bits(run_sums(x, start, length)) == _bits(expected)
+
+
+def test_numpy_2_sums_by_the_tree() -> None:
+    """numpy 2's np.sum is the tree run_sums follows (the fast path); numpy 1.23's buffered sum is not."""
+    assert tree_matches_numpy() or int(np.__version__.split(".")[0]) < 2
+
+
+def test_where_the_tree_is_not_numpys_each_run_is_summed_alone(monkeypatch: Any) -> None:
+    """The fallback for a numpy whose sum cuts buffers: np.sum per run, bit for bit."""
+    monkeypatch.setattr(pairwise, "_FOLLOWS", [False])
+    rng = np.random.default_rng(5)
+    x = rng.random(30_000) - 0.4
+    start = np.array([0, 5, 9_000, 30_000], dtype=np.int64)
+    length = np.array([30_000, 100, 20_000, 0], dtype=np.int64)
     expected = [np.sum(x[a:a + k]) for a, k in zip(start.tolist(), length.tolist())]
     assert _bits(run_sums(x, start, length)) == _bits(expected)
