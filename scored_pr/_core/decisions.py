@@ -291,6 +291,42 @@ def _best_recall(c: Candidates, ok: npt.NDArray[np.bool_] | None) -> int | None:
     return k if ok is None else k + int(np.argmax(ok[k : j + 1]))
 
 
+def _monotone_span(c: Candidates, subject_to: Mapping[str, float]) -> tuple[int, int] | None:
+    """The run [lo, hi) of candidates meeting every constraint, when each is monotone in the threshold; else None.
+
+    Along the candidates TP and FP never fall, so recall (TP / P) never falls and fpr (FP / N),
+    the accepted fraction ((TP + FP) / n) never fall and tnr ((N - FP) / N) never rises: each
+    rounded quotient too (float division by one positive number, and float addition, are monotone).
+    So each such constraint holds on a suffix (recall) or a prefix (the others), found by bisection
+    of the same elementwise comparison :func:`_satisfied` makes; their meet is a run. None (the
+    general path) for precision, a reference count of 0 (NaN measures) or no constraint. O(log d).
+    """
+    if not subject_to or c.pos <= 0 or c.neg <= 0 or any(k not in _SAFE_END for k in subject_to):
+        return None
+    lo, hi = 0, c.tp.size
+
+    for key in subject_to:
+        single = {key: subject_to[key]}
+
+        def hit(i: int) -> bool:
+            one = Candidates(c.threshold[i : i + 1], c.tp[i : i + 1], c.fp[i : i + 1], c.pos, c.neg, c.integer)
+            return bool(_satisfied({key: measure(key, one)}, single)[0])
+
+        a, b = 0, c.tp.size  # the boundary is in [a, b]
+        suffix = _SAFE_END[key] == "low"
+        while a < b:  # suffix: the first index that holds; prefix: the first that fails
+            mid = (a + b) // 2
+            if hit(mid) == suffix:
+                b = mid
+            else:
+                a = mid + 1
+        if suffix:
+            lo = max(lo, a)
+        else:
+            hi = min(hi, a)
+    return lo, hi
+
+
 def choose(c: Candidates, maximize: str, subject_to: Mapping[str, float]) -> Decision:
     """The candidate of greatest ``maximize`` whose point estimates meet every constraint.
 
@@ -298,6 +334,18 @@ def choose(c: Candidates, maximize: str, subject_to: Mapping[str, float]) -> Dec
     (sum over constraints of how far each misses its target), then of greatest objective.
     O(d) for d distinct scores.
     """
+    span = _monotone_span(c, subject_to)
+    if span is not None and span[0] < span[1]:  # a run of candidates meets them: the objective there only
+        lo, hi = span
+        sub = Candidates(c.threshold[lo:hi], c.tp[lo:hi], c.fp[lo:hi], c.pos, c.neg, c.integer)
+        if maximize == "recall" and c.pos > 0:
+            r = _best_recall(sub, None)
+            assert r is not None
+            return point(c, lo + r, feasible=True, maximize=maximize, value=float(c.tp[lo + r]) / c.pos)
+        sub_objective = measure(maximize, sub)
+        i = _best(sub_objective, None)
+        assert i is not None
+        return point(c, lo + i, feasible=True, maximize=maximize, value=float(sub_objective[i]))
     values = {k: measure(k, c) for k in subject_to}
     ok = _satisfied(values, subject_to) if subject_to else None
     if maximize == "recall" and c.pos > 0 and c.tp.size:
