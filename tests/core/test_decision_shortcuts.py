@@ -161,3 +161,33 @@ def test_best_recall_is_best_of_the_recalls(steps: list[tuple[float, float]], ex
     among = data.draw(st.none() | st.lists(st.booleans(), min_size=tp.size, max_size=tp.size))
     mask = None if among is None else np.asarray(among, dtype=bool)
     assert D._best_recall(c, mask) == D._best(D.measure("recall", c), mask)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, 1.0, 2.0, 0.1, 1e-17]), st.sampled_from([0.0, 1.0, 0.3])),
+                min_size=1, max_size=30),
+       st.dictionaries(st.sampled_from(["recall", "fpr", "tnr", "accepted_fraction"]),
+                       st.sampled_from([0.0, 0.1, 0.3, 0.5, 0.8, 1.0, 1.0 / 3.0]), min_size=1, max_size=3),
+       st.sampled_from([0.0, 1.0, 0.7]), st.sampled_from(["precision", "recall", "f1", "youden", "tnr"]))  # fmt: skip
+def test_monotone_constraints_hold_on_the_span_the_bisection_finds(steps: list[tuple[float, float]],
+                                                                     subject_to: dict[str, float], extra: float,
+                                                                     maximize: str) -> None:  # fmt: skip
+    """Each candidate's own comparison, one at a time, holds exactly on the run ``_monotone_span`` returns;
+    ``choose`` through it is ``choose`` of the mask's general path (``_best`` over every candidate)."""
+    tp = np.cumsum([0.0] + [a for a, _ in steps])
+    fp = np.cumsum([0.0] + [b for _, b in steps])
+    c = D.Candidates(np.arange(tp.size, dtype=np.float64)[::-1], tp, fp, float(tp[-1] + extra), float(fp[-1] + extra),
+                     False)  # fmt: skip
+    span = D._monotone_span(c, subject_to)
+    if c.pos <= 0 or c.neg <= 0:
+        assert span is None
+        return
+    assert span is not None
+    holds = [all((_literal_measure(k, a, b, c.pos, c.neg) >= v) if D.CONSTRAINTS[k] == ">="
+                 else (_literal_measure(k, a, b, c.pos, c.neg) <= v) for k, v in subject_to.items())
+             for a, b in zip(tp.tolist(), fp.tolist())]  # fmt: skip
+    assert [span[0] <= i < span[1] for i in range(tp.size)] == holds
+    if any(holds):
+        d = D.choose(c, maximize, subject_to)
+        want = _literal_best(D.measure(maximize, c).tolist(), holds)
+        assert want is not None and d.feasible and (d.tp, d.fp) == (float(tp[want]), float(fp[want]))
