@@ -33,6 +33,7 @@ from .binomial_tests import (  # noqa: F401 - re-exported: the tests and the eva
     rejects,
     screen,
 )
+from . import split_walk as SW
 from .thresholds import Cutoffs, threshold_cutoffs
 
 FloatArray = npt.NDArray[np.float64]
@@ -672,12 +673,18 @@ def certify(
         # z-scores and a sort; the rest only if the tests get there.
         top = _surely_feasible(subject_to, tp_a, fp_a, pos_a, neg_a)
         tp_top, fp_top = tp_a[top], fp_a[top]  # ascending positions: streamed, not scattered, reads
-        rank = _descending_stable(_order_statistic(subject_to, tp_top, fp_top, pos_a, neg_a))
-        order = top[rank]
-        # the test half's counts in test order, once (the totals minus the ordering half's; whole
-        # counts: exact): the tests then read slices, not gathers from the million candidates
-        tp_b, fp_b = (c.tp[top] - tp_top)[rank], (c.fp[top] - fp_top)[rank]
+        z = _order_statistic(subject_to, tp_top, fp_top, pos_a, neg_a)
+        # the test half's counts (the totals minus the ordering half's; whole counts: exact)
+        tp_t, fp_t = c.tp[top] - tp_top, c.fp[top] - fp_top
         whole = top.size == c.tp.size
+        # the first failure found without sorting (the same certified set); else the sorted walk
+        before = SW.certified_unsorted(subject_to, z, tp_t, fp_t, pos, neg, delta)
+        if before is not None and (whole or not before.all()):
+            return _certified_choice(c, maximize, subject_to, confidence, top[before], split, pos, neg)
+        rank = _descending_stable(z)
+        order = top[rank]
+        # the test half's counts in test order, once: the tests then read slices, not gathers
+        tp_b, fp_b = tp_t[rank], fp_t[rank]
 
         def tested_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
             return _all_reject(subject_to, tp_b[at], fp_b[at], pos, neg, delta)
@@ -697,7 +704,18 @@ def certify(
             passed = _first_failure(tested_at, order.size, screen_at, start=passed)
     certified = np.zeros(c.tp.size, dtype=bool)
     certified[order[:passed]] = True
-    i = _best_certified(c, maximize, np.flatnonzero(certified))
+    return _certified_choice(c, maximize, subject_to, confidence, np.flatnonzero(certified), split, pos, neg)
+
+
+def _certified_choice(c: Candidates, maximize: str, subject_to: Mapping[str, float], confidence: float,
+                      certified: npt.NDArray[np.int64], split: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None,
+                      pos: float, neg: float) -> Decision:  # fmt: skip
+    """The :class:`Decision` of :func:`certify`: the best of the ``certified`` candidates (ascending), with its bounds.
+
+    ``split``: the ordering half's counts (the test half's are the rest), None when every case tested;
+    ``pos``, ``neg``: the tested reference counts.
+    """
+    i = _best_certified(c, maximize, certified)
     feasible = i is not None
     if i is None:  # nothing certified: the point-estimate choice (or the nearest), reported infeasible
         i = _index_of(c, choose(c, maximize, subject_to))

@@ -1,0 +1,126 @@
+"""Fixed-sequence testing of the split certification without sorting the candidates.
+
+Learn-then-Test with a split (:func:`scored_pr._core.decisions.certify`) tests the candidates in
+the order of their ordering-half z-scores (descending; ties by ascending candidate) and certifies
+those before the first hypothesis it cannot reject. That first failure is the failing candidate
+of greatest (z, -index): so every test is decided where the screens can (elementwise, so the
+order of the calls does not matter), the surest failure the screens find bounds the search, and
+only the undecided candidates before it are bracketed. No sort of the candidates, no permutation
+of their counts. Pure numpy over :mod:`scored_pr._core.binomial_tests`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping
+
+import numpy as np
+import numpy.typing as npt
+
+from .binomial_tests import _all_screen, _bracketed, _sizes, screen, CONSTRAINTS
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+#: Undecided tests bracketed at once: the bracket's terms per test stay at 4,000,000 / 1,024 and more.
+_BATCH = 1024
+
+
+def _decided(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float,
+             delta: float) -> npt.NDArray[np.int8]:  # fmt: skip
+    """The intersection-union test where a screen or a bracket of the tail decides it: 1 rejected, 0 not, -1 open.
+
+    What :func:`~scored_pr._core.binomial_tests.rejects` decides before its exact tail: each
+    decision is the exact test's (the bracket holds the tail and keeps a margin of 1e-6 in the
+    log, far above the exact tail's rounding), whatever the batch.
+    """
+    state = np.ones(tp.shape, dtype=np.int8)
+    for key, target in subject_to.items():
+        st = screen(key, target, tp, fp, pos, neg, delta)
+        live = np.flatnonzero(st == -1)
+        if live.size:
+            k, n = _sizes(key, tp[live], fp[live], pos, neg)
+            t = target
+            if CONSTRAINTS[key] == "<=":
+                k, t = n - k, 1.0 - target
+            if not 0.0 < t < 1.0:
+                return np.full(tp.shape, -1, dtype=np.int8)  # no bracket: the exact tail must say (the sorted walk)
+            for lo in range(0, live.size, _BATCH):
+                st[live[lo : lo + _BATCH]] = _bracketed(k[lo : lo + _BATCH], n[lo : lo + _BATCH], t, delta)
+        state = np.where((state == 0) | (st == 0), 0, np.where((state == 1) & (st == 1), 1, -1)).astype(np.int8)
+    return state
+
+
+def _bernstein_rejects(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float,
+                       delta: float) -> npt.NDArray[np.bool_]:  # fmt: skip
+    """Where Bernstein's inequality already rejects every constraint's "it fails": a cheaper first screen, no logs.
+
+    X ~ Binomial(n, t), s = k - n t > 0: P(X >= k) <= exp(-s^2 / (2 (n t (1 - t) + (1 - t) s / 3)))
+    (the summands X_i - t are at most 1 - t). Rejects where that is <= delta, with the screens'
+    margin (1e-6 in the log, and 1e-9 relative on the products). A subset of what Chernoff's
+    bound in :func:`~scored_pr._core.binomial_tests.screen` rejects: a decision, never a guess.
+    """
+    ok = np.ones(tp.shape, dtype=bool)
+    need = 2.0 * (-math.log(delta) + 1e-6) * (1.0 + 1e-9)
+    for key, target in subject_to.items():
+        k, n = _sizes(key, tp, fp, pos, neg)
+        t = target
+        if CONSTRAINTS[key] == "<=":
+            k, t = n - k, 1.0 - target
+        if not 0.0 < t < 1.0:
+            return np.zeros(tp.shape, dtype=bool)
+        gap = np.multiply(n, t)
+        np.subtract(k, gap, out=gap)  # s
+        spread = np.multiply(n, t * (1.0 - t))
+        spread += gap * ((1.0 - t) / 3.0)
+        spread *= need
+        ok &= gap > 0.0
+        np.multiply(gap, gap, out=gap)
+        ok &= gap >= spread
+    return ok
+
+
+def _first_of(z: FloatArray, at: IntArray) -> int:
+    """Among positions ``at`` (ascending), the first in the test order: greatest z, then the lowest position."""
+    return int(at[int(np.argmax(z[at]))])  # argmax: the first greatest, so the lowest position on a tie
+
+
+def certified_unsorted(subject_to: Mapping[str, float], z: FloatArray, tp: FloatArray, fp: FloatArray,
+                       pos: float, neg: float, delta: float) -> npt.NDArray[np.bool_] | None:  # fmt: skip
+    """Which of the ordered hypotheses fixed-sequence testing rejects, with no sort; None when it cannot tell.
+
+    ``z``: each hypothesis's order statistic (finite or +inf; tested in descending z, ties by
+    ascending position); ``tp``, ``fp``: the test half's counts, ``pos``, ``neg`` its reference
+    counts. Returns the mask of the hypotheses before the first that the test does not reject
+    (every one when each is rejected). None where only the exact tail of a test could decide
+    (a tail within about 1e-6 of ``delta``, or a target of 0 or 1 left open) or a z is NaN:
+    the caller walks the sorted order then. O(d) passes plus O(u m) for u bracketed tests.
+    """
+    if np.isnan(z).any():
+        return None
+    sure = _bernstein_rejects(subject_to, tp, fp, pos, neg, delta)
+    rest = np.flatnonzero(~sure)
+    state = np.ones(z.size, dtype=np.int8)
+    state[rest] = _all_screen(subject_to, tp[rest], fp[rest], pos, neg, delta)
+    fails = np.flatnonzero(state == 0)
+    before: npt.NDArray[np.bool_] | None = None
+    if fails.size:
+        f = _first_of(z, fails)
+        before = (z > z[f]) | ((z == z[f]) & (np.arange(z.size) < f))
+        open_ = np.flatnonzero(before & (state == -1))
+    else:
+        open_ = np.flatnonzero(state == -1)
+    if open_.size:  # the open tests in test order (few: a small sort), bracketed up to the first failure
+        open_ = open_[np.lexsort((open_, -z[open_]))]
+        i, batch = 0, 32
+        while i < open_.size:
+            part = open_[i : i + batch]
+            got = _decided(subject_to, tp[part], fp[part], pos, neg, delta)
+            if (got == -1).any():
+                return None
+            if (got == 0).any():
+                f = int(part[int(np.argmin(got))])  # the first failure of the part, in test order
+                before = (z > z[f]) | ((z == z[f]) & (np.arange(z.size) < f))
+                break
+            i, batch = i + batch, batch * 2
+    return np.ones(z.size, dtype=bool) if before is None else before
