@@ -541,16 +541,20 @@ def _surely_feasible(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatA
     ok: npt.NDArray[np.bool_] | None = None
     for key, target in subject_to.items():
         k, n = _sizes(key, tp, fp, pos, neg)
-        gap = np.multiply(n, target)  # in place from here: a million candidates
-        if CONSTRAINTS[key] == ">=":
-            np.subtract(k, gap, out=gap)
-        else:
-            gap -= k
-        if 0.0 < target < 1.0:  # 0 <= k <= n: no trials gives a gap of 0, not > 0
-            m = np.greater(gap, 0.0)
-        else:
-            m = np.greater_equal(gap, 0.0)
+        gap = np.multiply(n, target)  # n target, rounded as the z-score's gap rounds it
+        # k - gap > 0 exactly when k > gap (a float difference is 0 only between equal floats): one
+        # comparison, no difference. Whole k of an integer type (the coins' counts): k > floor(gap),
+        # compared as integers (no conversion of k in the loop)
+        if not 0.0 < target < 1.0:  # 0 <= k <= n: no trials gives a gap of 0, not > 0
+            m = np.greater_equal(k, gap) if CONSTRAINTS[key] == ">=" else np.greater_equal(gap, k)
             m &= n > 0
+        elif CONSTRAINTS[key] == "<=":
+            m = np.greater(gap, k)
+        elif k.dtype.kind == "i":
+            np.floor(gap, out=gap)
+            m = np.greater(k, gap.astype(k.dtype))
+        else:
+            m = np.greater(k, gap)
         ok = m if ok is None else np.logical_and(ok, m, out=ok)
     return np.flatnonzero(ok) if ok is not None else np.arange(tp.size)
 
