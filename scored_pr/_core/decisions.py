@@ -462,6 +462,13 @@ def _half_counts(ends: npt.NDArray[np.int64], correct: npt.NDArray[np.bool_],
         low, high = (0, 1) if sys.byteorder == "little" else (1, 0)
         np.greater(first, correct, out=words[:, low])  # in the half and incorrect: an FP step
         np.logical_and(first, correct, out=words[:, high])  # a TP step
+        if (ends.size - 1) * 8 < first.size:  # few tie groups (rounded scores): each group's steps summed, then
+            sums = np.add.reduceat(packed[1:], ends[:-1])  # the running sum of the groups (reduceat: SIMD sums)
+            packed = np.empty(sums.size + 1, dtype=np.int64)
+            packed[0] = 0
+            np.cumsum(sums, out=packed[1:])
+            halves_at_ends: npt.NDArray[Any] = packed.view(np.int32)
+            return halves_at_ends[high::2], halves_at_ends[low::2]
         np.cumsum(packed[1:], out=packed[1:])
         halves: npt.NDArray[Any] = packed.view(np.int32)
         tp_run: npt.NDArray[Any] = halves[high::2]
