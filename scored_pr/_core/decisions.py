@@ -551,14 +551,14 @@ def _surely_feasible(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatA
         gap = np.multiply(n, target)  # n target, rounded as the z-score's gap rounds it
         # k - gap > 0 exactly when k > gap (a float difference is 0 only between equal floats): one
         # comparison, no difference. Whole k of an integer type (the coins' counts): k > floor(gap),
-        # compared as integers (no conversion of k in the loop)
+        # compared as integers (no conversion of k in the loop); gap >= 0 is below k's type's
+        # limit (0 <= k <= n), so the conversion's truncation is the floor
         if not 0.0 < target < 1.0:  # 0 <= k <= n: no trials gives a gap of 0, not > 0
             m = np.greater_equal(k, gap) if CONSTRAINTS[key] == ">=" else np.greater_equal(gap, k)
             m &= n > 0
         elif CONSTRAINTS[key] == "<=":
             m = np.greater(gap, k)
         elif k.dtype.kind == "i":
-            np.floor(gap, out=gap)
             m = np.greater(k, gap.astype(k.dtype))
         else:
             m = np.greater(k, gap)
