@@ -666,14 +666,16 @@ def certify(
     split: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None  # the ordering half's counts, when split
     if not needs_split(subject_to):
         high = _SAFE_END[next(iter(subject_to))] == "high"
-        order = np.arange(c.tp.size) if high else np.arange(c.tp.size)[::-1]
-        pos, neg = c.pos, c.neg
+        size, pos, neg = c.tp.size, c.pos, c.neg
 
         def passes_at(at: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-            sel = order[at]
+            sel = at if high else size - 1 - at  # the order: the candidates from the safe end
             return _all_reject(subject_to, c.tp[sel], c.fp[sel], pos, neg, delta)
 
-        passed = _first_failure(passes_at, order.size)
+        passed = _first_failure(passes_at, size)
+        # the certified ones are a run from the safe end: its positions, ascending, with no mask
+        run = np.arange(passed) if high else np.arange(size - passed, size)
+        return _certified_choice(c, maximize, subject_to, confidence, run, split, pos, neg)
     else:
         # the ordering half's counts; the test half's are the rest (whole counts: exact in float64)
         tp_a, fp_a, pos_a, neg_a = ordering()
