@@ -55,21 +55,34 @@ def _continued_fraction(a: FloatArray, b: FloatArray, x: FloatArray) -> FloatArr
 
 
 def _fraction_scalar(a: float, b: float, x: float) -> float:
-    """:func:`_continued_fraction` of one value in plain floats (a numpy call per term costs 50 times more)."""
+    """:func:`_continued_fraction` of one value in plain floats (a numpy call per term costs 50 times more).
+
+    The two half-steps of each term written out (no tuple of the pair of coefficients per term):
+    the same float operations in the same order, so the same value, with a quarter less of the
+    interpreter's work (the certified decisions' Clopper-Pearson bound runs some fifty of these
+    fractions of hundreds of terms).
+    """
+    tiny, eps = _TINY, _EPS
     qab, qap, qam = a + b, a + 1.0, a - 1.0
     c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) >= _TINY else _TINY)
+    d = 1.0 / (d if abs(d) >= tiny else tiny)
     h = d
     for m in range(1, 200_000):
         m2 = 2.0 * m
-        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)), -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
-            d = 1.0 + aa * d
-            d = 1.0 / (d if abs(d) >= _TINY else _TINY)
-            c = 1.0 + aa / c
-            c = c if abs(c) >= _TINY else _TINY
-            step = d * c
-            h *= step
-        if abs(step - 1.0) < _EPS:
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) >= tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) >= tiny else tiny
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = 1.0 / (d if abs(d) >= tiny else tiny)
+        c = 1.0 + aa / c
+        c = c if abs(c) >= tiny else tiny
+        step = d * c
+        h *= step
+        if abs(step - 1.0) < eps:
             break
     return h
 
