@@ -284,12 +284,18 @@ def _best_recall(c: Candidates, ok: npt.NDArray[np.bool_] | None) -> int | None:
         j = n - 1 - int(np.argmax(ok[::-1]))  # the last candidate of ok
         if not ok[j]:
             return None
+    k = _first_of_recall(c, j)
+    return k if ok is None else k + int(np.argmax(ok[k : j + 1]))
+
+
+def _first_of_recall(c: Candidates, j: int) -> int:
+    """The first candidate whose recall (TP / P, P > 0) is candidate ``j``'s: a search on TP, then a step back."""
     tp, pos = c.tp, c.pos
     v = float(tp[j]) / pos
     k = int(np.searchsorted(tp, tp[j], side="left"))
     while k > 0 and float(tp[k - 1]) / pos == v:
         k -= 1
-    return k if ok is None else k + int(np.argmax(ok[k : j + 1]))
+    return k
 
 
 def _monotone_span(c: Candidates, subject_to: Mapping[str, float]) -> tuple[int, int] | None:
@@ -570,6 +576,11 @@ def _best_certified(c: Candidates, maximize: str, certified: npt.NDArray[np.int6
     """:func:`_best` of ``maximize`` among the ``certified`` candidates (ascending), computed at those only."""
     if not certified.size:
         return None
+    if maximize == "recall" and c.pos > 0:
+        # recall never falls along the candidates (see _best_recall): its greatest among them is at
+        # the last, and the first of them with that recall follows from a search, not a gather
+        k = _first_of_recall(c, int(certified[-1]))
+        return int(certified[int(np.searchsorted(certified, k, side="left"))])
     lo, hi = int(certified[0]), int(certified[-1]) + 1
     # a run of candidates (the monotone constraints certify one from their safe end): views, no gather
     at: slice | npt.NDArray[np.int64] = slice(lo, hi) if hi - lo == certified.size else certified
@@ -683,7 +694,8 @@ def certify(
         pos, neg = c.pos - pos_a, c.neg - neg_a
         # most sure first; ties: the higher threshold. Fixed-sequence testing stops at its first
         # failure, so only the candidates the ordering half already finds feasible (z > 0) get
-        # z-scores and a sort; the rest only if the tests get there.
+        # z-scores; the rest only if the tests get there. The first failure is found without a sort
+        # (split_walk); the sorted walk below only where an exact tail must decide, or past them all.
         top = _surely_feasible(subject_to, tp_a, fp_a, pos_a, neg_a)
         tp_top, fp_top = tp_a[top], fp_a[top]  # ascending positions: streamed, not scattered, reads
         z = _order_statistic(subject_to, tp_top, fp_top, pos_a, neg_a)

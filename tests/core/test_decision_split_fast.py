@@ -144,3 +144,48 @@ def test_tail_bracket_holds_the_exact_tail(n: int, target: float, spreads: float
     assert low[0] <= exact + 1e-8 and exact <= high[0] + 1e-8
     if k > n * target and exact > -700:
         assert high[0] - low[0] < 1e-7  # the band left to the exact tail is that narrow
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 4000), st.sampled_from([{"precision": 0.9}, {"precision": 0.6},
+       {"precision": 0.7, "recall": 0.2}, {"precision": 0.5, "fpr": 0.3}]), st.sampled_from([0.5, 0.9, 0.95, 0.999]),
+       st.integers(0, 3))  # fmt: skip
+def test_the_unsorted_walk_certifies_what_the_sorted_walk_does(seed: int, size: int, subject_to: dict[str, float],
+                                                                confidence: float, digits: int) -> None:  # fmt: skip
+    """The first failure found without a sort (screens, then brackets up to the surest failure) is the sorted walk's.
+
+    Random order statistics (rounded: ties, which go to the lower position) and test-half counts
+    around the targets; the sorted walk is ``_first_failure`` over ``np.argsort(-z, kind="stable")``.
+    """
+    from scored_pr._core import split_walk
+
+    rng = np.random.default_rng(seed)
+    n = rng.integers(1, 3000, size).astype(np.float64)
+    tp = np.minimum(n, np.round(n * rng.uniform(0.4, 1.0, size)))
+    fp = n - tp
+    pos, neg = float(tp.max() + rng.integers(0, 500)), float(fp.max() + rng.integers(0, 500))
+    z = np.round(rng.normal(2.0, 1.0, size), digits)
+    delta = 1.0 - confidence
+    got = split_walk.certified_unsorted(subject_to, z, tp, fp, pos, neg, delta)
+    order = np.argsort(-z, kind="stable")
+    tp_b, fp_b = tp[order], fp[order]
+    passed = D._first_failure(lambda at: D._all_reject(subject_to, tp_b[at], fp_b[at], pos, neg, delta), size,
+                              lambda lo, hi: D._all_screen(subject_to, tp_b[lo:hi], fp_b[lo:hi], pos, neg, delta))  # fmt: skip
+    want = np.zeros(size, dtype=bool)
+    want[order[:passed]] = True
+    if got is not None:  # None: an exact tail had to decide, and the certification walks the sorted order
+        np.testing.assert_array_equal(got, want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, 1.0, 2.0, 0.1, 1e-17]), st.booleans()), min_size=1, max_size=40),
+       st.sampled_from([0.0, 1.0, 2.0**60]))  # fmt: skip
+def test_best_certified_recall_is_best_of_the_certified_recalls(steps: list[tuple[float, bool]], extra: float) -> None:
+    tp = np.cumsum([0.0] + [a for a, _ in steps])
+    c = D.Candidates(np.arange(tp.size, dtype=np.float64)[::-1], tp, np.zeros(tp.size), float(tp[-1] + extra), 1.0,
+                     False)  # fmt: skip
+    if c.pos <= 0:
+        return
+    certified = np.flatnonzero([True] + [keep for _, keep in steps])
+    j = D._best(D.measure("recall", c)[certified], None)
+    assert j is not None and D._best_certified(c, "recall", certified) == int(certified[j])
