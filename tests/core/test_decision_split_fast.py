@@ -154,17 +154,19 @@ def test_the_unsorted_walk_certifies_what_the_sorted_walk_does(seed: int, size: 
                                                                 confidence: float, digits: int) -> None:  # fmt: skip
     """The first failure found without a sort (screens, then brackets up to the surest failure) is the sorted walk's.
 
-    Random order statistics (rounded: ties, which go to the lower position) and test-half counts
-    around the targets; the sorted walk is ``_first_failure`` over ``np.argsort(-z, kind="stable")``.
+    Test-half counts of precisions around the target, each ordered by its own z-score plus noise
+    (rounded: ties, which go to the lower position), so that the walk certifies a good part of them
+    before its first failure; the sorted walk is ``_first_failure`` over ``np.argsort(-z, kind="stable")``.
     """
     from scored_pr._core import split_walk
 
     rng = np.random.default_rng(seed)
+    t = subject_to["precision"]
     n = rng.integers(1, 3000, size).astype(np.float64)
-    tp = np.minimum(n, np.round(n * rng.uniform(0.4, 1.0, size)))
+    tp = rng.binomial(n.astype(np.int64), rng.uniform(t - 0.1, min(1.0, t + 0.1), size)).astype(np.float64)
     fp = n - tp
     pos, neg = float(tp.max() + rng.integers(0, 500)), float(fp.max() + rng.integers(0, 500))
-    z = np.round(rng.normal(2.0, 1.0, size), digits)
+    z = np.round((tp - t * n) / np.sqrt(n * t * (1 - t)) + rng.normal(0.0, 0.5, size), digits)
     delta = 1.0 - confidence
     got = split_walk.certified_unsorted(subject_to, z, tp, fp, pos, neg, delta)
     order = np.argsort(-z, kind="stable")
