@@ -17,13 +17,55 @@ from typing import Mapping
 import numpy as np
 import numpy.typing as npt
 
-from .binomial_tests import _all_screen, _bracketed, _sizes, screen, CONSTRAINTS
+from . import binomial as B
+from .binomial_tests import CONSTRAINTS, _all_screen, _sizes, screen
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 #: Undecided tests bracketed at once: the bracket's terms per test stay at 4,000,000 / 1,024 and more.
 _BATCH = 1024
+
+
+def _bracketed(k: FloatArray, n: FloatArray, t: float, delta: float) -> npt.NDArray[np.int8]:
+    """1 where P(X >= k) <= delta surely, 0 where surely not, -1 open; X ~ Binomial(n, t), 0 < t < 1, whole k.
+
+    The bracket of :func:`~scored_pr._core.binomial.log_tail_bracket` (the sum of the m terms after
+    k, and that sum plus the next term over 1 - r), its terms made by a running product of the
+    ratios (n - j) t / ((j + 1) (1 - t)) instead of a running sum of their logs: no logarithm or
+    exponential per term, a relative rounding of about m 1e-16 (m ~ 10 spreads: 1e-13), far
+    inside the 1e-6 (in the log) both sides keep from delta. Past the mean (k > n t) the ratios
+    fall below 1, so the products fall and never overflow; k <= n t is left open (the screens
+    decide those). O(len(k) m).
+    """
+    out = np.full(k.shape, -1, dtype=np.int8)
+    past = np.flatnonzero(k > n * t)
+    if not past.size:
+        return out
+    k, n = k[past], n[past]
+    m = int(min(10.0 * math.sqrt(float(np.max(n)) * t * (1.0 - t)) + 64.0, 4_000_000 // k.size))
+    if m < 2:
+        return out
+    log_mass = (B.log_gamma(n + 1.0) - B.log_gamma(k + 1.0) - B.log_gamma(n - k + 1.0)
+                + k * math.log(t) + (n - k) * math.log1p(-t))  # fmt: skip
+    j = k[:, None] + np.arange(m - 1, dtype=np.float64)  # the ratio from term j to term j + 1
+    terms = np.empty((k.size, m))
+    terms[:, 0] = 1.0  # each term over P(X = k)
+    ratio = np.maximum(n[:, None] - j, 0.0)
+    ratio *= t
+    ratio /= (j + 1.0) * (1.0 - t)
+    np.cumprod(ratio, axis=1, out=terms[:, 1:])
+    total = terms.sum(axis=1)
+    last = k + m  # the first term left out
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = (n - last) * t / ((last + 1.0) * (1.0 - t))
+        after = terms[:, -1] * (np.maximum(n - (last - 1.0), 0.0) * t / (last * (1.0 - t)))
+        rest = np.where(last > n, 0.0, after / (1.0 - np.minimum(r, 1.0)))
+        low = log_mass + np.log(total)
+        high = np.where((last > n) | (r < 1.0), log_mass + np.log(total + rest), np.inf)
+    log_delta = math.log(delta)
+    out[past] = np.where(low >= log_delta + 1e-6, 0, np.where(high <= log_delta - 1e-6, 1, -1))
+    return out
 
 
 def _decided(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, pos: float, neg: float,

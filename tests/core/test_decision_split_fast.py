@@ -191,3 +191,21 @@ def test_best_certified_recall_is_best_of_the_certified_recalls(steps: list[tupl
     certified = np.flatnonzero([True] + [keep for _, keep in steps])
     j = D._best(D.measure("recall", c)[certified], None)
     assert j is not None and D._best_certified(c, "recall", certified) == int(certified[j])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 300_000), st.sampled_from([0.05, 0.3, 0.5, 0.9, 0.99]), st.floats(-1.0, 6.0),
+       st.sampled_from([0.5, 0.1, 0.05, 0.001]))  # fmt: skip
+def test_product_bracket_decides_as_the_exact_tail(n: int, target: float, spreads: float, delta: float) -> None:
+    """split_walk's bracket (a running product of the terms' ratios) decides only as scipy's exact tail does,
+    and leaves open only tails near delta."""
+    scipy_stats = pytest.importorskip("scipy.stats")
+    from scored_pr._core import split_walk
+
+    k = min(n, math.floor(n * target + spreads * math.sqrt(n * target * (1 - target))) + 1)
+    got = int(split_walk._bracketed(np.array([float(k)]), np.array([float(n)]), target, delta)[0])
+    exact = scipy_stats.binom.logsf(k - 1, n, target)
+    if got != -1:
+        assert got == int(exact <= math.log(delta))
+    elif k > n * target:
+        assert abs(exact - math.log(delta)) < 1e-5  # open only at delta itself
