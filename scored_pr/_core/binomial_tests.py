@@ -114,19 +114,29 @@ def _point_mass_screen(out: npt.NDArray[np.int8], k: FloatArray, n: FloatArray, 
     out[live[sure & (out[live] == -1)]] = 1
 
 
+def screened(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float, neg: float,
+             delta: float) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64], FloatArray, FloatArray, float]:  # fmt: skip
+    """:func:`screen`'s state, the positions it leaves open (-1), and theirs as an upper tail P(X >= k), X ~ Binomial(n, t).
+
+    (successes, trials) of ">=" constraints; (failures, trials) and 1 - target of "<=" ones.
+    """
+    state = screen(key, target, tp, fp, pos, neg, delta)
+    live = np.flatnonzero(state == -1)
+    k, n = _sizes(key, tp[live], fp[live], pos, neg)
+    t = target
+    if CONSTRAINTS[key] == "<=":
+        k, t = n - k, 1.0 - target
+    return state, live, k, n, t
+
+
 def rejects(key: str, target: float, tp: FloatArray, fp: FloatArray, pos: float, neg: float,
             delta: float) -> npt.NDArray[np.bool_]:  # fmt: skip
     """Whether the exact binomial test rejects "the constraint fails" at level ``delta``: ``p_values(...) <= delta``.
 
     The exact tail is computed only where :func:`screen` cannot decide.
     """
-    state = screen(key, target, tp, fp, pos, neg, delta)
-    live = np.flatnonzero(state == -1)
+    state, live, k, n, t = screened(key, target, tp, fp, pos, neg, delta)
     if live.size:
-        k, n = _sizes(key, tp[live], fp[live], pos, neg)
-        t = target
-        if CONSTRAINTS[key] == "<=":
-            k, t = n - k, 1.0 - target
         # the tail bracketed by the sum of the terms after k decides all but the tails within
         # about 1e-6 (relative) of delta (the point mass screen's margin), as the exact tail would;
         # if one is left, the exact tail of every one, as one batch: its vectorised continued

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import binomial as B
-from .binomial_tests import CONSTRAINTS, _all_screen, _sizes, screen
+from .binomial_tests import CONSTRAINTS, _all_screen, _sizes, screened
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -78,13 +78,8 @@ def _decided(subject_to: Mapping[str, float], tp: FloatArray, fp: FloatArray, po
     """
     state = np.ones(tp.shape, dtype=np.int8)
     for key, target in subject_to.items():
-        st = screen(key, target, tp, fp, pos, neg, delta)
-        live = np.flatnonzero(st == -1)
+        st, live, k, n, t = screened(key, target, tp, fp, pos, neg, delta)
         if live.size:
-            k, n = _sizes(key, tp[live], fp[live], pos, neg)
-            t = target
-            if CONSTRAINTS[key] == "<=":
-                k, t = n - k, 1.0 - target
             if not 0.0 < t < 1.0:
                 return np.full(tp.shape, -1, dtype=np.int8)  # no bracket: the exact tail must say (the sorted walk)
             for lo in range(0, live.size, _BATCH):
