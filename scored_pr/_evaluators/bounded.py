@@ -176,7 +176,7 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
     _NOUN = "summary"
     __slots__ = (
         "_max_bins", "_pos_label", "_bins", "_misses", "_negative_misses", "_num_cases", "_num_correct",
-        "_weighted", "_pending_pos", "_pending_neg", "_pending", "_room", "_memo", "_guard", "_read_only",
+        "_weighted", "_pending_pos", "_pending_neg", "_pending", "_room", "_plain", "_memo", "_guard", "_read_only",
         "_calibration_bins", "_calib", "__weakref__",
     )
     #: the add_case buffer (see _empty_buffer)
@@ -184,6 +184,7 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
     _pending_neg: list[float]
     _pending: list[tuple[bool, float, float]]
     _room: int
+    _plain: bool
 
     def __init__(
         self, max_bins: int = 4096, *, ties: str = "grouped", pos_label: Any = None, calibration_bins: int | None = 15
@@ -230,16 +231,16 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
         """
         # The owner's lock-free path (guard.owner_fast_path's, written out as in the exact and
         # windowed kinds' add_case: the wrapper's frame was about 6 % of this call). A plain case
-        # (bool, float, no weight, no pos_label, no weighted case waiting) joins its class's list
-        # here; anything else, and every call once another thread has called, takes _add_one.
+        # (bool, float, no weight) of a summary without pos_label and with no whole case waiting
+        # (_plain) joins its class's list here; anything else, and every call once another thread
+        # has called, takes _add_one.
         me = _get_ident()
         if self._owner == me:
             was = self._busy
             self._busy = me
             try:
                 if self._owner == me:
-                    if (type(correct) is bool and type(score) is float and weight is _ONE and score == score
-                            and self._pos_label is None and not self._pending):
+                    if type(correct) is bool and type(score) is float and weight is _ONE and score == score and self._plain:
                         (self._pending_pos if correct else self._pending_neg).append(score)
                         room = self._room - 1  # an interrupt after the append only delays the flush
                         self._room = room
@@ -274,6 +275,7 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
         if weight is _ONE and not self._pending:
             (self._pending_pos if correct else self._pending_neg).append(score)
         else:
+            self._plain = False  # first: add_case's short path must not put a later case before this one
             self._pending.append((correct, score, weight))
         room = self._room - 1  # cases the buffer takes before it is binned (an interrupt here only delays that)
         self._room = room
@@ -354,6 +356,8 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
         self._pending_neg = []
         self._pending = []
         self._room = self._buffer_size()
+        #: add_case's short path applies: no pos_label to compare with, no whole case waiting in _pending
+        self._plain = self._pos_label is None
 
     def _buffer_size(self) -> int:
         """How many single cases the buffer takes before they are binned.
@@ -455,9 +459,10 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
         calib = _calibrated(self._calib, c, s, w)
         num_cases, num_correct = self._num_cases + int(c.size), self._num_correct + int(np.count_nonzero(c))
         room = self._buffer_size()
+        plain = self._pos_label is None
         (self._bins, self._weighted, self._num_cases, self._num_correct, self._calib, self._pending_pos, self._pending_neg,
-         self._pending, self._room, self._memo) = (bins, weighted, num_cases, num_correct, calib, [], [], [], room,
-                                                   {})  # commit: one statement, no call
+         self._pending, self._room, self._plain, self._memo) = (bins, weighted, num_cases, num_correct, calib, [], [], [],
+                                                                room, plain, {})  # commit: one statement, no call
 
     # ------------------------------------------------------------ conversion
 
