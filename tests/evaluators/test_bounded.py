@@ -807,9 +807,10 @@ def test_a_summary_of_4096_bins_or_more_bins_single_cases_8192_at_a_time(max_bin
 def test_a_query_after_more_single_cases_counts_them_on_every_add_case_path(pos_label: str | None) -> None:
     """add_case leaves the kept answers to the flush that every query runs first: asked again after
     more cases (the short path, a weighted case and the cases after it, labels through pos_label),
-    each answer is that of a summary given every case so far in one batch."""
+    each answer is that of a summary given every case so far in one batch (without calibration
+    sums, whose float totals depend on the batching in their last bits)."""
     rng = np.random.default_rng(17)
-    ev = BoundedEvaluation(64, pos_label=pos_label)
+    ev = BoundedEvaluation(64, pos_label=pos_label, calibration_bins=None)
     ys: list[object] = []
     ss: list[float] = []
     ws: list[float] = []
@@ -826,8 +827,8 @@ def test_a_query_after_more_single_cases_counts_them_on_every_add_case_path(pos_
         ss.append(x)
         ws.append(w)
         if i % 37 == 0 or i in (40, 41, 42, 201):
-            fresh = BoundedEvaluation(64, pos_label=pos_label)
+            fresh = BoundedEvaluation(64, pos_label=pos_label, calibration_bins=None)
             fresh.add_cases(ys, ss, None if all(v == 1.0 for v in ws) else ws)
             assert repr(ev.summary()) == repr(fresh.summary())
-            assert ev.area_under_roc_curve() == fresh.area_under_roc_curve()
+            assert repr(ev.area_under_roc_curve()) == repr(fresh.area_under_roc_curve())  # NaN while one class is empty
             assert ev.num_cases == i + 1 and ev.weighted == fresh.weighted
