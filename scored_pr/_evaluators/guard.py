@@ -32,8 +32,9 @@ around the call and re-read ``_owner``; the first call from another thread
 marks the evaluator shared for good (:func:`foreign_call`, in the kind's
 ``_acquire``) before it reads ``_busy``, so, one bytecode at a time under the
 GIL, either that call sees the flag and is refused, or the owner sees the
-mark and takes the lock. The exact evaluator's ``add_case`` has the same
-path written out inline (``exact.py``, marked with :func:`guards_itself`).
+mark and takes the lock. The exact, windowed and bounded kinds' ``add_case``
+have the same path written out inline (``exact.py``, ``windowed.py``,
+``bounded.py``, marked with :func:`guards_itself`).
 
 Cached answers: on a kind that sets ``_CACHED_ANSWERS`` (the exact
 evaluator), a query of :data:`CACHED_QUERIES` called again with the same
