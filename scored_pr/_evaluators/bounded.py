@@ -26,7 +26,7 @@ from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import Evaluation, unsupported
 from .bounded_calibration import BoundedCalibration
 from .bounded_queries import BoundedQueries, Bounds, CurveBand
-from .guard import claim, guarded, guards_itself
+from .guard import claim, guarded, guards_itself, locked_write
 from .._validation import (
     check_batch,
     check_correct,
@@ -36,7 +36,6 @@ from .._validation import (
     check_weight,
     check_weights,
     fail,
-    read_only_evaluation,
     MAX_WEIGHT as _MAX_WEIGHT,
     MIN_WEIGHT as _MIN_WEIGHT,
 )
@@ -251,13 +250,7 @@ class BoundedEvaluation(BoundedCalibration, BoundedQueries, QueriesForTyping):
                     return
             finally:
                 self._busy = was
-        if self._read_only:
-            raise read_only_evaluation(_CLS, "add_case")
-        self._acquire("add_case")
-        try:
-            self._add_one(correct, score, weight)
-        finally:
-            self._guard.release()
+        locked_write(self, "add_case", self._add_one, correct, score, weight)
 
     def _add_one(self, correct: Any, score: Any, weight: Any) -> None:
         """add_case's general path, under the guard or the owner's flag: any case, checked, then buffered."""

@@ -129,6 +129,23 @@ def foreign_call(evaluation: Any) -> bool:
     return False
 
 
+def locked_write(evaluation: Any, name: str, method: Callable[..., Any], *args: Any) -> Any:
+    """``method(*args)`` as :func:`guarded` runs a writer: refused on a read-only evaluator, else holding its guard.
+
+    The general path of an ``add_case`` that writes the owner's lock-free path
+    out itself (:func:`guards_itself`): a call from another thread, or any
+    call once the evaluator is shared. ``name``: the public method, for the
+    messages.
+    """
+    if evaluation._read_only:
+        raise read_only_evaluation(evaluation._KIND, name)
+    evaluation._acquire(name)
+    try:
+        return method(*args)
+    finally:
+        evaluation._guard.release()
+
+
 def _after_fork_in_child() -> None:
     """In the child of ``os.fork()``: free the guards held by the threads the fork did not copy.
 
