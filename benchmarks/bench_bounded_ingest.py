@@ -3,6 +3,7 @@
     python benchmarks/bench_bounded_ingest.py                          # this tree only
     python benchmarks/bench_bounded_ingest.py --before /tmp/main-tree  # also the scored_pr of another tree
     python benchmarks/bench_bounded_ingest.py --md out.md              # also write the table
+    python benchmarks/bench_bounded_ingest.py --breakdown              # also each step's CPU time (this tree)
 
 Workloads (binormal scores as in benchmarks/bounded.py: 30 % positive,
 sigmoid(N(0, 1) + 1.2 * label), seed 1):
@@ -70,11 +71,59 @@ def timed(mods: dict[str, Any], fn: Callable[[Any], None]) -> float:
             sys.modules.pop(m, None)
 
 
+def breakdown(mods: dict[str, Any], reps: int) -> list[list[str]]:
+    """Rows of CPU time (``time.process_time``, best of ``reps``) of each step of this tree's ingestion of 1M cases."""
+    y, s = data(1_000_000)
+    sys.modules.update(mods)
+    try:
+        sp = mods["scored_pr"]
+        bins = mods["scored_pr._core.binning"]
+        sums = mods["scored_pr._core.calibration_sums"]
+        check = mods["scored_pr._validation"].check_batch
+        c, v = check(y, s, pos_label=None)
+        fresh = bins.unsorted_block_bins(c, v, 4 * 4096)
+        refs = (float(fresh.pos.sum()), float(fresh.neg.sum()))
+
+        def exact() -> None:
+            e = sp.ScoredPrecisionRecallEvaluation()
+            e.add_cases(y, s)
+            e.average_precision()
+
+        def bounded(calibration_bins: int | None) -> None:
+            b = sp.BoundedEvaluation(4096, calibration_bins=calibration_bins)
+            b.add_cases(y, s)
+            b.average_precision()
+
+        steps: list[tuple[str, Callable[[], Any]]] = [
+            ("exact evaluator: add_cases + average_precision", exact),
+            ("BoundedEvaluation(4096): add_cases + average_precision", lambda: bounded(15)),
+            ("the same, calibration_bins=None", lambda: bounded(None)),
+            ("- validation (check_batch)", lambda: check(y, s, pos_label=None)),
+            (f"- binning without a sort (unsorted_block_bins: {fresh.hi.size:,} bins)", lambda: bins.unsorted_block_bins(c, v, 4 * 4096)),
+            ("- merging down to 4,096 bins (compress)", lambda: bins.compress(fresh, 4096, *refs)),
+            ("- calibration sums (calibration_sums.add)", lambda: sums.add(sums.empty(15), c, v, None)),
+            ("np.sort of the scores (for scale)", lambda: np.sort(s)),
+        ]
+        best: dict[str, float] = {}
+        for _ in range(reps):
+            for name, fn in steps:
+                t0 = time.process_time()
+                fn()
+                best[name] = min(best.get(name, 1e9), time.process_time() - t0)
+    finally:
+        for m in mods:
+            sys.modules.pop(m, None)
+    anchor = best[steps[0][0]]
+    return [[f"step: {name}, 1,000,000 cases (CPU time)", "after", f"{t * 1e3:.1f} ms", f"{anchor * 1e3:.1f} ms",
+             f"{t / anchor:.2f}x", ""] for name, t in best.items()]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--before", type=Path, help="a tree whose scored_pr is timed beside this one")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--md", type=Path)
+    ap.add_argument("--breakdown", action="store_true", help="also time each step of this tree's 1,000,000-case ingestion")
     args = ap.parse_args(argv)
     trees = {"after": load(HERE)}
     if args.before:
@@ -135,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
 
         merges[name] = min(timed(mods, merge_1000) for _ in range(max(1, args.reps // 2)))
         rows.append(["merge 1,000 summaries of 4,096 bins (a + b)", name, f"{merges[name] * 1e3:.0f} ms", "", "", "< 300 ms"])
+    if args.breakdown:
+        rows.extend(breakdown(trees["after"], args.reps))
     head = ["workload", "tree", "BoundedEvaluation", "exact evaluator (same tree)", "ratio", "target"]
     table = "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(r) + " |" for r in rows])
     text = f"### Bounded ingestion, best of {args.reps} (numpy {np.__version__})\n\n{table}\n"

@@ -610,41 +610,69 @@ def compress(b: Bins, max_bins: int, pos_ref: float, neg_ref: float) -> Bins:
     merges the cheaper half of them (at most the number of merges still
     needed); merging creates new minimal nodes for the next round. Every
     round is O(B) numpy work: the costs of the minimal nodes only, and one
-    compaction of each array (and of the pairs' levels, computed once: a
-    merge leaves its neighbouring pairs' levels as they were).
+    compaction of the bins (their four float columns and their three key
+    columns each stacked in one array, so a round compacts two arrays, not
+    seven; the pairs' levels are computed once: a merge leaves its
+    neighbouring pairs' levels as they were).
+
+    Raises
+    ------
+    RuntimeError
+        If a round finds no minimal node, which bins whose blocks are
+        disjoint and in rank order (every summary's) always have: the
+        levels of two neighbouring pairs of strictly descending block
+        starts differ. Bins with a repeated or unordered block start (not a
+        summary's) could otherwise loop forever.
     """
     total = float(b.pos.sum() + b.neg.sum())
     if b.hi.size <= max_bins:
         return b
     part = bit_length(b.start[:-1] ^ b.start[1:])  # level of the smallest block holding bins i and i + 1
-    while b.hi.size > max_bins:
-        n = b.hi.size
+    # The bins' columns as rows of two arrays, (hi, lo, pos, neg) and (level, start, end):
+    # every round takes the kept columns of each in one call. Levels (0 to 64) are held as uint64.
+    fl = np.stack(b[:4])
+    ky = np.stack((b.level.astype(np.uint64), b.start, b.end))
+    n = b.hi.size
+    while n > max_bins:
         below_left = np.ones(n - 1, dtype=bool)  # pair i parts lower than pair i - 1 (the first: no left pair)
         np.less(part[1:], part[:-1], out=below_left[1:])
         below_right = np.ones(n - 1, dtype=bool)  # ... than pair i + 1 (the last: no right pair)
         np.less(part[:-1], part[1:], out=below_right[:-1])
         below_left &= below_right
         cand = np.flatnonzero(below_left)  # minimal nodes, never adjacent
+        if cand.size == 0:  # every round merges at least one pair, or stops here: never an endless loop
+            raise RuntimeError(
+                f"compress: no two adjacent bins of {n} can merge (no pair parts below both neighbours): "
+                "the bins' blocks are not disjoint and in rank order, which every summary's are"
+            )
         k = min(n - max_bins, max(1, (cand.size + 1) // 2))
         if k < cand.size:
-            cost = merge_costs(b, pos_ref, neg_ref, total, max_bins, cand)
+            cost = merge_costs(_rows(fl, ky), pos_ref, neg_ref, total, max_bins, cand)
             cand = np.sort(cand[np.argpartition(cost, k - 1)[:k]])
         gone = cand + 1
         keep = np.ones(n, dtype=bool)
         keep[gone] = False
+        kept = np.flatnonzero(keep)
         at = cand - np.arange(cand.size)  # where each merged pair lands once its second bin is gone
-        hi, lo, pos, neg = (np.compress(keep, x) for x in b[:4])
-        level, start, end = np.compress(keep, b.level), np.compress(keep, b.start), np.compress(keep, b.end)
+        fl2, ky2 = fl.take(kept, axis=1), ky.take(kept, axis=1)
         merged = part[cand]
         mask = _mask(merged)
+        level, start, end = ky2  # rows: views (one-dimensional indexing is the fast path)
         level[at] = merged
-        start[at] &= ~mask
-        end[at] = start[at] | mask
-        lo[at] = b.lo[gone]
-        pos[at] += b.pos[gone]
-        neg[at] += b.neg[gone]
-        b = Bins(hi, lo, pos, neg, level, start, end)
+        first = start[at] & ~mask
+        start[at] = first
+        end[at] = first | mask
+        lo, pos, neg = fl2[1], fl2[2], fl2[3]
+        lo[at] = fl[1][gone]  # the second bin's lo
+        pos[at] += fl[2][gone]
+        neg[at] += fl[3][gone]
+        fl, ky, n = fl2, ky2, kept.size
         # A minimal node parts below both neighbours, so its merged block keeps every bit at
         # which a neighbour parts: the neighbouring pairs' levels stay, the merged pairs' go.
         part = np.compress(keep[1:], part)
-    return b
+    return _rows(fl, ky)
+
+
+def _rows(fl: FloatArray, ky: KeyArray) -> Bins:
+    """Bins whose columns are the rows of :func:`compress`'s two stacked arrays (views, no copy)."""
+    return Bins(fl[0], fl[1], fl[2], fl[3], ky[0].view(np.int64), ky[1], ky[2])

@@ -32,8 +32,9 @@ around the call and re-read ``_owner``; the first call from another thread
 marks the evaluator shared for good (:func:`foreign_call`, in the kind's
 ``_acquire``) before it reads ``_busy``, so, one bytecode at a time under the
 GIL, either that call sees the flag and is refused, or the owner sees the
-mark and takes the lock. The exact evaluator's ``add_case`` has the same
-path written out inline (``exact.py``, marked with :func:`guards_itself`).
+mark and takes the lock. The exact, windowed and bounded kinds' ``add_case``
+have the same path written out inline (``exact.py``, ``windowed.py``,
+``bounded.py``, marked with :func:`guards_itself`).
 
 Cached answers: on a kind that sets ``_CACHED_ANSWERS`` (the exact
 evaluator), a query of :data:`CACHED_QUERIES` called again with the same
@@ -126,6 +127,23 @@ def foreign_call(evaluation: Any) -> bool:
         busy = evaluation._busy
         return bool(busy) and busy != me
     return False
+
+
+def locked_write(evaluation: Any, name: str, method: Callable[..., Any], *args: Any) -> Any:
+    """``method(*args)`` as :func:`guarded` runs a writer: refused on a read-only evaluator, else holding its guard.
+
+    The general path of an ``add_case`` that writes the owner's lock-free path
+    out itself (:func:`guards_itself`): a call from another thread, or any
+    call once the evaluator is shared. ``name``: the public method, for the
+    messages.
+    """
+    if evaluation._read_only:
+        raise read_only_evaluation(evaluation._KIND, name)
+    evaluation._acquire(name)
+    try:
+        return method(*args)
+    finally:
+        evaluation._guard.release()
 
 
 def _after_fork_in_child() -> None:

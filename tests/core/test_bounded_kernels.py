@@ -101,6 +101,55 @@ def test_compress_makes_the_literal_rounds_bins(seed: int) -> None:
         assert B.merge_costs(b, pos_ref, neg_ref, total, max_bins, pairs).tobytes() == every[pairs].tobytes()
 
 
+def many_equal_keys(layout: list[float]) -> B.Bins:
+    """Exact bins whose blocks are the keys of ``layout`` as given: repeated or unordered starts (not a summary's)."""
+    s = np.array(layout, dtype=np.float64)
+    k = B.keys(s)
+    n = s.size
+    return B.Bins(s.copy(), s.copy(), np.ones(n), np.ones(n), np.zeros(n, dtype=np.int64), k, k.copy())
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        [0.5] * 3,  # one start key thrice: both pairs part at level 0, neither below the other
+        [0.5] * 40,
+        [0.9, 0.5, 0.5, 0.5, 0.5, 0.1],  # a run of equal keys between distinct ones
+        [0.5, 0.75, 0.625],  # starts not in rank order: keys 100, 110, 101 part at the same level
+    ],
+)
+def test_compress_raises_instead_of_looping_when_no_pair_can_merge(layout: list[float]) -> None:
+    """Bins with no minimal node (equal neighbouring levels everywhere it matters): a clear error, not an endless loop."""
+    b = many_equal_keys(layout)
+    part = B.bit_length(b.start[:-1] ^ b.start[1:])
+    with pytest.raises(RuntimeError, match="no two adjacent bins of"):
+        B.compress(b, 1, float(b.pos.sum()), float(b.neg.sum()))
+    assert (np.diff(part) == 0).any()  # the state the guard is for: two neighbouring pairs part alike
+
+
+@pytest.mark.parametrize("layout", [[0.5, 0.5], [0.9, 0.5, 0.5], [0.5, 0.5, 0.1, 0.1]])
+def test_compress_merges_equal_keys_while_a_pair_parts_below_its_neighbours(layout: list[float]) -> None:
+    """Equal keys are merged as before where a minimal node exists: the guard changes no state that can merge."""
+    b = many_equal_keys(layout)
+    got = B.compress(b, 1, float(b.pos.sum()), float(b.neg.sum()))
+    assert got.hi.size == 1
+    assert got.pos[0] == got.neg[0] == len(layout)
+    assert (got.hi[0], got.lo[0]) == (max(layout), min(layout))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_summary_bins_always_have_a_pair_to_merge(seed: int) -> None:
+    """Why the guard never fires on a summary: block starts strictly descend, so neighbouring pairs never part alike."""
+    rng = np.random.default_rng(500 + seed)
+    b = raw_bins(rng, int(rng.choice([50, 3000, 20_000])), 16, weighted=seed % 2 == 0, ties=seed % 3 == 0)
+    for max_bins in (4096, 256, 16, 1):
+        b = B.compress(b, max_bins, float(b.pos.sum()), float(b.neg.sum()))
+        assert b.hi.size <= max_bins
+        assert (b.start[:-1] > b.start[1:]).all()
+        part = B.bit_length(b.start[:-1] ^ b.start[1:])
+        assert not (part[:-1] == part[1:]).any()
+
+
 # ------------------------------------------------------------------ merges
 
 

@@ -801,3 +801,34 @@ def test_a_summary_of_4096_bins_or_more_bins_single_cases_8192_at_a_time(max_bin
     for a, b in zip(singles.bins(), chunks.bins()):
         assert a.tobytes() == b.tobytes()
     assert singles.to_dict() == chunks.to_dict()
+
+
+@pytest.mark.parametrize("pos_label", [None, "yes"])
+def test_a_query_after_more_single_cases_counts_them_on_every_add_case_path(pos_label: str | None) -> None:
+    """add_case leaves the kept answers to the flush that every query runs first: asked again after
+    more cases (the short path, a weighted case and the cases after it, labels through pos_label),
+    each answer is that of a summary given every case so far in one batch (without calibration
+    sums, whose float totals depend on the batching in their last bits)."""
+    rng = np.random.default_rng(17)
+    ev = BoundedEvaluation(64, pos_label=pos_label, calibration_bins=None)
+    ys: list[object] = []
+    ss: list[float] = []
+    ws: list[float] = []
+    for i in range(300):
+        c = bool(rng.random() < 0.4)
+        y = c if pos_label is None else ("yes" if c else "no")
+        x = float(np.round(rng.random(), 1))  # 11 distinct scores: exact bins, whatever the batching
+        w = 2.0 if i in (40, 41, 200) else 1.0
+        if w == 1.0:
+            ev.add_case(y, x)
+        else:
+            ev.add_case(y, x, w)
+        ys.append(y)
+        ss.append(x)
+        ws.append(w)
+        if i % 37 == 0 or i in (40, 41, 42, 201):
+            fresh = BoundedEvaluation(64, pos_label=pos_label, calibration_bins=None)
+            fresh.add_cases(ys, ss, None if all(v == 1.0 for v in ws) else ws)
+            assert repr(ev.summary()) == repr(fresh.summary())
+            assert repr(ev.area_under_roc_curve()) == repr(fresh.area_under_roc_curve())  # NaN while one class is empty
+            assert ev.num_cases == i + 1 and ev.weighted == fresh.weighted
