@@ -84,6 +84,11 @@ def _leaf_sums(x: F64, start: I64, n: I64) -> F64:
     return out
 
 
+#: Few long runs (at most one per this many values: 1,000 slices of 1,000,000 cases) are summed one ``np.sum``
+#: call each, which costs less than the tree's passes then (a few microseconds per call against about 10 ns per
+#: value; ``benchmarks/bench_sliced.py``); the same sums either way.
+LOOP_RUNS_PER_VALUE = 550
+
 #: Whether this numpy's ``np.sum`` follows the tree above (checked once, on first use).
 _FOLLOWS: list[bool] = []
 
@@ -124,7 +129,8 @@ def run_sums(x: F64, start: I64, n: I64) -> F64:
     Notes
     -----
     O(len(x) + runs) work in O(log(longest run)) levels, each a few numpy calls, where
-    :func:`tree_matches_numpy`; otherwise one ``np.sum`` per run.
+    :func:`tree_matches_numpy` and the runs are many (more than one per
+    :data:`LOOP_RUNS_PER_VALUE` values); otherwise one ``np.sum`` per run.
 
     Examples
     --------
@@ -137,7 +143,7 @@ def run_sums(x: F64, start: I64, n: I64) -> F64:
     """
     start = np.asarray(start, dtype=np.int64)
     n = np.asarray(n, dtype=np.int64)
-    if not tree_matches_numpy():
+    if not tree_matches_numpy() or LOOP_RUNS_PER_VALUE * start.size <= x.size:
         return np.array([np.sum(x[a:a + k]) for a, k in zip(start.tolist(), n.tolist())], dtype=np.float64)
     return _tree_sums(x, start, n)
 
