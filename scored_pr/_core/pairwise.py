@@ -86,7 +86,7 @@ def _leaf_sums(x: F64, start: I64, n: I64) -> F64:
 
 #: Few long runs (at most one per this many values: 1,000 slices of 1,000,000 cases) are summed one ``np.sum``
 #: call each, which costs less than the tree's passes then (a few microseconds per call against about 10 ns per
-#: value; ``benchmarks/bench_sliced.py``); the same sums either way.
+#: value: the calibration pass of ``benchmarks/bench_sliced.py --steps``); the same sums either way.
 LOOP_RUNS_PER_VALUE = 550
 
 #: Whether this numpy's ``np.sum`` follows the tree above (checked once, on first use).

@@ -205,8 +205,8 @@ def rank_with_scores(neg: npt.NDArray[np.float64],
     Mostly distinct scores: each case's key packs its score's bits, made
     monotone in the score (the sign flips the magnitude's bits; -0.0 and
     0.0 one key), in the high bits and its index in the low bits, and
-    numpy's vectorised value sort of these uint64 keys (several times
-    faster than an argsort of float64) gives the stable order. When the
+    numpy's vectorised value sort of these uint64 keys (not an argsort of
+    float64) gives the stable order. When the
     scores span more bits than the index leaves (wide ranges of
     probabilities: 1,000,000 cases leave 44), the lowest bits of each score
     are dropped: cases whose scores then share a key are put in order by a
@@ -374,8 +374,7 @@ def slice_order(columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> 
     in rank order (each indexed by :func:`stable_ranking`), each slice's
     cases come out ranked. One value sort of packed (slice id, position)
     keys: of 32 bits when both fit (1,000,000 cases in up to 4,096 slices),
-    O(n log n) but about half the CPU of the radix sort that follows; else,
-    up to 65,536 slices, one stable radix argsort of the ids as 16-bit
+    numpy's vectorised sort, O(n log n); else, up to 65,536 slices, one stable radix argsort of the ids as 16-bit
     integers, O(n); beyond, packed keys of 64 bits, O(n log n), for n cases
     per column.
 
@@ -394,7 +393,8 @@ def slice_order(columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> 
     bits_n = max((n - 1).bit_length(), 1)
     if bits_n + max((count - 1).bit_length(), 1) <= min(KEY_BITS, PACKED32_BITS):
         # (slice id, position) in 32 bits: numpy's vectorised value sort of distinct uint32 keys is the stable
-        # order, and about half the CPU of the 16-bit radix argsort below (1,000,000 cases in 1,000 slices)
+        # order (less CPU than the 16-bit radix argsort below for 1,000,000 cases in 1,000 slices: the sliced
+        # table's runs in benchmarks/results-sliced.md, branch r8-slc)
         key = np.concatenate(columns, dtype=np.uint32, casting="unsafe") if len(columns) > 1 else \
             columns[0].astype(np.uint32)
         np.cumsum(np.bincount(key, minlength=count), out=offsets[1:])
