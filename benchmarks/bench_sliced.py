@@ -70,6 +70,19 @@ def data(n: int, slices: int, rounded: bool, seed: int = 7) -> tuple[np.ndarray,
     return y, s, g
 
 
+def first_table(y: np.ndarray, s: np.ndarray, g: np.ndarray, slices: int, reps: int) -> float:
+    """The first table() after the adds, timed alone (the slices' sorts and the measures), best of ``reps``."""
+    times = []
+    for _ in range(reps):
+        ev = SlicedEvaluation("g", max_slices=slices)
+        ev.add_cases(y, s, g=g)
+        gc.collect()
+        t = clock()
+        ev.table()
+        times.append(clock() - t)
+    return min(times)
+
+
 def table_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
     from fairlearn.metrics import MetricFrame
     from sklearn.metrics import average_precision_score, roc_auc_score
@@ -97,19 +110,8 @@ def table_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
             MetricFrame(metrics={"ap": average_precision_score, "auc": roc_auc_score}, y_true=y, y_pred=s,
                         sensitive_features=g)
 
-        def first_table() -> float:  # the first table() after the adds alone (the slices' sorts and the measures)
-            times = []
-            for _ in range(reps):
-                ev = SlicedEvaluation("g", max_slices=slices)
-                ev.add_cases(y, s, g=g)
-                gc.collect()
-                t = clock()
-                ev.table()
-                times.append(clock() - t)
-            return min(times)
-
         t0, t1, t2 = best(unsliced, reps), best(sliced, reps), best(sliced_two, reps)
-        t4 = first_table()
+        t4 = first_table(y, s, g, slices, reps)
         t3 = best(fairlearn, 1)
         rows.append(("rounded to 3 decimals" if rounded else "probabilities (float64)", f"{t0:.3f}", f"{t1:.3f}",
                      f"{t1 / t0:.2f}x", f"{t4:.3f}", f"{t4 / t0:.2f}x", f"{t2:.3f}", f"{t3:.3f}", f"{t3 / t2:.1f}x"))
@@ -193,6 +195,40 @@ def memory_rows(n: int, slices: int) -> list[tuple[str, ...]]:
              f"{m2 / 1e6:.1f}", f"{per_slice / 1e3:.1f}", f"{m3 / 1e6:.1f}", f"{m3 / m0:.2f}x")]
 
 
+def step_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
+    """The sliced table()'s steps on the probabilities, each timed alone (best of ``reps``), as table() runs them."""
+    from scored_pr._core import calibration as K
+    from scored_pr._core import slicing as G
+    from scored_pr._core.segmented import segment_summaries
+    from scored_pr._measures import REPORT_RANKS
+
+    y, s, g = data(n, slices, False)
+    ev = SlicedEvaluation("g", max_slices=slices)
+    ev.add_cases(y, s, g=g)
+    c, scores, _, cols = ev._store.columns()
+    neg = np.negative(scores)
+    ranking, ranked = G.rank_with_scores(neg)
+    ids = [col[ranking] for col in cols]
+    rows, offsets = G.slice_order(ids, len(ev.slices()))
+    seg_neg, seg_c = ranked[rows], c[ranking][rows]
+    zeros = np.zeros(offsets.size - 1, dtype=np.int64)
+    seg, whole = ev._segments(table=True), ev._overall_sid()  # the overall slice's evaluator: made from the ranking
+    steps: list[tuple[str, Callable[[], Any]]] = [
+        ("add_cases (sliced)", lambda: SlicedEvaluation("g", max_slices=slices).add_cases(y, s, g=g)),
+        ("rank every case (rank_with_scores)", lambda: G.rank_with_scores(neg)),
+        ("gather correct and slice ids in rank order", lambda: (c[ranking], [col[ranking] for col in cols])),
+        ("group by slice (slice_order)", lambda: G.slice_order(ids, len(ev.slices()))),
+        ("gather into slice order", lambda: (ranked[rows], c[ranking][rows])),
+        ("segmented pass (segment_summaries)",
+         lambda: segment_summaries(seg_neg, seg_c, offsets, zeros, zeros, "grouped", REPORT_RANKS)),
+        ("calibration pass (segment_calibration)", lambda: K.segment_calibration(seg_neg, seg_c, offsets, 15)),
+        ("the overall slice's summary()", lambda: ev._store_ev(whole, seg).summary()),
+    ]
+    out = [(name, f"{best(fn, reps):.4f}") for name, fn in steps]
+    out.append(("the whole first table()", f"{first_table(y, s, g, slices, reps):.4f}"))
+    return out
+
+
 def md(headers: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
     out = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
     out += ["| " + " | ".join(r) + " |" for r in rows]
@@ -207,9 +243,16 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--md", type=Path)
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+    ap.add_argument("--steps", action="store_true",
+                    help="only the sliced table()'s steps on the probabilities, each timed alone")
     args = ap.parse_args()
     global clock
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    if args.steps:
+        print(f"## sliced table() steps: {args.n:,} probabilities in {args.slices:,} slices (seconds, best of "
+              f"{args.reps}, {args.clock} clock)\n")
+        print(md(("step", "seconds"), step_rows(args.n, args.slices, args.reps)))
+        return
     parts = [
         f"## table(): {args.n:,} cases in {args.slices:,} slices + overall (seconds, best of {args.reps}, "
         f"{args.clock} clock)\n",

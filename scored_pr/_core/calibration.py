@@ -100,11 +100,12 @@ def groups(neg: F64, correct: npt.NDArray[np.bool_], weights: F64 | None) -> Gro
 
 
 def _segment_arrays(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64]
-                    ) -> tuple[F64, F64, F64, npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Every segment's groups in shared arrays: ``(scores, weight, positive, counts, lo, hi)``.
+                    ) -> tuple[F64, F64 | None, F64, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Every segment's groups in shared arrays: ``(scores, weight, positive, lo, hi)``.
 
     The cases are reversed (scores ascending, the segments in reverse order); segment s's groups
-    are ``[lo[s], hi[s])`` of the arrays.
+    are ``[lo[s], hi[s])`` of the arrays. ``weight`` (each group's cases, as floats) is None when
+    every group is one case (every score distinct within its segment).
     """
     n = neg.size
     scores = -neg[::-1]  # every segment ascending, the segments in reverse order
@@ -116,14 +117,12 @@ def _segment_arrays(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArr
         new[1:] = scores[1:] != scores[:-1]
     new[begin[begin < end]] = True
     if new.all():  # every score distinct within its segment: each case is its group
-        counts: npt.NDArray[np.int64] = np.ones(n, dtype=np.int64)
-        return scores, np.ones(n), y.astype(np.float64), counts, begin.astype(np.int64), end.astype(np.int64)
+        return scores, None, y.astype(np.float64), begin.astype(np.int64), end.astype(np.int64)
     starts = np.flatnonzero(new)
-    counts = np.diff(np.append(starts, n)).astype(np.int64)
-    weight = counts.astype(np.float64)
+    weight = np.diff(np.append(starts, n)).astype(np.float64)
     positive = np.add.reduceat(y.astype(np.float64), starts)
     lo, hi = np.searchsorted(starts, begin), np.searchsorted(starts, end)
-    return scores[starts], weight, positive, counts, lo.astype(np.int64), hi.astype(np.int64)
+    return scores[starts], weight, positive, lo.astype(np.int64), hi.astype(np.int64)
 
 
 def segment_groups(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArray[np.int64]) -> list[Groups]:
@@ -135,7 +134,10 @@ def segment_groups(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.NDArra
     where the score changes or a segment starts; the counts of correct
     cases are exact in float64. O(n) for n cases.
     """
-    distinct, weight, positive, counts, lo, hi = _segment_arrays(neg, correct, offsets)
+    distinct, weight, positive, lo, hi = _segment_arrays(neg, correct, offsets)
+    if weight is None:
+        weight = np.ones(distinct.size)
+    counts = weight.astype(np.int64)
     return [Groups(distinct[a:b], weight[a:b], positive[a:b], weight[a:b], counts[a:b], False)
             for a, b in zip(lo.tolist(), hi.tolist())]
 
@@ -158,9 +160,8 @@ def segment_calibration(neg: F64, correct: npt.NDArray[np.bool_], offsets: npt.N
     theirs bit for bit. O(n + segments * n_bins), a fixed number of numpy calls
     whatever the number of segments.
     """
-    distinct, weight, positive, _, lo, hi = _segment_arrays(neg, correct, offsets)
-    return _group_calibration(distinct, weight, positive, lo, hi, np.diff(offsets).astype(np.float64),
-                              distinct.size == neg.size, n_bins)
+    distinct, weight, positive, lo, hi = _segment_arrays(neg, correct, offsets)
+    return _group_calibration(distinct, weight, positive, lo, hi, np.diff(offsets).astype(np.float64), n_bins)
 
 
 def segment_group_calibration(neg: F64, counts: npt.NDArray[np.int64], positives: npt.NDArray[np.int64],
@@ -185,31 +186,56 @@ def segment_group_calibration(neg: F64, counts: npt.NDArray[np.int64], positives
         at = np.zeros(g + 1, dtype=np.int64)
         np.cumsum(counts, out=at[1:])
         cases = np.diff(at[group_offsets]).astype(np.float64)
-    return _group_calibration(distinct, weight, positive, lo.astype(np.int64), hi.astype(np.int64), cases,
-                              bool(g == 0 or int(counts.max()) == 1), n_bins)
+    return _group_calibration(distinct, None if g == 0 or int(counts.max()) == 1 else weight, positive,
+                              lo.astype(np.int64), hi.astype(np.int64), cases, n_bins)
 
 
-def _group_calibration(distinct: F64, weight: F64, positive: F64, lo: npt.NDArray[np.int64],
-                       hi: npt.NDArray[np.int64], cases: F64, single: bool, n_bins: int) -> tuple[F64, F64]:
-    """:func:`segment_calibration` of the groups of every segment (as ``_segment_arrays`` lays them out)."""
+def _bin_starts(distinct: F64, lo: npt.NDArray[np.int64], hi: npt.NDArray[np.int64], inner: F64) -> npt.NDArray[np.int64]:
+    """Where each (segment, bin) run of groups starts: a segment's first group, or where its bin changes.
+
+    Segment s's groups ``distinct[lo[s]:hi[s]]`` ascend, and a group's bin is the number of ``inner``
+    edges at or below its score (:func:`bin_ids`' "left" rule for scores in [0, 1]); so its bin changes at
+    the first group reaching an edge. One binary search of every (segment, edge) pair at once, in
+    O(S E log n) for S segments and E edges, instead of a bin per group.
+    """
+    full = hi > lo
+    a = np.repeat(lo[full], inner.size)  # per (segment, edge): the search's bounds
+    b = np.repeat(hi[full], inner.size)
+    edge = np.tile(inner, int(full.sum()))
+    end = b.copy()
+    last = max(distinct.size - 1, 0)
+    while True:
+        open_ = a < b
+        if not open_.any():
+            break
+        mid = (a + b) // 2
+        below = distinct[np.minimum(mid, last)] < edge  # (a closed search's mid is never read)
+        a = np.where(open_ & below, mid + 1, a)
+        b = np.where(open_ & ~below, mid, b)
+    # a search past its segment's last group finds no change there
+    return np.unique(np.concatenate((lo[full], a[a < end])))
+
+
+def _group_calibration(distinct: F64, weight: F64 | None, positive: F64, lo: npt.NDArray[np.int64],
+                       hi: npt.NDArray[np.int64], cases: F64, n_bins: int) -> tuple[F64, F64]:
+    """:func:`segment_calibration` of the groups of every segment (as ``_segment_arrays`` lays them out).
+
+    ``weight`` None: every group is one case (weight 1.0, and x * 1.0 is x).
+    """
     count = lo.size
     sizes = hi - lo
-    # every group's bin (bin_ids' "left" rule: for scores in [0, 1], the inner edges at or below the score;
-    # one search, no clipping): ascending within a segment, so each (segment, bin) is one run, starting where
-    # the bin changes or a segment starts
-    inner = edges(Groups(distinct, weight, positive, weight, sizes, False), n_bins, "uniform")[1:-1]
-    ids = np.searchsorted(inner, distinct, side="right")
-    new = np.ones(ids.size, dtype=bool)
-    if ids.size > 1:
-        np.not_equal(ids[1:], ids[:-1], out=new[1:])
-    new[lo[sizes > 0]] = True
-    starts = np.flatnonzero(new)
-    # single: each group one case (weight 1.0, and x * 1.0 is x)
+    # each (segment, bin) is one run of groups (ascending within a segment), starting where the bin changes
+    # or a segment starts
+    unit = np.ones(0)
+    inner = edges(Groups(distinct, unit, positive, unit, sizes, False), n_bins, "uniform")[1:-1]
+    starts = _bin_starts(distinct, lo, hi, inner)
     if starts.size:
-        # a bin's weight and correct count are sums of whole numbers below 2**53: exact in any order
-        w = np.add.reduceat(weight, starts)
+        # a bin's weight and correct count are sums of whole numbers below 2**53: exact in any order (so
+        # a run's number of single groups is its weight)
+        w = (np.diff(np.append(starts, distinct.size)).astype(np.float64) if weight is None
+             else np.add.reduceat(weight, starts))
         bp = np.add.reduceat(positive, starts)
-        bs = np.add.reduceat(distinct if single else distinct * weight, starts)
+        bs = np.add.reduceat(distinct if weight is None else distinct * weight, starts)
     else:
         w = bp = bs = np.zeros(0)
     # segment s's runs: [cstart[s], cstart[s] + cn[s]) (the groups hold the segments in reverse order)
@@ -226,7 +252,7 @@ def _group_calibration(distinct: F64, weight: F64, positive: F64, lo: npt.NDArra
     # (the same operations in the same order, in two work arrays instead of five temporaries)
     s = distinct
     terms = np.multiply(s, s)
-    if not single:
+    if weight is not None:
         terms *= weight
     twice = np.multiply(2.0, s)
     twice *= positive

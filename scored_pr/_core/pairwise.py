@@ -29,12 +29,13 @@ BLOCK = 128
 
 
 def _leaf_sums(x: F64, start: I64, n: I64) -> F64:
-    """numpy's sum of each run of at most :data:`BLOCK` values (``x[start:start + n]``).
+    """numpy's sum of each run of at most :data:`BLOCK` values (``x[start:start + n]``), ``x`` followed by 16 zeros.
 
     The values past a run's end are read as +0.0, which changes no sum but the sign of a zero one
     (``run_sums`` returns ``+0.0`` there, as ``np.sum`` does).
     """
-    last = max(x.size - 1, 0)
+    size = x.size - 16  # the values (then the 16 zeros: a whole row of them for every first value mod 8)
+    last = max(size - 1, 0)
 
     def padded(first: I64, count: I64, width: int) -> F64:  # (runs, width): x[first + i] for i < count, else 0.0
         at = first[:, None] + np.arange(width, dtype=np.int64)
@@ -54,11 +55,27 @@ def _leaf_sums(x: F64, start: I64, n: I64) -> F64:
         return out
     s, m = start[long], n[long]
     full = m - m % 8  # the values in whole blocks of eight
-    blocks = int(full.max()) // 8
-    r = padded(s, full, 8 * blocks).reshape(s.size, blocks, 8)
-    acc8 = r[:, 0, :].copy()
-    for b in range(1, blocks):  # accumulator j adds values j, j + 8, j + 16... in order
-        acc8 += r[:, b, :]
+    blocks = full // 8
+    # every leaf's blocks of eight as rows of x seen as rows of eight from the leaf's first value on (one view of
+    # x per first value mod 8, each row a whole 64 bytes: an eighth of the indices of a gather per value), row b
+    # of a leaf being x[first + 8 b : first + 8 b + 8] and, past its blocks, a row of the zeros that end x; then
+    # accumulator j adds column j block after block, as numpy's loop does
+    acc8 = np.empty((s.size, 8), dtype=np.float64)
+    phase = s % 8
+    for p in range(8):
+        of = np.flatnonzero(phase == p)
+        if not of.size:
+            continue
+        rows_p = x[p:p + 8 * ((x.size - p) // 8)].reshape(-1, 8)
+        zero = (size + (p - size) % 8 - p) // 8  # a row of the trailing zeros
+        width = int(blocks[of].max())
+        step = np.arange(width, dtype=np.int64)[:, None]
+        at = np.where(step < blocks[of], (s[of] - p) // 8 + step, zero)  # (block, leaf)
+        r = np.take(rows_p, at, axis=0)
+        acc = r[0].copy()
+        for b in range(1, width):  # accumulator j adds values j, j + 8, j + 16... in order
+            acc += r[b]
+        acc8[of] = acc
     res = ((acc8[:, 0] + acc8[:, 1]) + (acc8[:, 2] + acc8[:, 3])) + ((acc8[:, 4] + acc8[:, 5]) + (acc8[:, 6] + acc8[:, 7]))
     rest = padded(s + full, m - full, 7)
     for i in range(7):  # the remainder, left to right
@@ -66,6 +83,11 @@ def _leaf_sums(x: F64, start: I64, n: I64) -> F64:
     out[long] = res
     return out
 
+
+#: Few long runs (at most one per this many values: 1,000 slices of 1,000,000 cases) are summed one ``np.sum``
+#: call each, which costs less than the tree's passes then (a few microseconds per call against about 10 ns per
+#: value: the calibration pass of ``benchmarks/bench_sliced.py --steps``); the same sums either way.
+LOOP_RUNS_PER_VALUE = 550
 
 #: Whether this numpy's ``np.sum`` follows the tree above (checked once, on first use).
 _FOLLOWS: list[bool] = []
@@ -107,7 +129,8 @@ def run_sums(x: F64, start: I64, n: I64) -> F64:
     Notes
     -----
     O(len(x) + runs) work in O(log(longest run)) levels, each a few numpy calls, where
-    :func:`tree_matches_numpy`; otherwise one ``np.sum`` per run.
+    :func:`tree_matches_numpy` and the runs are many (more than one per
+    :data:`LOOP_RUNS_PER_VALUE` values); otherwise one ``np.sum`` per run.
 
     Examples
     --------
@@ -120,7 +143,7 @@ def run_sums(x: F64, start: I64, n: I64) -> F64:
     """
     start = np.asarray(start, dtype=np.int64)
     n = np.asarray(n, dtype=np.int64)
-    if not tree_matches_numpy():
+    if not tree_matches_numpy() or LOOP_RUNS_PER_VALUE * start.size <= x.size:
         return np.array([np.sum(x[a:a + k]) for a, k in zip(start.tolist(), n.tolist())], dtype=np.float64)
     return _tree_sums(x, start, n)
 
@@ -151,6 +174,7 @@ def _tree_sums(x: F64, start: I64, n: I64) -> F64:
         node_n = np.concatenate((half, node_n[b] - half))
     # sums bottom up: a level's node is a leaf's sum or its two children's sum (left + right)
     below: F64 | None = None
+    x = np.concatenate((x, np.zeros(16)))  # (the leaves' padding, see _leaf_sums)
     for depth in range(len(levels) - 1, -1, -1):
         count = (start.size if depth == 0 else 2 * levels[depth - 1][0].size)
         sums = np.zeros(count, dtype=np.float64)

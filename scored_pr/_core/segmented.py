@@ -112,8 +112,6 @@ def segment_summaries(
     """
     count = offsets.size - 1
     n_total = neg_scores.size
-    cc0 = np.zeros(n_total + 1, dtype=np.int64)  # cc0[i]: correct cases among positions < i
-    np.cumsum(correct, out=cc0[1:])
     first = offsets[:-1].astype(np.int64)
     sizes = np.diff(offsets).astype(np.int64)
     # tie groups: a group starts at a segment's first case or where the score changes
@@ -125,9 +123,11 @@ def segment_summaries(
         if not new_group.all():
             bounds = np.append(np.flatnonzero(new_group), n_total)  # every group's start, then n
             del new_group
+            cc0 = np.zeros(n_total + 1, dtype=np.int64)  # cc0[i]: correct cases among positions < i
+            np.cumsum(correct, out=cc0[1:])
             return _summaries(offsets.astype(np.int64), bounds, cc0[bounds], misses, negative_misses, True,
                               ranks, None)
-    return _summaries(offsets.astype(np.int64), None, cc0, misses, negative_misses, ties == "grouped", ranks,
+    return _summaries(offsets.astype(np.int64), None, None, misses, negative_misses, ties == "grouped", ranks,
                       correct)
 
 
@@ -168,25 +168,30 @@ def segment_group_summaries(
 
 
 def _summaries(
-    offsets: IntArray, bounds: IntArray | None, cc: IntArray, misses: IntArray, negative_misses: IntArray,
+    offsets: IntArray, bounds: IntArray | None, cc: IntArray | None, misses: IntArray, negative_misses: IntArray,
     grouped: bool, ranks: tuple[int, ...], correct: BoolArray | None,
 ) -> dict[str, npt.NDArray[Any]]:
     """The measures from the cases' counts: ``bounds`` (tie groups of two or more cases somewhere) the groups'
-    bounds then ``cc`` the correct cases before each bound; else ``cc`` the correct cases before every
-    position and ``correct`` the cases' correctness."""
+    bounds then ``cc`` the correct cases before each bound; else (``cc`` None) ``correct`` the cases'
+    correctness, whose correct positions give the count before any position by one search (no cumulative
+    count of every case)."""
     count = offsets.size - 1
     sizes = np.diff(offsets)
     first = offsets[:-1]
     tied = bounds is not None
-    # cc_at(i): correct cases before position i, where i is a group bound (or any position without ties)
+    c_idx = np.zeros(0, dtype=np.int64)
     if bounds is not None:
+        assert cc is not None
         at_bound = np.searchsorted(bounds, offsets)
         base = cc[at_bound[:-1]]
         tp_total = cc[at_bound[1:]] - base
         g_start, g_end = bounds[:-1], bounds[1:]
     else:
-        base = cc[first]
-        tp_total = cc[offsets[1:]] - base
+        assert correct is not None
+        c_idx = np.flatnonzero(correct)  # the correct cases' positions, ascending
+        at_offsets = np.searchsorted(c_idx, offsets)  # the correct cases before each segment's bounds
+        base = at_offsets[:-1]
+        tp_total = at_offsets[1:] - base
         g_start = g_end = np.zeros(0, dtype=np.int64)
     pos_ref = tp_total + misses
     neg_ref = sizes - tp_total + negative_misses
@@ -195,14 +200,13 @@ def _summaries(
     # ties every group is one case, so the grouped points are the stable ones (a point per correct case)
     # cc_end, cc_start: the correct cases before each point's end and start (read once at the bounds)
     if bounds is not None:
+        assert cc is not None
         g_correct = np.diff(cc)
         has = g_correct > 0
         p_end, p_start, dtp = g_end[has], g_start[has], g_correct[has]
         cc_end, cc_start = cc[1:][has], cc[:-1][has]
         del g_correct, has
     else:
-        assert correct is not None
-        c_idx = np.flatnonzero(correct)
         p_end, p_start, dtp = c_idx + 1, c_idx, np.ones(c_idx.size, dtype=np.int64)
         cc_end = np.arange(1, c_idx.size + 1, dtype=np.int64)  # the j-th correct case ends with j of them
     # each point's segment: the points are in case order, so a segment's points are the run between two
@@ -284,13 +288,14 @@ def _summaries(
         at = first + k
         den_k: np.ndarray = np.ones(count, dtype=np.int64)
         if not tied:  # (without ties no group is cut)
-            return cc[at] - base, den_k
+            return np.searchsorted(c_idx, at) - base, den_k
         if not g_start.size:  # no case at all: every k is 0
             return np.zeros(count, dtype=np.int64), den_k
         inside = k > 0
         last = np.where(inside, at - 1, 0)
         gid = np.maximum(np.searchsorted(g_start, last, side="right") - 1, 0)
         gs, ge = g_start[gid], g_end[gid]
+        assert cc is not None
         cs, ce = cc[gid], cc[gid + 1]  # the correct cases before the group and up to its end
         cut = inside & (ge != at)
         size = ge - gs

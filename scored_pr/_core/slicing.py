@@ -22,6 +22,8 @@ from .ranking import few_value_ranks
 IntArray = npt.NDArray[np.int64]
 #: Bits of the packed keys of :func:`segment_order` (tests lower it to reach the lexsort).
 KEY_BITS = 64
+#: Bits of the 32-bit packed keys of :func:`slice_order` (tests lower it to reach the radix argsort).
+PACKED32_BITS = 32
 #: Integers spanning at most ``DENSE_PER_ROW * n + DENSE_EXTRA`` values are numbered by counting (O(n + span))
 #: instead of ``np.unique``'s sort; the result is the same (tests lower both to reach the sort).
 DENSE_PER_ROW = 4
@@ -168,10 +170,10 @@ def stable_ranking(neg: npt.NDArray[np.float64], rank: IntArray | None = None) -
     Few distinct values (the few-values hash of :func:`score_ranks`): one
     value sort of packed (score rank, index) keys (numpy's vectorised sort
     of distinct uint64 keys gives the stable order; a stable argsort of
-    float64 is a merge sort, several times slower). Otherwise one unstable
-    argsort, whose runs of equal scores, if any, are put in arrival order
-    by a sort of those cases alone. ``rank``: the :func:`score_ranks` of
-    ``neg`` if already computed. O(n log n).
+    float64 is a merge sort, several times slower). Otherwise the value
+    sort of packed (score, index) keys of :func:`rank_with_scores`.
+    ``rank``: the :func:`score_ranks` of ``neg`` if already computed.
+    O(n log n).
 
     Examples
     --------
@@ -186,14 +188,7 @@ def stable_ranking(neg: npt.NDArray[np.float64], rank: IntArray | None = None) -
     if rank is None:
         few = few_value_ranks(neg)
         if few is None:
-            # mostly distinct scores: one unstable value-order argsort, then only the runs of equal scores
-            # (if any) put in arrival order
-            order = np.argsort(neg)
-            ranked = neg[order]
-            tied = ranked[1:] == ranked[:-1]
-            if not tied.any():
-                return order.astype(np.int64, copy=False)
-            return _arrival_order_in_ties(order, tied)
+            return _value_ranking(neg)[0]
         rank = few[1].astype(np.int64)
     bits_n = max((n - 1).bit_length(), 1)
     if bits_n + max(int(rank.max()).bit_length(), 1) > KEY_BITS:  # pragma: no cover (tests lower KEY_BITS)
@@ -201,6 +196,107 @@ def stable_ranking(neg: npt.NDArray[np.float64], rank: IntArray | None = None) -
     key = ((rank << bits_n) | np.arange(n, dtype=np.int64)).view(np.uint64)
     key.sort()
     return (key & np.uint64((1 << bits_n) - 1)).view(np.int64)
+
+
+def rank_with_scores(neg: npt.NDArray[np.float64],
+                     rank: IntArray | None = None) -> tuple[IntArray, npt.NDArray[np.float64]]:
+    """``(order, neg[order])`` for ``order = stable_ranking(neg, rank)``: the ranking and the ranked scores.
+
+    Mostly distinct scores: each case's key packs its score's bits, made
+    monotone in the score (the sign flips the magnitude's bits; -0.0 and
+    0.0 one key), in the high bits and its index in the low bits, and
+    numpy's vectorised value sort of these uint64 keys (not an argsort of
+    float64) gives the stable order. When the
+    scores span more bits than the index leaves (wide ranges of
+    probabilities: 1,000,000 cases leave 44), the lowest bits of each score
+    are dropped: cases whose scores then share a key are put in order by a
+    sort of those few alone (``np.lexsort`` of (score, index)), found where
+    the ranked scores step down. O(n log n); the ranked scores come from the
+    one gather the check needs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scored_pr._core.slicing import rank_with_scores
+    >>> order, ranked = rank_with_scores(np.array([-0.2, -0.9, 0.0, -0.2, -0.0]))
+    >>> order.tolist(), ranked.tolist()
+    ([1, 0, 3, 2, 4], [-0.9, -0.2, -0.2, 0.0, -0.0])
+    """
+    if rank is None and neg.size and few_value_ranks(neg) is None:
+        return _value_ranking(neg)
+    order = stable_ranking(neg, rank)
+    return order, neg[order]
+
+
+#: The magnitude bits of a float64 (flipped for a negative score, so that the int64 order of the bits is the
+#: score order), and the int64 keys of -inf and +inf so made (a key outside them is a NaN's).
+_MAGNITUDE = 0x7FFF_FFFF_FFFF_FFFF
+_KEY_NEG_INF = int(np.array([-np.inf]).view(np.int64)[0]) ^ _MAGNITUDE
+_KEY_POS_INF = int(np.array([np.inf]).view(np.int64)[0])
+#: Cases in keys shared by different scores above which the packed ranking gives way to an argsort.
+_CLASH_LIMIT = 8
+
+
+def _value_ranking(neg: npt.NDArray[np.float64]) -> tuple[IntArray, npt.NDArray[np.float64]]:
+    """:func:`rank_with_scores` of mostly distinct scores (packed keys, else one argsort)."""
+    packed = _packed_ranking(neg)
+    if packed is not None:
+        return packed
+    # one unstable value-order argsort, then only the runs of equal scores (if any) put in arrival order
+    order = np.argsort(neg)
+    ranked = neg[order]
+    tied = ranked[1:] == ranked[:-1]
+    if tied.any():
+        order = _arrival_order_in_ties(order, tied)
+        ranked = neg[order]
+    return order.astype(np.int64, copy=False), ranked
+
+
+def _packed_ranking(neg: npt.NDArray[np.float64]) -> tuple[IntArray, npt.NDArray[np.float64]] | None:
+    """The stable ranking by one value sort of (monotone score bits, index) keys; None: a NaN, or too many clashes."""
+    n = neg.size
+    bits_n = max((n - 1).bit_length(), 1)
+    if bits_n >= KEY_BITS:  # pragma: no cover (tests lower KEY_BITS)
+        return None
+    k = np.add(neg, 0.0).view(np.int64)  # -0.0 + 0.0 is 0.0: the two zeros compare equal, so one key
+    flip = k >> 63  # -1 for a negative score, else 0
+    flip &= _MAGNITUDE
+    k ^= flip  # a negative score's magnitude bits flipped: the int64 order is the score order
+    del flip
+    lo, hi = int(k.min()), int(k.max())
+    if lo < _KEY_NEG_INF or hi > _KEY_POS_INF:  # a NaN
+        return None
+    # the keys less the lowest, in as many bits as the index leaves (the lowest dropped when they span more)
+    shift = max((hi - lo).bit_length() - (KEY_BITS - bits_n), 0)
+    key = k.view(np.uint64)
+    key -= np.uint64(lo % (1 << 64))  # (mod 2**64: the difference, in [0, 2**64))
+    if shift:
+        key >>= np.uint64(shift)
+    key <<= np.uint64(bits_n)
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()  # distinct keys: the value sort is the stable order
+    order = (key & np.uint64((1 << bits_n) - 1)).view(np.int64)
+    ranked = neg[order]
+    if not shift:
+        return order, ranked
+    # a key shared by different scores holds its cases in index order: find those keys where the ranked
+    # scores step down, and sort their cases by (key, score), stably (equal scores stay in index order)
+    down = np.flatnonzero(ranked[1:] < ranked[:-1])
+    if not down.size:
+        return order, ranked
+    high = key >> np.uint64(bits_n)
+    clashes = np.unique(high[down])
+    a, b = np.searchsorted(high, clashes, "left"), np.searchsorted(high, clashes, "right")
+    sizes = b - a
+    total = int(sizes.sum())
+    if _CLASH_LIMIT * total > n:
+        return None
+    ends = np.cumsum(sizes)
+    at = np.arange(total, dtype=np.int64) + np.repeat(a - (ends - sizes), sizes)  # every position of those keys
+    sub = np.lexsort((ranked[at], np.repeat(np.arange(clashes.size), sizes)))
+    order[at] = order[at][sub]
+    ranked[at] = ranked[at][sub]
+    return order, ranked
 
 
 def slice_score_groups(distinct: npt.NDArray[np.float64], rank: npt.NDArray[np.integer[Any]],
@@ -276,9 +372,11 @@ def slice_order(columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> 
     crossing ``j``, as in :func:`segment_order`; slice ``k``'s cases are
     ``positions[offsets[k]:offsets[k + 1]]``, ascending. Given the columns
     in rank order (each indexed by :func:`stable_ranking`), each slice's
-    cases come out ranked. Up to 65,536 slices, one stable radix argsort of
-    the ids as 16-bit integers, O(n); beyond, one value sort of packed
-    (slice id, position) keys, O(n log n), for n cases per column.
+    cases come out ranked. One value sort of packed (slice id, position)
+    keys: of 32 bits when both fit (1,000,000 cases in up to 4,096 slices),
+    numpy's vectorised sort, O(n log n); else, up to 65,536 slices, one stable radix argsort of the ids as 16-bit
+    integers, O(n); beyond, packed keys of 64 bits, O(n log n), for n cases
+    per column.
 
     Examples
     --------
@@ -292,9 +390,23 @@ def slice_order(columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> 
     n = columns[0].size if columns else 0
     if not n:
         return np.zeros(0, dtype=np.int64), offsets
+    bits_n = max((n - 1).bit_length(), 1)
+    if bits_n + max((count - 1).bit_length(), 1) <= min(KEY_BITS, PACKED32_BITS):
+        # (slice id, position) in 32 bits: numpy's vectorised value sort of distinct uint32 keys is the stable
+        # order (less CPU than the 16-bit radix argsort below for 1,000,000 cases in 1,000 slices: the sliced
+        # table's runs in benchmarks/results-sliced.md, branch r8-slc)
+        key = np.concatenate(columns, dtype=np.uint32, casting="unsafe") if len(columns) > 1 else \
+            columns[0].astype(np.uint32)
+        np.cumsum(np.bincount(key, minlength=count), out=offsets[1:])
+        key <<= np.uint32(bits_n)
+        position = np.arange(n, dtype=np.uint32)
+        key |= np.tile(position, len(columns)) if len(columns) > 1 else position
+        key.sort()
+        key &= np.uint32((1 << bits_n) - 1)
+        return key.astype(np.int64), offsets
     if count <= 1 << 16:
         # ids of 16 bits: numpy's stable argsort of 16-bit integers is a radix sort, O(n) (a third less
-        # CPU than the value sort of packed keys below, for 1,000,000 cases in 1,000 slices); the ids are
+        # CPU than the value sort of 64-bit packed keys below, for 1,000,000 cases in 1,000 slices); the ids are
         # narrowed once, from the columns as they are (no 64-bit copy), and counted from the narrow copy
         narrow = np.int16 if count <= 1 << 15 else np.uint16
         small = np.concatenate(columns, dtype=narrow, casting="unsafe") if len(columns) > 1 else \
@@ -304,7 +416,6 @@ def slice_order(columns: Sequence[npt.NDArray[np.integer[Any]]], count: int) -> 
         return (order % n if len(columns) > 1 else order).astype(np.int64, copy=False), offsets
     sid = np.concatenate(columns).astype(np.int64, copy=False) if len(columns) > 1 else columns[0].astype(np.int64)
     np.cumsum(np.bincount(sid, minlength=count), out=offsets[1:])
-    bits_n = max((n - 1).bit_length(), 1)
     if bits_n + max((count - 1).bit_length(), 1) > KEY_BITS:
         return np.argsort(sid, kind="stable") % n, offsets
     position = np.arange(n, dtype=np.uint64)

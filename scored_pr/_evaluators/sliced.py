@@ -638,8 +638,8 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
                                               np.asarray(store.misses, dtype=np.int64),
                                               np.asarray(store.negative_misses, dtype=np.int64), None,
                                               _sliced_table.Groups(*groups))
-            ranking = G.stable_ranking(neg, None if few is None else few[1].astype(np.int64))
-            neg, c, w = neg[ranking], c[ranking], None if w is None else w[ranking]
+            ranking, neg = G.rank_with_scores(neg, None if few is None else few[1].astype(np.int64))
+            c, w = c[ranking], None if w is None else w[ranking]
             overall = (neg, c, w)
             rows, offsets = G.slice_order([col[ranking] for col in cols], len(self._pairs))
         else:

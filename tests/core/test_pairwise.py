@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,11 +28,16 @@ def test_each_run_sums_as_np_sum(data: Any, n: int, runs: int) -> None:
     start = np.array([data.draw(st.integers(0, n)) for _ in range(runs)], dtype=np.int64)
     length = np.array([data.draw(st.integers(0, n - a)) for a in start.tolist()], dtype=np.int64)
     expected = [np.sum(x[a:a + k]) for a, k in zip(start.tolist(), length.tolist())]
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(pairwise, "LOOP_RUNS_PER_VALUE", 10**12)  # the tree, whatever the runs
+        assert _bits(run_sums(x, start, length)) == _bits(expected)
     assert _bits(run_sums(x, start, length)) == _bits(expected)
 
 
-def test_long_runs_follow_numpys_splits() -> None:
+@pytest.mark.parametrize("loop_runs_per_value", [10**12, 1])  # the tree; a call per run (few long runs)
+def test_long_runs_follow_numpys_splits(loop_runs_per_value: int, monkeypatch: Any) -> None:
     """Runs long enough for several levels of numpy's halving (and its multiple-of-8 split points)."""
+    monkeypatch.setattr(pairwise, "LOOP_RUNS_PER_VALUE", loop_runs_per_value)
     rng = np.random.default_rng(11)
     x = rng.random(300_000) * 1e-3 + rng.random(300_000)
     start = np.array([0, 1, 7, 129, 1000, 77_777], dtype=np.int64)

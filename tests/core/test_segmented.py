@@ -166,6 +166,28 @@ def test_segment_calibration_equals_each_segments_own_ece_and_brier(segments: li
         assert repr(b[k].item()) == repr(brier_score(g)), k
 
 
+_EDGES = np.linspace(0.0, 1.0, 16)
+_NEAR_EDGES = sorted({*_EDGES.tolist(), *np.nextafter(_EDGES, -1.0).tolist(), *np.nextafter(_EDGES, 2.0).tolist(),
+                      -np.inf, -3.0, 2.5, np.inf})
+
+
+@settings(max_examples=150, deadline=None)
+@given(segments=st.lists(st.lists(st.sampled_from(_NEAR_EDGES), max_size=40), max_size=6))
+def test_bin_starts_are_where_each_segments_bin_changes(segments: list[list[float]]) -> None:
+    """The binary searches of every (segment, edge) pair find the runs np.searchsorted's bin of every group
+    gives: a segment's first group, or a group whose bin differs from the one before (scores on, just
+    below and just above every edge, and outside [0, 1])."""
+    from scored_pr._core.calibration import _bin_starts
+
+    distinct = np.array([v for seg in segments for v in sorted(set(seg))], dtype=np.float64)
+    sizes = [len(set(seg)) for seg in segments]
+    lo = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
+    hi = lo + np.array(sizes, dtype=np.int64)
+    ids = np.searchsorted(_EDGES[1:-1], distinct, side="right")
+    literal = [i for a, b in zip(lo.tolist(), hi.tolist()) for i in range(a, b) if i == a or ids[i] != ids[i - 1]]
+    assert _bin_starts(distinct, lo, hi, _EDGES[1:-1]).tolist() == literal
+
+
 def test_segment_calibration_of_large_segments_is_bit_for_bit() -> None:
     """Segments of thousands of distinct and of heavily tied scores: numpy's pairwise sums, followed run by run."""
     from scored_pr._core.calibration import brier_score, ece, groups, segment_calibration

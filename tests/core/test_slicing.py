@@ -82,6 +82,51 @@ def test_stable_ranking_of_many_cases_with_few_values_and_with_scattered_ties(di
     assert np.array_equal(G.stable_ranking(neg), np.argsort(neg, kind="stable"))
 
 
+def _is_stable_ranking(neg: np.ndarray, got: tuple[np.ndarray, np.ndarray]) -> bool:
+    """``got`` is ``(o, neg[o])`` of ``o`` the stable argsort, the scores bit for bit (the signs of zeros too)."""
+    order, ranked = got
+    want = np.argsort(neg, kind="stable")
+    return (order.dtype == np.int64 and order.tolist() == want.tolist()
+            and ranked.view(np.int64).tolist() == neg[want].view(np.int64).tolist())
+
+
+wide = st.lists(st.one_of(
+    st.sampled_from([0.0, -0.0, 1.0, 1.0 + 2**-52, 1.0 + 2**-51, np.inf, -np.inf, 5e-324, -5e-324, 1e300, -1e300]),
+    st.floats(allow_nan=False, width=64)), max_size=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(values=wide, key_bits=st.sampled_from([64, 24, 12]), limit=st.sampled_from([8, 0]))
+def test_packed_ranking_is_the_stable_argsort_when_keys_clash(values: list[float], key_bits: int, limit: int) -> None:
+    """Scores of any span, ties and both zeros: keys of fewer bits than the span (lowered ``KEY_BITS``) make
+    different scores share a key, put in order by the sort of those cases (``_CLASH_LIMIT`` 0: never the
+    argsort instead)."""
+    neg = -np.array(values, dtype=np.float64)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(G, "KEY_BITS", key_bits)
+        m.setattr(G, "_CLASH_LIMIT", limit)
+        assert _is_stable_ranking(neg, G.rank_with_scores(neg))
+        assert G.stable_ranking(neg).tolist() == np.argsort(neg, kind="stable").tolist()
+
+
+def test_packed_ranking_of_many_probabilities_with_clashing_keys_and_a_nan() -> None:
+    """1,000,000 cases leave 44 bits of a 64-bit key to the score: probabilities down to 1e-12 span more, so
+    neighbours a few ulps apart share keys (sorted apart), and a NaN (which no evaluator holds) takes the argsort."""
+    rng = np.random.default_rng(44)
+    neg = -rng.random(1_000_000) ** 8
+    neg[:4_000] = -np.nextafter(0.5, 1.0, dtype=np.float64) - rng.integers(0, 4_000, 4_000) * 2**-53
+    neg[rng.integers(0, neg.size, 1_000)] = -0.0
+    neg[rng.integers(0, neg.size, 1_000)] = -0.25
+    shuffled = rng.permutation(neg)
+    k = np.add(shuffled, 0.0).view(np.int64)
+    assert G._packed_ranking(shuffled) is not None  # the packed path, not the argsort
+    assert _is_stable_ranking(shuffled, G.rank_with_scores(shuffled))
+    assert int(np.unique(k >> 20).size) < int(np.unique(k).size)  # keys did clash
+    shuffled[7] = np.nan
+    assert G._packed_ranking(shuffled) is None
+    assert _is_stable_ranking(shuffled, G.rank_with_scores(shuffled))
+
+
 @settings(max_examples=80, deadline=None)
 @given(data=st.data(), values=scores, columns=st.integers(1, 3))
 def test_slice_order_of_the_ranked_columns_is_segment_order(data: Any, values: list[float], columns: int) -> None:
@@ -99,11 +144,16 @@ def test_slice_order_of_the_ranked_columns_is_segment_order(data: Any, values: l
     assert ranking[positions].tolist() == rows.tolist() and offsets2.tolist() == offsets.tolist()
 
 
-@pytest.mark.parametrize("count", [3, 1 << 15, (1 << 15) + 1, 1 << 16, (1 << 16) + 1])
+@pytest.mark.parametrize("count", [3, 1 << 15, (1 << 15) + 1, 1 << 16, (1 << 16) + 1, 1 << 19, (1 << 19) + 1])
 @pytest.mark.parametrize("columns", [1, 2])
-def test_slice_order_on_both_sides_of_the_16_bit_radix_path_is_the_stable_grouping(count: int, columns: int) -> None:
-    """Ids of 16 bits (int16 and uint16 radix argsorts) and wider ones (packed keys): each the stable argsort by id."""
+@pytest.mark.parametrize("packed32", [32, 0])
+def test_slice_order_on_both_sides_of_the_16_bit_radix_path_is_the_stable_grouping(
+        count: int, columns: int, packed32: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ids and positions in 32 bits (packed uint32 keys; 5,000 cases leave 19 bits to the ids), ids of 16 bits
+    (int16 and uint16 radix argsorts, or all of them with ``PACKED32_BITS`` 0) and wider ones (packed 64-bit
+    keys): each the stable argsort by id."""
     rng = np.random.default_rng(count + columns)
+    monkeypatch.setattr(G, "PACKED32_BITS", packed32)
     bounds = [count * j // columns for j in range(columns + 1)]  # each crossing's ids follow the previous one's
     cols = [rng.integers(a, b, size=5_000).astype(np.int32) for a, b in zip(bounds, bounds[1:])]
     cols[0][0], cols[-1][0] = 0, count - 1  # the lowest and the highest id present
