@@ -215,6 +215,59 @@ class PairedBlocks:
             self.join_small(b)
         return lt, le
 
+    def slide(self, x: float, correct: bool, y: float, y_correct: bool) -> tuple[int, int, int, int]:
+        """``enter(x, correct)``, then ``leave(y, y_correct)``: their four counts, in one call.
+
+        A full size window's per-case path (a case enters and the oldest
+        leaves): the two are written out together, so the call, the lookups of
+        the bounds and of the classes' lists, and the tuples of two counts are
+        paid once per case instead of twice. Raises ValueError, as
+        :meth:`leave`, if ``y_correct``'s class holds no score equal to ``y``
+        (after ``x`` has entered).
+        """
+        maxes = self.maxes
+        sides = self.sides
+        b = bisect_left(maxes, x)
+        if b == len(maxes):  # beyond every bound, or empty: the general methods
+            lt, le = self.rank(x, not correct)
+            self.add(x, correct)
+        else:
+            own, own_lens, other, other_lens = sides[correct]
+            blk = other[b]
+            i = bisect_left(blk, x)
+            lt = sum(other_lens[:b]) + i if b else i
+            try:  # i == len(blk) (rare) raises: nothing of the other class at or above x here
+                le = lt - i + bisect_right(blk, x) if blk[i] == x else lt  # equal scores are all in this block
+            except IndexError:
+                le = lt
+            insort(own[b], x)
+            n = own_lens[b] = own_lens[b] + 1
+            if n > TWICE:
+                self.split_big(b)
+        b = bisect_left(maxes, y)
+        own, own_lens, other, other_lens = sides[y_correct]
+        try:
+            blk = own[b]
+            i = bisect_left(blk, y)
+            if blk[i] != y:
+                raise IndexError
+        except IndexError:
+            raise ValueError(
+                f"PairedBlocks.slide: {y!r} is not among the {'correct' if y_correct else 'incorrect'} scores"
+            ) from None
+        del blk[i]
+        n = own_lens[b] = own_lens[b] - 1
+        blk = other[b]
+        i = bisect_left(blk, y)
+        lt2 = sum(other_lens[:b]) + i if b else i
+        try:
+            le2 = lt2 - i + bisect_right(blk, y) if blk[i] == y else lt2
+        except IndexError:
+            le2 = lt2
+        if n + other_lens[b] <= HALF:
+            self.join_small(b)
+        return lt, le, lt2, le2
+
     # ------------------------------------------------------------ rebalancing
 
     def _split(self, b: int, correct: bool) -> bool:

@@ -386,28 +386,36 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                             scores.append(score)
                             flags = self._correct
                             flags.append(correct)
-                            pb = self._pb
                             grouped = self._grouped
-                            lt, le = pb.enter(score, correct)
-                            if correct:
-                                self._n_correct += 1
-                                pairs2 = self._pairs2 + (lt + le if grouped else 2 * lt)
-                            else:
-                                pairs2 = self._pairs2 + 2 * self._n_correct - (lt + le if grouped else 2 * lt)
-                            if len(scores) > self._size:  # type: ignore[operator]  # a size window
-                                score = scores.popleft()
+                            c = self._n_correct
+                            if len(scores) > self._size:  # type: ignore[operator]  # a size window, full
+                                # The case enters the containers and the oldest leaves them, in one
+                                # call (PairedBlocks.slide: enter, then leave).
                                 self._first_id += 1
-                                if flags.popleft():
-                                    self._n_correct -= 1
-                                    lt, le = pb.leave(score, True)
-                                    pairs2 -= lt + le if grouped else 2 * le
+                                old = scores.popleft()
+                                old_correct = flags.popleft()
+                                lt, le, lt2, le2 = self._pb.slide(score, correct, old, old_correct)
+                                if correct:
+                                    c += 1
+                                    pairs2 = self._pairs2 + (lt + le if grouped else 2 * lt)
                                 else:
-                                    lt, le = pb.leave(score, False)
-                                    pairs2 -= 2 * self._n_correct - (lt + le if grouped else 2 * le)
+                                    pairs2 = self._pairs2 + 2 * c - (lt + le if grouped else 2 * lt)
+                                if old_correct:
+                                    c -= 1
+                                    pairs2 -= lt2 + le2 if grouped else 2 * le2
+                                else:
+                                    pairs2 -= 2 * c - (lt2 + le2 if grouped else 2 * le2)
+                            else:
+                                lt, le = self._pb.enter(score, correct)
+                                if correct:
+                                    c += 1
+                                    pairs2 = self._pairs2 + (lt + le if grouped else 2 * lt)
+                                else:
+                                    pairs2 = self._pairs2 + 2 * c - (lt + le if grouped else 2 * lt)
+                            self._n_correct = c
                             self._pairs2 = pairs2
                             if self._asked:  # asked since the last case: the answer is kept up to date
                                 self._asked = False
-                                c = self._n_correct
                                 n = len(scores) - c
                                 self._answer = pairs2 / (2 * c * n) if c and n else _NAN
                             else:

@@ -214,6 +214,28 @@ def test_enter_and_leave_are_rank_then_add_and_remove_then_rank(small_blocks: No
         PairedBlocks().leave(1.0, False)
 
 
+def test_slide_is_enter_then_leave(small_blocks: None) -> None:
+    """The full window's one-call path (slide) against enter and leave, step by step, ties and splits included."""
+    rng = random.Random(12)
+    fast, slow = PairedBlocks(), PairedBlocks()
+    held: list[tuple[float, bool]] = []
+    for step in range(4000):
+        c = rng.random() < 0.4
+        x = float(rng.randint(-20, 20)) if rng.random() < 0.6 else rng.uniform(-20, 20)
+        if len(held) < 60 + (step // 500) % 3 * 40:  # the window grows and shrinks: splits and joins
+            assert fast.enter(x, c) == slow.enter(x, c)
+        else:
+            y, yc = held.pop(rng.randrange(len(held)) if rng.random() < 0.2 else 0)
+            want = (*slow.enter(x, c), *slow.leave(y, yc))
+            assert fast.slide(x, c, y, yc) == want
+        held.append((x, c))
+        fast._check()
+        assert (fast.maxes, fast.pos, fast.neg, fast.plen, fast.nlen) == (slow.maxes, slow.pos, slow.neg, slow.plen, slow.nlen)
+    assert len(fast.maxes) > 3  # the walk split and joined blocks
+    with pytest.raises(ValueError, match="not among"):
+        fast.slide(0.5, True, 99.5, False)
+
+
 def test_a_long_tie_run_stays_in_one_block(small_blocks: None) -> None:
     """A block whose list is one repeated score cannot be split; ranks stay exact."""
     blocks = PairedBlocks()
