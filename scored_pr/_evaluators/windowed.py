@@ -277,9 +277,13 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         #: (the general path). While 1 or 2, _s_lo and _s_hi are not kept:
         #: the rank sum counts the whole window, and _cool writes them back
         #: on leaving the state. -1 (_LEAN): the containers are not valid
-        #: (empty), so a case only joins the deques and the oldest leaves
-        #: them. 0: the general path.
+        #: (empty), and the deques have maxlen=size, so a case only joins
+        #: them (the oldest leaves by itself) and counts in _seen; _first_id,
+        #: _n_correct and _snap are brought up to date by their readers
+        #: (_count_lean, see _go_lean). 0: the general path.
         self._hot = 0
+        #: the lean state's count of the cases ever added, and its value when the counts were last taken
+        self._seen = self._counted = 0
         #: The plain ROC AUC of the window as it is, or None: kept only while _hot is 2, set
         #: under the guard (or the owner's flag) and cleared by every change before it changes
         #: anything (_cool, add_case's short path), so area_under_roc_curve reads it before the
@@ -362,19 +366,12 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                     if (type(score) is float and type(correct) is bool and time is None and score == score
                             and (weight is _ONE or (type(weight) is float and weight == 1.0))):
                         hot = self._hot
-                        if hot < 0:  # _LEAN: the case only joins the deques
-                            self._snap = None
-                            scores = self._scores
-                            scores.append(score)
-                            flags = self._correct
-                            flags.append(correct)
-                            if len(scores) > self._size:  # type: ignore[operator]  # a size window
-                                scores.popleft()
-                                self._first_id += 1
-                                if flags.popleft() is not correct:  # the count of correct cases changes
-                                    self._n_correct += 1 if correct else -1
-                            elif correct:
-                                self._n_correct += 1
+                        if hot < 0:
+                            # _LEAN: the case joins the deques (maxlen: the oldest leaves by itself) and
+                            # is counted; the counts and the evaluator are renewed by whoever reads them.
+                            self._scores.append(score)
+                            self._correct.append(correct)
+                            self._seen += 1
                             return
                         if hot == 2:
                             # The ROC AUC was asked since the last case and the containers are in
@@ -556,6 +553,8 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         # end back to its length), then the oldest items leave, as they would
         # one by one in a loop of add_case (undone by putting back the left
         # prefix saved before, as far as each deque lost it).
+        if self._hot < 0:
+            self._cool()  # out of the lean state first: its deques would drop the oldest on their own
         scalars = self._scalars()
         deques = [d for d in (self._scores, self._correct, self._times, self._weights) if d is not None]
         lengths = [len(d) for d in deques]
@@ -730,18 +729,24 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
     @property
     def num_cases_seen(self) -> int:
         """Cases ever added to the window, including those that have left it. O(1)."""
-        return self._first_id + len(self._scores)
+        return self._seen if self._hot < 0 else self._first_id + len(self._scores)
 
     @property
     def num_positive_ref(self) -> int:
-        """Correct cases plus misses in the window. O(1)."""
+        """Correct cases plus misses in the window.
+
+        O(1); O(W) at the first call after plain cases were added to a window
+        whose ROC AUC is not kept up to date (a C-level count of its flags).
+        """
         self._expire_clock()
+        self._count_lean()
         return self._n_correct + self._misses
 
     @property
     def num_negative_ref(self) -> int:
-        """Incorrect cases plus negative misses in the window. O(1)."""
+        """Incorrect cases plus negative misses in the window. O(1), or O(W) as :attr:`num_positive_ref`."""
         self._expire_clock()
+        self._count_lean()
         return len(self._scores) - self._n_correct + self._negative_misses
 
     @property
@@ -781,6 +786,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         binary search). Being stable and after the old ones, new cases rank
         after old ones on equal scores, so ties stay in insertion order.
         """
+        self._count_lean()
         lo = self._first_id
         hi = lo + len(self._scores)
         old = self._ranking
@@ -817,6 +823,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
     def _evaluation(self) -> ScoredPrecisionRecallEvaluation:
         """The evaluator of the window (expired by the clock first), cached until the next change."""
         self._expire_clock()
+        self._count_lean()
         snap = self._snap
         if snap is None:
             snap = self._snap = self._build()
@@ -918,6 +925,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
             return self._evaluation().area_under_roc_curve(interpolate, max_fpr=max_fpr, standardized=standardized)
         if self._clock is not None:
             self._expire_clock()
+        self._count_lean()
         lo = self._first_id
         if not self._valid or self._s_lo != lo or self._s_hi != lo + len(self._scores):
             if self._snap is not None and self._changes() > _REPLAY_MAX:
@@ -927,10 +935,13 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                 self._drop_containers()
                 return self._snap.area_under_roc_curve()
             if self._many_changes():
-                self._drop_containers()
                 if self._size is not None and not self._runs and self._pos_label is None:
-                    self._hot = _LEAN  # the next cases only join the deques
+                    self._go_lean()  # the next cases only join the deques
+                else:
+                    self._drop_containers()
                 return self._evaluation().area_under_roc_curve()
+            if self._hot < 0:
+                self._cool()  # out of the lean state (plain deques) before the containers are rebuilt
             self._sync()
         self._eager = valid = self._valid
         c = self._n_correct
@@ -944,8 +955,8 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
             p, num = c, self._pairs2
             # cases only: the next add_case may take a short path
             if self._size is not None and self._pos_label is None:
-                self._hot = 2 if valid else _LEAN
                 if valid:
+                    self._hot = 2
                     self._asked = True
                     answer = self._answer = num / (2 * p * n) if p and n else _NAN
                     return answer

@@ -263,7 +263,7 @@ def test_short_path_does_what_the_methods_do(small_blocks: None) -> None:
             x = float(rng.randint(-6, 6)) if rng.random() < 0.7 else rng.uniform(-6, 6)
             taken += fast._hot == 2
             fast.add_case(c, x)
-            slow._hot = 0  # the general path, which calls the methods
+            slow._cool()  # the general path, which calls the methods (leaving the lean state properly: plain deques)
             slow.add_case(c, x)
             a = fast.area_under_roc_curve()
             assert same(a, slow.area_under_roc_curve())
