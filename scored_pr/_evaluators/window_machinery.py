@@ -83,6 +83,7 @@ class WindowMachinery(EvaluationBase):
         "_hot",
         "_seen",
         "_counted",
+        "_lean_next",
         "_answer",
         "_asked",
         "_unit_off",
@@ -118,6 +119,7 @@ class WindowMachinery(EvaluationBase):
     _hot: int
     _seen: int
     _counted: int
+    _lean_next: bool
     _answer: float | None
     _asked: bool
     _unit_off: int
@@ -176,6 +178,23 @@ class WindowMachinery(EvaluationBase):
         if self._hot < 0 and seen != self._counted:
             # one line: an interruption leaves the old counts or the new, never half of them
             self._first_id, self._n_correct, self._snap, self._counted = seen - len(self._scores), self._correct.count(True), None, seen
+
+    def _drop_for_evaluator(self) -> None:
+        """A ROC AUC query answers from the window's evaluator: the containers go, and a plain size window goes lean.
+
+        Plain: no misses, no pos_label (the caller has seen no weights). The
+        state is entered at the next add_case (:meth:`_lean_after_case`), not
+        here: its deques are copied (O(W)), which a stream of batches
+        (``add_cases``, which clears ``_lean_next``) would pay twice per query.
+        """
+        self._drop_containers()
+        self._lean_next = self._hot >= 0 and self._size is not None and not self._runs and self._pos_label is None
+
+    def _lean_after_case(self) -> None:
+        """After add_case's general path: enter the lean state if a ROC AUC query asked for it and the window is plain."""
+        self._lean_next = False
+        if not self._valid and self._hot == 0 and self._size is not None and self._weights is None and not self._runs:
+            self._go_lean()
 
     def _go_lean(self) -> None:
         """Enter the lean state: the containers dropped, plain cases only join the deques.

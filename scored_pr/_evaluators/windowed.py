@@ -163,7 +163,8 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
     and the query O(1): about 1.8x a bare ``SortedList.add`` + ``remove``
     of the same scores (``benchmarks/results-windows.md``). Asked less
     often, adding a case is O(1) (two deque appends, and two pops when the
-    oldest leaves); the next ROC AUC query catches up in O(k log W) for k
+    oldest leaves, or none in a plain size window whose deques drop it
+    themselves); the next ROC AUC query catches up in O(k log W) for k
     changes, or, when k > max(256, W / 512), asks the window's evaluator
     (O(W + k log k), cheaper than the case-by-case catch-up past that
     point; the same when another query has just built it) and leaves the containers empty until a query finds few changes.
@@ -277,13 +278,12 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         #: (the general path). While 1 or 2, _s_lo and _s_hi are not kept:
         #: the rank sum counts the whole window, and _cool writes them back
         #: on leaving the state. -1 (_LEAN): the containers are not valid
-        #: (empty), and the deques have maxlen=size, so a case only joins
-        #: them (the oldest leaves by itself) and counts in _seen; _first_id,
-        #: _n_correct and _snap are brought up to date by their readers
-        #: (_count_lean, see _go_lean). 0: the general path.
+        #: (empty), and a case only joins the deques (maxlen=size) and counts
+        #: in _seen; its readers renew the counts (see _go_lean). 0: general.
         self._hot = 0
         #: the lean state's count of the cases ever added, and its value when the counts were last taken
         self._seen = self._counted = 0
+        self._lean_next = False  # the next add_case enters the lean state (see _drop_for_evaluator)
         #: The plain ROC AUC of the window as it is, or None: kept only while _hot is 2, set
         #: under the guard (or the owner's flag) and cleared by every change before it changes
         #: anything (_cool, add_case's short path), so area_under_roc_curve reads it before the
@@ -346,9 +346,12 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
 
         Notes
         -----
-        O(log W): the case enters its class's sorted container, and the ROC
-        rank sum gains its pairs with the other class (one rank query); each
-        case that leaves does the same in reverse. From the thread that made
+        O(log W) while the ROC AUC is kept up to date: the case enters its
+        class's sorted container and the ROC rank sum gains its pairs with the
+        other class (one rank query); the case that leaves does the same in
+        reverse. O(1) otherwise: a plain case (bool, float) of a plain size
+        window is two appends to deques that drop the oldest themselves, the
+        counts renewed at the next read of them. From the thread that made
         the window no lock is taken (a flag and a re-read detect another
         thread's call); after a call from another thread, every call takes
         the window's lock.
@@ -366,9 +369,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                     if (type(score) is float and type(correct) is bool and time is None and score == score
                             and (weight is _ONE or (type(weight) is float and weight == 1.0))):
                         hot = self._hot
-                        if hot < 0:
-                            # _LEAN: the case joins the deques (maxlen: the oldest leaves by itself) and
-                            # is counted; the counts and the evaluator are renewed by whoever reads them.
+                        if hot < 0:  # _LEAN: the oldest leaves the deques by itself; readers renew the counts
                             self._scores.append(score)
                             self._correct.append(correct)
                             self._seen += 1
@@ -419,6 +420,8 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                                 self._hot = 1  # the next case comes here only if the ROC AUC is asked again
                             return
                     self._add_one(correct, score, weight, time)
+                    if self._lean_next:
+                        self._lean_after_case()
                     return
             finally:
                 self._busy = was
@@ -553,6 +556,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         # end back to its length), then the oldest items leave, as they would
         # one by one in a loop of add_case (undone by putting back the left
         # prefix saved before, as far as each deque lost it).
+        self._lean_next = False  # a batch: the window stays off the lean state (see _drop_for_evaluator)
         if self._hot < 0:
             self._cool()  # out of the lean state first: its deques would drop the oldest on their own
         scalars = self._scalars()
@@ -935,10 +939,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                 self._drop_containers()
                 return self._snap.area_under_roc_curve()
             if self._many_changes():
-                if self._size is not None and not self._runs and self._pos_label is None:
-                    self._go_lean()  # the next cases only join the deques
-                else:
-                    self._drop_containers()
+                self._drop_for_evaluator()
                 return self._evaluation().area_under_roc_curve()
             if self._hot < 0:
                 self._cool()  # out of the lean state (plain deques) before the containers are rebuilt
