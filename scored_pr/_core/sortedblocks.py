@@ -26,10 +26,11 @@ Blocks are split when a class's list in them exceeds ``2 * LOAD`` and
 joined with a neighbour when both lists together fall to ``LOAD / 2``; a
 list made of one repeated score cannot be split and may grow beyond.
 
-:meth:`PairedBlocks.enter` and :meth:`PairedBlocks.leave` are the sliding
-window's per-case path (a case enters, the oldest leaves): each does its
-rank query and its change with one bisection of the bounds, written out
-rather than calling :meth:`rank`, :meth:`add` and :meth:`remove`
+:meth:`PairedBlocks.slide` is the sliding window's per-case path (a case
+enters, the oldest leaves; :meth:`PairedBlocks.enter` and
+:meth:`PairedBlocks.leave` are its two halves): each half does its rank
+query and its change with one bisection of the bounds, written out rather
+than calling :meth:`rank`, :meth:`add` and :meth:`remove`
 (``tests/evaluators/test_windows.py`` holds them to those methods).
 """
 
@@ -158,62 +159,78 @@ class PairedBlocks:
     def enter(self, x: float, correct: bool) -> tuple[int, int]:
         """``rank(x, not correct)``, then ``add(x, correct)``: one bisection of the bounds for both.
 
-        The sliding window's per-case path (``WindowedEvaluation.add_case``
-        calls it for every case that enters while its ROC AUC is asked after
-        each case), so its common branch is written out: the block's rank
-        query and insertion without the calls :meth:`rank` and :meth:`add`
-        would make.
+        The sliding window's per-case path while it fills, and its catch-up:
+        :meth:`slide`'s first half.
         """
-        maxes = self.maxes
-        b = bisect_left(maxes, x)
-        if b == len(maxes):  # beyond every bound, or empty: the general methods
-            lt_le = self.rank(x, not correct)
-            self.add(x, correct)
-            return lt_le
-        own, own_lens, other, other_lens = self.sides[correct]
-        blk = other[b]
-        i = bisect_left(blk, x)
-        lt = sum(other_lens[:b]) + i if b else i
-        try:  # i == len(blk) (rare) raises: nothing of the other class at or above x here
-            le = lt - i + bisect_right(blk, x) if blk[i] == x else lt  # equal scores are all in this block
-        except IndexError:
-            le = lt
-        insort(own[b], x)
-        n = own_lens[b] = own_lens[b] + 1
-        if n > TWICE:
-            self.split_big(b)
-        return lt, le
+        return self.slide(x, correct, None, False)[:2]
 
     def leave(self, x: float, correct: bool) -> tuple[int, int]:
         """``remove(x, correct)``, then return ``rank(x, not correct)``: one bisection of the bounds for both.
 
         Raises ValueError, changing nothing, if the class holds no score
-        equal to ``x``. Written out like :meth:`enter` (the window's oldest
-        case leaves through it).
+        equal to ``x``. :meth:`slide`'s second half.
         """
-        b = bisect_left(self.maxes, x)
-        own, own_lens, other, other_lens = self.sides[correct]
-        try:
-            blk = own[b]
-            i = bisect_left(blk, x)
-            if blk[i] != x:
-                raise IndexError
-        except IndexError:
-            raise ValueError(
-                f"PairedBlocks.leave: {x!r} is not among the {'correct' if correct else 'incorrect'} scores"
-            ) from None
-        del blk[i]
-        n = own_lens[b] = own_lens[b] - 1
-        blk = other[b]
-        i = bisect_left(blk, x)
-        lt = sum(other_lens[:b]) + i if b else i
-        try:
-            le = lt - i + bisect_right(blk, x) if blk[i] == x else lt
-        except IndexError:
-            le = lt
-        if n + other_lens[b] <= HALF:
-            self.join_small(b)
-        return lt, le
+        return self.slide(None, False, x, correct)[2:]
+
+    def slide(self, x: float | None, correct: bool, y: float | None, y_correct: bool) -> tuple[int, int, int, int]:
+        """``enter(x, correct)``, then ``leave(y, y_correct)``: their four counts, in one call.
+
+        A full size window's per-case path (``WindowedEvaluation.add_case``
+        calls it for every case while its ROC AUC is asked after each case:
+        the case enters and the oldest leaves), so its common branches are
+        written out: each half's rank query and change with one bisection of
+        the bounds, without the calls :meth:`rank`, :meth:`add` and
+        :meth:`remove` would make, and the call and the lookups paid once for
+        both. ``x`` None: no case enters (:meth:`leave`); ``y`` None: none
+        leaves (:meth:`enter`); the counts of a missing half are 0. Raises
+        ValueError, as :meth:`leave`, if ``y_correct``'s class holds no score
+        equal to ``y`` (after ``x`` has entered).
+        """
+        maxes = self.maxes
+        sides = self.sides
+        lt = le = lt2 = le2 = 0
+        if x is not None:
+            b = bisect_left(maxes, x)
+            if b == len(maxes):  # beyond every bound, or empty: the general methods
+                lt, le = self.rank(x, not correct)
+                self.add(x, correct)
+            else:
+                own, own_lens, other, other_lens = sides[correct]
+                blk = other[b]
+                i = bisect_left(blk, x)
+                lt = sum(other_lens[:b]) + i if b else i
+                try:  # i == len(blk) (rare) raises: nothing of the other class at or above x here
+                    le = lt - i + bisect_right(blk, x) if blk[i] == x else lt  # equal scores are all in this block
+                except IndexError:
+                    le = lt
+                insort(own[b], x)
+                n = own_lens[b] = own_lens[b] + 1
+                if n > TWICE:
+                    self.split_big(b)
+        if y is not None:
+            b = bisect_left(maxes, y)
+            own, own_lens, other, other_lens = sides[y_correct]
+            try:
+                blk = own[b]
+                i = bisect_left(blk, y)
+                if blk[i] != y:
+                    raise IndexError
+            except IndexError:
+                raise ValueError(
+                    f"PairedBlocks: {y!r} is not among the {'correct' if y_correct else 'incorrect'} scores"
+                ) from None
+            del blk[i]
+            n = own_lens[b] = own_lens[b] - 1
+            blk = other[b]
+            i = bisect_left(blk, y)
+            lt2 = sum(other_lens[:b]) + i if b else i
+            try:
+                le2 = lt2 - i + bisect_right(blk, y) if blk[i] == y else lt2
+            except IndexError:
+                le2 = lt2
+            if n + other_lens[b] <= HALF:
+                self.join_small(b)
+        return lt, le, lt2, le2
 
     # ------------------------------------------------------------ rebalancing
 

@@ -81,6 +81,9 @@ class WindowMachinery(EvaluationBase):
         "_gone",
         "_eager",
         "_hot",
+        "_seen",
+        "_counted",
+        "_lean_next",
         "_answer",
         "_asked",
         "_unit_off",
@@ -114,6 +117,9 @@ class WindowMachinery(EvaluationBase):
     _n_correct: int
     _eager: bool
     _hot: int
+    _seen: int
+    _counted: int
+    _lean_next: bool
     _answer: float | None
     _asked: bool
     _unit_off: int
@@ -145,12 +151,70 @@ class WindowMachinery(EvaluationBase):
         return cases, runs
 
     def _cool(self) -> None:
-        """Leave the short paths' states (see _hot), writing back the range the rank sum counts if in sync."""
+        """Leave the short paths' states (see _hot), writing back the range the rank sum counts if in sync.
+
+        Out of the lean state, the counts are brought up to date and the
+        deques made plain again (O(W), once: the state is entered only by a
+        ROC AUC query that asks the window's evaluator, O(W) itself).
+        """
         self._answer = None  # before any change (see WindowedEvaluation._answer)
-        if self._hot > 0:
+        hot = self._hot
+        if hot > 0:
             lo = self._first_id
             self._s_lo, self._s_hi = lo, lo + len(self._scores)
+        elif hot < 0:
+            self._count_lean()
+            # plain deques: the general paths append first and then drop the oldest themselves
+            self._scores, self._correct, self._hot = deque(self._scores), deque(self._correct), 0
         self._hot = 0
+
+    def _count_lean(self) -> None:
+        """A lean window's counts brought up to date: ``_first_id``, ``_n_correct`` and ``_snap`` (see _go_lean).
+
+        O(1) when no case came since the last count; else O(W) (a C-level
+        count of the window's correct flags).
+        """
+        seen = self._seen
+        if self._hot < 0 and seen != self._counted:
+            # one line: an interruption leaves the old counts or the new, never half of them
+            self._first_id, self._n_correct, self._snap, self._counted = seen - len(self._scores), self._correct.count(True), None, seen
+
+    def _drop_for_evaluator(self) -> None:
+        """A ROC AUC query answers from the window's evaluator: the containers go, and a plain size window goes lean.
+
+        Plain: no misses, no pos_label (the caller has seen no weights). The
+        state is entered at the next add_case (:meth:`_lean_after_case`), not
+        here: its deques are copied (O(W)), which a stream of batches
+        (``add_cases``, which clears ``_lean_next``) would pay twice per query.
+        """
+        self._drop_containers()
+        self._lean_next = self._hot >= 0 and self._size is not None and not self._runs and self._pos_label is None
+
+    def _lean_after_case(self) -> None:
+        """After add_case's general path: enter the lean state if a ROC AUC query asked for it and the window is plain."""
+        self._lean_next = False
+        if not self._valid and self._hot == 0 and self._size is not None and self._weights is None and not self._runs:
+            self._go_lean()
+
+    def _go_lean(self) -> None:
+        """Enter the lean state: the containers dropped, plain cases only join the deques.
+
+        For a size window with no misses, no weights and no pos_label (the
+        caller checks). The deques get ``maxlen=size``, so appending the
+        newest case drops the oldest by itself, and add_case's lean path only
+        appends the case and counts it in ``_seen`` (the cases ever added):
+        ``_first_id``, ``_n_correct`` and ``_snap`` are left as they were
+        when the count ``_counted`` was taken, and every reader of them
+        brings them up to date first (:meth:`_count_lean`), every other
+        change leaves the state (:meth:`_cool`).
+        """
+        self._drop_containers()
+        if self._hot < 0:
+            return  # already lean
+        size = self._size
+        seen = self._first_id + len(self._scores)
+        # one line (see _count_lean); the deques hold at most size cases here (no misses)
+        self._scores, self._correct, self._seen, self._counted, self._hot = deque(self._scores, size), deque(self._correct, size), seen, seen, _LEAN
 
     # ------------------------------------------------------------------ expiry
 
@@ -385,8 +449,7 @@ class WindowMachinery(EvaluationBase):
             return
         if self._valid and (len(self._pb) or self._gone or self._pairs2):
             return
-        self._drop_containers()
-        self._hot = _LEAN
+        self._go_lean()
 
     def _check(self) -> None:
         """Assert every invariant, the rank sum against a brute-force count (for the tests).
@@ -395,11 +458,15 @@ class WindowMachinery(EvaluationBase):
         dropped containers stay dropped, and their unknown rank sum is not
         checked (the ROC AUC then comes from the window's evaluator).
         """
+        self._count_lean()
         lo = self._first_id
         plain = self._hot < 0
+        # the lean state's deques drop the oldest case themselves; every other state's grow as told
+        assert self._scores.maxlen == self._correct.maxlen == (self._size if plain else None)
         if plain:  # the lean state: check it, but keep it
             assert not self._valid and not len(self._pb) and not self._gone and self._size is not None
             assert not self._runs and self._weights is None and self._pos_label is None
+            assert self._seen == self._counted == lo + len(self._scores)
         elif self._hot:  # in sync by definition (_s_lo and _s_hi are not kept): check it, but keep the state
             assert self._valid and not self._gone and self._size is not None and not self._runs
             assert self._weights is None and self._pos_label is None

@@ -46,6 +46,7 @@ class WindowState(WindowMachinery):
         No clock readings are taken: the state is the window as it stands
         (query first to expire by the clock).
         """
+        self._count_lean()
         return {
             "size": self._size,
             "seconds": self._seconds,

@@ -163,7 +163,8 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
     and the query O(1): about 1.8x a bare ``SortedList.add`` + ``remove``
     of the same scores (``benchmarks/results-windows.md``). Asked less
     often, adding a case is O(1) (two deque appends, and two pops when the
-    oldest leaves); the next ROC AUC query catches up in O(k log W) for k
+    oldest leaves, or none in a plain size window whose deques drop it
+    themselves); the next ROC AUC query catches up in O(k log W) for k
     changes, or, when k > max(256, W / 512), asks the window's evaluator
     (O(W + k log k), cheaper than the case-by-case catch-up past that
     point; the same when another query has just built it) and leaves the containers empty until a query finds few changes.
@@ -277,9 +278,12 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         #: (the general path). While 1 or 2, _s_lo and _s_hi are not kept:
         #: the rank sum counts the whole window, and _cool writes them back
         #: on leaving the state. -1 (_LEAN): the containers are not valid
-        #: (empty), so a case only joins the deques and the oldest leaves
-        #: them. 0: the general path.
+        #: (empty), and a case only joins the deques (maxlen=size) and counts
+        #: in _seen; its readers renew the counts (see _go_lean). 0: general.
         self._hot = 0
+        #: the lean state's count of the cases ever added, and its value when the counts were last taken
+        self._seen = self._counted = 0
+        self._lean_next = False  # the next add_case enters the lean state (see _drop_for_evaluator)
         #: The plain ROC AUC of the window as it is, or None: kept only while _hot is 2, set
         #: under the guard (or the owner's flag) and cleared by every change before it changes
         #: anything (_cool, add_case's short path), so area_under_roc_curve reads it before the
@@ -342,9 +346,12 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
 
         Notes
         -----
-        O(log W): the case enters its class's sorted container, and the ROC
-        rank sum gains its pairs with the other class (one rank query); each
-        case that leaves does the same in reverse. From the thread that made
+        O(log W) while the ROC AUC is kept up to date: the case enters its
+        class's sorted container and the ROC rank sum gains its pairs with the
+        other class (one rank query); the case that leaves does the same in
+        reverse. O(1) otherwise: a plain case (bool, float) of a plain size
+        window is two appends to deques that drop the oldest themselves, the
+        counts renewed at the next read of them. From the thread that made
         the window no lock is taken (a flag and a re-read detect another
         thread's call); after a call from another thread, every call takes
         the window's lock.
@@ -362,19 +369,10 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                     if (type(score) is float and type(correct) is bool and time is None and score == score
                             and (weight is _ONE or (type(weight) is float and weight == 1.0))):
                         hot = self._hot
-                        if hot < 0:  # _LEAN: the case only joins the deques
-                            self._snap = None
-                            scores = self._scores
-                            scores.append(score)
-                            flags = self._correct
-                            flags.append(correct)
-                            if len(scores) > self._size:  # type: ignore[operator]  # a size window
-                                scores.popleft()
-                                self._first_id += 1
-                                if flags.popleft() is not correct:  # the count of correct cases changes
-                                    self._n_correct += 1 if correct else -1
-                            elif correct:
-                                self._n_correct += 1
+                        if hot < 0:  # _LEAN: the oldest leaves the deques by itself; readers renew the counts
+                            self._scores.append(score)
+                            self._correct.append(correct)
+                            self._seen += 1
                             return
                         if hot == 2:
                             # The ROC AUC was asked since the last case and the containers are in
@@ -386,34 +384,44 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                             scores.append(score)
                             flags = self._correct
                             flags.append(correct)
-                            pb = self._pb
                             grouped = self._grouped
-                            lt, le = pb.enter(score, correct)
-                            if correct:
-                                self._n_correct += 1
-                                pairs2 = self._pairs2 + (lt + le if grouped else 2 * lt)
-                            else:
-                                pairs2 = self._pairs2 + 2 * self._n_correct - (lt + le if grouped else 2 * lt)
-                            if len(scores) > self._size:  # type: ignore[operator]  # a size window
-                                score = scores.popleft()
+                            c = self._n_correct
+                            if len(scores) > self._size:  # type: ignore[operator]  # a size window, full
+                                # The case enters the containers and the oldest leaves them, in one
+                                # call (PairedBlocks.slide: enter, then leave).
                                 self._first_id += 1
-                                if flags.popleft():
-                                    self._n_correct -= 1
-                                    lt, le = pb.leave(score, True)
-                                    pairs2 -= lt + le if grouped else 2 * le
+                                old = scores.popleft()
+                                old_correct = flags.popleft()
+                                lt, le, lt2, le2 = self._pb.slide(score, correct, old, old_correct)
+                                if correct:
+                                    c += 1
+                                    pairs2 = self._pairs2 + (lt + le if grouped else 2 * lt)
                                 else:
-                                    lt, le = pb.leave(score, False)
-                                    pairs2 -= 2 * self._n_correct - (lt + le if grouped else 2 * le)
+                                    pairs2 = self._pairs2 + 2 * c - (lt + le if grouped else 2 * lt)
+                                if old_correct:
+                                    c -= 1
+                                    pairs2 -= lt2 + le2 if grouped else 2 * le2
+                                else:
+                                    pairs2 -= 2 * c - (lt2 + le2 if grouped else 2 * le2)
+                            else:
+                                lt, le = self._pb.enter(score, correct)
+                                if correct:
+                                    c += 1
+                                    pairs2 = self._pairs2 + (lt + le if grouped else 2 * lt)
+                                else:
+                                    pairs2 = self._pairs2 + 2 * c - (lt + le if grouped else 2 * lt)
+                            self._n_correct = c
                             self._pairs2 = pairs2
                             if self._asked:  # asked since the last case: the answer is kept up to date
                                 self._asked = False
-                                c = self._n_correct
                                 n = len(scores) - c
                                 self._answer = pairs2 / (2 * c * n) if c and n else _NAN
                             else:
                                 self._hot = 1  # the next case comes here only if the ROC AUC is asked again
                             return
                     self._add_one(correct, score, weight, time)
+                    if self._lean_next:
+                        self._lean_after_case()
                     return
             finally:
                 self._busy = was
@@ -548,6 +556,9 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         # end back to its length), then the oldest items leave, as they would
         # one by one in a loop of add_case (undone by putting back the left
         # prefix saved before, as far as each deque lost it).
+        self._lean_next = False  # a batch: the window stays off the lean state (see _drop_for_evaluator)
+        if self._hot < 0:
+            self._cool()  # out of the lean state first: its deques would drop the oldest on their own
         scalars = self._scalars()
         deques = [d for d in (self._scores, self._correct, self._times, self._weights) if d is not None]
         lengths = [len(d) for d in deques]
@@ -722,18 +733,24 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
     @property
     def num_cases_seen(self) -> int:
         """Cases ever added to the window, including those that have left it. O(1)."""
-        return self._first_id + len(self._scores)
+        return self._seen if self._hot < 0 else self._first_id + len(self._scores)
 
     @property
     def num_positive_ref(self) -> int:
-        """Correct cases plus misses in the window. O(1)."""
+        """Correct cases plus misses in the window.
+
+        O(1); O(W) at the first call after plain cases were added to a window
+        whose ROC AUC is not kept up to date (a C-level count of its flags).
+        """
         self._expire_clock()
+        self._count_lean()
         return self._n_correct + self._misses
 
     @property
     def num_negative_ref(self) -> int:
-        """Incorrect cases plus negative misses in the window. O(1)."""
+        """Incorrect cases plus negative misses in the window. O(1), or O(W) as :attr:`num_positive_ref`."""
         self._expire_clock()
+        self._count_lean()
         return len(self._scores) - self._n_correct + self._negative_misses
 
     @property
@@ -773,6 +790,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         binary search). Being stable and after the old ones, new cases rank
         after old ones on equal scores, so ties stay in insertion order.
         """
+        self._count_lean()
         lo = self._first_id
         hi = lo + len(self._scores)
         old = self._ranking
@@ -809,6 +827,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
     def _evaluation(self) -> ScoredPrecisionRecallEvaluation:
         """The evaluator of the window (expired by the clock first), cached until the next change."""
         self._expire_clock()
+        self._count_lean()
         snap = self._snap
         if snap is None:
             snap = self._snap = self._build()
@@ -910,6 +929,7 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
             return self._evaluation().area_under_roc_curve(interpolate, max_fpr=max_fpr, standardized=standardized)
         if self._clock is not None:
             self._expire_clock()
+        self._count_lean()
         lo = self._first_id
         if not self._valid or self._s_lo != lo or self._s_hi != lo + len(self._scores):
             if self._snap is not None and self._changes() > _REPLAY_MAX:
@@ -919,10 +939,10 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                 self._drop_containers()
                 return self._snap.area_under_roc_curve()
             if self._many_changes():
-                self._drop_containers()
-                if self._size is not None and not self._runs and self._pos_label is None:
-                    self._hot = _LEAN  # the next cases only join the deques
+                self._drop_for_evaluator()
                 return self._evaluation().area_under_roc_curve()
+            if self._hot < 0:
+                self._cool()  # out of the lean state (plain deques) before the containers are rebuilt
             self._sync()
         self._eager = valid = self._valid
         c = self._n_correct
@@ -936,8 +956,8 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
             p, num = c, self._pairs2
             # cases only: the next add_case may take a short path
             if self._size is not None and self._pos_label is None:
-                self._hot = 2 if valid else _LEAN
                 if valid:
+                    self._hot = 2
                     self._asked = True
                     answer = self._answer = num / (2 * p * n) if p and n else _NAN
                     return answer

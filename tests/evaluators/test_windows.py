@@ -214,6 +214,28 @@ def test_enter_and_leave_are_rank_then_add_and_remove_then_rank(small_blocks: No
         PairedBlocks().leave(1.0, False)
 
 
+def test_slide_is_enter_then_leave(small_blocks: None) -> None:
+    """The full window's one-call path (slide) against enter and leave, step by step, ties and splits included."""
+    rng = random.Random(12)
+    fast, slow = PairedBlocks(), PairedBlocks()
+    held: list[tuple[float, bool]] = []
+    for step in range(4000):
+        c = rng.random() < 0.4
+        x = float(rng.randint(-20, 20)) if rng.random() < 0.6 else rng.uniform(-20, 20)
+        if len(held) < 60 + (step // 500) % 3 * 40:  # the window grows and shrinks: splits and joins
+            assert fast.enter(x, c) == slow.enter(x, c)
+        else:
+            y, yc = held.pop(rng.randrange(len(held)) if rng.random() < 0.2 else 0)
+            want = (*slow.enter(x, c), *slow.leave(y, yc))
+            assert fast.slide(x, c, y, yc) == want
+        held.append((x, c))
+        fast._check()
+        assert (fast.maxes, fast.pos, fast.neg, fast.plen, fast.nlen) == (slow.maxes, slow.pos, slow.neg, slow.plen, slow.nlen)
+    assert len(fast.maxes) > 3  # the walk split and joined blocks
+    with pytest.raises(ValueError, match="not among"):
+        fast.slide(0.5, True, 99.5, False)
+
+
 def test_a_long_tie_run_stays_in_one_block(small_blocks: None) -> None:
     """A block whose list is one repeated score cannot be split; ranks stay exact."""
     blocks = PairedBlocks()
@@ -241,7 +263,7 @@ def test_short_path_does_what_the_methods_do(small_blocks: None) -> None:
             x = float(rng.randint(-6, 6)) if rng.random() < 0.7 else rng.uniform(-6, 6)
             taken += fast._hot == 2
             fast.add_case(c, x)
-            slow._hot = 0  # the general path, which calls the methods
+            slow._cool()  # the general path, which calls the methods (leaving the lean state properly: plain deques)
             slow.add_case(c, x)
             a = fast.area_under_roc_curve()
             assert same(a, slow.area_under_roc_curve())
@@ -251,6 +273,70 @@ def test_short_path_does_what_the_methods_do(small_blocks: None) -> None:
             fast._check()
             slow._check()
         assert taken == 3000 and len(fast._pb.maxes) > 3
+
+
+def test_lean_state_counts_when_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lean state (maxlen deques; _first_id, _n_correct and the evaluator renewed by their readers).
+
+    A random walk of plain cases (the lean path), other cases and batches
+    (which leave the state), ROC AUC queries (which enter it again, the
+    rebuild limit lowered), other queries, properties, state and copies,
+    each read first in a random order, held to a literal list of the stream.
+    """
+    monkeypatch.setattr(W, "_REBUILD_MIN", 4)
+    rng = random.Random(8)
+    for size, ties in ((7, "grouped"), (1, "stable"), (40, "stable")):
+        w = WindowedEvaluation(size=size, ties=ties)
+        stream: list[tuple[bool, float]] = []
+        lean_adds = 0
+        for step in range(1500):
+            c = rng.random() < 0.4
+            x = float(rng.randint(0, 4)) if rng.random() < 0.5 else rng.random()
+            op = rng.random()
+            if op < 0.55:
+                lean_adds += w._hot < 0
+                w.add_case(c, x)
+                stream.append((c, x))
+            elif op < 0.6:
+                w.add_case(int(c), x)  # not a bool: the general path
+                stream.append((c, x))
+            elif op < 0.65:
+                w.add_cases([c, not c], [x, 0.25])
+                stream += [(c, x), (not c, 0.25)]
+            elif op < 0.72:
+                assert same(w.area_under_roc_curve(), fresh(stream[-size:], ties).area_under_roc_curve())
+            elif op < 0.75:
+                assert same(w.average_precision(), fresh(stream[-size:], ties).average_precision())
+            elif op < 0.78:
+                assert w == pickle.loads(pickle.dumps(w)) == copy.copy(w)
+                assert WindowedEvaluation.from_dict(w.to_dict()) == w
+            window = stream[-size:]
+            want = {
+                "num_cases_seen": len(stream),
+                "num_positive_ref": sum(c for c, _ in window),
+                "num_negative_ref": sum(not c for c, _ in window),
+                "num_cases": len(window),
+                "first_id": len(stream) - len(window),
+            }
+            reads = list(want)
+            rng.shuffle(reads)  # each reader renews the counts itself
+            for name in reads:
+                got = w.to_dict()["first_id"] if name == "first_id" else getattr(w, name)
+                assert got == want[name], (size, step, name)
+            d = w.to_dict()
+            assert d["scores"] == [s for _, s in window] and d["correct"] == [c for c, _ in window]
+            if w._hot < 0 or step % 97 == 0:  # _check syncs valid containers: now and then, so lean comes back
+                w._check()
+        assert lean_adds > 20, (size, lean_adds)  # the lean path ran, from every state it is entered from
+    w = WindowedEvaluation(size=3)
+    w.add_cases([True, False], [0.5, 0.25])
+    w.area_under_roc_curve()
+    w.reset()
+    for c, x in [(True, 0.9), (False, 0.8), (True, 0.7), (False, 0.6)]:
+        w.add_case(c, x)  # lean again after reset
+    w.add_misses(1)  # leaves the state: the oldest two cases leave for the miss
+    assert (w.num_cases_seen, w.num_positive_ref, w.num_negative_ref, len(w)) == (4, 2, 1, 2)
+    w._check()
 
 
 def test_from_sorted_builds_valid_blocks(small_blocks: None) -> None:
