@@ -72,8 +72,11 @@ def f_beta(r: FloatArray, p: FloatArray, beta: float) -> FloatArray:
     # ((1 + b2) * r) * p / (r + b2 * p), in two buffers (x + y == y + x exactly in IEEE arithmetic)
     num = np.multiply(1.0 + b2, r)
     num *= p
-    den = np.multiply(b2, p)
-    den += r
+    if b2 == 1.0:  # 1 * p == p exactly: one multiplication fewer (F1, the default)
+        den = np.add(p, r)
+    else:
+        den = np.multiply(b2, p)
+        den += r
     num /= den
     return num
 
