@@ -23,6 +23,19 @@ _EXTREMES = [0.0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, 1e-300, -1e-30
              np.finfo(np.float64).max, -np.finfo(np.float64).max, np.inf, -np.inf]  # fmt: skip
 
 
+def _count_merges(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the rankings that took the per-class sort and merge, appended as they run."""
+    calls: list[int] = []
+    merged = ranking._merged_order
+
+    def counting(neg: Any, correct: Any) -> Any:
+        calls.append(neg.size)
+        return merged(neg, correct)
+
+    monkeypatch.setattr(ranking, "_merged_order", counting)
+    return calls
+
+
 def _assert_stable_argsort(neg: Any, correct: Any) -> None:
     o = np.argsort(neg, kind="stable")
     out, cor = rank_order(neg, correct)
@@ -65,14 +78,7 @@ def test_distinct_scores_take_one_packed_sort(sign: float, monkeypatch: pytest.M
 
 def test_magnitudes_too_wide_for_a_spare_bit_sort_each_class_and_merge(monkeypatch: pytest.MonkeyPatch) -> None:
     """1e-300 beside 1e300 leaves no bit for the label: the classes are sorted and merged, exactly."""
-    calls: list[int] = []
-    merged = ranking._merged_order
-
-    def counting(neg: Any, correct: Any) -> Any:
-        calls.append(neg.size)
-        return merged(neg, correct)
-
-    monkeypatch.setattr(ranking, "_merged_order", counting)
+    calls = _count_merges(monkeypatch)
     rng = np.random.default_rng(3)
     scores = rng.normal(size=4000)
     scores[:2] = [1e-300, -1e300]
@@ -166,14 +172,7 @@ def test_zeros_of_both_signs_take_the_packed_sort(scale: float, monkeypatch: pyt
 def test_a_subnormal_beside_logits_sorts_each_class_and_merges(monkeypatch: pytest.MonkeyPatch) -> None:
     """5e-324 beside scores of magnitude 6 falls in the band with the zeros: the band is not only zeros,
     so the classes are sorted and merged, exactly."""
-    calls: list[int] = []
-    merged = ranking._merged_order
-
-    def counting(neg: Any, correct: Any) -> Any:
-        calls.append(neg.size)
-        return merged(neg, correct)
-
-    monkeypatch.setattr(ranking, "_merged_order", counting)
+    calls = _count_merges(monkeypatch)
     rng = np.random.default_rng(4)
     scores = rng.normal(size=5000) * 2
     scores[:3] = [6.0, 5e-324, 0.0]
