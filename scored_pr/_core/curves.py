@@ -25,11 +25,14 @@ def recall(points: Points, num_positive_ref: int | float) -> FloatArray:
     return _ratio(points.tp, num_positive_ref)
 
 
-def precision(points: Points, out: FloatArray | None = None) -> FloatArray:
-    """TP / k at every point (written into ``out`` when given, a float64 array of the points' size)."""
+def precision(points: Points, out: FloatArray | None = None, ones: FloatArray | None = None) -> FloatArray:
+    """TP / k at every point (written into ``out`` when given, a float64 array of the points' size).
+
+    ``ones``, for unit-step points, is ``np.arange(1.0, size + 1.0)`` already made (the caller's).
+    """
     if points.unit_steps:  # tp = 1, 2, ...: the same values, fewer passes
         k = np.add(points.correct_idx_raw, 1.0, out=out)  # k = idx + 1, in the result's buffer
-        return np.true_divide(np.arange(1.0, points.size + 1.0), k, out=k)
+        return np.true_divide(np.arange(1.0, points.size + 1.0) if ones is None else ones, k, out=k)
     ret, tp = points.retrieved_raw, points.tp_raw
     if ret is not None and ret.dtype.kind == "i":  # integer counts, as stored: one division, no int64 copies
         # (the counts convert to float64 exactly, so this is the same division)
@@ -50,8 +53,7 @@ def pr_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
         ones = np.arange(1.0, points.size + 1.0)
         with np.errstate(divide="ignore", invalid="ignore"):  # as _ratio: NaN for 0/0, no warning
             np.true_divide(ones, np.float64(num_positive_ref), out=out[:, 0])
-        k = np.add(points.correct_idx_raw, 1.0, out=out[:, 1])  # k = idx + 1, in the precision column
-        np.true_divide(ones, k, out=k)
+        precision(points, out[:, 1], ones)
         return out
     with np.errstate(divide="ignore", invalid="ignore"):  # as _ratio: NaN for 0/0, no warning
         np.true_divide(points.tp, np.float64(num_positive_ref), out=out[:, 0])
