@@ -26,6 +26,9 @@ report
 profile
     This checkout's report of distinct float64 scores under cProfile: what
     each step costs, in milliseconds and in sorts.
+steps
+    Each step of that report timed on its own, without the profiler (whose
+    shares a loaded machine skews): milliseconds and sorts.
 
 Inputs (what users bring; 30 % positive, N(0, 1) + label):
 ``probabilities`` (the logistic of that, float64), ``logits`` (the normal
@@ -250,12 +253,67 @@ def section_profile(reps: int, out: Callable[[str], None]) -> None:
     out()
 
 
+def section_steps(reps: int, out: Callable[[str], None]) -> None:
+    """Each step of the distinct float64 report timed on its own (no profiler), against one np.sort."""
+    from scored_pr._core import curves as C
+    from scored_pr._core import points as P
+    from scored_pr._core import scalars as M
+    from scored_pr._core.ranking import rank_order
+
+    n = 1_000_000
+    y, s = inputs(n, seed=0)["logits"]
+    ev = scored_pr.ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, s)
+    neg_in = -s
+    neg, cor = rank_order(neg_in, y)
+    p, q = int(y.sum()), int((~y).sum())
+    pts = P.operating_points(neg, cor, "grouped")
+    curve = C.pr_curve(pts, p)
+    keys = neg_in.view(np.uint64)  # in arrival order, as the ranking sorts them
+
+    def ranked_summary() -> None:
+        e = scored_pr.ScoredPrecisionRecallEvaluation()
+        e.add_cases(y, s)
+        e.ranked_cases()  # the ranking, outside the timed summary below
+        t0 = time.process_time()
+        e.summary()
+        spent.append(time.process_time() - t0)
+
+    spent: list[float] = []
+    steps: dict[str, Callable[[], Any]] = {
+        "add_cases (validate, copy, negate)": lambda: scored_pr.ScoredPrecisionRecallEvaluation().add_cases(y, s),
+        "ranking (rank_order)": lambda: rank_order(neg_in, y),
+        "- of it, one np.sort of 1M uint64 keys": lambda: np.sort(keys),
+        "kernel (operating_points)": lambda: P.operating_points(neg, cor, "grouped"),
+        "raw PR curve (pr_curve)": lambda: C.pr_curve(pts, p),
+        "average precision (the sum of the precision column)": lambda: M.average_precision(pts, p, curve[:, 1]),
+        "area under the raw PR curve (step_area)": lambda: C.step_area(curve),
+        "interpolated PR curve and its area": lambda: C.step_area(C.interpolate(curve)),
+        "ROC convex hull (roc_points_hull)": lambda: C.roc_points_hull(pts, p, q),
+        "exact ROC area (roc_points_area_exact)": lambda: C.roc_points_area_exact(pts, p, q),
+        "maximum F1 (maximum_f_measure)": lambda: M.maximum_f_measure(curve, 1.0),
+        "np.sort": functools.partial(np.sort, s),
+    }
+    t = timed(steps, reps)
+    for _ in range(reps):
+        ranked_summary()
+    t["summary() after the ranking"] = sorted(spent)[len(spent) // 2]
+    base = t.pop("np.sort")
+    out(f"## 6. Each step of the report on its own (this checkout; distinct float64, medians of {reps}, no profiler)\n")
+    out(f"One np.sort of the scores: {base * 1e3:.1f} ms. Each step runs on the previous steps' results, built once.\n")
+    out("| step | ms | x np.sort |")
+    out("|---|---|---|")
+    for label, v in t.items():
+        out(f"| {label} | {v * 1e3:.2f} | {v / base:.2f}x |")
+    out()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", help="a checkout whose scored_pr is timed beside this one")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--window-n", type=int, default=200_000)
-    ap.add_argument("--only", default="add,cached,window,report,profile")
+    ap.add_argument("--only", default="add,cached,window,report,profile,steps")
     ap.add_argument("--md", help="also write the markdown to this file")
     args = ap.parse_args(argv)
     pkgs = packages(args.before)
@@ -278,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
         section_report(pkgs, args.reps, out)
     if "profile" in only:
         section_profile(args.reps, out)
+    if "steps" in only:
+        section_steps(args.reps, out)
     out(f"Load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.md:
         with open(args.md, "w", encoding="utf-8") as f:

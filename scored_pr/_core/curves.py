@@ -25,11 +25,14 @@ def recall(points: Points, num_positive_ref: int | float) -> FloatArray:
     return _ratio(points.tp, num_positive_ref)
 
 
-def precision(points: Points, out: FloatArray | None = None) -> FloatArray:
-    """TP / k at every point (written into ``out`` when given, a float64 array of the points' size)."""
+def precision(points: Points, out: FloatArray | None = None, ones: FloatArray | None = None) -> FloatArray:
+    """TP / k at every point (written into ``out`` when given, a float64 array of the points' size).
+
+    ``ones``, for unit-step points, is ``np.arange(1.0, size + 1.0)`` already made (the caller's).
+    """
     if points.unit_steps:  # tp = 1, 2, ...: the same values, fewer passes
         k = np.add(points.correct_idx_raw, 1.0, out=out)  # k = idx + 1, in the result's buffer
-        return np.true_divide(np.arange(1.0, points.size + 1.0), k, out=k)
+        return np.true_divide(np.arange(1.0, points.size + 1.0) if ones is None else ones, k, out=k)
     ret, tp = points.retrieved_raw, points.tp_raw
     if ret is not None and ret.dtype.kind == "i":  # integer counts, as stored: one division, no int64 copies
         # (the counts convert to float64 exactly, so this is the same division)
@@ -46,6 +49,12 @@ def pr_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
     """(recall, precision) rows, recall strictly increasing."""
     # Each column computed into the result (the values of column_stack((recall, precision)), one array fewer)
     out = np.empty((points.size, 2))
+    if points.unit_steps:  # tp = 1, 2, ...: one float arange (exact) for both columns, no int64 counts
+        ones = np.arange(1.0, points.size + 1.0)
+        with np.errstate(divide="ignore", invalid="ignore"):  # as _ratio: NaN for 0/0, no warning
+            np.true_divide(ones, np.float64(num_positive_ref), out=out[:, 0])
+        precision(points, out[:, 1], ones)
+        return out
     with np.errstate(divide="ignore", invalid="ignore"):  # as _ratio: NaN for 0/0, no warning
         np.true_divide(points.tp, np.float64(num_positive_ref), out=out[:, 0])
     precision(points, out[:, 1])
@@ -477,34 +486,52 @@ def _sampled_upper_hull(x: FloatArray, y: FloatArray) -> IntArray:
     dropped); one vectorised pass drops those, and :func:`upper_hull` of
     what is left (with the sample's vertices) is the full hull's. With exact
     arithmetic the vertices are the same as :func:`upper_hull`'s. O(m).
+
+    "Exact" means every product of a coordinate and a difference of
+    coordinates (y * dx, x * dy) is below 2**53 in magnitude, in units of
+    the coordinates' spacing: integer counts with fp * tp < 2**52 (or such
+    counts scaled by powers of two).
     """
     m = x.size
     if m <= 8 * _HULL_SAMPLE:
         return upper_hull(x, y)
-    sample: np.ndarray = np.arange(0, m, _HULL_SAMPLE, dtype=np.int64)
+    step = _HULL_SAMPLE
+    sample: np.ndarray = np.arange(0, m, step, dtype=np.int64)
     if sample[-1] != m - 1:
         sample = np.append(sample, m - 1)
     h = sample[upper_hull(x[sample], y[sample])]  # from 0 to m - 1
-    # Each point against the edge of the sample's hull over it, in blocks whose temporaries
-    # stay small (cached, and no page faults of whole-curve temporaries), all edges at once
-    # (an edge-by-edge loop cost a dozen small numpy calls per edge): the test of upper_hull's
-    # sweeps, cross < 0, keeps the points strictly above their edge (a vertex is not above
+    # A hull edge joins two sample points, so one edge lies over each run of ``step`` points
+    # [k step, (k + 1) step) (and one over the last, shorter run): the points are viewed as
+    # rows of ``step`` and each row is tested against its edge by broadcasting, with no
+    # per-point gather. The test of upper_hull's sweeps, cross < 0, keeps the points strictly
+    # above their edge, (x - xa) dy < (y - ya) dx, written y dx - x dy > ya dx - xa dy: every
+    # product and difference is exact here, so both forms decide alike (a vertex is not above
     # its own edge; the sample's vertices are kept anyway).
-    a, c = h[:-1], h[1:]
+    rows = (m - 1) // step  # full rows before the last point; the rest, [rows step, m - 1), is one run
+    first = np.arange(0, rows * step + 1, step, dtype=np.int64)  # each row's first point, and the rest's
+    e = np.searchsorted(h, first, side="right") - 1
+    e = np.minimum(e, h.size - 2)
+    a, c = h[e], h[e + 1]
     xa, ya = x[a], y[a]
     dx, dy = x[c] - xa, y[c] - ya
+    bar = ya * dx
+    bar -= xa * dy
     keep = np.empty(m, dtype=bool)
-    for lo in range(0, m - 1, _HULL_BLOCK):
-        hi = min(lo + _HULL_BLOCK, m - 1)
-        # the edge over each point of the block: edges first to last cover [lo, hi)
-        first, last = np.searchsorted(h, (lo, hi - 1), side="right") - 1
-        bounds = np.clip(h[first : last + 2], lo, hi)
-        e = np.repeat(np.arange(first, last + 1, dtype=np.intp), np.diff(bounds))
-        lhs = x[lo:hi] - xa[e]
-        lhs *= dy[e]
-        rhs = y[lo:hi] - ya[e]
-        rhs *= dx[e]
-        np.less(lhs, rhs, out=keep[lo:hi])  # (x - xa) * dy < (y - ya) * dx
+    full = rows * step
+    if rows:
+        # in blocks of rows whose temporaries stay in the cache
+        xs, ys, ks = x[:full].reshape(rows, step), y[:full].reshape(rows, step), keep[:full].reshape(rows, step)
+        chunk = max(_HULL_BLOCK // step, 1)
+        lhs, rhs = np.empty((min(chunk, rows), step)), np.empty((min(chunk, rows), step))
+        for r0 in range(0, rows, chunk):
+            r1 = min(r0 + chunk, rows)
+            lb, rb = lhs[: r1 - r0], rhs[: r1 - r0]
+            np.multiply(ys[r0:r1], dx[r0:r1, None], out=lb)
+            np.multiply(xs[r0:r1], dy[r0:r1, None], out=rb)
+            lb -= rb
+            np.greater(lb, bar[r0:r1, None], out=ks[r0:r1])
+        del lhs, rhs
+    np.greater(y[full:] * dx[rows] - x[full:] * dy[rows], bar[rows], out=keep[full:])
     keep[h] = True  # with the last point
     cand = np.flatnonzero(keep)
     return cand[upper_hull(x[cand], y[cand])]
@@ -521,23 +548,32 @@ def roc_points_hull(points: Points, num_positive_ref: int, num_negative_ref: int
     """
     p, n = int(num_positive_ref), int(num_negative_ref)
     misses = points.grouped and p > points.total_tp
-    if (points.size == 0 and not misses) or n == 0:
+    size = points.size
+    if (size == 0 and not misses) or n == 0:
         empty = np.zeros(0, dtype=np.float64)
         return RocRows(empty, empty, empty, empty, empty, empty)
-    tp_count = points.tp
-    fp_count = points.retrieved - tp_count if points.fp_raw is None else points.fp_raw
-    if misses:  # the bottom tie group, as roc_rows appends it
-        tp_count, fp_count = np.append(tp_count, p), np.append(fp_count, n)
-    m = tp_count.size
-    tp_last, fp_last = float(tp_count[-1]), float(fp_count[-1])
-    # As roc_convex_hull: the origin first, each side scaled by a power of two (exact).
+    m = size + misses
+    # The counts as float64 (exact: below 2**53), the origin first and the misses' row last.
+    # roc_convex_hull scales each side by a power of two; that changes no cross product's
+    # sign nor any rounding (both scale exactly), so the vertices are found unscaled.
     x, y = np.empty(m + 1), np.empty(m + 1)
+    if points.unit_steps:  # point j holds j + 1 correct cases among the top correct_idx[j] + 1
+        idx = points.correct_idx_raw
+        y[: size + 1] = np.arange(size + 1, dtype=np.float64)  # tp_j = j + 1 at y[j + 1]
+        np.subtract(idx, y[:size], out=x[1 : size + 1])  # fp_j = idx_j - j
+    else:
+        tp_count = points.tp
+        fp_count = points.retrieved - tp_count if points.fp_raw is None else points.fp_raw
+        y[1 : size + 1] = tp_count
+        x[1 : size + 1] = fp_count
     x[0] = y[0] = 0.0
-    np.multiply(fp_count, side_scale(fp_last), out=x[1:])
-    np.multiply(tp_count, side_scale(tp_last), out=y[1:])
+    if misses:  # the bottom tie group, as roc_rows appends it
+        x[m], y[m] = n, p
+    fp_last, tp_last = float(x[m]), float(y[m])
     keep = (_sampled_upper_hull(x, y) if fp_last * tp_last < 2.0**52 else upper_hull(x, y))[1:] - 1
+    # the counts at the vertices: keep indexes the points (and m - 1 the misses' row)
+    tp, fp = y[keep + 1], x[keep + 1]
     del x, y
-    tp, fp = tp_count[keep].astype(np.float64), fp_count[keep].astype(np.float64)
     r, rr = _ratio(tp, p), 1.0 - _ratio(fp, n)  # the divisions of roc_rows, at the vertices only
     return RocRows(r, np.concatenate(([1.0], rr[:-1])), rr, tp, fp, np.concatenate(([0.0], fp[:-1])))
 

@@ -211,7 +211,11 @@ class Points:
     def tp_through(self, k: int) -> int:
         """Correct cases among the top ``k`` (unweighted; grouped: ``k`` must end a tie group). O(log n)."""
         if not self.grouped or self.untied:
-            return int(np.searchsorted(self.correct_idx, k))
+            idx = self._idx
+            assert idx is not None
+            if k >= 2**31 - 1:  # beyond an int32 core's values (and its dtype): the int64 ranks
+                idx = idx.astype(np.int64, copy=False)
+            return int(np.searchsorted(idx, k))  # the stored ranks, without an int64 copy
         assert self._ret is not None
         i = int(np.searchsorted(self._ret, k, side="right"))
         if self._tp is None:  # point i - 1 holds i correct cases

@@ -29,9 +29,7 @@ _MIXED_LIMIT = 2
 _HASH_BLOCK = 1 << 15
 #: Largest bit table (entries) of the filter of _mixed_group_order: 512 KiB, within the L2 cache.
 _FILTER_BITS = 19
-#: The magnitude bits of a float64, its sign bit, 2**62, and 1, for the packed keys of :func:`_packed_order`.
-_MAGNITUDE = np.uint64(0x7FFF_FFFF_FFFF_FFFF)
-_SIGN = np.uint64(1 << 63)
+#: 2**62 and 1, for the packed keys of :func:`_packed_order`.
 _HALF = 1 << 62
 _ONE = np.uint64(1)
 
@@ -109,84 +107,82 @@ def _packed_order(
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
     """The scores ``neg`` ascending, each with its label, correct cases first among equal scores.
 
-    One value sort, with the label carried in the key when the scores leave
-    a bit spare: the magnitudes' bits (63 of a float64's 64), less the
-    smallest nonzero one, fit in 62 bits unless the scores span more than
-    about 2**1023 in magnitude; with the sign that is 63 bits, monotone in
-    the score, and the label fills the 64th (0 for a correct case, so it
-    sorts first among equal scores). numpy's vectorised value sort orders
-    these uint64 keys, and the scores and labels are read back exactly.
-    -0.0 and 0.0 get one key (the caller restores zero signs). Otherwise
-    :func:`_merged_order`. About one ``np.sort`` of the scores plus a dozen
-    O(n) passes, where sorting each class and merging the two runs by a
-    stable argsort cost about two.
+    One value sort, with the label carried in the key: each score becomes a
+    63-bit key monotone in it, ``u = HALF + (|x| - off)`` for a positive
+    score and ``HALF - (|x| - off)`` for a negative one (``|x|`` read as
+    the integer of its bits, ``HALF = 2**62``), and the label fills the
+    64th bit (0 for a correct case, so it sorts first among equal scores).
+    ``off`` is set from the largest magnitude alone (two float reductions)
+    so that every key fits: 0 while the scores are below 2 in magnitude,
+    else a magnitude far below any score's (about 3e-308 for scores up to
+    6). A zero (either sign) or a magnitude of at most ``2 off`` lands in
+    the band of keys ``[HALF - off, HALF + off]``; after the sort two binary
+    searches find that band: empty, or holding only the zeros (counted), the
+    keys are exact and read back; otherwise (a subnormal beside large
+    scores, an infinity) :func:`_merged_order`. The key is
+    ``(k ^ m) + A + (m & B)`` of the score's bits ``k`` (``m = k >> 63``,
+    all ones for a negative score): five integer passes per block, and the
+    scores come back with one subtraction. -0.0 and 0.0 get one key (the
+    caller restores zero signs). About one ``np.sort`` of the scores plus
+    a dozen O(n) passes in cache-sized blocks.
     """
-    bits = neg.view(np.uint64)
     n = neg.size
+    hi, lo_ = float(neg.max()), float(neg.min())
+    top = int(np.array([max(hi, -lo_)]).view(np.uint64)[0])  # the largest magnitude's bits
+    off = max(top - _HALF + 1, 0)  # HALF + (top - off) < 2**63: every key fits 63 bits
+    a = (_HALF - off) % 2**64  # u = k + A for a score of sign +, ~k + A + B for sign -
+    b = (2 * off + 1 - 2**63) % 2**64
+    ua, ub_const, back = np.uint64(a), np.uint64(b), np.uint64((a + b - 1) % 2**64)
     block = min(n, _HASH_BLOCK)
-    # The extremes of |score|'s bits, block by block in a buffer that stays in the cache (a
-    # masked minimum of a whole-array copy cost as much again as the masking pass itself).
-    ub_buf = np.empty(block, dtype=np.uint64)
-    top, low = 0, int(_MAGNITUDE)
-    for lo in range(0, n, block):
-        part = bits[lo : lo + block]
-        ub = np.bitwise_and(part, _MAGNITUDE, out=ub_buf[: part.size])
-        top = max(top, int(ub.max()))
-        least = int(ub.min())
-        if least == 0:  # a zero: the smallest nonzero magnitude of this block
-            least = int(np.min(ub, initial=_MAGNITUDE, where=ub != 0))
-        low = min(low, least)
-    del ub_buf
-    if low > top or top - low >= _HALF - 1:  # all zeros, or too wide a span for the label bit
-        return _merged_order(neg, correct)
-    key = np.empty(n, dtype=np.uint64)  # |score|'s bits, made the keys below; becomes the result
+    key = np.empty(n, dtype=np.uint64)  # the keys, sorted, then the result read back in place
     k = key.view(np.int64)
     signed = neg.view(np.int64)
-    # In blocks whose temporaries stay in the cache (each whole-array temporary costs its
-    # page faults as well as its pass): magnitude - low + 1 (zeros: 0), negated without a
-    # branch where the sign bit is set (a masked negation of scores of random sign
-    # mispredicts): m = -1 there, 0 elsewhere, and k ^ m - m; -0.0 gets 0.0's key.
     m = np.empty(block, dtype=np.int64)
     flag = np.empty(block, dtype=bool)
-    offset = low - 1
     for lo in range(0, n, block):
-        kb = k[lo : lo + block]
+        # in blocks whose temporaries stay in the cache: no branch on the sign (a masked
+        # negation of scores of random sign mispredicts)
+        kb, ub = k[lo : lo + block], key[lo : lo + block]
         w = kb.size
         mb, fb = m[:w], flag[:w]
-        np.bitwise_and(bits[lo : lo + block], _MAGNITUDE, out=key[lo : lo + block])
-        kb -= offset
-        np.maximum(kb, 0, out=kb)
-        np.right_shift(signed[lo : lo + block], 63, out=mb)
-        kb ^= mb
-        kb -= mb
-        kb += _HALF  # in [1, 2**63): ascending in the score
-        ub = key[lo : lo + block]
+        np.right_shift(signed[lo : lo + block], 63, out=mb)  # -1 for a negative score, else 0
+        np.bitwise_xor(signed[lo : lo + block], mb, out=kb)  # k, or ~k = -k - 1
+        mu = mb.view(np.uint64)
+        mu &= ub_const
+        ub += mu
+        ub += ua  # u, in [1, 2**63)
         ub <<= _ONE
         np.logical_not(correct[lo : lo + block], out=fb)
         ub |= fb  # the label bit: 0 for a correct case
     del m, flag
     key.sort()
-    # Read back in place, block by block while each is in the cache (the labels, then the
-    # scores): the negative scores come first and the zeros are one run.
-    negatives = int(np.searchsorted(key, _SIGN))  # key < 2**63: below 2**62 before the shift
-    zeros = int(np.searchsorted(key, _SIGN + _ONE + _ONE)) if negatives < n else n
+    # The band [HALF - off, HALF + off] of u holds every zero and every magnitude <= 2 off (and
+    # with off = 0 only the zeros, at u = HALF). Empty, or only zeros: exact.
+    band_lo = int(np.searchsorted(key, np.uint64(2 * (_HALF - off))))
+    band_hi = int(np.searchsorted(key, np.uint64(2 * (_HALF + off) + 2)))
+    if band_hi > band_lo and off and band_hi - band_lo != int(np.count_nonzero(neg == 0.0)):
+        return _merged_order(neg, correct)  # a magnitude below 2 off beside the largest: keys collide
     cor = np.empty(n, dtype=bool)
     little = sys.byteorder == "little"
     low_byte = np.empty(block, dtype=np.uint8)
     for lo in range(0, n, block):
-        kb, ub = k[lo : lo + block], key[lo : lo + block]
+        ub = key[lo : lo + block]
+        w = ub.size
         if little:  # the label bit is in each key's first byte: read 1 byte in 8
-            lb = np.bitwise_and(ub.view(np.uint8)[::8], 1, out=low_byte[: ub.size])
+            lb = np.bitwise_and(ub.view(np.uint8)[::8], 1, out=low_byte[:w])
             np.equal(lb, 0, out=cor[lo : lo + block])
         else:  # pragma: no cover (big-endian)
             np.equal(ub & _ONE, 0, out=cor[lo : lo + block])
         ub >>= _ONE
-        kb -= _HALF  # +-(magnitude - low + 1), or 0 for a zero
-        below = min(max(negatives - lo, 0), kb.size)  # this block's negative scores: kb[:below]
-        np.negative(kb[:below], out=kb[:below])
-        kb += offset
-        ub[:below] |= _SIGN
-    k[negatives:zeros] = 0
+        below = min(max(band_lo - lo, 0), w)  # this block's negative scores: ub[:below]
+        np.subtract(back, ub[:below], out=ub[:below])  # k = A + B - 1 - u
+        ub[below:] -= ua  # k = u - A
+    if band_hi > band_lo:  # the zeros: one run (0.0; the caller restores signs), correct cases first
+        k[band_lo:band_hi] = 0
+        run = cor[band_lo:band_hi]
+        ones = int(np.count_nonzero(run))
+        run[:ones] = True
+        run[ones:] = False
     return key.view(np.float64), cor
 
 

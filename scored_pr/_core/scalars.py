@@ -72,8 +72,11 @@ def f_beta(r: FloatArray, p: FloatArray, beta: float) -> FloatArray:
     # ((1 + b2) * r) * p / (r + b2 * p), in two buffers (x + y == y + x exactly in IEEE arithmetic)
     num = np.multiply(1.0 + b2, r)
     num *= p
-    den = np.multiply(b2, p)
-    den += r
+    if b2 == 1.0:  # 1 * p == p exactly: one multiplication fewer (F1, the default)
+        den = np.add(p, r)
+    else:
+        den = np.multiply(b2, p)
+        den += r
     num /= den
     return num
 
@@ -138,9 +141,11 @@ def reciprocal_rank(points: Points) -> float:
         return 1.0 / (int(idx[0]) + 1) if idx.size else 0.0
     if points.size == 0:
         return 0.0
-    end = int(points.retrieved[0])  # the first tie group holding a correct case
+    # the first point's counts, read from the stored core (not its whole derived columns)
+    ret, tp = points.retrieved_raw, points.tp_raw
+    end = int(points.correct_idx_raw[0]) + 1 if ret is None else int(ret[0])  # the first tie group holding a correct case
     start, _ = points.group_bounds(end - 1)
-    return expected_reciprocal_rank(start, end - start, int(points.tp[0]))
+    return expected_reciprocal_rank(start, end - start, 1 if tp is None else int(tp[0]))
 
 
 def expected_reciprocal_rank(start: int, size: int, pos: int) -> float:

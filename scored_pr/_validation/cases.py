@@ -608,9 +608,9 @@ def batch_scores(s: np.ndarray, func: str, name: str = "scores") -> npt.NDArray[
         raise _string_score(str(s[0]), func, name, 0)
     else:
         raise fail(TypeError, func, name, _SCORE_EXPECTED, s[0].item(), 0)
-    nan = np.isnan(out)
-    if nan.any():
-        i = int(np.argmax(nan))
+    # np.min propagates NaN: one reduction and no temporary; the NaN's index only when there is one
+    if out.size and np.isnan(np.min(out)):
+        i = int(np.argmax(np.isnan(out)))
         raise fail(ValueError, func, name, _SCORE_EXPECTED, s[i].item(), i)
     return out
 
