@@ -50,7 +50,7 @@ def pr_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
     # Each column computed into the result (the values of column_stack((recall, precision)), one array fewer)
     out = np.empty((points.size, 2))
     if points.unit_steps:  # tp = 1, 2, ...: one float arange (exact) for both columns, no int64 counts
-        ones = np.arange(1.0, points.size + 1.0)
+        ones: FloatArray = np.arange(1.0, points.size + 1.0, dtype=np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):  # as _ratio: NaN for 0/0, no warning
             np.true_divide(ones, np.float64(num_positive_ref), out=out[:, 0])
         precision(points, out[:, 1], ones)

@@ -179,7 +179,7 @@ def _summaries(
     sizes = np.diff(offsets)
     first = offsets[:-1]
     tied = bounds is not None
-    c_idx = np.zeros(0, dtype=np.int64)
+    c_idx: IntArray = np.zeros(0, dtype=np.int64)
     if bounds is not None:
         assert cc is not None
         at_bound = np.searchsorted(bounds, offsets)
