@@ -449,7 +449,8 @@ def _wrap_query(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     ``self._memo`` under a key made of a tag of its own (a new object per
     query, so no other memo key can equal it: hashed by identity, with no
     tuple to build for a call without arguments), the arguments and their
-    types; the same
+    types (a lone ``True`` or ``False``: a tag of its own per value, found
+    by identity, so no tuple either); the same
     call (positional scalar arguments of the same types and values, no
     keywords) finds it there with one dictionary lookup, without the guard.
     Why that is safe:
@@ -476,21 +477,31 @@ def _wrap_query(func: Callable[..., Any], name: str) -> Callable[..., Any]:
     answer_types = _ANSWER_TYPES
     key_types = _KEY_TYPES
     tag = object()  # this query's answers: tag alone, or (tag, argument, its type), or (tag, args, types)
+    # A lone bool argument (area_under_roc_curve(False), pr_curve(True)) has a tag of its own per
+    # value, found by identity (``arg is False``: the bool singletons only, never 0 or 0.0), so the
+    # commonest repeated call builds and hashes no tuple.
+    tag_false, tag_true = object(), object()
 
     def call(self: Any, *args: Any, **kwargs: Any) -> Any:
         if kwargs:
             return guarded_call(self, *args, **kwargs)
         if len(args) == 1:  # area_under_roc_curve(False), precision_at(k)
             arg = args[0]
-            key: Any = (tag, arg, type(arg))
-            # Looked up before the argument's type is checked: only keys of the types in key_types
-            # are ever stored, so another type finds nothing (an unhashable one raises TypeError).
-            try:
-                return self._memo[key]
-            except (KeyError, TypeError):
-                pass
-            if type(arg) not in key_types:
-                return guarded_call(self, arg)
+            if arg is False:
+                key: Any = tag_false
+            elif arg is True:
+                key = tag_true
+            else:
+                key = (tag, arg, type(arg))
+                # Looked up before the argument's type is checked: only keys of the types in
+                # key_types are ever stored, so another type finds nothing (an unhashable one
+                # raises TypeError).
+                try:
+                    return self._memo[key]
+                except (KeyError, TypeError):
+                    pass
+                if type(arg) not in key_types:
+                    return guarded_call(self, arg)
         elif args:
             types = tuple(map(type, args))
             if not key_types.issuperset(types):

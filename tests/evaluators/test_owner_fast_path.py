@@ -186,3 +186,19 @@ def test_a_kept_answer_is_kept_per_argument_type_and_dropped_by_every_change() -
         assert ev.average_precision() == reference.average_precision() or (
             np.isnan(ev.average_precision()) and np.isnan(reference.average_precision()))
         assert ev.precision_at(3) == reference.precision_at(3) or np.isnan(reference.precision_at(3))
+
+
+def test_a_kept_answer_of_a_bool_argument_answers_that_bool_only() -> None:
+    """False and True have kept answers of their own, found by identity: 0, 0.0, 1 and numpy's bools are not them."""
+    ev = ScoredPrecisionRecallEvaluation(ties="grouped")
+    ev.add_cases([True, False, True, False, True], [0.9, 0.8, 0.7, 0.75, 0.1])
+    plain, hull = ev.area_under_roc_curve(False), ev.area_under_roc_curve(True)
+    assert (plain, hull) == (2 / 6, 4 / 6)  # pairs in order: 0.9 above both negatives; the hull: 1/3 + (1/2)(2/3)
+    for _ in range(2):  # kept, and asked again
+        assert ev.area_under_roc_curve(False) == plain and ev.area_under_roc_curve(True) == hull
+    for wrong in (0, 0.0, 1, 1.0):
+        with pytest.raises(TypeError, match="interpolate"):
+            ev.area_under_roc_curve(wrong)
+    assert ev.area_under_roc_curve(np.False_) == plain  # a numpy bool takes the guarded call
+    ev.add_case(False, 0.95)  # a change drops both kept answers
+    assert ev.area_under_roc_curve(False) == pytest.approx(2 / 9) and ev.area_under_roc_curve(True) > 2 / 9
