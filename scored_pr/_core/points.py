@@ -215,9 +215,14 @@ class Points:
             assert idx is not None
             if k >= 2**31 - 1:  # beyond an int32 core's values (and its dtype): the int64 ranks
                 idx = idx.astype(np.int64, copy=False)
-            return int(np.searchsorted(idx, k))  # the stored ranks, without an int64 copy
-        assert self._ret is not None
-        i = int(np.searchsorted(self._ret, k, side="right"))
+            # the key in the ranks' own dtype: numpy 2 searches an int32 array for a Python int by
+            # converting the whole array to int64 (0.2 ms at 300,000 ranks, each precision_at)
+            return int(np.searchsorted(idx, idx.dtype.type(k)))  # the stored ranks, without an int64 copy
+        ret = self._ret
+        assert ret is not None
+        if ret.dtype.kind == "i" and k >= 2**31 - 1:  # pragma: no cover (beyond an int32 core's values)
+            ret = ret.astype(np.int64, copy=False)
+        i = int(np.searchsorted(ret, ret.dtype.type(k), side="right"))
         if self._tp is None:  # point i - 1 holds i correct cases
             return i
         return int(self._tp[i - 1]) if i else 0
