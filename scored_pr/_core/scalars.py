@@ -47,10 +47,15 @@ def maximum_f_measure(curve: FloatArray, beta: float) -> float:
     The operands are multiplied in LingPipe's order, so the result is the
     same float64 LingPipe 3.9.2 computes.
     """
-    if curve.shape[0] == 0:
+    return maximum_f_columns(curve[:, 0], curve[:, 1], beta)
+
+
+def maximum_f_columns(r: FloatArray, p: FloatArray, beta: float) -> float:
+    """:func:`maximum_f_measure` of the rows ``(r[i], p[i])``, given as two columns (bit for bit)."""
+    if r.size == 0:
         return 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        f = f_beta(curve[:, 0], curve[:, 1], beta)
+        f = f_beta(r, p, beta)
     best = np.fmax.reduce(f)  # np.nanmax's own reduction, without its all-NaN warning or a test pass
     return 0.0 if np.isnan(best) else float(max(best, 0.0))
 
