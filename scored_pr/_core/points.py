@@ -291,13 +291,17 @@ def class_weights(correct: BoolArray, weight: FloatArray) -> tuple[FloatArray, F
 
 
 def operating_points(
-    neg_scores: FloatArray, correct: BoolArray, ties: str, weight: FloatArray | None = None
+    neg_scores: FloatArray, correct: BoolArray, ties: str, weight: FloatArray | None = None, *, distinct: bool = False
 ) -> Points:
     """The kernel: cut-offs with a curve point and the counts there.
 
     Complexity O(n) for ``"stable"``, O(n + t log n) for ``"grouped"`` with t
     correct cases that share their score with another case. ``weight``
     (None: every case weighs 1) turns every count into a sum of weights.
+    ``distinct=True`` says the caller knows no two scores are equal (the
+    ranking's own scan, :func:`scored_pr._core.ranking.rank_order_ties`):
+    the grouped points are then the untied ones, without a scan of the
+    scores here.
     """
     n = neg_scores.size
     if weight is not None:
@@ -306,6 +310,8 @@ def operating_points(
     n_correct = correct_idx.size
     if ties == "stable":
         return Points(neg_scores, False, n_correct, n - n_correct, correct_idx=_compact(correct_idx))
+    if distinct:  # known by the ranking: every case is its own group
+        return Points(neg_scores, True, n_correct, n - n_correct, correct_idx=_compact(correct_idx), untied=True)
     # Grouped: the end of the tie group of every correct case; a point where that end changes.
     differs = neg_scores[1:] != neg_scores[:-1]
     groups = int(np.count_nonzero(differs)) + 1

@@ -445,7 +445,7 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
 
         def build() -> P.Points:
             neg, cor = self._store.arrays()
-            return P.operating_points(neg, cor, policy, self._store.weights())
+            return P.operating_points(neg, cor, policy, self._store.weights(), distinct=self._store.distinct)
 
         return self._cached(("points", policy), build)
 
