@@ -49,8 +49,8 @@ from typing import Any, Callable
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-import scored_pr  # noqa: E402
+sys.path.insert(0, HERE)
+from bench_ties_add_case import finish, header, interleaved, scored_pr  # noqa: E402
 from scored_pr._core.curves import _sampled_upper_hull  # noqa: E402
 
 N = 1_000_000
@@ -167,18 +167,6 @@ def report(y: np.ndarray, s: np.ndarray) -> Any:
     return ev.summary()
 
 
-def median_times(fns: dict[str, Callable[[], Any]], reps: int) -> dict[str, float]:
-    """Median CPU seconds of each function; every repetition runs them all, in rotating order."""
-    names = list(fns)
-    spent: dict[str, list[float]] = {k: [] for k in names}
-    for r in range(reps):
-        for k in names[r % len(names) :] + names[: r % len(names)]:
-            t0 = time.process_time()
-            fns[k]()
-            spent[k].append(time.process_time() - t0)
-    return {k: sorted(v)[len(v) // 2] for k, v in spent.items()}
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=7)
@@ -190,18 +178,17 @@ def main(argv: list[str] | None = None) -> int:
         print(line, flush=True)
         lines.append(line)
 
+    header(out, "The report's numpy floor: 1,000,000 distinct float64 scores (logits), against one np.sort", None,
+           f"CPU time of this process, medians of {args.reps}, taking turns")
     y, s = scores()
     steps = report_floor(y, s)
-    t = median_times({**steps, "np.sort": lambda: np.sort(s), "scored_pr report": lambda: report(y, s)}, args.reps)
+    fns = {**steps, "np.sort": lambda: np.sort(s), "scored_pr report": lambda: report(y, s)}
+    t = interleaved(fns, args.reps, clock=time.process_time)
     base = t.pop("np.sort")
     ours = t.pop("scored_pr report")
     floor = sum(t.values())
-    out("# The report's numpy floor: 1,000,000 distinct float64 scores (logits), against one np.sort")
-    out()
-    out(f"- numpy {np.__version__}; {os.cpu_count()} cores; CPU time of this process, medians of {args.reps}, taking turns")
-    out(f"- one np.sort of the scores: {base * 1e3:.1f} ms; scored_pr's report (add_cases + summary()): "
-        f"{ours * 1e3:.1f} ms = {ours / base:.2f}x")
-    out()
+    out(f"One np.sort of the scores: {base * 1e3:.1f} ms; scored_pr's report (add_cases + summary()): "
+        f"{ours * 1e3:.1f} ms = {ours / base:.2f}x.\n")
     out("| step of the numpy-only floor | ms | x np.sort |")
     out("|---|---|---|")
     for label, v in t.items():
@@ -213,11 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         f"for 2x the ranking would have to cost at most {2.0 - (floor - rank_cost) / base:.2f}x one np.sort of the scores "
         f"(it costs {rank_cost / base:.2f}x here).")
     out()
-    out(f"Load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    if args.md:
-        with open(args.md, "w", encoding="utf-8") as f:
-            f.write("\n".join(lines) + "\n")
-    return 0
+    return finish(out, lines, args.md)
 
 
 if __name__ == "__main__":
