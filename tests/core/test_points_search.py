@@ -25,3 +25,14 @@ def test_tp_through_counts_as_the_int64_search(ties: str, rounded: bool) -> None
     ks = [0, 1, 5, 10, 499, 4999, 5000] if ties == "stable" and not rounded else [0, *ends[:50].tolist(), *ends[-3:].tolist()]
     for k in ks:
         assert points.tp_through(k) == int(np.count_nonzero(cor[:k])), k
+
+
+def test_the_points_of_a_ranking_known_distinct_are_the_scanned_ones() -> None:
+    """operating_points(..., distinct=True) skips the tie scan and returns the points the scan finds."""
+    rng = np.random.default_rng(8)
+    y = rng.random(5000) < 0.3
+    neg, cor = rank_order(-(rng.normal(size=5000) + y), y)
+    told, scanned = operating_points(neg, cor, "grouped", distinct=True), operating_points(neg, cor, "grouped")
+    assert told.untied and scanned.untied and told.grouped
+    assert told.correct_idx_raw.tobytes() == scanned.correct_idx_raw.tobytes()
+    assert (told.total_tp, told.total_fp) == (scanned.total_tp, scanned.total_fp)

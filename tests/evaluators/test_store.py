@@ -92,33 +92,32 @@ def test_a_correct_case_whose_add_was_interrupted_leaves_no_label_behind(monkeyp
 
 def test_the_ranking_tells_the_kernel_when_every_score_is_distinct(monkeypatch: pytest.MonkeyPatch) -> None:
     """A batch of distinct scores is ranked with its tie scan: the store says so (and its _check holds it),
-    the kernel then skips its own scan, and every answer is the one the scanning kernel gives. Ties, a
-    merge with earlier cases and a copy's state say "not known" or carry the knowledge as it is."""
-    from scored_pr._core import points as P
+    the kernel is told (and skips its own scan), and every answer is the one the scanning kernel gives. Ties
+    and a merge with earlier cases say "not known"; a copy carries the knowledge as it is."""
+    from scored_pr._evaluators import exact as exact_module
 
     rng = np.random.default_rng(8)
     y = rng.random(5000) < 0.3
     s = rng.normal(size=5000) + y
     ev = E()
     ev.add_cases(y, s)
-    neg, cor = ev._store.arrays()
+    ev._store.arrays()
     assert ev._store.distinct
     ev._store._check()
-    told, scanned = P.operating_points(neg, cor, "grouped", distinct=True), P.operating_points(neg, cor, "grouped")
-    assert told.untied and scanned.untied and told.correct_idx_raw.tobytes() == scanned.correct_idx_raw.tobytes()
     calls: list[bool] = []
-    real = P.operating_points
+    real = exact_module.P.operating_points
 
     def spy(*args: object, **kwargs: object) -> object:
         calls.append(bool(kwargs.get("distinct")))
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(P, "operating_points", spy)
+    monkeypatch.setattr(exact_module.P, "operating_points", spy)
     got = ev.summary()
     assert calls == [True]
     monkeypatch.undo()
     plain = E()
     plain.add_cases(y, s)
+    plain._store.arrays()
     plain._store._distinct = False  # the scanning kernel
     assert np.array([*got.values()]).tobytes() == np.array([*plain.summary().values()]).tobytes()
     assert ev._store.copy().distinct
