@@ -212,14 +212,14 @@ def section_report(pkgs: dict[str, ModuleType], reps: int, out: Callable[[str], 
 #: The steps of the report, as cProfile names them (file suffix, function): cumulative time each.
 STEPS = [
     ("add_cases: validate, copy, negate", "exact.py", "add_cases"),
-    ("ranking: one sort of packed keys (rank_order)", "ranking.py", "rank_order"),
+    ("ranking: one sort of packed keys (rank_order_ties)", "ranking.py", "rank_order_ties"),
     ("kernel: operating_points", "points.py", "operating_points"),
     ("interpolated ROC: convex hull of the counts (roc_points_hull)", "curves.py", "roc_points_hull"),
     ("- of it, the sampled hull (_sampled_upper_hull)", "curves.py", "_sampled_upper_hull"),
-    ("raw PR curve (pr_curve)", "curves.py", "pr_curve"),
+    ("raw PR columns (pr_columns)", "curves.py", "pr_columns"),
     ("PR interpolation (interpolation_mask)", "curves.py", "interpolation_mask"),
-    ("areas under the PR curves (step_area)", "curves.py", "step_area"),
-    ("average precision (first query: holds the ranking, points, raw PR curve)", "scalars.py", "average_precision"),
+    ("areas under the PR curves (step_area_xy)", "curves.py", "step_area_xy"),
+    ("average precision (first query: holds the ranking, points, raw PR columns)", "scalars.py", "average_precision"),
     ("maximum F (f_beta)", "scalars.py", "f_beta"),
 ]
 
@@ -268,7 +268,7 @@ def section_steps(reps: int, out: Callable[[str], None]) -> None:
     neg, cor = rank_order(neg_in, y)
     p, q = int(y.sum()), int((~y).sum())
     pts = P.operating_points(neg, cor, "grouped")
-    curve = C.pr_curve(pts, p)
+    cols = C.pr_columns(pts, p)  # what summary() shares: recall and precision, contiguous
     keys = neg_in.view(np.uint64)  # in arrival order, as the ranking sorts them
 
     def ranked_summary() -> None:
@@ -284,14 +284,16 @@ def section_steps(reps: int, out: Callable[[str], None]) -> None:
         "add_cases (validate, copy, negate)": lambda: scored_pr.ScoredPrecisionRecallEvaluation().add_cases(y, s),
         "ranking (rank_order)": lambda: rank_order(neg_in, y),
         "- of it, one np.sort of 1M uint64 keys": lambda: np.sort(keys),
-        "kernel (operating_points)": lambda: P.operating_points(neg, cor, "grouped"),
-        "raw PR curve (pr_curve)": lambda: C.pr_curve(pts, p),
-        "average precision (the sum of the precision column)": lambda: M.average_precision(pts, p, curve[:, 1]),
-        "area under the raw PR curve (step_area)": lambda: C.step_area(curve),
-        "interpolated PR curve and its area": lambda: C.step_area(C.interpolate(curve)),
+        "kernel (operating_points; the ranking found no tie)": lambda: P.operating_points(neg, cor, "grouped", distinct=True),
+        "raw PR columns (pr_columns: recall, precision)": lambda: C.pr_columns(pts, p),
+        "average precision (the sum of the precision column)": lambda: M.average_precision(pts, p, cols[1]),
+        "area under the raw PR curve (step_area_xy)": lambda: C.step_area_xy(*cols),
+        "interpolated PR columns and their area": lambda: C.step_area_xy(*C.interpolate_columns(*cols)),
         "ROC convex hull (roc_points_hull)": lambda: C.roc_points_hull(pts, p, q),
         "exact ROC area (roc_points_area_exact)": lambda: C.roc_points_area_exact(pts, p, q),
-        "maximum F1 (maximum_f_measure)": lambda: M.maximum_f_measure(curve, 1.0),
+        "maximum F1 (maximum_f_columns)": lambda: M.maximum_f_columns(*cols, 1.0),
+        "precision at 5 ranks, R-precision, reciprocal rank": lambda: (
+            [M.precision_at(pts, n, k) for k in (5, 10, 25, 100, 500)], M.r_precision(pts, n, p), M.reciprocal_rank(pts)),
         "np.sort": functools.partial(np.sort, s),
     }
     t = timed(steps, reps)

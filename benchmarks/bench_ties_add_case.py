@@ -244,6 +244,15 @@ def header(out: Callable[[str], None], title: str, before: str | None, timing: s
     out(f"- {timing}; shared machine: compare ratios\n")
 
 
+def finish(out: Callable[[str], None], lines: list[str], md: str | None) -> int:
+    """A results file's last line (the load average), then the lines written to ``md`` if given; 0."""
+    out(f"Load average at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if md:
+        with open(md, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", help="a checkout whose scored_pr is timed beside this one")

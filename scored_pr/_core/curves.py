@@ -45,19 +45,34 @@ def rejection_recall(points: Points, num_negative_ref: int | float) -> FloatArra
     return 1.0 - _ratio(points.fp, num_negative_ref)
 
 
+def pr_columns(
+    points: Points, num_positive_ref: int | float, recall_out: FloatArray | None = None,
+    precision_out: FloatArray | None = None,
+) -> tuple[FloatArray, FloatArray]:
+    """(recall, precision) at every point: the columns of :func:`pr_curve`, bit for bit.
+
+    Written into ``recall_out`` and ``precision_out`` when given (float64
+    arrays of the points' size, e.g. the columns of a curve), else into two
+    new contiguous arrays: what the areas, the interpolation and the maximum
+    F read, without the strided rows of a curve.
+    """
+    if recall_out is None:
+        recall_out = np.empty(points.size)
+    if points.unit_steps:  # tp = 1, 2, ...: one float arange (exact) for both columns, no int64 counts
+        ones: FloatArray = np.arange(1.0, points.size + 1.0, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):  # as _ratio: NaN for 0/0, no warning
+            np.true_divide(ones, np.float64(num_positive_ref), out=recall_out)
+        return recall_out, precision(points, precision_out, ones)
+    with np.errstate(divide="ignore", invalid="ignore"):  # as _ratio: NaN for 0/0, no warning
+        np.true_divide(points.tp, np.float64(num_positive_ref), out=recall_out)
+    return recall_out, precision(points, precision_out)
+
+
 def pr_curve(points: Points, num_positive_ref: int | float) -> FloatArray:
     """(recall, precision) rows, recall strictly increasing."""
     # Each column computed into the result (the values of column_stack((recall, precision)), one array fewer)
     out = np.empty((points.size, 2))
-    if points.unit_steps:  # tp = 1, 2, ...: one float arange (exact) for both columns, no int64 counts
-        ones: FloatArray = np.arange(1.0, points.size + 1.0, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):  # as _ratio: NaN for 0/0, no warning
-            np.true_divide(ones, np.float64(num_positive_ref), out=out[:, 0])
-        precision(points, out[:, 1], ones)
-        return out
-    with np.errstate(divide="ignore", invalid="ignore"):  # as _ratio: NaN for 0/0, no warning
-        np.true_divide(points.tp, np.float64(num_positive_ref), out=out[:, 0])
-    precision(points, out[:, 1])
+    pr_columns(points, num_positive_ref, out[:, 0], out[:, 1])
     return out
 
 
@@ -104,19 +119,30 @@ def interpolate(curve: FloatArray) -> FloatArray:
     return np.compress(interpolation_mask(curve[:, 1]), curve, axis=0)  # curve[mask], without the slow 2-d path
 
 
+def interpolate_columns(x: FloatArray, y: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The columns of ``interpolate(column_stack((x, y)))``: the points not dominated by a later one."""
+    keep = interpolation_mask(y)
+    return np.compress(keep, x), np.compress(keep, y)
+
+
 def step_area(curve: FloatArray) -> float:
     """Area under a step function through (x, y) rows, starting at x = 0.
 
     sum_i (x_i - x_{i-1}) * y_i with x_0 = 0; 0.0 for an empty curve.
     """
-    if curve.shape[0] == 0:
+    return step_area_xy(curve[:, 0], curve[:, 1])
+
+
+def step_area_xy(x: FloatArray, y: FloatArray) -> float:
+    """:func:`step_area` of the rows ``(x[i], y[i])``, given as two columns (the same operations, bit for bit)."""
+    if x.size == 0:
         return 0.0
-    # np.diff(x, prepend=0.0) * y, summed left to right, in one buffer
-    x = curve[:, 0]
+    # np.diff(x, prepend=0.0) * y, summed left to right, in one buffer (in blocks it is no faster:
+    # the running sum, one dependent addition per term, is most of the time)
     term = np.empty(x.size)
     term[0] = x[0] - 0.0
     np.subtract(x[1:], x[:-1], out=term[1:])
-    term *= curve[:, 1]
+    term *= y
     return float(np.cumsum(term, out=term)[-1])  # seqsum: a plain loop's rounding
 
 
@@ -556,12 +582,13 @@ def roc_points_hull(points: Points, num_positive_ref: int, num_negative_ref: int
     # The counts as float64 (exact: below 2**53), the origin first and the misses' row last.
     # roc_convex_hull scales each side by a power of two; that changes no cross product's
     # sign nor any rounding (both scale exactly), so the vertices are found unscaled.
-    x, y = np.empty(m + 1), np.empty(m + 1)
+    x = np.empty(m + 1)
     if points.unit_steps:  # point j holds j + 1 correct cases among the top correct_idx[j] + 1
         idx = points.correct_idx_raw
-        y[: size + 1] = np.arange(size + 1, dtype=np.float64)  # tp_j = j + 1 at y[j + 1]
+        y = np.arange(m + 1, dtype=np.float64)  # tp_j = j + 1 at y[j + 1] (made in place: no copy)
         np.subtract(idx, y[:size], out=x[1 : size + 1])  # fp_j = idx_j - j
     else:
+        y = np.empty(m + 1)
         tp_count = points.tp
         fp_count = points.retrieved - tp_count if points.fp_raw is None else points.fp_raw
         y[1 : size + 1] = tp_count

@@ -49,7 +49,20 @@ def frozen(a: npt.NDArray[Any], dtype: Any) -> npt.NDArray[Any]:
 def rank_order(
     neg: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_]
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """``(neg[o], correct[o])`` for ``o = np.argsort(neg, kind="stable")``, bit for bit.
+    """``(neg[o], correct[o])`` for ``o = np.argsort(neg, kind="stable")``, bit for bit (see :func:`rank_order_ties`)."""
+    out, cor, _ = rank_order_ties(neg, correct)
+    return out, cor
+
+
+def rank_order_ties(
+    neg: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], bool]:
+    """``(neg[o], correct[o], distinct)`` for ``o = np.argsort(neg, kind="stable")``, bit for bit.
+
+    ``distinct`` is True when the ranking is known to hold no two equal
+    scores (the value sort's tie scan found none), so that the kernel can
+    skip its own scan (:func:`scored_pr._core.points.operating_points`);
+    False means "not known" (ties, or a path that does not scan).
 
     A stable argsort of float64 is a merge sort, several times slower than
     numpy's vectorised (SIMD) value sort, and a permutation is more than the
@@ -73,12 +86,12 @@ def rank_order(
     n = neg.size
     if n < _SMALL or n >= 2**31:
         o = np.argsort(neg, kind="stable")
-        return neg[o], correct[o]
+        return neg[o], correct[o], False
     few = _few_values_order(neg, correct)
     if few is not None:
-        return few
-    out, cor = _packed_order(neg, correct)
-    same = out[1:] == out[:-1]
+        return (*few, False)
+    out, cor, scanned = _packed_order(neg, correct)
+    same = out[1:] == out[:-1] if scanned is None else scanned  # the packed keys' scan, made in the read-back loop
     tied = int(np.count_nonzero(same))
     if tied:
         # A mixed tie group puts a correct case next to an incorrect one of equal score:
@@ -94,18 +107,23 @@ def rank_order(
             values = out[mixed]  # one per mixed group, ascending
             start, end = _run_bounds(out, same, mixed)
             if _MIXED_LIMIT * int((end - start).sum()) > n:  # many cases in mixed groups: key sort of every case
-                return _tie_order(neg, correct, out, ~same)
+                return (*_tie_order(neg, correct, out, ~same), False)
             del same
             if not _mixed_group_order(neg, correct, cor, values, start, end):
-                return _tie_order(neg, correct, out, out[1:] != out[:-1])
+                return (*_tie_order(neg, correct, out, out[1:] != out[:-1]), False)
     _restore_zero_signs(neg, out)  # also a lone -0.0, whose sign the packed keys dropped
-    return out, cor
+    return out, cor, not tied
 
 
 def _packed_order(
     neg: npt.NDArray[np.float64], correct: npt.NDArray[np.bool_]
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """The scores ``neg`` ascending, each with its label, correct cases first among equal scores.
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_] | None]:
+    """The scores ``neg`` ascending, each with its label, correct cases first among equal scores, and their tie scan.
+
+    The third item is ``out[1:] == out[:-1]`` of the sorted scores ``out``,
+    made on the keys in the loop that reads them back (block by block, in
+    the cache, where a scan of the scores afterwards reads 8 MB per million
+    cases again); None from :func:`_merged_order` (the caller scans).
 
     One value sort, with the label carried in the key: each score becomes a
     63-bit key monotone in it, ``u = HALF + (|x| - off)`` for a positive
@@ -161,8 +179,13 @@ def _packed_order(
     band_lo = int(np.searchsorted(key, np.uint64(2 * (_HALF - off))))
     band_hi = int(np.searchsorted(key, np.uint64(2 * (_HALF + off) + 2)))
     if band_hi > band_lo and off and band_hi - band_lo != int(np.count_nonzero(neg == 0.0)):
-        return _merged_order(neg, correct)  # a magnitude below 2 off beside the largest: keys collide
+        return (*_merged_order(neg, correct), None)  # a magnitude below 2 off beside the largest: keys collide
     cor = np.empty(n, dtype=bool)
+    # The tie scan, on the keys with the label bit dropped: the map is one to one outside the band
+    # (the check above returned on a collision), and the band's zeros (-0.0 and 0.0 have two keys
+    # when off > 0) are marked equal after the loop.
+    same = np.empty(max(n - 1, 0), dtype=bool)
+    prev = None
     little = sys.byteorder == "little"
     low_byte = np.empty(block, dtype=np.uint8)
     for lo in range(0, n, block):
@@ -174,6 +197,10 @@ def _packed_order(
         else:  # pragma: no cover (big-endian)
             np.equal(ub & _ONE, 0, out=cor[lo : lo + block])
         ub >>= _ONE
+        np.equal(ub[1:], ub[:-1], out=same[lo : lo + w - 1])
+        if prev is not None:  # the pair across the blocks' boundary
+            same[lo - 1] = ub[0] == prev
+        prev = ub[-1]  # a scalar (a copy), read before the block is converted below
         below = min(max(band_lo - lo, 0), w)  # this block's negative scores: ub[:below]
         np.subtract(back, ub[:below], out=ub[:below])  # k = A + B - 1 - u
         ub[below:] -= ua  # k = u - A
@@ -183,7 +210,8 @@ def _packed_order(
         ones = int(np.count_nonzero(run))
         run[:ones] = True
         run[ones:] = False
-    return key.view(np.float64), cor
+        same[band_lo : band_hi - 1] = True  # -0.0 == 0.0, whose keys differ when off > 0
+    return key.view(np.float64), cor, same
 
 
 def _merged_order(

@@ -445,7 +445,7 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
 
         def build() -> P.Points:
             neg, cor = self._store.arrays()
-            return P.operating_points(neg, cor, policy, self._store.weights())
+            return P.operating_points(neg, cor, policy, self._store.weights(), distinct=self._store.distinct)
 
         return self._cached(("points", policy), build)
 
@@ -467,6 +467,28 @@ class ScoredPrecisionRecallEvaluation(ScalarQueries, RankQueries, ThresholdQueri
             return _readonly(C.pr_score_curve(pts, self._pos_ref()))
 
         return self._cached_weak((name, interpolate), build)
+
+    def _pr_columns(self, interpolate: bool) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """(recall, precision) of ``pr_curve(interpolate)`` as two contiguous columns, bit for bit; cached weakly.
+
+        What the PR areas, the maximum F and (inside summary()) the average
+        precision read: built once per summary() (held there with the
+        curves), with no strided rows and no copy of a curve; a PR curve
+        a caller still holds is read in place.
+        """
+
+        def build() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+            refs = self._memo.get(("pr", interpolate))
+            curve = None if refs is None else refs[0]()
+            if curve is not None:  # a curve already built (and held): its columns, no new arrays
+                return curve[:, 0], curve[:, 1]
+            if interpolate:
+                x, y = C.interpolate_columns(*self._pr_columns(False))
+            else:
+                x, y = C.pr_columns(self._points(), self._pos_ref())
+            return _readonly(x), _readonly(y)
+
+        return self._cached_weak(("pr_columns", interpolate), build)
 
     def _roc_rows(self, interpolate: bool) -> C.RocRows:
         """The ROC rows with their segments (see :class:`scored_pr._core.curves.RocRows`); not cached, O(P)."""

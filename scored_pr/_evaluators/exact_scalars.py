@@ -38,7 +38,7 @@ class ScalarQueries(ExactShell):
         LingPipe name: ``areaUnderPrCurve(boolean)``.
         """
         interpolate = check_flag(interpolate, "area_under_pr_curve", "interpolate")
-        return self._cached(("pr_area", interpolate), lambda: C.step_area(self._curve("pr", interpolate)))
+        return self._cached(("pr_area", interpolate), lambda: C.step_area_xy(*self._pr_columns(interpolate)))
 
     def area_under_roc_curve(
         self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
@@ -251,9 +251,9 @@ class ScalarQueries(ExactShell):
     def _average_precision(self, ties: str) -> float:
         points = self._points(ties)
         if ties == self._ties and points.unit_tp and HELD in self._memo:
-            # Inside summary(), which builds the raw PR curve anyway: its precision column is the
-            # precision this sums (the same divisions), computed once for both.
-            return M.average_precision(points, self._pos_ref(), self._curve("pr", False)[:, 1])
+            # Inside summary(), which builds the raw PR curve's columns anyway: its precision column is
+            # the precision this sums (the same divisions), computed once for both.
+            return M.average_precision(points, self._pos_ref(), self._pr_columns(False)[1])
         return M.average_precision(points, self._pos_ref())
 
     def maximum_f_measure(self, beta: float = 1.0) -> float:
@@ -273,7 +273,7 @@ class ScalarQueries(ExactShell):
         LingPipe name: ``maximumFMeasure()`` / ``maximumFMeasure(double)``.
         """
         beta = check_beta(beta, "maximum_f_measure")
-        return self._cached(("max_f", beta), lambda: M.maximum_f_measure(self._curve("pr", False), beta))
+        return self._cached(("max_f", beta), lambda: M.maximum_f_columns(*self._pr_columns(False), beta))
 
     def pr_breakeven_point(self) -> float:
         """Precision-recall break-even point (BEP): where precision equals recall.

@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 from sortedcontainers import SortedList
 
-from .._core.ranking import frozen, merge, rank_order
+from .._core.ranking import frozen, merge, rank_order_ties
 
 
 #: Most single cases kept in the sorted list; more become a sorted numpy run.
@@ -87,7 +87,7 @@ class CaseStore:
     cases, never kept beside them, so they cannot disagree with them.
     """
 
-    __slots__ = ("_pending", "_tags", "_count", "_buf", "_runs", "_neg", "_correct", "_weight", "_merged_correct", "_weight_hint")
+    __slots__ = ("_pending", "_tags", "_count", "_buf", "_runs", "_neg", "_correct", "_weight", "_merged_correct", "_weight_hint", "_distinct")
 
     def __init__(self) -> None:
         self._pending: SortedList = SortedList()
@@ -110,6 +110,14 @@ class CaseStore:
         self._correct: npt.NDArray[np.bool_] = _EMPTY_CORRECT
         self._weight: npt.NDArray[np.float64] | None = None
         self._merged_correct = 0
+        #: True when the merged ranking is known to hold no two equal scores (its one value sort
+        #: scanned them); False when unknown. A hint for the kernel, never a result.
+        self._distinct = False
+
+    @property
+    def distinct(self) -> bool:
+        """Whether the ranking of :meth:`arrays` (as last built) is known to hold no two equal scores. O(1)."""
+        return self._distinct
 
     @property
     def weighted(self) -> bool:
@@ -230,8 +238,9 @@ class CaseStore:
         w = None
         if weighted:
             w = np.concatenate([np.ones(r[0].size) if r[3] is None else r[3] for r in runs])
+        distinct = False
         if w is None:
-            neg, cor = rank_order(neg, cor)
+            neg, cor, distinct = rank_order_ties(neg, cor)
         else:
             order = np.argsort(neg, kind="stable")
             neg, cor, w = neg[order], cor[order], w[order]
@@ -241,6 +250,7 @@ class CaseStore:
             if weighted:
                 old_w = np.ones(self._neg.size) if self._weight is None else self._weight
             neg, cor, w = merge(self._neg, self._correct, neg, cor, old_w, w)
+            distinct = False  # not scanned across the two runs
         neg.setflags(write=False)
         cor.setflags(write=False)
         if w is not None:
@@ -248,7 +258,7 @@ class CaseStore:
         merged_correct = self._merged_correct + sum(r[2] for r in runs)
         fresh, empty, tags = SortedList(), [], {}  # type: ignore[var-annotated]
         # commit: one line that calls nothing, so no exception can split it
-        self._neg, self._correct, self._weight, self._merged_correct, self._runs, self._pending, self._tags, self._count, self._buf = neg, cor, w, merged_correct, (), fresh, tags, 0, empty
+        self._neg, self._correct, self._weight, self._merged_correct, self._runs, self._pending, self._tags, self._count, self._buf, self._distinct = neg, cor, w, merged_correct, (), fresh, tags, 0, empty, distinct
         return neg, cor
 
     def weights(self) -> npt.NDArray[np.float64] | None:
@@ -296,6 +306,7 @@ class CaseStore:
         assert (self._neg[1:] >= self._neg[:-1]).all(), "merged scores out of order"
         assert not self._neg.flags.writeable and not self._correct.flags.writeable
         assert self._merged_correct == int(np.count_nonzero(self._correct)), "merged correct count"
+        assert not self._distinct or not (self._neg[1:] == self._neg[:-1]).any(), "a tie in a ranking called distinct"
         merged_w = self._weight
         if merged_w is not None:
             assert merged_w.dtype == np.float64 and merged_w.shape == self._neg.shape and not merged_w.flags.writeable
@@ -321,5 +332,5 @@ class CaseStore:
         other._buf = list(self._buf)
         other._runs = self._runs
         other._neg, other._correct, other._weight = self._neg, self._correct, self._weight
-        other._merged_correct, other._weight_hint = self._merged_correct, self._weight_hint
+        other._merged_correct, other._weight_hint, other._distinct = self._merged_correct, self._weight_hint, self._distinct
         return other

@@ -79,3 +79,43 @@ def test_pr_curve_is_the_stacked_columns(cases: list[tuple[bool, float]], ties: 
     got = C.pr_curve(points, p)
     assert got.shape == want.shape and got.dtype == np.float64
     assert got.tobytes() == want.tobytes()
+    r, prec = C.pr_columns(points, p)
+    assert r.flags.c_contiguous and prec.flags.c_contiguous
+    assert r.tobytes() == want[:, 0].tobytes() and prec.tobytes() == want[:, 1].tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_VALUES, _VALUES), min_size=0, max_size=25))
+def test_the_column_kernels_equal_the_row_kernels(rows: list[tuple[float, float]]) -> None:
+    """step_area_xy, maximum_f_columns and interpolate_columns on contiguous columns give, bit for bit,
+    what step_area, maximum_f_measure and interpolate give on the rows (as summary() reads them)."""
+    curve = np.array(rows, dtype=np.float64).reshape(-1, 2)
+    x, y = curve[:, 0].copy(), curve[:, 1].copy()
+    with np.errstate(all="ignore"):
+        want_area, got_area = C.step_area(curve), C.step_area_xy(x, y)
+        assert np.array([want_area]).tobytes() == np.array([got_area]).tobytes()
+        for beta in (0.5, 1.0, 3.0):
+            assert np.array([M.maximum_f_measure(curve, beta)]).tobytes() == np.array([M.maximum_f_columns(x, y, beta)]).tobytes()
+    kept = C.interpolate(curve)
+    kx, ky = C.interpolate_columns(x, y)
+    assert kx.tobytes() == kept[:, 0].tobytes() and ky.tobytes() == kept[:, 1].tobytes()
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3 * M.F_BLOCK + 5), st.booleans())
+def test_the_column_kernels_in_blocks_are_the_whole_array_expressions(seed: int, n: int, signed: bool) -> None:
+    """On columns longer than a block the step area is the left-to-right sum of every term and the maximum F
+    (computed block by block) the maximum of every row's, bit for bit."""
+    rng = np.random.default_rng(seed)
+    x = np.cumsum(rng.random(n)) if not signed else rng.normal(size=n)
+    y = rng.random(n)
+    if signed:
+        y[rng.integers(0, n, 3)] = [math.nan, -0.0, 0.0]
+    with np.errstate(all="ignore"):
+        want = float(np.cumsum(np.diff(x, prepend=0.0) * y)[-1])
+        got = C.step_area_xy(x, y)
+        assert np.array([got]).tobytes() == np.array([want]).tobytes()
+        f = (1.0 + 1.0) * x * y / (x + y)
+        best = 0.0 if np.all(np.isnan(f)) else float(max(np.nanmax(f), 0.0))
+        assert M.maximum_f_columns(x, y, 1.0) == best
+

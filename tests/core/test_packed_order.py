@@ -178,3 +178,42 @@ def test_a_subnormal_beside_logits_sorts_each_class_and_merges(monkeypatch: pyte
     scores[:3] = [6.0, 5e-324, 0.0]
     _assert_stable_argsort(-scores, rng.random(scores.size) < 0.4)
     assert calls == [5000]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(2048, 6000),
+    st.sampled_from([1.0, 4.0, 1e6]),
+    st.integers(0, 40),
+    st.lists(st.sampled_from(_EXTREMES), max_size=6),
+)
+def test_the_tie_scan_of_the_keys_is_the_scan_of_the_scores(seed: int, n: int, scale: float, repeats: int, extra: list[float]) -> None:
+    """The packed keys' tie scan (made while they are read back) is ``out[1:] == out[:-1]`` of the sorted
+    scores: zeros of both signs equal (their keys differ when the largest magnitude is 2 or more), every
+    other pair equal iff its scores are; and rank_order_ties calls a ranking distinct iff it has no tie."""
+    rng = np.random.default_rng(seed)
+    neg = rng.normal(size=n) * scale
+    neg[rng.integers(0, n, repeats)] = neg[rng.integers(0, n, repeats)]  # a few ties, maybe
+    neg[: len(extra)] = extra
+    correct = rng.random(n) < 0.4
+    out, cor, distinct = ranking.rank_order_ties(neg, correct)
+    o = np.argsort(neg, kind="stable")
+    assert out.tobytes() == neg[o].tobytes()
+    np.testing.assert_array_equal(cor, correct[o])
+    assert distinct == (not np.any(out[1:] == out[:-1]))
+    packed = ranking._packed_order(neg, correct)
+    if packed[2] is not None:
+        np.testing.assert_array_equal(packed[2], packed[0][1:] == packed[0][:-1])
+
+
+def test_zeros_of_both_signs_beside_large_scores_are_one_tie_group() -> None:
+    neg = np.linspace(-5.0, 5.0, 4000)
+    neg[[10, 2000, 3000]] = [0.0, -0.0, 0.0]
+    neg = np.where(neg == 0.0, neg, neg + 1e-3)  # the other scores distinct and away from zero
+    correct = np.arange(4000) % 3 == 0
+    out, cor, same = ranking._packed_order(neg, correct)
+    assert same is not None
+    zeros = np.flatnonzero(out == 0.0)
+    assert zeros.size == 3 and same[zeros[:-1]].all() and not same[zeros[0] - 1] and not same[zeros[-1]]
+    assert ranking.rank_order_ties(neg, correct)[2] is False

@@ -88,3 +88,43 @@ def test_a_correct_case_whose_add_was_interrupted_leaves_no_label_behind(monkeyp
     neg, cor, num, _ = store._pending_run()
     want_neg, want_cor = _reference_run(cases)
     assert neg.tolist() == want_neg and cor.tolist() == want_cor and num == 2
+
+
+def test_the_ranking_tells_the_kernel_when_every_score_is_distinct(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch of distinct scores is ranked with its tie scan: the store says so (and its _check holds it),
+    the kernel is told (and skips its own scan), and every answer is the one the scanning kernel gives. Ties
+    and a merge with earlier cases say "not known"; a copy carries the knowledge as it is."""
+    from scored_pr._evaluators import exact as exact_module
+
+    rng = np.random.default_rng(8)
+    y = rng.random(5000) < 0.3
+    s = rng.normal(size=5000) + y
+    ev = E()
+    ev.add_cases(y, s)
+    ev._store.arrays()
+    assert ev._store.distinct
+    ev._store._check()
+    calls: list[bool] = []
+    real = exact_module.P.operating_points
+
+    def spy(*args: object, **kwargs: object) -> object:
+        calls.append(bool(kwargs.get("distinct")))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(exact_module.P, "operating_points", spy)
+    got = ev.summary()
+    assert calls == [True]
+    monkeypatch.undo()
+    plain = E()
+    plain.add_cases(y, s)
+    plain._store.arrays()
+    plain._store._distinct = False  # the scanning kernel
+    assert np.array([*got.values()]).tobytes() == np.array([*plain.summary().values()]).tobytes()
+    assert ev._store.copy().distinct
+    ev.add_cases([True], [0.25])  # merged with the ranking already built: not scanned across the runs
+    ev._store.arrays()
+    assert not ev._store.distinct
+    tied = E()
+    tied.add_cases(y, np.round(s.astype(np.float32), 3))  # float32 scores, scattered ties
+    tied._store.arrays()
+    assert not tied._store.distinct

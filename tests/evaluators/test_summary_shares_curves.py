@@ -31,17 +31,20 @@ def _count_calls(monkeypatch: pytest.MonkeyPatch, name: str, *modules: object) -
     return calls
 
 
-def test_summary_builds_the_pr_curve_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cache holds curves by weak reference; summary() holds the raw PR curve for the call, so
-    the area, the interpolated area and the maximum F read one curve (it was built three times)."""
+def test_summary_builds_the_pr_columns_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache holds curves by weak reference; summary() holds the raw PR curve's columns for the
+    call, so the average precision, the area, the interpolated area and the maximum F read one pair
+    of columns (they were built three times), and no PR curve of rows is built at all."""
     rng = np.random.default_rng(4)
     y = rng.random(5000) < 0.3
     s = rng.normal(size=5000) + y
     ev = ScoredPrecisionRecallEvaluation()
     ev.add_cases(y, s)
-    calls = _count_calls(monkeypatch, "pr_curve", exact_module.C)
+    calls = _count_calls(monkeypatch, "pr_columns", exact_module.C)
+    rows = _count_calls(monkeypatch, "pr_curve", exact_module.C)
     first = ev.summary()
     assert len(calls) == 1
+    assert rows == []
     calls.clear()
     assert ev.summary() == first  # every answer cached: no curve is built, none is held
     assert calls == []
@@ -74,7 +77,7 @@ def test_summary_equals_each_query_on_a_fresh_evaluator(cases: list[tuple[bool, 
 
 @pytest.mark.parametrize("ties", ["grouped", "stable"])
 def test_summary_average_precision_reads_the_pr_curve(ties: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Inside summary() the average precision sums the raw PR curve's precision column (computed once),
+    """Inside summary() the average precision sums the raw PR curve's precision column (computed once, by pr_columns),
     and equals, bit for bit, the average precision asked alone."""
     rng = np.random.default_rng(9)
     y = rng.random(20_000) < 0.3
@@ -87,3 +90,21 @@ def test_summary_average_precision_reads_the_pr_curve(ties: str, monkeypatch: py
     calls = _count_calls(monkeypatch, "precision", exact_module.C, exact_module.M)  # the scalars' own binding too
     assert ev.summary()["average_precision"] == want
     assert len(calls) == 1
+
+
+def test_the_pr_measures_read_a_curve_the_caller_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PR curve a caller still holds is read in place: its area and the maximum F build no columns,
+    and equal, bit for bit, what a fresh evaluator answers from its own columns."""
+    rng = np.random.default_rng(5)
+    y = rng.random(3000) < 0.4
+    s = rng.normal(size=3000) + y
+    ev = ScoredPrecisionRecallEvaluation()
+    ev.add_cases(y, s)
+    curve, interpolated = ev.pr_curve(), ev.pr_curve(True)
+    calls = _count_calls(monkeypatch, "pr_columns", exact_module.C)
+    got = (ev.area_under_pr_curve(), ev.area_under_pr_curve(True), ev.maximum_f_measure())
+    assert calls == []
+    fresh = ScoredPrecisionRecallEvaluation()
+    fresh.add_cases(y, s)
+    assert got == (fresh.area_under_pr_curve(), fresh.area_under_pr_curve(True), fresh.maximum_f_measure())
+    assert curve.shape[0] > interpolated.shape[0] > 0
