@@ -232,6 +232,103 @@ class PairedBlocks:
                 self.join_small(b)
         return lt, le, lt2, le2
 
+    def slide_pairs(self, x: float, correct: bool, y: float, y_correct: bool, grouped: bool, c: int) -> int:
+        """``slide(x, correct, y, y_correct)``, returning the change in the doubled Mann-Whitney count instead.
+
+        A full size window's per-case path (``WindowedEvaluation.add_case``
+        while its ROC AUC is asked after each case): ``x`` enters the class
+        ``correct`` as the newest case and ``y`` leaves ``y_correct`` as the
+        oldest; ``c`` is the number of correct scores before the call and
+        ``grouped`` the tie policy. The result is what the window's
+        ``_pairs2`` (2 per correctly ordered (correct, incorrect) pair, 1 per
+        tie under the grouped policy; under the stable policy a tie counts 2
+        when the correct case is the older) gains. Both rank queries are
+        asked before anything changes: when ``x`` and ``y`` are of the same
+        class the other class does not change, and the change is a
+        difference of two ranks in it, so only the block lengths between
+        their blocks are summed. The blocks end as :meth:`slide` leaves them.
+        Raises ValueError, changing nothing, if ``y_correct``'s class holds
+        no score equal to ``y``.
+        """
+        maxes = self.maxes
+        bx = bisect_left(maxes, x)
+        by = bisect_left(maxes, y)
+        own, own_lens, other, other_lens = self.sides[correct]
+        same = correct is y_correct
+        y_own = own if same else other
+        try:
+            blk = y_own[by]
+            j = bisect_left(blk, y)
+            if blk[j] != y:
+                raise IndexError
+        except IndexError:
+            raise ValueError(
+                f"PairedBlocks: {y!r} is not among the {'correct' if y_correct else 'incorrect'} scores"
+            ) from None
+        if bx == len(maxes):  # beyond every bound (a new maximum): the general path
+            lt, le, lt2, le2 = self.slide(x, correct, y, y_correct)
+            qx = lt + le if grouped else 2 * lt
+            qy = lt2 + le2 if grouped else 2 * le2
+            if same:
+                return qx - qy if correct else qy - qx
+            return qx + qy - 2 * (c + 1) if correct else 2 * c - qx - qy
+        # x's rank among the other class, and y's among its own other class (before any change):
+        # block-local parts here, the blocks before them below. q: lt + le (grouped), 2 lt for
+        # x (stable: the newest ranks after its equals), 2 le for y (the oldest ranks before).
+        blk = other[bx]
+        i = bisect_left(blk, x)
+        if grouped:
+            try:
+                qx = i + bisect_right(blk, x, i) if blk[i] == x else 2 * i
+            except IndexError:
+                qx = 2 * i
+        else:
+            qx = 2 * i
+        y_other = other if same else own
+        blk = y_other[by]
+        if grouped:
+            i = bisect_left(blk, y)
+            try:
+                qy = i + bisect_right(blk, y, i) if blk[i] == y else 2 * i
+            except IndexError:
+                qy = 2 * i
+        else:
+            qy = 2 * bisect_right(blk, y)
+        if same:
+            # the other class does not change: x's rank less y's is the other class's scores
+            # in the blocks from y's to x's, plus the block-local parts
+            if bx > by:
+                qx += 2 * sum(other_lens[by:bx])
+            elif bx < by:
+                qy += 2 * sum(other_lens[bx:by])
+            d = qx - qy if correct else qy - qx
+        else:
+            if bx:
+                qx += 2 * sum(other_lens[:bx])
+            if by:
+                qy += 2 * sum(own_lens[:by])
+            # y's rank counts x, which has entered its class by then: 1 per x < y, 1 per x <= y (grouped)
+            if x <= y:
+                qy += 2 if x < y or not grouped else 1
+            d = qx + qy - 2 * (c + 1) if correct else 2 * c - qx - qy
+        # the changes, in slide's order (x enters, then y leaves), so the blocks end alike
+        insort(own[bx], x)
+        n = own_lens[bx] = own_lens[bx] + 1
+        if n > TWICE:
+            self.split_big(bx)
+            by = bisect_left(maxes, y)
+            blk = y_own[by]
+            j = bisect_left(blk, y)
+        elif same and bx == by and x < y:
+            j += 1  # x entered before y's first equal
+        blk = y_own[by]
+        del blk[j]
+        y_lens = own_lens if same else other_lens
+        n = y_lens[by] = y_lens[by] - 1
+        if n + (other_lens if same else own_lens)[by] <= HALF:
+            self.join_small(by)
+        return d
+
     # ------------------------------------------------------------ rebalancing
 
     def _split(self, b: int, correct: bool) -> bool:

@@ -388,21 +388,13 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                             c = self._n_correct
                             if len(scores) > self._size:  # type: ignore[operator]  # a size window, full
                                 # The case enters the containers and the oldest leaves them, in one
-                                # call (PairedBlocks.slide: enter, then leave).
+                                # call that returns what the rank sum gains (PairedBlocks.slide_pairs).
                                 self._first_id += 1
                                 old = scores.popleft()
                                 old_correct = flags.popleft()
-                                lt, le, lt2, le2 = self._pb.slide(score, correct, old, old_correct)
-                                if correct:
-                                    c += 1
-                                    pairs2 = self._pairs2 + (lt + le if grouped else 2 * lt)
-                                else:
-                                    pairs2 = self._pairs2 + 2 * c - (lt + le if grouped else 2 * lt)
-                                if old_correct:
-                                    c -= 1
-                                    pairs2 -= lt2 + le2 if grouped else 2 * le2
-                                else:
-                                    pairs2 -= 2 * c - (lt2 + le2 if grouped else 2 * le2)
+                                pairs2 = self._pairs2 + self._pb.slide_pairs(score, correct, old, old_correct, grouped, c)
+                                if correct is not old_correct:
+                                    c += 1 if correct else -1
                             else:
                                 lt, le = self._pb.enter(score, correct)
                                 if correct:
