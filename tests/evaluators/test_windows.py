@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import gc
+import inspect
 import math
 import pickle
 import random
@@ -32,6 +33,8 @@ import scored_pr._core.sortedblocks as SB
 import scored_pr._evaluators.window_machinery as WM
 from scored_pr._core.sortedblocks import PairedBlocks
 from faults import run_with_fault
+
+P = inspect.Parameter
 
 
 def set_load(load: int) -> tuple[int, int, int]:
@@ -307,6 +310,36 @@ def test_slide_pairs_refuses_an_absent_score_and_changes_nothing(small_blocks: N
     assert (blocks.maxes, blocks.pos, blocks.neg, blocks.plen, blocks.nlen) == before
     with pytest.raises(ValueError, match="not among"):
         PairedBlocks().slide_pairs(1.0, True, 1.0, False, False, 0)
+
+
+@pytest.mark.parametrize("extent", [{"size": 3}, {"seconds": 10.0, "clock": None}])
+def test_keyword_only_parameters_refuse_a_positional_argument_and_change_nothing(extent: dict[str, Any]) -> None:
+    """add_case's time and area_under_roc_curve's max_fpr/standardized are keyword-only, as their signatures say.
+
+    (Their code takes them behind a marker parameter, so that CPython
+    specialises the per-case calls: see _evaluators/fastcall.py.)
+    """
+    w = WindowedEvaluation(**extent)
+    timed = {"time": 1.0} if "seconds" in extent else {}
+    w.add_case(True, 0.9, **timed)
+    w.add_case(False, 0.4, **timed)
+    assert w.area_under_roc_curve() == 1.0
+    before, seen = w.to_dict(), w.num_cases_seen
+    for call in (
+        lambda: w.add_case(False, 0.5, 1.0, 2.0),
+        lambda: w.add_case(False, 0.5, 1.0, 2.0, time=2.0),
+        lambda: w.add_case(False, 0.5, _kw=2.0),
+        lambda: w.area_under_roc_curve(False, 0.5),
+        lambda: w.area_under_roc_curve(True, None, True),
+    ):
+        with pytest.raises(TypeError, match="keyword-only"):
+            call()
+        assert w.to_dict() == before and w.num_cases_seen == seen
+    assert w.area_under_roc_curve() == 1.0 and w.area_under_roc_curve(max_fpr=0.5) == 1.0
+    kinds = {name: p.kind for name, p in inspect.signature(w.add_case).parameters.items()}
+    assert kinds == {"correct": P.POSITIONAL_OR_KEYWORD, "score": P.POSITIONAL_OR_KEYWORD, "weight": P.POSITIONAL_OR_KEYWORD, "time": P.KEYWORD_ONLY}
+    kinds = {name: p.kind for name, p in inspect.signature(w.area_under_roc_curve).parameters.items()}
+    assert kinds == {"interpolate": P.POSITIONAL_OR_KEYWORD, "max_fpr": P.KEYWORD_ONLY, "standardized": P.KEYWORD_ONLY}
 
 
 def test_a_long_tie_run_stays_in_one_block(small_blocks: None) -> None:
