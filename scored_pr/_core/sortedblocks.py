@@ -253,18 +253,19 @@ class PairedBlocks:
         maxes = self.maxes
         bx = bisect_left(maxes, x)
         by = bisect_left(maxes, y)
-        own, own_lens, other, other_lens = self.sides[correct]
-        same = correct is y_correct
-        y_own = own if same else other
+        sides = self.sides
+        own, own_lens, other, other_lens = sides[correct]
+        y_own, y_lens, y_other, y_other_lens = sides[y_correct]
         try:
-            blk = y_own[by]
-            j = bisect_left(blk, y)
-            if blk[j] != y:
+            yblk = y_own[by]
+            j = bisect_left(yblk, y)
+            if yblk[j] != y:
                 raise IndexError
         except IndexError:
             raise ValueError(
                 f"PairedBlocks: {y!r} is not among the {'correct' if y_correct else 'incorrect'} scores"
             ) from None
+        same = correct is y_correct
         if bx == len(maxes):  # beyond every bound (a new maximum): the general path
             lt, le, lt2, le2 = self.slide(x, correct, y, y_correct)
             qx = lt + le if grouped else 2 * lt
@@ -282,18 +283,15 @@ class PairedBlocks:
                 qx = i + bisect_right(blk, x, i) if blk[i] == x else 2 * i
             except IndexError:
                 qx = 2 * i
-        else:
-            qx = 2 * i
-        y_other = other if same else own
-        blk = y_other[by]
-        if grouped:
+            blk = y_other[by]
             i = bisect_left(blk, y)
             try:
                 qy = i + bisect_right(blk, y, i) if blk[i] == y else 2 * i
             except IndexError:
                 qy = 2 * i
         else:
-            qy = 2 * bisect_right(blk, y)
+            qx = 2 * i
+            qy = 2 * bisect_right(y_other[by], y)
         if same:
             # the other class does not change: x's rank less y's is the other class's scores
             # in the blocks from y's to x's, plus the block-local parts
@@ -306,7 +304,7 @@ class PairedBlocks:
             if bx:
                 qx += 2 * sum(other_lens[:bx])
             if by:
-                qy += 2 * sum(own_lens[:by])
+                qy += 2 * sum(y_other_lens[:by])
             # y's rank counts x, which has entered its class by then: 1 per x < y, 1 per x <= y (grouped)
             if x <= y:
                 qy += 2 if x < y or not grouped else 1
@@ -317,15 +315,13 @@ class PairedBlocks:
         if n > TWICE:
             self.split_big(bx)
             by = bisect_left(maxes, y)
-            blk = y_own[by]
-            j = bisect_left(blk, y)
+            yblk = y_own[by]
+            j = bisect_left(yblk, y)
         elif same and bx == by and x < y:
             j += 1  # x entered before y's first equal
-        blk = y_own[by]
-        del blk[j]
-        y_lens = own_lens if same else other_lens
+        del yblk[j]
         n = y_lens[by] = y_lens[by] - 1
-        if n + (other_lens if same else own_lens)[by] <= HALF:
+        if n + y_other_lens[by] <= HALF:
             self.join_small(by)
         return d
 
