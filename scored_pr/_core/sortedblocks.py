@@ -32,6 +32,11 @@ enters, the oldest leaves; :meth:`PairedBlocks.enter` and
 query and its change with one bisection of the bounds, written out rather
 than calling :meth:`rank`, :meth:`add` and :meth:`remove`
 (``tests/evaluators/test_windows.py`` holds them to those methods).
+:meth:`PairedBlocks.slide_pairs` is :meth:`slide` returning the change of
+the window's doubled Mann-Whitney count instead of the four counts: it asks
+both rank queries before changing anything, so two cases of the same class
+need only the block lengths between their two blocks, not a prefix sum
+each (held to a literal count of the pairs in the same test file).
 """
 
 from __future__ import annotations
@@ -175,10 +180,9 @@ class PairedBlocks:
     def slide(self, x: float | None, correct: bool, y: float | None, y_correct: bool) -> tuple[int, int, int, int]:
         """``enter(x, correct)``, then ``leave(y, y_correct)``: their four counts, in one call.
 
-        A full size window's per-case path (``WindowedEvaluation.add_case``
-        calls it for every case while its ROC AUC is asked after each case:
-        the case enters and the oldest leaves), so its common branches are
-        written out: each half's rank query and change with one bisection of
+        The per-case path of :meth:`enter` and :meth:`leave` (a window filling
+        up, the catch-up of its rank sum) and of :meth:`slide_pairs` at a new
+        maximum, so its common branches are written out: each half's rank query and change with one bisection of
         the bounds, without the calls :meth:`rank`, :meth:`add` and
         :meth:`remove` would make, and the call and the lookups paid once for
         both. ``x`` None: no case enters (:meth:`leave`); ``y`` None: none
