@@ -57,6 +57,18 @@ HALF = LOAD >> 1
 TWICE = 2 * LOAD
 
 
+def _locate(blocks: list[list[float]], b: int, y: float, correct: bool) -> tuple[list[float], int]:
+    """``blocks[b]`` and the index in it of the first score equal to ``y``; ValueError if there is none."""
+    try:
+        blk = blocks[b]
+        i = bisect_left(blk, y)
+        if blk[i] == y:
+            return blk, i
+    except IndexError:  # b or i past the end: y is beyond every bound, or beyond every score of its block
+        pass
+    raise ValueError(f"PairedBlocks: {y!r} is not among the {'correct' if correct else 'incorrect'} scores")
+
+
 class PairedBlocks:
     """The scores of the correct (``pos``) and incorrect (``neg``) cases, in shared sorted blocks.
 
@@ -214,15 +226,7 @@ class PairedBlocks:
         if y is not None:
             b = bisect_left(maxes, y)
             own, own_lens, other, other_lens = sides[y_correct]
-            try:
-                blk = own[b]
-                i = bisect_left(blk, y)
-                if blk[i] != y:
-                    raise IndexError
-            except IndexError:
-                raise ValueError(
-                    f"PairedBlocks: {y!r} is not among the {'correct' if y_correct else 'incorrect'} scores"
-                ) from None
+            blk, i = _locate(own, b, y, y_correct)
             del blk[i]
             n = own_lens[b] = own_lens[b] - 1
             blk = other[b]
@@ -260,15 +264,7 @@ class PairedBlocks:
         sides = self.sides
         own, own_lens, other, other_lens = sides[correct]
         y_own, y_lens, y_other, y_other_lens = sides[y_correct]
-        try:
-            yblk = y_own[by]
-            j = bisect_left(yblk, y)
-            if yblk[j] != y:
-                raise IndexError
-        except IndexError:
-            raise ValueError(
-                f"PairedBlocks: {y!r} is not among the {'correct' if y_correct else 'incorrect'} scores"
-            ) from None
+        yblk, j = _locate(y_own, by, y, y_correct)
         same = correct is y_correct
         if bx == len(maxes):  # beyond every bound (a new maximum): the general path
             lt, le, lt2, le2 = self.slide(x, correct, y, y_correct)

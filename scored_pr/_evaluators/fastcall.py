@@ -1,8 +1,9 @@
 """Keyword-only parameters on a per-case path, without the price CPython charges for them.
 
-CPython (3.11 to 3.13) specialises a call to a Python function only if the
-function has no keyword-only parameters; a method that has them takes the
-generic call path, about 40 ns more per call (``benchmarks/results-perf4.md``):
+CPython 3.11 (the version the benchmarks ran on) specialises a call to a
+Python function only if the function has no keyword-only parameters; a
+method that has them takes the generic call path, about 40 ns more per call
+(``benchmarks/results-perf4.md``, round 9):
 a sixth of a window's lean ``add_case`` and of the ``area_under_roc_curve()``
 a streaming loop asks after every case.
 
