@@ -36,7 +36,8 @@ than calling :meth:`rank`, :meth:`add` and :meth:`remove`
 the window's doubled Mann-Whitney count instead of the four counts: it asks
 both rank queries before changing anything, so two cases of the same class
 need only the block lengths between their two blocks, not a prefix sum
-each (held to a literal count of the pairs in the same test file).
+each (``tests/evaluators/test_window_per_case.py`` holds it to a literal
+count of the pairs).
 """
 
 from __future__ import annotations
