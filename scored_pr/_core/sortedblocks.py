@@ -32,6 +32,12 @@ enters, the oldest leaves; :meth:`PairedBlocks.enter` and
 query and its change with one bisection of the bounds, written out rather
 than calling :meth:`rank`, :meth:`add` and :meth:`remove`
 (``tests/evaluators/test_windows.py`` holds them to those methods).
+:meth:`PairedBlocks.slide_pairs` is :meth:`slide` returning the change of
+the window's doubled Mann-Whitney count instead of the four counts: it asks
+both rank queries before changing anything, so two cases of the same class
+need only the block lengths between their two blocks, not a prefix sum
+each (``tests/evaluators/test_window_per_case.py`` holds it to a literal
+count of the pairs).
 """
 
 from __future__ import annotations
@@ -50,6 +56,18 @@ LOAD = 500
 HALF = LOAD >> 1
 #: A block is split when one class's list in it grows beyond this.
 TWICE = 2 * LOAD
+
+
+def _locate(blocks: list[list[float]], b: int, y: float, correct: bool) -> tuple[list[float], int]:
+    """``blocks[b]`` and the index in it of the first score equal to ``y``; ValueError if there is none."""
+    try:
+        blk = blocks[b]
+        i = bisect_left(blk, y)
+        if blk[i] == y:
+            return blk, i
+    except IndexError:  # b or i past the end: y is beyond every bound, or beyond every score of its block
+        pass
+    raise ValueError(f"PairedBlocks: {y!r} is not among the {'correct' if correct else 'incorrect'} scores")
 
 
 class PairedBlocks:
@@ -175,10 +193,9 @@ class PairedBlocks:
     def slide(self, x: float | None, correct: bool, y: float | None, y_correct: bool) -> tuple[int, int, int, int]:
         """``enter(x, correct)``, then ``leave(y, y_correct)``: their four counts, in one call.
 
-        A full size window's per-case path (``WindowedEvaluation.add_case``
-        calls it for every case while its ROC AUC is asked after each case:
-        the case enters and the oldest leaves), so its common branches are
-        written out: each half's rank query and change with one bisection of
+        The per-case path of :meth:`enter` and :meth:`leave` (a window filling
+        up, the catch-up of its rank sum) and of :meth:`slide_pairs` at a new
+        maximum, so its common branches are written out: each half's rank query and change with one bisection of
         the bounds, without the calls :meth:`rank`, :meth:`add` and
         :meth:`remove` would make, and the call and the lookups paid once for
         both. ``x`` None: no case enters (:meth:`leave`); ``y`` None: none
@@ -210,15 +227,7 @@ class PairedBlocks:
         if y is not None:
             b = bisect_left(maxes, y)
             own, own_lens, other, other_lens = sides[y_correct]
-            try:
-                blk = own[b]
-                i = bisect_left(blk, y)
-                if blk[i] != y:
-                    raise IndexError
-            except IndexError:
-                raise ValueError(
-                    f"PairedBlocks: {y!r} is not among the {'correct' if y_correct else 'incorrect'} scores"
-                ) from None
+            blk, i = _locate(own, b, y, y_correct)
             del blk[i]
             n = own_lens[b] = own_lens[b] - 1
             blk = other[b]
@@ -231,6 +240,91 @@ class PairedBlocks:
             if n + other_lens[b] <= HALF:
                 self.join_small(b)
         return lt, le, lt2, le2
+
+    def slide_pairs(self, x: float, correct: bool, y: float, y_correct: bool, grouped: bool, c: int) -> int:
+        """``slide(x, correct, y, y_correct)``, returning the change in the doubled Mann-Whitney count instead.
+
+        A full size window's per-case path (``WindowedEvaluation.add_case``
+        while its ROC AUC is asked after each case): ``x`` enters the class
+        ``correct`` as the newest case and ``y`` leaves ``y_correct`` as the
+        oldest; ``c`` is the number of correct scores before the call and
+        ``grouped`` the tie policy. The result is what the window's
+        ``_pairs2`` (2 per correctly ordered (correct, incorrect) pair, 1 per
+        tie under the grouped policy; under the stable policy a tie counts 2
+        when the correct case is the older) gains. Both rank queries are
+        asked before anything changes: when ``x`` and ``y`` are of the same
+        class the other class does not change, and the change is a
+        difference of two ranks in it, so only the block lengths between
+        their blocks are summed. The blocks end as :meth:`slide` leaves them.
+        Raises ValueError, changing nothing, if ``y_correct``'s class holds
+        no score equal to ``y``.
+        """
+        maxes = self.maxes
+        bx = bisect_left(maxes, x)
+        by = bisect_left(maxes, y)
+        sides = self.sides
+        own, own_lens, other, other_lens = sides[correct]
+        y_own, y_lens, y_other, y_other_lens = sides[y_correct]
+        yblk, j = _locate(y_own, by, y, y_correct)
+        same = correct is y_correct
+        if bx == len(maxes):  # beyond every bound (a new maximum): the general path
+            lt, le, lt2, le2 = self.slide(x, correct, y, y_correct)
+            qx = lt + le if grouped else 2 * lt
+            qy = lt2 + le2 if grouped else 2 * le2
+            if same:
+                return qx - qy if correct else qy - qx
+            return qx + qy - 2 * (c + 1) if correct else 2 * c - qx - qy
+        # x's rank among the other class, and y's among its own other class (before any change):
+        # block-local parts here, the blocks before them below. q: lt + le (grouped), 2 lt for
+        # x (stable: the newest ranks after its equals), 2 le for y (the oldest ranks before).
+        blk = other[bx]
+        i = bisect_left(blk, x)
+        if grouped:
+            try:
+                qx = i + bisect_right(blk, x, i) if blk[i] == x else 2 * i
+            except IndexError:
+                qx = 2 * i
+            blk = y_other[by]
+            i = bisect_left(blk, y)
+            try:
+                qy = i + bisect_right(blk, y, i) if blk[i] == y else 2 * i
+            except IndexError:
+                qy = 2 * i
+        else:
+            qx = 2 * i
+            qy = 2 * bisect_right(y_other[by], y)
+        if same:
+            # the other class does not change: x's rank less y's is the other class's scores
+            # in the blocks from y's to x's, plus the block-local parts
+            if bx > by:
+                qx += 2 * sum(other_lens[by:bx])
+            elif bx < by:
+                qy += 2 * sum(other_lens[bx:by])
+            d = qx - qy if correct else qy - qx
+        else:
+            if bx:
+                qx += 2 * sum(other_lens[:bx])
+            if by:
+                qy += 2 * sum(y_other_lens[:by])
+            # y's rank counts x, which has entered its class by then: 1 per x < y, 1 per x <= y (grouped)
+            if x <= y:
+                qy += 2 if x < y or not grouped else 1
+            d = qx + qy - 2 * (c + 1) if correct else 2 * c - qx - qy
+        # the changes, in slide's order (x enters, then y leaves), so the blocks end alike
+        insort(own[bx], x)
+        n = own_lens[bx] = own_lens[bx] + 1
+        if n > TWICE:
+            self.split_big(bx)
+            by = bisect_left(maxes, y)
+            yblk = y_own[by]
+            j = bisect_left(yblk, y)
+        elif same and bx == by and x < y:
+            j += 1  # x entered before y's first equal
+        del yblk[j]
+        n = y_lens[by] = y_lens[by] - 1
+        if n + y_other_lens[by] <= HALF:
+            self.join_small(by)
+        return d
 
     # ------------------------------------------------------------ rebalancing
 

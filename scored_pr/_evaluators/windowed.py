@@ -42,6 +42,7 @@ from .._kinds import Kind, Query, QueriesForTyping, answers_from_table, register
 from .base import forward
 from .window_machinery import _LEAN, _Ranking, _default_clock  # _default_clock: 0.1.0 pickles name it here
 from .window_state import WindowState
+from .fastcall import KW, keyword_only, too_many_positional
 from .guard import claim, guarded, guards_itself, owner_fast_path
 from .exact import ScoredPrecisionRecallEvaluation
 from .._core.sortedblocks import PairedBlocks
@@ -325,7 +326,8 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
     # ------------------------------------------------------------------ mutators
 
     @guards_itself
-    def add_case(self, correct: bool, score: float, weight: float = _ONE, *, time: float | None = None) -> None:
+    @keyword_only  # time is keyword-only, without CPython's unspecialised call (see fastcall.py)
+    def add_case(self, correct: bool, score: float, weight: float = _ONE, _kw: Any = KW, time: float | None = None) -> None:
         """Add one case; the oldest items leave if the window is full.
 
         Parameters
@@ -360,6 +362,8 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         # evaluator's add_case: a wrapper's frame would be a third of this call). A plain case
         # (bool, float, no weight or time) of a plain size window takes a short path (see
         # _hot); anything else, and every call once another thread has called, _add_one.
+        if _kw is not KW:
+            raise too_many_positional(_CLS, "add_case", 3, _kw)
         me = _get_ident()
         if self._owner == me:
             was = self._busy
@@ -388,21 +392,13 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
                             c = self._n_correct
                             if len(scores) > self._size:  # type: ignore[operator]  # a size window, full
                                 # The case enters the containers and the oldest leaves them, in one
-                                # call (PairedBlocks.slide: enter, then leave).
+                                # call that returns what the rank sum gains (PairedBlocks.slide_pairs).
                                 self._first_id += 1
                                 old = scores.popleft()
                                 old_correct = flags.popleft()
-                                lt, le, lt2, le2 = self._pb.slide(score, correct, old, old_correct)
-                                if correct:
-                                    c += 1
-                                    pairs2 = self._pairs2 + (lt + le if grouped else 2 * lt)
-                                else:
-                                    pairs2 = self._pairs2 + 2 * c - (lt + le if grouped else 2 * lt)
-                                if old_correct:
-                                    c -= 1
-                                    pairs2 -= lt2 + le2 if grouped else 2 * le2
-                                else:
-                                    pairs2 -= 2 * c - (lt2 + le2 if grouped else 2 * le2)
+                                pairs2 = self._pairs2 + self._pb.slide_pairs(score, correct, old, old_correct, grouped, c)
+                                if correct is not old_correct:
+                                    c += 1 if correct else -1
                             else:
                                 lt, le = self._pb.enter(score, correct)
                                 if correct:
@@ -870,8 +866,9 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
     # ---------------------------------------------------------------- queries
 
     @guards_itself  # asked after every case by a streaming loop: the kept answer, else the guard (_roc_area)
+    @keyword_only  # as add_case's
     def area_under_roc_curve(
-        self, interpolate: bool = False, *, max_fpr: float | None = None, standardized: bool = True
+        self, interpolate: bool = False, _kw: Any = KW, max_fpr: float | None = None, standardized: bool = True
     ) -> float:
         """Area under the ROC curve over the window; uninterpolated in O(1).
 
@@ -909,6 +906,8 @@ class WindowedEvaluation(WindowState, QueriesForTyping):
         """
         # A streaming loop asks after every case: the area kept by the last case (_answer) is
         # read before the guard; anything else takes the guard (the owner's lock-free path).
+        if _kw is not KW:
+            raise too_many_positional(_CLS, "area_under_roc_curve", 1, _kw)
         answer = self._answer
         if answer is not None and interpolate is False and max_fpr is None:
             self._asked = True
