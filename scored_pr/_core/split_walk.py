@@ -25,6 +25,9 @@ IntArray = npt.NDArray[np.int64]
 
 #: Undecided tests bracketed at once: the bracket's terms per test stay at 4,000,000 / 1,024 and more.
 _BATCH = 1024
+#: The terms a bracket sums, in spreads sqrt(n t (1 - t)) past k (and 64 more): at a tail near delta the terms
+#: after 5 spreads are below 1e-9 of the sum; the bound of the rest keeps every bracket rigorous whatever it is.
+_SPREADS = 6.0
 
 
 def _bracketed(k: FloatArray, n: FloatArray, t: float, delta: float) -> npt.NDArray[np.int8]:
@@ -43,7 +46,7 @@ def _bracketed(k: FloatArray, n: FloatArray, t: float, delta: float) -> npt.NDAr
     if not past.size:
         return out
     k, n = k[past], n[past]
-    m = int(min(10.0 * math.sqrt(float(np.max(n)) * t * (1.0 - t)) + 64.0, 4_000_000 // k.size))
+    m = int(min(_SPREADS * math.sqrt(float(np.max(n)) * t * (1.0 - t)) + 64.0, 4_000_000 // k.size))
     if m < 2:
         return out
     log_mass = (B.log_gamma(n + 1.0) - B.log_gamma(k + 1.0) - B.log_gamma(n - k + 1.0)
