@@ -19,12 +19,18 @@ FloatArray = npt.NDArray[np.float64]
 
 _TINY = 1e-300
 _EPS = 1e-14  # a tighter tolerance waits on rounding noise, not convergence
-_lgamma = np.vectorize(math.lgamma, otypes=[np.float64])
 
 
 def log_gamma(x: Any) -> FloatArray:
-    """log Gamma(x), elementwise, for x > 0 (:func:`math.lgamma` on each value)."""
-    return np.asarray(_lgamma(np.asarray(x, dtype=np.float64)), dtype=np.float64).reshape(np.shape(x))
+    """log Gamma(x), elementwise, for x > 0 (:func:`math.lgamma` on each value).
+
+    The same function on each value as ``np.vectorize`` would call it, mapped over a list of
+    Python floats (a third less time: the screens of the certified decisions call it on
+    thousands of counts).
+    """
+    values = np.asarray(x, dtype=np.float64)
+    out = np.fromiter(map(math.lgamma, values.ravel().tolist()), dtype=np.float64, count=values.size)
+    return out.reshape(values.shape)
 
 
 def _continued_fraction(a: FloatArray, b: FloatArray, x: FloatArray) -> FloatArray:
@@ -112,7 +118,7 @@ def betainc(a: Any, b: Any, x: Any) -> FloatArray:
     inner = (x > 0.0) & (x < 1.0)
     if inner.any():
         ai, bi, xi = a[inner], b[inner], x[inner]
-        log_front = _lgamma(ai + bi) - _lgamma(ai) - _lgamma(bi) + ai * np.log(xi) + bi * np.log1p(-xi)
+        log_front = log_gamma(ai + bi) - log_gamma(ai) - log_gamma(bi) + ai * np.log(xi) + bi * np.log1p(-xi)
         front = np.exp(log_front)
         direct = xi < (ai + 1.0) / (ai + bi + 2.0)  # where the fraction converges; else by symmetry
         val = np.empty(xi.shape, dtype=np.float64)
