@@ -620,7 +620,7 @@ def choose_certified(
         ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
     first, m1, nm1 = split_cases(correct, weights, misses, neg_misses, seed)
     if first.dtype == np.bool_:
-        kept = SP.kept_halves(subject_to, ends, correct, first, m1, nm1)
+        kept = SP.kept_halves(subject_to, ends, correct, first, m1, nm1, _surely_feasible)
         if kept is not None:
             got = _kept_choice(c, maximize, subject_to, confidence, kept)
             if got is not None:
@@ -637,13 +637,12 @@ def _kept_choice(c: Candidates, maximize: str, subject_to: Mapping[str, float], 
                  kept: SP.KeptHalves) -> Decision | None:  # fmt: skip
     """:func:`certify`'s split answer from the ordering half's counts at the kept candidates; None: certify must walk.
 
-    The feasible candidates are :func:`_surely_feasible`'s, found among the kept ones (every
-    other one surely fails it), with the same counts, so the same z-scores and tests; answered
+    The feasible candidates are :func:`_surely_feasible`'s (the kept blocks' test), with the same
+    counts, so the same z-scores and tests; answered
     here when the walk without a sort stops at a failure among them (else the sorted walk, and
     the tests past them, need every candidate's counts).
     """
-    local = _surely_feasible(subject_to, kept.tp, kept.fp, kept.pos, kept.neg)
-    top, tp_top, fp_top = kept.at[local], kept.tp[local], kept.fp[local]
+    top, tp_top, fp_top = kept.at, kept.tp, kept.fp
     pos, neg = c.pos - kept.pos, c.neg - kept.neg
     z = _order_statistic(subject_to, tp_top, fp_top, kept.pos, kept.neg)
     tp_t, fp_t = c.tp[top] - tp_top, c.fp[top] - fp_top

@@ -33,9 +33,9 @@ _LOW = np.int64(0xFFFFFFFF)
 
 
 class KeptHalves(NamedTuple):
-    """The ordering half's counts at the candidates of the blocks kept, and its totals."""
+    """The ordering half's counts at the candidates it finds feasible, and its totals."""
 
-    at: IntArray  #: the candidates kept (ascending): every one the half may find feasible
+    at: IntArray  #: the candidates the half finds feasible (ascending)
     tp: npt.NDArray[Any]  #: the half's TP at each of them (int64)
     fp: npt.NDArray[Any]  #: the half's FP at each of them (int64)
     pos: float  #: the half's positive reference count (its misses included)
@@ -55,8 +55,9 @@ def _unpack(packed: IntArray) -> tuple[IntArray, IntArray]:
 
 
 def kept_halves(subject_to: Mapping[str, float], ends: IntArray, correct: npt.NDArray[np.bool_],
-                first: npt.NDArray[np.bool_], misses: float, negative_misses: float) -> KeptHalves | None:  # fmt: skip
-    """The ordering half's counts at every candidate it may find feasible; None where the blocks cannot tell.
+                first: npt.NDArray[np.bool_], misses: float, negative_misses: float,
+                feasible: Callable[..., IntArray]) -> KeptHalves | None:  # fmt: skip
+    """The candidates the ordering half finds feasible, with its counts there; None where the blocks cannot tell.
 
     ``ends``: each candidate's number of ranked cases accepted (0 first, ascending); ``first``: each
     case's coin (True: the ordering half). Every constraint must have a target strictly between 0
@@ -65,7 +66,9 @@ def kept_halves(subject_to: Mapping[str, float], ends: IntArray, correct: npt.ND
     successes and trials, and k_lo <= k <= k_hi, n_lo <= n <= n_hi the bounds of its block, a
     ">=" constraint needs k > fl(n t) >= fl(n_lo t) and a "<=" one fl(n t) > k with
     fl(n t) <= fl(n_hi t) (a float product is monotone in n), so k_hi <= fl(n_lo t), or
-    fl(n_hi t) <= k_lo, rules out the whole block.
+    fl(n_hi t) <= k_lo, rules out the whole block; k_lo > fl(n_hi t), or fl(n_lo t) > k_hi, for
+    every constraint makes every candidate of the block feasible. ``feasible(subject_to, tp, fp,
+    pos, neg)`` (the positions that pass) decides the rest, elementwise.
     """
     n = first.size
     if not subject_to or n == 0 or n >= 2**31 - 1 or any(not 0.0 < t < 1.0 for t in subject_to.values()):
@@ -85,7 +88,8 @@ def kept_halves(subject_to: Mapping[str, float], ends: IntArray, correct: npt.ND
     tp_e, fp_e = _unpack(edge)
     pos, neg = float(tp_e[-1]) + misses, float(fp_e[-1]) + negative_misses
     lo_tp, lo_fp, hi_tp, hi_fp = (v.astype(np.float64) for v in (tp_e[:-1], fp_e[:-1], tp_e[1:], fp_e[1:]))
-    keep = np.ones(blocks, dtype=bool)
+    keep = np.ones(blocks, dtype=bool)  # a candidate in the block may be feasible
+    sure = np.ones(blocks, dtype=bool)  # every candidate in the block is (the least favourable corner is)
     for key, target in subject_to.items():
         k_a, n_a = _sizes(key, lo_tp, lo_fp, pos, neg)
         k_b, n_b = _sizes(key, hi_tp, hi_fp, pos, neg)
@@ -93,8 +97,10 @@ def kept_halves(subject_to: Mapping[str, float], ends: IntArray, correct: npt.ND
         n_lo, n_hi = np.minimum(n_a, n_b), np.maximum(n_a, n_b)
         if CONSTRAINTS[key] == ">=":
             keep &= k_hi > n_lo * target
+            sure &= k_lo > n_hi * target
         else:
             keep &= n_hi * target > k_lo
+            sure &= n_lo * target > k_hi
     kept = np.flatnonzero(keep)
     # the packed steps, then the running count, inside the blocks kept (from each block's start)
     run = tp_step.reshape(blocks, BLOCK)[kept].astype(np.int64)
@@ -123,6 +129,15 @@ def kept_halves(subject_to: Mapping[str, float], ends: IntArray, correct: npt.ND
     packed[0] = 0
     np.take(run.reshape(-1), flat, out=packed[1:])
     tp, fp = _unpack(packed)
+    # the feasible ones: those of the blocks surely feasible, and where the test says so in the
+    # others (and at inf); the test is ``feasible``'s, elementwise, on the counts of each
+    undecided = np.empty(total + 1, dtype=bool)
+    undecided[0] = True
+    undecided[1:] = np.repeat(~sure[kept], sizes)
+    check = np.flatnonzero(undecided)
+    ok = ~undecided
+    ok[check[feasible(subject_to, tp[check], fp[check], pos, neg)]] = True
+    at, tp, fp = at[ok], tp[ok], fp[ok]
 
     def count_at(i: int) -> tuple[int, int]:
         e = int(ends[i])
