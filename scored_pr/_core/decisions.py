@@ -646,7 +646,7 @@ def _kept_choice(c: Candidates, maximize: str, subject_to: Mapping[str, float], 
     pos, neg = c.pos - kept.pos, c.neg - kept.neg
     z = _order_statistic(subject_to, tp_top, fp_top, kept.pos, kept.neg)
     tp_t, fp_t = c.tp[top] - tp_top, c.fp[top] - fp_top
-    before = SW.certified_unsorted(subject_to, z, tp_t, fp_t, pos, neg, 1.0 - confidence)
+    before = SW.certified_unsorted(subject_to, z, tp_t, fp_t, pos, neg, 1.0 - confidence, cumulative=True)
     if before is None or before.all() or top.size == c.tp.size:
         return None
     return _certified_choice(c, maximize, subject_to, confidence, top[before], kept.count_at, pos, neg)
@@ -741,7 +741,7 @@ def certify(
         tp_t, fp_t = c.tp[top] - tp_top, c.fp[top] - fp_top
         whole = top.size == c.tp.size
         # the first failure found without sorting (the same certified set); else the sorted walk
-        before = SW.certified_unsorted(subject_to, z, tp_t, fp_t, pos, neg, delta)
+        before = SW.certified_unsorted(subject_to, z, tp_t, fp_t, pos, neg, delta, cumulative=True)
         if before is not None and (whole or not before.all()):
             return _certified_choice(c, maximize, subject_to, confidence, top[before], split, pos, neg)
         rank = _descending_stable(z)

@@ -115,3 +115,27 @@ def test_block_sums_count_each_block(n: int) -> None:
     step = np.zeros(-(-n // SP.BLOCK) * SP.BLOCK, dtype=np.uint8)
     step[:n] = np.random.default_rng(n).random(n) < 0.5
     np.testing.assert_array_equal(SP._block_sums(step), step.reshape(-1, SP.BLOCK).sum(axis=1))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 3000), st.sampled_from(SUBJECTS[:4] + [{"recall": 0.4, "fpr": 0.5}]),
+       st.sampled_from([0.5, 0.9, 0.95, 0.999]))  # fmt: skip
+def test_bernstein_on_runs_of_cumulative_counts_is_bernstein_on_each(seed: int, size: int, subject_to: dict[str, float],
+                                                                     confidence: float) -> None:  # fmt: skip
+    """A run is rejected at its corner only where each of its tests is rejected by the exact test; elsewhere the
+    runs' screen is Bernstein's on each test."""
+    from scored_pr._core import split_walk as SW
+
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0.3, 1.0)
+    steps = rng.random(size) < np.linspace(p, rng.uniform(0.0, p), size)  # precision falling along the ranking
+    tp = np.cumsum(steps * rng.integers(1, 3, size)).astype(np.float64)
+    fp = np.cumsum(~steps * rng.integers(1, 3, size)).astype(np.float64)
+    pos, neg = float(tp[-1] + rng.integers(0, 50)), float(fp[-1] + rng.integers(0, 50))
+    delta = 1.0 - confidence
+    runs = SW._bernstein_runs(subject_to, tp, fp, pos, neg, delta)
+    each = SW._bernstein_rejects(subject_to, tp, fp, pos, neg, delta)
+    extra = runs & ~each  # rejected at a run's corner only (rounding at Bernstein's edge): the exact test agrees
+    assert D._all_reject(subject_to, tp[extra], fp[extra], pos, neg, delta).all()
+    assert not (each & ~runs).any()  # a run not rejected at its corner is screened test by test
+    assert D._all_reject(subject_to, tp[runs], fp[runs], pos, neg, delta).all()
