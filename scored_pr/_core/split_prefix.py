@@ -44,10 +44,19 @@ class KeptHalves(NamedTuple):
 
 
 def _block_sums(step: npt.NDArray[np.uint8]) -> IntArray:
-    """The sum of each block of :data:`BLOCK` bytes (each 0 or 1): 8 bytes per word summed by one product."""
-    words = step.view(np.uint64) * np.uint64(0x0101010101010101)
-    words >>= np.uint64(56)
-    return words.reshape(-1, BLOCK // 8).sum(axis=1, dtype=np.int64)
+    """The sum of each block of :data:`BLOCK` bytes (each 0 or 1), without a pass per byte.
+
+    A block is BLOCK / 8 words of 8 bytes: the words are added (each byte then holds at most
+    BLOCK / 8, no carry), and the 8 bytes of the sum by one product, whose top byte is their sum
+    (at most BLOCK < 256: no carry either).
+    """
+    words = step.view(np.uint64).reshape(-1, BLOCK // 8)
+    total = words[:, 0].copy()
+    for j in range(1, BLOCK // 8):
+        total += words[:, j]
+    total *= np.uint64(0x0101010101010101)
+    total >>= np.uint64(56)
+    return total.astype(np.int64)
 
 
 def _unpack(packed: IntArray) -> tuple[IntArray, IntArray]:
@@ -120,15 +129,18 @@ def kept_halves(subject_to: Mapping[str, float], ends: IntArray, correct: npt.ND
     total = int(sizes.sum())
     if total + 1 > ends.size // 2:  # most candidates kept: counting every one is as cheap
         return None
-    first_of = np.cumsum(sizes) - sizes  # each row's first position among the kept candidates
     at = np.empty(total + 1, dtype=np.int64)
     at[0] = 0  # inf: accepts nothing, counts 0, always kept
-    at[1:] = np.arange(total) + np.repeat(start - first_of, sizes)
-    flat = ends[at[1:]] - 1 + np.repeat((np.arange(kept.size) - kept) * BLOCK, sizes)
     packed = np.empty(total + 1, dtype=np.int64)
     packed[0] = 0
-    np.take(run.reshape(-1), flat, out=packed[1:])
-    tp, fp = _unpack(packed)
+    if ends.size == n + 1:  # each case of a kept row is a candidate, in row order: the rows as they are
+        at[1:] = (kept[:, None] * BLOCK + np.arange(1, BLOCK + 1)).reshape(-1)[:total]
+        packed[1:] = run.reshape(-1)[:total]  # only the last block has padding, and it is the last row
+    else:
+        first_of = np.cumsum(sizes) - sizes  # each row's first position among the kept candidates
+        at[1:] = np.arange(total) + np.repeat(start - first_of, sizes)
+        flat = ends[at[1:]] - 1 + np.repeat((np.arange(kept.size) - kept) * BLOCK, sizes)
+        np.take(run.reshape(-1), flat, out=packed[1:])
     # the feasible ones: those of the blocks surely feasible, and where the test says so in the
     # others (and at inf); the test is ``feasible``'s, elementwise, on the counts of each
     undecided = np.empty(total + 1, dtype=bool)
@@ -136,8 +148,11 @@ def kept_halves(subject_to: Mapping[str, float], ends: IntArray, correct: npt.ND
     undecided[1:] = np.repeat(~sure[kept], sizes)
     check = np.flatnonzero(undecided)
     ok = ~undecided
-    ok[check[feasible(subject_to, tp[check], fp[check], pos, neg)]] = True
-    at, tp, fp = at[ok], tp[ok], fp[ok]
+    tp_c, fp_c = _unpack(packed[check])
+    ok[check[feasible(subject_to, tp_c, fp_c, pos, neg)]] = True
+    if not ok.all():
+        at, packed = at[ok], packed[ok]
+    tp, fp = _unpack(packed)
 
     def count_at(i: int) -> tuple[int, int]:
         e = int(ends[i])
