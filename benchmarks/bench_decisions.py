@@ -18,7 +18,8 @@ violation rate must be <= 5% + 3 standard errors. MAPIE's ``BinaryClassification
 Run: ``PYTHONPATH=. python benchmarks/bench_decisions.py [--draws 1000] [--n 1000000] [--quick] [--part speed]
 [--reps 3] [--before OLD_SOURCE]`` (``PYTHONPATH`` at an older checkout's source times that version: the
 before/after table; ``--before`` times that source's split certification beside this one's in one process;
-``--part kernels --before OLD_SOURCE`` every decision kernel of both sources in one process).
+``--part kernels --before OLD_SOURCE`` every decision kernel of both sources in one process;
+``--part steps`` the split certification's cost step by step).
 """
 
 from __future__ import annotations
@@ -298,6 +299,57 @@ def speed_before_after(n: int, before: str) -> None:
     print()
 
 
+def split_steps(n: int) -> None:
+    """What the split certification (precision >= 0.9, confidence 0.95) spends beyond the plain query, step by step.
+
+    Each step of ``choose_certified``'s unweighted path timed alone (best of ``REPS``) on the
+    cases and candidates of a fresh evaluator, beside the plain query's two parts (the candidates
+    built from the ranking, the choice), for every score kind of the speed part.
+    """
+    from scored_pr._core import decisions as D, split_prefix as SP, split_walk as SW
+
+    y, inputs = _inputs(n)
+    sub, delta = {"precision": 0.9}, 0.05
+    print(f"## The split certification step by step, {n:,} cases (ms, best of {REPS} each)\n")
+    print("| scores | candidates | plain choice | coins | kept blocks' counts | z-scores | test half | walk | "
+          "Clopper-Pearson bound | whole certified query (kernel) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+
+    def ms(fn: Callable[[], Any]) -> tuple[float, Any]:
+        best, out = math.inf, None
+        for _ in range(REPS):
+            t = time.perf_counter()
+            out = fn()
+            best = min(best, time.perf_counter() - t)
+        return best * 1e3, out
+
+    for name, s in inputs.items():
+        ev = _fresh(y, s)
+        neg, correct = ev._store.arrays()  # noqa: SLF001 - the ranking as the evaluator holds it
+        pos_ref, neg_ref = ev.num_positive_ref, ev.num_negative_ref
+        t_cands, c = ms(lambda: D.ranking_candidates(neg, correct, None, pos_ref, neg_ref))
+        t_plain, _ = ms(lambda: D.choose(c, "recall", sub))
+        t_coins, drawn = ms(lambda: D.split_cases(correct, None, 0, 0, 0))
+        first = drawn[0]
+        t_kept, kept = ms(lambda: SP.kept_halves(sub, c.ends, correct, first, 0.0, 0.0, D._surely_feasible))
+        if kept is None:
+            print(f"| {name} | {t_cands:.1f} | {t_plain:.1f} | {t_coins:.1f} | every candidate counted | | | | | |")
+            continue
+        t_z, z = ms(lambda: D._order_statistic(sub, kept.tp, kept.fp, kept.pos, kept.neg))
+        t_test, (tp_t, fp_t) = ms(lambda: (c.tp[kept.at] - kept.tp, c.fp[kept.at] - kept.fp))
+        pos, neg_t = c.pos - kept.pos, c.neg - kept.neg
+        t_walk, before = ms(lambda: SW.certified_unsorted(sub, z, tp_t, fp_t, pos, neg_t, delta, cumulative=True))
+        certified = kept.at[before] if before is not None else kept.at
+        i = int(certified[-1]) if certified.size else 0
+        tp_i, fp_i = float(c.tp[i]) - kept.count_at(i)[0], float(c.fp[i]) - kept.count_at(i)[1]
+        t_cp, _ = ms(lambda: D.bound("precision", tp_i, tp_i + fp_i, 0.95))
+        cases = (None, correct, None, 0, 0)
+        t_all, _ = ms(lambda: D.choose_certified(c, "recall", sub, 0.95, cases, 0))
+        print(f"| {name} | {t_cands:.1f} | {t_plain:.1f} | {t_coins:.1f} | {t_kept:.1f} | {t_z:.1f} | {t_test:.1f} | "
+              f"{t_walk:.1f} | {t_cp:.1f} | {t_all:.1f} |")
+    print()
+
+
 def coverage(draws: int, n: int) -> None:
     print(f"## Coverage: {draws:,} calibration draws of {n:,} cases, confidence 0.95\n")
     print("| constraint | method | violation rate | bound (5% + 3 SE) | feasible | mean recall or precision at the choice | seconds |")
@@ -355,15 +407,19 @@ def main() -> None:
     ap.add_argument("--draws", type=int, default=1000, help="calibration draws for the coverage part")
     ap.add_argument("--calibration", type=int, default=4000, help="cases per calibration draw")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 20,000 cases, 20 draws")
-    ap.add_argument("--part", choices=("all", "speed", "coverage", "split", "kernels"),
+    ap.add_argument("--part", choices=("all", "speed", "coverage", "split", "kernels", "steps"),
                     default="all", help="run one part only (split: --before's comparison alone; kernels: every "
-                    "query's kernel, --before's and this one's, in one process)")
+                    "query's kernel, --before's and this one's, in one process; steps: the split certification's "
+                    "cost step by step)")
     ap.add_argument("--reps", type=int, default=3, help="repetitions of each timing; the minimum is reported")
     ap.add_argument("--before", help="another checkout's source: time its split certification beside this one's")
     args = ap.parse_args()
     globals()["REPS"] = max(1, args.reps)
     if args.quick:
         args.n, args.draws = 20_000, 20
+    if args.part == "steps":
+        split_steps(args.n)
+        return
     if args.part == "kernels":
         if not args.before:
             ap.error("--part kernels needs --before OLD_SOURCE")

@@ -33,6 +33,7 @@ from .binomial_tests import (  # noqa: F401 - re-exported: the tests and the eva
     rejects,
     screen,
 )
+from . import split_prefix as SP
 from . import split_walk as SW
 from .thresholds import Cutoffs, threshold_cutoffs
 
@@ -598,24 +599,57 @@ def choose_certified(
     maximize: str,
     subject_to: Mapping[str, float],
     confidence: float,
-    cases: tuple[FloatArray, npt.NDArray[np.bool_], FloatArray | None, int, int],
+    cases: tuple[FloatArray | None, npt.NDArray[np.bool_], FloatArray | None, int, int],
     seed: int = 0,
 ) -> Decision:
     """:func:`certify` with the ordering half drawn from the ranked cases: a fair coin per case (``seed``).
 
-    ``cases``: (scores descending, correct, weights or None, misses, negative misses).
+    ``cases``: (scores descending, correct, weights or None, misses, negative misses); the scores
+    are read only when ``c`` does not carry its ends (None is accepted then). Unweighted, the
+    ordering half is counted only in the blocks of cases where it may find a candidate feasible
+    (:func:`~scored_pr._core.split_prefix.kept_halves`), and the first failure found without a
+    sort; where that cannot conclude, the counts at every candidate and :func:`certify`, with the
+    same coins: the same answer either way.
     """
+    if not needs_split(subject_to):
+        return certify(c, maximize, subject_to, confidence, None)
+    scores, correct, weights, misses, neg_misses = cases
+    ends = c.ends
+    if ends is None:
+        assert scores is not None, "the ranked scores are needed where the candidates carry no ends"
+        ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
+    first, m1, nm1 = split_cases(correct, weights, misses, neg_misses, seed)
+    if first.dtype == np.bool_:
+        kept = SP.kept_halves(subject_to, ends, correct, first, m1, nm1, _surely_feasible)
+        if kept is not None:
+            got = _kept_choice(c, maximize, subject_to, confidence, kept)
+            if got is not None:
+                return got
 
     def ordering() -> Halves:
-        scores, correct, weights, misses, neg_misses = cases
-        ends = c.ends
-        if ends is None:
-            ends = np.concatenate(([0], np.searchsorted(-scores, -c.threshold[1:], side="right")))
-        first, m1, nm1 = split_cases(correct, weights, misses, neg_misses, seed)
         tp_a, fp_a = _half_counts(ends, correct, first)
         return tp_a, fp_a, float(tp_a[-1]) + m1, float(fp_a[-1]) + nm1  # tp_a starts with inf: never empty
 
     return certify(c, maximize, subject_to, confidence, ordering)
+
+
+def _kept_choice(c: Candidates, maximize: str, subject_to: Mapping[str, float], confidence: float,
+                 kept: SP.KeptHalves) -> Decision | None:  # fmt: skip
+    """:func:`certify`'s split answer from the ordering half's counts at the kept candidates; None: certify must walk.
+
+    The feasible candidates are :func:`_surely_feasible`'s (the kept blocks' test), with the same
+    counts, so the same z-scores and tests; answered
+    here when the walk without a sort stops at a failure among them (else the sorted walk, and
+    the tests past them, need every candidate's counts).
+    """
+    top, tp_top, fp_top = kept.at, kept.tp, kept.fp
+    pos, neg = c.pos - kept.pos, c.neg - kept.neg
+    z = _order_statistic(subject_to, tp_top, fp_top, kept.pos, kept.neg)
+    tp_t, fp_t = c.tp[top] - tp_top, c.fp[top] - fp_top
+    before = SW.certified_unsorted(subject_to, z, tp_t, fp_t, pos, neg, 1.0 - confidence, cumulative=True)
+    if before is None or before.all() or top.size == c.tp.size:
+        return None
+    return _certified_choice(c, maximize, subject_to, confidence, top[before], kept.count_at, pos, neg)
 
 
 def needs_split(subject_to: Mapping[str, float]) -> bool:
@@ -674,7 +708,7 @@ def certify(
     threshold will meet.
     """
     delta = 1.0 - confidence
-    split: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None  # the ordering half's counts, when split
+    split: Any = None  # the ordering half's (TP, FP) at one candidate, when split
     if not needs_split(subject_to):
         high = _SAFE_END[next(iter(subject_to))] == "high"
         size, pos, neg = c.tp.size, c.pos, c.neg
@@ -690,7 +724,11 @@ def certify(
     else:
         # the ordering half's counts; the test half's are the rest (whole counts: exact in float64)
         tp_a, fp_a, pos_a, neg_a = ordering()
-        split = tp_a, fp_a
+
+        def half_at(i: int) -> tuple[Any, Any]:
+            return tp_a[i], fp_a[i]
+
+        split = half_at
         pos, neg = c.pos - pos_a, c.neg - neg_a
         # most sure first; ties: the higher threshold. Fixed-sequence testing stops at its first
         # failure, so only the candidates the ordering half already finds feasible (z > 0) get
@@ -703,7 +741,7 @@ def certify(
         tp_t, fp_t = c.tp[top] - tp_top, c.fp[top] - fp_top
         whole = top.size == c.tp.size
         # the first failure found without sorting (the same certified set); else the sorted walk
-        before = SW.certified_unsorted(subject_to, z, tp_t, fp_t, pos, neg, delta)
+        before = SW.certified_unsorted(subject_to, z, tp_t, fp_t, pos, neg, delta, cumulative=True)
         if before is not None and (whole or not before.all()):
             return _certified_choice(c, maximize, subject_to, confidence, top[before], split, pos, neg)
         rank = _descending_stable(z)
@@ -733,11 +771,11 @@ def certify(
 
 
 def _certified_choice(c: Candidates, maximize: str, subject_to: Mapping[str, float], confidence: float,
-                      certified: npt.NDArray[np.int64], split: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None,
-                      pos: float, neg: float) -> Decision:  # fmt: skip
+                      certified: npt.NDArray[np.int64], split: Any, pos: float, neg: float) -> Decision:  # fmt: skip
     """The :class:`Decision` of :func:`certify`: the best of the ``certified`` candidates (ascending), with its bounds.
 
-    ``split``: the ordering half's counts (the test half's are the rest), None when every case tested;
+    ``split(i)``: the ordering half's (TP, FP) at candidate i (the test half's are the rest), None when every
+    case tested;
     ``pos``, ``neg``: the tested reference counts.
     """
     i = _best_certified(c, maximize, certified)
@@ -745,7 +783,11 @@ def _certified_choice(c: Candidates, maximize: str, subject_to: Mapping[str, flo
     if i is None:  # nothing certified: the point-estimate choice (or the nearest), reported infeasible
         i = _index_of(c, choose(c, maximize, subject_to))
     at = np.array([i])
-    tp_i, fp_i = (c.tp[at], c.fp[at]) if split is None else (c.tp[at] - split[0][at], c.fp[at] - split[1][at])
+    if split is None:
+        tp_i, fp_i = c.tp[at], c.fp[at]
+    else:
+        tp_a, fp_a = split(i)
+        tp_i, fp_i = c.tp[at] - float(tp_a), c.fp[at] - float(fp_a)
     bounds = {}
     for key in subject_to:
         k, n = _sizes(key, tp_i, fp_i, pos, neg)

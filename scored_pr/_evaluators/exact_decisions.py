@@ -156,8 +156,11 @@ class DecisionQueries(ExactShell):
         def build() -> D.Decision:
             if level is None or not subject:
                 return D.choose(c, maximize, subject)
-            scores, correct, weights = self.ranked_cases()
-            cases = (scores, correct, weights, self.num_misses, self.num_negative_misses)
+            # the ranked scores only where the candidates carry no ends (never from the ranking):
+            # their negation is a pass over every case the certification does not need
+            _, correct = self._store.arrays()
+            scores = None if c.ends is not None else self.ranked_cases()[0]
+            cases = (scores, correct, self._store.weights(), self.num_misses, self.num_negative_misses)
             return D.choose_certified(c, maximize, subject, level, cases, seed_)
 
         return self._cached(key, build)

@@ -58,3 +58,30 @@ def test_screened_rejections_equal_the_exact_p_values(counts, key, target, delta
     pos, neg = float(tp.max() + 50), float(fp.max() + 20)
     want = D.p_values(key, target, tp, fp, pos, neg) <= delta
     np.testing.assert_array_equal(D.rejects(key, target, tp, fp, pos, neg, delta), want)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 3_000_000), st.floats(0.0, 1.0), st.sampled_from([0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 0.999999, None]),
+       st.floats(0.5, 0.999999))
+def test_beta_ppf_is_the_bisection_at_every_midpoint_bit_for_bit(n: int, share: float, level, other: float) -> None:  # type: ignore[no-untyped-def]
+    """The shortcut past the midpoints far from the quantile gives the plain bisection's bound, bit for bit."""
+    confidence = other if level is None else level
+    k = min(n, int(share * n))
+    for q, a, b in ((1.0 - confidence, k, n - k + 1), (confidence, k + 1, n - k)):
+        if a > 0 and b > 0:
+            assert B.beta_ppf(q, a, b) == B._bisection_ppf(q, a, b)
+
+
+@pytest.mark.parametrize("q, a, b", [(0.05, 90_000, 10_001), (0.95, 5_001, 40_000), (0.05, 30, 3), (1e-6, 7, 2_000_000),
+                                     (0.5, 1, 1), (0.05, 1, 1_000_000), (0.999999, 2_000_000, 1)])
+def test_the_sure_bracket_holds_on_both_sides(q: float, a: float, b: float) -> None:
+    """Every midpoint the shortcut skips compares with q as the incomplete beta would (checked on a grid either side)."""
+    lo, hi = B._sure_bracket(q, a, b)
+    assert 0.0 <= lo < hi <= 1.0
+    assert B.beta_ppf(q, a, b) == B._bisection_ppf(q, a, b)
+    for frac in (1.0, 1.0 - 1e-12, 1.0 - 1e-9, 1.0 - 1e-6, 0.999, 0.9, 0.5):
+        if lo > 0.0:
+            assert B.betainc_scalar(a, b, lo * frac) < q
+        if hi < 1.0:
+            y = 1.0 - (1.0 - hi) * frac
+            assert B.betainc_scalar(a, b, y) >= q
