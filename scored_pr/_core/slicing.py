@@ -358,29 +358,38 @@ def slice_ranking(neg: npt.NDArray[np.float64], columns: Sequence[npt.NDArray[np
     # lowest (its lowest bits dropped when they span more than ``free``), the slice id above, the index below
     lo, hi = (int(_monotone(np.array([x + 0.0]))[0]) for x in (low, top))
     shift = max((hi - lo).bit_length() - free, 0)
-    u_lo, u_shift, u_free, u_bits = np.uint64(lo % (1 << 64)), np.uint64(shift), np.uint64(free), np.uint64(bits_n)
+    # no positive negated score (scores of at least 0, probabilities): the monotone bits less the lowest are
+    # the lowest score's magnitude bits less the score's (two integer passes, not four)
+    signed = top <= 0.0
+    u_lo = np.uint64(lo % (1 << 64) if not signed else int(np.array([low]).view(np.int64)[0]) & _MAGNITUDE)
+    u_shift, u_bits = np.uint64(shift), np.uint64(bits_n)
+    np.cumsum(np.bincount(np.concatenate(columns) if many else columns[0], minlength=count), out=offsets[1:])
+    u_sid = np.uint64(free + bits_n)  # where a key's slice id starts
     key = np.empty(total, dtype=np.uint64)
     block = min(n, _KEY_BLOCK)
     m = np.empty(block, dtype=np.int64)
     step = np.arange(block, dtype=np.int64)
-    np.cumsum(np.bincount(np.concatenate(columns) if many else columns[0], minlength=count), out=offsets[1:])
     for j, col in enumerate(columns):
         for a in range(0, n, block):
             b = min(a + block, n)
             kb = key[j * n + a:j * n + b]
             ki, mb = kb.view(np.int64), m[:b - a]
+            mu = mb.view(np.uint64)
             np.add(neg[a:b], 0.0, out=kb.view(np.float64))  # -0.0 + 0.0 is 0.0: the two zeros one key
-            np.right_shift(ki, 63, out=mb)
-            mb &= _MAGNITUDE
-            ki ^= mb  # a negative score's magnitude bits flipped: the int64 order is the score order
-            kb -= u_lo  # (mod 2**64: the difference, in [0, 2**64))
+            if signed:
+                ki &= _MAGNITUDE
+                np.subtract(u_lo, kb, out=kb)  # the lowest's magnitude bits less this score's: >= 0
+            else:
+                np.right_shift(ki, 63, out=mb)
+                mb &= _MAGNITUDE
+                ki ^= mb  # a negative score's magnitude bits flipped: the int64 order is the score order
+                kb -= u_lo  # (mod 2**64: the difference, in [0, 2**64))
             if shift:
                 kb >>= u_shift
-            mb[:] = col[a:b]
-            mu = mb.view(np.uint64)
-            mu <<= u_free
-            kb |= mu
             kb <<= u_bits
+            mb[:] = col[a:b]
+            mu <<= u_sid
+            kb |= mu
             np.add(step[:b - a], j * n + a, out=mb)
             kb |= mu
     key.sort()  # distinct keys: the value sort is the stable order
