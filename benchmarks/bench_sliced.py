@@ -199,6 +199,7 @@ def step_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
     """The sliced table()'s steps on the probabilities, each timed alone (best of ``reps``), as table() runs them."""
     from scored_pr._core import calibration as K
     from scored_pr._core import slicing as G
+    from scored_pr._core.ranking import rank_order
     from scored_pr._core.segmented import segment_summaries
     from scored_pr._measures import REPORT_RANKS
 
@@ -207,18 +208,18 @@ def step_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
     ev.add_cases(y, s, g=g)
     c, scores, _, cols = ev._store.columns()
     neg = np.negative(scores)
-    ranking, ranked = G.rank_with_scores(neg)
-    ids = [col[ranking] for col in cols]
-    rows, offsets = G.slice_order(ids, len(ev.slices()))
-    seg_neg, seg_c = ranked[rows], c[ranking][rows]
+    count = len(ev.slices())
+    ranked = G.slice_ranking(neg, cols, count)
+    assert ranked is not None
+    rows, offsets, seg_neg = ranked
+    seg_c = c[rows]
     zeros = np.zeros(offsets.size - 1, dtype=np.int64)
     seg, whole = ev._segments(table=True), ev._overall_sid()  # the overall slice's evaluator: made from the ranking
     steps: list[tuple[str, Callable[[], Any]]] = [
         ("add_cases (sliced)", lambda: SlicedEvaluation("g", max_slices=slices).add_cases(y, s, g=g)),
-        ("rank every case (rank_with_scores)", lambda: G.rank_with_scores(neg)),
-        ("gather correct and slice ids in rank order", lambda: (c[ranking], [col[ranking] for col in cols])),
-        ("group by slice (slice_order)", lambda: G.slice_order(ids, len(ev.slices()))),
-        ("gather into slice order", lambda: (ranked[rows], c[ranking][rows])),
+        ("rank the overall slice (rank_order)", lambda: rank_order(neg, c)),
+        ("rank every slice (slice_ranking, with the scores' gather)", lambda: G.slice_ranking(neg, cols, count)),
+        ("gather the labels into slice order", lambda: c[rows]),
         ("segmented pass (segment_summaries)",
          lambda: segment_summaries(seg_neg, seg_c, offsets, zeros, zeros, "grouped", REPORT_RANKS)),
         ("calibration pass (segment_calibration)", lambda: K.segment_calibration(seg_neg, seg_c, offsets, 15)),
