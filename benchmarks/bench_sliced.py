@@ -83,6 +83,22 @@ def first_table(y: np.ndarray, s: np.ndarray, g: np.ndarray, slices: int, reps: 
     return min(times)
 
 
+def workload(y: np.ndarray, s: np.ndarray, g: np.ndarray, slices: int) -> tuple[Callable[[], None], Callable[[], None]]:
+    """The table workload's two sides: the unsliced full report, and the sliced table (``slices`` slices)."""
+
+    def unsliced() -> None:
+        ev = ScoredPrecisionRecallEvaluation()
+        ev.add_cases(y, s)
+        ev.summary()
+
+    def sliced() -> None:
+        ev = SlicedEvaluation("g", max_slices=slices)
+        ev.add_cases(y, s, g=g)
+        ev.table()
+
+    return unsliced, sliced
+
+
 def table_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
     from fairlearn.metrics import MetricFrame
     from sklearn.metrics import average_precision_score, roc_auc_score
@@ -91,15 +107,7 @@ def table_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
     for rounded in (False, True):
         y, s, g = data(n, slices, rounded)
 
-        def unsliced() -> None:
-            ev = ScoredPrecisionRecallEvaluation()
-            ev.add_cases(y, s)
-            ev.summary()
-
-        def sliced() -> None:
-            ev = SlicedEvaluation("g", max_slices=slices)
-            ev.add_cases(y, s, g=g)
-            ev.table()
+        unsliced, sliced = workload(y, s, g, slices)
 
         def sliced_two() -> None:
             ev = SlicedEvaluation("g", max_slices=slices)
@@ -116,6 +124,12 @@ def table_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
         rows.append(("rounded to 3 decimals" if rounded else "probabilities (float64)", f"{t0:.3f}", f"{t1:.3f}",
                      f"{t1 / t0:.2f}x", f"{t4:.3f}", f"{t4 / t0:.2f}x", f"{t2:.3f}", f"{t3:.3f}", f"{t3 / t2:.1f}x"))
     return rows
+
+
+def pair_rows(n: int, slices: int, reps: int) -> list[tuple[float, float]]:
+    """(unsliced, sliced) of the table workload on the probabilities, best of ``reps``, measured twice in turn."""
+    unsliced, sliced = workload(*data(n, slices, False), slices)
+    return [(best(unsliced, reps), best(sliced, reps)) for _ in range(2)]
 
 
 def add_case_rows(n: int, reps: int) -> list[tuple[str, ...]]:
@@ -246,9 +260,15 @@ def main() -> None:
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     ap.add_argument("--steps", action="store_true",
                     help="only the sliced table()'s steps on the probabilities, each timed alone")
+    ap.add_argument("--pair", action="store_true",
+                    help="only the table() workload on the probabilities, unsliced then sliced, twice (public API "
+                         "only: run it against another tree's PYTHONPATH to compare)")
     args = ap.parse_args()
     global clock
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    if args.pair:
+        print(" ".join(f"{a:.3f} {b:.3f} {b / a:.2f}x" for a, b in pair_rows(args.n, args.slices, args.reps)))
+        return
     if args.steps:
         print(f"## sliced table() steps: {args.n:,} probabilities in {args.slices:,} slices (seconds, best of "
               f"{args.reps}, {args.clock} clock)\n")

@@ -292,17 +292,23 @@ def _packed_ranking(neg: npt.NDArray[np.float64]) -> tuple[IntArray, npt.NDArray
         return order, ranked
     high = key >> np.uint64(bits_n)
     clashes = np.unique(high[down])
-    a, b = np.searchsorted(high, clashes, "left"), np.searchsorted(high, clashes, "right")
-    sizes = b - a
-    total = int(sizes.sum())
-    if _CLASH_LIMIT * total > n:
-        return None
+    a = np.searchsorted(high, clashes, "left")
+    return (order, ranked) if _sort_clashes(order, ranked, a, np.searchsorted(high, clashes, "right") - a, n) else None
+
+
+def _sort_clashes(order: IntArray, ranked: npt.NDArray[np.float64], begin: IntArray, sizes: IntArray,
+                  total: int) -> bool:
+    """Sort each run ``[begin, begin + size)`` of ``ranked`` (and ``order`` alike) by score, stably, in place;
+    False (nothing changed) when the runs hold more than ``total / _CLASH_LIMIT`` cases."""
+    clashed = int(sizes.sum())
+    if _CLASH_LIMIT * clashed > total:
+        return False
     ends = np.cumsum(sizes)
-    at = np.arange(total, dtype=np.int64) + np.repeat(a - (ends - sizes), sizes)  # every position of those keys
-    sub = np.lexsort((ranked[at], np.repeat(np.arange(clashes.size), sizes)))
+    at = np.arange(clashed, dtype=np.int64) + np.repeat(begin - (ends - sizes), sizes)  # every position of the runs
+    sub = np.lexsort((ranked[at], np.repeat(np.arange(sizes.size), sizes)))
     order[at] = order[at][sub]
     ranked[at] = ranked[at][sub]
-    return order, ranked
+    return True
 
 
 #: Cases per block of :func:`slice_ranking`'s keys (their temporaries stay in the cache).
@@ -411,15 +417,7 @@ def slice_ranking(neg: npt.NDArray[np.float64], columns: Sequence[npt.NDArray[np
     first_key = clashes << u_bits
     begin = np.searchsorted(key, first_key, "left")
     sizes = np.searchsorted(key, first_key | np.uint64((1 << bits_n) - 1), "right") - begin
-    clashed = int(sizes.sum())
-    if _CLASH_LIMIT * clashed > total:
-        return None
-    ends = np.cumsum(sizes)
-    at = np.arange(clashed, dtype=np.int64) + np.repeat(begin - (ends - sizes), sizes)  # every position of those keys
-    sub = np.lexsort((ranked[at], np.repeat(np.arange(clashes.size), sizes)))
-    rows[at] = rows[at][sub]
-    ranked[at] = ranked[at][sub]
-    return rows, offsets, ranked
+    return (rows, offsets, ranked) if _sort_clashes(rows, ranked, begin, sizes, total) else None
 
 
 def slice_score_groups(distinct: npt.NDArray[np.float64], rank: npt.NDArray[np.integer[Any]],

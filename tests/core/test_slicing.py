@@ -109,6 +109,15 @@ def test_packed_ranking_is_the_stable_argsort_when_keys_clash(values: list[float
         assert G.stable_ranking(neg).tolist() == np.argsort(neg, kind="stable").tolist()
 
 
+def _draw_columns(data: Any, n: int, columns: int) -> tuple[list[np.ndarray], int]:
+    """``columns`` crossings' slice ids of ``n`` cases, each crossing's ids after the previous one's; and their count."""
+    per = [data.draw(st.integers(1, 4)) for _ in range(columns)]
+    first = np.cumsum([0, *per[:-1]])
+    cols = [np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int32) + f
+            for k, f in zip(per, first)]
+    return cols, int(sum(per))
+
+
 @settings(max_examples=150, deadline=None)
 @given(data=st.data(), values=wide, key_bits=st.sampled_from([64, 24, 16]), limit=st.sampled_from([8, 0]),
        columns=st.integers(1, 3))
@@ -119,11 +128,7 @@ def test_slice_ranking_is_segment_order_when_keys_clash(data: Any, values: list[
     share a key (``_CLASH_LIMIT`` 0: never refused for clashes); else None."""
     n = len(values)
     neg = -np.array(values, dtype=np.float64)
-    per = [data.draw(st.integers(1, 4)) for _ in range(columns)]
-    first = np.cumsum([0, *per[:-1]])  # each column's slice ids follow the previous column's
-    cols = [np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int32) + f
-            for k, f in zip(per, first)]
-    count = int(sum(per))
+    cols, count = _draw_columns(data, n, columns)
     rows, offsets = G.segment_order(neg, cols, count)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(G, "KEY_BITS", key_bits)
@@ -174,11 +179,7 @@ def test_slice_order_of_the_ranked_columns_is_segment_order(data: Any, values: l
     """Ranking every case, then grouping the ranked cases by slice, gives segment_order's rows."""
     n = len(values)
     neg = -np.array(values, dtype=np.float64)
-    per = [data.draw(st.integers(1, 4)) for _ in range(columns)]
-    first = np.cumsum([0, *per[:-1]])  # each column's slice ids follow the previous column's
-    cols = [np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int32) + f
-            for k, f in zip(per, first)]
-    count = int(sum(per))
+    cols, count = _draw_columns(data, n, columns)
     rows, offsets = G.segment_order(neg, cols, count)
     ranking = G.stable_ranking(neg)
     positions, offsets2 = G.slice_order([c[ranking] for c in cols], count)
