@@ -83,6 +83,22 @@ def first_table(y: np.ndarray, s: np.ndarray, g: np.ndarray, slices: int, reps: 
     return min(times)
 
 
+def workload(y: np.ndarray, s: np.ndarray, g: np.ndarray, slices: int) -> tuple[Callable[[], None], Callable[[], None]]:
+    """The table workload's two sides: the unsliced full report, and the sliced table (``slices`` slices)."""
+
+    def unsliced() -> None:
+        ev = ScoredPrecisionRecallEvaluation()
+        ev.add_cases(y, s)
+        ev.summary()
+
+    def sliced() -> None:
+        ev = SlicedEvaluation("g", max_slices=slices)
+        ev.add_cases(y, s, g=g)
+        ev.table()
+
+    return unsliced, sliced
+
+
 def table_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
     from fairlearn.metrics import MetricFrame
     from sklearn.metrics import average_precision_score, roc_auc_score
@@ -91,15 +107,7 @@ def table_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
     for rounded in (False, True):
         y, s, g = data(n, slices, rounded)
 
-        def unsliced() -> None:
-            ev = ScoredPrecisionRecallEvaluation()
-            ev.add_cases(y, s)
-            ev.summary()
-
-        def sliced() -> None:
-            ev = SlicedEvaluation("g", max_slices=slices)
-            ev.add_cases(y, s, g=g)
-            ev.table()
+        unsliced, sliced = workload(y, s, g, slices)
 
         def sliced_two() -> None:
             ev = SlicedEvaluation("g", max_slices=slices)
@@ -116,6 +124,12 @@ def table_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
         rows.append(("rounded to 3 decimals" if rounded else "probabilities (float64)", f"{t0:.3f}", f"{t1:.3f}",
                      f"{t1 / t0:.2f}x", f"{t4:.3f}", f"{t4 / t0:.2f}x", f"{t2:.3f}", f"{t3:.3f}", f"{t3 / t2:.1f}x"))
     return rows
+
+
+def pair_rows(n: int, slices: int, reps: int) -> list[tuple[float, float]]:
+    """(unsliced, sliced) of the table workload on the probabilities, best of ``reps``, measured twice in turn."""
+    unsliced, sliced = workload(*data(n, slices, False), slices)
+    return [(best(unsliced, reps), best(sliced, reps)) for _ in range(2)]
 
 
 def add_case_rows(n: int, reps: int) -> list[tuple[str, ...]]:
@@ -199,6 +213,7 @@ def step_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
     """The sliced table()'s steps on the probabilities, each timed alone (best of ``reps``), as table() runs them."""
     from scored_pr._core import calibration as K
     from scored_pr._core import slicing as G
+    from scored_pr._core.ranking import rank_order
     from scored_pr._core.segmented import segment_summaries
     from scored_pr._measures import REPORT_RANKS
 
@@ -207,18 +222,18 @@ def step_rows(n: int, slices: int, reps: int) -> list[tuple[str, ...]]:
     ev.add_cases(y, s, g=g)
     c, scores, _, cols = ev._store.columns()
     neg = np.negative(scores)
-    ranking, ranked = G.rank_with_scores(neg)
-    ids = [col[ranking] for col in cols]
-    rows, offsets = G.slice_order(ids, len(ev.slices()))
-    seg_neg, seg_c = ranked[rows], c[ranking][rows]
+    count = len(ev.slices())
+    ranked = G.slice_ranking(neg, cols, count)
+    assert ranked is not None
+    rows, offsets, seg_neg = ranked
+    seg_c = c[rows]
     zeros = np.zeros(offsets.size - 1, dtype=np.int64)
     seg, whole = ev._segments(table=True), ev._overall_sid()  # the overall slice's evaluator: made from the ranking
     steps: list[tuple[str, Callable[[], Any]]] = [
         ("add_cases (sliced)", lambda: SlicedEvaluation("g", max_slices=slices).add_cases(y, s, g=g)),
-        ("rank every case (rank_with_scores)", lambda: G.rank_with_scores(neg)),
-        ("gather correct and slice ids in rank order", lambda: (c[ranking], [col[ranking] for col in cols])),
-        ("group by slice (slice_order)", lambda: G.slice_order(ids, len(ev.slices()))),
-        ("gather into slice order", lambda: (ranked[rows], c[ranking][rows])),
+        ("rank the overall slice (rank_order)", lambda: rank_order(neg, c)),
+        ("rank every slice (slice_ranking, with the scores' gather)", lambda: G.slice_ranking(neg, cols, count)),
+        ("gather the labels into slice order", lambda: c[rows]),
         ("segmented pass (segment_summaries)",
          lambda: segment_summaries(seg_neg, seg_c, offsets, zeros, zeros, "grouped", REPORT_RANKS)),
         ("calibration pass (segment_calibration)", lambda: K.segment_calibration(seg_neg, seg_c, offsets, 15)),
@@ -245,9 +260,15 @@ def main() -> None:
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     ap.add_argument("--steps", action="store_true",
                     help="only the sliced table()'s steps on the probabilities, each timed alone")
+    ap.add_argument("--pair", action="store_true",
+                    help="only the table() workload on the probabilities, unsliced then sliced, twice (public API "
+                         "only: run it against another tree's PYTHONPATH to compare)")
     args = ap.parse_args()
     global clock
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    if args.pair:
+        print(" ".join(f"{a:.3f} {b:.3f} {b / a:.2f}x" for a, b in pair_rows(args.n, args.slices, args.reps)))
+        return
     if args.steps:
         print(f"## sliced table() steps: {args.n:,} probabilities in {args.slices:,} slices (seconds, best of "
               f"{args.reps}, {args.clock} clock)\n")

@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from .. import _kinds
 from .._core import slicing as G
+from .._core.ranking import rank_order
 from .._kinds import Kind, register
 from .._measures import by_name as measure_by_name
 from .._state import sliced as _sliced_state
@@ -476,7 +477,8 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
                 out.append((j, None))
                 continue
             sids = np.array([self._index[j][values] for _, values in local], dtype=np.int64)
-            out.append((j, sids[combined]))
+            same = bool((sids == np.arange(sids.size)).all())  # (the first batch: ids in code order, no gather)
+            out.append((j, combined if same else sids[combined]))
         return out
 
     def _add_counted(self, method: str, count: int, features: dict[str, Any]) -> None:
@@ -638,6 +640,16 @@ class SlicedEvaluation(SliceQueries, HtmlReport):
                                               np.asarray(store.misses, dtype=np.int64),
                                               np.asarray(store.negative_misses, dtype=np.int64), None,
                                               _sliced_table.Groups(*groups))
+            direct = None if few is not None or w is not None else G.slice_ranking(neg, cols, len(self._pairs))
+            if direct is not None:
+                # no weights: the overall slice's ranked cases without a permutation (rank_order, as an
+                # evaluator fed every case ranks them), and every slice's by one sort of its own: the same
+                # arrays as the ranking then the grouping below, with two gathers of every case fewer
+                rows, offsets, seg_neg = direct
+                overall = (*rank_order(neg, c), None)
+                return _sliced_table.Segments(seg_neg, c[rows], None, offsets,
+                                              np.asarray(store.misses, dtype=np.int64),
+                                              np.asarray(store.negative_misses, dtype=np.int64), overall)
             ranking, neg = G.rank_with_scores(neg, None if few is None else few[1].astype(np.int64))
             c, w = c[ranking], None if w is None else w[ranking]
             overall = (neg, c, w)

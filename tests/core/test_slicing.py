@@ -109,6 +109,52 @@ def test_packed_ranking_is_the_stable_argsort_when_keys_clash(values: list[float
         assert G.stable_ranking(neg).tolist() == np.argsort(neg, kind="stable").tolist()
 
 
+def _draw_columns(data: Any, n: int, columns: int) -> tuple[list[np.ndarray], int]:
+    """``columns`` crossings' slice ids of ``n`` cases, each crossing's ids after the previous one's; and their count."""
+    per = [data.draw(st.integers(1, 4)) for _ in range(columns)]
+    first = np.cumsum([0, *per[:-1]])
+    cols = [np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int32) + f
+            for k, f in zip(per, first)]
+    return cols, int(sum(per))
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), values=wide, key_bits=st.sampled_from([64, 24, 16]), limit=st.sampled_from([8, 0]),
+       columns=st.integers(1, 3))
+def test_slice_ranking_is_segment_order_when_keys_clash(data: Any, values: list[float], key_bits: int, limit: int,
+                                                        columns: int) -> None:
+    """The one sort of (slice, score, index) keys gives segment_order's rows and the ranked scores bit for bit
+    (signs of zeros too), keys of fewer bits than the span (lowered ``KEY_BITS``) making scores of one slice
+    share a key (``_CLASH_LIMIT`` 0: never refused for clashes); else None."""
+    n = len(values)
+    neg = -np.array(values, dtype=np.float64)
+    cols, count = _draw_columns(data, n, columns)
+    rows, offsets = G.segment_order(neg, cols, count)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(G, "KEY_BITS", key_bits)
+        m.setattr(G, "_CLASH_LIMIT", limit)
+        got = G.slice_ranking(neg, cols, count)
+    if got is None:  # more cases in shared keys than the limit allows, or no bit left for the score
+        assert limit or key_bits - max((n * columns - 1).bit_length(), 1) - max((count - 1).bit_length(), 1) < 1
+        return
+    assert got[0].dtype == np.int64 and got[0].tolist() == rows.tolist() and got[1].tolist() == offsets.tolist()
+    assert got[2].view(np.int64).tolist() == neg[rows].view(np.int64).tolist()
+
+
+def test_slice_ranking_refuses_a_nan_and_many_clashes() -> None:
+    """A NaN score (which no evaluator holds), or more cases in shared keys than ``_CLASH_LIMIT`` allows: None
+    (the caller ranks, then groups)."""
+    rng = np.random.default_rng(9)
+    neg = -rng.random(5_000)
+    cols = [rng.integers(0, 3, 5_000).astype(np.int32)]
+    assert G.slice_ranking(neg, cols, 3) is not None
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(G, "KEY_BITS", 24)  # 13 bits of index, 2 of slice id: 9 of score, most keys shared
+        assert G.slice_ranking(neg, cols, 3) is None
+    neg[17] = np.nan
+    assert G.slice_ranking(neg, cols, 3) is None
+
+
 def test_packed_ranking_of_many_probabilities_with_clashing_keys_and_a_nan() -> None:
     """1,000,000 cases leave 44 bits of a 64-bit key to the score: probabilities down to 1e-12 span more, so
     neighbours a few ulps apart share keys (sorted apart), and a NaN (which no evaluator holds) takes the argsort."""
@@ -133,11 +179,7 @@ def test_slice_order_of_the_ranked_columns_is_segment_order(data: Any, values: l
     """Ranking every case, then grouping the ranked cases by slice, gives segment_order's rows."""
     n = len(values)
     neg = -np.array(values, dtype=np.float64)
-    per = [data.draw(st.integers(1, 4)) for _ in range(columns)]
-    first = np.cumsum([0, *per[:-1]])  # each column's slice ids follow the previous column's
-    cols = [np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)), dtype=np.int32) + f
-            for k, f in zip(per, first)]
-    count = int(sum(per))
+    cols, count = _draw_columns(data, n, columns)
     rows, offsets = G.segment_order(neg, cols, count)
     ranking = G.stable_ranking(neg)
     positions, offsets2 = G.slice_order([c[ranking] for c in cols], count)
